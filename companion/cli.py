@@ -1,0 +1,246 @@
+"""The ``companion`` command line.
+
+``companion games`` lists the games; ``companion rules ...`` settles a dispute or
+checks a position from the real board (see ``companion rules --help``). Errors in what
+the user gave (a position file, an option, a throw) print one line naming the problem
+and exit with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.rules import (
+    Game,
+    Phase,
+    RulesError,
+    State,
+    game_class,
+    game_ids,
+    get_game,
+    state_from_dict,
+)
+
+EXIT_USAGE = 2
+"""Exit status for bad input (a malformed position, an unknown game, a bad throw)."""
+
+MAX_PLAYOUT_ACTIONS = 1_000_000
+"""``rules play`` gives up after this many actions (a game that does not end is a bug)."""
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option takes KEY=VALUE, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _game(args: argparse.Namespace) -> Game:
+    return get_game(args.game, **_parse_options(args.option))
+
+
+def _new_state(args: argparse.Namespace) -> State:
+    game = _game(args)
+    return game.new_state(args.players)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for game_id in game_ids():
+        print(f"{game_id}\t{game_class(game_id).title}")
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    print(json.dumps(_new_state(args).to_dict(), indent=2))
+    return 0
+
+
+def _read_position(path: str, game_id: str) -> State:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    if isinstance(data, dict):
+        data.setdefault("game", game_id)
+        if data["game"] != game_id:
+            raise UsageError(f"{path}: a position of {data['game']!r}, not of {game_id!r}")
+    try:
+        return state_from_dict(data)
+    except RulesError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    game_class(args.game)  # an unknown game fails before the file is read
+    state = _read_position(args.position, args.game)
+    result: dict[str, Any] = {"game": args.game}
+    if state.phase is Phase.THROW:
+        spec = state.throw_spec
+        assert spec is not None
+        if args.throw is None:
+            raise UsageError(
+                f"the position waits for a throw of {spec.describe()}: give --throw"
+            )
+        throw = spec.parse(args.throw)
+        events = state.apply(throw)
+        result["throw"] = str(throw)
+        result["throw_events"] = [str(e) for e in events]
+    elif args.throw is not None:
+        raise UsageError(
+            f"the position is not waiting for a throw ({state.phase.value}); leave out --throw"
+        )
+    result["phase"] = state.phase.value
+    if state.phase is Phase.OVER:
+        outcome = state.outcome
+        assert outcome is not None
+        result["winners"] = [state.game.player_name(w, state.players) for w in outcome.winners]
+        result["moves"] = []
+    else:
+        result["to_act"] = state.player_to_act_name
+        moves = []
+        for move in state.legal_moves():
+            after = state.copy()
+            events = after.apply(move)
+            moves.append({"move": move.notation, "events": [str(e) for e in events]})
+        result["moves"] = moves
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def play_record(state: State, seed: int | None) -> list[str]:
+    """Play ``state`` to the end with uniformly random legal moves and fair throws.
+
+    Returns the record, one action a line, ending with the winner.
+
+    :raises RuntimeError: if the game has not ended after ``MAX_PLAYOUT_ACTIONS``.
+    """
+    rng = random.Random(seed)
+    lines: list[str] = []
+    for n in range(1, MAX_PLAYOUT_ACTIONS + 1):
+        phase = state.phase
+        if phase is Phase.OVER:
+            outcome = state.outcome
+            assert outcome is not None
+            names = " and ".join(
+                state.game.player_name(w, state.players) for w in outcome.winners
+            )
+            lines.append(f"winner: {names} ({outcome.reason})")
+            return lines
+        who = state.player_to_act_name
+        if phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            action: Any = spec.draw(rng.randrange)
+            text = f"throw {action}"
+        else:
+            moves = state.legal_moves()
+            action = moves[rng.randrange(len(moves))]
+            text = action.notation
+        events = state.apply(action)
+        said = "; ".join(str(e) for e in events)
+        lines.append(f"{n:4d}  {who:<8} {text:<14} {said}")
+    raise RuntimeError(f"the game did not end after {MAX_PLAYOUT_ACTIONS} actions")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    state = _new_state(args)
+    for line in play_record(state, args.seed):
+        print(line)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="board-companion: a Raspberry Pi referee for physical board games.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    games = sub.add_parser("games", help="list the game ids, one per line, with their titles")
+    games.set_defaults(func=cmd_games)
+
+    rules = sub.add_parser(
+        "rules", help="the rules engines: starting positions, legal moves, random games"
+    )
+    rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
+
+    def game_args(p: argparse.ArgumentParser, players: bool = True) -> None:
+        p.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
+        if players:
+            p.add_argument(
+                "--players", type=int, default=None, metavar="N",
+                help="number of players (default: the game's usual number)",
+            )
+        p.add_argument(
+            "--option", action="append", default=[], metavar="KEY=VALUE",
+            help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
+        )
+
+    new = rsub.add_parser("new", help="print the starting position as JSON")
+    game_args(new)
+    new.set_defaults(func=cmd_new)
+
+    legal = rsub.add_parser(
+        "legal",
+        help="print the legal moves for a throw in a position, with the events each causes",
+    )
+    legal.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
+    legal.add_argument(
+        "--position", required=True, metavar="FILE",
+        help="a position as JSON (docs/positions.md); options come from the file",
+    )
+    legal.add_argument(
+        "--throw", metavar="VALUES",
+        help="the throw: sticks as a score ('4') or faces ('LLDD'); dice as '3,5'",
+    )
+    legal.set_defaults(func=cmd_legal, option=[])
+
+    play = rsub.add_parser(
+        "play", help="play a whole game with random legal moves and print its record"
+    )
+    game_args(play)
+    play.add_argument(
+        "--seed", type=int, default=None, metavar="N",
+        help="seed of the random throws and choices (same seed, same game)",
+    )
+    play.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except (UsageError, RulesError) as exc:
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `companion rules play ... | head`
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Pure rules engines for the companion's games: no I/O, clocks, randomness or hardware.
+
+>>> from companion.rules import get_game, Phase
+>>> state = get_game("senet-tait").new_state()
+>>> state.phase is Phase.THROW, state.player_to_act_name
+(True, 'Black')
+>>> [str(e) for e in state.apply(state.throw_spec.parse("4"))]
+['Black throws 4']
+>>> [m.notation for m in state.legal_moves()]
+['enter 4']
+"""
+
+from companion.rules.core import (
+    PASS,
+    Action,
+    Event,
+    Game,
+    Move,
+    Option,
+    Outcome,
+    Phase,
+    PieceAt,
+    PieceZone,
+    State,
+)
+from companion.rules.errors import (
+    BoardDataError,
+    IllegalMoveError,
+    InvalidThrowError,
+    OptionError,
+    PositionError,
+    RulesError,
+    UnknownGameError,
+)
+from companion.rules.registry import game_class, game_ids, get_game, state_from_dict
+from companion.rules.throws import (
+    BinarySticks,
+    ColouredSticks,
+    Deck,
+    Dice,
+    Implement,
+    StickFace,
+    Throw,
+)
+
+__all__ = [
+    "PASS",
+    "Action",
+    "BinarySticks",
+    "BoardDataError",
+    "ColouredSticks",
+    "Deck",
+    "Dice",
+    "Event",
+    "Game",
+    "IllegalMoveError",
+    "Implement",
+    "InvalidThrowError",
+    "Move",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "Phase",
+    "PieceAt",
+    "PieceZone",
+    "PositionError",
+    "RulesError",
+    "State",
+    "StickFace",
+    "Throw",
+    "UnknownGameError",
+    "game_class",
+    "game_ids",
+    "get_game",
+    "state_from_dict",
+]

@@ -1,0 +1,70 @@
+"""The list of games: ``get_game(id, **options)``, :func:`game_ids`, :func:`state_from_dict`.
+
+Game modules are imported on first use, so listing the games costs nothing and a
+broken game module cannot stop the others from loading.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules.core import Game, State
+from companion.rules.errors import PositionError, UnknownGameError
+
+_GAMES: dict[str, tuple[str, str]] = {
+    # id: (module, class). One line per game; the order is the menu's order.
+    "senet-tait": ("companion.rules.senet_tait", "SenetTait"),
+}
+
+
+def game_ids() -> list[str]:
+    """Every registered game id, in menu order."""
+    return list(_GAMES)
+
+
+def game_class(game_id: str) -> type[Game]:
+    """The :class:`Game` subclass registered as ``game_id``.
+
+    :raises UnknownGameError: naming the registered ids.
+    """
+    try:
+        module_name, class_name = _GAMES[game_id]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {game_id!r}; games: {', '.join(_GAMES)}"
+        ) from None
+    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def get_game(game_id: str, **options: object) -> Game:
+    """The game ``game_id`` with ``options`` (names with ``-`` or ``_``; strings are parsed).
+
+    :raises UnknownGameError: for an id that is not registered.
+    :raises OptionError: for an unknown option or a bad value.
+    """
+    return game_class(game_id)(**options)
+
+
+def state_from_dict(data: Mapping[str, Any]) -> State:
+    """Read any game's position: the game and its options come from ``data``.
+
+    :raises PositionError: naming the key and the reason.
+    """
+    if not isinstance(data, Mapping):
+        raise PositionError("", "a position must be a JSON object")
+    game_id = data.get("game")
+    if not isinstance(game_id, str):
+        raise PositionError("game", f"expected a game id ({', '.join(_GAMES)})")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise PositionError("options", "expected an object of option values")
+    try:
+        game = get_game(game_id, **options)
+    except UnknownGameError as exc:
+        raise PositionError("game", str(exc)) from None
+    except ValueError as exc:
+        raise PositionError("options", str(exc)) from None
+    return game.state_from_dict(data)

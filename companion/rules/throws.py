@@ -1,0 +1,386 @@
+"""Throw implements: dice, two-sided casting sticks, coloured casting sticks, card decks.
+
+An :class:`Implement` says what must be thrown now. It gives
+
+* :meth:`~Implement.outcomes`: every :class:`Throw` it can show, with its exact
+  probability as a :class:`fractions.Fraction` (they sum to exactly 1);
+* :meth:`~Implement.draw`: a fair throw from an injected ``randbelow(n)`` (the rules
+  themselves hold no randomness: the companion passes ``secrets.randbelow``);
+* :meth:`~Implement.parse`: a throw typed by a person (the command line, manual entry);
+* :meth:`~Implement.check`: validation of a throw reported by a device.
+
+A :class:`Throw` keeps the individual faces (each die, each stick light or dark, each
+coloured stick's value and colour, the card) because the OLED draws them and the
+serial shaker reports them, and the ``values`` the rules use.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from companion.rules.errors import InvalidThrowError
+
+Randbelow = Callable[[int], int]
+
+LIGHT = "L"
+"""Face token of a casting stick showing its light (flat, painted) side."""
+DARK = "D"
+"""Face token of a casting stick showing its dark (round) side."""
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """What lies on the table after a throw.
+
+    ``implement`` is the :attr:`Implement.id` it was thrown with; ``faces`` one token
+    per die / stick / card (``"5"``; ``"L"`` or ``"D"``; ``"3:red"``; a card id);
+    ``values`` the numbers the rules use (each die; one score for two-sided sticks;
+    each coloured stick's value; none for a card); ``colours`` one entry per value
+    for coloured sticks (``None`` = a solid stick, usable by either player).
+    """
+
+    implement: str
+    faces: tuple[str, ...]
+    values: tuple[int, ...]
+    colours: tuple[str | None, ...] = ()
+
+    @property
+    def card(self) -> str:
+        """The card id of a card draw.
+
+        :raises InvalidThrowError: for a throw that is not a card draw.
+        """
+        if not self.implement.startswith("deck:"):
+            raise InvalidThrowError(f"{self} is not a card draw")
+        return self.faces[0]
+
+    def __str__(self) -> str:
+        if self.implement.startswith("deck:"):
+            return f"card {self.faces[0]}"
+        if self.faces and self.faces[0] in (LIGHT, DARK):
+            return f"{self.values[0]} ({''.join(self.faces)})"
+        return " ".join(self.faces)
+
+
+class Implement(ABC):
+    """Something thrown (or drawn): knows its outcomes and how to read a throw."""
+
+    @property
+    @abstractmethod
+    def id(self) -> str:
+        """A short stable name: ``"2d6"``, ``"4 sticks"``, ``"deck:direction"``."""
+
+    @abstractmethod
+    def outcomes(self) -> list[tuple[Throw, Fraction]]:
+        """Every distinct throw with its exact probability; probabilities sum to 1."""
+
+    @abstractmethod
+    def draw(self, randbelow: Randbelow) -> Throw:
+        """A fair throw using ``randbelow(n)`` (uniform integer in ``0..n-1``)."""
+
+    @abstractmethod
+    def from_faces(self, faces: Sequence[str]) -> Throw:
+        """The throw that shows ``faces`` (one token per die / stick / card).
+
+        :raises InvalidThrowError: wrong number of faces or a face this implement lacks.
+        """
+
+    def parse(self, text: str) -> Throw:
+        """A throw typed by a person: faces separated by spaces or commas.
+
+        :raises InvalidThrowError: when the text does not describe a possible throw.
+        """
+        tokens = [t for t in text.replace(",", " ").split() if t]
+        return self.from_faces(tokens)
+
+    def check(self, throw: Throw) -> None:
+        """Validate a throw reported from elsewhere (a device, a journal).
+
+        :raises InvalidThrowError: when it could not have come from this implement.
+        """
+        if throw.implement != self.id:
+            raise InvalidThrowError(
+                f"throw {throw} was made with {throw.implement!r}, expected {self.id!r}"
+            )
+        expected = self.from_faces(throw.faces)
+        if expected != throw:
+            raise InvalidThrowError(f"throw {throw} does not match its faces ({expected})")
+
+    def describe(self) -> str:
+        """Words for the screen: ``"two dice"``, ``"4 casting sticks"``."""
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Dice(Implement):
+    """``count`` dice with ``sides`` faces numbered 1..sides; each die is one value."""
+
+    count: int = 2
+    sides: int = 6
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= 8 or not 2 <= self.sides <= 100:
+            raise InvalidThrowError(f"unsupported dice: {self.count}d{self.sides}")
+
+    @property
+    def id(self) -> str:
+        return f"{self.count}d{self.sides}"
+
+    def outcomes(self) -> list[tuple[Throw, Fraction]]:
+        p = Fraction(1, self.sides**self.count)
+        faces = range(1, self.sides + 1)
+        return [
+            (self._make(combo), p)
+            for combo in itertools.product(faces, repeat=self.count)
+        ]
+
+    def _make(self, values: Sequence[int]) -> Throw:
+        return Throw(self.id, tuple(map(str, values)), tuple(values))
+
+    def draw(self, randbelow: Randbelow) -> Throw:
+        return self._make([randbelow(self.sides) + 1 for _ in range(self.count)])
+
+    def from_faces(self, faces: Sequence[str]) -> Throw:
+        if len(faces) != self.count:
+            raise InvalidThrowError(
+                f"{self.id} shows {self.count} value(s), got {len(faces)}: {' '.join(faces)!r}"
+            )
+        values = []
+        for face in faces:
+            if not face.isdigit() or not 1 <= int(face) <= self.sides:
+                raise InvalidThrowError(
+                    f"a die of {self.id} shows 1 to {self.sides}, not {face!r}"
+                )
+            values.append(int(face))
+        return self._make(values)
+
+    def describe(self) -> str:
+        if self.count == 1:
+            return "one die"
+        return f"{self.count} dice" if self.count > 2 else "two dice"
+
+
+@dataclass(frozen=True, slots=True)
+class BinarySticks(Implement):
+    """``count`` two-sided casting sticks scored by the number of light sides.
+
+    ``scores[k]`` is the score when ``k`` light sides show (``k`` in ``0..count``);
+    the default is Tait's: ``k`` light sides score ``k``, none scores 6. Each stick
+    falls light or dark with probability 1/2, so ``P(k) = C(count, k) / 2**count``.
+    """
+
+    count: int = 4
+    scores: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= 8:
+            raise InvalidThrowError(f"unsupported number of sticks: {self.count}")
+        if not self.scores:
+            object.__setattr__(
+                self, "scores", (6, *range(1, self.count + 1))
+            )
+        if len(self.scores) != self.count + 1:
+            raise InvalidThrowError(
+                f"{self.count} sticks need {self.count + 1} scores, got {self.scores}"
+            )
+
+    @property
+    def id(self) -> str:
+        return f"{self.count} sticks"
+
+    def _make(self, faces: Sequence[str]) -> Throw:
+        lights = sum(1 for f in faces if f == LIGHT)
+        return Throw(self.id, tuple(faces), (self.scores[lights],))
+
+    def outcomes(self) -> list[tuple[Throw, Fraction]]:
+        total = 2**self.count
+        return [
+            (
+                self._make([LIGHT] * k + [DARK] * (self.count - k)),
+                Fraction(math.comb(self.count, k), total),
+            )
+            for k in range(self.count + 1)
+        ]
+
+    def draw(self, randbelow: Randbelow) -> Throw:
+        # One uniform number of ``count`` bits: bit i is stick i (1 = light).
+        return _stick_table(self)[randbelow(1 << self.count)]
+
+    def from_faces(self, faces: Sequence[str]) -> Throw:
+        cleaned = [f.upper() for f in faces]
+        if len(cleaned) == 1 and len(cleaned[0]) == self.count and set(cleaned[0]) <= {LIGHT, DARK}:
+            cleaned = list(cleaned[0])
+        if len(cleaned) != self.count or not set(cleaned) <= {LIGHT, DARK}:
+            raise InvalidThrowError(
+                f"{self.id}: give {self.count} faces, each L (light) or D (dark), "
+                f"or the score; got {' '.join(faces)!r}"
+            )
+        return self._make(cleaned)
+
+    def parse(self, text: str) -> Throw:
+        """``"LLDD"``, ``"L L D D"``, or a score such as ``"6"`` (light sides first).
+
+        :raises InvalidThrowError: for a score these sticks cannot show.
+        """
+        stripped = text.strip()
+        if stripped.isdigit():
+            score = int(stripped)
+            if score not in self.scores:
+                possible = ", ".join(map(str, sorted(set(self.scores))))
+                raise InvalidThrowError(
+                    f"{self.id} cannot score {score}; possible scores: {possible}"
+                )
+            lights = self.scores.index(score)
+            return self._make([LIGHT] * lights + [DARK] * (self.count - lights))
+        return super(BinarySticks, self).parse(text)
+
+    def describe(self) -> str:
+        return f"{self.count} casting sticks"
+
+
+@functools.lru_cache(maxsize=64)
+def _stick_table(sticks: BinarySticks) -> tuple[Throw, ...]:
+    """Every face combination of ``sticks`` as a throw, indexed by its bit pattern."""
+    return tuple(
+        sticks._make([LIGHT if bits >> i & 1 else DARK for i in range(sticks.count)])
+        for bits in range(1 << sticks.count)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StickFace:
+    """One face of a coloured casting stick: its value and colour (``None`` = solid)."""
+
+    value: int
+    colour: str | None = None
+
+    @property
+    def token(self) -> str:
+        """``"3:red"``, or ``"3"`` for a solid stick's face."""
+        return f"{self.value}:{self.colour}" if self.colour else str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class ColouredSticks(Implement):
+    """Casting sticks whose two faces each carry a value and a colour.
+
+    ``sticks`` holds, per stick, its two faces; each face falls with probability 1/2.
+    A throw's ``values`` are the shown values, ``colours`` their colours.
+    """
+
+    sticks: tuple[tuple[StickFace, StickFace], ...]
+    name: str = "coloured sticks"
+
+    @property
+    def id(self) -> str:
+        return f"{len(self.sticks)} {self.name}"
+
+    def _make(self, chosen: Sequence[StickFace]) -> Throw:
+        return Throw(
+            self.id,
+            tuple(f.token for f in chosen),
+            tuple(f.value for f in chosen),
+            tuple(f.colour for f in chosen),
+        )
+
+    def outcomes(self) -> list[tuple[Throw, Fraction]]:
+        weights: Counter[Throw] = Counter()
+        for combo in itertools.product(*self.sticks):
+            weights[self._make(combo)] += 1
+        total = 2 ** len(self.sticks)
+        return [(t, Fraction(n, total)) for t, n in weights.items()]
+
+    def draw(self, randbelow: Randbelow) -> Throw:
+        return self._make([pair[randbelow(2)] for pair in self.sticks])
+
+    def from_faces(self, faces: Sequence[str]) -> Throw:
+        if len(faces) != len(self.sticks):
+            raise InvalidThrowError(
+                f"{self.id}: give one face per stick ({len(self.sticks)}), got {' '.join(faces)!r}"
+            )
+        chosen = []
+        for i, (face, pair) in enumerate(zip(faces, self.sticks, strict=True)):
+            match = [f for f in pair if f.token.lower() == face.lower()]
+            if not match:
+                options = " or ".join(f.token for f in pair)
+                raise InvalidThrowError(f"stick {i + 1} shows {options}, not {face!r}")
+            chosen.append(match[0])
+        return self._make(chosen)
+
+    def describe(self) -> str:
+        return f"{len(self.sticks)} {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Implement):
+    """A deck of cards: drawing the top card.
+
+    ``unseen`` are the cards not yet drawn since the shuffle (each equally likely to be
+    on top, duplicates counted); ``returned`` are cards put back at the bottom, in
+    order, drawn only once ``unseen`` is empty. An empty deck cannot be drawn from.
+    """
+
+    name: str
+    unseen: tuple[str, ...]
+    returned: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"deck:{self.name}"
+
+    def _make(self, card: str) -> Throw:
+        return Throw(self.id, (card,), ())
+
+    def outcomes(self) -> list[tuple[Throw, Fraction]]:
+        if self.unseen:
+            counts = Counter(self.unseen)
+            return [
+                (self._make(card), Fraction(n, len(self.unseen)))
+                for card, n in sorted(counts.items())
+            ]
+        if self.returned:
+            return [(self._make(self.returned[0]), Fraction(1))]
+        raise InvalidThrowError(f"the {self.name} deck is empty")
+
+    def draw(self, randbelow: Randbelow) -> Throw:
+        if self.unseen:
+            return self._make(self.unseen[randbelow(len(self.unseen))])
+        return self.outcomes()[0][0]
+
+    def from_faces(self, faces: Sequence[str]) -> Throw:
+        if len(faces) != 1:
+            raise InvalidThrowError(f"a draw from the {self.name} deck is one card")
+        card = faces[0]
+        possible = {t.faces[0] for t, _ in self.outcomes()}
+        if card not in possible:
+            raise InvalidThrowError(
+                f"{card!r} cannot be drawn from the {self.name} deck now"
+            )
+        return self._make(card)
+
+    def parse(self, text: str) -> Throw:
+        return self.from_faces([text.strip()])
+
+    def describe(self) -> str:
+        return f"a {self.name} card"
+
+
+__all__ = [
+    "DARK",
+    "LIGHT",
+    "BinarySticks",
+    "ColouredSticks",
+    "Deck",
+    "Dice",
+    "Implement",
+    "Randbelow",
+    "StickFace",
+    "Throw",
+]
