@@ -1,0 +1,1 @@
+"""Thin adapters over gpiozero, pyserial and luma.oled; they know nothing of games."""

@@ -1,0 +1,1 @@
+"""The off-Pi default: the terminal simulator and scripted play."""

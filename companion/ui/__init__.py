@@ -1,0 +1,1 @@
+"""Screens: a view model in, a PIL image out (pure; tested against reference PNGs)."""
