@@ -487,6 +487,8 @@ class State(ABC):
         Applying an illegal action leaves the state undefined.
         """
         self.history.append(action)
+        if action.__class__ is Move:
+            return self._push_move(action)
         if isinstance(action, Throw):
             return self._push_throw(action)
         return self._push_move(action)

@@ -1,0 +1,170 @@
+"""The rules core: implements and their exact distributions, value objects, options, errors."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from companion.rules import (
+    PASS,
+    BinarySticks,
+    ColouredSticks,
+    Deck,
+    Dice,
+    IllegalMoveError,
+    InvalidThrowError,
+    Move,
+    OptionError,
+    PositionError,
+    RulesError,
+    StickFace,
+    Throw,
+    UnknownGameError,
+    game_ids,
+    get_game,
+    state_from_dict,
+)
+
+
+def test_game_ids_are_the_registered_games() -> None:
+    assert "senet-tait" in game_ids()
+    assert len(set(game_ids())) == len(game_ids())
+
+
+def test_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'; games: senet-tait"):
+        get_game("chess")
+
+
+def test_errors_are_value_errors_in_one_tree() -> None:
+    for error in (IllegalMoveError, InvalidThrowError, OptionError, PositionError, UnknownGameError):
+        assert issubclass(error, RulesError) and issubclass(error, ValueError)
+
+
+def test_two_dice_distribution() -> None:
+    outcomes = Dice(2, 6).outcomes()
+    assert len(outcomes) == 36
+    assert sum(p for _, p in outcomes) == 1
+    totals = Counter[int]()
+    for throw, p in outcomes:
+        totals[sum(throw.values)] += int(p * 36)
+    assert totals[7] == 6 and totals[2] == 1
+
+
+def test_one_die_for_a_bonus_roll() -> None:
+    die = Dice(1, 6)
+    assert die.describe() == "one die"
+    assert [t.values for t, _ in die.outcomes()] == [(v,) for v in range(1, 7)]
+    assert die.parse("5") == Throw("1d6", ("5",), (5,))
+
+
+@pytest.mark.parametrize("text", ["7", "0", "x", "3 4"])
+def test_dice_refuse_impossible_throws(text: str) -> None:
+    with pytest.raises(InvalidThrowError):
+        Dice(1, 6).parse(text)
+
+
+def test_binary_sticks_follow_the_binomial() -> None:
+    sticks = BinarySticks(4)
+    probabilities = {t.values[0]: p for t, p in sticks.outcomes()}
+    assert probabilities[2] == Fraction(6, 16)
+    assert sum(probabilities.values()) == 1
+
+
+def test_binary_sticks_draw_is_fair() -> None:
+    """Every face pattern comes from one uniform number: counts follow C(4, k)."""
+    sticks = BinarySticks(4)
+    rng = random.Random(3)
+    counts = Counter(sticks.draw(rng.randrange).values[0] for _ in range(16_000))
+    assert 5_600 < counts[2] < 6_400  # expected 6000; sd about 61
+    assert 700 < counts[6] < 1_300  # expected 1000
+
+
+def test_coloured_sticks_values_and_colours() -> None:
+    dual = (StickFace(1, "red"), StickFace(2, "blue"))
+    solid = (StickFace(3), StickFace(4))
+    sticks = ColouredSticks((dual, dual, solid))
+    outcomes = sticks.outcomes()
+    assert sum(p for _, p in outcomes) == 1
+    throw = sticks.parse("1:red 2:blue 4")
+    assert throw.values == (1, 2, 4)
+    assert throw.colours == ("red", "blue", None)
+    with pytest.raises(InvalidThrowError, match="stick 3 shows 3 or 4"):
+        sticks.parse("1:red 2:blue 5")
+
+
+def test_deck_draws_unseen_cards_then_the_returned_ones_in_order() -> None:
+    deck = Deck("direction", ("north", "north", "east"))
+    assert dict((t.card, p) for t, p in deck.outcomes()) == {
+        "north": Fraction(2, 3),
+        "east": Fraction(1, 3),
+    }
+    emptied = Deck("direction", (), ("west", "south"))
+    assert [(t.card, p) for t, p in emptied.outcomes()] == [("west", Fraction(1))]
+    with pytest.raises(InvalidThrowError, match="cannot be drawn"):
+        emptied.parse("south")
+    with pytest.raises(InvalidThrowError, match="empty"):
+        Deck("red", ()).outcomes()
+
+
+def test_a_throw_from_another_implement_is_refused() -> None:
+    state = get_game("senet-tait").new_state()
+    with pytest.raises(InvalidThrowError, match="expected '4 sticks'"):
+        state.apply(Dice(1, 6).parse("4"))
+    with pytest.raises(InvalidThrowError, match="does not match its faces"):
+        state.apply(Throw("4 sticks", ("L", "L", "D", "D"), (3,)))
+
+
+def test_move_repr_evaluates_back_and_notation_is_stable() -> None:
+    move = Move("move", 12, 16, (4,))
+    assert eval(repr(move)) == move
+    assert move.notation == "12-16"
+    assert Move("move", 3, 7, (2, 2)).notation == "3-7 [2+2]"
+    assert Move("bear-off", 28, None, (3,)).notation == "28-off"
+    assert PASS.notation == "pass"
+
+
+def test_options_are_parsed_and_checked() -> None:
+    assert get_game("senet-tait", sticks="5").option("sticks") == 5
+    with pytest.raises(OptionError, match="must be one of 4, 5"):
+        get_game("senet-tait", sticks=3)
+    with pytest.raises(OptionError, match="has no option 'stiks'"):
+        get_game("senet-tait", stiks=4)
+    with pytest.raises(OptionError, match="expected int"):
+        get_game("senet-tait", sticks="many")
+
+
+def test_game_repr_names_changed_options() -> None:
+    assert repr(get_game("senet-tait", sticks=5)) == "get_game('senet-tait', sticks=5)"
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ([], ""),
+        ({"version": 1}, "game"),
+        ({"game": "chess", "version": 1}, "game"),
+        ({"game": "senet-tait", "version": 9}, "version"),
+        ({"game": "senet-tait", "version": 1, "players": 3}, "players"),
+        ({"game": "senet-tait", "version": 1, "options": {"sticks": 7}}, "options"),
+        ({"game": "senet-tait", "version": 1, "to_act": "black"}, "pieces"),
+    ],
+)
+def test_malformed_positions_name_the_problem(data: object, where: str) -> None:
+    with pytest.raises(PositionError) as info:
+        state_from_dict(data)  # type: ignore[arg-type]
+    assert info.value.where == where
+
+
+def test_copy_is_independent() -> None:
+    state = get_game("senet-tait").new_state()
+    sticks = state.throw_spec
+    assert sticks is not None
+    state.apply(sticks.parse("4"))
+    other = state.copy()
+    state.apply(state.parse_move("enter 4"))
+    assert other.legal_moves()[0].notation == "enter 4"
+    assert len(other.history) == 1 and len(state.history) == 2
