@@ -11,6 +11,7 @@ happens once, when a :class:`~companion.rules.labyrinth.Labyrinth` game is made.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -151,7 +152,7 @@ def load_board(path: str | None = None) -> Board:
         effects on one field.
     """
     if not path:
-        return parse_board(_builtin_text(), BUILTIN_NAME)
+        return _builtin_board()
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -160,6 +161,12 @@ def load_board(path: str | None = None) -> Board:
     except UnicodeDecodeError:
         raise BoardDataError(path, None, "the board file is not UTF-8 text") from None
     return parse_board(text, path)
+
+
+@functools.cache
+def _builtin_board() -> Board:
+    """The built-in board, read once (a user's file is read each time a game is made)."""
+    return parse_board(_builtin_text(), BUILTIN_NAME)
 
 
 def parse_board(text: str, path: str) -> Board:

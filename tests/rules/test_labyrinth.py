@@ -630,6 +630,43 @@ def test_bad_positions_are_rejected(pieces: dict[str, list[Any]], where_: str, r
     assert info.value.where == where_
 
 
+def test_copy_is_independent() -> None:
+    """State.copy(): a search may try a move on a copy without touching the original."""
+    state = position({"red": [10, 14, "outside", "outside"]}, dice=[4, 3])
+    before = state.to_dict()
+    other = state.copy()
+    play(other, "10-14", "10-13")
+    assert state.to_dict() == before
+    assert other.to_dict() != before
+
+
+def test_start_stage_position_round_trip() -> None:
+    """A position in the middle of the throws for who starts reads back as written."""
+    state = position({}, players=3, stage="start", to_act="blue",
+                     start_throws={"red": 4, "blue": None, "green": None})
+    assert state.current_player == 1 and state.phase is Phase.THROW
+    play(state, "throw 4", "throw 1")
+    assert state.to_dict()["contenders"] == ["red", "blue"]
+    assert state.to_dict()["start_throws"] == {"red": None, "blue": None, "green": 1}
+
+
+def test_position_example_of_the_docs() -> None:
+    """docs/positions.md: the hand-written Labyrinth example and the moves it lists."""
+    doc = (Path(__file__).parents[2] / "docs/positions.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Game of the Labyrinth"):]
+    start = section.index("```json") + len("```json")
+    data = json.loads(section[start:section.index("```", start)])
+    state = state_from_dict(data)
+    assert isinstance(state, LabyrinthState)
+    play(state, "throw 4 3")
+    assert notations(state) == ["12-16", "41-45", "12-15", "41-44"]
+    events = play(state, "12-16")
+    assert events[1:] == [
+        "Blue's piece on 16 goes to field 12, where Red's piece came from",
+        "The geese on 16 carry Red's piece 4 on to 20",
+    ]
+
+
 # ------------------------------------------------------------------ board data
 
 
