@@ -635,6 +635,7 @@ def test_copy_is_independent() -> None:
     state = position({"red": [10, 14, "outside", "outside"]}, dice=[4, 3])
     before = state.to_dict()
     other = state.copy()
+    assert isinstance(other, LabyrinthState)
     play(other, "10-14", "10-13")
     assert state.to_dict() == before
     assert other.to_dict() != before
