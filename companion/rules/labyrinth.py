@@ -205,6 +205,8 @@ class Labyrinth(Game):
     * ``board``: path of a board TOML file; empty for the built-in board.
     * ``double-one-enters-two``: a double 1 may enter two pieces (default yes); ``no``
       allows one entry per turn.
+    * ``ride-after-tunnel``: a piece that leaves the trap on 52 through the tunnel to 7
+      is offered a ride on the Knight's Orbit (default yes).
     * ``field-52``: ``trap-then-tunnel`` (default; "Lose two turns and then take the
       tunnel to field 7") or ``tunnel-then-trap`` ("take the one-way tunnel back to 7
       and lose 2 turns").
@@ -227,6 +229,11 @@ class Labyrinth(Game):
             "a double 1 may enter two pieces (no: one piece enters per turn)",
         ),
         Option(
+            "ride-after-tunnel",
+            True,
+            "a piece leaving the trap on 52 through the tunnel may ride the Knight's Orbit from 7",
+        ),
+        Option(
             "field-52",
             "trap-then-tunnel",
             "field 52: lose two turns there, then the tunnel to 7; or the tunnel first",
@@ -242,6 +249,7 @@ class Labyrinth(Game):
         self.one_die = Dice(1, SIDES)
         self.two_entries = bool(self.option("double-one-enters-two"))
         self.tunnel_first = self.option("field-52") == "tunnel-then-trap"
+        self.ride_after_tunnel = bool(self.option("ride-after-tunnel"))
         last = board.last
         # Interned moves: every legal move is one of these objects.
         self.enter_move = Move("enter", None, 1, (board.entry_value,))
@@ -284,6 +292,7 @@ class LabyrinthState(State):
     """
 
     __slots__ = (
+        "closing",
         "contenders",
         "entered",
         "fresh",
@@ -319,6 +328,8 @@ class LabyrinthState(State):
         self.pending: tuple[int, int, int] | None = None
         """``(what, piece, field)`` while a move waits for a decision or the orbit die."""
         self.entered = False
+        self.closing = False
+        """True while the turn is ending and a piece that left 52 decides on a ride."""
         self.winner = NO_PIECE
 
     def _copy_into(self, other: State) -> None:
@@ -335,6 +346,7 @@ class LabyrinthState(State):
         other.thrown = self.thrown
         other.pending = self.pending
         other.entered = self.entered
+        other.closing = self.closing
         other.winner = self.winner
 
     # --- what is due -----------------------------------------------------------------
@@ -719,25 +731,38 @@ class LabyrinthState(State):
 
         A piece trapped during this turn starts losing turns with its owner's next turn:
         'lose 2 turns' are two whole turns of its owner. When the last turn is lost, a
-        piece on a trap with an exit (52) takes the tunnel (to 7).
+        piece on a trap with an exit (52) takes the tunnel (to 7). Seed 001, field 52:
+        '(Want to try the Knight's Orbit again from there?)' -- with the option
+        ``ride-after-tunnel`` (default yes) the piece is offered a ride from 7 before the
+        turn passes.
         """
         game = self.game
         p = self.turn
-        base = p * PIECES
-        trap = self.trap
-        fresh = self.fresh
-        for k in range(base, base + PIECES):
-            if trap[k] and not fresh[k]:
-                trap[k] -= 1
-                if not trap[k]:
-                    f = self.pos[k]
-                    events.append(_event(EV_FREED, p, f))
-                    exit_ = game.board.trap_exits.get(f)
-                    if exit_ is not None and not game.tunnel_first:
-                        events.append(_event(EV_TUNNEL, p, f, exit_))
-                        self._lift(k)
-                        self._arrive(k, exit_, f, events)
-            fresh[k] = False
+        if not self.closing:
+            base = p * PIECES
+            trap = self.trap
+            fresh = self.fresh
+            offer: tuple[int, int] | None = None
+            for k in range(base, base + PIECES):
+                if trap[k] and not fresh[k]:
+                    trap[k] -= 1
+                    if not trap[k]:
+                        f = self.pos[k]
+                        events.append(_event(EV_FREED, p, f))
+                        exit_ = game.board.trap_exits.get(f)
+                        if exit_ is not None and not game.tunnel_first:
+                            events.append(_event(EV_TUNNEL, p, f, exit_))
+                            self._lift(k)
+                            self._arrive(k, exit_, f, events)
+                            if game.ride_after_tunnel and exit_ in game.orbit_index:
+                                offer = (k, exit_)
+                fresh[k] = False
+            if offer is not None:
+                self.closing = True
+                self.pending = (_ASK_RIDE, offer[0], offer[1])
+                events.append(_event(EV_ORBIT_OFFER, p, offer[1]))
+                return
+        self.closing = False
         self.entered = False
         self.thrown = ()
         self.turn = (p + 1) % self.players
@@ -782,6 +807,8 @@ class LabyrinthState(State):
             what = {_ASK_RIDE: "ride", _ASK_CROSS: "cross", _RIDE_DIE: "orbit-die"}[pending[0]]
             body["pending"] = {"what": what, "field": pending[2]}
         body["entered_this_turn"] = self.entered
+        if self.closing:
+            body["turn_ending"] = True
         body["pieces"] = pieces
         return body
 
@@ -886,6 +913,11 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
     elif state.values:
         state.thrown = tuple(state.values) if len(state.values) == 2 else ()
     state.entered = bool(data.get("entered_this_turn", False))
+    state.closing = bool(data.get("turn_ending", False))
+    if state.closing and (state.values or data.get("pending") is None):
+        raise PositionError(
+            "turn_ending", "only a ride offered after the tunnel from 52 waits at the end of a turn"
+        )
     pending = data.get("pending")
     if pending is not None:
         if not isinstance(pending, Mapping):

@@ -449,20 +449,48 @@ def test_all_pieces_trapped_loses_the_throw() -> None:
     assert "Red's 4 is lost: no piece can use it" in events
 
 
-def test_field_52_loses_two_turns_then_takes_the_tunnel_to_7() -> None:
-    """Seed 001: 'Field 52 -- Lose two turns and then take the tunnel to field 7.'"""
-    state = position({"red": [50, 20, "outside", "outside"]}, dice=[2, 1])
+def _trap_on_52(g: Labyrinth) -> tuple[LabyrinthState, list[str]]:
+    """Red lands on 52 and loses two turns; return the state and the last turn's events."""
+    state = position({"red": [50, 20, "off", "off"]}, dice=[2, 1], g=g)
     events = play(state, "50-52")
     assert "Red's piece is trapped on 52: it loses two turns" in events
     assert not any("Orbit" in t for t in events)  # 'except for the trap in 52'
     play(state, "20-21")
     for _ in range(2):
         play(state, "throw 2 3", "pass")  # Blue
+        assert where(state, "red")[0]["field"] == 52
         events = play(state, "throw 2 2")
         events += play(state, notations(state)[0])
         events += play(state, notations(state)[0])
-    assert "Red's piece leaves the trap on 52 through the tunnel to 7" in events
-    assert 7 in where(state, "red")
+    return state, events
+
+
+def test_field_52_loses_two_turns_then_takes_the_tunnel_to_7() -> None:
+    """Seed 001: 'Field 52 -- Lose two turns and then take the tunnel to field 7. (Want
+    to try the Knight's Orbit again from there?)'"""
+    state, events = _trap_on_52(game())
+    assert events[-2:] == [
+        "Red's piece leaves the trap on 52 through the tunnel to 7",
+        "Red may ride the Knight's Orbit from 7 with one free die",
+    ]
+    assert where(state, "red")[0] == 7
+    assert state.current_player == 0 and notations(state) == ["ride 7", "stay 7"]
+    assert state.to_dict()["turn_ending"] is True
+    assert state_from_dict(state.to_dict()).to_dict() == state.to_dict()
+    play(state, "ride 7")
+    events = play(state, "throw 1")
+    assert events == ["Red rides the Knight's Orbit 1 from 7 to 46", "Blue to throw"]
+    assert state.current_player == 1 and "turn_ending" not in state.to_dict()
+
+
+def test_field_52_without_the_ride_after_the_tunnel() -> None:
+    """Option ride-after-tunnel=no: the piece comes out on 7 and the turn passes."""
+    state, events = _trap_on_52(game(ride_after_tunnel="no"))
+    assert events[-2:] == [
+        "Red's piece leaves the trap on 52 through the tunnel to 7",
+        "Blue to throw",
+    ]
+    assert where(state, "red")[0] == 7
 
 
 def test_field_52_option_tunnel_first() -> None:
