@@ -781,9 +781,18 @@ def test_missing_board_file(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ properties of random games
 
 
-def _random_game(players: int, seed: int, limit: int = 100_000) -> tuple[LabyrinthState, int]:
+_OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"field_52": "tunnel-then-trap", "double_one_enters_two": False},
+    {"ride_after_tunnel": False},
+]
+
+
+def _random_game(
+    players: int, seed: int, options: dict[str, object], limit: int = 100_000
+) -> tuple[LabyrinthState, int]:
     """Play a random game, checking the invariants after every action."""
-    g = game()
+    g = game(**options)
     rng = random.Random(seed)
     state = g.new_state(players)
     actions = 0
@@ -814,14 +823,20 @@ def _random_game(players: int, seed: int, limit: int = 100_000) -> tuple[Labyrin
     return state, actions
 
 
-@settings(max_examples=12, deadline=None)
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_the_invariants_and_end(players: int, seed: int) -> None:
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    options=st.sampled_from(_OPTION_SETS),
+)
+def test_random_games_keep_the_invariants_and_end(
+    players: int, seed: int, options: dict[str, object]
+) -> None:
     """Properties of the foundation issue for labyrinth with 2, 3 and 4 players: throw
     outcomes sum to 1, no two pieces on a non-sanctuary field, four pieces per player
     always accounted for, a throw or a legal move (or pass) is always due, every random
     game ends with one winner who has borne off all four."""
-    state, _ = _random_game(players, seed)
+    state, _ = _random_game(players, seed, options)
     outcome = state.outcome
     assert outcome is not None and len(outcome.winners) == 1
     winner = outcome.winners[0]
