@@ -750,6 +750,12 @@ def test_a_users_board_changes_the_geese(tmp_path: Path) -> None:
         ("pairs = [[44, 50], [45, 51]]", "pairs = [[44, 50], [45, 50]]", "pairs =", "more than one crossing"),
         ("exact_count = [31, 58, 61]", "exact_count = [31, 58]", "exact_count", "must hold field 61"),
         ("sanctuaries = [1, 2,", "sanctuaries = [1, 2 2,", "sanctuaries", "not valid TOML"),
+        ("fields = [7, 46, 49, 52, 55, 34]", "fields = [7, 46, 49, 52, 55, 64]", "fields = [7", "unknown field 64"),
+        ("13 = 2   #", "13 = 0   #", "13 = 0", "turns lost must be 1 to 9"),
+        ("52 = 7", "53 = 7", "53 = 7", "not in [traps]"),
+        ("towards_first = []", "towards_first = [7]", "towards_first", "not a middle field"),
+        ("geese = [16, 42, 53]", "geese = [16, 42, 53, 13]", "geese", "also a trap"),
+        ("[orbit]", "[orbit]\nspeed = 2", "speed", "unknown key 'speed'"),
     ],
 )
 def test_bad_board_files_name_the_file_line_and_reason(
