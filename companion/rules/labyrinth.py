@@ -21,7 +21,9 @@ How a game runs through the rules core:
   swaps, traps). When no remaining value can be used the only move is ``pass`` and
   the events say which values are lost.
 * **Decisions** (:attr:`Phase.DECIDE`): landing on the Knight's Orbit offers
-  ``ride F`` / ``stay F``; landing on the Millstone offers ``cross F`` / ``stay F``.
+  ``ride F`` / ``stay F`` (also a piece coming out of the tunnel from 52 to 7, as
+  the last action of its owner's turn); landing on the Millstone field ``F`` offers
+  ``cross G`` / ``stay F`` (``G`` the field across).
 * **The free orbit die** (:attr:`Phase.THROW`, one die) is thrown after ``ride``.
 
 Why every random game's turn ends (no move can loop forever), with no arbitrary cap:
@@ -31,7 +33,8 @@ stops at field 1 (a repeat that cannot move the piece ends the repeats); jumps c
 form a cycle (the board file is rejected) and a jump's destination does not repeat a
 goose ("the last single die number which brought you on that field": a jump is not a
 die); an orbit ride and a Millstone crossing end the piece's move (no second offer on
-the field they end on). So every move has a bounded number of steps.
+the field they end on), and the tunnel from 52 offers one ride before the turn passes.
+So every move has a bounded number of steps, and every turn a bounded number of moves.
 """
 
 from __future__ import annotations
