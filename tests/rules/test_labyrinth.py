@@ -776,6 +776,43 @@ def test_bad_board_files_name_the_file_line_and_reason(
     assert str(err).startswith(f"{path}:{expected_line}: ")
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("fields = 61\n[jumps]\n6 = 12\n12 = 6\n", 3, "the jumps 6 -> 12 -> 6 form a cycle"),
+        ("fields = 61\n[jumps]\n6 = 6\n", 3, "the jumps 6 -> 6 form a cycle"),
+        ("fields = 61\n[jumps]\n59 = 62\n", 3, "a tunnel to nowhere"),
+        ("fields = 61\nsanctuaries = [1, 2, 0]\n", 2, "unknown field 0"),
+        ("fields = 61\n[traps]\nthirteen = 2\n", 3, "'thirteen' is not a field number"),
+        ("fields = 61\n[millstone]\npairs = [[44]]\n", 3, "expected [field, field]"),
+        ("fields = 61\nentry_value = 7\n", 2, "a die shows 1 to 6"),
+        ("entry_value = 1\n", None, "missing 'fields'"),
+    ],
+)
+def test_small_bad_board_files(tmp_path: Path, text: str, line: int | None, reason: str) -> None:
+    """Small hand-written board files: each mistake is named with its line."""
+    path = _write(tmp_path, text)
+    with pytest.raises(BoardDataError) as info:
+        load_board(path)
+    assert (info.value.path, info.value.line) == (path, line)
+    assert reason in info.value.reason
+
+
+def test_a_plain_small_board_plays_to_the_end(tmp_path: Path) -> None:
+    """The engine follows the board data: 20 fields, no special field but Elysium."""
+    path = _write(tmp_path, "fields = 20\nexact_count = [20]\n")
+    g = game(board=path)
+    assert g.board.last == 20 and not g.board.geese and not g.board.orbit
+    rng = random.Random(7)
+    state = g.new_state(3)
+    for _ in range(20_000):
+        if state.phase is Phase.OVER:
+            break
+        spec = state.throw_spec
+        state.apply(spec.draw(rng.randrange) if spec else rng.choice(state.legal_moves()))
+    assert state.outcome is not None
+
+
 def test_missing_board_file(tmp_path: Path) -> None:
     """A board path that does not exist names the file."""
     missing = str(tmp_path / "nope.toml")
