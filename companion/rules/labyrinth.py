@@ -1,0 +1,955 @@
+"""Peter Aleff's Game of the Labyrinth (seeds ``000_764640a44232cb09.txt`` and
+``001_7445520b05b4b51e.txt``).
+
+61 fields on a spiral path from the entrance (field 1) to Elysium (field 61) in the
+centre. 2, 3 or 4 players (Red, Blue, Green, Yellow, seated clockwise in that order),
+four pieces ("Athenians") each, waiting outside the entrance; two six-sided dice.
+The board (sanctuaries, exact-count fields, geese, jumps and tunnels, traps, the
+Knight's Orbit, the Millstone) is data: ``companion/rules/data/labyrinth.toml``, or a
+user's copy with the option ``board=PATH`` (see :mod:`companion.rules.labyrinth_board`).
+Every decision the seeds leave open is written in ``docs/rules/labyrinth.md``.
+
+How a game runs through the rules core:
+
+* **Who starts** (:attr:`Phase.THROW`, one die): "Each player rolls one die; the
+  player with the highest number goes first." Players tied for the highest throw
+  again; then play passes clockwise (player index + 1).
+* **A turn**: a throw of two dice (:attr:`Phase.THROW`), then one :class:`Move` per
+  die value (``Move.values == (v,)``), in either order (:attr:`Phase.MOVE`). A move
+  names the piece by its field and the field its count lands on (``12-16``,
+  ``enter 1``, ``58-off``); the events tell the rest (goose repeats, jumps, tunnels,
+  swaps, traps). When no remaining value can be used the only move is ``pass`` and
+  the events say which values are lost.
+* **Decisions** (:attr:`Phase.DECIDE`): landing on the Knight's Orbit offers
+  ``ride F`` / ``stay F`` (also a piece coming out of the tunnel from 52 to 7, as
+  the last action of its owner's turn); landing on the Millstone field ``F`` offers
+  ``cross G`` / ``stay F`` (``G`` the field across).
+* **The free orbit die** (:attr:`Phase.THROW`, one die) is thrown after ``ride``.
+
+Why every random game's turn ends (no move can loop forever), with no arbitrary cap:
+goose repeats count forwards, each repeat further on, until an exact-count bounce
+turns them backwards, after which each repeat is further back, and a backward count
+stops at field 1 (a repeat that cannot move the piece ends the repeats); jumps cannot
+form a cycle (the board file is rejected) and a jump's destination does not repeat a
+goose ("the last single die number which brought you on that field": a jump is not a
+die); an orbit ride and a Millstone crossing end the piece's move (no second offer on
+the field they end on), and the tunnel from 52 offers one ride before the turn passes.
+So every move has a bounded number of steps, and every turn a bounded number of moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from companion.rules.core import (
+    EV_BORNE_OFF,
+    EV_ENTERED,
+    EV_MOVED,
+    EV_SWAPPED,
+    EV_THROWN,
+    EV_TRAPPED,
+    EV_TURN_PASSES,
+    EV_VALUE_LOST,
+    EV_WON,
+    PASS,
+    Event,
+    Game,
+    Move,
+    Option,
+    Outcome,
+    Phase,
+    PieceAt,
+    PieceZone,
+    PositionError,
+    State,
+    choose_index,
+    require,
+)
+from companion.rules.labyrinth_board import SIDES, Board, load_board
+from companion.rules.throws import Dice, Implement, Throw
+
+PIECES: Final = 4
+"""'each traveling with four game pieces'."""
+COLOURS: Final = ("Red", "Blue", "Green", "Yellow")
+"""The players' colours, in seating (clockwise) order: 'a group of four playing pieces
+of a distinct color'."""
+OUTSIDE: Final = 0
+"""The position of a piece waiting outside the entrance."""
+
+# Event kinds of this game (besides the core's EV_*).
+EV_START_THROW: Final = "start-throw"
+EV_START_TIE: Final = "start-tie"
+EV_STARTS: Final = "starts"
+EV_BOUNCE: Final = "bounce"
+EV_GOOSE: Final = "goose"
+EV_JUMP: Final = "jump"
+EV_TUNNEL: Final = "tunnel"
+EV_ORBIT_OFFER: Final = "orbit-offer"
+EV_RIDE_CHOSEN: Final = "ride-chosen"
+EV_RIDE: Final = "ride"
+EV_DROP: Final = "drop"
+EV_MILLSTONE_OFFER: Final = "millstone-offer"
+EV_CROSS: Final = "cross"
+EV_STAY: Final = "stay"
+EV_FREED: Final = "freed"
+EV_ALL_TRAPPED: Final = "all-trapped"
+
+# What a move waits for in the middle (State.pending[0]).
+_ASK_RIDE: Final = 1
+_ASK_CROSS: Final = 2
+_RIDE_DIE: Final = 3
+
+_STAGE_START: Final = 0
+_STAGE_PLAY: Final = 1
+_STAGE_OVER: Final = 2
+
+_STAGE_NAMES: Final = ("start", "play", "over")
+
+NO_PIECE: Final = -1
+
+
+def _name(p: int) -> str:
+    return COLOURS[p]
+
+
+def _where(f: int) -> str:
+    return "outside the entrance" if f == OUTSIDE else f"field {f}"
+
+
+def _turns(n: int) -> str:
+    return "one turn" if n == 1 else ("two turns" if n == 2 else f"{n} turns")
+
+
+def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
+    """The sentence of an event: ``p`` the player, ``a``/``b`` fields, ``c`` a value, ``q``
+    another player (or a flag)."""
+    n = _name(p)
+    if kind == EV_START_THROW:
+        return f"{n} throws {c} to decide who starts"
+    if kind == EV_START_TIE:
+        return f"Tie at {c}: {n} throws again"
+    if kind == EV_STARTS:
+        return f"{n} threw highest ({c}) and starts"
+    if kind == EV_THROWN:
+        return f"{n} throws {a} and {b}"
+    if kind == EV_ENTERED:
+        return f"{n} enters a piece on field {b} with the {c}"
+    if kind == EV_MOVED:
+        return f"{n} moves a piece {c} from {a} to {b}"
+    if kind == EV_BOUNCE:
+        return f"Exact count needed on {a}: {n}'s piece steps back {c} to {b}"
+    if kind == EV_GOOSE:
+        way = "backwards" if q else "on"
+        return f"The geese on {a} carry {n}'s piece {c} {way} to {b}"
+    if kind == EV_JUMP:
+        if b > a:
+            return f"{n}'s piece advances from {a} to {b}"
+        return f"{n}'s piece goes back through the tunnel from {a} to {b}"
+    if kind == EV_TUNNEL:
+        return f"{n}'s piece leaves the trap on {a} through the tunnel to {b}"
+    if kind == EV_SWAPPED:
+        if q == p:
+            return f"{n}'s pieces switch places: the one on {a} goes to {_where(b)}"
+        return f"{_name(q)}'s piece on {a} goes to {_where(b)}, where {n}'s piece came from"
+    if kind == EV_TRAPPED:
+        return f"{n}'s piece is trapped on {a}: it loses {_turns(c)}"
+    if kind == EV_FREED:
+        return f"{n}'s piece on {a} is free again"
+    if kind == EV_ALL_TRAPPED:
+        return f"All of {n}'s pieces on the board are trapped"
+    if kind == EV_ORBIT_OFFER:
+        return f"{n} may ride the Knight's Orbit from {a} with one free die"
+    if kind == EV_RIDE_CHOSEN:
+        return f"{n} takes the ride from {a}: throw the free die"
+    if kind == EV_RIDE:
+        return f"{n} rides the Knight's Orbit {c} from {a} to {b}"
+    if kind == EV_DROP:
+        return f"The ride ends on {a}: {n}'s piece drops through the tunnel to {b}"
+    if kind == EV_MILLSTONE_OFFER:
+        return f"{n} may cross the Millstone from {a} to {b}"
+    if kind == EV_CROSS:
+        return f"{n}'s piece crosses the Millstone from {a} to {b}"
+    if kind == EV_STAY:
+        return f"{n}'s piece stays on {a}"
+    if kind == EV_BORNE_OFF:
+        return f"{n}'s piece reaches Elysium from {a} and is borne off ({c} of 4)"
+    if kind == EV_VALUE_LOST:
+        return f"{n}'s {c} is lost: no piece can use it"
+    if kind == EV_TURN_PASSES:
+        return f"{n} to throw"
+    if kind == EV_WON:
+        return f"{n} wins: all four pieces borne off"
+    raise AssertionError(kind)  # pragma: no cover
+
+
+_EVENTS: dict[tuple[str, int, int, int, int, int], Event] = {}
+
+
+def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) -> Event:
+    """An interned event: events recur, and building their text is the slow part."""
+    key = (kind, p, a, b, c, q)
+    ev = _EVENTS.get(key)
+    if ev is None:
+        src: int | None = a or None
+        dst: int | None = b or None
+        if kind == EV_THROWN:
+            src = dst = None
+        ev = Event(kind, p, _text(kind, p, a, b, c, q), src, dst)
+        _EVENTS[key] = ev
+    return ev
+
+
+class Labyrinth(Game):
+    """Peter Aleff's Game of the Labyrinth, 2-4 players.
+
+    Options (see ``docs/rules/labyrinth.md`` for the readings they select):
+
+    * ``board``: path of a board TOML file; empty for the built-in board.
+    * ``double-one-enters-two``: a double 1 may enter two pieces (default yes); ``no``
+      allows one entry per turn.
+    * ``ride-after-tunnel``: a piece that leaves the trap on 52 through the tunnel to 7
+      is offered a ride on the Knight's Orbit (default yes).
+    * ``field-52``: ``trap-then-tunnel`` (default; "Lose two turns and then take the
+      tunnel to field 7") or ``tunnel-then-trap`` ("take the one-way tunnel back to 7
+      and lose 2 turns").
+
+    :raises OptionError: for an unknown option or value.
+    :raises BoardDataError: when the board file is unreadable or invalid.
+    """
+
+    id = "labyrinth"
+    title = "Game of the Labyrinth (Peter Aleff)"
+    seed_files = ("000_764640a44232cb09.txt", "001_7445520b05b4b51e.txt")
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    options = (
+        Option("board", "", "path of a board TOML file (empty: the built-in board)"),
+        Option(
+            "double-one-enters-two",
+            True,
+            "a double 1 may enter two pieces (no: one piece enters per turn)",
+        ),
+        Option(
+            "ride-after-tunnel",
+            True,
+            "a piece leaving the trap on 52 through the tunnel may ride the Knight's Orbit from 7",
+        ),
+        Option(
+            "field-52",
+            "trap-then-tunnel",
+            "field 52: lose two turns there, then the tunnel to 7; or the tunnel first",
+            ("trap-then-tunnel", "tunnel-then-trap"),
+        ),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        board = load_board(str(self.option("board")))
+        self.board: Board = board
+        self.two_dice = Dice(2, SIDES)
+        self.one_die = Dice(1, SIDES)
+        self.two_entries = bool(self.option("double-one-enters-two"))
+        self.tunnel_first = self.option("field-52") == "tunnel-then-trap"
+        self.ride_after_tunnel = bool(self.option("ride-after-tunnel"))
+        last = board.last
+        # Interned moves: every legal move is one of these objects.
+        self.enter_move = Move("enter", None, 1, (board.entry_value,))
+        self.count_moves: list[list[Move | None]] = [[None] * (SIDES + 1) for _ in range(last)]
+        for s in range(1, last):
+            lands = [board.forward[s][v][0] for v in range(SIDES + 1)]
+            for v in range(1, SIDES + 1):
+                land = lands[v]
+                # Two values can bring the piece to the same field (28 with a 1, or with a
+                # 5 that overshoots 31 and comes back): then the notation names the value,
+                # "28-29 with 5", so that the players can tell the two moves apart.
+                label = f"with {v}" if lands[1:].count(land) > 1 else ""
+                self.count_moves[s][v] = (
+                    Move("bear-off", s, None, (v,), label)
+                    if land == last
+                    else Move("move", s, land, (v,), label)
+                )
+        self.ride_moves = {f: (Move("ride", None, f), Move("stay", None, f)) for f in board.orbit}
+        self.cross_moves = {
+            f: (Move("cross", f, g), Move("stay", None, f)) for f, g in board.millstone.items()
+        }
+        self.shared = [False] * (last + 1)
+        for f in board.sanctuaries:
+            self.shared[f] = True
+        self.shared[OUTSIDE] = self.shared[last] = True
+        self.orbit_index = {f: i for i, f in enumerate(board.orbit)}
+
+    def player_name(self, player: int, players: int) -> str:
+        return COLOURS[player]
+
+    def new_state(self, players: int | None = None) -> LabyrinthState:
+        n = self.check_players(players if players is not None else self.default_players)
+        return LabyrinthState(self, n)
+
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> LabyrinthState:
+        return _read_body(self, data, players)
+
+
+class LabyrinthState(State):
+    """A Labyrinth position.
+
+    Piece ``k`` (0 .. 4*players-1) belongs to player ``k // 4``. ``pos[k]`` is
+    :data:`OUTSIDE` (0), a field 1..60, or 61 (Elysium: borne off). ``trap[k]`` is the
+    number of its owner's turns the piece still loses (0: free); ``fresh[k]`` is true
+    for a piece trapped during the current turn (its count starts after this turn).
+    ``occ[f]`` is the piece on a non-sanctuary field ``f`` or -1.
+    """
+
+    __slots__ = (
+        "closing",
+        "contenders",
+        "entered",
+        "fresh",
+        "occ",
+        "pending",
+        "pos",
+        "stage",
+        "start_rolls",
+        "thrown",
+        "trap",
+        "turn",
+        "values",
+        "winner",
+    )
+
+    game: Labyrinth
+
+    def __init__(self, game: Labyrinth, players: int) -> None:
+        super().__init__(game, players)
+        n = players * PIECES
+        self.stage = _STAGE_START
+        self.start_rolls: list[int] = [0] * players
+        self.contenders: list[int] = list(range(players))
+        self.turn = 0
+        self.pos: list[int] = [OUTSIDE] * n
+        self.trap: list[int] = [0] * n
+        self.fresh: list[bool] = [False] * n
+        self.occ: list[int] = [NO_PIECE] * (game.board.last + 1)
+        self.values: list[int] = []
+        """The die values still to use this turn (empty while a throw is due)."""
+        self.thrown: tuple[int, ...] = ()
+        """The two dice thrown this turn (for the screen)."""
+        self.pending: tuple[int, int, int] | None = None
+        """``(what, piece, field)`` while a move waits for a decision or the orbit die."""
+        self.entered = False
+        self.closing = False
+        """True while the turn is ending and a piece that left 52 decides on a ride."""
+        self.winner = NO_PIECE
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, LabyrinthState)
+        other.stage = self.stage
+        other.start_rolls = self.start_rolls[:]
+        other.contenders = self.contenders[:]
+        other.turn = self.turn
+        other.pos = self.pos[:]
+        other.trap = self.trap[:]
+        other.fresh = self.fresh[:]
+        other.occ = self.occ[:]
+        other.values = self.values[:]
+        other.thrown = self.thrown
+        other.pending = self.pending
+        other.entered = self.entered
+        other.closing = self.closing
+        other.winner = self.winner
+
+    # --- what is due -----------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        if self.stage == _STAGE_OVER:
+            return Phase.OVER
+        if self.stage == _STAGE_START:
+            return Phase.THROW
+        pending = self.pending
+        if pending is not None:
+            return Phase.THROW if pending[0] == _RIDE_DIE else Phase.DECIDE
+        return Phase.MOVE if self.values else Phase.THROW
+
+    @property
+    def current_player(self) -> int:
+        if self.stage == _STAGE_START:
+            for p in self.contenders:
+                if not self.start_rolls[p]:
+                    return p
+        return self.turn
+
+    @property
+    def throw_spec(self) -> Implement | None:
+        if self.stage == _STAGE_START:
+            return self.game.one_die
+        if self.stage == _STAGE_OVER:
+            return None
+        pending = self.pending
+        if pending is not None:
+            return self.game.one_die if pending[0] == _RIDE_DIE else None
+        return None if self.values else self.game.two_dice
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.winner == NO_PIECE:
+            return None
+        return Outcome((self.winner,), "all four pieces borne off")
+
+    def pieces(self) -> list[PieceAt]:
+        last = self.game.board.last
+        out = []
+        for k, f in enumerate(self.pos):
+            p = k // PIECES
+            if f == OUTSIDE:
+                out.append(PieceAt(p, PieceZone.OUTSIDE))
+            elif f == last:
+                out.append(PieceAt(p, PieceZone.OFF))
+            else:
+                out.append(PieceAt(p, PieceZone.BOARD, f))
+        return out
+
+    def may_share(self, square: int | str) -> bool:
+        """Seed 000: 'The following fields are the only ones that may be occupied by any
+        number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58.'"""
+        return square in self.game.board.sanctuaries
+
+    def trapped(self) -> list[tuple[int, int, int]]:
+        """Every trapped piece as ``(player, field, turns still to lose)``, for the screen."""
+        return [
+            (k // PIECES, self.pos[k], t) for k, t in enumerate(self.trap) if t
+        ]
+
+    # --- the rules --------------------------------------------------------------------
+
+    def _legal(self) -> list[Move]:
+        """Seed 000: 'Unless all your Athenians are trapped, you must use both your numbers
+        and move at least one of your travelers at each turn, be it only to return to the
+        same field or to have two of your people switch places with each other.'
+        Each remaining value can move any free piece (the count always lands somewhere:
+        exact-count fields bounce the surplus back); a piece outside needs a 1. When no
+        value can be used the only move is ``pass``.
+        """
+        game = self.game
+        pending = self.pending
+        if pending is not None:
+            what, _, f = pending
+            if what == _ASK_RIDE:
+                return list(game.ride_moves[f])
+            return list(game.cross_moves[f])
+        p = self.turn
+        base = p * PIECES
+        pos = self.pos
+        trap = self.trap
+        last = game.board.last
+        sources: set[int] = set()
+        outside = False
+        for k in range(base, base + PIECES):
+            f = pos[k]
+            if f == OUTSIDE:
+                outside = True
+            elif f != last and not trap[k]:
+                sources.add(f)
+        ordered = sorted(sources)
+        moves: list[Move] = []
+        done = 0
+        for v in self.values:
+            if done & (1 << v):
+                continue
+            done |= 1 << v
+            if (
+                outside
+                and v == game.board.entry_value
+                and (game.two_entries or not self.entered)
+            ):
+                moves.append(game.enter_move)
+            for s in ordered:
+                move = game.count_moves[s][v]
+                assert move is not None
+                moves.append(move)
+        return moves or [PASS]
+
+    def _push_throw(self, throw: Throw) -> list[Event]:
+        if self.stage == _STAGE_START:
+            return self._start_throw(throw.values[0])
+        pending = self.pending
+        if pending is not None:
+            return self._ride(pending[1], pending[2], throw.values[0])
+        p = self.turn
+        self.values = list(throw.values)
+        self.thrown = throw.values
+        return [_event(EV_THROWN, p, throw.values[0], throw.values[1])]
+
+    def _start_throw(self, value: int) -> list[Event]:
+        """Seed 000: 'Each player rolls one die; the player with the highest number goes
+        first. Turns continue clockwise.' Players tied for the highest throw again."""
+        p = self.current_player
+        self.start_rolls[p] = value
+        events = [_event(EV_START_THROW, p, c=value)]
+        if any(not self.start_rolls[c] for c in self.contenders):
+            return events
+        best = max(self.start_rolls[c] for c in self.contenders)
+        tied = [c for c in self.contenders if self.start_rolls[c] == best]
+        if len(tied) == 1:
+            self.turn = tied[0]
+            self.stage = _STAGE_PLAY
+            self.contenders = []
+            events.append(_event(EV_STARTS, tied[0], c=best))
+            return events
+        self.contenders = tied
+        for c in tied:
+            self.start_rolls[c] = 0
+            events.append(_event(EV_START_TIE, c, c=best))
+        return events
+
+    def _push_move(self, move: Move) -> list[Event]:
+        kind = move.kind
+        pending = self.pending
+        events: list[Event] = []
+        p = self.turn
+        if pending is not None:
+            _, k, f = pending
+            if kind == "ride":
+                # 'If you decide to take this ride, you get one free roll of a single die.'
+                self.pending = (_RIDE_DIE, k, f)
+                events.append(_event(EV_RIDE_CHOSEN, p, f))
+                return events
+            self.pending = None
+            if kind == "cross":
+                # 'You may go from 44 to 50 or from 45 to 51, or reversed. This is a free
+                # move. You may then continue with any remaining number.'
+                g = self.game.board.millstone[f]
+                events.append(_event(EV_CROSS, p, f, g))
+                self._lift(k)
+                self._arrive(k, g, f, events)
+            else:
+                events.append(_event(EV_STAY, p, f))
+            self._after_step(events)
+            return events
+        if kind == "pass":
+            self._pass(events)
+            return events
+        v = move.values[0]
+        self.values.remove(v)
+        base = p * PIECES
+        pos = self.pos
+        if kind == "enter":
+            # 'You need to roll a 1 to enter a piece onto the first space.'
+            k = pos.index(OUTSIDE, base, base + PIECES)
+            self.entered = True
+            events.append(_event(EV_ENTERED, p, b=1, c=v))
+            self._resolve(k, OUTSIDE, 1, False, v, events)
+        else:
+            s = move.src
+            assert isinstance(s, int)
+            k = base
+            while pos[k] != s or self.trap[k]:
+                k += 1
+            self._lift(k)
+            land, exact = self.game.board.forward[s][v]
+            if land != self.game.board.last:
+                events.append(_event(EV_MOVED, p, s, land, v))
+            if exact:
+                events.append(_event(EV_BOUNCE, p, exact, land, v - (exact - s)))
+            self._resolve(k, s, land, bool(exact), v, events)
+        self._after_step(events)
+        return events
+
+    def _pass(self, events: list[Event]) -> None:
+        """'Unless all your Athenians are trapped, you must use both your numbers': a value
+        that no piece can use is lost, and the events say so."""
+        p = self.turn
+        base = p * PIECES
+        if any(self.trap[k] for k in range(base, base + PIECES)) and not any(
+            self.pos[k] != self.game.board.last and not self.trap[k] and self.pos[k] != OUTSIDE
+            for k in range(base, base + PIECES)
+        ):
+            events.append(_event(EV_ALL_TRAPPED, p))
+        for v in self.values:
+            events.append(_event(EV_VALUE_LOST, p, c=v))
+        self.values = []
+        self._end_turn(events)
+
+    # --- moving a piece ------------------------------------------------------------------
+
+    def _lift(self, k: int) -> None:
+        f = self.pos[k]
+        if self.occ[f] == k:
+            self.occ[f] = NO_PIECE
+
+    def _arrive(self, k: int, f: int, came_from: int, events: list[Event]) -> None:
+        """Put piece ``k`` on field ``f``. Seed 000: 'Except on sanctuary spaces, Athenians
+        do not share fields. If one arrives on an occupied field, that occupant goes to
+        where the new arrival just came from, even if it is one of your own group.'
+        The occupant keeps any trap it is serving, and is only put there: the field it
+        is sent to has no effect on it (docs/rules/labyrinth.md).
+        """
+        game = self.game
+        self.pos[k] = f
+        if game.shared[f]:
+            return
+        occupant = self.occ[f]
+        if occupant != NO_PIECE and occupant != k:
+            self.pos[occupant] = came_from
+            if not game.shared[came_from]:
+                self.occ[came_from] = occupant
+            events.append(_event(EV_SWAPPED, k // PIECES, f, came_from, q=occupant // PIECES))
+        self.occ[f] = k
+
+    def _resolve(
+        self, k: int, came_from: int, land: int, backwards: bool, v: int, events: list[Event]
+    ) -> None:
+        """Piece ``k`` (already lifted) ends a count of ``v`` on ``land``, coming from
+        ``came_from``; resolve the field before any remaining value is used.
+
+        Seed 000: 'Landing on a penalty field traps the player, who must then suffer the
+        penalty before continuing. Landing on a benefit field allows the player to take
+        advantage of any advance or boon before continuing with any remaining number.'
+        """
+        game = self.game
+        board = game.board
+        p = k // PIECES
+        last = board.last
+        jumps = board.jumps
+        geese = board.geese
+        while True:
+            if land == last:
+                self._bear_off(k, came_from, events)
+                return
+            if land in jumps:
+                # 'Field 6 -- Free passage. When you land here, advance your piece to 12.'
+                # 'Field 59 -- Go back through the tunnel to 47.' A jump is part of the
+                # landing: an occupant of the destination goes where the count began.
+                while land in jumps:
+                    nxt = jumps[land]
+                    events.append(_event(EV_JUMP, p, land, nxt))
+                    land = nxt
+                self._settle(k, land, came_from, events)
+                return
+            if land in geese:
+                self._arrive(k, land, came_from, events)
+                # 'you get to use again the last single die number which brought you on
+                # that field, and again as long as you land on a field containing the
+                # arrow' -- 'If you land on the geese while going backwards, continue going
+                # backwards by again your last die'
+                if backwards:
+                    nxt = board.count_backward(land, v)
+                    exact = 0
+                else:
+                    nxt, exact = board.forward[land][v]
+                if nxt == land:
+                    return  # pinned at field 1: the repeats end (docs/rules/labyrinth.md)
+                backwards = backwards or bool(exact)
+                events.append(_event(EV_GOOSE, p, land, nxt, v, int(backwards)))
+                self._lift(k)
+                came_from = land
+                land = nxt
+                continue
+            self._settle(k, land, came_from, events)
+            return
+
+    def _settle(self, k: int, f: int, came_from: int, events: list[Event]) -> None:
+        """The last landing of a count: arrive, then the field's trap or offer."""
+        game = self.game
+        board = game.board
+        p = k // PIECES
+        turns = board.traps.get(f)
+        if turns is not None:
+            # 'Field 13 -- An unlucky number; lose 2 turns.' 'Field 52 -- Lose two turns and
+            # then take the tunnel to field 7.'
+            events.append(_event(EV_TRAPPED, p, f, c=turns))
+            exit_ = board.trap_exits.get(f)
+            if game.tunnel_first and exit_ is not None:
+                # Seed 001: 'If you fall into the trap at 52, take the one-way tunnel back
+                # to 7 and lose 2 turns.' (option field-52=tunnel-then-trap)
+                events.append(_event(EV_TUNNEL, p, f, exit_))
+                f = exit_
+            self._arrive(k, f, came_from, events)
+            self.trap[k] = turns
+            self.fresh[k] = True
+            return
+        self._arrive(k, f, came_from, events)
+        if f in game.orbit_index:
+            # 'When you land on any of these fields, except for the trap in 52, you may
+            # take a free skyride.'
+            self.pending = (_ASK_RIDE, k, f)
+            events.append(_event(EV_ORBIT_OFFER, p, f))
+        elif f in board.millstone:
+            # 'When you land on one of these fields, you may, if you wish, cross the
+            # Millstone diagonally.'
+            self.pending = (_ASK_CROSS, k, f)
+            events.append(_event(EV_MILLSTONE_OFFER, p, f, board.millstone[f]))
+
+    def _ride(self, k: int, f: int, r: int) -> list[Event]:
+        """Seed 000: 'Count its points forward along the orbit from wherever you enter it.
+        Reverse direction at the end of the line if you have excess points remaining on
+        your free roll.' Seed 001, field 7: 'If your die count lands you on 52, that
+        tunnel drops you back to 7.'"""
+        game = self.game
+        board = game.board
+        orbit = board.orbit
+        p = k // PIECES
+        i = game.orbit_index[f]
+        end = len(orbit) - 1
+        if i == 0:
+            step = 1
+        elif i == end:
+            step = -1
+        else:
+            step = -1 if f in board.orbit_towards_first else 1
+        for _ in range(r):
+            if not 0 <= i + step <= end:
+                step = -step
+            i += step
+        dst = orbit[i]
+        events = [_event(EV_RIDE, p, f, dst, r)]
+        self.pending = None
+        self._lift(k)
+        exit_ = board.trap_exits.get(dst)
+        if exit_ is not None:
+            events.append(_event(EV_DROP, p, dst, exit_))
+            dst = exit_
+        self._arrive(k, dst, f, events)
+        self._after_step(events)
+        return events
+
+    def _bear_off(self, k: int, came_from: int, events: list[Event]) -> None:
+        """'Field 61 -- Elysium. You must enter field 61 by exact count. Once arrived there,
+        carry your traveler off the board. The first player to bear off all four pieces
+        is the winner.'"""
+        last = self.game.board.last
+        p = k // PIECES
+        self.pos[k] = last
+        base = p * PIECES
+        done = sum(1 for j in range(base, base + PIECES) if self.pos[j] == last)
+        events.append(_event(EV_BORNE_OFF, p, came_from, c=done))
+        if done == PIECES:
+            self.winner = p
+            self.stage = _STAGE_OVER
+            self.values = []
+            self.pending = None
+            events.append(_event(EV_WON, p))
+
+    def _after_step(self, events: list[Event]) -> None:
+        if self.stage == _STAGE_OVER or self.pending is not None or self.values:
+            return
+        self._end_turn(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        """Count down the traps of the player whose turn ends, and pass the dice clockwise.
+
+        A piece trapped during this turn starts losing turns with its owner's next turn:
+        'lose 2 turns' are two whole turns of its owner. When the last turn is lost, a
+        piece on a trap with an exit (52) takes the tunnel (to 7). Seed 001, field 52:
+        '(Want to try the Knight's Orbit again from there?)' -- with the option
+        ``ride-after-tunnel`` (default yes) the piece is offered a ride from 7 before the
+        turn passes.
+        """
+        game = self.game
+        p = self.turn
+        if not self.closing:
+            base = p * PIECES
+            trap = self.trap
+            fresh = self.fresh
+            offer: tuple[int, int] | None = None
+            for k in range(base, base + PIECES):
+                if trap[k] and not fresh[k]:
+                    trap[k] -= 1
+                    if not trap[k]:
+                        f = self.pos[k]
+                        events.append(_event(EV_FREED, p, f))
+                        exit_ = game.board.trap_exits.get(f)
+                        if exit_ is not None and not game.tunnel_first:
+                            events.append(_event(EV_TUNNEL, p, f, exit_))
+                            self._lift(k)
+                            self._arrive(k, exit_, f, events)
+                            if game.ride_after_tunnel and exit_ in game.orbit_index:
+                                offer = (k, exit_)
+                fresh[k] = False
+            if offer is not None:
+                self.closing = True
+                self.pending = (_ASK_RIDE, offer[0], offer[1])
+                events.append(_event(EV_ORBIT_OFFER, p, offer[1]))
+                return
+        self.closing = False
+        self.entered = False
+        self.thrown = ()
+        self.turn = (p + 1) % self.players
+        events.append(_event(EV_TURN_PASSES, self.turn))
+
+    # --- JSON ------------------------------------------------------------------------------
+
+    def _body(self) -> dict[str, Any]:
+        last = self.game.board.last
+        pieces: dict[str, list[Any]] = {}
+        for p in range(self.players):
+            entries: list[Any] = []
+            for k in range(p * PIECES, (p + 1) * PIECES):
+                f = self.pos[k]
+                if f == OUTSIDE:
+                    entries.append("outside")
+                elif f == last:
+                    entries.append("off")
+                elif self.trap[k]:
+                    entry: dict[str, Any] = {"field": f, "turns_to_lose": self.trap[k]}
+                    if self.fresh[k]:
+                        entry["trapped_this_turn"] = True
+                    entries.append(entry)
+                else:
+                    entries.append(f)
+            pieces[COLOURS[p].lower()] = entries
+        body: dict[str, Any] = {
+            "stage": _STAGE_NAMES[self.stage],
+            "to_act": COLOURS[self.current_player].lower(),
+        }
+        if self.stage == _STAGE_START:
+            body["start_throws"] = {
+                COLOURS[p].lower(): (self.start_rolls[p] or None) for p in range(self.players)
+            }
+            body["contenders"] = [COLOURS[p].lower() for p in self.contenders]
+        body["thrown"] = list(self.thrown) or None
+        body["dice"] = list(self.values) if self.values else None
+        pending = self.pending
+        if pending is None:
+            body["pending"] = None
+        else:
+            what = {_ASK_RIDE: "ride", _ASK_CROSS: "cross", _RIDE_DIE: "orbit-die"}[pending[0]]
+            body["pending"] = {"what": what, "field": pending[2]}
+        body["entered_this_turn"] = self.entered
+        if self.closing:
+            body["turn_ending"] = True
+        body["pieces"] = pieces
+        return body
+
+
+def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> LabyrinthState:
+    """Build a state from the keys written by :meth:`LabyrinthState._body` (or by hand).
+
+    :raises PositionError: naming the key and the reason.
+    """
+    board = game.board
+    last = board.last
+    state = LabyrinthState(game, players)
+    names = COLOURS[:players]
+    stage_name = data.get("stage", "play")
+    if stage_name not in _STAGE_NAMES:
+        raise PositionError("stage", f"expected start, play or over, got {stage_name!r}")
+    pieces = require(data, "pieces", dict)
+    for p, colour in enumerate(names):
+        where = f"pieces.{colour.lower()}"
+        entries = pieces.get(colour.lower(), pieces.get(colour))
+        if not isinstance(entries, list) or len(entries) != PIECES:
+            raise PositionError(where, f"expected a list of {PIECES} entries")
+        for i, entry in enumerate(entries):
+            at = f"{where}[{i}]"
+            k = p * PIECES + i
+            turns = 0
+            fresh = False
+            if isinstance(entry, dict):
+                field = require(entry, "field", int, at)
+                turns = require(entry, "turns_to_lose", int, at)
+                fresh = bool(entry.get("trapped_this_turn", False))
+                if not 0 <= turns <= 9:
+                    raise PositionError(f"{at}.turns_to_lose", f"expected 0 to 9, got {turns}")
+                entry = field
+            if entry == "outside":
+                continue
+            if entry == "off":
+                state.pos[k] = last
+                continue
+            if isinstance(entry, bool) or not isinstance(entry, int):
+                raise PositionError(
+                    at, f"expected a field 1-{last - 1}, 'outside', 'off' or an object, got {entry!r}"
+                )
+            if not 1 <= entry < last:
+                raise PositionError(at, f"field must be 1 to {last - 1}, got {entry}")
+            if entry in board.jumps:
+                raise PositionError(
+                    at, f"no piece can stay on {entry}: it moves on to {board.jumps[entry]}"
+                )
+            if not game.shared[entry]:
+                if state.occ[entry] != NO_PIECE:
+                    raise PositionError(at, f"field {entry} already holds a piece (not a sanctuary)")
+                state.occ[entry] = k
+            state.pos[k] = entry
+            state.trap[k] = turns
+            state.fresh[k] = fresh and turns > 0
+    winners = [
+        p for p in range(players)
+        if all(state.pos[k] == last for k in range(p * PIECES, (p + 1) * PIECES))
+    ]
+    if len(winners) > 1:
+        raise PositionError("pieces", "only one player can have borne off all four pieces")
+    if "to_act" in data:
+        state.turn = choose_index(names, data["to_act"], "to_act")
+    if winners:
+        state.winner = winners[0]
+        state.stage = _STAGE_OVER
+        thrown = data.get("thrown")  # the last throw, kept for the record
+        if isinstance(thrown, list) and len(thrown) == 2 and all(
+            isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= SIDES for t in thrown
+        ):
+            state.thrown = (thrown[0], thrown[1])
+        return state
+    if stage_name == "over":
+        raise PositionError("stage", "the game is over only when a player has borne off all four")
+    if stage_name == "start":
+        state.stage = _STAGE_START
+        rolls = data.get("start_throws") or {}
+        if not isinstance(rolls, Mapping):
+            raise PositionError("start_throws", "expected an object of colour: throw or null")
+        contenders = data.get("contenders", [c.lower() for c in names])
+        if not isinstance(contenders, list) or not contenders:
+            raise PositionError("contenders", "expected a list of colours")
+        state.contenders = sorted(
+            {choose_index(names, c, "contenders") for c in contenders}
+        )
+        for p in range(players):
+            roll = rolls.get(names[p].lower())
+            if roll is not None:
+                if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= SIDES:
+                    raise PositionError(f"start_throws.{names[p].lower()}", f"expected 1-6 or null, got {roll!r}")
+                state.start_rolls[p] = roll
+        if all(state.start_rolls[c] for c in state.contenders):
+            raise PositionError("start_throws", "every contender has thrown: the start is decided")
+        return state
+    state.stage = _STAGE_PLAY
+    dice = data.get("dice")
+    if dice is not None:
+        if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or any(
+            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= SIDES for d in dice
+        ):
+            raise PositionError("dice", f"expected null or a list of 1 or 2 values 1-6, got {dice!r}")
+        state.values = list(dice)
+    thrown = data.get("thrown")
+    if isinstance(thrown, list) and len(thrown) == 2 and all(isinstance(t, int) for t in thrown):
+        state.thrown = (int(thrown[0]), int(thrown[1]))
+    elif state.values:
+        state.thrown = tuple(state.values) if len(state.values) == 2 else ()
+    state.entered = bool(data.get("entered_this_turn", False))
+    state.closing = bool(data.get("turn_ending", False))
+    if state.closing and (state.values or data.get("pending") is None):
+        raise PositionError(
+            "turn_ending", "only a ride offered after the tunnel from 52 waits at the end of a turn"
+        )
+    pending = data.get("pending")
+    if pending is not None:
+        if not isinstance(pending, Mapping):
+            raise PositionError("pending", "expected null or an object {what, field}")
+        what = pending.get("what")
+        field = require(pending, "field", int, "pending")
+        codes = {"ride": _ASK_RIDE, "cross": _ASK_CROSS, "orbit-die": _RIDE_DIE}
+        if what not in codes:
+            raise PositionError("pending.what", f"expected ride, cross or orbit-die, got {what!r}")
+        if what == "cross" and field not in board.millstone:
+            raise PositionError("pending.field", f"{field} is not a Millstone field")
+        if what != "cross" and field not in game.orbit_index:
+            raise PositionError("pending.field", f"{field} is not a field of the Knight's Orbit")
+        base = state.turn * PIECES
+        movers = [k for k in range(base, base + PIECES) if state.pos[k] == field and not state.trap[k]]
+        if not movers:
+            raise PositionError("pending.field", f"{names[state.turn]} has no free piece on {field}")
+        state.pending = (codes[what], movers[0], field)
+    return state
+
