@@ -9,6 +9,7 @@ Sun squares 8, 13, 18, 23; rivers 6 -> 15 and 25 -> 16.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -595,6 +596,18 @@ def test_bad_positions_name_the_key(change: dict[str, Any], where: str) -> None:
     assert info.value.where == where
 
 
+def test_the_example_in_docs_positions_md() -> None:
+    """The senet-sticks example of docs/positions.md reads and has the moves it names."""
+    doc = (Path(__file__).parents[2] / "docs" / "positions.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## senet-sticks") :]
+    block = section[section.index("```json") + len("```json") : section.index("```", section.index("```json") + 7)]
+    state = state_from_dict(json.loads(block))
+    notations = {m.notation for m in state.legal_moves()}
+    assert {"22-16", "22-27 [2+3]", "resurrect 5 [2+3]"} <= notations
+    events = state.apply(state.parse_move("22-16"))
+    assert "Red's plinth takes the river on 25 back to 16" in texts(events)
+
+
 # ---------------------------------------------------------------- the board file
 
 
@@ -707,7 +720,7 @@ def _check_invariants(state: SenetSticksState) -> None:
         assert state.outcome is not None and state.outcome.winners
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), options=st.sampled_from(OPTION_SETS))
 def test_random_games_keep_the_invariants_and_end(seed: int, options: dict[str, object]) -> None:
     """Outcomes sum to 1, no two plinths on a square, five plinths each always
