@@ -235,6 +235,12 @@ class SenetSticks(Game):
         if winners:
             state.winner = winners[0]
             state.values = []
+        elif stage == STAGE_PLAY and not values and state._blocked():
+            # A game that ended on a blocked board reads back as ended.
+            state.blocked = True
+            outcome = state.outcome
+            assert outcome is not None
+            state.winner = outcome.winners[0]
         elif stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
             raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
         return state

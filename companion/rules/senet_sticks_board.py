@@ -166,11 +166,16 @@ def load_board(path: str | Path | None = None) -> BoardSpec:
         impossible board; the message names the file, the line and the reason.
     """
     file = Path(path) if path else DEFAULT_BOARD
-    return _load_cached(str(file))
+    try:
+        stamp = file.stat().st_mtime_ns
+    except OSError as exc:
+        raise BoardDataError(str(file), None, f"cannot read: {exc.strerror or exc}") from None
+    return _load_cached(str(file), stamp)
 
 
 @functools.lru_cache(maxsize=16)
-def _load_cached(source: str) -> BoardSpec:
+def _load_cached(source: str, stamp: int) -> BoardSpec:
+    """The board in ``source`` as of modification time ``stamp`` (an edited file is re-read)."""
     try:
         text = Path(source).read_text(encoding="utf-8")
     except OSError as exc:

@@ -10,6 +10,7 @@ Sun squares 8, 13, 18, 23; rivers 6 -> 15 and 25 -> 16.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -556,6 +557,17 @@ def test_a_blocked_board_ends_the_game() -> None:
     assert state.phase is Phase.OVER
     assert state.outcome is not None and state.outcome.winners == (0,)
     assert "blocked" in texts(events)[-1]
+    again = state_from_dict(state.to_dict())
+    assert again.phase is Phase.OVER and again.outcome == state.outcome
+
+
+def test_an_edited_board_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(default_text(), encoding="utf-8")
+    assert 20 not in load_board(path).sun
+    path.write_text(_edit("sun = [8, 13, 18, 23]", "sun = [8, 13, 18, 20, 23]"), encoding="utf-8")
+    os.utime(path, ns=(1, 1))
+    assert 20 in load_board(path).sun
 
 
 def test_mode_option_is_checked() -> None:
