@@ -17,6 +17,7 @@ _GAMES: dict[str, tuple[str, str]] = {
     # id: (module, class). One line per game; the order is the menu's order.
     "senet-tait": ("companion.rules.senet_tait", "SenetTait"),
     "labyrinth": ("companion.rules.labyrinth", "Labyrinth"),
+    "senet-sticks": ("companion.rules.senet_sticks", "SenetSticks"),
 }
 
 

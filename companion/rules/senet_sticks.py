@@ -1,0 +1,730 @@
+"""Casting-stick Senet (seed ``002_4a37d4d91a7a1598.txt``): plinths, coloured casting
+sticks, rivers, the Abyss, Home Rows and Sun squares.
+
+Two players, five plinths each. The board and the stick faces are data
+(:mod:`companion.rules.senet_sticks_board`; default
+``companion/rules/data/senet_sticks.toml``, option ``board=PATH`` for a player's
+own set). Squares are numbered along Player 1's path; Player 2 travels the other
+way. Every decision the seed leaves open is written in ``docs/rules/senet-sticks.md``.
+
+A game runs in three stages:
+
+1. ``colour-toss`` (only with option ``colour-toss``): "one player tosses a colored
+   stick and takes the color shown" -- Player 1 throws one dual-coloured stick;
+2. ``who-starts``: "Each player casts a solid color stick. The player with the
+   highest value goes first." -- two throws of one solid stick, a tie casts again;
+3. ``play``: a turn is one throw of the casting sticks, then moves until every
+   usable value is used or lost. A :class:`~companion.rules.core.Move` moves ONE
+   plinth by one value or by a combination of values; ``Move.values`` lists them in
+   the order played (``12-17 [2+3]``); ``resurrect 4 [2+2]`` brings a plinth out of
+   the Abyss. A value that can no longer be used in any order is discarded with an
+   ``value-lost`` event; when no remaining value can be used the only move is an
+   explicit ``pass`` whose event names the values lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from companion.rules.core import (
+    EV_CAPTURED,
+    EV_MOVED,
+    EV_THROWN,
+    EV_VALUE_LOST,
+    EV_WON,
+    PASS,
+    Event,
+    Game,
+    Move,
+    Option,
+    Outcome,
+    Phase,
+    PieceAt,
+    PieceZone,
+    PositionError,
+    State,
+    require,
+)
+from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
+from companion.rules.throws import ColouredSticks, Implement, Throw
+
+EV_RIVER: Final = "river"
+"""A plinth was carried along a river."""
+EV_RESURRECTED: Final = "resurrected"
+"""A plinth came back from the Abyss."""
+EV_COLOURS: Final = "colours"
+"""The colour toss decided who plays which colour."""
+EV_STARTS: Final = "starts"
+"""A cast of the solid stick for who goes first (or the tie that repeats it)."""
+
+STAGE_TOSS: Final = "colour-toss"
+STAGE_START: Final = "who-starts"
+STAGE_PLAY: Final = "play"
+_STAGES: Final = (STAGE_TOSS, STAGE_START, STAGE_PLAY)
+
+ABYSS: Final = "abyss"
+"""The position-file word for a plinth in the Abyss."""
+
+EMPTY: Final = -1
+
+_MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
+
+
+def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move:
+    """An interned move (legal-move lists recur; equal moves are the same object)."""
+    key = (kind, src, dst, values)
+    m = _MOVES.get(key)
+    if m is None:
+        m = Move(kind, src, dst, values)
+        _MOVES[key] = m
+    return m
+
+
+def _and(values: list[int] | tuple[int, ...]) -> str:
+    """``2``, ``2 and 4``, ``2, 3 and 4``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+class SenetSticks(Game):
+    """Casting-stick Senet. Options (see ``docs/rules/senet-sticks.md``):
+
+    * ``mode``: ``normal`` (all five plinths must enter the opponent's Home Row) or
+      ``quick`` (the first plinth to reach it wins);
+    * ``extra-stick``: add the extra solid stick ("to make the game move faster");
+    * ``colour-toss``: Player 1 tosses a dual-coloured stick for the colours;
+    * ``combination-captures``: a value inside a combination may take an opponent
+      (default yes) -- ``no`` makes every value but the last land on an open space;
+    * ``board``: path of a board file (default: the built-in
+      ``companion/rules/data/senet_sticks.toml``).
+
+    :raises OptionError: an unknown option or a bad value.
+    :raises BoardDataError: the board file is unreadable or invalid (file, line, reason).
+    """
+
+    id = "senet-sticks"
+    title = "Senet with coloured casting sticks"
+    seed_files = ("002_4a37d4d91a7a1598.txt",)
+    min_players = max_players = default_players = 2
+    options = (
+        Option(
+            "mode", "normal",
+            "normal: all five plinths must enter the opponent's Home Row; "
+            "quick: the first plinth to reach it wins",
+            ("normal", "quick"),
+        ),
+        Option("extra-stick", False, "add the extra solid casting stick (a faster game)"),
+        Option(
+            "colour-toss", False,
+            "Player 1 tosses a dual-coloured stick and plays the colour shown",
+        ),
+        Option(
+            "combination-captures", True,
+            "a value inside a combination may land on and take an opponent "
+            "(no: only the last value of a combination may)",
+        ),
+        Option("board", "", "a board file (TOML) describing your own board and sticks"),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.spec: BoardSpec = load_board(str(self.option("board")) or None)
+        spec = self.spec
+        self.quick = self.option("mode") == "quick"
+        self.mid_captures = bool(self.option("combination-captures"))
+        self.sticks: ColouredSticks = spec.sticks(bool(self.option("extra-stick")))
+        self.start_stick: ColouredSticks = spec.start_stick()
+        self.toss_stick: ColouredSticks = spec.toss_stick()
+        self.squares = spec.squares
+        self.homes = spec.home_rows
+        # The resurrection square of each player, as a board square.
+        self.resurrect_at = (spec.resurrection, spec.squares + 1 - spec.resurrection)
+
+    def player_name(self, player: int, players: int) -> str:
+        """The colour when fixed by the board file; ``Player N`` when tossed for."""
+        if self.option("colour-toss"):
+            return f"Player {player + 1}"
+        return self.spec.colours[player].capitalize()
+
+    def new_state(self, players: int | None = None) -> SenetSticksState:
+        self.check_players(players if players is not None else 2)
+        state = SenetSticksState(self)
+        # 'Place five plinths in each player's Home Row on each side.' (on the first
+        # five squares of each player's path when a Home Row is longer than five)
+        for s in range(1, PLINTHS + 1):
+            state.board[s] = 0
+            state.board[self.squares + 1 - s] = 1
+        return state
+
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> SenetSticksState:
+        state = SenetSticksState(self)
+        n = self.squares
+        stage = require(data, "stage", str)
+        if stage not in _STAGES:
+            raise PositionError("stage", f"expected one of {', '.join(_STAGES)}, got {stage!r}")
+        if stage == STAGE_TOSS and not self.option("colour-toss"):
+            raise PositionError("stage", "a colour toss is due only with option colour-toss")
+        state.stage = stage
+        colours = data.get("colours")
+        if stage == STAGE_TOSS:
+            if colours is not None:
+                raise PositionError("colours", "must be null before the colour toss")
+            state.colours = None
+        elif colours is None and not self.option("colour-toss"):
+            state.colours = self.spec.colours
+        else:
+            pair = self.spec.colours
+            if not isinstance(colours, list) or sorted(colours) != sorted(pair):
+                raise PositionError("colours", f"expected the colours of Players 1 and 2, e.g. {list(pair)}, got {colours!r}")
+            state.colours = (colours[0], colours[1])
+        to_act = require(data, "to_act", int)
+        if to_act not in (1, 2):
+            raise PositionError("to_act", f"expected 1 or 2, got {to_act}")
+        state.turn = to_act - 1
+        casts = data.get("start_casts", [None, None])
+        faces = {f.value for f in self.spec.solid}
+        if (
+            not isinstance(casts, list) or len(casts) != 2
+            or any(c is not None and c not in faces for c in casts)
+            or (casts[0] is None and casts[1] is not None)
+        ):
+            raise PositionError(
+                "start_casts", f"expected [first, second], each null or a solid-stick value {sorted(faces)}, got {casts!r}"
+            )
+        if stage == STAGE_START:
+            if casts[1] is not None:
+                raise PositionError("start_casts", "both casts made: the starting player is already decided")
+            state.casts = [casts[0], casts[1]]
+        values = data.get("values", [])
+        possible = {f.value for pair in self.sticks.sticks for f in pair}
+        if (
+            not isinstance(values, list) or len(values) > len(self.sticks.sticks)
+            or any(isinstance(v, bool) or v not in possible for v in values)
+        ):
+            raise PositionError(
+                "values", f"expected up to {len(self.sticks.sticks)} stick values from {sorted(possible)}, got {values!r}"
+            )
+        if values and stage != STAGE_PLAY:
+            raise PositionError("values", "values are played only once the game has started")
+        state.values = list(values)
+        plinths = require(data, "plinths", list)
+        if len(plinths) != 2:
+            raise PositionError("plinths", "expected two lists, Player 1's and Player 2's")
+        for p, entries in enumerate(plinths):
+            where = f"plinths[{p}]"
+            if not isinstance(entries, list) or len(entries) != PLINTHS:
+                raise PositionError(where, f"expected a list of {PLINTHS} entries")
+            for i, entry in enumerate(entries):
+                at = f"{where}[{i}]"
+                if entry == ABYSS:
+                    state.abyss[p] += 1
+                elif isinstance(entry, int) and not isinstance(entry, bool):
+                    if not 1 <= entry <= n:
+                        raise PositionError(at, f"square must be 1 to {n}, got {entry}")
+                    if entry in self.spec.rivers:
+                        raise PositionError(at, f"no plinth stays on square {entry}: its river carries it on")
+                    if state.board[entry] != EMPTY:
+                        raise PositionError(at, f"square {entry} already holds a plinth")
+                    state.board[entry] = p
+                else:
+                    raise PositionError(at, f"expected a square 1-{n} or {ABYSS!r}, got {entry!r}")
+        winners = [p for p in (0, 1) if state._has_won(p)]
+        if len(winners) == 2:
+            raise PositionError("plinths", "both players cannot have won")
+        if winners:
+            state.winner = winners[0]
+            state.values = []
+        elif stage == STAGE_PLAY and not values and state._blocked():
+            # A game that ended on a blocked board reads back as ended.
+            state.blocked = True
+            outcome = state.outcome
+            assert outcome is not None
+            state.winner = outcome.winners[0]
+        elif stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
+            raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
+        return state
+
+
+class SenetSticksState(State):
+    """A casting-stick Senet position.
+
+    ``board[s]`` is the player (0 or 1) on square ``s`` (1..squares) or -1;
+    ``abyss[p]`` counts player ``p``'s plinths in the Abyss; ``values`` are the throw
+    values the player to act may still use, in the order thrown.
+    """
+
+    __slots__ = (
+        "_cache", "abyss", "blocked", "board", "casts", "colours", "stage", "turn", "values", "winner",
+    )
+
+    game: SenetSticks
+
+    def __init__(self, game: SenetSticks) -> None:
+        super().__init__(game, 2)
+        self.board: list[int] = [EMPTY] * (game.squares + 1)
+        self.abyss: list[int] = [0, 0]
+        self.turn = 0
+        self.values: list[int] = []
+        self.stage = STAGE_TOSS if game.option("colour-toss") else STAGE_START
+        self.colours: tuple[str, str] | None = None if game.option("colour-toss") else game.spec.colours
+        self.casts: list[int | None] = [None, None]
+        self.winner = EMPTY
+        self.blocked = False
+        """The game ended because no throw could move any plinth (see :attr:`outcome`)."""
+        self._cache: list[Move] | None = None
+
+    def _copy_into(self, other: State) -> None:
+        assert isinstance(other, SenetSticksState)
+        other.board = self.board[:]
+        other.abyss = self.abyss[:]
+        other.turn = self.turn
+        other.values = self.values[:]
+        other.stage = self.stage
+        other.colours = self.colours
+        other.casts = self.casts[:]
+        other.winner = self.winner
+        other.blocked = self.blocked
+        other._cache = self._cache
+
+    # --- names -----------------------------------------------------------------
+
+    def name(self, player: int) -> str:
+        """The player's colour (``"Red"``), or ``"Player 1"`` before the colour toss."""
+        if self.colours is None:
+            return f"Player {player + 1}"
+        return self.colours[player].capitalize()
+
+    @property
+    def player_to_act_name(self) -> str:
+        return self.name(self.current_player)
+
+    # --- what is due -----------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        if self.winner != EMPTY:
+            return Phase.OVER
+        if self.stage == STAGE_PLAY and self.values:
+            return Phase.MOVE
+        return Phase.THROW
+
+    @property
+    def current_player(self) -> int:
+        if self.stage == STAGE_TOSS:
+            return 0
+        if self.stage == STAGE_START:
+            return 0 if self.casts[0] is None else 1
+        return self.turn
+
+    @property
+    def throw_spec(self) -> Implement | None:
+        if self.winner != EMPTY:
+            return None
+        if self.stage == STAGE_TOSS:
+            return self.game.toss_stick
+        if self.stage == STAGE_START:
+            return self.game.start_stick
+        return None if self.values else self.game.sticks
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.blocked:
+            # Not in the seed (docs/rules/senet-sticks.md, "A blocked board"): more
+            # plinths in the opponent's Home Row wins; as many is a shared win.
+            arrived = [sum(1 for s in self.game.homes[1 - p] if self.board[s] == p) for p in (0, 1)]
+            best = max(arrived)
+            winners = tuple(p for p in (0, 1) if arrived[p] == best)
+            return Outcome(
+                winners,
+                f"the board is blocked, no throw can move a plinth; {arrived[0]} against {arrived[1]} "
+                "plinths in the opponent's Home Row",
+            )
+        if self.winner == EMPTY:
+            return None
+        q = 1 - self.winner
+        if self.abyss[q] == PLINTHS:
+            return Outcome((self.winner,), "all the opponent's plinths exiled to the Abyss")
+        if self.game.quick:
+            return Outcome((self.winner,), "first plinth in the opponent's Home Row (quick mode)")
+        return Outcome((self.winner,), "all five plinths in the opponent's Home Row")
+
+    def pieces(self) -> list[PieceAt]:
+        out = [PieceAt(p, PieceZone.HELD) for p in (0, 1) for _ in range(self.abyss[p])]
+        out += [PieceAt(o, PieceZone.BOARD, s) for s, o in enumerate(self.board) if o != EMPTY]
+        return out
+
+    def abyss_count(self, player: int) -> int:
+        """How many of ``player``'s plinths are in the Abyss (0..5)."""
+        return self.abyss[player]
+
+    def usable_values(self) -> list[int]:
+        """The values the player to act can use right now (each once, sorted), for the
+        screen that marks them; empty unless in MOVE phase."""
+        if self.phase is not Phase.MOVE:
+            return []
+        return sorted({v for m in self._legal() for v in m.values})
+
+    # --- geometry ----------------------------------------------------------------
+
+    def _pos(self, p: int, square: int) -> int:
+        """``square`` counted along player ``p``'s own path (1..squares)."""
+        return square if p == 0 else self.game.squares + 1 - square
+
+    def _square(self, p: int, pos: int) -> int:
+        return pos if p == 0 else self.game.squares + 1 - pos
+
+    def _has_won(self, p: int) -> bool:
+        """'The first person to place all five plinths in the opponent's Home Row or
+        exile all the opponent's plinths out to the Abyss wins.' Quick Mode: 'First
+        player to reach opponent's Home Row wins.'"""
+        if self.abyss[1 - p] == PLINTHS:
+            return True
+        goal = self.game.homes[1 - p]
+        arrived = sum(1 for s in goal if self.board[s] == p)
+        return arrived >= (1 if self.game.quick else PLINTHS)
+
+    # --- the rules ---------------------------------------------------------------
+
+    def _target(
+        self, p: int, here: int | None, t: int, gone: int | None, taken: tuple[int, ...], capture: bool
+    ) -> int:
+        """May player ``p``'s plinth, now on ``here``, land on ``t``? -1 no, 0 open, 1 taking.
+
+        'Plinths can be moved over other plinths, but must land in an open space, or
+        on an opponent that is not on a Safe space. Safe spaces are marked by the Sun.'
+        """
+        occupant = EMPTY if t == gone or t in taken else self.board[t]
+        if occupant == EMPTY:
+            return 0
+        if occupant == p or not capture:
+            return -1
+        game = self.game
+        if t in game.spec.sun:
+            return -1
+        # 'Home Row is Safe for opponent's plinths that have gone all the way around
+        # the board and landed there, and they can not be attacked.'
+        if t in game.homes[p]:
+            return -1
+        # 'An opponent in the Home Row cannot attack a player, but can still move
+        # forward if spaces allow.'  ('A player's own Home Row is not a safe space
+        # from being attacked from an opponent coming in from outside the Home Row.')
+        if here is not None and here in game.homes[1 - p]:
+            return -1
+        return 1
+
+    def _land(
+        self, p: int, here: int | None, v: int, gone: int | None, taken: tuple[int, ...]
+    ) -> tuple[int, tuple[int, ...], int | None] | None:
+        """One value played by player ``p``'s plinth on ``here`` (``None``: in the Abyss).
+
+        Returns ``(square reached, squares whose opponent is taken, river square or
+        None)`` or ``None`` when the value cannot land. ``gone`` is the square the
+        moving plinth left; ``taken`` the squares emptied earlier in the same move.
+        """
+        game = self.game
+        from_abyss = gone is None
+        if here is None:
+            # 'A plinth in the Abyss can only Resurrected into an open space in the
+            # Home Row (or space 6, taking the river if the end is open or occupied
+            # by the opponent).'
+            pos = v
+            if pos > game.spec.home_row and pos != game.spec.resurrection:
+                return None
+        else:
+            pos = self._pos(p, here) + v
+            if pos > game.squares:
+                return None
+        t = self._square(p, pos)
+        # 'each value of a combination lands on an open space' (out of the Abyss).
+        r = self._target(p, here, t, gone, taken, not from_abyss)
+        if r < 0:
+            return None
+        caught = (t,) if r else ()
+        end = game.spec.rivers.get(t)
+        if end is None:
+            return t, caught, None
+        # 'Rivers must be used immediately if landed on directly at the end of a move
+        # or in the middle of a combination move (as long as it is on a roll value)'
+        # Out of the Abyss only the river of the resurrection square (the seed's space
+        # 6) may end on an opponent: 'taking the river if the end is open or occupied
+        # by the opponent'.
+        allow = not from_abyss or t == game.resurrect_at[p]
+        r = self._target(p, None, end, gone, taken + caught, allow)
+        if r < 0:
+            return None
+        return end, caught + ((end,) if r else ()), t
+
+    def _generate(self) -> list[Move]:
+        """Every move by one plinth with one value or an ordered combination of values.
+
+        'move plinths forward according to the exact values (or totals) and colors
+        shown. (Example: If a 2 and 2 and 2 are thrown, you can only move each of
+        three plinths 2 spaces, or one plinth 4 spaces and another plinth 2 spaces,
+        or one plinth 6 spaces. You cannot move 1 plinth 5 spaces and another plinth
+        1 space, or two plinths 3 and 3.)'
+        """
+        p = self.turn
+        out: list[Move] = []
+        if self.abyss[p]:
+            self._extend(p, None, None, (), 0, (), out)
+        board = self.board
+        order = range(1, self.game.squares + 1)
+        for s in order if p == 0 else reversed(order):
+            if board[s] == p:
+                self._extend(p, s, s, (), 0, (), out)
+        return out
+
+    def _extend(
+        self, p: int, src: int | None, here: int | None, seq: tuple[int, ...], used: int,
+        taken: tuple[int, ...], out: list[Move],
+    ) -> None:
+        values = self.values
+        tried: set[int] = set()
+        for i, v in enumerate(values):
+            if used >> i & 1 or v in tried:
+                continue
+            tried.add(v)
+            landed = self._land(p, here, v, src, taken)
+            if landed is None:
+                continue
+            t, caught, _river = landed
+            played = (*seq, v)
+            out.append(_move("move" if src is not None else "resurrect", src, t, played))
+            if len(played) < len(values) and (self.game.mid_captures or not caught):
+                self._extend(p, src, t, played, used | 1 << i, taken + caught, out)
+
+    def _legal(self) -> list[Move]:
+        """'All available moves must be made ... A player can not pass on a valid move.'
+        The explicit ``pass`` is legal only when no remaining value can be used."""
+        if self._cache is None:
+            self._cache = self._generate() or [PASS]
+        return self._cache
+
+    def _play(self, move: Move) -> list[Event]:
+        """Move the plinth without checks or turn bookkeeping; returns the events."""
+        p = self.turn
+        q = 1 - p
+        src = move.src
+        assert isinstance(src, int) or src is None
+        assert isinstance(move.dst, int)
+        name = self.name(p)
+        steps = "+".join(map(str, move.values))
+        if src is None:
+            self.abyss[p] -= 1
+            events = [Event(EV_RESURRECTED, p, f"{name} resurrects a plinth from the Abyss onto {move.dst} ({steps})", None, move.dst)]
+        else:
+            self.board[src] = EMPTY
+            events = [Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({steps})", src, move.dst)]
+        here: int | None = src
+        taken: tuple[int, ...] = ()
+        for v in move.values:
+            landed = self._land(p, here, v, src, taken)
+            assert landed is not None, f"{move} cannot be played"
+            t, caught, river = landed
+            if river is not None:
+                way = "back" if self._pos(p, t) < self._pos(p, river) else "forward"
+                events.append(
+                    Event(EV_RIVER, p, f"{name}'s plinth takes the river on {river} {way} to {t}", river, t)
+                )
+            events.extend(self._taken(q, c) for c in caught)
+            taken += caught
+            here = t
+        for c in taken:
+            self.board[c] = EMPTY
+        self.board[move.dst] = p
+        return events
+
+    def _taken(self, q: int, square: int) -> Event:
+        """'If a player lands on an opponent that is not on a Safe space, the
+        opponent's plinth is removed from the board and place in their Abyss.'"""
+        self.abyss[q] += 1
+        return Event(EV_CAPTURED, q, f"{self.name(q)}'s plinth on {square} goes to the Abyss", square, None)
+
+    def _blocked(self) -> bool:
+        """Whether no throw can ever move a plinth of either player again.
+
+        Then the position can never change (every turn is a pass), so the game ends.
+        """
+        assert self.colours is not None
+        probe = self._scratch()
+        for p in (0, 1):
+            probe.turn = p
+            for throw, _ in self.game.sticks.outcomes():
+                probe.values = [
+                    v for v, c in zip(throw.values, throw.colours, strict=True)
+                    if c is None or c == self.colours[p]
+                ]
+                if probe._generate():
+                    return False
+        return True
+
+    def _alive(self) -> set[int]:
+        """The values that some order of legal moves can still use.
+
+        'All available moves must be made, but it is up to the player in which order
+        they are played ... A player may make a move that will invalidate another roll
+        value - then that value is discarded.' A value blocked now but usable after
+        another value is played stays; only values no order can use are dead.
+        """
+        need = set(self.values)
+        found: set[int] = set()
+        seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+
+        def search(state: SenetSticksState) -> None:
+            key = (tuple(state.board), tuple(state.abyss), tuple(sorted(state.values)))
+            if key in seen:
+                return
+            seen.add(key)
+            moves = state._generate()
+            for m in moves:
+                found.update(m.values)
+            for m in moves:
+                if need <= found:
+                    return
+                rest = list(state.values)
+                for v in m.values:
+                    rest.remove(v)
+                if not set(rest) - found:
+                    continue
+                child = state._scratch()
+                child._play(m)
+                child.values = rest
+                search(child)
+
+        search(self)
+        return found & need
+
+    def _scratch(self) -> SenetSticksState:
+        """A light copy for look-ahead (no history)."""
+        other = object.__new__(SenetSticksState)
+        other.game = self.game
+        other.players = 2
+        other.history = []
+        self._copy_into(other)
+        other._cache = None
+        return other
+
+    def _settle(self, events: list[Event]) -> None:
+        """Discard the values that no order of moves can use, with an event each.
+
+        When none of the values can be used they stay, for the explicit ``pass``.
+        """
+        self._cache = None
+        if not self.values:
+            return
+        alive = self._alive()
+        if not alive:
+            return
+        lost = [v for v in self.values if v not in alive]
+        if lost:
+            self.values = [v for v in self.values if v in alive]
+            events.append(
+                Event(
+                    EV_VALUE_LOST, self.turn,
+                    f"{self.name(self.turn)}'s {_and(lost)} can no longer be used and "
+                    + ("is" if len(lost) == 1 else "are") + " discarded",
+                )
+            )
+
+    def _push_throw(self, throw: Throw) -> list[Event]:
+        self._cache = None
+        if self.stage == STAGE_TOSS:
+            # 'Optional: Choose a color - one player tosses a colored stick and takes
+            # the color shown. The other takes the remaining color.'
+            shown = throw.colours[0]
+            pair = self.game.spec.colours
+            assert shown is not None
+            other = pair[1] if shown == pair[0] else pair[0]
+            self.colours = (shown, other)
+            self.stage = STAGE_START
+            return [Event(EV_COLOURS, 0, f"Player 1 tosses {shown}: Player 1 plays {shown}, Player 2 {other}")]
+        if self.stage == STAGE_START:
+            # 'Each player casts a solid color stick. The player with the highest
+            # value goes first.'
+            p = self.current_player
+            self.casts[p] = throw.values[0]
+            events = [Event(EV_STARTS, p, f"{self.name(p)} casts {throw.values[0]}")]
+            a, b = self.casts
+            if a is not None and b is not None:
+                if a == b:
+                    self.casts = [None, None]
+                    events.append(Event(EV_STARTS, None, f"Both cast {a}: cast again"))
+                else:
+                    self.turn = 0 if a > b else 1
+                    self.stage = STAGE_PLAY
+                    self.casts = [None, None]
+                    events.append(Event(EV_STARTS, self.turn, f"{self.name(self.turn)} goes first"))
+            return events
+        # 'The value on the dual colored stick(s) can be used only by the matching
+        # player color in their turn.'
+        p = self.turn
+        assert self.colours is not None
+        mine = self.colours[p]
+        self.values = [v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine]
+        shown = ", ".join(
+            str(v) if c is None else f"{v} {c}" for v, c in zip(throw.values, throw.colours, strict=True)
+        )
+        events = [Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")]
+        self._settle(events)
+        return events
+
+    def _push_move(self, move: Move) -> list[Event]:
+        p = self.turn
+        if move.kind == "pass":
+            # 'If the opponent's plinth is on a Safe space and no other moves can be
+            # made, that move is discarded and the turn is over.'
+            lost = self.values
+            self.values = []
+            self.turn = 1 - p
+            self._cache = None
+            events = [
+                Event(
+                    EV_VALUE_LOST, p,
+                    f"{self.name(p)} cannot use {_and(lost)}: "
+                    + ("it is" if len(lost) == 1 else "they are") + " lost and the turn passes",
+                )
+            ]
+            if self._blocked():
+                self.blocked = True
+                outcome = self.outcome
+                assert outcome is not None
+                self.winner = outcome.winners[0]
+                names = " and ".join(self.name(w) for w in outcome.winners)
+                events.append(Event(EV_WON, self.winner, f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}: {outcome.reason}"))
+            return events
+        events = self._play(move)
+        for v in move.values:
+            self.values.remove(v)
+        if self._has_won(p):
+            self.winner = p
+            self.values = []
+            self._cache = None
+            outcome = self.outcome
+            assert outcome is not None
+            events.append(Event(EV_WON, p, f"{self.name(p)} wins: {outcome.reason}"))
+            return events
+        if not self.values:
+            self.turn = 1 - p
+            self._cache = None
+            return events
+        self._settle(events)
+        return events
+
+    def _body(self) -> dict[str, Any]:
+        plinths: list[list[int | str]] = []
+        for p in (0, 1):
+            entries: list[int | str] = [s for s, o in enumerate(self.board) if o == p]
+            entries += [ABYSS] * self.abyss[p]
+            plinths.append(entries)
+        return {
+            "stage": self.stage,
+            "colours": list(self.colours) if self.colours is not None else None,
+            "start_casts": list(self.casts),
+            "to_act": self.current_player + 1,
+            "values": list(self.values),
+            "plinths": plinths,
+        }
+
+
+__all__ = ["ABYSS", "EV_COLOURS", "EV_RESURRECTED", "EV_RIVER", "EV_STARTS", "SenetSticks", "SenetSticksState"]
