@@ -6,6 +6,7 @@
 #   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
+#   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
 #
 # Running it again is safe: files already right are left alone, the config file is
 # never overwritten, the user and the venv are made only once, and the companion is
@@ -38,6 +39,9 @@ readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
 readonly BEGIN_MARK="# >>> board-companion (install.sh; --uninstall removes this block)"
 readonly END_MARK="# <<< board-companion"
 
+# The I2C clock in Hz: 400 kHz (fast mode) is what the SSD1306 and SH1106 are rated
+# for; 100 kHz if a long cable or a weak module garbles the picture.
+I2C_BAUDRATE=${I2C_BAUDRATE:-400000}
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=""
 DRY_RUN=0
@@ -153,8 +157,8 @@ enable_i2c() {
         say "$BEGIN_MARK"
         say "[all]"
         say "dtparam=i2c_arm=on"
-        say "# 400 kHz: a full OLED frame takes ~23 ms instead of ~93 ms (hardware/README.md)"
-        say "dtparam=i2c_arm_baudrate=400000"
+        say "# I2C clock in Hz; at 400 kHz an OLED frame takes ~23 ms, at 100 kHz ~93 ms"
+        say "dtparam=i2c_arm_baudrate=$I2C_BAUDRATE"
         say "$END_MARK"
     } >"$new"
     if replace_file "$config" "$new"; then
@@ -204,7 +208,7 @@ do_install() {
             --no-create-home --shell /usr/sbin/nologin --comment "Board companion service" "$APP"
     fi
 
-    say "== I2C on at 400 kHz, kernel modules"
+    say "== I2C on at $I2C_BAUDRATE Hz, kernel modules"
     enable_i2c
     local modules
     modules=$(mktemp)
@@ -248,7 +252,7 @@ do_install() {
     say "status:  systemctl status $APP"
     say "log:     journalctl -u $APP -f"
     if [[ $REBOOT_NEEDED -eq 1 ]]; then
-        say "Reboot once for the I2C speed (400 kHz) to take effect: sudo reboot"
+        say "Reboot once for the I2C speed ($I2C_BAUDRATE Hz) to take effect: sudo reboot"
     fi
 }
 
@@ -310,6 +314,9 @@ main() {
         [[ -d $ROOT ]] || die "--root $ROOT: no such directory"
         ROOT=$(cd "$ROOT" && pwd)
         [[ $ROOT != / ]] || ROOT=""
+    fi
+    if ! [[ $I2C_BAUDRATE =~ ^[0-9]+$ ]] || ((I2C_BAUDRATE < 10000 || I2C_BAUDRATE > 1000000)); then
+        die "I2C_BAUDRATE=$I2C_BAUDRATE: give the I2C clock in Hz, 10000 to 1000000"
     fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"

@@ -110,9 +110,13 @@ class Pi:
     def clear_log(self) -> None:
         self.log.unlink(missing_ok=True)
 
-    def install(self, *options: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def install(
+        self, *options: str, check: bool = True, env_extra: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         """Run install.sh with ``--root`` this root and the stand-ins first on PATH."""
         env = dict(os.environ)
+        env.pop("I2C_BAUDRATE", None)
+        env.update(env_extra or {})
         env["PATH"] = f"{self.stub_dir}{os.pathsep}{env.get('PATH', '')}"
         env["STUB_LOG"] = str(self.log)
         env["STUB_DIR"] = str(self.stub_dir)
@@ -328,6 +332,17 @@ def test_bad_options_are_refused_before_anything_happens(
     assert result.returncode != 0
     assert message in result.stderr
     assert snapshot(pi.root) == before and pi.calls() == []
+
+
+def test_i2c_speed_can_be_chosen_and_is_checked(pi: Pi) -> None:
+    pi.install(env_extra={"I2C_BAUDRATE": "100000"})
+    assert "dtparam=i2c_arm_baudrate=100000" in pi.file(BOOT).read_text().splitlines()
+    pi.install(env_extra={"I2C_BAUDRATE": "400000"})  # changed back: replaced, not added
+    assert pi.file(BOOT).read_text().count("i2c_arm_baudrate") == 1
+    before = snapshot(pi.root)
+    result = pi.install(env_extra={"I2C_BAUDRATE": "400k"}, check=False)
+    assert result.returncode != 0 and "give the I2C clock in Hz" in result.stderr
+    assert snapshot(pi.root) == before
 
 
 def test_missing_config_txt_is_a_warning_not_a_failure(pi: Pi) -> None:
