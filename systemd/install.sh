@@ -167,7 +167,7 @@ enable_i2c() {
     rm -f -- "$new"
     # I2C on now, without a reboot (as raspi-config does); the speed needs the reboot.
     if [[ ! -e $ROOT/dev/i2c-1 ]]; then
-        run dtparam i2c_arm=on
+        run dtparam i2c_arm=on || say "warning: dtparam failed: I2C comes on at the next boot"
     fi
 }
 
@@ -217,7 +217,7 @@ do_install() {
         i2c-dev cdc_acm spidev >"$modules"
     install_file "$modules" "$MODULES_PATH" 0644
     rm -f -- "$modules"
-    run modprobe -a i2c-dev cdc_acm spidev
+    run modprobe -a i2c-dev cdc_acm spidev || say "warning: modprobe failed: they load at the next boot"
 
     say "== the companion in $VENV"
     if [[ -x $ROOT$VENV/bin/python ]]; then
@@ -243,7 +243,11 @@ do_install() {
     run systemctl daemon-reload
     run systemctl enable "$SERVICE"
     if [[ $START -eq 1 ]]; then
-        run systemctl restart "$SERVICE"
+        # Type=notify: this waits until the service reports READY=1 (its first screen).
+        if ! run systemctl restart "$SERVICE"; then
+            say "The service did not start. Why: journalctl -u $APP -b --no-pager | tail -n 30"
+            exit 1
+        fi
     else
         say "not starting (--no-start): sudo systemctl start $APP"
     fi

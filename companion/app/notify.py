@@ -22,6 +22,11 @@ is: :class:`WatchdogPinger` sends ``WATCHDOG=1`` only from :meth:`WatchdogPinger
 which the loop calls itself, on every pass. A loop stuck in a handler stops calling
 ``tick``, the pings stop, and systemd restarts the service. No thread of its own pings.
 
+When the watchdog fires, systemd kills the service with SIGABRT. With
+``faulthandler.enable()`` called at start, Python then writes every thread's
+traceback to stderr, which is the journal: where the loop hung is in
+``journalctl -u board-companion``.
+
 Typical use in the service's loop::
 
     notifier = Notifier.from_env()

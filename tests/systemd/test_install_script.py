@@ -46,6 +46,7 @@ arm_boost=1
 _LOG_LINE = """printf '%s' "$name" >>"$STUB_LOG"
 for arg in "$@"; do printf '\\t%s' "$arg" >>"$STUB_LOG"; done
 printf '\\n' >>"$STUB_LOG"
+if [ -n "${STUB_FAIL:-}" ] && [ "$name $*" = "$STUB_FAIL" ]; then exit 1; fi
 """
 
 # name -> extra shell run after logging. useradd/groupadd/userdel act on --root's
@@ -345,6 +346,21 @@ def test_i2c_speed_can_be_chosen_and_is_checked(pi: Pi) -> None:
     assert snapshot(pi.root) == before
 
 
+def test_a_service_that_does_not_start_fails_the_install_with_a_hint(pi: Pi) -> None:
+    result = pi.install(
+        env_extra={"STUB_FAIL": "systemctl restart board-companion.service"}, check=False
+    )
+    assert result.returncode == 1
+    assert "journalctl -u board-companion -b" in result.stdout
+    assert pi.file(UNIT).exists()  # what was installed stays for the fix and a re-run
+
+
+def test_modules_that_cannot_load_now_are_a_warning(pi: Pi) -> None:
+    result = pi.install(env_extra={"STUB_FAIL": "modprobe -a i2c-dev cdc_acm spidev"})
+    assert "warning: modprobe failed" in result.stdout
+    assert "systemctl restart board-companion.service" in [c.line for c in pi.calls()]
+
+
 def test_missing_config_txt_is_a_warning_not_a_failure(pi: Pi) -> None:
     pi.file(BOOT).unlink()
     result = pi.install()
@@ -353,14 +369,16 @@ def test_missing_config_txt_is_a_warning_not_a_failure(pi: Pi) -> None:
 
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
 needs_systemd_analyze = pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed"
+    SYSTEMD_ANALYZE is None or not (SYSTEM_UNITS / "sysinit.target").exists(),
+    reason="systemd-analyze or the system's units are not installed",
 )
 
 
 def with_system_units(pi: Pi) -> None:
     """Give the root the distribution's units (sysinit.target...) the unit depends on."""
-    shutil.copytree("/usr/lib/systemd/system", pi.file("/usr/lib/systemd/system"), symlinks=True)
+    shutil.copytree(SYSTEM_UNITS, pi.file(str(SYSTEM_UNITS)), symlinks=True)
 
 
 @needs_systemd_analyze

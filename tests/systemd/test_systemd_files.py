@@ -40,7 +40,10 @@ def _documented_scores() -> list[tuple[str, float, str]]:
     return found
 
 
-@pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed")
+@pytest.mark.skipif(
+    SYSTEMD_ANALYZE is None or not Path("/usr/lib/systemd/system/sysinit.target").exists(),
+    reason="systemd-analyze or the system's units are not installed",
+)
 def test_security_score_is_the_one_the_readmes_give(tmp_path: Path) -> None:
     assert SYSTEMD_ANALYZE is not None
     shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system", symlinks=True)
