@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# Install the board companion as a systemd service on Raspberry Pi OS Bookworm
+# (Pi Zero 2 W, 3, 4, 5). Run from a clone of the repository:
+#
+#   sudo ./systemd/install.sh              # install or update, enable, (re)start
+#   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
+#   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
+#   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
+#   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
+#
+# Running it again is safe: files already right are left alone, the config file is
+# never overwritten, the user and the venv are made only once, and the companion is
+# reinstalled from this checkout (that is how to update).
+#
+# --root DIR puts every file under DIR instead of / (tests, inspecting the output).
+# It does not make the commands act on DIR, except useradd, groupadd and userdel
+# (given --root DIR): apt-get, systemctl, udevadm, modprobe and dtparam still act on
+# this machine, so combine --root with --dry-run, or put stand-ins first on PATH as
+# tests/systemd/test_install_script.py does.
+set -euo pipefail
+
+readonly APP=board-companion
+readonly SERVICE=board-companion.service
+readonly PREFIX=/opt/board-companion
+readonly VENV=$PREFIX/venv
+readonly CONF_DIR=/etc/board-companion
+readonly STATE_DIR=/var/lib/board-companion
+readonly UNIT_PATH=/etc/systemd/system/$SERVICE
+readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
+readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
+readonly GROUPS_NEEDED=(gpio i2c spi dialout)
+# python3-venv: the venv; python3-lgpio: the only GPIO library that works on a Pi 5
+# (gpiozero's default), from apt because it must match the kernel; python3-pil: pulls
+# in the image libraries that pip's Pillow wheel links against on 32-bit systems;
+# i2c-tools: i2cdetect for the first-power-on checklist.
+readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
+# The block this script owns in config.txt, between these two lines. [all] makes
+# it apply to every model whatever section the file ended in.
+readonly BEGIN_MARK="# >>> board-companion (install.sh; --uninstall removes this block)"
+readonly END_MARK="# <<< board-companion"
+
+# The I2C clock in Hz: 400 kHz (fast mode) is what the SSD1306 and SH1106 are rated
+# for; 100 kHz if a long cable or a weak module garbles the picture.
+I2C_BAUDRATE=${I2C_BAUDRATE:-400000}
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=""
+DRY_RUN=0
+UNINSTALL=0
+PURGE=0
+START=1
+REBOOT_NEEDED=0
+
+usage() {
+    cat <<EOF
+Usage: $0 [--dry-run] [--root DIR] [--no-start] [--uninstall [--purge]]
+
+Install (or update) the board companion service from $SOURCE.
+
+  --dry-run     print each action, change nothing
+  --root DIR    write files under DIR instead of / (see the comment at the top)
+  --no-start    install and enable, but do not (re)start the service now
+  --uninstall   stop and remove the service, its files and the venv; saved games
+                ($STATE_DIR) and the config ($CONF_DIR) are kept
+  --purge       with --uninstall: also remove saved games, config and the user
+EOF
+}
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+# Run a command, printing it first; in a dry run only print it.
+run() {
+    say "+ $*"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        "$@"
+    fi
+}
+
+# Arguments that make useradd/groupadd/userdel act on --root.
+root_args() {
+    if [[ -n $ROOT ]]; then
+        printf '%s\n' --root "$ROOT"
+    fi
+}
+
+# install_file SRC DEST MODE: copy unless DEST already has the same content.
+install_file() {
+    local src=$1 dest=$ROOT$2 mode=$3
+    if [[ -f $dest ]] && cmp -s "$src" "$dest"; then
+        say "unchanged $dest"
+        return 0
+    fi
+    say "write $dest"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        install -D -m "$mode" "$src" "$dest"
+    fi
+}
+
+remove_path() {
+    local path=$ROOT$1
+    if [[ -e $path || -L $path ]]; then
+        say "remove $path"
+        if [[ $DRY_RUN -eq 0 ]]; then
+            rm -rf -- "$path"
+        fi
+    fi
+}
+
+boot_config() {
+    local candidate
+    for candidate in /boot/firmware/config.txt /boot/config.txt; do
+        if [[ -f $ROOT$candidate ]]; then
+            printf '%s\n' "$ROOT$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# config.txt without this script's block.
+strip_block() {
+    awk -v begin="$BEGIN_MARK" -v end="$END_MARK" '
+        $0 == begin { skipping = 1; next }
+        $0 == end   { skipping = 0; next }
+        !skipping   { print }
+    ' "$1"
+}
+
+# replace_file DEST NEWFILE: put NEWFILE's content at DEST if it differs; 0 if changed.
+replace_file() {
+    local dest=$1 new=$2
+    if cmp -s "$new" "$dest"; then
+        say "unchanged $dest"
+        return 1
+    fi
+    say "write $dest (the old one kept as $dest.board-companion.bak)"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        # A new file renamed over the old one: a power cut leaves the old or the new
+        # config.txt, never half of one (the Pi would not boot).
+        cp -- "$dest" "$dest.board-companion.bak"
+        cp -- "$new" "$dest.board-companion.new"
+        sync
+        mv -- "$dest.board-companion.new" "$dest"
+    fi
+    return 0
+}
+
+enable_i2c() {
+    local config new
+    if ! config=$(boot_config); then
+        say "warning: no /boot/firmware/config.txt: enable I2C with raspi-config (Interface Options)"
+        return 0
+    fi
+    new=$(mktemp)
+    {
+        strip_block "$config"
+        say "$BEGIN_MARK"
+        say "[all]"
+        say "dtparam=i2c_arm=on"
+        say "# I2C clock in Hz; at 400 kHz an OLED frame takes ~23 ms, at 100 kHz ~93 ms"
+        say "dtparam=i2c_arm_baudrate=$I2C_BAUDRATE"
+        say "$END_MARK"
+    } >"$new"
+    if replace_file "$config" "$new"; then
+        REBOOT_NEEDED=1
+    fi
+    rm -f -- "$new"
+    # I2C on now, without a reboot (as raspi-config does); the speed needs the reboot.
+    if [[ ! -e $ROOT/dev/i2c-1 ]]; then
+        run dtparam i2c_arm=on || say "warning: dtparam failed: I2C comes on at the next boot"
+    fi
+}
+
+disable_i2c_block() {
+    local config new
+    config=$(boot_config) || return 0
+    new=$(mktemp)
+    strip_block "$config" >"$new"
+    replace_file "$config" "$new" || true
+    rm -f -- "$new"
+}
+
+has_entry() { # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group style FILE
+    [[ -f $ROOT$1 ]] && grep -q "^$2:" "$ROOT$1"
+}
+
+do_install() {
+    local group
+    local -a root_opts
+    mapfile -t root_opts < <(root_args)
+
+    say "== apt packages"
+    run apt-get update
+    run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+
+    say "== groups and the service user"
+    for group in "${GROUPS_NEEDED[@]}"; do
+        if has_entry /etc/group "$group"; then
+            say "unchanged group $group"
+        else
+            run groupadd "${root_opts[@]}" --system "$group"
+        fi
+    done
+    if has_entry /etc/passwd "$APP"; then
+        say "unchanged user $APP"
+    else
+        run useradd "${root_opts[@]}" --system --user-group --home-dir "$STATE_DIR" \
+            --no-create-home --shell /usr/sbin/nologin --comment "Board companion service" "$APP"
+    fi
+
+    say "== I2C on at $I2C_BAUDRATE Hz, kernel modules"
+    enable_i2c
+    local modules
+    modules=$(mktemp)
+    printf '%s\n' "# board-companion: loaded at boot, before the service starts, so its" \
+        "# DeviceAllow= names (i2c, ttyACM, spi) resolve. Written by install.sh." \
+        i2c-dev cdc_acm spidev >"$modules"
+    install_file "$modules" "$MODULES_PATH" 0644
+    rm -f -- "$modules"
+    run modprobe -a i2c-dev cdc_acm spidev || say "warning: modprobe failed: they load at the next boot"
+
+    say "== the companion in $VENV"
+    if [[ -x $ROOT$VENV/bin/python ]]; then
+        say "unchanged $ROOT$VENV"
+    else
+        run python3 -m venv --system-site-packages "$ROOT$VENV"
+    fi
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade "${SOURCE}[pi]"
+    install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
+
+    say "== configuration"
+    if [[ -e $ROOT$CONF_DIR/config.toml ]]; then
+        say "keep $ROOT$CONF_DIR/config.toml (exists; your settings stay)"
+    else
+        install_file "$SOURCE/systemd/config.toml" "$CONF_DIR/config.toml" 0644
+    fi
+
+    say "== systemd unit and udev rule"
+    install_file "$SOURCE/systemd/$SERVICE" "$UNIT_PATH" 0644
+    install_file "$SOURCE/systemd/99-board-companion-shaker.rules" "$RULE_PATH" 0644
+    run udevadm control --reload-rules
+    run udevadm trigger --action=add --subsystem-match=tty
+    run systemctl daemon-reload
+    run systemctl enable "$SERVICE"
+    if [[ $START -eq 1 ]]; then
+        # Type=notify: this waits until the service reports READY=1 (its first screen).
+        if ! run systemctl restart "$SERVICE"; then
+            say "The service did not start. Why: journalctl -u $APP -b --no-pager | tail -n 30"
+            exit 1
+        fi
+    else
+        say "not starting (--no-start): sudo systemctl start $APP"
+    fi
+
+    say "== done"
+    say "status:  systemctl status $APP"
+    say "log:     journalctl -u $APP -f"
+    if [[ $REBOOT_NEEDED -eq 1 ]]; then
+        say "Reboot once for the I2C speed ($I2C_BAUDRATE Hz) to take effect: sudo reboot"
+    fi
+}
+
+do_uninstall() {
+    local -a root_opts
+    mapfile -t root_opts < <(root_args)
+
+    say "== service"
+    if [[ -e $ROOT$UNIT_PATH ]]; then
+        run systemctl disable --now "$SERVICE"
+    fi
+    remove_path "$UNIT_PATH"
+    remove_path "$RULE_PATH"
+    remove_path "$MODULES_PATH"
+    run systemctl daemon-reload
+    run udevadm control --reload-rules
+
+    say "== files"
+    remove_path "$PREFIX"
+    disable_i2c_block
+    if [[ $PURGE -eq 1 ]]; then
+        remove_path "$STATE_DIR"
+        remove_path "$CONF_DIR"
+        if has_entry /etc/passwd "$APP"; then
+            run userdel "${root_opts[@]}" "$APP"
+        fi
+    else
+        say "kept $ROOT$STATE_DIR (saved games) and $ROOT$CONF_DIR; --purge removes them"
+    fi
+    say "apt packages (${APT_PACKAGES[*]}) are left installed"
+}
+
+main() {
+    local -a given=("$@")
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --dry-run) DRY_RUN=1 ;;
+            --root)
+                [[ $# -ge 2 ]] || die "--root needs a directory"
+                ROOT=$2
+                shift
+                ;;
+            --root=*) ROOT=${1#--root=} ;;
+            --no-start) START=0 ;;
+            --uninstall) UNINSTALL=1 ;;
+            --purge) PURGE=1 ;;
+            -h | --help)
+                usage
+                return 0
+                ;;
+            *)
+                usage >&2
+                die "unknown option: $1"
+                ;;
+        esac
+        shift
+    done
+    if [[ -n $ROOT ]]; then
+        [[ -d $ROOT ]] || die "--root $ROOT: no such directory"
+        ROOT=$(cd "$ROOT" && pwd)
+        [[ $ROOT != / ]] || ROOT=""
+    fi
+    if ! [[ $I2C_BAUDRATE =~ ^[0-9]+$ ]] || ((I2C_BAUDRATE < 10000 || I2C_BAUDRATE > 1000000)); then
+        die "I2C_BAUDRATE=$I2C_BAUDRATE: give the I2C clock in Hz, 10000 to 1000000"
+    fi
+    if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
+        die "--purge goes with --uninstall"
+    fi
+    if [[ $DRY_RUN -eq 0 && -z $ROOT && $(id -u) -ne 0 ]]; then
+        die "run it as root: sudo $0 ${given[*]}"
+    fi
+    if [[ $DRY_RUN -eq 1 ]]; then
+        say "(dry run: nothing is changed)"
+    fi
+    local codename=""
+    if [[ -f $ROOT/etc/os-release ]]; then
+        codename=$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release")
+    fi
+    if [[ $codename != bookworm ]]; then
+        say "warning: written for Raspberry Pi OS Bookworm; this is '${codename:-unknown}'"
+    fi
+
+    if [[ $UNINSTALL -eq 1 ]]; then
+        do_uninstall
+    else
+        do_install
+    fi
+}
+
+main "$@"

@@ -1,0 +1,417 @@
+"""systemd/install.sh against a temporary Raspberry Pi OS root, and the unit it installs.
+
+``install.sh --root DIR`` writes its files under DIR; the commands it runs (apt-get,
+useradd, systemctl, udevadm, modprobe, dtparam, python3 -m venv) are found on PATH,
+where these fixtures put recording stand-ins first. Each call is one line of the
+log: the command's name and its arguments, tab-separated.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "systemd" / "install.sh"
+
+# Raspberry Pi OS Bookworm's config.txt, shortened; it ends inside a [pi4] section, so
+# a line merely appended would apply to the Pi 4 only.
+CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+
+# Enable audio (loads snd_bcm2835)
+dtparam=audio=on
+
+[cm4]
+otg_mode=1
+
+[all]
+
+[pi4]
+arm_boost=1
+"""
+
+_LOG_LINE = """printf '%s' "$name" >>"$STUB_LOG"
+for arg in "$@"; do printf '\\t%s' "$arg" >>"$STUB_LOG"; done
+printf '\\n' >>"$STUB_LOG"
+if [ -n "${STUB_FAIL:-}" ] && [ "$name $*" = "$STUB_FAIL" ]; then exit 1; fi
+"""
+
+# name -> extra shell run after logging. useradd/groupadd/userdel act on --root's
+# /etc files as the real ones would, so a second run can see the user exists.
+_STUBS = {
+    "apt-get": "",
+    "systemctl": "",
+    "udevadm": "",
+    "modprobe": "",
+    "dtparam": "",
+    "groupadd": """
+if [ "$1" = --root ]; then echo "${*: -1}:x:990:" >>"$2/etc/group"; fi
+""",
+    "useradd": """
+if [ "$1" = --root ]; then
+  echo "${*: -1}:x:990:990::/var/lib/board-companion:/usr/sbin/nologin" >>"$2/etc/passwd"
+  echo "${*: -1}:x:990:" >>"$2/etc/group"
+fi
+""",
+    "userdel": """
+if [ "$1" = --root ]; then sed -i "/^$3:/d" "$2/etc/passwd"; fi
+""",
+    # python3 -m venv --system-site-packages DIR: make DIR/bin/python, itself a stand-in.
+    "python3": """
+if [ "$1 $2" = "-m venv" ]; then
+  dir="${*: -1}"
+  mkdir -p "$dir/bin"
+  { echo '#!/bin/bash'; echo 'name=venv-python'; cat "$STUB_DIR/.log-line"; } >"$dir/bin/python"
+  chmod +x "$dir/bin/python"
+fi
+""",
+}
+
+
+@dataclass
+class Call:
+    name: str
+    args: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        return " ".join((self.name, *self.args))
+
+
+@dataclass
+class Pi:
+    """A fake Pi: its root directory and the stand-ins' call log."""
+
+    root: Path
+    stub_dir: Path
+    log: Path
+
+    def calls(self) -> list[Call]:
+        if not self.log.exists():
+            return []
+        out = []
+        for line in self.log.read_text().splitlines():
+            name, *args = line.split("\t")
+            out.append(Call(name, tuple(args)))
+        return out
+
+    def clear_log(self) -> None:
+        self.log.unlink(missing_ok=True)
+
+    def install(
+        self, *options: str, check: bool = True, env_extra: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run install.sh with ``--root`` this root and the stand-ins first on PATH."""
+        env = dict(os.environ)
+        env.pop("I2C_BAUDRATE", None)
+        env.update(env_extra or {})
+        env["PATH"] = f"{self.stub_dir}{os.pathsep}{env.get('PATH', '')}"
+        env["STUB_LOG"] = str(self.log)
+        env["STUB_DIR"] = str(self.stub_dir)
+        result = subprocess.run(
+            [str(SCRIPT), "--root", str(self.root), *options],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        if check and result.returncode != 0:
+            raise AssertionError(f"install.sh failed:\n{result.stdout}\n{result.stderr}")
+        return result
+
+    def file(self, path: str) -> Path:
+        return self.root / path.lstrip("/")
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` with its content (None for a directory)."""
+    out: dict[str, bytes | None] = {}
+    for path in sorted(root.rglob("*")):
+        out[str(path.relative_to(root))] = None if path.is_dir() else path.read_bytes()
+    return out
+
+
+def names(calls: Sequence[Call]) -> list[str]:
+    return [call.name for call in calls]
+
+
+@pytest.fixture
+def pi(tmp_path: Path) -> Pi:
+    root = tmp_path / "root"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc" / "passwd").write_text(
+        "root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000::/home/pi:/bin/bash\n"
+    )
+    # Raspberry Pi OS has gpio, i2c and spi; leave spi out to see it created.
+    (root / "etc" / "group").write_text("root:x:0:\ndialout:x:20:pi\ngpio:x:997:pi\ni2c:x:998:pi\n")
+    (root / "etc" / "os-release").write_text(
+        'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n'
+    )
+    (root / "boot" / "firmware").mkdir(parents=True)
+    (root / "boot" / "firmware" / "config.txt").write_text(CONFIG_TXT)
+
+    stub_dir = tmp_path / "bin"
+    stub_dir.mkdir()
+    (stub_dir / ".log-line").write_text(_LOG_LINE)
+    for name, extra in _STUBS.items():
+        stub = stub_dir / name
+        stub.write_text(f"#!/bin/bash\nname={name}\n{_LOG_LINE}{extra}")
+        stub.chmod(0o755)
+    return Pi(root=root, stub_dir=stub_dir, log=tmp_path / "calls.log")
+
+
+UNIT = "/etc/systemd/system/board-companion.service"
+RULE = "/etc/udev/rules.d/99-board-companion-shaker.rules"
+MODULES = "/etc/modules-load.d/board-companion.conf"
+CONFIG = "/etc/board-companion/config.toml"
+BOOT = "/boot/firmware/config.txt"
+VENV = "/opt/board-companion/venv"
+PACKAGES = ("python3-venv", "python3-lgpio", "python3-pil", "i2c-tools")
+
+
+def exec_start() -> list[str]:
+    """The unit's ExecStart= command line."""
+    for line in (REPO / "systemd" / "board-companion.service").read_text().splitlines():
+        if line.startswith("ExecStart="):
+            return line.removeprefix("ExecStart=").split()
+    raise AssertionError("no ExecStart= in the unit")
+
+
+def test_dry_run_prints_each_action_and_changes_nothing(pi: Pi) -> None:
+    before = snapshot(pi.root)
+    result = pi.install("--dry-run")
+    assert snapshot(pi.root) == before
+    assert pi.calls() == []  # not one command was run
+    out = result.stdout.splitlines()
+    r = str(pi.root)
+    for expected in [
+        "(dry run: nothing is changed)",
+        "+ apt-get install -y --no-install-recommends " + " ".join(PACKAGES),
+        f"+ groupadd --root {r} --system spi",
+        f"+ useradd --root {r} --system --user-group --home-dir /var/lib/board-companion "
+        "--no-create-home --shell /usr/sbin/nologin --comment Board companion service "
+        "board-companion",
+        f"write {r}{BOOT} (the old one kept as {r}{BOOT}.board-companion.bak)",
+        f"+ python3 -m venv --system-site-packages {r}{VENV}",
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade {REPO}[pi]",
+        f"write {r}{CONFIG}",
+        f"write {r}{UNIT}",
+        f"write {r}{RULE}",
+        "+ systemctl enable board-companion.service",
+        "+ systemctl restart board-companion.service",
+    ]:
+        assert expected in out, f"{expected!r} not in the dry run's output:\n{result.stdout}"
+    assert f"+ groupadd --root {r} --system gpio" not in out  # Raspberry Pi OS has it
+
+
+def test_install_writes_the_files_and_runs_the_commands(pi: Pi) -> None:
+    result = pi.install()
+    assert pi.file(UNIT).read_bytes() == (REPO / "systemd" / "board-companion.service").read_bytes()
+    assert (
+        pi.file(RULE).read_bytes()
+        == (REPO / "systemd" / "99-board-companion-shaker.rules").read_bytes()
+    )
+    assert pi.file(CONFIG).read_bytes() == (REPO / "systemd" / "config.toml").read_bytes()
+    modules = [
+        line for line in pi.file(MODULES).read_text().splitlines() if not line.startswith("#")
+    ]
+    assert modules == ["i2c-dev", "cdc_acm", "spidev"]
+    assert pi.file("/opt/board-companion/README.md").exists()
+
+    # config.txt: the original untouched, I2C on at 400 kHz for every model ([all]).
+    boot = pi.file(BOOT).read_text()
+    assert boot.startswith(CONFIG_TXT)
+    added = boot.removeprefix(CONFIG_TXT).splitlines()
+    assert added[1] == "[all]"
+    assert "dtparam=i2c_arm=on" in added
+    assert "dtparam=i2c_arm_baudrate=400000" in added
+    assert pi.file(BOOT + ".board-companion.bak").read_text() == CONFIG_TXT
+    assert "Reboot once" in result.stdout
+
+    calls = pi.calls()
+    lines = [call.line for call in calls]
+    assert "apt-get install -y --no-install-recommends " + " ".join(PACKAGES) in lines
+    assert f"groupadd --root {pi.root} --system spi" in lines
+    assert sum(call.name == "groupadd" for call in calls) == 1
+    assert any(call.name == "useradd" and "board-companion" in call.args for call in calls)
+    assert "dtparam i2c_arm=on" in lines
+    # The venv is where the unit's ExecStart= looks for its interpreter.
+    assert exec_start()[0] == f"{VENV}/bin/python"
+    assert f"python3 -m venv --system-site-packages {pi.root}{VENV}" in lines
+    assert f"venv-python -m pip install --upgrade {REPO}[pi]" in lines
+    # The service is enabled and started after its unit is in place and systemd reloaded.
+    order = names(calls)
+    assert order.index("python3") < order.index("venv-python") < order.index("systemctl")
+    systemctl = [call.line for call in calls if call.name == "systemctl"]
+    assert systemctl == [
+        "systemctl daemon-reload",
+        "systemctl enable board-companion.service",
+        "systemctl restart board-companion.service",
+    ]
+    assert "udevadm control --reload-rules" in lines
+
+
+def test_second_run_keeps_the_config_and_changes_nothing_else(pi: Pi) -> None:
+    pi.install()
+    pi.file(CONFIG).write_text('[serial]\nport = "/dev/ttyACM1"\n')  # the user's edit
+    after_first = snapshot(pi.root)
+    pi.clear_log()
+
+    result = pi.install()
+    assert snapshot(pi.root) == after_first
+    assert pi.file(BOOT).read_text().count("i2c_arm_baudrate") == 1
+    assert f"keep {pi.root}{CONFIG} (exists; your settings stay)" in result.stdout
+    assert "Reboot once" not in result.stdout
+    made = names(pi.calls())
+    assert "useradd" not in made and "groupadd" not in made and "python3" not in made
+    assert "venv-python" in made  # the update path: the companion is reinstalled
+
+
+def test_no_start_enables_without_starting(pi: Pi) -> None:
+    pi.install("--no-start")
+    systemctl = [call.line for call in pi.calls() if call.name == "systemctl"]
+    assert "systemctl enable board-companion.service" in systemctl
+    assert not any("restart" in line or "start " in line for line in systemctl)
+
+
+def test_uninstall_keeps_saved_games_and_config(pi: Pi) -> None:
+    pi.install()
+    game = pi.file("/var/lib/board-companion/senet-tait-1.jsonl")
+    game.parent.mkdir(parents=True)
+    game.write_text('{"action": "throw 3"}\n')
+    pi.clear_log()
+
+    result = pi.install("--uninstall")
+    for path in (UNIT, RULE, MODULES, "/opt/board-companion"):
+        assert not pi.file(path).exists(), path
+    assert pi.file(BOOT).read_text() == CONFIG_TXT  # the block is gone, the rest intact
+    assert game.read_text() == '{"action": "throw 3"}\n'
+    assert pi.file(CONFIG).exists()
+    assert "board-companion:" in pi.file("/etc/passwd").read_text()
+    assert "kept" in result.stdout and "--purge" in result.stdout
+    lines = [call.line for call in pi.calls()]
+    assert lines[0] == "systemctl disable --now board-companion.service"
+    assert "userdel" not in names(pi.calls())
+
+
+def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
+    pi.install()
+    pi.file("/var/lib/board-companion").mkdir(parents=True)
+    pi.install("--uninstall", "--purge")
+    assert not pi.file("/var/lib/board-companion").exists()
+    assert not pi.file("/etc/board-companion").exists()
+    assert f"userdel --root {pi.root} board-companion" in [c.line for c in pi.calls()]
+    assert "board-companion:" not in pi.file("/etc/passwd").read_text()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (("--frobnicate",), "unknown option: --frobnicate"),
+        (("--purge",), "--purge goes with --uninstall"),
+    ],
+)
+def test_bad_options_are_refused_before_anything_happens(
+    pi: Pi, options: tuple[str, ...], message: str
+) -> None:
+    before = snapshot(pi.root)
+    result = pi.install(*options, check=False)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert snapshot(pi.root) == before and pi.calls() == []
+
+
+def test_i2c_speed_can_be_chosen_and_is_checked(pi: Pi) -> None:
+    pi.install(env_extra={"I2C_BAUDRATE": "100000"})
+    assert "dtparam=i2c_arm_baudrate=100000" in pi.file(BOOT).read_text().splitlines()
+    pi.install(env_extra={"I2C_BAUDRATE": "400000"})  # changed back: replaced, not added
+    assert pi.file(BOOT).read_text().count("i2c_arm_baudrate") == 1
+    before = snapshot(pi.root)
+    result = pi.install(env_extra={"I2C_BAUDRATE": "400k"}, check=False)
+    assert result.returncode != 0 and "give the I2C clock in Hz" in result.stderr
+    assert snapshot(pi.root) == before
+
+
+def test_a_service_that_does_not_start_fails_the_install_with_a_hint(pi: Pi) -> None:
+    result = pi.install(
+        env_extra={"STUB_FAIL": "systemctl restart board-companion.service"}, check=False
+    )
+    assert result.returncode == 1
+    assert "journalctl -u board-companion -b" in result.stdout
+    assert pi.file(UNIT).exists()  # what was installed stays for the fix and a re-run
+
+
+def test_modules_that_cannot_load_now_are_a_warning(pi: Pi) -> None:
+    result = pi.install(env_extra={"STUB_FAIL": "modprobe -a i2c-dev cdc_acm spidev"})
+    assert "warning: modprobe failed" in result.stdout
+    assert "systemctl restart board-companion.service" in [c.line for c in pi.calls()]
+
+
+def test_missing_config_txt_is_a_warning_not_a_failure(pi: Pi) -> None:
+    pi.file(BOOT).unlink()
+    result = pi.install()
+    assert "enable I2C with raspi-config" in result.stdout
+    assert pi.file(UNIT).exists()
+
+
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+SYSTEM_UNITS = Path("/usr/lib/systemd/system")
+needs_systemd_analyze = pytest.mark.skipif(
+    SYSTEMD_ANALYZE is None or not (SYSTEM_UNITS / "sysinit.target").exists(),
+    reason="systemd-analyze or the system's units are not installed",
+)
+
+
+def with_system_units(pi: Pi) -> None:
+    """Give the root the distribution's units (sysinit.target...) the unit depends on."""
+    shutil.copytree(SYSTEM_UNITS, pi.file(str(SYSTEM_UNITS)), symlinks=True)
+
+
+@needs_systemd_analyze
+def test_the_installed_unit_verifies(pi: Pi) -> None:
+    pi.install()
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", UNIT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    # verify exits 0 on an unknown key or a bad value, but says so: no output is clean.
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+@needs_systemd_analyze
+def test_verify_catches_a_broken_unit(pi: Pi) -> None:
+    """The check above can fail: a misspelt key and a missing interpreter are reported."""
+    pi.install()
+    with_system_units(pi)
+    unit = pi.file(UNIT)
+    unit.write_text(unit.read_text().replace("WatchdogSec=", "WatchdgSec="))
+    pi.file(f"{VENV}/bin/python").unlink()
+    assert SYSTEMD_ANALYZE is not None
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", UNIT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Unknown key 'WatchdgSec'" in result.stderr
+    assert "is not executable" in result.stderr
