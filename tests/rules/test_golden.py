@@ -22,7 +22,7 @@ import pytest
 from companion.rules import Phase, State, Throw, game_ids, get_game
 
 GOLDEN = Path(__file__).parent / "golden"
-SEEDS = {"senet-tait": 7}
+SEEDS = {"senet-tait": 7, "labyrinth": 2, "senet-sticks": 3}
 ENVELOPE = ("format", "version", "game", "options", "players")
 """Keys of every position that do not change in a game; kept once at the file's head."""
 
