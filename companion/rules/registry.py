@@ -16,6 +16,7 @@ from companion.rules.errors import PositionError, UnknownGameError
 _GAMES: dict[str, tuple[str, str]] = {
     # id: (module, class). One line per game; the order is the menu's order.
     "senet-tait": ("companion.rules.senet_tait", "SenetTait"),
+    "cretan-labyrinth": ("companion.rules.cretan_labyrinth", "CretanLabyrinth"),
 }
 
 
