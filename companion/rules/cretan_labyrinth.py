@@ -103,6 +103,10 @@ _T_BATTLE = "battle"
 _T_WIN = "win"
 _T_END = "end-turn"
 
+DEFAULT_ROUND_LIMIT: Final = 300
+"""Rounds after which a game ends by default: a safety net, since by the rules a game can
+go on for ever (diamonds are lost and found again, the key changes hands)."""
+
 NONE_SHOWN: Final = "none"
 """What a player without tools or weapons shows in a battle."""
 
@@ -121,8 +125,8 @@ class CretanLabyrinth(Game):
       battles);
     * ``weapon-columns``: ``attack-defend`` (default) or ``defend-attack``: which of the
       weapon table's two "Will Defeat" columns holds for the attacker;
-    * ``round-limit``: 0 (default, no limit) or the number of rounds after which the
-      game ends; the leaders (key first, then diamonds) share the win.
+    * ``round-limit``: the number of rounds after which the game ends, the leaders
+      (key first, then diamonds) sharing the win; 300 by default, 0 for no limit.
 
     :raises OptionError: for a bad option value.
     :raises BoardDataError: when a board or deck file is wrong (file, line, reason).
@@ -152,7 +156,7 @@ class CretanLabyrinth(Game):
         ),
         Option(
             "round-limit",
-            0,
+            DEFAULT_ROUND_LIMIT,
             "end the game after this many rounds (0: no limit); the leaders share the win",
         ),
     )
@@ -230,6 +234,7 @@ class CretanLabyrinthState(State):
         "direction",
         "distance",
         "extra",
+        "fought",
         "items",
         "keys",
         "lost",
@@ -269,6 +274,8 @@ class CretanLabyrinthState(State):
         self.queue: list[Task] = []
         self.battle: dict[str, Any] | None = None
         self.extra = False
+        self.fought = False
+        """A battle was fought this turn: landing offers no second one."""
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
@@ -291,6 +298,7 @@ class CretanLabyrinthState(State):
         other.queue = self.queue[:]
         other.battle = None if self.battle is None else dict(self.battle)
         other.extra = self.extra
+        other.fought = self.fought
         other.turns = self.turns
         other.winners = self.winners
         other.reason = self.reason
@@ -709,7 +717,7 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=board.names[n]))
                 if p == self.turn:
                     self.extra = True
-            elif board.reach(n, self.pos[keeper]) <= 2 and p == self.turn:
+            elif board.reach(n, self.pos[keeper]) <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
                 tasks.append((_T_ATTACK, p, keeper))
@@ -778,6 +786,7 @@ class CretanLabyrinthState(State):
         b = self.battle
         assert b is not None
         self.battle = None
+        self.fought = True
         att, dfn = int(b["attacker"]), int(b["defender"])
         a_item, d_item = str(b["attacker_shows"]), str(b["defender_shows"])
         if a_item == NONE_SHOWN and d_item == NONE_SHOWN:
@@ -915,6 +924,7 @@ class CretanLabyrinthState(State):
             self.direction = None
         self.distance = 0
         self.queue = []
+        self.fought = False
         p = self.turn
         limit = self.game.round_limit
         if limit and self.turns >= limit * self.players:
@@ -972,6 +982,7 @@ class CretanLabyrinthState(State):
                 k: (v + 1 if k in ("attacker", "defender") else v) for k, v in self.battle.items()
             },
             "extra_turn": self.extra,
+            "fought": self.fought,
             "turns": self.turns,
             "winners": None if self.winners is None else [q + 1 for q in self.winners],
             "reason": self.reason,
@@ -1004,6 +1015,13 @@ def _task_to_json(task: Task) -> list[Any]:
 # ----------------------------------------------------------------- reading positions
 
 
+def _opt(data: Mapping[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
+    """``data[key]`` checked like :func:`require`, or ``default`` when the key is left out."""
+    if key not in data:
+        return default
+    return require(data, key, kind, where)
+
+
 def _player_no(value: object, players: int, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
         raise PositionError(where, f"expected a player number 1 to {players}, got {value!r}")
@@ -1014,14 +1032,14 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
     board = game.board
     decks = game.decks
     state = CretanLabyrinthState(game, players)
-    stage = require(data, "stage", str)
+    stage = _opt(data, "stage", str, _DISTANCE)
     if stage not in _STAGES:
         raise PositionError("stage", f"expected one of {', '.join(_STAGES)}, got {stage!r}")
     state.stage = stage
-    state.turn = _player_no(require(data, "turn", int), players, "turn")
-    rollers = require(data, "start_rollers", list)
+    state.turn = _player_no(_opt(data, "turn", int, 1), players, "turn")
+    rollers = _opt(data, "start_rollers", list, list(range(1, players + 1)))
     state.rollers = [_player_no(v, players, f"start_rollers[{i}]") for i, v in enumerate(rollers)]
-    rolls = require(data, "start_rolls", list)
+    rolls = _opt(data, "start_rolls", list, [])
     if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in rolls):
         raise PositionError("start_rolls", f"expected die values 1-6, got {rolls!r}")
     state.rolls = list(rolls)
@@ -1052,34 +1070,36 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
         if not isinstance(entry, Mapping):
             raise PositionError(where, "expected an object")
         for key, attr in (("square", state.pos), ("came_from", state.origin)):
-            name = require(entry, key, str, where)
+            name = _opt(entry, key, str, entry.get("square"), where) if key == "came_from" else require(entry, key, str, where)
             if name.lower() not in board.index:
                 raise PositionError(f"{where}.{key}", f"no square {name!r} on the board")
             attr[p] = board.node(name)
-        diamonds = require(entry, "diamonds", list, where)
+        diamonds = _opt(entry, "diamonds", list, [], where)
         if not all(d in decks.colours for d in diamonds) or len(set(diamonds)) != len(diamonds):
             raise PositionError(f"{where}.diamonds", f"expected distinct colours of {', '.join(decks.colours)}, got {diamonds!r}")
         state.diamonds[p] = set(diamonds)
-        items = require(entry, "items", list, where)
+        items = _opt(entry, "items", list, [], where)
         for i, item in enumerate(items):
             if item not in decks.cards or not decks.cards[item].is_item:
                 raise PositionError(f"{where}.items[{i}]", f"expected a tool or weapon card id, got {item!r}")
         state.items[p] = list(items)
-        state.keys[p] = require(entry, "key", bool, where)
-        lost = require(entry, "lost_turns", int, where)
+        state.keys[p] = _opt(entry, "key", bool, False, where)
+        lost = _opt(entry, "lost_turns", int, 0, where)
         if not 0 <= lost <= 100:
             raise PositionError(f"{where}.lost_turns", f"expected 0 to 100, got {lost}")
         state.lost[p] = lost
     if game.single_key and sum(state.keys) > 1:
         raise PositionError("pieces", "there is only one Magic Key but more than one player holds it")
-    raw_decks = require(data, "decks", dict)
+    raw_decks = _opt(data, "decks", dict, {})
     for name in decks.contents:
         entry = raw_decks.get(name)
         where = f"decks.{name}"
+        if entry is None:
+            continue  # filled in below: every card not held, unseen
         if not isinstance(entry, Mapping):
-            raise PositionError(where, "missing")
-        unseen = require(entry, "unseen", list, where)
-        returned = require(entry, "returned", list, where)
+            raise PositionError(where, "expected an object with unseen and returned cards")
+        unseen = _opt(entry, "unseen", list, [], where)
+        returned = _opt(entry, "returned", list, [], where)
         for key, cards in (("unseen", unseen), ("returned", returned)):
             for i, card in enumerate(cards):
                 if card not in decks.cards or decks.cards[card].deck != name:
@@ -1088,7 +1108,7 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
     for name in raw_decks:
         if name not in decks.contents:
             raise PositionError(f"decks.{name}", "no such deck")
-    pending = require(data, "pending", list)
+    pending = _opt(data, "pending", list, [])
     state.queue = [_task_from_json(t, players, decks, f"pending[{i}]") for i, t in enumerate(pending)]
     if (stage == _RESOLVE) != bool(state.queue):
         raise PositionError("pending", "tasks are pending exactly in the resolve stage")
@@ -1117,8 +1137,9 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
                 raise PositionError(f"battle.{who}_roll", f"expected 0 (not thrown) to 6, got {roll!r}")
             b[f"{who}_roll"] = roll
         state.battle = b
-    state.extra = require(data, "extra_turn", bool)
-    turns = require(data, "turns", int)
+    state.extra = _opt(data, "extra_turn", bool, False)
+    state.fought = _opt(data, "fought", bool, False)
+    turns = _opt(data, "turns", int, 1)
     if turns < 0:
         raise PositionError("turns", f"expected a count of turns played, got {turns}")
     state.turns = turns
@@ -1130,6 +1151,17 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
             raise PositionError("winners", "expected a list of player numbers")
         state.winners = tuple(_player_no(w, players, f"winners[{i}]") for i, w in enumerate(winners))
         state.reason = str(data.get("reason", ""))
+    # Decks left out hold every card that is not held or in play, unseen.
+    held = state.cards_held()
+    for name, cards in decks.contents.items():
+        if raw_decks.get(name) is None:
+            left = Counter(cards) - held
+            unseen_cards: list[str] = []
+            for c in cards:
+                if left[c] > 0:
+                    unseen_cards.append(c)
+                    left[c] -= 1
+            state.decks[name] = Deck(name, tuple(unseen_cards))
     # Every card is somewhere, exactly once: in a deck, in a hand, in play.
     found: Counter[str] = Counter()
     for deck in state.decks.values():
