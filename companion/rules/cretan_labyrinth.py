@@ -68,6 +68,7 @@ from companion.rules.cretan_data import (
     load_board,
     load_decks,
 )
+from companion.rules.errors import BoardDataError
 from companion.rules.throws import Deck, Dice, Implement, Throw
 
 DIRECTION_DECK: Final = "direction"
@@ -171,8 +172,6 @@ class CretanLabyrinth(Game):
         self.decks: Decks = load_decks(str(self.option("decks")))
         missing = [c for c in self.board.colour_names if c not in self.decks.colours]
         if missing:
-            from companion.rules.errors import BoardDataError
-
             raise BoardDataError(
                 self.board.path, None,
                 f"the board has {', '.join(missing)} spaces but the decks file "

@@ -790,3 +790,21 @@ def test_random_games_keep_every_card_diamond_and_key_and_end(players: int, seed
         if n % 50 == 0:
             assert game.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
     raise AssertionError("the game did not end")
+
+
+def test_the_example_position_of_the_docs_plays_as_described() -> None:
+    """docs/positions.md, section cretan-labyrinth: the example and what it says."""
+    import json
+
+    text = (Path(__file__).parents[2] / "docs" / "positions.md").read_text()
+    section = text[text.index("## `cretan-labyrinth`"):]
+    block = section[section.index("```json") + len("```json"):]
+    state = state_from_dict(json.loads(block[: block.index("```")]))
+    assert isinstance(state, CretanLabyrinthState)
+    assert notations(state) == ["d1-d2", "d1-d3", "d1-d4", "d1-d5", "d1-d6"]
+    play(state, "d1-d5")
+    assert notations(state) == ["attack Player 2", "no-attack"]
+    play(state, "attack Player 2")
+    assert play(state, "show bow")[-2:] == [
+        "Player 1 defeats Player 2 and takes the Magic Key", "Player 1 takes another turn",
+    ]
