@@ -835,7 +835,7 @@ class CretanLabyrinthState(State):
                 self.diamonds[p].add(colour)
                 events.append(Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"))
         elif effect == "lose-diamonds":
-            lost = ", ".join(sorted(self.diamonds[p])) or "no"
+            lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
             events.append(Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds"))
         elif effect == "lose-turns":

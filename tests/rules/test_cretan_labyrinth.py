@@ -385,6 +385,58 @@ def test_rattle_snake_sends_back_where_the_move_began() -> None:
     assert state.square(0) == "d4"
 
 
+def test_pan_and_the_pterodactyl_steal_every_diamond() -> None:
+    """'PTERODACTYL: ... This winged giant will attack stealing all the diamonds you have
+    worked so hard to collect!' 'PAN: ... he'll lure you with his flute music then steal
+    your diamonds!'"""
+    pieces = [{"square": "e9", "diamonds": ["red", "blue"], "items": ["yellow-sword"]}, {"square": "a1"}]
+    state = moving(["e9", "a1"], 1, "north", pieces=pieces)
+    play(state, "e9-e10")
+    assert "Player 1 loses red, blue diamonds" in draw(state, "red-pan")  # nothing helps against Pan
+    assert state.diamonds[0] == set()
+    state = moving(["e9", "a1"], 1, "north", pieces=pieces)
+    play(state, "e9-e10")
+    draw(state, "red-pterodactyl")
+    assert notations(state) == ["avert sword", "face-danger"]
+    play(state, "face-danger")
+    assert state.diamonds[0] == set() and state.items[0] == ["yellow-sword"]
+
+
+def test_a_card_moving_toward_the_goal_can_bring_a_player_home_to_win() -> None:
+    """Rule 7 ('... a card says "Move away from goal three spaces"') and rule 17: 'Your
+    next goal is to reach your original gateway. Once there you win the game if you
+    possess one of each (4) color of diamond and the Magic Key.'"""
+    state = moving(["d1", "a12"], 1, "north")
+    play(state, "d1-d2")
+    draw(state, "green-passage")  # two spaces toward the palace: d3, d4
+    assert state.square(0) == "d4" and state.turn == 1
+    state = moving(["d1", "a12"], 1, "north",
+                   pieces=[{"square": "d1", "diamonds": FOUR, "key": True}, {"square": "a12"}])
+    play(state, "d1-d2")
+    events = draw(state, "green-passage")  # toward the own gateway: e2, then gateway 1
+    assert "Player 1 goes from d2 to gate1" in events
+    assert events[-1] == "Player 1 escapes the labyrinth and wins!"
+
+
+def test_the_unicorn_cannot_swap_with_a_player_in_a_gateway() -> None:
+    """Rule 9: 'A player may not enter another player's gateway.'"""
+    state = moving(["e2", "gate3"], 1, "north")
+    play(state, "e2-e3")
+    assert "nobody can change places with Player 1" in draw(state, "blue-unicorn")
+    assert state.square(0) == "e3" and state.turn == 1
+
+
+def test_two_dice_for_distance_by_option() -> None:
+    """Turn rule 1 says 'rolls the dice'; one die by default, two by option."""
+    game = get_game("cretan-labyrinth", distance_dice=2)
+    assert isinstance(game, CretanLabyrinth)
+    state = position(game=game, pieces=[{"square": "d1"}, {"square": "a12"}])
+    spec = state.throw_spec
+    assert spec is not None and spec.id == "2d6"
+    state.apply(spec.parse("3 4"))
+    assert state.distance == 7
+
+
 # ------------------------------------------------------------------ the key and the win
 
 
@@ -789,6 +841,11 @@ def test_random_games_keep_every_card_diamond_and_key_and_end(players: int, seed
             state.apply(moves[rng.randrange(len(moves))])
         if n % 50 == 0:
             assert game.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
+        if n == 300:  # the journal replays exactly: throws and draws are the only chance
+            again = game.new_state(players)
+            for action in state.history:
+                again.apply(action)
+            assert again.to_dict() == state.to_dict()
     raise AssertionError("the game did not end")
 
 
