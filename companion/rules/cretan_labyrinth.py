@@ -641,10 +641,12 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds"))
         elif kind == _T_ATTACK:
             self.queue.pop(0)
+            q = int(task[2])
             if move.kind == "attack":
-                q = int(task[2])
                 events.append(Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"))
                 self.queue.insert(0, (_T_BATTLE, p, q, False))
+            else:
+                events.append(Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"))
         elif kind == _T_BATTLE:
             assert self.battle is not None
             who = "attacker" if self._battle_needs() == "att-item" else "defender"

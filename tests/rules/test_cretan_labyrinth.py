@@ -486,7 +486,7 @@ def test_landing_within_two_spaces_of_the_keeper_allows_a_battle() -> None:
     state = moving(["d1", "e6"], 3, "north", pieces=[{"square": "d1"}, {"square": "e6", "key": True}])
     play(state, "d1-d4")  # d4 to e6: one across, two up
     assert notations(state) == ["attack Player 2", "no-attack"]
-    play(state, "no-attack")
+    assert play(state, "no-attack") == ["Player 1 does not attack Player 2", "Player 2's turn"]
     assert state.turn == 1 and state.keys == [False, True]
 
 
