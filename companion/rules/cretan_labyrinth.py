@@ -467,7 +467,7 @@ class CretanLabyrinthState(State):
         move, with the option of going back to a coloured space crossed), 10 (passing
         through the own gateway), 11-13 (the palace is one square, may be stopped in),
         the key rules 1-2 (a player may stop on or within two spaces of the keeper even
-        if the roll goes further) and 5 (a keeper passing within two spaces of another
+        if the roll goes further) and 7 (a keeper passing within two spaces of another
         player must stop there and battle).
         """
         board = self.game.board
@@ -476,7 +476,8 @@ class CretanLabyrinthState(State):
         dirs = range(4) if card is None or card.go == "any" else (DIRECTIONS.index(card.go),)
         keeper = self.keeper()
         hunted = keeper if keeper is not None and keeper != p else None
-        others = [q for q in range(self.players) if q != p] if keeper == p else []
+        # Clockwise from the keeper: the first of them to come within range is the attacker.
+        others = [(p + i) % self.players for i in range(1, self.players)] if keeper == p else []
         start = self.pos[p]
         result: dict[int, int] = {}
 

@@ -601,6 +601,11 @@ def test_a_keeper_passing_within_two_spaces_must_stop_and_battle() -> None:
     assert "Player 3 defeats Player 1 and takes the Magic Key" in events
     assert events[-1] == "Player 2's turn"  # no extra turn for Player 3
     assert state.keys == [False, False, True]
+    # Two players come within range on the same square: the first clockwise after the keeper attacks.
+    state = moving(["c7", "d1", "e7"], 6, "north", players=3, turn=2,
+                   pieces=[{"square": "c7"}, {"square": "d1", "key": True}, {"square": "e7"}])
+    assert stops(state) == {"d5"}
+    assert "Player 2 with the Magic Key comes within two spaces of Player 3 and must stop and fight" in play(state, "d1-d5")
 
 
 def test_four_magic_keys_and_no_battles_by_option() -> None:
