@@ -18,6 +18,7 @@ _GAMES: dict[str, tuple[str, str]] = {
     "senet-tait": ("companion.rules.senet_tait", "SenetTait"),
     "labyrinth": ("companion.rules.labyrinth", "Labyrinth"),
     "senet-sticks": ("companion.rules.senet_sticks", "SenetSticks"),
+    "cretan-labyrinth": ("companion.rules.cretan_labyrinth", "CretanLabyrinth"),
 }
 
 
