@@ -17,13 +17,11 @@ can be named) and the reason. This module reads files but holds no state.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
+from companion.rules.datafile import TomlLines, packaged_path, parse_toml, read_text
 from companion.rules.errors import BoardDataError
 
 DEFAULT_BOARD: Final = "cretan_labyrinth.toml"
@@ -77,86 +75,14 @@ MAX_SIDE: Final = 26
 _CELL_CHARS: Final = ".#P1234"
 
 
-def data_path(name: str) -> str:
-    """The path of a packaged data file (for messages and for copying)."""
-    return str(resources.files("companion.rules") / "data" / name)
-
-
-# ----------------------------------------------------------------- TOML line index
-
-
-class _Lines:
-    """Line numbers of TOML headers and keys, for error messages (tomllib gives none).
-
-    ``key(table, index, key)`` is the line of ``key =`` inside the ``index``-th
-    ``[[table]]`` (or ``[table]`` with index 0; top level is table ``""``).
-    """
-
-    _HEADER = re.compile(r"^\s*\[\[\s*([A-Za-z0-9_.\-\"]+)\s*\]\]")
-    _TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"]+)\s*\]")
-    _KEY = re.compile(r"^\s*\"?([A-Za-z0-9_\-]+)\"?\s*=")
-
-    def __init__(self, text: str) -> None:
-        self.headers: dict[str, list[int]] = {}
-        self.keys: dict[tuple[str, int, str], int] = {}
-        table, index = "", 0
-        in_multiline = False
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if in_multiline:
-                if line.count('"""') % 2 == 1:
-                    in_multiline = False
-                continue
-            m = self._HEADER.match(line)
-            if m:
-                table = m.group(1).strip('"')
-                self.headers.setdefault(table, []).append(lineno)
-                index = len(self.headers[table]) - 1
-                continue
-            m = self._TABLE.match(line)
-            if m:
-                table, index = m.group(1).strip('"'), 0
-                self.headers.setdefault(table, []).append(lineno)
-                continue
-            m = self._KEY.match(line)
-            if m:
-                self.keys.setdefault((table, index, m.group(1)), lineno)
-            if line.count('"""') % 2 == 1:
-                in_multiline = True
-
-    def key(self, table: str, index: int, key: str) -> int | None:
-        found = self.keys.get((table, index, key))
-        if found is None:
-            return self.header(table, index)
-        return found
-
-    def header(self, table: str, index: int = 0) -> int | None:
-        lines = self.headers.get(table)
-        if lines and index < len(lines):
-            return lines[index]
-        return None
-
-
-def _load_toml(text: str, path: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"at line (\d+)", str(exc))
-        line = int(m.group(1)) if m else None
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise BoardDataError(path, line, f"not valid TOML: {reason}") from None
+data_path = packaged_path
+"""The path of a packaged data file (for messages and for copying)."""
 
 
 def _read(path: str, default: str) -> tuple[str, str]:
     """The text of ``path`` (or the packaged ``default`` when empty) and its name."""
-    if not path:
-        resource = resources.files("companion.rules") / "data" / default
-        return resource.read_text(encoding="utf-8"), data_path(default)
-    try:
-        return Path(path).read_text(encoding="utf-8"), path
-    except OSError as exc:
-        raise BoardDataError(path, None, f"cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BoardDataError(path, None, "not a UTF-8 text file") from None
+    name = path or packaged_path(default)
+    return read_text(name), name
 
 
 # -------------------------------------------------------------------------- board
@@ -246,20 +172,20 @@ def parse_board(text: str, path: str = "<board>") -> Board:
 
     :raises BoardDataError: naming ``path``, the line and the reason.
     """
-    data = _load_toml(text, path)
-    lines = _Lines(text)
+    data = parse_toml(text, path)
+    lines = TomlLines(text)
     for key in data:
         if key not in ("name", "colours", "board"):
-            raise BoardDataError(path, lines.key("", 0, key), f"unknown key {key!r} (known: name, colours, board)")
+            raise BoardDataError(path, lines.of("", key, 0), f"unknown key {key!r} (known: name, colours, board)")
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise BoardDataError(path, lines.key("", 0, "name"), "name must be a string")
+        raise BoardDataError(path, lines.of("", "name", 0), "name must be a string")
     colours = data.get("colours")
     if not isinstance(colours, dict) or not colours:
         raise BoardDataError(path, lines.header("colours"), "a [colours] table must give each coloured space's letter and colour, e.g. R = \"red\"")
     letter_colour: dict[str, str] = {}
     for letter, colour in colours.items():
-        line = lines.key("colours", 0, letter)
+        line = lines.of("colours", letter, 0)
         if len(letter) != 1 or not letter.isalpha() or letter != letter.upper() or letter in _CELL_CHARS:
             raise BoardDataError(path, line, f"colour letter {letter!r} must be one capital letter other than P")
         if not isinstance(colour, str) or not re.fullmatch(r"[a-z][a-z0-9-]*", colour):
@@ -272,9 +198,9 @@ def parse_board(text: str, path: str = "<board>") -> Board:
         raise BoardDataError(path, lines.header("board"), "a [board] table with a map = \"\"\"...\"\"\" is required")
     for key in board:
         if key != "map":
-            raise BoardDataError(path, lines.key("board", 0, key), f"unknown key {key!r} in [board] (known: map)")
+            raise BoardDataError(path, lines.of("board", key, 0), f"unknown key {key!r} in [board] (known: map)")
     raw = board["map"]
-    map_line = lines.key("board", 0, "map") or 1
+    map_line = lines.of("board", "map", 0) or 1
     if not isinstance(raw, str):
         raise BoardDataError(path, map_line, "the map must be a multi-line string")
     # tomllib drops the newline right after the opening quotes: row 0 is on the next line.
@@ -472,8 +398,8 @@ def parse_decks(text: str, path: str = "<decks>") -> Decks:
 
     :raises BoardDataError: naming ``path``, the line and the reason.
     """
-    data = _load_toml(text, path)
-    lines = _Lines(text)
+    data = parse_toml(text, path)
+    lines = TomlLines(text)
     colours = data.get("colours")
     if (
         not isinstance(colours, list)
@@ -483,13 +409,13 @@ def parse_decks(text: str, path: str = "<decks>") -> Decks:
         or "direction" in colours
     ):
         raise BoardDataError(
-            path, lines.key("", 0, "colours"),
+            path, lines.of("", "colours", 0),
             "colours must list the coloured decks' names, e.g. colours = [\"red\", \"green\", \"blue\", \"yellow\"]",
         )
     for key in data:
         if key not in ("colours", "direction", *colours):
             raise BoardDataError(
-                path, lines.key("", 0, key) or lines.header(key),
+                path, lines.of("", key, 0) or lines.header(key),
                 f"unknown deck or key {key!r} (decks: direction, {', '.join(colours)})",
             )
     cards: dict[str, Card] = {}
@@ -502,7 +428,7 @@ def parse_decks(text: str, path: str = "<decks>") -> Decks:
         kind = "direction" if deck == "direction" else "colour"
         for i, entry in enumerate(entries):
             def fail(key: str, reason: str, deck: str = deck, i: int = i) -> BoardDataError:
-                return BoardDataError(path, lines.key(deck, i, key), reason)
+                return BoardDataError(path, lines.of(deck, key, i), reason)
 
             if not isinstance(entry, dict):
                 raise fail("id", f"each [[{deck}]] entry must be a table")

@@ -12,13 +12,11 @@ happens once, when a :class:`~companion.rules.labyrinth.Labyrinth` game is made.
 from __future__ import annotations
 
 import functools
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Final
 
+from companion.rules.datafile import TomlLines, packaged_path, parse_toml, read_text
 from companion.rules.errors import BoardDataError
 
 BUILTIN_NAME: Final = "companion/rules/data/labyrinth.toml"
@@ -90,59 +88,6 @@ class Board:
         return max(1, src - value)
 
 
-def _builtin_text() -> str:
-    return (resources.files("companion.rules") / "data" / "labyrinth.toml").read_text(
-        encoding="utf-8"
-    )
-
-
-class _Locator:
-    """Finds the line of a key (optionally in a ``[section]``) or of a value in an array."""
-
-    _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]\s*(#.*)?$")
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-
-    def key(self, section: str | None, key: str) -> int | None:
-        current: str | None = None
-        pattern = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=")
-        for number, line in enumerate(self.lines, 1):
-            header = self._HEADER.match(line)
-            if header:
-                current = header.group(1)
-                continue
-            if current == section and pattern.match(line):
-                return number
-        return None
-
-    def section(self, section: str) -> int | None:
-        for number, line in enumerate(self.lines, 1):
-            header = self._HEADER.match(line)
-            if header and header.group(1) == section:
-                return number
-        return None
-
-    def value(self, section: str | None, key: str, value: object) -> int | None:
-        """The line, at or after ``key``'s line, holding ``value`` inside its array."""
-        start = self.key(section, key)
-        if start is None:
-            return None
-        token = re.compile(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w.])")
-        depth = 0
-        for number in range(start, len(self.lines) + 1):
-            line = self.lines[number - 1].split("#", 1)[0]
-            text = line.split("=", 1)[1] if number == start and "=" in line else line
-            if token.search(text):
-                return number
-            depth += text.count("[") - text.count("]")
-            if depth <= 0 and number > start:
-                break
-            if depth <= 0 and number == start and "[" in text:
-                break
-        return start
-
-
 def load_board(path: str | None = None) -> Board:
     """Read and check a board TOML file; ``None`` or ``""`` reads the built-in board.
 
@@ -153,20 +98,13 @@ def load_board(path: str | None = None) -> Board:
     """
     if not path:
         return _builtin_board()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise BoardDataError(path, None, f"cannot read the board file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BoardDataError(path, None, "the board file is not UTF-8 text") from None
-    return parse_board(text, path)
+    return parse_board(read_text(path), path)
 
 
 @functools.cache
 def _builtin_board() -> Board:
     """The built-in board, read once (a user's file is read each time a game is made)."""
-    return parse_board(_builtin_text(), BUILTIN_NAME)
+    return parse_board(read_text(packaged_path("labyrinth.toml")), BUILTIN_NAME)
 
 
 def parse_board(text: str, path: str) -> Board:
@@ -174,18 +112,12 @@ def parse_board(text: str, path: str) -> Board:
 
     :raises BoardDataError: as :func:`load_board`.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        raise BoardDataError(
-            path, int(match.group(1)) if match else None, f"not valid TOML: {exc}"
-        ) from None
-    return _Checker(data, path, _Locator(text)).board()
+    data = parse_toml(text, path)
+    return _Checker(data, path, TomlLines(text)).board()
 
 
 class _Checker:
-    def __init__(self, data: dict[str, Any], path: str, where: _Locator) -> None:
+    def __init__(self, data: dict[str, Any], path: str, where: TomlLines) -> None:
         self.data = data
         self.path = path
         self.where = where
@@ -242,7 +174,7 @@ class _Checker:
         data = self.data
         for key in data:
             if key not in _TOP_KEYS:
-                line = self.where.key(None, key) or self.where.section(key)
+                line = self.where.key(None, key) or self.where.header(key)
                 raise self.fail(
                     line, f"unknown key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})"
                 )
@@ -318,7 +250,7 @@ class _Checker:
             exits[src] = dst
 
         orbit_data = data.get("orbit", {"fields": []})
-        oline = self.where.section("orbit")
+        oline = self.where.header("orbit")
         if not isinstance(orbit_data, dict):
             raise self.fail(oline, "orbit: expected a table")
         for key in orbit_data:
@@ -344,7 +276,7 @@ class _Checker:
                 )
 
         mill_data = data.get("millstone", {"pairs": []})
-        mline = self.where.section("millstone")
+        mline = self.where.header("millstone")
         if not isinstance(mill_data, dict):
             raise self.fail(mline, "millstone: expected a table")
         for key in mill_data:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from companion.rules.datafile import TomlLines, parse_toml, read_text
 from companion.rules.errors import BoardDataError
 from companion.rules.throws import ColouredSticks, StickFace
 
@@ -82,48 +82,13 @@ class BoardSpec:
 # ------------------------------------------------------------------------ lines
 
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\- ]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
-
-
-class _Lines:
-    """Finds the line of a key in the TOML text (tomllib keeps no positions)."""
-
-    def __init__(self, text: str) -> None:
-        self.keys: dict[tuple[str, int, str], int] = {}
-        self.tables: dict[tuple[str, int], int] = {}
-        counts: dict[str, int] = {}
-        table, index = "", 0
-        for number, line in enumerate(text.splitlines(), start=1):
-            header = _HEADER.match(line)
-            if header:
-                table = header.group(2).replace(" ", "")
-                if header.group(1) == "[[":
-                    counts[table] = counts.get(table, -1) + 1
-                    index = counts[table]
-                else:
-                    index = 0
-                self.tables.setdefault((table, index), number)
-                continue
-            key = _KEY.match(line)
-            if key:
-                self.keys.setdefault((table, index, key.group(1)), number)
-
-    def of(self, table: str, key: str | None = None, index: int = 0) -> int | None:
-        """The line of ``key`` in ``[table]`` (the ``index``-th ``[[table]]``), else of the
-        table header, else ``None``."""
-        if key is not None and (table, index, key) in self.keys:
-            return self.keys[table, index, key]
-        return self.tables.get((table, index))
-
-
 # ----------------------------------------------------------------------- loading
 
 
 class _Checker:
     def __init__(self, source: str, text: str) -> None:
         self.source = source
-        self.lines = _Lines(text)
+        self.lines = TomlLines(text)
 
     def fail(self, table: str, key: str | None, reason: str, index: int = 0) -> BoardDataError:
         return BoardDataError(self.source, self.lines.of(table, key, index), reason)
@@ -176,13 +141,7 @@ def load_board(path: str | Path | None = None) -> BoardSpec:
 @functools.lru_cache(maxsize=16)
 def _load_cached(source: str, stamp: int) -> BoardSpec:
     """The board in ``source`` as of modification time ``stamp`` (an edited file is re-read)."""
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardDataError(source, None, f"cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BoardDataError(source, None, "not a UTF-8 text file") from None
-    return parse_board(text, source)
+    return parse_board(read_text(source), source)
 
 
 def parse_board(text: str, source: str = "<board>") -> BoardSpec:
@@ -190,14 +149,7 @@ def parse_board(text: str, source: str = "<board>") -> BoardSpec:
 
     :raises BoardDataError: naming ``source``, the line and the reason.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"line (\d+)", str(exc))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise BoardDataError(
-            source, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
-        ) from None
+    data = parse_toml(text, source)
     c = _Checker(source, text)
     c.only(data, "", ("board", "players", "sticks"))
 

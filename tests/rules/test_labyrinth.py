@@ -816,7 +816,7 @@ def test_a_plain_small_board_plays_to_the_end(tmp_path: Path) -> None:
 def test_missing_board_file(tmp_path: Path) -> None:
     """A board path that does not exist names the file."""
     missing = str(tmp_path / "nope.toml")
-    with pytest.raises(BoardDataError, match="cannot read the board file") as info:
+    with pytest.raises(BoardDataError, match="cannot read the file: No such file") as info:
         game(board=missing)
     assert info.value.path == missing
 

@@ -1,0 +1,122 @@
+"""Reading the board and deck TOML files a user can copy and edit, with line numbers.
+
+``tomllib`` keeps no positions, so :class:`TomlLines` indexes the text once (table
+headers, keys, values inside arrays) and the games' checkers use it to name the line
+of a mistake in :class:`~companion.rules.errors.BoardDataError`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.rules.errors import BoardDataError
+
+
+def packaged_path(name: str) -> str:
+    """The path of the packaged data file ``name`` (``companion/rules/data/NAME``)."""
+    return str(resources.files("companion.rules") / "data" / name)
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of ``path``.
+
+    :raises BoardDataError: the file cannot be read or is not UTF-8 text.
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardDataError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BoardDataError(str(path), None, "not a UTF-8 text file") from None
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``; a syntax error names ``name`` and its line.
+
+    :raises BoardDataError: ``name:LINE: not valid TOML: REASON``.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"at line (\d+)", str(exc))
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise BoardDataError(
+            name, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
+        ) from None
+
+
+class TomlLines:
+    """Line numbers (1-based) of the headers, keys and array values of a TOML text.
+
+    Tables are named as in their header (``"board"``, ``"buttons.up"``); the top level
+    is ``""`` (``None`` is accepted too). The ``index``-th ``[[table]]`` of an array of
+    tables has index ``index``; a plain ``[table]`` has index 0. Lines inside
+    multi-line strings are not read as keys.
+    """
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
+    _KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_\-]+)[\"']?\s*=")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.headers: dict[str, list[int]] = {}
+        self.keys: dict[tuple[str, int, str], int] = {}
+        table, index = "", 0
+        in_string = False
+        for number, line in enumerate(self.lines, start=1):
+            if in_string:
+                if line.count('"""') % 2 == 1:
+                    in_string = False
+                continue
+            header = self._HEADER.match(line)
+            if header:
+                table = header.group(2).replace('"', "").replace(" ", "")
+                self.headers.setdefault(table, []).append(number)
+                index = len(self.headers[table]) - 1 if header.group(1) == "[[" else 0
+                continue
+            key = self._KEY.match(line)
+            if key:
+                self.keys.setdefault((table, index, key.group(1)), number)
+            if line.count('"""') % 2 == 1:
+                in_string = True
+
+    def header(self, table: str | None, index: int = 0) -> int | None:
+        """The line of the header of ``table`` (its ``index``-th for ``[[table]]``)."""
+        found = self.headers.get(table or "")
+        if found and index < len(found):
+            return found[index]
+        return None
+
+    def key(self, table: str | None, key: str, index: int = 0) -> int | None:
+        """The line of ``key =`` in ``table``, or ``None``."""
+        return self.keys.get((table or "", index, key))
+
+    def of(self, table: str | None, key: str | None = None, index: int = 0) -> int | None:
+        """The line of ``key`` in ``table`` if it is there, else of the table's header."""
+        if key is not None:
+            found = self.key(table, key, index)
+            if found is not None:
+                return found
+        return self.header(table, index)
+
+    def value(self, table: str | None, key: str, value: object) -> int | None:
+        """The line, at or after ``key``'s, that holds ``value`` inside its array
+        (``key``'s own line when the value is not found; ``None`` without the key)."""
+        start = self.key(table, key)
+        if start is None:
+            return None
+        token = re.compile(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w.])")
+        depth = 0
+        for number in range(start, len(self.lines) + 1):
+            line = self.lines[number - 1].split("#", 1)[0]
+            text = line.split("=", 1)[1] if number == start and "=" in line else line
+            if token.search(text):
+                return number
+            depth += text.count("[") - text.count("]")
+            if depth <= 0:
+                break
+        return start
