@@ -223,7 +223,7 @@ class Controller:
         screen = self.screen
         if screen is Screen.SETUP and self.setup_game is not None:
             cls = game_class(self.setup_game)
-            n = self.setup_players + delta
+            n = self.setup_players - delta  # UP: more players
             self.setup_players = min(max(n, cls.min_players), cls.max_players)
             return
         if screen is Screen.MANUAL:
@@ -499,11 +499,11 @@ class Controller:
         del self.actions[keep:]
         self._rebuild()
         first = undone[0]
-        what = first.get("move") or "throw"
+        what = f"move {first['move']}" if "move" in first else "throw"
         self.last_said = ()
         self._show_message(
             "Undone",
-            (f"{first.get('by', '')} {what} is taken back.",
+            (f"{first.get('by', '')}'s {what} is taken back.",
              "Put the pieces back as they were."),
             Screen.MOVES,
         )
@@ -551,11 +551,15 @@ class Controller:
             ), hint="OK: start")
         if s is Screen.RESUME:
             loaded = self.pending
-            label = loaded.game.title if loaded is not None else "game"
-            moves = len(loaded.actions) if loaded is not None else 0
-            return View("resume", f"Resume? ({moves} actions)",
-                        items=(f"Resume {label}", "New game"), cursor=self.cursor,
-                        hint="OK: choose")
+            about: tuple[str, ...] = ()
+            if loaded is not None:
+                st = loaded.state
+                doing = "over" if st.phase is Phase.OVER else (
+                    f"{st.player_to_act_name} to {st.phase.value}"
+                )
+                about = (loaded.game.title, doing)
+            return View("resume", "Unfinished game", about, items=("Resume", "New game"),
+                        cursor=self.cursor, hint="OK: choose")
         if s is Screen.MENU:
             titles = tuple(game_class(g).title for g in self.games)
             return View("menu", "Choose a game", items=(*titles, "Settings"),
@@ -600,7 +604,7 @@ class Controller:
             face = shown[self.manual_slot]
             word = {"L": "light", "D": "dark"}.get(face, face)
             entry = (f"{what} {self.manual_slot + 1} of {len(slots)}: {word}",
-                     "UP/DOWN: change, OK: next")
+                     "UP/DOWN set, OK next")
             return View("manual", f"{name}: enter throw", entry, picture=picture,
                         hint="BACK: previous")
         if s is Screen.MOVES:

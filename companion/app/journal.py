@@ -134,7 +134,7 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
     tail = lines.pop()  # b"" when the file ends with a newline
     damage: str | None = None
     if tail:
-        damage = f"line {len(lines) + 1} is cut short (the write was interrupted)"
+        damage = f"the last line ({len(lines) + 1}) was cut short"
     header: dict[str, Any] | None = None
     game: Game | None = None
     players = 0
@@ -180,9 +180,8 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
     if header is None or game is None or state is None:
         raise JournalError(f"{path}: {damage or 'empty'}: no usable first record")
     if damage is not None:
-        kept = f"kept {len(actions)} action(s)"
-        damage = f"{path.name}: {damage}; {kept}"
-        log.warning("journal damaged: %s", damage)
+        damage = f"{game.title}: {damage}; {len(actions)} action(s) kept."
+        log.warning("journal %s damaged: %s", path, damage)
         if repair:
             _rewrite(path, data, lines[:good])
     return Loaded(path, game, players, header, actions, records, state, ended, damage)

@@ -78,6 +78,8 @@ class PinDriver:
         self.shaker_pin = conf["shaker.pin"]
         self.pins = {b: conf[f"buttons.{b.value}"] for b in ButtonName}
         self.presses = 0
+        self.bounces = 0
+        """Contact bounces added to every press and release (see :meth:`press`)."""
 
     def _pin(self, bcm: int) -> Any:
         return self.factory.pin(bcm)
@@ -86,9 +88,11 @@ class PinDriver:
         if not self.parts.service.wait_idle(10):
             raise RuntimeError("the service did not handle its events within 10 s")
 
-    def press(self, button: ButtonName, *, hold: bool = False, bounces: int = 0) -> None:
+    def press(self, button: ButtonName, *, hold: bool = False, bounces: int | None = None) -> None:
         """Press and release ``button``; ``hold`` keeps it down past the hold time;
         ``bounces`` adds contact bounce (1 ms apart) to both edges."""
+        if bounces is None:
+            bounces = self.bounces
         pin = self._pin(self.pins[button])
         self.presses += 1
         for _ in range(bounces):
@@ -156,9 +160,11 @@ def play(
     config_overrides: Mapping[str, Any] | None = None,
     on_frame: Callable[[Image.Image, str], None] | None = None,
     game: str = GAME,
+    bounces: int = 0,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
+    ``bounces``: contact bounces (1 ms apart) on every press and release.
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -185,6 +191,7 @@ def play(
     loop = threading.Thread(target=service.run, name="companion-loop")
     loop.start()
     driver = PinDriver(parts)
+    driver.bounces = bounces
     try:
         driver.idle()
         ctl = service.controller

@@ -56,6 +56,12 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
         _picture(image, draw, view.picture, TITLE_H + 2)
     cols = columns(width)
     if view.items:
+        if view.lines:  # a few lines of text above the menu, at most half the rows
+            above = body_lines(view, width)[: max(1, rows // 2)]
+            for i, line in enumerate(above):
+                draw_text(image, (0, y + i * CELL_H), line)
+            y += len(above) * CELL_H + 2
+            rows = max(1, rows - len(above))
         first = _window(view.cursor, len(view.items), rows)
         for i, item in enumerate(view.items[first : first + rows]):
             row_y = y + i * CELL_H

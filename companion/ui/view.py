@@ -40,7 +40,7 @@ class View:
     ``screen``: its name (``"moves"``, ``"throw"``, ...; the reference PNGs use it);
     ``title``: the inverted top line; ``lines``: text, word-wrapped by the renderer and
     shown from line ``scroll``; ``items``: a menu, with ``cursor`` on the chosen one
-    (``lines`` are ignored when there are items); ``picture``: a throw; ``hint``: the
+    (with items, the first few ``lines`` are shown above the menu); ``picture``: a throw; ``hint``: the
     bottom line (what the buttons do), dropped on a 32-pixel panel.
     """
 
