@@ -187,7 +187,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if hardware == "auto":
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
-        parts = svc.build(conf)
+        try:
+            parts = svc.build(conf)
+        except Exception as exc:  # no pin library, no I2C bus, a pin in use
+            print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return 1
         svc.run_forever(parts)
         return 0
     if not sys.stdin.isatty():
