@@ -80,9 +80,16 @@ def _wait(pid: int, timeout: float) -> int:
 
 def test_run_in_a_terminal_draws_the_oled_and_takes_keys(tmp_path: Path) -> None:
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the companion in a pseudo-terminal
-        os.execv(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
-                                  "--journal.dir", str(tmp_path), "--buttons.debounce", "0.005"])
+    if pid == 0:  # the child: the companion in a pseudo-terminal of 200x60
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        os.execve(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
+                                   "--journal.dir", str(tmp_path), "--buttons.debounce", "0.005"],
+                  env)
     try:
         shown = _read_until(fd, b"keys:")
         assert "▀".encode() in shown and b"keys:" in shown
@@ -101,3 +108,19 @@ def test_run_in_a_terminal_draws_the_oled_and_takes_keys(tmp_path: Path) -> None
         status = _wait(pid, 10)
         os.close(fd)
     assert status == 0
+
+
+def test_small_terminals_get_braille_large_ones_half_blocks() -> None:
+    import io
+
+    from companion.sim.terminal import frame_printer
+    from companion.ui.render import render
+    from companion.ui.view import View
+
+    image = render(View("menu", "Choose a game", items=("Senet",)))
+    for size, width in (((200, 50), 128), ((80, 24), 64)):
+        out = io.StringIO()
+        frame_printer(out, lambda size=size: size)(image)  # type: ignore[misc]
+        rows = [line for line in out.getvalue().splitlines() if line.startswith("|")]
+        assert all(len(row) == width + 2 for row in rows)
+        assert len(rows) == (32 if width == 128 else 16)

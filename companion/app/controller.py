@@ -509,7 +509,8 @@ class Controller:
         )
 
     def _end_game(self) -> None:
-        if self.journal is not None:
+        over = self.state is not None and self.state.phase is Phase.OVER
+        if self.journal is not None and not over:
             self.journal.end("abandoned", [])
         self.close()
         self.game = self.state = None

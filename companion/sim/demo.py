@@ -173,6 +173,8 @@ def play(
     holder: dict[str, Parts] = {}
     if frames_dir is not None:
         frames_dir.mkdir(parents=True, exist_ok=True)
+        for old in frames_dir.glob("[0-9][0-9][0-9][0-9][0-9]-*.png"):
+            old.unlink()  # frames of an earlier demo
 
     def frame(image: Image.Image) -> None:
         screen = holder["parts"].service.controller.screen.value if "parts" in holder else "start"

@@ -1,4 +1,5 @@
-"""The terminal simulator: the real service on mock pins, the OLED drawn with half blocks.
+"""The terminal simulator: the real service on mock pins, the OLED drawn with half blocks
+(Braille patterns when the terminal is smaller than 130x36).
 
 Each key drives a gpiozero ``MockPin`` (low while "pressed"), so the keys go through
 the same debounce, hold and shaker code as real buttons:
@@ -54,12 +55,50 @@ def to_half_blocks(image: Image.Image) -> list[str]:
     return lines
 
 
-def frame_printer(out: TextIO) -> Callable[[Image.Image], None]:
-    """An ``on_frame`` hook that redraws the panel at the top of the terminal."""
+_BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+
+
+def to_braille(image: Image.Image) -> list[str]:
+    """``image`` as Braille patterns, 2x4 pixels a character (for terminals too small
+    for half blocks: 64 columns by 16 rows for a 128x64 panel)."""
+    img = image.convert("1")
+    width, height = img.size
+    px = img.load()
+    assert px is not None
+    lines = []
+    for y in range(0, height, 4):
+        row = []
+        for x in range(0, width, 2):
+            bits = 0
+            for dx, dy, bit in _BRAILLE_DOTS:
+                if x + dx < width and y + dy < height and px[x + dx, y + dy]:
+                    bits |= bit
+            row.append(chr(0x2800 + bits))
+        lines.append("".join(row))
+    return lines
+
+
+def frame_printer(
+    out: TextIO, size: Callable[[], tuple[int, int]] | None = None
+) -> Callable[[Image.Image], None]:
+    """An ``on_frame`` hook that redraws the panel at the top of the terminal: in half
+    blocks (one character per pixel column, two pixel rows) when the terminal has room,
+    else in Braille patterns. ``size()`` gives the terminal's (columns, rows)."""
+    import shutil
+
+    def terminal_size() -> tuple[int, int]:
+        cols, rows = shutil.get_terminal_size()
+        return cols, rows
+
+    get_size = size or terminal_size
 
     def show(image: Image.Image) -> None:
-        border = "+" + "-" * image.width + "+"
-        text = "\n".join(["\x1b[H" + border, *(f"|{line}|" for line in to_half_blocks(image)),
+        cols, rows = get_size()
+        fits = cols >= image.width + 2 and rows >= image.height // 2 + 4
+        art = to_half_blocks(image) if fits else to_braille(image)
+        border = "+" + "-" * len(art[0]) + "+"
+        text = "\n".join(["\x1b[H\x1b[J" + border, *(f"|{line}|" for line in art),
                           border, KEYS_HELP, ""])
         out.write(text)
         out.flush()
