@@ -97,6 +97,8 @@ class Service:
         self.source: ThrowSource | None = None
         self._armed: Implement | None = None
         self._closed = False
+        self.ready = threading.Event()
+        """Set once :meth:`run` has started the controller and shown the first frame."""
 
     # ---------------------------------------------------------------- posting
 
@@ -111,7 +113,10 @@ class Service:
         self.queue.put(event)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
-        """Wait until every event posted so far has been handled; ``False`` on timeout."""
+        """Wait until the loop has started and every event posted so far has been
+        handled; ``False`` on timeout."""
+        if not self.ready.wait(timeout):
+            return False
         with self._count_lock:
             return self._count_lock.wait_for(lambda: self._handled >= self._posted, timeout)
 
@@ -136,6 +141,7 @@ class Service:
         asks to quit)."""
         self.controller.start()
         self.refresh()
+        self.ready.set()
         sd_notify("READY=1")
         while not self.controller.quit:
             event = self.queue.get()

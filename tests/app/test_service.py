@@ -3,6 +3,7 @@ ends cleanly (journal closed, display blanked, pins released)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from companion.app import config as cfg
@@ -35,8 +37,9 @@ def press(parts: Parts, bcm: int) -> None:
 
 
 def test_sigterm_closes_the_journal_blanks_the_display_and_releases_the_pins(
-    tmp_path: Path, mock_factory: Any
+    tmp_path: Path, mock_factory: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     frames: list[Image.Image] = []
     parts = build(config(tmp_path), pin_factory=mock_factory, on_frame=frames.append)
     assert isinstance(parts.scheduler, ThreadScheduler)
@@ -68,6 +71,9 @@ def test_sigterm_closes_the_journal_blanks_the_display_and_releases_the_pins(
     for key in ("buttons.up", "buttons.ok", "buttons.back", "shaker.pin"):
         DigitalInputDevice(parts.config[key], pin_factory=mock_factory).close()  # free again
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    # the effective configuration was logged at start, every key
+    assert "effective configuration" in caplog.text
+    assert "buttons.ok = 13" in caplog.text and "display.backend = 'dummy'" in caplog.text
 
 
 def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> None:
