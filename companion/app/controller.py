@@ -16,6 +16,7 @@ import enum
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion import __version__
 from companion.app.events import (
@@ -37,6 +38,7 @@ from companion.rules import (
     Game,
     Implement,
     Move,
+    Option,
     Phase,
     RulesError,
     State,
@@ -124,6 +126,7 @@ class Controller:
         self.quit = False
         self.setup_game: str | None = None
         self.setup_players = 2
+        self.setup_options: dict[str, Any] = {}
         self.game: Game | None = None
         self.state: State | None = None
         self.actions: list[Action] = []
@@ -221,11 +224,6 @@ class Controller:
 
     def _step(self, delta: int, repeat: bool) -> None:
         screen = self.screen
-        if screen is Screen.SETUP and self.setup_game is not None:
-            cls = game_class(self.setup_game)
-            n = self.setup_players - delta  # UP: more players
-            self.setup_players = min(max(n, cls.min_players), cls.max_players)
-            return
         if screen is Screen.MANUAL:
             self._manual_step(delta)
             return
@@ -264,12 +262,14 @@ class Controller:
                 gid = self.games[self.cursor]
                 self.setup_game = gid
                 self.setup_players = game_class(gid).default_players
+                self.setup_options = {}
                 self._goto(Screen.SETUP)
+                self.cursor = len(self._setup_items()) - 1  # on "Begin"
             else:
                 self.return_to = Screen.MENU
                 self._goto(Screen.SETTINGS)
         elif screen is Screen.SETUP:
-            self._begin()
+            self._setup_ok()
         elif screen is Screen.THROW:
             if self.source == "button" and not self.throw_button:
                 self._throw_drawn()
@@ -365,9 +365,12 @@ class Controller:
 
     def _begin(self) -> None:
         assert self.setup_game is not None
-        game = get_game(self.setup_game)
         try:
+            game = get_game(self.setup_game, **self.setup_options)
             journal = self.store.begin(game, self.setup_players)
+        except RulesError as exc:
+            self._show_message("Cannot start", (str(exc),), Screen.MENU)
+            return
         except OSError as exc:
             self._show_message("Cannot save games", (str(exc),), Screen.MENU)
             return
@@ -378,6 +381,35 @@ class Controller:
         self._rebuild()
         self.last_said = ()
         self._route()
+
+    def _setup_items(self) -> list[tuple[str, str]]:
+        """The setup screen's rows: ``(key, label)``; key ``players``, an option name, ``begin``."""
+        assert self.setup_game is not None
+        cls = game_class(self.setup_game)
+        rows: list[tuple[str, str]] = []
+        if cls.max_players > cls.min_players:
+            rows.append(("players", f"Players: {self.setup_players}"))
+        for option in cls.options:
+            if _choices(option):
+                value = self.setup_options.get(option.name, option.default)
+                rows.append((option.name, f"{option.name}: {_word(value)}"))
+        rows.append(("begin", "Begin"))
+        return rows
+
+    def _setup_ok(self) -> None:
+        assert self.setup_game is not None
+        key = self._setup_items()[self.cursor][0]
+        cls = game_class(self.setup_game)
+        if key == "begin":
+            self._begin()
+        elif key == "players":
+            span = cls.max_players - cls.min_players + 1
+            self.setup_players = cls.min_players + (self.setup_players - cls.min_players + 1) % span
+        else:
+            option = next(o for o in cls.options if o.name == key)
+            choices = _choices(option)
+            value = self.setup_options.get(key, option.default)
+            self.setup_options[key] = choices[(choices.index(value) + 1) % len(choices)]
 
     def _rebuild(self) -> None:
         """Replay :attr:`actions` from the start; remember the last throw's picture."""
@@ -568,12 +600,16 @@ class Controller:
         if s is Screen.SETUP:
             assert self.setup_game is not None
             cls = game_class(self.setup_game)
-            game = get_game(self.setup_game)
+            game = get_game(self.setup_game, **self.setup_options)
             first = game.new_state(self.setup_players).player_to_act_name
-            lines = [f"Players: {self.setup_players}", f"{first} (player 1) starts."]
-            if cls.max_players > cls.min_players:
-                lines.append(f"UP/DOWN: {cls.min_players} to {cls.max_players} players")
-            return View("setup", cls.title, tuple(lines), hint="OK: begin")
+            rows = self._setup_items()
+            key = rows[min(self.cursor, len(rows) - 1)][0]
+            hint = "OK: begin" if key == "begin" else "OK: change"
+            about = f"{first} starts."
+            if key not in ("begin", "players"):  # the whole name, which the row may cut
+                about = f"{key} = {_word(self.setup_options.get(key, game.option(key)))}"
+            return View("setup", cls.title, (about,),
+                        items=tuple(label for _, label in rows), cursor=self.cursor, hint=hint)
         if s is Screen.THROW:
             assert state is not None and state.throw_spec is not None
             prompt = SOURCE_PROMPTS.get(self.source, "shake!")
@@ -638,6 +674,21 @@ class Controller:
                         hint="OK: choose")
         message = self.message or _Message("", ())
         return View("message", message.title, message.lines, scroll=self.scroll, hint="OK")
+
+
+def _choices(option: Option) -> tuple[Any, ...]:
+    """The values the setup screen cycles through for ``option`` (none: not offered)."""
+    if option.choices:
+        return option.choices
+    if isinstance(option.default, bool):
+        return (True, False)
+    return ()
+
+
+def _word(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _slots(spec: Implement) -> list[list[str]]:

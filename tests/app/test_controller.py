@@ -134,6 +134,19 @@ def test_holding_back_undoes_the_last_move_and_the_journal_agrees(tmp_path: Path
     assert loaded.state.to_dict() == ctl.state.to_dict()
 
 
+def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["LLLLL"])
+    send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK)
+    assert ctl.view().items == ("sticks: 4", "house-of-beauty: onto", "six-after-lost-throw: yes", "Begin")
+    assert ctl.view().lines == ("Black starts.",)
+    send(ctl, UP, UP, UP, OK)                    # sticks: 5
+    assert ctl.view().items[0] == "sticks: 5"
+    send(ctl, DOWN, DOWN, DOWN, OK, SHAKE)       # begin; five light sides
+    assert ctl.view().title == "Black threw 5"
+    assert ctl.journal is not None
+    assert load(ctl.journal.path).game.option("sticks") == 5
+
+
 def test_nothing_to_undo_at_the_start(tmp_path: Path) -> None:
     ctl = controller(tmp_path, [])
     start_senet(ctl)
@@ -277,9 +290,10 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
-    send(ctl, UP)  # three players
-    assert ctl.view().lines[0] == "Players: 3"
-    send(ctl, OK, SHAKE)
+    assert ctl.view().items == ("Players: 2", "Begin")
+    send(ctl, UP, OK)  # three players
+    assert ctl.view().items[0] == "Players: 3"
+    send(ctl, DOWN, OK, SHAKE)
     view = ctl.view()
     assert view.picture is not None and view.picture.kind == "dice" and view.picture.faces == ("5",)
     send(ctl, OK)                      # 0-5: a decision follows
