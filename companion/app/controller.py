@@ -575,103 +575,118 @@ class Controller:
 
     def view(self) -> View:
         """What the screen shows now."""
-        s = self.screen
         state = self.state
         name = state.player_to_act_name if state is not None else ""
-        if s is Screen.SPLASH:
-            return View("splash", "board companion", (
-                "A referee for Senet and the labyrinth games.", f"version {__version__}",
-            ), hint="OK: start")
-        if s is Screen.RESUME:
-            loaded = self.pending
-            about: tuple[str, ...] = ()
-            if loaded is not None:
-                st = loaded.state
-                doing = "over" if st.phase is Phase.OVER else (
-                    f"{st.player_to_act_name} to {st.phase.value}"
-                )
-                about = (loaded.game.title, doing)
-            return View("resume", "Unfinished game", about, items=("Resume", "New game"),
-                        cursor=self.cursor, hint="OK: choose")
-        if s is Screen.MENU:
-            titles = tuple(game_class(g).title for g in self.games)
-            return View("menu", "Choose a game", items=(*titles, "Settings"),
-                        cursor=self.cursor, hint="OK: choose")
-        if s is Screen.SETUP:
-            assert self.setup_game is not None
-            cls = game_class(self.setup_game)
-            game = get_game(self.setup_game, **self.setup_options)
-            first = game.new_state(self.setup_players).player_to_act_name
-            rows = self._setup_items()
-            key = rows[min(self.cursor, len(rows) - 1)][0]
-            hint = "OK: begin" if key == "begin" else "OK: change"
-            about = f"{first} starts."
-            if key not in ("begin", "players"):  # the whole name, which the row may cut
-                about = f"{key} = {_word(self.setup_options.get(key, game.option(key)))}"
-            return View("setup", cls.title, (about,),
-                        items=tuple(label for _, label in rows), cursor=self.cursor, hint=hint)
-        if s is Screen.THROW:
-            assert state is not None and state.throw_spec is not None
-            prompt = SOURCE_PROMPTS.get(self.source, "shake!")
-            if self.source == "button" and not self.throw_button:
-                prompt = "press OK"
-            lines = [f"{name} to throw: {prompt}"]
-            if self.shaking:
-                lines = [f"{name} is shaking..."]
-            trouble = self.source_trouble.get(self.source)
-            if trouble:
-                lines.append(trouble)
-            lines += [f"({state.throw_spec.describe()})", *self.last_said]
-            return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
-                        hint="hold BACK: undo")
-        if s is Screen.MANUAL:
-            assert state is not None and state.throw_spec is not None
-            spec = state.throw_spec
-            slots = _slots(spec)
-            shown = tuple(
-                slots[i][self.manual_faces[i]] if i <= self.manual_slot else "?"
-                for i in range(len(slots))
+        method: Callable[[State | None, str], View] = getattr(self, f"_view_{self.screen.value}")
+        return method(state, name)
+
+    def _view_splash(self, state: State | None, name: str) -> View:
+        return View("splash", "board companion", (
+            "A referee for Senet and the labyrinth games.", f"version {__version__}",
+        ), hint="OK: start")
+
+    def _view_resume(self, state: State | None, name: str) -> View:
+        loaded = self.pending
+        about: tuple[str, ...] = ()
+        if loaded is not None:
+            st = loaded.state
+            doing = "over" if st.phase is Phase.OVER else (
+                f"{st.player_to_act_name} to {st.phase.value}"
             )
-            kind = kind_of(spec)
-            if len(slots) == 1 and kind in ("card", "faces"):
-                picture = ThrowPicture("faces", (shown[0],))
-            else:
-                picture = ThrowPicture(kind, shown, focus=self.manual_slot)
-            what = {"sticks": "Stick", "dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
-            face = shown[self.manual_slot]
-            word = {"L": "light", "D": "dark"}.get(face, face)
-            entry = (f"{what} {self.manual_slot + 1} of {len(slots)}: {word}",
-                     "UP/DOWN set, OK next")
-            return View("manual", f"{name}: enter throw", entry, picture=picture,
-                        hint="BACK: previous")
-        if s is Screen.MOVES:
-            assert state is not None
-            legal = state.legal_moves()
-            cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
-            title = f"{name} threw{cap}" if state.phase is Phase.MOVE else f"{name} decides"
-            return View("moves", title, items=tuple(m.notation for m in legal),
-                        cursor=self.cursor, picture=self.picture, hint="OK: move  BACK: menu")
-        if s is Screen.LOST:
-            cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
-            return View("lost", f"{name} threw{cap}",
-                        ("No legal move:", "the throw is lost."),
-                        picture=self.picture, hint="OK: next")
-        if s is Screen.EVENTS:
-            return View("events", f"{self.events_by}'s move", self.events_shown, scroll=self.scroll,
-                        hint="OK: next")
-        if s is Screen.OVER:
-            assert state is not None and state.outcome is not None
-            winners = " and ".join(state.game.player_name(w, state.players)
-                                   for w in state.outcome.winners)
-            return View("over", "Game over", (f"{winners} wins!", state.outcome.reason,
-                                              *self.last_said),
-                        hint="OK: new game")
-        if s is Screen.SETTINGS:
-            return View("settings", "Settings", items=(f"Throw: {self.source}", "Back"),
-                        cursor=self.cursor, hint="OK: change")
-        if s is Screen.PAUSE:
-            return View("pause", "Paused", items=PAUSE_ITEMS, cursor=self.cursor,
-                        hint="OK: choose")
+            about = (loaded.game.title, doing)
+        return View("resume", "Unfinished game", about, items=("Resume", "New game"),
+                    cursor=self.cursor, hint="OK: choose")
+
+    def _view_menu(self, state: State | None, name: str) -> View:
+        titles = tuple(game_class(g).title for g in self.games)
+        return View("menu", "Choose a game", items=(*titles, "Settings"),
+                    cursor=self.cursor, hint="OK: choose")
+
+    def _view_setup(self, state: State | None, name: str) -> View:
+        assert self.setup_game is not None
+        cls = game_class(self.setup_game)
+        game = get_game(self.setup_game, **self.setup_options)
+        first = game.new_state(self.setup_players).player_to_act_name
+        rows = self._setup_items()
+        key = rows[min(self.cursor, len(rows) - 1)][0]
+        hint = "OK: begin" if key == "begin" else "OK: change"
+        about = f"{first} starts."
+        if key not in ("begin", "players"):  # the whole name, which the row may cut
+            about = f"{key} = {_word(self.setup_options.get(key, game.option(key)))}"
+        return View("setup", cls.title, (about,),
+                    items=tuple(label for _, label in rows), cursor=self.cursor, hint=hint)
+
+    def _view_throw(self, state: State | None, name: str) -> View:
+        assert state is not None and state.throw_spec is not None
+        prompt = SOURCE_PROMPTS.get(self.source, "shake!")
+        if self.source == "button" and not self.throw_button:
+            prompt = "press OK"
+        lines = [f"{name} to throw: {prompt}"]
+        if self.shaking:
+            lines = [f"{name} is shaking..."]
+        trouble = self.source_trouble.get(self.source)
+        if trouble:
+            lines.append(trouble)
+        lines += [f"({state.throw_spec.describe()})", *self.last_said]
+        return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
+                    hint="hold BACK: undo")
+
+    def _view_manual(self, state: State | None, name: str) -> View:
+        assert state is not None and state.throw_spec is not None
+        spec = state.throw_spec
+        slots = _slots(spec)
+        shown = tuple(
+            slots[i][self.manual_faces[i]] if i <= self.manual_slot else "?"
+            for i in range(len(slots))
+        )
+        kind = kind_of(spec)
+        if len(slots) == 1 and kind in ("card", "faces"):
+            picture = ThrowPicture("faces", (shown[0],))
+        else:
+            picture = ThrowPicture(kind, shown, focus=self.manual_slot)
+        what = {"sticks": "Stick", "dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
+        face = shown[self.manual_slot]
+        word = {"L": "light", "D": "dark"}.get(face, face)
+        entry = (f"{what} {self.manual_slot + 1} of {len(slots)}: {word}",
+                 "UP/DOWN set, OK next")
+        return View("manual", f"{name}: enter throw", entry, picture=picture,
+                    hint="BACK: previous")
+
+    def _view_moves(self, state: State | None, name: str) -> View:
+        assert state is not None
+        legal = state.legal_moves()
+        cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
+        title = f"{name} threw{cap}" if state.phase is Phase.MOVE else f"{name} decides"
+        return View("moves", title, items=tuple(m.notation for m in legal),
+                    cursor=self.cursor, picture=self.picture, hint="OK: move  BACK: menu")
+
+    def _view_lost(self, state: State | None, name: str) -> View:
+        cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
+        return View("lost", f"{name} threw{cap}",
+                    ("No legal move:", "the throw is lost."),
+                    picture=self.picture, hint="OK: next")
+
+    def _view_events(self, state: State | None, name: str) -> View:
+        return View("events", f"{self.events_by}'s move", self.events_shown, scroll=self.scroll,
+                    hint="OK: next")
+
+    def _view_over(self, state: State | None, name: str) -> View:
+        assert state is not None and state.outcome is not None
+        winners = " and ".join(state.game.player_name(w, state.players)
+                               for w in state.outcome.winners)
+        return View("over", "Game over", (f"{winners} wins!", state.outcome.reason,
+                                          *self.last_said),
+                    hint="OK: new game")
+
+    def _view_settings(self, state: State | None, name: str) -> View:
+        return View("settings", "Settings", items=(f"Throw: {self.source}", "Back"),
+                    cursor=self.cursor, hint="OK: change")
+
+    def _view_pause(self, state: State | None, name: str) -> View:
+        return View("pause", "Paused", items=PAUSE_ITEMS, cursor=self.cursor,
+                    hint="OK: choose")
+
+    def _view_message(self, state: State | None, name: str) -> View:
         message = self.message or _Message("", ())
         return View("message", message.title, message.lines, scroll=self.scroll, hint="OK")
 
