@@ -315,7 +315,10 @@ class JournalStore:
                 loaded = load(path)
             except (JournalError, OSError) as exc:
                 problems.append(str(exc))
-                path.rename(path.with_name(path.name + ".unusable"))
+                try:  # set aside, so that it is reported once
+                    path.rename(path.with_name(path.name + ".unusable"))
+                except OSError as rename_error:
+                    log.warning("cannot set aside %s: %s", path, rename_error)
                 continue
             if loaded.damage:
                 problems.append(loaded.damage)

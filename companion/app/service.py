@@ -134,7 +134,10 @@ class Service:
             self.controller.handle(event)
         except Exception:  # a bug must not end the game: log it, keep the loop alive
             log.exception("error while handling %r", event)
-        self.refresh()
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("error while drawing the screen after %r", event)
 
     def run(self) -> None:
         """Start the controller and loop until a :class:`Quit` event (or the controller

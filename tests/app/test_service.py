@@ -92,3 +92,28 @@ def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> N
         parts.service.post(Quit())
         loop.join(5)
         parts.service.close()
+
+
+def test_systemd_is_told_when_the_service_is_ready_and_stopping(
+    tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from companion.app.events import Quit
+
+    address = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    parts = build(config(tmp_path), pin_factory=mock_factory)
+    loop = threading.Thread(target=parts.service.run)
+    loop.start()
+    try:
+        assert sock.recv(100) == b"READY=1"
+    finally:
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+    assert sock.recv(100) == b"STOPPING=1"
+    sock.close()
