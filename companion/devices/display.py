@@ -15,6 +15,7 @@ never raised: the game goes on and the next frame tries again.
 
 from __future__ import annotations
 
+import atexit
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,3 +144,6 @@ class Screen:
             self.device.cleanup()
         except Exception as exc:
             log.warning("display error while closing: %s", exc)
+        # luma also registers cleanup() with atexit: a second call would write to the
+        # closed bus.
+        atexit.unregister(self.device.cleanup)

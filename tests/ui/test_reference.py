@@ -63,3 +63,16 @@ def test_long_lists_scroll_to_keep_the_cursor_visible() -> None:
     assert top.tobytes() != bottom.tobytes()
     last_row = bottom.crop((0, 50, 100, 56))
     assert last_row.getbbox() is not None
+
+
+def test_wrap_breaks_at_spaces_and_cuts_only_words_too_long() -> None:
+    from companion.ui.font import wrap
+
+    assert wrap("Black's piece on 12 is bumped back to its plinth", 21) == [
+        "Black's piece on 12", "is bumped back to its", "plinth"]
+    assert wrap("20261120-215931-senet-tait", 10) == ["20261120-2", "15931-sene", "t-tait"]
+    assert wrap("a\nb", 21) == ["a", "b"]
+
+
+def test_characters_outside_the_font_show_a_question_mark() -> None:
+    assert glyph("é").tobytes() == glyph("?").tobytes()
