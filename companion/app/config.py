@@ -148,6 +148,9 @@ def _schema() -> tuple[Setting, ...]:
         Setting("display.height", "int", 64, "panel height in pixels", (64, 32)),
         Setting("display.rotate", "int", 0, "rotation in quarter turns (0-3)", low=0, high=3),
         Setting("display.contrast", "int", 255, "contrast 0-255", low=0, high=255),
+        Setting("display.sleep_after", "float", 600.0,
+                "seconds without a press or a throw after which the panel is switched off "
+                "(the next press only wakes it); 0: never", low=0.0, high=86400.0),
         Setting("display.i2c_port", "int", int(pins["oled"]["bus"]), "I2C bus number",
                 low=0, high=20),
         Setting("display.i2c_address", "int", int(pins["oled"]["address"]),

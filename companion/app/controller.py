@@ -32,6 +32,7 @@ from companion.app.events import (
     ThrowReported,
 )
 from companion.app.journal import Journal, JournalStore, Loaded
+from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.rules import (
     PASS,
     Action,
@@ -213,7 +214,7 @@ class Controller:
             press is Press.PRESSED
             and button is ButtonName.THROW
             and self.screen is Screen.THROW
-            and self.source == "button"
+            and self.source in DRAWN_BY_SERVICE
         ):
             self._throw_drawn()
 

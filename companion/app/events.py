@@ -32,13 +32,22 @@ class SourceFailed:
     text: str
 
 
-Event: TypeAlias = DeviceEvent | Quit | SourceFailed
+@dataclass(frozen=True, slots=True)
+class PanelIdle:
+    """Nothing has happened for ``display.sleep_after`` seconds since event number
+    ``generation``: the service switches the panel off (the controller never sees it)."""
+
+    generation: int
+
+
+Event: TypeAlias = DeviceEvent | Quit | SourceFailed | PanelIdle
 
 __all__ = [
     "ButtonEvent",
     "ButtonName",
     "DeviceEvent",
     "Event",
+    "PanelIdle",
     "Press",
     "Quit",
     "ShakeStarted",

@@ -28,12 +28,12 @@ from PIL import Image
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Draw
-from companion.app.events import Event, Quit, SourceFailed
+from companion.app.events import Event, PanelIdle, Quit, SourceFailed
 from companion.app.journal import JournalStore
 from companion.devices.buttons import Buttons, ButtonTiming
-from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler
+from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
-from companion.devices.events import ButtonName
+from companion.devices.events import ButtonEvent, ButtonName
 from companion.devices.sources import (
     SOURCE_NAMES,
     SourceContext,
@@ -85,6 +85,8 @@ class Service:
         *,
         source_context: Callable[[Callable[[Any], None]], SourceContext],
         closers: list[Callable[[], None]] | None = None,
+        scheduler: Scheduler | None = None,
+        sleep_after: float = 0.0,
     ) -> None:
         self.controller = controller
         self.screen = screen
@@ -97,6 +99,12 @@ class Service:
         self.source: ThrowSource | None = None
         self._armed: Implement | None = None
         self._closed = False
+        self._scheduler = scheduler
+        self.sleep_after = sleep_after
+        """Seconds without any event after which the panel is switched off (0: never)."""
+        self.asleep = False
+        self._sleep_timer: Timer | None = None
+        self._generation = 0
         self.ready = threading.Event()
         """Set once :meth:`run` has started the controller and shown the first frame."""
 
@@ -129,7 +137,22 @@ class Service:
         self.screen.show(image)
 
     def handle(self, event: Event) -> None:
-        """Handle one event and redraw (what :meth:`run` does for each queued event)."""
+        """Handle one event and redraw (what :meth:`run` does for each queued event).
+
+        While the panel sleeps, a button press only wakes it (the press is not acted on:
+        the players could not see what it would do)."""
+        if isinstance(event, PanelIdle):
+            if event.generation == self._generation and not self.asleep:
+                self.asleep = True
+                self.screen.sleep()
+            return
+        self._generation += 1
+        self._arm_sleep()
+        if self.asleep:
+            self.asleep = False
+            self.screen.wake()
+            if isinstance(event, ButtonEvent):
+                return
         try:
             self.controller.handle(event)
         except Exception:  # a bug must not end the game: log it, keep the loop alive
@@ -144,6 +167,7 @@ class Service:
         asks to quit)."""
         self.controller.start()
         self.refresh()
+        self._arm_sleep()
         self.ready.set()
         sd_notify("READY=1")
         while not self.controller.quit:
@@ -153,6 +177,16 @@ class Service:
                 self._handled += 1
                 self._count_lock.notify_all()
         sd_notify("STOPPING=1")
+
+    def _arm_sleep(self) -> None:
+        if self._scheduler is None or self.sleep_after <= 0:
+            return
+        if self._sleep_timer is not None:
+            self._sleep_timer.cancel()
+        generation = self._generation
+        self._sleep_timer = self._scheduler.call_later(
+            self.sleep_after, lambda: self.post(PanelIdle(generation))
+        )
 
     def _reconcile_source(self) -> None:
         wanted = self.controller.source
@@ -180,6 +214,8 @@ class Service:
         if self._closed:
             return
         self._closed = True
+        if self._sleep_timer is not None:
+            self._sleep_timer.cancel()
         self.controller.close()
         if self.source is not None:
             self.source.close()
@@ -252,7 +288,8 @@ def build(
         holder["post"] = post
         return SourceContext(post, sched, pin_factory, conf)
 
-    service = Service(controller, screen, source_context=context, closers=closers)
+    service = Service(controller, screen, source_context=context, closers=closers,
+                      scheduler=sched, sleep_after=conf["display.sleep_after"])
     timing = ButtonTiming(
         debounce=conf["buttons.debounce"], hold=conf["buttons.hold"],
         repeat_delay=conf["buttons.repeat_delay"], repeat_interval=conf["buttons.repeat_interval"],

@@ -129,6 +129,20 @@ class Screen:
         self._pending = True
         return False
 
+    def sleep(self) -> None:
+        """Switch the panel off (OLED pixels age when lit for hours); errors are logged."""
+        try:
+            self.device.hide()
+        except Exception as exc:
+            log.warning("display error while switching off: %s", exc)
+
+    def wake(self) -> None:
+        """Switch the panel back on, showing the last frame."""
+        try:
+            self.device.show()
+        except Exception as exc:
+            log.warning("display error while switching on: %s", exc)
+
     def blank(self) -> None:
         """Clear the panel (on exit); errors are logged, not raised."""
         try:

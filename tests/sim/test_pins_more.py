@@ -124,3 +124,31 @@ def test_without_the_serial_module_manual_entry_takes_over(running: tuple[Parts,
         pytest.skip("the serial shaker's host side is installed")
     assert ctl.source == "manual"
     assert ctl.screen is Screen.MESSAGE and ctl.view().title == "Throw source failed"
+
+
+@pytest.mark.parametrize("running", [{"display.sleep_after": 30.0}], indirect=True)
+def test_the_panel_sleeps_when_idle_and_the_next_press_only_wakes_it(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    service = parts.service
+    driver.sched.advance(29.0)
+    driver.idle()
+    assert not service.asleep
+    driver.sched.advance(2.0)
+    driver.idle()
+    assert service.asleep
+    driver.press(ButtonName.OK)
+    assert not service.asleep and service.controller.view().screen == "splash"
+    driver.press(ButtonName.OK)
+    assert service.controller.view().screen == "menu"
+
+
+@pytest.mark.parametrize("running", [{"throw.source": "gpio-shaker"}], indirect=True)
+def test_the_throw_button_throws_when_the_shaker_is_the_source(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    start(parts, driver)
+    driver.press(ButtonName.THROW)
+    assert parts.service.controller.view().title == "Black threw 4"
