@@ -180,6 +180,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         conf = cfg.from_args(args)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    if args.print_config:
+        print(cfg.to_toml(conf), end="")
+        return 0
     logging.basicConfig(
         level=conf["log.level"].upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -296,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--log-file", default=None, metavar="FILE",
                      help="off-Pi only: write the log here (the terminal shows the OLED)")
+    run.add_argument("--print-config", action="store_true",
+                     help="print the effective configuration as a config file and exit")
     from companion.app import config as cfg  # the schema only: no hardware library
 
     cfg.add_arguments(run)

@@ -293,6 +293,33 @@ def check(values: Mapping[str, Any], source: str) -> None:
         seen[pin] = key
 
 
+def to_toml(values: Mapping[str, Any]) -> str:
+    """``values`` as a TOML config file (with each key's help as a comment), which
+    :func:`load_file` reads back to the same values. A pin that is not wired is
+    written as ``false``."""
+    out: list[str] = ["# board-companion configuration (companion run --print-config)"]
+    section = ""
+    for s in SCHEMA:
+        head, _, key = s.name.rpartition(".")
+        if head != section:
+            section = head
+            out += ["", f"[{head}]"]
+        value = values.get(s.name)
+        if value is None:
+            text = "false"
+        elif isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, str):
+            text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        elif s.name == "display.i2c_address":
+            text = f"0x{value:02X}"
+        else:
+            text = repr(value)
+        out.append(f"# {s.help}")
+        out.append(f"{key} = {text}")
+    return "\n".join(out) + "\n"
+
+
 def describe(values: Mapping[str, Any]) -> list[str]:
     """The effective configuration, one ``key = value`` line per setting, for the log."""
     out = []

@@ -74,3 +74,11 @@ def test_the_effective_configuration_lists_every_key() -> None:
     lines = cfg.describe(cfg.defaults())
     assert len(lines) == len(cfg.SCHEMA)
     assert "display.i2c_address = 0x3c" in lines
+
+
+def test_printed_configuration_reads_back_to_the_same_values(tmp_path: Path) -> None:
+    values = cfg.defaults()
+    values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"'})
+    conf = tmp_path / "printed.toml"
+    conf.write_text(cfg.to_toml(values))
+    assert parse(["--config", str(conf)]) == values
