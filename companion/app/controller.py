@@ -52,6 +52,7 @@ from companion.rules import (
     Event as GameEvent,
 )
 from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN
+from companion.ui.render import body_lines, layout
 from companion.ui.view import ThrowPicture, View, kind_of, picture_of
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,8 @@ class Controller:
     ``store``: where journals go; ``draw``: how a throw is drawn (see :data:`Draw`);
     ``sources``: the throw sources the settings screen offers; ``source``: the one in
     use; ``throw_button``: whether a THROW button is wired (else OK throws for the
-    ``button`` source); ``games``: the game ids of the menu (default: all registered).
+    ``button`` source); ``games``: the game ids of the menu (default: all registered);
+    ``size``: the panel in pixels (128x64 or 128x32).
     """
 
     def __init__(
@@ -114,6 +116,7 @@ class Controller:
         source: str,
         throw_button: bool = True,
         games: Sequence[str] | None = None,
+        size: tuple[int, int] = (128, 64),
     ) -> None:
         self.store = store
         self.draw = draw
@@ -121,6 +124,8 @@ class Controller:
         self.source = source if source in self.sources else self.sources[0]
         self.throw_button = throw_button
         self.games = list(games) if games is not None else game_ids()
+        self.size = size
+        """The panel's size in pixels (text screens scroll no further than their end)."""
         self.screen = Screen.SPLASH
         self.cursor = 0
         self.scroll = 0
@@ -234,7 +239,10 @@ class Controller:
             target = self.cursor + delta
             self.cursor = min(max(target, 0), n - 1) if repeat else target % n
         else:
-            self.scroll = max(0, self.scroll + delta)
+            view = self.view()
+            _, rows, _ = layout(view, self.size)
+            last = max(0, len(body_lines(view, self.size[0])) - rows)
+            self.scroll = min(max(0, self.scroll + delta), last)
 
     def _goto(self, screen: Screen) -> None:
         self.screen = screen

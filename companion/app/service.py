@@ -279,7 +279,7 @@ def build(
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,
         source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,
-        games=games,
+        games=games, size=screen.size,
     )
 
     holder: dict[str, Any] = {}

@@ -304,3 +304,15 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
         send(ctl, SHAKE, OK)           # players 2, 3 and 1 move 1
     assert on(ctl) is Screen.OVER
     assert ctl.view().lines[0] == "Player 1 wins!"
+
+
+def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, [])
+    ctl.problems = ["a long report " * 12]
+    send(ctl, OK)                                    # the journal report
+    assert ctl.view().screen == "message"
+    send(ctl, *[DOWN] * 30)
+    deepest = ctl.scroll
+    assert 0 < deepest < 30
+    send(ctl, *[UP] * deepest)
+    assert ctl.scroll == 0
