@@ -49,6 +49,10 @@ def test_demo_writes_frames_and_prints_the_record(tmp_path: Path) -> None:
     assert "winner:" in done.stdout
     pngs = sorted(tmp_path.glob("*.png"))
     assert pngs[0].name == "00001-splash.png" and pngs[-1].name.endswith("-over.png")
+    from PIL import Image
+
+    with Image.open(pngs[-1]) as last:
+        assert last.size == (128, 64) and last.mode == "1"
     assert f"{len(pngs)} frames written" in done.stdout
 
 

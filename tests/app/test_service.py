@@ -117,3 +117,20 @@ def test_systemd_is_told_when_the_service_is_ready_and_stopping(
         parts.service.close()
     assert sock.recv(100) == b"STOPPING=1"
     sock.close()
+
+
+def test_the_service_draws_throws_with_the_secrets_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import secrets
+
+    from companion.app.service import secure_draw
+    from companion.rules import BinarySticks
+
+    calls: list[int] = []
+
+    def randbelow(n: int) -> int:
+        calls.append(n)
+        return n - 1
+
+    monkeypatch.setattr(secrets, "randbelow", randbelow)
+    throw = secure_draw(BinarySticks(4), 0)
+    assert calls == [16] and throw.faces == ("L", "L", "L", "L")
