@@ -525,11 +525,13 @@ class Controller:
             Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME
         ):
             return
+        # A throw alone is never taken back (that would be a free re-throw): only the
+        # last confirmed move, with any throw made after it.
         moves = [i for i, a in enumerate(self.actions) if isinstance(a, Move)]
-        keep = moves[-1] if moves else 0
+        keep = moves[-1] if moves else len(self.actions)
         count = len(self.actions) - keep
         if count == 0:
-            self._show_message("Nothing to undo", ("No move has been made yet.",), Screen.THROW)
+            self._show_message("Nothing to undo", ("No move has been made yet.",), self.screen)
             return
         undone = self.journal.records[-count:]
         try:

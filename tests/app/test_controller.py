@@ -147,11 +147,15 @@ def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Pa
     assert load(ctl.journal.path).game.option("sticks") == 5
 
 
-def test_nothing_to_undo_at_the_start(tmp_path: Path) -> None:
-    ctl = controller(tmp_path, [])
+def test_nothing_to_undo_at_the_start_and_a_throw_alone_is_not_taken_back(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["4"])
     start_senet(ctl)
     send(ctl, HOLD_BACK)
     assert ctl.view().title == "Nothing to undo"
+    send(ctl, OK, SHAKE, HOLD_BACK)
+    assert ctl.view().title == "Nothing to undo"
+    send(ctl, OK)
+    assert on(ctl) is Screen.MOVES and ctl.view().title == "Black threw 4"
 
 
 def test_manual_entry_sets_each_stick_with_the_buttons(tmp_path: Path) -> None:
