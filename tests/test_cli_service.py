@@ -97,11 +97,7 @@ def test_run_in_a_terminal_draws_the_oled_and_takes_keys(tmp_path: Path) -> None
     try:
         shown = _read_until(fd, b"keys:")
         assert "▀".encode() in shown and b"keys:" in shown
-        os.write(fd, b"\r")                  # OK: splash -> menu
-        time.sleep(0.3)
-        os.write(fd, b"\r")                  # OK: menu -> setup
-        time.sleep(0.3)
-        os.write(fd, b"\r")                  # OK: the game starts, its journal opens
+        os.write(fd, b"\r\r\r")              # OK x3: splash, menu, setup: the game starts
         deadline = time.monotonic() + 10
         while not list(tmp_path.glob("*.journal")) and time.monotonic() < deadline:
             _read_until(fd, b"\x00", 0.1)

@@ -119,6 +119,7 @@ class KeyReader:
         self.hold = float(conf["buttons.hold"])
         self.shaker = conf["shaker.pin"]
         self.min_edges = int(conf["shaker.min_edges"])
+        self._free: dict[ButtonName, float] = {}
         self._thread = threading.Thread(target=self._run, name="companion-keys", daemon=True)
 
     def start(self) -> None:
@@ -129,12 +130,19 @@ class KeyReader:
         self._thread.join(timeout=2)
 
     def _tap(self, button: ButtonName, seconds: float = 0.08) -> None:
+        """Press ``button`` for ``seconds``; a key typed while the previous press of the
+        same button is still going is queued after it (never merged into it)."""
         bcm = self.pins.get(button)
         if bcm is None:
             return
         pin = self.parts.pin_factory.pin(bcm)
-        pin.drive_low()
-        self.parts.scheduler.call_later(seconds, pin.drive_high)
+        sched = self.parts.scheduler
+        now = sched.now()
+        start = max(now, self._free.get(button, now))
+        gap = 2 * float(self.parts.config["buttons.debounce"])
+        self._free[button] = start + seconds + gap
+        sched.call_later(start - now, pin.drive_low)
+        sched.call_later(start - now + seconds, pin.drive_high)
 
     def _shake(self) -> None:
         if self.shaker is None:

@@ -82,6 +82,7 @@ def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> N
     loop = threading.Thread(target=parts.service.run)
     loop.start()
     try:
+        assert parts.service.ready.wait(5)
         time.sleep(0.3)
         assert len(frames) == 1  # the splash, once
         press(parts, parts.config["buttons.ok"])
