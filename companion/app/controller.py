@@ -67,6 +67,8 @@ ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST})
 
 
 class Screen(enum.Enum):
+    """The screens; the value is the view's ``screen`` name (and the reference PNG's)."""
+
     SPLASH = "splash"
     RESUME = "resume"
     MENU = "menu"

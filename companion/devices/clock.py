@@ -84,9 +84,11 @@ class ThreadScheduler:
         self._thread.start()
 
     def now(self) -> float:
+        """``time.monotonic()``, in seconds."""
         return time.monotonic()
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> Timer:
+        """Call ``fn()`` in the timer thread after ``delay`` seconds."""
         entry = _Entry(time.monotonic() + max(0.0, delay), fn)
         with self._cond:
             self._heap.push(entry)
@@ -135,10 +137,12 @@ class ManualScheduler:
         self._lock = threading.RLock()
 
     def now(self) -> float:
+        """The virtual time in seconds."""
         with self._lock:
             return self._now
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> Timer:
+        """Call ``fn()`` once :meth:`advance` passes ``delay`` seconds from now."""
         with self._lock:
             entry = _Entry(self._now + max(0.0, delay), fn)
             self._heap.push(entry)

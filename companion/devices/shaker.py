@@ -64,6 +64,7 @@ class ShakeDetector:
             self._post(Shaken(SOURCE))
 
     def cancel(self) -> None:
+        """Forget a shake in progress (no throw will come of it)."""
         with self._lock:
             if self._timer is not None:
                 self._timer.cancel()
@@ -103,5 +104,6 @@ class GpioShaker:
             self.detector.cancel()
 
     def close(self) -> None:
+        """Stop listening and release the pin; idempotent."""
         self.detector.cancel()
         self._device.close()

@@ -85,6 +85,11 @@ class PinDriver:
         return self.factory.pin(bcm)
 
     def idle(self) -> None:
+        """Wait until the service has handled everything the pins posted (as a person
+        waits to see the screen before pressing again).
+
+        :raises RuntimeError: after 10 s.
+        """
         if not self.parts.service.wait_idle(10):
             raise RuntimeError("the service did not handle its events within 10 s")
 

@@ -123,9 +123,11 @@ class KeyReader:
         self._thread = threading.Thread(target=self._run, name="companion-keys", daemon=True)
 
     def start(self) -> None:
+        """Start reading keys in a daemon thread."""
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop reading keys (wakes the thread through a pipe)."""
         os.write(self._stop_w, b"x")
         self._thread.join(timeout=2)
 
