@@ -12,16 +12,30 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# With a terminal: the companion itself (off a Pi: the OLED drawn in the terminal, keys
+# for the buttons). Without one (CI, a pipe): a scripted whole game through the mock
+# pins, its frames written as PNG files into frames/.
 demo: $(STAMP)
-	$(BIN)/companion rules play senet-tait
+	@if [ -t 0 ] && [ -t 1 ]; then \
+		$(BIN)/companion run; \
+	else \
+		$(BIN)/companion demo --frames frames; \
+	fi
 
 test: $(STAMP)
 	$(BIN)/ruff check companion tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
+# Every benchmark script that exists in this checkout, one after the other.
+BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py
+
 bench: $(STAMP)
-	$(BIN)/python benchmarks/rules_throughput.py
+	@for script in $(BENCHMARKS); do \
+		if [ -f "$$script" ]; then \
+			echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
+		fi; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

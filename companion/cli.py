@@ -169,6 +169,72 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    """``companion run``: the service (real backends on a Pi, else the terminal simulator)."""
+    import logging
+
+    from companion.app import config as cfg
+    from companion.app import service as svc
+
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if args.print_config:
+        print(cfg.to_toml(conf), end="")
+        return 0
+    logging.basicConfig(
+        level=conf["log.level"].upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    hardware = conf["hardware"]
+    if hardware == "auto":
+        hardware = "pi" if svc.on_raspberry_pi() else "mock"
+    if hardware == "pi":
+        try:
+            parts = svc.build(conf)
+        except Exception as exc:  # no pin library, no I2C bus, a pin in use
+            print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            return 1
+        svc.run_forever(parts)
+        return 0
+    if not sys.stdin.isatty():
+        raise UsageError(
+            "no Raspberry Pi hardware and no terminal to simulate it in; "
+            "try `companion demo`, or --hardware pi"
+        )
+    from companion.sim import terminal
+
+    conf["display.backend"] = "noop" if conf["display.backend"] in ("auto", "i2c") else conf["display.backend"]
+    root = logging.getLogger()
+    root.handlers.clear()  # the terminal shows the OLED: the log goes to --log-file or nowhere
+    if args.log_file:
+        logging.basicConfig(
+            filename=args.log_file, level=conf["log.level"].upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    else:
+        root.addHandler(logging.NullHandler())
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout))
+    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``companion demo``: a scripted whole game through the mock pins."""
+    import tempfile
+
+    from companion.sim import demo
+
+    frames = Path(args.frames) if args.frames else None
+    if args.journal:
+        return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames, out=sys.stdout)
+    with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
+        return demo.main(
+            Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout, keep=False
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -225,6 +291,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the random throws and choices (same seed, same game)",
     )
     play.set_defaults(func=cmd_play)
+
+    run = sub.add_parser(
+        "run",
+        help="the companion service: real hardware on a Raspberry Pi, else a terminal "
+        "simulator (keys for the buttons, s to shake)",
+    )
+    run.add_argument("--log-file", default=None, metavar="FILE",
+                     help="off-Pi only: write the log here (the terminal shows the OLED)")
+    run.add_argument("--print-config", action="store_true",
+                     help="print the effective configuration as a config file and exit")
+    from companion.app import config as cfg  # the schema only: no hardware library
+
+    cfg.add_arguments(run)
+    run.set_defaults(func=cmd_run)
+
+    demo = sub.add_parser(
+        "demo",
+        help="play a scripted whole game of senet-tait through the mock pins; print the record",
+    )
+    demo.add_argument("--frames", metavar="DIR", default=None,
+                      help="write every distinct 128x64 frame as a PNG into DIR")
+    demo.add_argument("--seed", type=int, default=1, metavar="N",
+                      help="seed of the throws and the choices (default 1)")
+    demo.add_argument("--journal", metavar="DIR", default=None,
+                      help="journal directory (default: a temporary one); an unfinished "
+                      "game there is resumed")
+    demo.set_defaults(func=cmd_demo)
     return parser
 
 

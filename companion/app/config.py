@@ -1,0 +1,332 @@
+"""The service's configuration: ONE schema for the TOML file and the command line.
+
+Every setting has a dotted name, ``section.key``: in the file it is ``key`` under
+``[section]``; on the command line it is ``--section.key VALUE``. A flag overrides the
+file, the file overrides the default. Default pins are read from the pin map
+``companion/devices/pinmap.toml`` (the wiring diagram is made from the same file).
+
+Validation happens once, at start: an unknown key, a wrong type, a value out of range
+or two devices on one pin raise :class:`ConfigError` naming the file (or "command
+line"), the key and the reason. :func:`describe` gives the effective configuration,
+one ``key = value`` line each, for the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+PIN_RANGE = range(0, 28)
+"""BCM GPIO numbers on the 40-pin header."""
+
+
+class ConfigError(ValueError):
+    """A configuration value that cannot be used; the message names where, the key and why."""
+
+    def __init__(self, source: str, key: str, reason: str) -> None:
+        self.source = source
+        self.key = key
+        self.reason = reason
+        super().__init__(f"{source}: {key}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One configuration key: its type, default, allowed values and help (with units)."""
+
+    name: str
+    kind: str
+    """``"int"``, ``"float"``, ``"str"``, ``"bool"`` or ``"pin"`` (a BCM pin or none)."""
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+    def parse(self, raw: object, source: str) -> Any:
+        """The typed value of ``raw`` (a TOML value or a command-line string).
+
+        :raises ConfigError: naming ``source``, the key and the reason.
+        """
+        value = _convert(self, raw, source)
+        if value is None:
+            return None
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise ConfigError(source, self.name, f"must be one of {allowed}, got {raw!r}")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if self.low is not None and value < self.low:
+                raise ConfigError(source, self.name, f"must be at least {self.low}, got {value}")
+            if self.high is not None and value > self.high:
+                raise ConfigError(source, self.name, f"must be at most {self.high}, got {value}")
+        return value
+
+
+def _convert(setting: Setting, raw: object, source: str) -> Any:
+    kind = setting.kind
+    text = raw.strip() if isinstance(raw, str) else None
+
+    def bad(expected: str) -> ConfigError:
+        return ConfigError(source, setting.name, f"expected {expected}, got {raw!r}")
+
+    if kind == "pin":
+        if raw is False or (text is not None and text.lower() in ("none", "off", "false", "")):
+            return None
+        if text is not None and text.isdigit():
+            raw = int(text)
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise bad("a BCM pin number 0-27, or none / false when not wired")
+        if raw not in PIN_RANGE:
+            raise ConfigError(source, setting.name, f"BCM pin must be 0-27, got {raw}")
+        return raw
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if text is not None and text.lower() in ("1", "yes", "true", "on"):
+            return True
+        if text is not None and text.lower() in ("0", "no", "false", "off"):
+            return False
+        raise bad("true or false")
+    if kind == "int":
+        if text is not None:
+            try:
+                raw = int(text, 0)
+            except ValueError:
+                raise bad("a whole number") from None
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise bad("a whole number")
+        return raw
+    if kind == "float":
+        if text is not None:
+            try:
+                raw = float(text)
+            except ValueError:
+                raise bad("a number") from None
+        if not isinstance(raw, int | float) or isinstance(raw, bool):
+            raise bad("a number")
+        return float(raw)
+    if not isinstance(raw, str):
+        raise bad("a string")
+    return raw
+
+
+def pinmap() -> dict[str, Any]:
+    """The packaged pin map (``companion/devices/pinmap.toml``) as a dictionary."""
+    text = resources.files("companion.devices").joinpath("pinmap.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def default_state_dir() -> str:
+    """Where journals go by default: systemd's ``$STATE_DIRECTORY``, else
+    ``$XDG_STATE_HOME/board-companion`` (``~/.local/state/board-companion``)."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return state.split(":")[0]
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return str(Path(base) / "board-companion")
+
+
+def _schema() -> tuple[Setting, ...]:
+    pins = pinmap()
+    buttons = pins["buttons"]
+    return (
+        Setting("hardware", "str", "auto",
+                "auto: the real backends on a Raspberry Pi, the mock ones elsewhere; "
+                "pi or mock to force", ("auto", "pi", "mock")),
+        Setting("display.driver", "str", "ssd1306", "OLED controller chip",
+                ("ssd1306", "sh1106")),
+        Setting("display.backend", "str", "auto",
+                "auto: i2c on a Pi, else the real driver on luma's noop interface; "
+                "or i2c, noop, dummy", ("auto", "i2c", "noop", "dummy")),
+        Setting("display.width", "int", 128, "panel width in pixels", (128,)),
+        Setting("display.height", "int", 64, "panel height in pixels", (64, 32)),
+        Setting("display.rotate", "int", 0, "rotation in quarter turns (0-3)", low=0, high=3),
+        Setting("display.contrast", "int", 255, "contrast 0-255", low=0, high=255),
+        Setting("display.sleep_after", "float", 600.0,
+                "seconds without a press or a throw after which the panel is switched off "
+                "(the next press only wakes it); 0: never", low=0.0, high=86400.0),
+        Setting("display.i2c_port", "int", int(pins["oled"]["bus"]), "I2C bus number",
+                low=0, high=20),
+        Setting("display.i2c_address", "int", int(pins["oled"]["address"]),
+                "7-bit I2C address (0x3C or 0x3D)", low=0x03, high=0x77),
+        *(
+            Setting(f"buttons.{name}", "pin", int(buttons[name]["bcm"]),
+                    f"BCM pin of the {name.upper()} button (none: not wired)")
+            for name in ("up", "down", "ok", "back", "throw")
+        ),
+        Setting("buttons.debounce", "float", 0.02,
+                "seconds: edges closer than this are contact bounce", low=0.0005, high=0.2),
+        Setting("buttons.hold", "float", 1.0, "seconds a press lasts to count as a hold "
+                "(hold BACK: undo)", low=0.2, high=10.0),
+        Setting("buttons.repeat_delay", "float", 0.5,
+                "seconds UP/DOWN is held before it repeats", low=0.05, high=5.0),
+        Setting("buttons.repeat_interval", "float", 0.15,
+                "seconds between repeats of a held UP/DOWN", low=0.02, high=5.0),
+        Setting("shaker.pin", "pin", int(pins["shaker"]["bcm"]),
+                "BCM pin of the vibration / tilt switch (none: not wired)"),
+        Setting("shaker.quiet", "float", 0.4,
+                "seconds without an edge that end a shake (the throw is drawn then)",
+                low=0.01, high=5.0),
+        Setting("shaker.min_edges", "int", 8,
+                "edges a shake needs; fewer (a bumped table) do not throw", low=2, high=1000),
+        Setting("throw.source", "str", "gpio-shaker",
+                "where throws come from: gpio-shaker, serial-shaker, button (THROW or OK) "
+                "or manual (players enter their own throw)",
+                ("gpio-shaker", "serial-shaker", "button", "manual")),
+        Setting("serial.port", "str", "/dev/ttyACM0", "serial device of the Pico shaker"),
+        Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,
+                high=4_000_000),
+        Setting("journal.dir", "str", "", "directory of the game journals (empty: "
+                "$STATE_DIRECTORY or ~/.local/state/board-companion)"),
+        Setting("log.level", "str", "info", "log level",
+                ("debug", "info", "warning", "error")),
+    )
+
+
+SCHEMA: tuple[Setting, ...] = _schema()
+"""Every setting, in the order of the help and the log."""
+BY_NAME: dict[str, Setting] = {s.name: s for s in SCHEMA}
+
+PIN_KEYS = tuple(s.name for s in SCHEMA if s.kind == "pin")
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting at its default (pins from the pin map)."""
+    return {s.name: s.default for s in SCHEMA}
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and name not in BY_NAME:
+            yield from _flatten(value, f"{name}.")
+        else:
+            yield name, value
+
+
+def load_file(path: Path) -> dict[str, Any]:
+    """The settings in the TOML file ``path`` (only those it sets), typed and checked.
+
+    :raises ConfigError: unreadable file, TOML syntax error (with its line), unknown
+        key, bad value.
+    """
+    source = str(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(source, "(file)", f"cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "(syntax)", str(exc)) from None
+    values: dict[str, Any] = {}
+    for name, raw in _flatten(data):
+        setting = BY_NAME.get(name)
+        if setting is None:
+            raise ConfigError(source, name, "unknown key; see `companion run --help`")
+        values[name] = setting.parse(raw, source)
+    return values
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--config`` and one ``--section.key`` flag per setting to ``parser``."""
+    parser.add_argument(
+        "--config", metavar="FILE", default=os.environ.get("COMPANION_CONFIG"),
+        help="TOML configuration file (default: $COMPANION_CONFIG, else "
+        "/etc/board-companion/config.toml if it exists); flags override it",
+    )
+    group = parser.add_argument_group("settings (also keys of the config file)")
+    for s in SCHEMA:
+        extra = f" (choices: {', '.join(map(str, s.choices))})" if s.choices else ""
+        group.add_argument(
+            f"--{s.name}", dest=f"cfg:{s.name}", metavar="VALUE", default=None,
+            help=f"{s.help}{extra}; default {s.default!r}",
+        )
+
+
+DEFAULT_FILE = Path("/etc/board-companion/config.toml")
+
+
+def from_args(
+    args: argparse.Namespace, *, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The effective configuration: defaults, then the file, then the flags, then
+    ``overrides`` (typed values from a caller such as the demo).
+
+    :raises ConfigError: for any bad value, naming where it came from.
+    """
+    values = defaults()
+    path: Path | None = Path(args.config) if getattr(args, "config", None) else None
+    if path is None and DEFAULT_FILE.exists():
+        path = DEFAULT_FILE
+    if path is not None:
+        values.update(load_file(path))
+    for s in SCHEMA:
+        raw = getattr(args, f"cfg:{s.name}", None)
+        if raw is not None:
+            values[s.name] = s.parse(raw, "command line")
+    if overrides:
+        values.update(overrides)
+    check(values, str(path) if path else "command line")
+    return values
+
+
+def check(values: Mapping[str, Any], source: str) -> None:
+    """Checks across keys: no two devices on one BCM pin, no pin of the I2C bus.
+
+    :raises ConfigError: naming the second key that uses a pin.
+    """
+    bus = pinmap()["oled"]
+    i2c_pins = {int(bus["sda"]["bcm"]): "I2C SDA", int(bus["scl"]["bcm"]): "I2C SCL"}
+    seen: dict[int, str] = dict(i2c_pins)
+    for key in PIN_KEYS:
+        pin = values.get(key)
+        if pin is None:
+            continue
+        if pin in seen:
+            raise ConfigError(source, key, f"BCM pin {pin} is already used by {seen[pin]}")
+        seen[pin] = key
+
+
+def to_toml(values: Mapping[str, Any]) -> str:
+    """``values`` as a TOML config file (with each key's help as a comment), which
+    :func:`load_file` reads back to the same values. A pin that is not wired is
+    written as ``false``."""
+    out: list[str] = ["# board-companion configuration (companion run --print-config)"]
+    section = ""
+    for s in SCHEMA:
+        head, _, key = s.name.rpartition(".")
+        if head != section:
+            section = head
+            out += ["", f"[{head}]"]
+        value = values.get(s.name)
+        if value is None:
+            text = "false"
+        elif isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, str):
+            text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        elif s.name == "display.i2c_address":
+            text = f"0x{value:02X}"
+        else:
+            text = repr(value)
+        out.append(f"# {s.help}")
+        out.append(f"{key} = {text}")
+    return "\n".join(out) + "\n"
+
+
+def describe(values: Mapping[str, Any]) -> list[str]:
+    """The effective configuration, one ``key = value`` line per setting, for the log."""
+    out = []
+    for s in SCHEMA:
+        value = values.get(s.name)
+        shown = "none" if value is None else (
+            hex(value) if s.name == "display.i2c_address" else repr(value)
+        )
+        out.append(f"{s.name} = {shown}")
+    return out

@@ -1,0 +1,337 @@
+"""The service: one loop that takes typed events from a queue and drives the controller.
+
+Device threads (gpiozero callbacks, the timer thread, a serial reader) only
+:meth:`Service.post` events. The loop (:meth:`Service.run`) handles one event at a
+time: the controller changes state, the throw source is armed for what is due, and
+the screen is drawn and pushed to the display if it changed. The loop blocks on the
+queue: an idle companion uses no CPU.
+
+:func:`build` makes everything from a configuration (the keys of
+:mod:`companion.app.config`), injecting the pin factory, the timers, the display and
+the throw drawing, so tests and the demo use the very same wiring with mock pins.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import secrets
+import socket
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from companion.app import config as cfg
+from companion.app.controller import Controller, Draw
+from companion.app.events import Event, PanelIdle, Quit, SourceFailed
+from companion.app.journal import JournalStore
+from companion.devices.buttons import Buttons, ButtonTiming
+from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
+from companion.devices.display import DisplaySpec, Screen, make_device
+from companion.devices.events import ButtonEvent, ButtonName
+from companion.devices.sources import (
+    SOURCE_NAMES,
+    SourceContext,
+    SourceUnavailableError,
+    ThrowSource,
+    make_source,
+)
+from companion.rules import Implement, Throw
+from companion.ui.render import render
+
+log = logging.getLogger(__name__)
+
+
+def secure_draw(implement: Implement, n: int) -> Throw:
+    """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`)."""
+    return implement.draw(secrets.randbelow)
+
+
+def on_raspberry_pi() -> bool:
+    """Whether this machine is a Raspberry Pi (from ``/proc/device-tree/model``)."""
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def sd_notify(message: str) -> None:
+    """Send ``message`` (``READY=1``, ``STOPPING=1``) to systemd when run as a
+    ``Type=notify`` unit; does nothing otherwise."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.sendto(message.encode(), address)
+    except OSError as exc:
+        log.warning("systemd notify failed: %s", exc)
+
+
+class Service:
+    """The loop, the controller and the devices it owns (closed by :meth:`close`)."""
+
+    def __init__(
+        self,
+        controller: Controller,
+        screen: Screen,
+        *,
+        source_context: Callable[[Callable[[Any], None]], SourceContext],
+        closers: list[Callable[[], None]] | None = None,
+        scheduler: Scheduler | None = None,
+        sleep_after: float = 0.0,
+    ) -> None:
+        self.controller = controller
+        self.screen = screen
+        self.queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._count_lock = threading.Condition()
+        self._posted = 0
+        self._handled = 0
+        self._closers = closers or []
+        self._source_ctx = source_context(self.post)
+        self.source: ThrowSource | None = None
+        self._armed: Implement | None = None
+        self._closed = False
+        self._scheduler = scheduler
+        self.sleep_after = sleep_after
+        """Seconds without any event after which the panel is switched off (0: never)."""
+        self.asleep = False
+        self._sleep_timer: Timer | None = None
+        self._generation = 0
+        self.ready = threading.Event()
+        """Set once :meth:`run` has started the controller and shown the first frame."""
+
+    # ---------------------------------------------------------------- posting
+
+    def post(self, event: Event) -> None:
+        """Hand ``event`` to the loop (any thread; never blocks for long)."""
+        with self._count_lock:
+            self._posted += 1
+        self.queue.put(event)
+
+    def post_from_signal(self, event: Event) -> None:
+        """Hand ``event`` to the loop from a signal handler (no locks taken)."""
+        self.queue.put(event)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until the loop has started and every event posted so far has been
+        handled; ``False`` on timeout."""
+        if not self.ready.wait(timeout):
+            return False
+        with self._count_lock:
+            return self._count_lock.wait_for(lambda: self._handled >= self._posted, timeout)
+
+    # ---------------------------------------------------------------- the loop
+
+    def refresh(self) -> None:
+        """Arm the throw source for what is due and show the current screen."""
+        self._reconcile_source()
+        image = render(self.controller.view(), self.screen.size)
+        self.screen.show(image)
+
+    def handle(self, event: Event) -> None:
+        """Handle one event and redraw (what :meth:`run` does for each queued event).
+
+        While the panel sleeps, a button press only wakes it (the press is not acted on:
+        the players could not see what it would do)."""
+        if isinstance(event, PanelIdle):
+            if event.generation == self._generation and not self.asleep:
+                self.asleep = True
+                self.screen.sleep()
+            return
+        self._generation += 1
+        self._arm_sleep()
+        if self.asleep:
+            self.asleep = False
+            self.screen.wake()
+            if isinstance(event, ButtonEvent):
+                return
+        try:
+            self.controller.handle(event)
+        except Exception:  # a bug must not end the game: log it, keep the loop alive
+            log.exception("error while handling %r", event)
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("error while drawing the screen after %r", event)
+
+    def run(self) -> None:
+        """Start the controller and loop until a :class:`Quit` event (or the controller
+        asks to quit)."""
+        self.controller.start()
+        self.refresh()
+        self._arm_sleep()
+        self.ready.set()
+        sd_notify("READY=1")
+        while not self.controller.quit:
+            event = self.queue.get()
+            self.handle(event)
+            with self._count_lock:
+                self._handled += 1
+                self._count_lock.notify_all()
+        sd_notify("STOPPING=1")
+
+    def _arm_sleep(self) -> None:
+        if self._scheduler is None or self.sleep_after <= 0:
+            return
+        if self._sleep_timer is not None:
+            self._sleep_timer.cancel()
+        generation = self._generation
+        self._sleep_timer = self._scheduler.call_later(
+            self.sleep_after, lambda: self.post(PanelIdle(generation))
+        )
+
+    def _reconcile_source(self) -> None:
+        wanted = self.controller.source
+        if self.source is None or self.source.name != wanted:
+            if self.source is not None:
+                self.source.close()
+                self.source = None
+            self._armed = None
+            try:
+                self.source = make_source(wanted, self._source_ctx)
+            except (SourceUnavailableError, OSError, ValueError) as exc:
+                log.warning("throw source %s: %s", wanted, exc)
+                self.controller.handle(SourceFailed(wanted, str(exc)))
+                if self.controller.source != wanted:
+                    self._reconcile_source()
+                return
+            log.info("throw source: %s", wanted)
+        due = self.controller.due
+        if due != self._armed:
+            self._armed = due
+            self.source.arm(due)
+
+    def close(self) -> None:
+        """End cleanly: journal closed, throw source and pins released, display blanked."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._sleep_timer is not None:
+            self._sleep_timer.cancel()
+        self.controller.close()
+        if self.source is not None:
+            self.source.close()
+            self.source = None
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("error while closing")
+        self.screen.close()
+
+
+@dataclass
+class Parts:
+    """What :func:`build` made, for a caller that drives it (the demo, tests, benchmarks)."""
+
+    service: Service
+    buttons: Buttons
+    scheduler: Scheduler
+    pin_factory: Any
+    config: dict[str, Any]
+
+
+def build(
+    config: Mapping[str, Any],
+    *,
+    pin_factory: Any = None,
+    scheduler: Scheduler | None = None,
+    draw: Draw = secure_draw,
+    on_frame: Callable[[Image.Image], None] | None = None,
+    games: list[str] | None = None,
+) -> Parts:
+    """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
+    gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread).
+
+    :raises gpiozero.GPIOZeroError: a pin that cannot be used.
+    :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
+    """
+    conf = dict(config)
+    sched: Scheduler = scheduler or ThreadScheduler(
+        on_error=lambda exc: log.error("timer error: %s", exc)
+    )
+    closers: list[Callable[[], None]] = []
+    if isinstance(sched, ThreadScheduler | ManualScheduler):
+        closers.append(sched.close)
+    backend = conf["display.backend"]
+    if backend == "auto":
+        backend = "i2c" if pin_factory is None and on_raspberry_pi() else "noop"
+    spec = DisplaySpec(
+        driver=conf["display.driver"], backend=backend, width=conf["display.width"],
+        height=conf["display.height"], rotate=conf["display.rotate"],
+        contrast=conf["display.contrast"], i2c_port=conf["display.i2c_port"],
+        i2c_address=conf["display.i2c_address"],
+    )
+    screen = Screen(make_device(spec), on_frame=on_frame)
+    journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
+    available = [
+        name for name in SOURCE_NAMES
+        if not (name == "gpio-shaker" and conf.get("shaker.pin") is None)
+    ]
+    controller = Controller(
+        store=JournalStore(journal_dir), draw=draw, sources=available,
+        source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,
+        games=games, size=screen.size,
+    )
+
+    holder: dict[str, Any] = {}
+
+    def context(post: Callable[[Any], None]) -> SourceContext:
+        holder["post"] = post
+        return SourceContext(post, sched, pin_factory, conf)
+
+    service = Service(controller, screen, source_context=context, closers=closers,
+                      scheduler=sched, sleep_after=conf["display.sleep_after"])
+    timing = ButtonTiming(
+        debounce=conf["buttons.debounce"], hold=conf["buttons.hold"],
+        repeat_delay=conf["buttons.repeat_delay"], repeat_interval=conf["buttons.repeat_interval"],
+    )
+    pins = {
+        name: conf[f"buttons.{name.value}"]
+        for name in ButtonName
+        if conf.get(f"buttons.{name.value}") is not None
+    }
+    try:
+        buttons = Buttons(pins, service.post, sched, timing, pin_factory=pin_factory)
+    except Exception:
+        screen.close()
+        raise
+    # Buttons are released before the timers stop (closers run in order).
+    closers.insert(0, buttons.close)
+    return Parts(service, buttons, sched, pin_factory, conf)
+
+
+def mock_factory() -> Any:
+    """A fresh gpiozero ``MockFactory`` (the pins of a machine without a Pi)."""
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory()
+
+
+def run_forever(parts: Parts, *, install_signals: bool = True) -> None:
+    """Run the loop in this thread until Quit, SIGTERM or Ctrl-C; always close cleanly."""
+    import signal
+
+    service = parts.service
+    log.info("effective configuration:\n  %s", "\n  ".join(cfg.describe(parts.config)))
+    previous: dict[signal.Signals, Any] = {}
+    if install_signals:
+        def on_signal(signum: int, frame: object) -> None:
+            service.post_from_signal(Quit(signal.Signals(signum).name))
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            previous[sig] = signal.signal(sig, on_signal)
+    try:
+        service.run()
+    finally:
+        service.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

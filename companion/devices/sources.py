@@ -1,0 +1,134 @@
+"""Throw sources: where a throw comes from, behind one small interface.
+
+========================  =================================================================
+``gpio-shaker``           a vibration / tilt switch on a GPIO pin; posts ``Shaken`` and the
+                          service draws the throw (``secrets.randbelow``)
+``serial-shaker``         the Pico shaker on USB serial; it draws the throw itself and
+                          posts ``ThrowReported`` (host side: ``companion.devices.serial_shaker``)
+``button``                the THROW button (or OK when no THROW button is wired): the
+                          service draws the throw
+``manual``                players throw their own sticks or dice and enter each value
+                          with the buttons
+========================  =================================================================
+
+A new source is one class with ``name``, :meth:`ThrowSource.arm` and
+:meth:`ThrowSource.close`, plus one entry in :data:`FACTORIES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.devices.clock import Scheduler
+from companion.devices.events import Post
+from companion.rules.throws import Implement
+
+SOURCE_NAMES = ("gpio-shaker", "serial-shaker", "button", "manual")
+"""Every throw source, in the settings screen's order."""
+
+DRAWN_BY_SERVICE = frozenset({"gpio-shaker", "button"})
+"""Sources that only say "throw now"; the service draws the throw itself."""
+
+
+class ThrowSource(Protocol):
+    """A source of throws, started by its factory and posting events to the loop.
+
+    :meth:`arm` is called by the loop whenever what is due changes: an implement when
+    a throw of it is due (a serial shaker may tell its device what to throw), ``None``
+    when no throw is due (shaking is then ignored). :meth:`close` stops threads and
+    releases pins or ports; it must be idempotent.
+    """
+
+    name: str
+
+    def arm(self, implement: Implement | None) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class PassiveSource:
+    """A source with no device of its own (``button``, ``manual``): the controller handles it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.armed: Implement | None = None
+
+    def arm(self, implement: Implement | None) -> None:
+        self.armed = implement
+
+    def close(self) -> None:
+        self.armed = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceContext:
+    """What a source factory may use: the loop's ``post``, the timers, the pin factory
+    (``None``: gpiozero's default) and the whole configuration (a flat ``key -> value``
+    mapping, keys as in the config file: ``"shaker.pin"``, ``"serial.port"``)."""
+
+    post: Post
+    scheduler: Scheduler
+    pin_factory: Any
+    config: dict[str, Any]
+
+
+class SourceUnavailableError(Exception):
+    """A configured throw source cannot be started (missing module, no pin, no port)."""
+
+
+def _gpio_shaker(ctx: SourceContext) -> ThrowSource:
+    from companion.devices.shaker import GpioShaker, ShakeTiming
+
+    pin = ctx.config.get("shaker.pin")
+    if pin is None:
+        raise SourceUnavailableError("gpio-shaker: no shaker.pin configured")
+    timing = ShakeTiming(
+        quiet=float(ctx.config["shaker.quiet"]), min_edges=int(ctx.config["shaker.min_edges"])
+    )
+    return GpioShaker(int(pin), ctx.post, ctx.scheduler, timing, pin_factory=ctx.pin_factory)
+
+
+def _serial_shaker(ctx: SourceContext) -> ThrowSource:
+    """The seam for the serial shaker's host side.
+
+    The module ``companion.devices.serial_shaker`` (written with the firmware) must
+    define ``make_source(ctx: SourceContext) -> ThrowSource`` that posts
+    :class:`~companion.devices.events.ThrowReported` for each throw and
+    :class:`~companion.devices.events.SourceStatus` when the link goes up or down.
+    """
+    try:
+        module = importlib.import_module("companion.devices.serial_shaker")
+    except ModuleNotFoundError as exc:
+        if exc.name != "companion.devices.serial_shaker":
+            raise
+        raise SourceUnavailableError(
+            "serial-shaker: the serial shaker's host side is not installed"
+        ) from None
+    make: Callable[[SourceContext], ThrowSource] = module.make_source
+    return make(ctx)
+
+
+FACTORIES: dict[str, Callable[[SourceContext], ThrowSource]] = {
+    "gpio-shaker": _gpio_shaker,
+    "serial-shaker": _serial_shaker,
+    "button": lambda ctx: PassiveSource("button"),
+    "manual": lambda ctx: PassiveSource("manual"),
+}
+"""How each throw source is built; one entry per name in :data:`SOURCE_NAMES`."""
+
+
+def make_source(name: str, ctx: SourceContext) -> ThrowSource:
+    """Build the throw source ``name``.
+
+    :raises SourceUnavailableError: unknown name, or the source cannot start here.
+    """
+    try:
+        factory = FACTORIES[name]
+    except KeyError:
+        raise SourceUnavailableError(
+            f"unknown throw source {name!r}; sources: {', '.join(SOURCE_NAMES)}"
+        ) from None
+    return factory(ctx)

@@ -1,0 +1,259 @@
+"""The scripted demo: a whole game of Senet played through the mock pins.
+
+Nothing here calls the controller: a :class:`PinDriver` presses buttons by driving
+gpiozero ``MockPin`` levels (pressed = low, the buttons are pulled up) and shakes by
+toggling the shaker's pin, exactly as the hardware would. Time is a
+:class:`~companion.devices.clock.ManualScheduler` advanced by the driver, so debounce,
+hold and the shaker's quiet period behave as on the Pi but take no wall time.
+
+The driver reads the screen as a person would (which screen is up, how many moves the
+list has) and picks moves with a seeded random choice. Throws are drawn with a seed
+per action number, so a game interrupted at any point and resumed from its journal
+ends exactly as the uninterrupted game.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from PIL import Image
+
+from companion.app import config as cfg
+from companion.app.controller import Screen
+from companion.app.events import Quit
+from companion.app.journal import load
+from companion.app.service import Parts, build, mock_factory
+from companion.devices.clock import ManualScheduler
+from companion.devices.events import ButtonName
+from companion.rules import Implement, Throw
+
+GAME = "senet-tait"
+MAX_STEPS = 20_000
+"""The driver gives up after this many button presses or shakes (a stuck game is a bug)."""
+
+
+def seeded_draw(seed: int) -> Callable[[Implement, int], Throw]:
+    """Throws that depend only on ``seed`` and the action number."""
+
+    def draw(implement: Implement, n: int) -> Throw:
+        return implement.draw(random.Random(f"{seed}/throw/{n}").randrange)
+
+    return draw
+
+
+def demo_config(journal_dir: Path, **overrides: Any) -> dict[str, Any]:
+    """The default configuration with mock hardware, the noop display and the GPIO shaker."""
+    values = cfg.defaults()
+    values.update({
+        "hardware": "mock",
+        "display.backend": "noop",
+        "journal.dir": str(journal_dir),
+        "throw.source": "gpio-shaker",
+    })
+    values.update(overrides)
+    cfg.check(values, "demo")
+    return values
+
+
+class PinDriver:
+    """Presses buttons and shakes the shaker through ``MockPin`` objects, advancing the
+    virtual clock of ``parts.scheduler`` (which must be a ManualScheduler)."""
+
+    def __init__(self, parts: Parts) -> None:
+        sched = parts.scheduler
+        assert isinstance(sched, ManualScheduler)
+        self.sched = sched
+        self.parts = parts
+        self.factory = parts.pin_factory
+        conf = parts.config
+        self.debounce = float(conf["buttons.debounce"])
+        self.hold = float(conf["buttons.hold"])
+        self.quiet = float(conf["shaker.quiet"])
+        self.edges = int(conf["shaker.min_edges"])
+        self.shaker_pin = conf["shaker.pin"]
+        self.pins = {b: conf[f"buttons.{b.value}"] for b in ButtonName}
+        self.presses = 0
+        self.bounces = 0
+        """Contact bounces added to every press and release (see :meth:`press`)."""
+
+    def _pin(self, bcm: int) -> Any:
+        return self.factory.pin(bcm)
+
+    def idle(self) -> None:
+        """Wait until the service has handled everything the pins posted (as a person
+        waits to see the screen before pressing again).
+
+        :raises RuntimeError: after 10 s.
+        """
+        if not self.parts.service.wait_idle(10):
+            raise RuntimeError("the service did not handle its events within 10 s")
+
+    def press(self, button: ButtonName, *, hold: bool = False, bounces: int | None = None) -> None:
+        """Press and release ``button``; ``hold`` keeps it down past the hold time;
+        ``bounces`` adds contact bounce (1 ms apart) to both edges."""
+        if bounces is None:
+            bounces = self.bounces
+        pin = self._pin(self.pins[button])
+        self.presses += 1
+        for _ in range(bounces):
+            pin.drive_low()
+            self.sched.advance(0.001)
+            pin.drive_high()
+            self.sched.advance(0.001)
+        pin.drive_low()
+        self.sched.advance((self.hold + 0.1) if hold else self.debounce * 2)
+        for _ in range(bounces):
+            pin.drive_high()
+            self.sched.advance(0.001)
+            pin.drive_low()
+            self.sched.advance(0.001)
+        pin.drive_high()
+        self.sched.advance(self.debounce * 2)
+        self.idle()
+
+    def shake(self, edges: int | None = None) -> None:
+        """Shake: ``edges`` edges 10 ms apart (default: what a shake needs), then rest."""
+        pin = self._pin(self.shaker_pin)
+        count = self.edges + 2 if edges is None else edges
+        for i in range(count):
+            if i % 2 == 0:
+                pin.drive_low()
+            else:
+                pin.drive_high()
+            self.sched.advance(0.01)
+        pin.drive_high()
+        self.sched.advance(self.quiet + 0.05)
+        self.idle()
+
+
+@dataclass
+class DemoResult:
+    """What a demo run did: the journal, the frames written, the record lines, the winner."""
+
+    journal: Path | None
+    frames: list[Path] = field(default_factory=list)
+    record: list[str] = field(default_factory=list)
+    winner: str = ""
+    screens: list[str] = field(default_factory=list)
+    """The name of the screen of each distinct frame, in order."""
+
+
+def record_lines(journal: Path) -> list[str]:
+    """The game record of a journal: one action a line, and the end."""
+    loaded = load(journal, repair=False)
+    lines = []
+    for rec in loaded.records:
+        what = "throw " + "".join(rec["throw"]["faces"]) if "throw" in rec else str(rec["move"])
+        lines.append(f"{rec['n']:4d}  {rec['by']:<8} {what:<14} " + "; ".join(rec["events"]))
+    outcome = loaded.state.outcome
+    if outcome is not None:
+        names = " and ".join(loaded.game.player_name(w, loaded.players) for w in outcome.winners)
+        lines.append(f"winner: {names} ({outcome.reason})")
+    return lines
+
+
+def play(
+    journal_dir: Path,
+    *,
+    seed: int = 1,
+    frames_dir: Path | None = None,
+    config_overrides: Mapping[str, Any] | None = None,
+    on_frame: Callable[[Image.Image, str], None] | None = None,
+    game: str = GAME,
+    bounces: int = 0,
+) -> DemoResult:
+    """Play one whole game of ``game`` through the mock pins; resume an unfinished one
+    found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
+    ``bounces``: contact bounces (1 ms apart) on every press and release.
+
+    :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
+    """
+    conf = demo_config(journal_dir, **(config_overrides or {}))
+    result = DemoResult(None)
+    holder: dict[str, Parts] = {}
+    if frames_dir is not None:
+        frames_dir.mkdir(parents=True, exist_ok=True)
+        for old in frames_dir.glob("[0-9][0-9][0-9][0-9][0-9]-*.png"):
+            old.unlink()  # frames of an earlier demo
+
+    def frame(image: Image.Image) -> None:
+        screen = holder["parts"].service.controller.screen.value if "parts" in holder else "start"
+        result.screens.append(screen)
+        if frames_dir is not None:
+            path = frames_dir / f"{len(result.screens):05d}-{screen}.png"
+            image.save(path)
+            result.frames.append(path)
+        if on_frame is not None:
+            on_frame(image, screen)
+
+    parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
+                  draw=seeded_draw(seed), on_frame=frame)
+    holder["parts"] = parts
+    service = parts.service
+    loop = threading.Thread(target=service.run, name="companion-loop")
+    loop.start()
+    driver = PinDriver(parts)
+    driver.bounces = bounces
+    try:
+        driver.idle()
+        ctl = service.controller
+        for _ in range(MAX_STEPS):
+            screen = ctl.screen
+            if screen is Screen.OVER:
+                st = ctl.state
+                assert st is not None
+                outcome = st.outcome
+                assert outcome is not None
+                result.winner = " and ".join(
+                    st.game.player_name(w, st.players) for w in outcome.winners
+                )
+                if ctl.journal is not None:
+                    result.journal = ctl.journal.path
+                break
+            if screen is Screen.MENU:
+                target = ctl.games.index(game)
+                for _ in range((target - ctl.cursor) % len(ctl.view().items)):
+                    driver.press(ButtonName.DOWN)
+                driver.press(ButtonName.OK)
+            elif screen is Screen.THROW:
+                driver.shake()
+            elif screen is Screen.MOVES:
+                count = len(ctl.view().items)
+                n = len(ctl.actions)
+                want = random.Random(f"{seed}/choice/{n}").randrange(count)
+                for _ in range(want - ctl.cursor):
+                    driver.press(ButtonName.DOWN)
+                driver.press(ButtonName.OK)
+            elif screen is Screen.PAUSE:
+                driver.press(ButtonName.BACK)
+            else:  # splash, resume (first item: resume), setup, lost, events, messages
+                driver.press(ButtonName.OK)
+        else:
+            raise RuntimeError(f"the demo game did not end within {MAX_STEPS} steps")
+    finally:
+        service.post(Quit("demo over"))
+        loop.join(timeout=10)
+        service.close()
+    if result.journal is not None:
+        result.record = record_lines(result.journal)
+    return result
+
+
+def main(
+    journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True
+) -> int:
+    """``companion demo``: play, print the record and where the frames (and, when
+    ``keep``, the journal) went."""
+    result = play(journal_dir, seed=seed, frames_dir=frames_dir)
+    for line in result.record:
+        print(line, file=out)
+    if frames_dir is not None:
+        print(f"{len(result.frames)} frames written to {frames_dir}", file=out)
+    if keep and result.journal is not None:
+        print(f"journal: {result.journal}", file=out)
+    return 0

@@ -1,0 +1,217 @@
+"""Every screen of the companion, made by driving the real controller with events.
+
+``tests/ui/test_reference.py`` compares each screen pixel for pixel with its
+reference PNG in ``tests/ui/reference/``. After changing a screen ON PURPOSE, write
+new references (and the enlarged copies shown in the README) with::
+
+    .venv/bin/python -m companion.sim.screens tests/ui/reference docs/screens
+
+and look at the pictures before committing them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from PIL import Image
+
+from companion.app.controller import Controller, Screen
+from companion.app.events import (
+    ButtonEvent,
+    ButtonName,
+    Event,
+    Press,
+    Shaken,
+    ShakeStarted,
+    ThrowReported,
+)
+from companion.app.journal import JournalStore
+from companion.devices.sources import SOURCE_NAMES
+from companion.rules import (
+    BinarySticks,
+    ColouredSticks,
+    Deck,
+    Dice,
+    Implement,
+    Phase,
+    StickFace,
+    Throw,
+    get_game,
+)
+from companion.ui.render import render
+from companion.ui.view import ThrowPicture, View, picture_of
+
+SMALL = (128, 32)
+LARGE = (128, 64)
+README_SCREENS = ("throw", "moves", "events", "lost", "manual", "over")
+"""The screens shown (enlarged) in the README."""
+
+
+def _press(button: ButtonName, press: Press = Press.PRESSED) -> ButtonEvent:
+    return ButtonEvent(button, press)
+
+
+OK = _press(ButtonName.OK)
+DOWN = _press(ButtonName.DOWN)
+BACK = _press(ButtonName.BACK, Press.SHORT)
+HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
+
+
+def scripted_draw(scores: list[str]) -> Callable[[Implement, int], Throw]:
+    """Throws read in order from ``scores`` (as a person would type them)."""
+    queue = list(scores)
+
+    def draw(implement: Implement, n: int) -> Throw:
+        return implement.parse(queue.pop(0))
+
+    return draw
+
+
+def _finished_game_actions(seed: int) -> list[str]:
+    """The notations / faces of a random whole Senet game (for the resume and winner screens)."""
+    state = get_game("senet-tait").new_state()
+    rng = random.Random(seed)
+    while state.phase is not Phase.OVER:
+        spec = state.throw_spec
+        if spec is not None:
+            state.apply(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+    return [str(a) for a in state.history]
+
+
+def walk(workdir: Path) -> Iterator[tuple[str, View]]:
+    """Drive controllers through every screen; yield ``(name, view)`` for each."""
+    draw = scripted_draw(["4", "1", "6", "LLDD"])
+    # The menu lists only Senet, so that the references do not change when games are added.
+    ctl = Controller(store=JournalStore(workdir / "a"), draw=draw,
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"])
+
+    def send(*events: Event) -> View:
+        for ev in events:
+            ctl.handle(ev)
+        return ctl.view()
+
+    ctl.start()
+    yield "splash", ctl.view()
+    yield "menu", send(OK)
+    yield "setup", send(OK)
+    yield "throw-first", send(OK)
+    yield "throw-shaking", send(ShakeStarted("gpio-shaker"))
+    yield "moves-enter", send(Shaken("gpio-shaker"))          # Black 4: enter 4
+    yield "throw", send(OK)                                   # White to throw, last move shown
+    yield "lost", send(Shaken("gpio-shaker"))                 # White 1: nothing to move
+    send(OK)                                                  # the throw is lost
+    yield "moves", send(Shaken("gpio-shaker"))                # Black 6: enter 6 or 4-10
+    yield "events", send(OK)                                  # enter 6: extra throw
+    yield "pause", send(OK, BACK)
+    yield "settings", send(DOWN, DOWN, OK)
+    send(BACK)
+    yield "undo", send(HOLD_BACK)
+    send(OK)
+    ctl.source = "serial-shaker"
+    send(BACK, OK)                                            # pause, continue: back on moves
+    send(OK)                                                  # enter 6 again
+    send(OK)                                                  # events seen
+    yield "error", send(ThrowReported("serial-shaker", "2d6", ("3", "4")))
+    send(OK)
+    ctl.source = "manual"
+    send(BACK, OK)
+    yield "manual", send(DOWN, OK, DOWN)
+    assert ctl.screen is Screen.MANUAL
+
+    # Resume a game one move from its end, then win it.
+    actions = _finished_game_actions(7)
+    game = get_game("senet-tait")
+    store = JournalStore(workdir / "b")
+    journal = store.begin(game, 2, started="2026-01-01T00:00:00+00:00")
+    state = game.new_state()
+    for text in actions[:-1]:
+        spec = state.throw_spec
+        action = spec.parse(text.split(" ")[0]) if spec is not None else state.parse_move(text)
+        by = state.player_to_act_name
+        events = state.apply(action)
+        journal.append(by, action, events)
+    journal.close()
+    ctl2 = Controller(store=store, draw=scripted_draw([]), sources=list(SOURCE_NAMES),
+                      source="gpio-shaker")
+    ctl2.start()
+    ctl2.handle(OK)
+    yield "resume", ctl2.view()
+    ctl2.handle(OK)
+    assert ctl2.state is not None
+    final = ctl2.state.parse_move(actions[-1])
+    for _ in range(ctl2.state.legal_moves().index(final)):
+        ctl2.handle(DOWN)
+    ctl2.handle(OK)
+    assert ctl2.screen is Screen.OVER, ctl2.screen
+    yield "over", ctl2.view()
+
+    # A damaged journal is reported at start.
+    path = journal.path
+    path.write_bytes(path.read_bytes()[:-7])
+    ctl3 = Controller(store=JournalStore(workdir / "b"), draw=scripted_draw([]),
+                      sources=list(SOURCE_NAMES), source="button")
+    ctl3.start()
+    ctl3.handle(OK)
+    yield "journal-repaired", ctl3.view()
+
+    # Throw pictures of the other implements (games still being written use them).
+    two_dice = Dice(2, 6)
+    yield "picture-dice", View("moves", "Player 1 threw 3+5", items=("12-15", "12-17 [3+5]"),
+                               picture=picture_of(two_dice.parse("3 5"), two_dice))
+    sticks = ColouredSticks(((StickFace(1, "red"), StickFace(2, "blue")),
+                             (StickFace(3, "red"), StickFace(0, None))))
+    yield "picture-coloured", View("moves", "Player 2 threw", items=("pass",),
+                                   picture=picture_of(sticks.from_faces(["2:blue", "3:red"]), sticks))
+    deck = Deck("direction", ("north", "south"))
+    yield "picture-card", View("events", "Player 1 draws", ("Go north.",),
+                               picture=picture_of(deck.parse("north"), deck))
+    five = BinarySticks(5)
+    yield "picture-five-sticks", View("lost", "White threw 5", ("No legal move:", "the throw is lost."),
+                                      picture=picture_of(five.parse("LLLLL"), five), hint="OK: next")
+    yield "manual-dice", View("manual", "Player 1: enter throw", ("Die 2 of 2: 4",),
+                              picture=ThrowPicture("dice", ("6", "4"), focus=1))
+
+
+def images(workdir: Path) -> dict[str, Image.Image]:
+    """Every reference image by file stem: each screen at 128x64, and a few at 128x32."""
+    out: dict[str, Image.Image] = {}
+    for name, view in walk(workdir):
+        out[name] = render(view, LARGE)
+        if name in ("throw", "moves", "events", "menu"):
+            out[f"{name}-128x32"] = render(view, SMALL)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    """Write the reference PNGs into ``argv[0]`` and enlarged README copies into ``argv[1]``."""
+    import tempfile
+
+    if not argv:
+        print("usage: python -m companion.sim.screens REFERENCE_DIR [README_DIR]", file=sys.stderr)
+        return 2
+    ref = Path(argv[0])
+    ref.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        made = images(Path(tmp))
+    for name, image in made.items():
+        image.save(ref / f"{name}.png")
+    if len(argv) > 1:
+        big = Path(argv[1])
+        big.mkdir(parents=True, exist_ok=True)
+        for name in README_SCREENS:
+            image = made[name]
+            image.convert("L").resize((image.width * 3, image.height * 3), Image.Resampling.NEAREST).save(
+                big / f"{name}.png"
+            )
+    print(f"{len(made)} reference images written to {ref}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,209 @@
+"""The terminal simulator: the real service on mock pins, the OLED drawn with half blocks
+(Braille patterns when the terminal is smaller than 130x36).
+
+Each key drives a gpiozero ``MockPin`` (low while "pressed"), so the keys go through
+the same debounce, hold and shaker code as real buttons:
+
+====================  ==============================
+Up / Down, k / j      UP / DOWN
+Enter                 OK
+Backspace, b          BACK (short press)
+u                     hold BACK: undo the last move
+t                     the THROW button
+s, space              shake the shaker
+q                     quit
+====================  ==============================
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import termios
+import threading
+import tty
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from PIL import Image
+
+from companion.app.events import Quit
+from companion.app.service import Parts
+from companion.devices.events import ButtonName
+
+KEYS_HELP = (
+    "keys: Up/Down move  Enter OK  Backspace BACK  u hold BACK (undo)  "
+    "t THROW  s shake  q quit"
+)
+
+
+def to_half_blocks(image: Image.Image) -> list[str]:
+    """``image`` (mode "1") as text: one character per two pixel rows (upper/lower half)."""
+    img = image.convert("1")
+    width, height = img.size
+    px = img.load()
+    assert px is not None
+    lines = []
+    for y in range(0, height, 2):
+        row = []
+        for x in range(width):
+            top = bool(px[x, y])
+            bottom = bool(px[x, y + 1]) if y + 1 < height else False
+            row.append("█" if top and bottom else "▀" if top else "▄" if bottom else " ")
+        lines.append("".join(row))
+    return lines
+
+
+_BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                 (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+
+
+def to_braille(image: Image.Image) -> list[str]:
+    """``image`` as Braille patterns, 2x4 pixels a character (for terminals too small
+    for half blocks: 64 columns by 16 rows for a 128x64 panel)."""
+    img = image.convert("1")
+    width, height = img.size
+    px = img.load()
+    assert px is not None
+    lines = []
+    for y in range(0, height, 4):
+        row = []
+        for x in range(0, width, 2):
+            bits = 0
+            for dx, dy, bit in _BRAILLE_DOTS:
+                if x + dx < width and y + dy < height and px[x + dx, y + dy]:
+                    bits |= bit
+            row.append(chr(0x2800 + bits))
+        lines.append("".join(row))
+    return lines
+
+
+def frame_printer(
+    out: TextIO, size: Callable[[], tuple[int, int]] | None = None
+) -> Callable[[Image.Image], None]:
+    """An ``on_frame`` hook that redraws the panel at the top of the terminal: in half
+    blocks (one character per pixel column, two pixel rows) when the terminal has room,
+    else in Braille patterns. ``size()`` gives the terminal's (columns, rows)."""
+    import shutil
+
+    def terminal_size() -> tuple[int, int]:
+        cols, rows = shutil.get_terminal_size()
+        return cols, rows
+
+    get_size = size or terminal_size
+
+    def show(image: Image.Image) -> None:
+        cols, rows = get_size()
+        fits = cols >= image.width + 2 and rows >= image.height // 2 + 4
+        art = to_half_blocks(image) if fits else to_braille(image)
+        border = "+" + "-" * len(art[0]) + "+"
+        text = "\n".join(["\x1b[H\x1b[J" + border, *(f"|{line}|" for line in art),
+                          border, KEYS_HELP, ""])
+        out.write(text)
+        out.flush()
+
+    return show
+
+
+class KeyReader:
+    """Reads keys from a terminal in cbreak mode and drives the mock pins of ``parts``."""
+
+    def __init__(self, parts: Parts, stdin: Any = None) -> None:
+        self.parts = parts
+        self.stdin = stdin or sys.stdin
+        self.fd = self.stdin.fileno()
+        self._stop_r, self._stop_w = os.pipe()
+        conf = parts.config
+        self.pins = {b: conf[f"buttons.{b.value}"] for b in ButtonName}
+        self.hold = float(conf["buttons.hold"])
+        self.shaker = conf["shaker.pin"]
+        self.min_edges = int(conf["shaker.min_edges"])
+        self._free: dict[ButtonName, float] = {}
+        self._thread = threading.Thread(target=self._run, name="companion-keys", daemon=True)
+
+    def start(self) -> None:
+        """Start reading keys in a daemon thread."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop reading keys (wakes the thread through a pipe)."""
+        os.write(self._stop_w, b"x")
+        self._thread.join(timeout=2)
+
+    def _tap(self, button: ButtonName, seconds: float = 0.08) -> None:
+        """Press ``button`` for ``seconds``; a key typed while the previous press of the
+        same button is still going is queued after it (never merged into it)."""
+        bcm = self.pins.get(button)
+        if bcm is None:
+            return
+        pin = self.parts.pin_factory.pin(bcm)
+        sched = self.parts.scheduler
+        now = sched.now()
+        start = max(now, self._free.get(button, now))
+        gap = 2 * float(self.parts.config["buttons.debounce"])
+        self._free[button] = start + seconds + gap
+        sched.call_later(start - now, pin.drive_low)
+        sched.call_later(start - now + seconds, pin.drive_high)
+
+    def _shake(self) -> None:
+        if self.shaker is None:
+            return
+        pin = self.parts.pin_factory.pin(self.shaker)
+        for i in range(self.min_edges + 4):
+            action = pin.drive_low if i % 2 == 0 else pin.drive_high
+            self.parts.scheduler.call_later(0.015 * i, action)
+        self.parts.scheduler.call_later(0.015 * (self.min_edges + 4), pin.drive_high)
+
+    def _key(self, key: bytes) -> None:
+        if key in (b"\x1b[A", b"k", b"w"):
+            self._tap(ButtonName.UP)
+        elif key in (b"\x1b[B", b"j"):
+            self._tap(ButtonName.DOWN)
+        elif key in (b"\r", b"\n"):
+            self._tap(ButtonName.OK)
+        elif key in (b"\x7f", b"\x08", b"b"):
+            self._tap(ButtonName.BACK)
+        elif key == b"u":
+            self._tap(ButtonName.BACK, self.hold + 0.2)
+        elif key == b"t":
+            self._tap(ButtonName.THROW)
+        elif key in (b"s", b" "):
+            self._shake()
+        elif key in (b"q", b"\x03"):
+            self.parts.service.post(Quit("q pressed"))
+
+    def _run(self) -> None:
+        while True:
+            ready, _, _ = select.select([self.fd, self._stop_r], [], [])
+            if self._stop_r in ready:
+                return
+            data = os.read(self.fd, 64)
+            if not data:
+                self.parts.service.post(Quit("end of input"))
+                return
+            i = 0
+            while i < len(data):
+                if data[i : i + 2] == b"\x1b[" and i + 2 < len(data):
+                    self._key(data[i : i + 3])
+                    i += 3
+                else:
+                    self._key(data[i : i + 1])
+                    i += 1
+
+
+def run_in_terminal(parts: Parts, run: Callable[[], None]) -> None:
+    """Put the terminal in cbreak mode, read keys, call ``run()`` (the loop), restore."""
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    sys.stdout.write("\x1b[2J\x1b[?25l")
+    reader = KeyReader(parts)
+    try:
+        tty.setcbreak(fd)
+        reader.start()
+        run()
+    finally:
+        reader.stop()
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\x1b[?25h\n")
+        sys.stdout.flush()

@@ -1,0 +1,76 @@
+"""A crisp 5x7 bitmap font for the OLED: no anti-aliasing, every pixel on or off.
+
+The glyphs are ``LCD_FONT`` from ``luma.core.legacy.font`` (luma.core, MIT licence):
+the classic HD44780 character-LCD font, 5 columns by 7 rows (descenders fitted into
+the 7 rows), ASCII 0x20-0x7E. Here each glyph is turned once into a 1-bit PIL mask
+and text is pasted glyph by glyph, so a whole screen draws in well under a
+millisecond. The cell is 6x8 pixels (one column and one row of spacing): 21
+characters across a 128-pixel panel, 8 rows on 64 pixels.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image
+
+CELL_W = 6
+"""Advance per character in pixels."""
+CELL_H = 8
+"""Line height in pixels."""
+
+
+@functools.lru_cache(maxsize=512)
+def glyph(ch: str, scale: int = 1) -> Image.Image:
+    """The mask (mode "1", ``5*scale`` x ``8*scale``) of ``ch``; unknown characters show ``?``."""
+    from luma.core.legacy.font import LCD_FONT
+
+    code = ord(ch) if " " <= ch <= "~" else ord("?")
+    columns = LCD_FONT[code]
+    img = Image.new("1", (5, 8), 0)
+    px = img.load()
+    assert px is not None
+    for x, bits in enumerate(columns[:5]):
+        for y in range(8):
+            if bits >> y & 1:
+                px[x, y] = 1
+    if scale != 1:
+        img = img.resize((5 * scale, 8 * scale), Image.Resampling.NEAREST)
+    return img
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """Width in pixels of ``text`` (no trailing spacing column)."""
+    return max(0, len(text) * CELL_W * scale - scale)
+
+
+def draw_text(image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1, scale: int = 1) -> None:
+    """Draw ``text`` with its top-left cell corner at ``xy`` (pixels); ``fill`` 1 = lit."""
+    x, y = xy
+    for ch in text:
+        if ch != " ":
+            image.paste(fill, (x, y), glyph(ch, scale))
+        x += CELL_W * scale
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """``text`` broken into lines of at most ``columns`` characters, at spaces where
+    possible (a longer word is cut)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            while len(word) > columns:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:columns])
+                word = word[columns:]
+            candidate = f"{line} {word}" if line else word
+            if len(candidate) <= columns:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines

@@ -1,0 +1,156 @@
+"""Draw a :class:`~companion.ui.view.View` as a 1-bit PIL image (128x64 or 128x32).
+
+Layout on 128x64: an inverted title bar (9 pixels), then the throw picture if any
+(16 pixels), then menu items or text in 8-pixel rows, then the hint line at the
+bottom under a rule. On 128x32 the picture and the hint are left out and the rows
+scroll. The selected menu item is drawn inverted; small arrows at the right edge
+show that the list goes on above or below.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from companion.ui.font import CELL_H, CELL_W, draw_text, text_width, wrap
+from companion.ui.view import LIGHT, ThrowPicture, View
+
+TITLE_H = 9
+PICTURE_H = 16
+HINT_Y_FROM_BOTTOM = 8
+
+
+def columns(width: int) -> int:
+    """Characters per row on a panel ``width`` pixels wide."""
+    return (width + 1) // CELL_W
+
+
+def layout(view: View, size: tuple[int, int]) -> tuple[int, int, bool]:
+    """``(first row y, number of rows, hint shown)`` for ``view`` on a panel of ``size``."""
+    _width, height = size
+    tall = height >= 64
+    y = TITLE_H + 1
+    if view.picture is not None and tall:
+        y += PICTURE_H + 2
+    hint = bool(view.hint) and tall
+    bottom = height - (HINT_Y_FROM_BOTTOM + 2 if hint else 0)
+    return y, max(1, (bottom - y) // CELL_H), hint
+
+
+def body_lines(view: View, width: int) -> list[str]:
+    """The wrapped text lines of ``view`` for a panel ``width`` pixels wide."""
+    out: list[str] = []
+    for line in view.lines:
+        out += wrap(line, columns(width))
+    return out
+
+
+def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """The picture of ``view`` on a panel of ``size`` pixels (mode "1", lit = 1)."""
+    width, height = size
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
+    draw_text(image, (1, 1), view.title[: columns(width - 2)], fill=0)
+    y, rows, hint = layout(view, size)
+    if view.picture is not None and height >= 64:
+        _picture(image, draw, view.picture, TITLE_H + 2)
+    cols = columns(width)
+    if view.items:
+        if view.lines:  # a few lines of text above the menu, at most half the rows
+            above = body_lines(view, width)[: max(1, rows // 2)]
+            for i, line in enumerate(above):
+                draw_text(image, (0, y + i * CELL_H), line)
+            y += len(above) * CELL_H + 2
+            rows = max(1, rows - len(above))
+        first = _window(view.cursor, len(view.items), rows)
+        for i, item in enumerate(view.items[first : first + rows]):
+            row_y = y + i * CELL_H
+            selected = first + i == view.cursor
+            if selected:
+                draw.rectangle((0, row_y - 1, width - 5, row_y + CELL_H - 1), fill=1)
+            draw_text(image, (1, row_y), item[: cols - 1], fill=0 if selected else 1)
+        _arrows(draw, width, y, rows, first > 0, first + rows < len(view.items))
+    else:
+        lines = body_lines(view, width)
+        top = max(0, min(view.scroll, len(lines) - rows))
+        for i, line in enumerate(lines[top : top + rows]):
+            draw_text(image, (0, y + i * CELL_H), line)
+        _arrows(draw, width, y, rows, top > 0, top + rows < len(lines))
+    if hint:
+        hy = height - HINT_Y_FROM_BOTTOM
+        draw.line((0, hy - 2, width - 1, hy - 2), fill=1)
+        draw_text(image, (0, hy), view.hint[:cols])
+    return image
+
+
+def _window(cursor: int, count: int, rows: int) -> int:
+    """The first item shown so that ``cursor`` is visible, keeping one item of context."""
+    if count <= rows:
+        return 0
+    first = min(max(0, cursor - rows + 2), count - rows)
+    return max(0, min(first, cursor))
+
+
+def _arrows(draw: ImageDraw.ImageDraw, width: int, y: int, rows: int, up: bool, down: bool) -> None:
+    x = width - 3
+    if up:
+        draw.polygon([(x - 2, y + 3), (x + 2, y + 3), (x, y + 1)], fill=1)
+    if down:
+        bottom = y + rows * CELL_H - 2
+        draw.polygon([(x - 2, bottom - 2), (x + 2, bottom - 2), (x, bottom)], fill=1)
+
+
+def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, top: int) -> None:
+    x = 2
+    for i, face in enumerate(pic.faces):
+        if pic.kind == "sticks":
+            w = 7
+            box = (x, top, x + w - 1, top + PICTURE_H - 1)
+            if face == "?":
+                draw.rectangle(box, outline=1)
+                draw_text(image, (x + 1, top + 4), "?")
+            elif face == LIGHT:
+                draw.rectangle(box, fill=1)  # the flat, light side: lit
+            else:
+                draw.rectangle(box, outline=1)  # the round, dark side: an outline
+                draw.line((x + 3, top + 3, x + 3, top + PICTURE_H - 4), fill=1)
+        elif pic.kind == "dice":
+            w = PICTURE_H
+            draw.rectangle((x, top, x + w - 1, top + w - 1), outline=1)
+            if face.isdigit() and int(face) in _PIPS:
+                _pips(draw, x, top, int(face))
+            else:
+                draw_text(image, (x + 2, top + 4), face[:2])
+        else:
+            label = face.replace(":", " ")
+            if pic.kind == "card":
+                label = face
+            w = text_width(label) + 5
+            draw.rectangle((x, top, x + w - 1, top + PICTURE_H - 1), outline=1)
+            draw_text(image, (x + 3, top + 4), label)
+        if pic.focus == i:
+            draw.line((x, top + PICTURE_H + 1, x + w - 1, top + PICTURE_H + 1), fill=1)
+        x += w + 3
+    if pic.caption:
+        cap = "=" + pic.caption
+        scale = 2 if x + text_width(cap, 2) + 4 <= image.width else 1
+        cx = image.width - text_width(cap, scale) - 2
+        cy = top + (PICTURE_H - CELL_H * scale) // 2 + (1 if scale == 2 else 0)
+        draw_text(image, (max(cx, x + 2), cy), cap, scale=scale)
+
+
+_PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, value: int) -> None:
+    for col, row in _PIPS.get(value, []):
+        px = x + 3 + col * 4
+        py = y + 3 + row * 4
+        draw.rectangle((px, py, px + 1, py + 1), fill=1)

@@ -1,0 +1,137 @@
+"""The service with real timers: presses through mock pins reach the screen; SIGTERM
+ends cleanly (journal closed, display blanked, pins released)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from companion.app import config as cfg
+from companion.app.controller import Screen
+from companion.app.service import Parts, build, run_forever
+from companion.devices.clock import ThreadScheduler
+
+
+def config(tmp_path: Path) -> dict[str, Any]:
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path),
+                   "buttons.debounce": 0.005})
+    return values
+
+
+def press(parts: Parts, bcm: int) -> None:
+    pin = parts.pin_factory.pin(bcm)
+    pin.drive_low()
+    time.sleep(0.02)
+    pin.drive_high()
+    time.sleep(0.02)
+    assert parts.service.wait_idle(5)
+
+
+def test_sigterm_closes_the_journal_blanks_the_display_and_releases_the_pins(
+    tmp_path: Path, mock_factory: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    frames: list[Image.Image] = []
+    parts = build(config(tmp_path), pin_factory=mock_factory, on_frame=frames.append)
+    assert isinstance(parts.scheduler, ThreadScheduler)
+    service = parts.service
+    ok = parts.config["buttons.ok"]
+    seen: dict[str, Any] = {}
+
+    def player() -> None:
+        while not frames:
+            time.sleep(0.01)
+        for _ in range(3):   # splash, menu, setup: a game starts, its journal opens
+            press(parts, ok)
+        seen["screen"] = service.controller.screen
+        seen["journal"] = service.controller.journal
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    thread = threading.Thread(target=player)
+    thread.start()
+    run_forever(parts)           # returns on SIGTERM
+    thread.join(5)
+    assert seen["screen"] is Screen.THROW
+    journal = seen["journal"]
+    assert journal is not None and journal._fh is None  # closed
+    assert service.controller.journal is None
+    device = service.screen.device
+    assert device.image.getbbox() is None  # blanked
+    from gpiozero import DigitalInputDevice
+
+    for key in ("buttons.up", "buttons.ok", "buttons.back", "shaker.pin"):
+        DigitalInputDevice(parts.config[key], pin_factory=mock_factory).close()  # free again
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    # the effective configuration was logged at start, every key
+    assert "effective configuration" in caplog.text
+    assert "buttons.ok = 13" in caplog.text and "display.backend = 'dummy'" in caplog.text
+
+
+def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> None:
+    frames: list[Image.Image] = []
+    parts = build(config(tmp_path), pin_factory=mock_factory, on_frame=frames.append)
+    loop = threading.Thread(target=parts.service.run)
+    loop.start()
+    try:
+        assert parts.service.ready.wait(5)
+        time.sleep(0.3)
+        assert len(frames) == 1  # the splash, once
+        press(parts, parts.config["buttons.ok"])
+        assert len(frames) == 2
+    finally:
+        from companion.app.events import Quit
+
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+
+
+def test_systemd_is_told_when_the_service_is_ready_and_stopping(
+    tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    from companion.app.events import Quit
+
+    address = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(5)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    parts = build(config(tmp_path), pin_factory=mock_factory)
+    loop = threading.Thread(target=parts.service.run)
+    loop.start()
+    try:
+        assert sock.recv(100) == b"READY=1"
+    finally:
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+    assert sock.recv(100) == b"STOPPING=1"
+    sock.close()
+
+
+def test_the_service_draws_throws_with_the_secrets_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    import secrets
+
+    from companion.app.service import secure_draw
+    from companion.rules import BinarySticks
+
+    calls: list[int] = []
+
+    def randbelow(n: int) -> int:
+        calls.append(n)
+        return n - 1
+
+    monkeypatch.setattr(secrets, "randbelow", randbelow)
+    throw = secure_draw(BinarySticks(4), 0)
+    assert calls == [16] and throw.faces == ("L", "L", "L", "L")

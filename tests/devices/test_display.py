@@ -1,0 +1,91 @@
+"""The display wrapper: real luma drivers on the noop interface, errors survived."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from companion.devices.display import DisplaySpec, Screen, make_device
+
+
+def picture(text_x: int) -> Image.Image:
+    img = Image.new("1", (128, 64))
+    ImageDraw.Draw(img).rectangle((text_x, 10, text_x + 10, 20), fill=1)
+    return img
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("height", [64, 32])
+def test_real_drivers_build_on_the_noop_interface(driver: str, height: int) -> None:
+    device = make_device(DisplaySpec(driver=driver, backend="noop", height=height))
+    assert (device.width, device.height) == (128, height)
+    assert type(device).__name__ == driver
+    Screen(device).show(Image.new("1", (128, height)))
+
+
+def test_the_dummy_device_keeps_the_last_frame() -> None:
+    screen = Screen(make_device(DisplaySpec(backend="dummy")))
+    screen.show(picture(5))
+    assert screen.device.image.tobytes() == picture(5).tobytes()
+
+
+def test_unknown_driver_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="ssd1306, sh1106"):
+        make_device(DisplaySpec(driver="ssd1305", backend="noop"))
+
+
+class Flaky:
+    """A device whose bus fails ``failures`` times, as a glitching I2C bus does."""
+
+    width, height = 128, 64
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.shown: list[bytes] = []
+
+    def display(self, image: Image.Image) -> None:
+        if self.failures:
+            self.failures -= 1
+            from luma.core.error import DeviceNotFoundError
+
+            raise DeviceNotFoundError("I2C device not found on address: 0x3C")
+        self.shown.append(image.tobytes())
+
+    def clear(self) -> None:
+        self.shown.append(b"blank")
+
+    def cleanup(self) -> None:
+        pass
+
+
+def test_an_i2c_error_at_display_is_retried_and_the_game_goes_on(caplog: Any) -> None:
+    device = Flaky(failures=1)
+    screen = Screen(device, retries=2)
+    assert screen.show(picture(1)) is True
+    assert device.shown == [picture(1).tobytes()]
+    assert "display error" in caplog.text
+
+
+def test_a_frame_that_failed_every_retry_is_pushed_again_next_time() -> None:
+    device = Flaky(failures=3)
+    screen = Screen(device, retries=2)
+    assert screen.show(picture(1)) is False  # logged, not raised
+    assert screen.show(picture(1)) is True   # same picture, but it never arrived: pushed
+    assert device.shown == [picture(1).tobytes()]
+
+
+def test_unchanged_frames_are_not_pushed_again() -> None:
+    device = Flaky(failures=0)
+    screen = Screen(device)
+    screen.show(picture(1))
+    screen.show(picture(1))
+    screen.show(picture(2))
+    assert len(device.shown) == 2
+
+
+def test_close_blanks_the_panel() -> None:
+    device = Flaky(failures=0)
+    Screen(device).close()
+    assert device.shown == [b"blank"]

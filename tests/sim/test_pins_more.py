@@ -1,0 +1,154 @@
+"""More flows through the mock pins: undo by holding BACK, manual entry, the serial seam."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app.controller import Screen
+from companion.app.events import Quit
+from companion.app.journal import load
+from companion.app.service import Parts, build, mock_factory
+from companion.devices.clock import ManualScheduler
+from companion.devices.events import ButtonName, SourceStatus, ThrowReported
+from companion.devices.sources import PassiveSource, SourceContext
+from companion.rules import Implement
+from companion.sim.demo import PinDriver, demo_config
+from companion.sim.screens import scripted_draw
+
+
+@pytest.fixture
+def running(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Parts, PinDriver]]:
+    overrides: dict[str, Any] = getattr(request, "param", {})
+    conf = demo_config(tmp_path, **overrides)
+    parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
+                  draw=scripted_draw(["4", "2", "3", "6"]))
+    loop = threading.Thread(target=parts.service.run)
+    loop.start()
+    driver = PinDriver(parts)
+    driver.idle()
+    try:
+        yield parts, driver
+    finally:
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+
+
+def start(parts: Parts, driver: PinDriver) -> None:
+    ctl = parts.service.controller
+    driver.press(ButtonName.OK)                       # splash
+    for _ in range(ctl.games.index("senet-tait")):
+        driver.press(ButtonName.DOWN)
+    driver.press(ButtonName.OK)                       # menu
+    driver.press(ButtonName.OK)                       # setup
+
+
+def test_holding_back_on_the_pin_undoes_the_move(running: tuple[Parts, PinDriver]) -> None:
+    parts, driver = running
+    ctl = parts.service.controller
+    start(parts, driver)
+    driver.shake()                                    # Black throws 4
+    driver.press(ButtonName.OK)                       # enter 4
+    driver.shake()                                    # White throws 2: lost
+    assert ctl.view().screen == "lost"
+    driver.press(ButtonName.BACK, hold=True)
+    assert ctl.view().title == "Undone"
+    driver.press(ButtonName.OK)
+    assert ctl.view().screen == "moves" and ctl.view().items == ("enter 4",)
+    assert ctl.journal is not None
+    assert load(ctl.journal.path).actions == ctl.actions
+    assert b'{"undo":2}' in ctl.journal.path.read_bytes()
+
+
+@pytest.mark.parametrize("running", [{"throw.source": "manual"}], indirect=True)
+def test_manual_entry_with_the_buttons(running: tuple[Parts, PinDriver]) -> None:
+    parts, driver = running
+    ctl = parts.service.controller
+    start(parts, driver)
+    assert ctl.view().screen == "manual"
+    for button in (ButtonName.OK, ButtonName.OK, ButtonName.DOWN, ButtonName.OK,
+                   ButtonName.DOWN, ButtonName.OK):  # L L D D: a throw of 2
+        driver.press(button)
+    assert ctl.view().title == "Black threw 2"
+
+
+class FakeSerialShaker(PassiveSource):
+    """Stands in for the serial shaker's host side, through the real seam."""
+
+    last: FakeSerialShaker | None = None
+
+    def __init__(self, ctx: SourceContext) -> None:
+        super().__init__("serial-shaker")
+        self.post = ctx.post
+        FakeSerialShaker.last = self
+
+    def arm(self, implement: Implement | None) -> None:
+        super().arm(implement)
+
+
+@pytest.fixture
+def serial_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = types.ModuleType("companion.devices.serial_shaker")
+    module.make_source = FakeSerialShaker  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "companion.devices.serial_shaker", module)
+
+
+@pytest.mark.parametrize("running", [{"throw.source": "serial-shaker"}], indirect=True)
+def test_the_serial_shaker_seam(serial_module: None, running: tuple[Parts, PinDriver]) -> None:
+    parts, driver = running
+    ctl = parts.service.controller
+    start(parts, driver)
+    source = FakeSerialShaker.last
+    assert source is not None and source.armed is not None and source.armed.id == "4 sticks"
+    source.post(SourceStatus("serial-shaker", False, "Shaker unplugged"))
+    driver.idle()
+    assert "Shaker unplugged" in ctl.view().lines
+    source.post(ThrowReported("serial-shaker", "4 sticks", ("L", "D", "L", "D")))
+    driver.idle()
+    assert ctl.view().title == "Black threw 2"
+    assert source.armed is None  # nothing due while a move is chosen
+
+
+@pytest.mark.parametrize("running", [{"throw.source": "serial-shaker"}], indirect=True)
+def test_without_the_serial_module_manual_entry_takes_over(running: tuple[Parts, PinDriver]) -> None:
+    parts, _driver = running
+    ctl = parts.service.controller
+    if "companion.devices.serial_shaker" in sys.modules:
+        pytest.skip("the serial shaker's host side is installed")
+    assert ctl.source == "manual"
+    assert ctl.screen is Screen.MESSAGE and ctl.view().title == "Throw source failed"
+
+
+@pytest.mark.parametrize("running", [{"display.sleep_after": 30.0}], indirect=True)
+def test_the_panel_sleeps_when_idle_and_the_next_press_only_wakes_it(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    service = parts.service
+    driver.sched.advance(29.0)
+    driver.idle()
+    assert not service.asleep
+    driver.sched.advance(2.0)
+    driver.idle()
+    assert service.asleep
+    driver.press(ButtonName.OK)
+    assert not service.asleep and service.controller.view().screen == "splash"
+    driver.press(ButtonName.OK)
+    assert service.controller.view().screen == "menu"
+
+
+@pytest.mark.parametrize("running", [{"throw.source": "gpio-shaker"}], indirect=True)
+def test_the_throw_button_throws_when_the_shaker_is_the_source(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    start(parts, driver)
+    driver.press(ButtonName.THROW)
+    assert parts.service.controller.view().title == "Black threw 4"
