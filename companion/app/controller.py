@@ -640,7 +640,7 @@ class Controller:
         trouble = self.source_trouble.get(self.source)
         if trouble:
             lines.append(trouble)
-        lines += [f"({state.throw_spec.describe()})", *self.last_said]
+        lines += [f"({state.throw_spec.describe()})", *state.status_lines(), *self.last_said]
         return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
                     hint="hold BACK: undo")
 

@@ -384,6 +384,13 @@ class State(ABC):
     def pieces(self) -> list[PieceAt]:
         """Every piece of every player and where it is (for checks and displays)."""
 
+    def status_lines(self) -> list[str]:
+        """Short lines (at most about 21 characters each, for a 128-pixel OLED) telling
+        what the board does not show: trapped pieces and their turns left, plinths in the
+        Abyss, what each player holds. The companion shows them while a throw is due.
+        Default: none."""
+        return []
+
     def may_share(self, square: Square) -> bool:
         """Whether ``square`` may hold more than one piece (a sanctuary); default no."""
         return False

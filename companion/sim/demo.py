@@ -148,7 +148,12 @@ def record_lines(journal: Path) -> list[str]:
     loaded = load(journal, repair=False)
     lines = []
     for rec in loaded.records:
-        what = "throw " + "".join(rec["throw"]["faces"]) if "throw" in rec else str(rec["move"])
+        if "throw" in rec:
+            faces = rec["throw"]["faces"]
+            # sticks read as one word (LLDD); dice and coloured sticks one face at a time
+            what = "throw " + ("".join(faces) if set(faces) <= {"L", "D"} else " ".join(faces))
+        else:
+            what = str(rec["move"])
         lines.append(f"{rec['n']:4d}  {rec['by']:<8} {what:<14} " + "; ".join(rec["events"]))
     outcome = loaded.state.outcome
     if outcome is not None:
