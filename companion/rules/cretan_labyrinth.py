@@ -1054,7 +1054,8 @@ def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) ->
     elif not isinstance(distance, int) or isinstance(distance, bool) or not dice.count <= distance <= 6 * dice.count:
         raise PositionError("distance", f"expected null or {dice.count} to {6 * dice.count}, got {distance!r}")
     state.distance = distance
-    if (stage in (_DIRECTION, _MOVE, _RESOLVE)) != bool(distance):
+    # A finished game keeps the last distance thrown, for the record.
+    if stage != _OVER and (stage in (_DIRECTION, _MOVE, _RESOLVE)) != bool(distance):
         raise PositionError("distance", f"a distance is thrown exactly in the direction, move and resolve stages (stage {stage!r})")
     direction = data.get("direction")
     if direction is not None and (direction not in decks.cards or decks.cards[direction].deck != DIRECTION_DECK):

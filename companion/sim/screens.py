@@ -41,6 +41,7 @@ from companion.rules import (
     Throw,
     get_game,
 )
+from companion.sim import screens_cretan_labyrinth, screens_labyrinth, screens_senet_sticks
 from companion.ui.render import render
 from companion.ui.view import ThrowPicture, View, picture_of
 
@@ -181,7 +182,15 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
 def images(workdir: Path) -> dict[str, Image.Image]:
     """Every reference image by file stem: each screen at 128x64, and a few at 128x32."""
     out: dict[str, Image.Image] = {}
-    for name, view in walk(workdir):
+    walks = [
+        walk(workdir),
+        # Each game's own screens, in a module of its own (see its docstring).
+        screens_labyrinth.walk(workdir / "labyrinth"),
+        screens_senet_sticks.walk(workdir / "senet-sticks"),
+        screens_cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
+    ]
+    for name, view in (pair for screens in walks for pair in screens):
+        assert name not in out, f"two screens are named {name!r}"
         out[name] = render(view, LARGE)
         if name in ("throw", "moves", "events", "menu"):
             out[f"{name}-128x32"] = render(view, SMALL)

@@ -57,11 +57,11 @@ def play_random_game(game_id: str, players: int, seed: int) -> State:
     per_player = Counter(p.player for p in state.pieces())
     for n in range(MAX_ACTIONS):
         check_position(state, per_player)
-        if n % 7 == 0:  # the JSON form gives back the same position
+        phase = state.phase
+        if n % 7 == 0 or phase is Phase.OVER:  # the JSON form gives back the same position
             again = game.state_from_dict(state.to_dict())
             assert again.to_dict() == state.to_dict()
             assert again.legal_moves() == state.legal_moves()
-        phase = state.phase
         if phase is Phase.OVER:
             return state
         if phase is Phase.THROW:
