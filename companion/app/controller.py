@@ -90,7 +90,7 @@ SOURCE_PROMPTS = {
     "button": "press THROW",
 }
 
-PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "End game")
+PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "End game")
 
 
 @dataclass
@@ -311,6 +311,8 @@ class Controller:
                 self._route()
             elif choice == "Undo last move":
                 self._undo()
+            elif choice == "Game status":
+                self._show_status()
             elif choice == "Settings":
                 self.return_to = Screen.PAUSE
                 self._goto(Screen.SETTINGS)
@@ -344,6 +346,15 @@ class Controller:
             self._route()
         else:
             self._goto(Screen.MENU)
+
+    def _show_status(self) -> None:
+        """The game's :meth:`~companion.rules.State.status_lines` in full, on demand."""
+        state = self.state
+        if state is None:
+            self._route()
+            return
+        lines = tuple(state.status_lines()) or ("Nothing beyond what the board shows.",)
+        self._show_message(f"{state.game.title}", lines, Screen.PAUSE)
 
     def _leave_message(self) -> None:
         self.message = None
@@ -670,7 +681,9 @@ class Controller:
         legal = state.legal_moves()
         cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
         title = f"{name} threw{cap}" if state.phase is Phase.MOVE else f"{name} decides"
-        return View("moves", title, items=tuple(m.notation for m in legal),
+        question = state.prompt() if state.phase is Phase.DECIDE else ""
+        return View("moves", title, (question,) if question else (),
+                    items=tuple(m.notation for m in legal),
                     cursor=self.cursor, picture=self.picture, hint="OK: move  BACK: menu")
 
     def _view_lost(self, state: State | None, name: str) -> View:

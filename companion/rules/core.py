@@ -391,6 +391,12 @@ class State(ABC):
         Default: none."""
         return []
 
+    def prompt(self) -> str:
+        """The question in words while :attr:`phase` is DECIDE ("Ride the Knight's Orbit
+        from 7?"), shown above the choices; default ``""`` (the choices speak for
+        themselves)."""
+        return ""
+
     def may_share(self, square: Square) -> bool:
         """Whether ``square`` may hold more than one piece (a sanctuary); default no."""
         return False

@@ -111,7 +111,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
-    send(BACK)
+    send(BACK)                                                # settings: back to the game
+    yield "status", send(BACK, DOWN, DOWN, DOWN, OK)          # pause: Game status
+    send(OK, BACK)                                            # the pause menu, the game
     yield "undo", send(HOLD_BACK)
     send(OK)
     ctl.source = "serial-shaker"

@@ -286,6 +286,12 @@ class RaceState(State):
     def _body(self) -> dict[str, Any]:
         return {"pos": self.pos}
 
+    def prompt(self) -> str:
+        return "Take the shortcut to 9?"
+
+    def status_lines(self) -> list[str]:
+        return [f"Player {p + 1} on {s}" for p, s in enumerate(self.pos)]
+
 
 def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -303,7 +309,13 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     send(ctl, OK)                      # 0-5: a decision follows
     assert on(ctl) is Screen.MOVES and ctl.view().title == "Player 1 decides"
     assert ctl.view().items == ("yes", "no")
+    assert ctl.view().lines == ("Take the shortcut to 9?",)   # the game's question
     send(ctl, OK)                      # yes: the shortcut to 9
+    assert "Player 1 on 9" in ctl.view().lines   # where the pieces are, while throwing
+    send(ctl, BACK, DOWN, DOWN, DOWN, OK)        # pause menu: Game status, on demand
+    assert on(ctl) is Screen.MESSAGE
+    assert ctl.view().lines == ("Player 1 on 9", "Player 2 on 0", "Player 3 on 0")
+    send(ctl, OK, BACK)                # back to the pause menu, back to the game
     for _ in range(3):
         send(ctl, SHAKE, OK)           # players 2, 3 and 1 move 1
     assert on(ctl) is Screen.OVER
