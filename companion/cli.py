@@ -9,6 +9,7 @@ and exit with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import random
 import sys
@@ -186,6 +187,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=conf["log.level"].upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # When systemd's watchdog kills a hung loop (SIGABRT), every thread's traceback
+    # goes to stderr, which is the journal: where the loop hung can be read there.
+    faulthandler.enable()
     hardware = conf["hardware"]
     if hardware == "auto":
         hardware = "pi" if svc.on_raspberry_pi() else "mock"

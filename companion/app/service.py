@@ -14,10 +14,8 @@ the throw drawing, so tests and the demo use the very same wiring with mock pins
 from __future__ import annotations
 
 import logging
-import os
 import queue
 import secrets
-import socket
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from companion.app import config as cfg
 from companion.app.controller import Controller, Draw
 from companion.app.events import Event, PanelIdle, Quit, SourceFailed
 from companion.app.journal import JournalStore
+from companion.app.notify import Notifier, WatchdogPinger
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
@@ -60,21 +59,6 @@ def on_raspberry_pi() -> bool:
         return False
 
 
-def sd_notify(message: str) -> None:
-    """Send ``message`` (``READY=1``, ``STOPPING=1``) to systemd when run as a
-    ``Type=notify`` unit; does nothing otherwise."""
-    address = os.environ.get("NOTIFY_SOCKET")
-    if not address:
-        return
-    if address.startswith("@"):
-        address = "\0" + address[1:]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.sendto(message.encode(), address)
-    except OSError as exc:
-        log.warning("systemd notify failed: %s", exc)
-
-
 class Service:
     """The loop, the controller and the devices it owns (closed by :meth:`close`)."""
 
@@ -87,8 +71,13 @@ class Service:
         closers: list[Callable[[], None]] | None = None,
         scheduler: Scheduler | None = None,
         sleep_after: float = 0.0,
+        notifier: Notifier | None = None,
     ) -> None:
         self.controller = controller
+        self.notifier = notifier if notifier is not None else Notifier.from_env()
+        """systemd's notify socket (a no-op off systemd): READY, WATCHDOG, STATUS, STOPPING."""
+        self.watchdog = WatchdogPinger.from_env(self.notifier)
+        """Pings ``WATCHDOG=1`` from the loop itself, so a hung loop gets restarted."""
         self.screen = screen
         self.queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._count_lock = threading.Condition()
@@ -169,14 +158,21 @@ class Service:
         self.refresh()
         self._arm_sleep()
         self.ready.set()
-        sd_notify("READY=1")
+        self.notifier.ready(status="showing the first screen")
+        watchdog = self.watchdog
         while not self.controller.quit:
-            event = self.queue.get()
+            watchdog.tick()
+            try:
+                # Idle, the loop sleeps in get(): it wakes only for an event or in time
+                # for the next watchdog ping (never when systemd's watchdog is off).
+                event = self.queue.get(timeout=watchdog.timeout())
+            except queue.Empty:
+                continue
             self.handle(event)
             with self._count_lock:
                 self._handled += 1
                 self._count_lock.notify_all()
-        sd_notify("STOPPING=1")
+        self.notifier.stopping()
 
     def _arm_sleep(self) -> None:
         if self._scheduler is None or self.sleep_after <= 0:

@@ -107,16 +107,22 @@ def test_systemd_is_told_when_the_service_is_ready_and_stopping(
     sock.bind(address)
     sock.settimeout(5)
     monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")  # WatchdogSec=0.2s: a ping every 0.1 s
     parts = build(config(tmp_path), pin_factory=mock_factory)
     loop = threading.Thread(target=parts.service.run)
     loop.start()
     try:
-        assert sock.recv(100) == b"READY=1"
+        assert sock.recv(100) == b"READY=1\nSTATUS=showing the first screen"
+        # No event arrives, yet the idle loop wakes itself to keep the watchdog fed.
+        assert sock.recv(100) == b"WATCHDOG=1"
+        assert sock.recv(100) == b"WATCHDOG=1"
     finally:
         parts.service.post(Quit())
         loop.join(5)
         parts.service.close()
-    assert sock.recv(100) == b"STOPPING=1"
+    while (message := sock.recv(100)) == b"WATCHDOG=1":
+        pass  # pings sent before the Quit was handled
+    assert message == b"STOPPING=1"
     sock.close()
 
 
