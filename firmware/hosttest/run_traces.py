@@ -1,5 +1,5 @@
 # Feeds each accelerometer trace (argv[1:], CSV t_ms,ax,ay,az in milli-g) through a
-# fresh ShakeDetector on the unix port; prints one JSON line per trace:
+# fresh ShakeDetector (options such as --shake_jolts=1 set its parameters) on the unix port; prints one JSON line per trace:
 # {"trace": path, "events": [[t_ms, "shaking" | "thrown"], ...], "states": [...]}.
 
 import json
@@ -7,8 +7,16 @@ import sys
 
 from shaker_detect import ShakeDetector, activity
 
-for path in sys.argv[1:]:
-    detector = ShakeDetector()
+options = {}
+paths = []
+for arg in sys.argv[1:]:
+    if arg.startswith("--"):  # --shake_jolts=1 and the like: ShakeDetector's parameters
+        key, value = arg[2:].split("=")
+        options[key] = int(value)
+    else:
+        paths.append(arg)
+for path in paths:
+    detector = ShakeDetector(**options)
     events = []
     states = []
     with open(path) as f:
