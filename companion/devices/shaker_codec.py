@@ -67,6 +67,7 @@ _KEY = re.compile(rb"[a-z][a-z0-9]{0,11}\Z")
 _VALUE = re.compile(rb"[!-)+-~]+\Z")  # printable, no space and no '*'
 _CRC = re.compile(rb"\*[0-9A-F]{4}\Z")
 _WORD = re.compile(r"[a-z0-9-]{1,16}\Z")
+_WORST_THROW = "THROW 65535 ffffffff cfg=65535 %s faces=%s *FFFF\r\n"
 _FACE_VALUE = re.compile(r"(0|[1-9][0-9]{0,2})\Z")
 
 
@@ -236,7 +237,15 @@ def implement_fields(implement: Implement) -> list[tuple[str, str]]:
                 colour = _word(face.colour, "colour") if face.colour else ""
                 tokens.append(f"{face.value}:{colour}" if colour else str(face.value))
             sticks.append("/".join(tokens))
-        return [("kind", "coloured"), ("sticks", ",".join(sticks))]
+        fields = [("kind", "coloured"), ("sticks", ",".join(sticks))]
+        longest = ",".join(max(s.split("/"), key=len) for s in sticks)
+        worst = _WORST_THROW % (" ".join(f"{k}={v}" for k, v in fields), longest)
+        if len(worst) > MAX_LINE:
+            raise ShakerProtocolError(
+                f"{implement.id}: a throw would be {len(worst)} bytes, over the shaker's "
+                f"{MAX_LINE}; use fewer sticks or shorter colour names"
+            )
+        return fields
     raise ShakerProtocolError(f"the shaker cannot throw {implement.describe()} ({implement.id})")
 
 
