@@ -339,7 +339,7 @@ class ShakerLink:
         self.counts["bad"] += 1
         self.counts[f"bad:{reason}"] += 1
         n = self.counts[f"bad:{reason}"]
-        if n <= 3 or n % 100 == 0:
+        if n <= 3 or str(n).rstrip("0") == "1":  # the first three, then 10, 100, 1000...
             log.warning("shaker: dropped a malformed line (%s, %d so far): %r", reason, n, line[:60])
 
     def _line(self, generation: int, line: bytes) -> None:
