@@ -1,5 +1,7 @@
 # The shaker's main loop, run by MicroPython at boot. Stop it with Ctrl-C from a
-# serial terminal (mpremote does that itself before copying files).
+# serial terminal (mpremote does that itself before copying files). Once started, the
+# RP2040's watchdog cannot be stopped: after Ctrl-C a timer keeps feeding it so the
+# REPL and mpremote keep working; a reset (mpremote reset) starts the shaker again.
 
 import os
 import time
@@ -11,7 +13,11 @@ from shaker_app import Shaker
 from shaker_detect import ShakeDetector
 
 
+WDT = None
+
+
 def run():
+    global WDT
     usb = shaker_hw.UsbSerial()
     led = shaker_hw.Led(config.LED_PIN)
     shaker = Shaker(
@@ -32,7 +38,8 @@ def run():
     shaker.start(now)
     if sensor is None:
         shaker._error(now, "no-sensor")
-    wdt = shaker_hw.watchdog(config.WATCHDOG_MS)
+    if config.WATCHDOG_MS:
+        WDT = shaker_hw.watchdog(config.WATCHDOG_MS)
     next_sample = now
     sensor_errors = 0
     while True:
@@ -52,13 +59,21 @@ def run():
                 shaker.sample(now, level)
         shaker.tick(now)
         led.show(shaker.led(now))
-        wdt.feed()
+        if WDT is not None:
+            WDT.feed()
         time.sleep_ms(1)
+
+
+def keep_feeding():
+    if WDT is not None:
+        feed = WDT.feed
+        machine.Timer(period=1000, callback=lambda _t: feed())
 
 
 try:
     run()
 except KeyboardInterrupt:
+    keep_feeding()
     raise
 except Exception as exc:  # a bug: say so, then start again
     import sys

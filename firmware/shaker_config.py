@@ -10,7 +10,7 @@ SWITCH_PIN = 15  # a vibration / ball tilt switch between GP15 and GND (internal
 LED_PIN = "LED"  # the on-board LED ("LED" works on the Pico and the Pico W)
 
 SAMPLE_MS = 10  # one accelerometer sample every 10 ms (100 Hz)
-WATCHDOG_MS = 8000  # machine.WDT timeout; the RP2040 allows at most 8388 ms
+WATCHDOG_MS = 8000  # machine.WDT timeout; the RP2040 allows at most 8388 ms; 0 = no watchdog
 
 # Shake detection (see shaker_detect.py), milli-g and milliseconds.
 DETECTOR = {

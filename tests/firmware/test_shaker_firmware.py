@@ -408,3 +408,20 @@ def test_heartbeats_every_two_seconds_when_nothing_happens(tmp_path: Path) -> No
     beats = [t for t, f in frames if f.type == "HEARTBEAT"]
     assert beats == [2000, 4000, 6000]
     assert [f["up"] for _, f in frames if f.type == "HEARTBEAT"] == ["2", "4", "6"]
+
+
+# --- the thin hardware layer, against register maps -------------------------------
+
+
+def test_sensor_drivers_set_up_the_chip_and_read_milli_g() -> None:
+    got = run_mp_json("run_hw.py")
+    # LIS3DH: CTRL_REG1 0x57 (100 Hz, X/Y/Z), CTRL_REG4 0x98 (block update, +-4 g, high resolution)
+    assert got["lis3dh"]["writes"] == [[0x19, 0x20, 0x57], [0x19, 0x23, 0x98]]
+    # MPU-6050: PWR_MGMT_1 0 (awake), ACCEL_CONFIG 0x08 (+-4 g)
+    assert got["mpu6050"]["writes"] == [[0x68, 0x6B, 0x00], [0x68, 0x1C, 0x08]]
+    for chip in ("lis3dh", "mpu6050"):
+        assert got[chip]["mg"] == [1000, -500, 2000]
+        assert got[chip]["activity"] == 1291  # |sqrt(1 + 0.25 + 4) g - 1 g|
+    assert got["switch"] == [0, 1400, 0]  # edges since the last sample make a jolt
+    assert got["found"] == "lis3dh"
+    assert got["wdt"] == 8388  # clamped to what the RP2040 allows
