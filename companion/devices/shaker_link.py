@@ -114,7 +114,7 @@ def find_shaker_port(vid: int = SHAKER_VID, pid: int = SHAKER_PID) -> str | None
     return None
 
 
-class _LineProtocol(serial.threaded.Protocol):  # type: ignore[misc]
+class _LineProtocol(serial.threaded.Protocol):  # type: ignore[misc,unused-ignore]
     """Splits bytes into CR LF lines of at most MAX_LINE bytes for the link.
 
     Longer runs without a terminator are thrown away up to the next CR LF and
@@ -421,7 +421,10 @@ class ShakerLink:
         self._hello = dict(frame.fields)
 
     def _handle_heartbeat(self, frame: Frame) -> None:
-        pass
+        if self._wanted is None and frame.get("armed") == "1":
+            # armed by a CONFIG whose throw is no longer wanted: a shake now would
+            # make a throw nobody asked for
+            self._send("CONFIG", [("kind", "none")])
 
     def _handle_shaking(self, frame: Frame) -> None:
         self._status(True, "shaking...", "shaking")

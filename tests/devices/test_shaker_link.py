@@ -587,3 +587,12 @@ def test_100000_random_and_mutated_lines_never_crash_and_apply_only_valid_throws
     assert link.counts["bad"] > 50_000
     assert link.counts.get("bug", 0) == 0
     transport.written.clear()
+
+
+def test_a_shaker_left_armed_is_disarmed_at_its_next_heartbeat(
+    device: FakeShaker, host: Host
+) -> None:
+    device.config = parse_frame(format_frame("CONFIG", 1, [("kind", "dice"), ("n", "1"), ("sides", "6")]))
+    device.send("HEARTBEAT", [("state", "idle"), ("armed", "1")])
+    wait_for(lambda: device.config is None, "CONFIG kind=none")
+    assert [f["kind"] for f in device.frames("CONFIG")] == ["none"]
