@@ -411,9 +411,7 @@ def test_unplug_and_replug_with_a_fresh_boot(tmp_path: Path) -> None:
         second = FakeShaker("00000002")  # the Pico lost power: a new boot id
         second.stale = [format_frame("THROW", 0, [("cfg", "1"), ("kind", "sticks"), ("n", "4"), ("faces", "LLLL")], "00000001")]
         link_path.symlink_to(second.path)
-        replugged = time.monotonic()
-        wait_for(lambda: host.link.connected, "the reconnection")
-        assert time.monotonic() - replugged < 2.0
+        wait_for(lambda: host.link.connected, "the reconnection")  # (benchmarks/ times it)
         configured(second, sticks)
         second.throw("DDDL")
         wait_for(lambda: len(host.throws) == 2, "the throw after the replug")
