@@ -241,12 +241,15 @@ class ShakerLink:
         """Ask for the next throw to be of ``implement``; ``on_throw`` brings it.
 
         Sent now when connected, otherwise as soon as the shaker is back. A new
-        request replaces an earlier one that has not been thrown yet.
+        request replaces an earlier one that has not been thrown yet; asking again
+        for the same implement changes nothing (a throw on its way still counts).
 
         :raises ShakerProtocolError: for an implement the shaker cannot throw (a deck).
         """
         implement_fields(implement)  # validate before anything changes
         with self._lock:
+            if implement == self._wanted:
+                return
             self._wanted = implement
             self._request_cfgs = set()
             self._config_refused = False

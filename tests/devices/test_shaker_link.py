@@ -594,3 +594,16 @@ def test_a_shaker_left_armed_is_disarmed_at_its_next_heartbeat(
     device.send("HEARTBEAT", [("state", "idle"), ("armed", "1")])
     wait_for(lambda: device.config is None, "CONFIG kind=none")
     assert [f["kind"] for f in device.frames("CONFIG")] == ["none"]
+
+
+def test_asking_again_for_the_same_throw_keeps_the_one_on_its_way(
+    device: FakeShaker, host: Host
+) -> None:
+    sticks = BinarySticks(4)
+    host.link.request_throw(sticks)
+    configured(device, sticks)
+    host.link.request_throw(sticks)  # e.g. the service re-asks after "shaker ready"
+    device.throw("LLDD")  # answers the first CONFIG
+    wait_for(lambda: host.throws, "the throw")
+    assert host.throws == [sticks.from_faces(list("LLDD"))]
+    assert len(device.frames("CONFIG")) == 1
