@@ -331,6 +331,7 @@ class ShakerLink:
         if wanted is None:
             return
         seq = self._send("CONFIG", implement_fields(wanted))
+        self._pending_since = None
         self._request_cfgs.add(seq)
         self._config_seq = seq
         self._config_sent = time.monotonic()
@@ -393,6 +394,7 @@ class ShakerLink:
         previous = self._boot
         self._boot = frame.boot
         self._synced = True
+        self._silent_reported = False
         self.counts["connects"] += 1
         if previous is not None and previous != frame.boot:
             log.info("shaker: restarted (boot %s, was %s)", frame.boot, previous)
@@ -537,6 +539,7 @@ class ShakerLink:
             self._generation += 1
             generation = self._generation
             self._port = path
+            self._silent_reported = False
             self._lost_event.clear()
             self._reader = serial.threaded.ReaderThread(
                 port, lambda: _LineProtocol(self, generation)
@@ -571,25 +574,24 @@ class ShakerLink:
         with self._lock:
             if self._transport is None:
                 return
-            if not self._synced:
+            silent = now - self._last_frame >= SILENCE_LIMIT
+            synced = self._synced
+            if not synced:
                 if now - self._query_sent >= QUERY_RETRY:
                     self.request_status()
-                return
-            if (
+            elif (
                 self._wanted is not None
                 and not self._config_confirmed
                 and not self._config_refused
             ):
                 if self._pending_since is not None:
                     if now - self._pending_since >= PENDING_WAIT:
-                        self._pending_since = None
                         self._send_config()
                 elif now - self._config_sent >= QUERY_RETRY:
                     self._send_config()
-            silent = now - self._last_frame >= SILENCE_LIMIT
         if silent and not self._silent_reported:
             self._silent_reported = True
-            self._status(True, "shaker not answering")
+            self._status(synced, "shaker not answering")
 
 
 __all__ = [

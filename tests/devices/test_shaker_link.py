@@ -607,3 +607,18 @@ def test_asking_again_for_the_same_throw_keeps_the_one_on_its_way(
     wait_for(lambda: host.throws, "the throw")
     assert host.throws == [sticks.from_faces(list("LLDD"))]
     assert len(device.frames("CONFIG")) == 1
+
+
+def test_a_port_that_never_answers_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shaker_link, "SILENCE_LIMIT", 0.3)
+    device = FakeShaker()
+    device.answer = False  # some other device on the port, or a Pico without the firmware
+    host = Host(lambda: device.path)
+    try:
+        host.link.start()
+        wait_for(lambda: "shaker not answering" in host.messages(), "'not answering'")
+        assert not host.link.connected
+        assert len(device.frames("QUERY")) >= 1
+    finally:
+        host.link.stop()
+        device.unplug()
