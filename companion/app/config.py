@@ -179,7 +179,8 @@ def _schema() -> tuple[Setting, ...]:
                 "where throws come from: gpio-shaker, serial-shaker, button (THROW or OK) "
                 "or manual (players enter their own throw)",
                 ("gpio-shaker", "serial-shaker", "button", "manual")),
-        Setting("serial.port", "str", "/dev/ttyACM0", "serial device of the Pico shaker"),
+        Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
+                "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,
                 high=4_000_000),
         Setting("journal.dir", "str", "", "directory of the game journals (empty: "
