@@ -463,7 +463,7 @@ class CretanLabyrinthState(State):
             if self.lost[p]:
                 lines.append(f"- loses {self.lost[p]} turn{'s' if self.lost[p] > 1 else ''}")
         if self.game.single_key and not any(self.keys):
-            lines.append("The key is in the palace.")
+            lines.append("Magic Key: in palace")
         return lines
 
     def status_brief(self) -> list[str]:

@@ -131,15 +131,19 @@ def act(ctl: Controller, action: Action) -> None:
     ctl.handle(OK)
 
 
-def _task(kind: str) -> Callable[[CretanLabyrinthState], bool]:
+def task_at(kind: str) -> Callable[[CretanLabyrinthState], bool]:
+    """A test of a position: the first task waiting is ``kind`` (``key-offer``, ...)."""
+
     def at(state: CretanLabyrinthState) -> bool:
         return state.phase is not Phase.OVER and bool(state.queue) and state.queue[0][0] == kind
     return at
 
 
-def _battle(need: str) -> Callable[[CretanLabyrinthState], bool]:
+def battle_at(need: str) -> Callable[[CretanLabyrinthState], bool]:
+    """A test of a position: a battle waits for ``need`` (``att-item``, ``att-roll``, ...)."""
+
     def at(state: CretanLabyrinthState) -> bool:
-        return _task("battle")(state) and state.battle is not None and state._battle_needs() == need
+        return task_at("battle")(state) and state.battle is not None and state._battle_needs() == need
     return at
 
 
@@ -173,7 +177,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield name + "stops", ctl.view()
 
     # A coloured card whose danger a tool may avert: the card in full, then the question.
-    avert = playout(seed, 2, lambda s: _task("card")(s) and any(m.kind == "avert" for m in s.legal_moves()))
+    avert = playout(seed, 2, lambda s: task_at("card")(s) and any(m.kind == "avert" for m in s.legal_moves()))
     ctl = resumed(workdir / "avert", avert[:-1], 2, avert[-1:])
     ctl.handle(Shaken("gpio-shaker"))
     yield name + "card", ctl.view()
@@ -187,15 +191,15 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield name + "pegasus", resumed(workdir / "fly", fly, 2).view()
 
     # The Magic Key offered in the palace, a battle offered, weapons shown.
-    key = playout(seed, 2, _task("key-offer"))
+    key = playout(seed, 2, task_at("key-offer"))
     yield name + "key", resumed(workdir / "key", key, 2).view()
-    offer = playout(seed, 2, _task("battle-offer"))
+    offer = playout(seed, 2, task_at("battle-offer"))
     yield name + "battle-offer", resumed(workdir / "offer", offer, 2).view()
-    attacker = playout(seed, 2, _battle("att-item"))
+    attacker = playout(seed, 2, battle_at("att-item"))
     yield name + "battle-attacker", resumed(workdir / "attacker", attacker, 2).view()
-    defender = playout(seed, 2, _battle("def-item"))
+    defender = playout(seed, 2, battle_at("def-item"))
     yield name + "battle-defender", resumed(workdir / "defender", defender, 2).view()
-    dice = playout(BATTLE_BY_DICE_SEED, 2, _battle("att-roll"))
+    dice = playout(BATTLE_BY_DICE_SEED, 2, battle_at("att-roll"))
     yield name + "battle-dice", resumed(workdir / "dice", dice, 2).view()
 
     # Every player's inventory from the pause menu (four players), and the winner.
