@@ -482,8 +482,6 @@ class CretanLabyrinthState(State):
         keeper = self.keeper()
         if keeper is not None and keeper != p:
             lines.append(f"{self.name(keeper)} has the key")
-        if self.lost[p]:
-            lines.append(f"loses {self.lost[p]} more turn{'s' if self.lost[p] > 1 else ''}")
         return lines
 
     def short_name(self, p: int) -> str:
