@@ -651,7 +651,7 @@ class Controller:
         trouble = self.source_trouble.get(self.source)
         if trouble:
             lines.append(trouble)
-        lines += [f"({state.throw_spec.describe()})", *state.status_lines(), *self.last_said]
+        lines += [f"({state.throw_spec.describe()})", *state.status_brief(), *self.last_said]
         return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
                     hint="hold BACK: undo")
 
@@ -681,7 +681,7 @@ class Controller:
         legal = state.legal_moves()
         cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
         title = f"{name} threw{cap}" if state.phase is Phase.MOVE else f"{name} decides"
-        question = state.prompt() if state.phase is Phase.DECIDE else ""
+        question = state.prompt()
         return View("moves", title, (question,) if question else (),
                     items=tuple(m.notation for m in legal),
                     cursor=self.cursor, picture=self.picture, hint="OK: move  BACK: menu")

@@ -387,14 +387,21 @@ class State(ABC):
     def status_lines(self) -> list[str]:
         """Short lines (at most about 21 characters each, for a 128-pixel OLED) telling
         what the board does not show: trapped pieces and their turns left, plinths in the
-        Abyss, what each player holds. The companion shows them while a throw is due.
+        Abyss, what each player holds. The pause menu's "Game status" shows them all.
         Default: none."""
         return []
 
+    def status_brief(self) -> list[str]:
+        """The few lines (at most about three) of status shown while a throw is due,
+        where the screen has little room: a game whose :meth:`status_lines` run long
+        (every player's inventory) gives here what the player to act needs. Default:
+        all of :meth:`status_lines`."""
+        return self.status_lines()
+
     def prompt(self) -> str:
-        """The question in words while :attr:`phase` is DECIDE ("Ride the Knight's Orbit
-        from 7?"), shown above the choices; default ``""`` (the choices speak for
-        themselves)."""
+        """The question in words while a choice is due (:attr:`phase` DECIDE, "Ride the
+        Knight's Orbit from 7?", or MOVE, "Stop where? 5 east"), shown above the choices;
+        default ``""`` (the choices speak for themselves)."""
         return ""
 
     def may_share(self, square: Square) -> bool:

@@ -1,18 +1,223 @@
 """The screens particular to `cretan-labyrinth`, made by driving the real controller.
 
 :func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
-the reference images (names start with the game id). Empty until the game's own
-screens are written.
+the reference images (names start with the game id). Positions deep in a game (the
+Magic Key offered, a battle) are reached the way a table reaches them: a game played
+by :func:`goal_seeking_choice` with seeded throws is written to a journal, and a
+controller resumes that journal, exactly as after a power cut.
+
+:func:`goal_seeking_choice` is also the player of the end-to-end test: random choices
+almost never finish this game (docs/rules/cretan-labyrinth.md, D27), a player heading
+for the next diamond, the palace and home does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from companion.app.controller import Controller, Screen
+from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
+from companion.app.journal import JournalStore
+from companion.devices.sources import SOURCE_NAMES
+from companion.rules import Action, Implement, Move, Phase, Throw, get_game
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
+
+GAME = "cretan-labyrinth"
+OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
+UP = ButtonEvent(ButtonName.UP, Press.PRESSED)
+DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
+PREFERRED = ("take-key", "attack", "avert", "show")
+"""Decisions the goal-seeking player takes whenever offered, in this order."""
+
+
+def goal_seeking_choice(state: CretanLabyrinthState, moves: Sequence[Move]) -> int:
+    """The index in ``moves`` (the legal moves, in order) of a plain player's choice:
+    stop nearest the goal (the palace, then the own gateway), preferring a coloured space
+    whose diamond is still missing; take the key, attack, avert a danger, show the first
+    weapon; otherwise the first choice. Deterministic (ties: the first)."""
+    board = state.game.board
+    if moves and moves[0].kind == "move" and moves[0].dst is not None:
+        p = state.turn
+        goal = state.goal(p)
+
+        def score(m: Move) -> int:
+            assert isinstance(m.dst, str)
+            n = board.node(m.dst)
+            colour = board.colours[n]
+            wanted = colour is not None and colour not in state.diamonds[p] and not state.keys[p]
+            return board.gap(n, goal) - (6 if wanted else 0)
+
+        scores = [score(m) for m in moves]
+        return scores.index(min(scores))
+    for kind in PREFERRED:
+        for i, m in enumerate(moves):
+            if m.kind == kind:
+                return i
+    return 0
+
+
+def playout(
+    seed: int, players: int, until: Callable[[CretanLabyrinthState], bool], **options: object
+) -> list[Action]:
+    """The actions of a goal-seeking game (throws drawn with ``random.Random(seed)``)
+    up to the first position where ``until`` holds.
+
+    :raises RuntimeError: when the game ends first.
+    """
+    state = get_game(GAME, **options).new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    rng = random.Random(seed)
+    actions: list[Action] = []
+    while not until(state):
+        if state.phase is Phase.OVER:
+            raise RuntimeError(f"seed {seed}: the game ended before the position wanted")
+        spec = state.throw_spec
+        if spec is not None:
+            action: Action = spec.draw(rng.randrange)
+        else:
+            moves = state.legal_moves()
+            action = moves[goal_seeking_choice(state, moves)]
+        state.apply(action)
+        actions.append(action)
+    return actions
+
+
+def resumed(
+    workdir: Path, actions: Sequence[Action], players: int, ahead: Sequence[Action] = (),
+    **options: object,
+) -> Controller:
+    """A controller that resumed a journal of ``actions``; its throws are ``ahead``'s
+    throws in order (the moves of ``ahead`` are for the caller to choose)."""
+    game = get_game(GAME, **options)
+    store = JournalStore(workdir)
+    journal = store.begin(game, players, started="2026-01-01T00:00:00+00:00")
+    state = game.new_state(players)
+    for action in actions:
+        by = state.player_to_act_name
+        journal.append(by, action, state.apply(action))
+    journal.close()
+    throws = [a for a in ahead if isinstance(a, Throw)]
+
+    def draw(implement: Implement, n: int) -> Throw:
+        return throws.pop(0)
+
+    ctl = Controller(store=store, draw=draw, sources=list(SOURCE_NAMES), source="gpio-shaker",
+                     games=[GAME])
+    ctl.start()
+    ctl.handle(OK)  # the splash: an unfinished game
+    ctl.handle(OK)  # resume it
+    return ctl
+
+
+def _state(ctl: Controller) -> CretanLabyrinthState:
+    state = ctl.state
+    assert isinstance(state, CretanLabyrinthState)
+    return state
+
+
+def act(ctl: Controller, action: Action) -> None:
+    """Make ``action`` as the players would: shake for a throw (the controller's draw
+    must give it), or move the cursor to the move and press OK."""
+    if isinstance(action, Throw):
+        ctl.handle(Shaken("gpio-shaker"))
+        return
+    moves = _state(ctl).legal_moves()
+    for _ in range(moves.index(action) - ctl.cursor):
+        ctl.handle(DOWN)
+    ctl.handle(OK)
+
+
+def task_at(kind: str) -> Callable[[CretanLabyrinthState], bool]:
+    """A test of a position: the first task waiting is ``kind`` (``key-offer``, ...)."""
+
+    def at(state: CretanLabyrinthState) -> bool:
+        return state.phase is not Phase.OVER and bool(state.queue) and state.queue[0][0] == kind
+    return at
+
+
+def battle_at(need: str) -> Callable[[CretanLabyrinthState], bool]:
+    """A test of a position: a battle waits for ``need`` (``att-item``, ``att-roll``, ...)."""
+
+    def at(state: CretanLabyrinthState) -> bool:
+        return task_at("battle")(state) and state.battle is not None and state._battle_needs() == need
+    return at
 
 
 def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     """Every screen of this game worth a reference PNG; ``workdir`` is for journals."""
-    yield from ()
+    name = f"{GAME}-"
+
+    # Setup: 2-4 players.
+    ctl = Controller(store=JournalStore(workdir / "setup"), draw=lambda i, n: i.parse("1"),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=[GAME])
+    ctl.start()
+    for event in (OK, OK, DOWN, OK, OK):  # splash, menu, to "Players", 3, 4
+        ctl.handle(event)
+    yield name + "setup", ctl.view()
+
+    # A turn's start: the die for the distance, what the player holds.
+    seed = 1
+    to_move = playout(seed, 2, lambda s: s.turns >= 40 and s.stage == "distance")
+    ctl = resumed(workdir / "turn", to_move[:-1], 2, to_move[-1:])
+    act(ctl, to_move[-1])
+    while ctl.screen is Screen.EVENTS:
+        ctl.handle(OK)
+    yield name + "throw", ctl.view()
+
+    # The direction card drawn (its text), then where the move may stop.
+    more = playout(seed, 2, lambda s: s.turns >= 40 and s.stage == "move")[len(to_move):]
+    ctl = resumed(workdir / "card", to_move + more[:-1], 2, more[-1:])
+    ctl.handle(Shaken("gpio-shaker"))  # the direction card
+    yield name + "direction-card", ctl.view()
+    ctl.handle(OK)
+    yield name + "stops", ctl.view()
+
+    # A coloured card whose danger a tool may avert: the card in full, then the question.
+    avert = playout(seed, 2, lambda s: task_at("card")(s) and any(m.kind == "avert" for m in s.legal_moves()))
+    ctl = resumed(workdir / "avert", avert[:-1], 2, avert[-1:])
+    ctl.handle(Shaken("gpio-shaker"))
+    yield name + "card", ctl.view()
+    ctl.handle(DOWN)
+    yield name + "card-scrolled", ctl.view()
+    ctl.handle(OK)
+    yield name + "avert", ctl.view()
+
+    # Pegasus: fly anywhere.
+    fly = playout(seed, 2, lambda s: s.phase is Phase.MOVE and s.stage == "resolve")
+    yield name + "pegasus", resumed(workdir / "fly", fly, 2).view()
+
+    # The Magic Key offered in the palace, a battle offered, weapons shown.
+    key = playout(seed, 2, task_at("key-offer"))
+    yield name + "key", resumed(workdir / "key", key, 2).view()
+    offer = playout(seed, 2, task_at("battle-offer"))
+    yield name + "battle-offer", resumed(workdir / "offer", offer, 2).view()
+    attacker = playout(seed, 2, battle_at("att-item"))
+    yield name + "battle-attacker", resumed(workdir / "attacker", attacker, 2).view()
+    defender = playout(seed, 2, battle_at("def-item"))
+    yield name + "battle-defender", resumed(workdir / "defender", defender, 2).view()
+    dice = playout(BATTLE_BY_DICE_SEED, 2, battle_at("att-roll"))
+    yield name + "battle-dice", resumed(workdir / "dice", dice, 2).view()
+
+    # Every player's inventory from the pause menu (four players), and the winner.
+    four = playout(seed, 4, lambda s: s.turns >= 60 and s.stage == "distance")
+    ctl = resumed(workdir / "four", four, 4)
+    for event in (BACK, DOWN, DOWN, DOWN, OK):  # pause menu: Game status
+        ctl.handle(event)
+    yield name + "status", ctl.view()
+    ctl.handle(DOWN)
+    ctl.handle(DOWN)
+    yield name + "status-scrolled", ctl.view()
+
+    whole = playout(seed, 2, lambda s: s.phase is Phase.OVER)
+    ctl = resumed(workdir / "won", whole[:-1], 2, whole[-1:])
+    act(ctl, whole[-1])
+    assert ctl.screen is Screen.OVER, ctl.screen
+    yield name + "over", ctl.view()
+
+
+BATTLE_BY_DICE_SEED = 45
+"""A seed whose goal-seeking game has a battle between two players without weapons."""

@@ -1,0 +1,112 @@
+"""What the Cretan Labyrinth tells the companion's screens: every player's inventory
+(``status_lines``), the throw screen's short form (``status_brief``) and the question
+above each choice (``prompt``), all in lines of the 128-pixel panel (21 characters)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.rules import Phase, get_game
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
+from companion.sim.screens_cretan_labyrinth import goal_seeking_choice
+
+LINE = 21
+
+
+def _new(players: int = 2, **options: object) -> CretanLabyrinthState:
+    state = get_game("cretan-labyrinth", **options).new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    return state
+
+
+def test_status_lists_each_players_square_diamonds_key_tools_and_lost_turns() -> None:
+    state = _new(3)
+    state.diamonds[1] = {"yellow", "red", "green", "blue"}
+    state.keys[1] = True
+    state.items[1] = ["yellow-sword", "blue-head", "green-bow"]
+    state.lost[2] = 2
+    lines = state.status_lines()
+    start = lines.index(f"Player 2 at {state.square(1)}")
+    assert lines[start + 1:start + 5] == [
+        "- diamonds: red green",  # the deck file's order of colours
+        "  blue yellow",
+        "- Magic Key",
+        "- tools: bow sword",  # the weapon table's order
+    ]
+    assert lines[start + 5] == "  Medusa-head"
+    assert lines[lines.index(f"Player 1 at {state.square(0)}") + 1] == "- diamonds: none"
+    assert "- loses 2 turns" in lines
+    assert "Magic Key: in palace" not in lines  # Player 2 has it
+    assert all(len(line) <= LINE for line in lines)
+
+
+def test_the_throw_screen_shows_only_what_the_player_to_act_holds() -> None:
+    state = _new(2)
+    state.stage = "distance"
+    state.turn = 0
+    assert state.status_brief() == ["Has: nothing yet"]
+    state.diamonds[0] = {"red", "green", "blue", "yellow"}
+    state.items[0] = ["yellow-sword", "blue-head", "green-bow", "red-bow", "yellow-rope", "blue-mirror"]
+    state.keys[1] = True
+    brief = state.status_brief()
+    assert brief[0] == "Has: red green blue"
+    assert brief[1].endswith("...") and len(brief) == 3  # two lines at most, then the keeper
+    assert brief[2] == "Player 2 has the key"
+    assert all(len(line) <= LINE for line in brief)
+    state.stage = "direction"  # later in the turn: nothing (the last move shows instead)
+    assert state.status_brief() == []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_text_fits_a_line_and_every_decision_asks_a_question(players: int) -> None:
+    """Goal-seeking and random games: each position's texts fit the panel; a question
+    is asked whenever a choice is due, none while a throw is."""
+    seen: set[str] = set()
+    for seed in range(3):
+        state = _new(players, round_limit=60)
+        rng = random.Random(seed)
+        while state.phase is not Phase.OVER:
+            assert all(len(line) <= LINE for line in state.status_lines())
+            brief = state.status_brief()
+            assert len(brief) <= 3 and all(len(line) <= LINE for line in brief)
+            question = state.prompt()
+            assert len(question) <= LINE
+            spec = state.throw_spec
+            if spec is not None:
+                assert question == ""
+                state.apply(spec.draw(rng.randrange))
+                continue
+            moves = state.legal_moves()
+            if moves[0].kind != "pass":
+                assert question, moves
+                seen.add(question.split("?")[0].split("!")[0])
+            pick = goal_seeking_choice(state, moves) if seed % 2 == 0 else rng.randrange(len(moves))
+            state.apply(moves[pick])
+    assert any(q.startswith("Stop where") for q in seen)
+
+
+def test_the_move_question_gives_the_distance_and_the_direction() -> None:
+    state = _new(2)
+    state.stage = "move"
+    state.turn = 0
+    state.distance = 5
+    state.direction = "east"
+    assert state.prompt() == "Stop where? 5 east"
+    state.direction = "any-way"
+    assert state.prompt() == "Stop where? 5 any way"
+
+
+def test_battle_questions_name_the_other_fighter() -> None:
+    state = _new(2)
+    state.items[0] = ["yellow-sword"]
+    state.items[1] = ["green-bow"]
+    state.keys[1] = True
+    state.stage = "resolve"
+    state.turn = 0
+    state.queue = [("battle", 0, 1, False), ("end-turn",)]
+    state._run([])
+    assert state.current_player == 0 and state.prompt() == "You attack P2! Show:"
+    state.apply(state.parse_move("show sword"))
+    assert state.current_player == 1 and state.prompt() == "P1 attacks you! Show:"
