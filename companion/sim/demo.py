@@ -1,4 +1,4 @@
-"""The scripted demo: a whole game of Senet played through the mock pins.
+"""The scripted demo: a whole game (Senet, or any registered game) played through the mock pins.
 
 Nothing here calls the controller: a :class:`PinDriver` presses buttons by driving
 gpiozero ``MockPin`` levels (pressed = low, the buttons are pulled up) and shakes by
@@ -7,7 +7,9 @@ toggling the shaker's pin, exactly as the hardware would. Time is a
 hold and the shaker's quiet period behave as on the Pi but take no wall time.
 
 The driver reads the screen as a person would (which screen is up, how many moves the
-list has) and picks moves with a seeded random choice. Throws are drawn with a seed
+list has) and picks moves with a seeded random choice; a move offered in steps (see
+:meth:`companion.app.controller.Controller.choices`) is chosen one step at a time,
+sometimes with a step back. Throws are drawn with a seed
 per action number, so a game interrupted at any point and resumed from its journal
 ends exactly as the uninterrupted game.
 """
@@ -33,6 +35,9 @@ from companion.devices.events import ButtonName
 from companion.rules import Implement, Throw
 
 GAME = "senet-tait"
+SECOND_THOUGHTS = 0.15
+"""How often the scripted player takes a step back (BACK) at a step after the first
+while choosing a move in steps (never for a move chosen from a flat list)."""
 MAX_STEPS = 20_000
 """The driver gives up after this many button presses or shakes (a stuck game is a bug)."""
 
@@ -141,6 +146,8 @@ class DemoResult:
     winner: str = ""
     screens: list[str] = field(default_factory=list)
     """The name of the screen of each distinct frame, in order."""
+    steps_back: int = 0
+    """How often the player took a step back (BACK) while choosing a move in steps."""
 
 
 def record_lines(journal: Path) -> list[str]:
@@ -204,6 +211,7 @@ def play(
     loop.start()
     driver = PinDriver(parts)
     driver.bounces = bounces
+    backs: dict[int, int] = {}  # steps back taken while choosing the move after n actions
     try:
         driver.idle()
         ctl = service.controller
@@ -230,9 +238,23 @@ def play(
             elif screen is Screen.MOVES:
                 count = len(ctl.view().items)
                 n = len(ctl.actions)
-                want = random.Random(f"{seed}/choice/{n}").randrange(count)
-                for _ in range(want - ctl.cursor):
-                    driver.press(ButtonName.DOWN)
+                # One choice per step of a move given in steps (senet-sticks: the
+                # plinth, then each value); at a step after the first, now and then
+                # the player has second thoughts and takes a step back with BACK.
+                depth = len(ctl.path)
+                key = f"{seed}/choice/{n}"
+                if depth:
+                    key += "/" + "/".join(ctl.path) + f"/{backs.get(n, 0)}"
+                rng = random.Random(key)
+                if depth and rng.random() < SECOND_THOUGHTS:
+                    driver.press(ButtonName.BACK)
+                    backs[n] = backs.get(n, 0) + 1
+                    result.steps_back += 1
+                    continue
+                want = rng.randrange(count)
+                way = ButtonName.DOWN if want >= ctl.cursor else ButtonName.UP
+                for _ in range(abs(want - ctl.cursor)):
+                    driver.press(way)
                 driver.press(ButtonName.OK)
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
