@@ -104,7 +104,7 @@ class SenetSticks(Game):
     """
 
     id = "senet-sticks"
-    title = "Senet with coloured casting sticks"
+    title = "Casting-stick Senet"
     seed_files = ("002_4a37d4d91a7a1598.txt",)
     min_players = max_players = default_players = 2
     options = (
