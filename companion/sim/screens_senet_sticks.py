@@ -91,6 +91,11 @@ def _resumed(workdir: Path, actions: list[Action], **options: Any) -> Controller
     return ctl
 
 
+def _on(ctl: Controller) -> Screen:
+    """The screen shown (a function, so the type checker does not narrow it)."""
+    return ctl.screen
+
+
 def _never() -> Any:
     raise AssertionError("no throw is drawn in these screens")
 
@@ -158,7 +163,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
         assert ctl.screen is Screen.EVENTS, (name, ctl.screen)
         yield f"senet-sticks-{name}", ctl.view()
         if name == "capture":  # the next throw screen counts the plinth in the Abyss
-            while ctl.screen is not Screen.THROW:
+            while _on(ctl) is not Screen.THROW:
                 _send(ctl, OK)
             yield "senet-sticks-throw-abyss", ctl.view()
     # A throw none of whose values can be used (the first such in seeded games).
