@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.controller import Screen
+from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
@@ -178,10 +178,13 @@ def play(
     on_frame: Callable[[Image.Image, str], None] | None = None,
     game: str = GAME,
     bounces: int = 0,
+    options: Mapping[str, str] | None = None,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
-    ``bounces``: contact bounces (1 ms apart) on every press and release.
+    ``bounces``: contact bounces (1 ms apart) on every press and release. ``options``:
+    game options set on the setup screen with the buttons, as the screen words them
+    (``{"mode": "quick", "extra-stick": "yes"}``).
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -256,6 +259,8 @@ def play(
                 for _ in range(abs(want - ctl.cursor)):
                     driver.press(way)
                 driver.press(ButtonName.OK)
+            elif screen is Screen.SETUP:
+                _setup(ctl, driver, dict(options or {}))
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
             else:  # splash, resume (first item: resume), setup, lost, events, messages
@@ -269,6 +274,33 @@ def play(
     if result.journal is not None:
         result.record = record_lines(result.journal)
     return result
+
+
+def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
+    """On the setup screen: set each of ``options`` by reading the rows (``mode: quick``)
+    and pressing OK on its row until it shows the value wanted, then Begin.
+
+    :raises RuntimeError: an option the screen does not offer, or a value it never shows.
+    """
+
+    def goto(row: int) -> None:
+        way = ButtonName.DOWN if row >= ctl.cursor else ButtonName.UP
+        for _ in range(abs(row - ctl.cursor)):
+            driver.press(way)
+
+    for name, value in options.items():
+        rows = [item.split(": ", 1)[0] for item in ctl.view().items]
+        if name not in rows:
+            raise RuntimeError(f"the setup screen offers no option {name!r}: {rows}")
+        goto(rows.index(name))
+        for _ in range(len(ctl.view().items) * 8):
+            if ctl.view().items[ctl.cursor] == f"{name}: {value}":
+                break
+            driver.press(ButtonName.OK)
+        else:
+            raise RuntimeError(f"the setup screen never shows {name}: {value}")
+    goto(len(ctl.view().items) - 1)  # Begin
+    driver.press(ButtonName.OK)
 
 
 def main(
