@@ -304,11 +304,12 @@ def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
 
 
 def main(
-    journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True
+    journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True,
+    game: str = GAME,
 ) -> int:
-    """``companion demo``: play, print the record and where the frames (and, when
-    ``keep``, the journal) went."""
-    result = play(journal_dir, seed=seed, frames_dir=frames_dir)
+    """``companion demo``: play ``game``, print the record and where the frames (and,
+    when ``keep``, the journal) went."""
+    result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game)
     for line in result.record:
         print(line, file=out)
     if frames_dir is not None:

@@ -4,6 +4,8 @@ the journal are checked against what the rules say."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -136,3 +138,16 @@ def test_quick_mode_and_the_extra_stick_set_with_the_buttons(tmp_path: Path) -> 
         normal.apply(action)
     assert normal.outcome is None or "Abyss" in normal.outcome.reason
     assert frames[-1][1] == "over"
+
+
+def test_companion_demo_plays_casting_stick_senet(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--game", "senet-sticks", "--seed", "2",
+         "--frames", str(tmp_path / "frames")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(":red" in line and ":blue" in line for line in lines)   # the coloured sticks thrown
+    assert any(line.startswith("winner: ") for line in lines)
+    assert list((tmp_path / "frames").glob("*-moves.png"))
