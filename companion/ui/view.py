@@ -28,7 +28,8 @@ class ThrowPicture:
     ``focus`` underlines the face being entered. ``caption`` is the score in big digits,
     left out when the faces leave no room for it. ``usable``: empty (nothing marked), or
     one flag per face: a usable face is drawn lit (inverted), an unusable one with a
-    dotted outline and struck through (for dice and coloured sticks)."""
+    dotted outline, and its text struck through (dice, coloured sticks, text faces;
+    two-sided sticks are not marked)."""
 
     kind: str
     faces: tuple[str, ...]
