@@ -232,10 +232,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     frames = Path(args.frames) if args.frames else None
     if args.journal:
-        return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames, out=sys.stdout)
+        return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames, out=sys.stdout,
+                         game=args.game)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         return demo.main(
-            Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout, keep=False
+            Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout, keep=False, game=args.game
         )
 
 
@@ -312,7 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser(
         "demo",
-        help="play a scripted whole game of senet-tait through the mock pins; print the record",
+        help="play a scripted whole game (senet-tait unless --game) through the mock pins; "
+        "print the record",
     )
     demo.add_argument("--frames", metavar="DIR", default=None,
                       help="write every distinct 128x64 frame as a PNG into DIR")
@@ -321,6 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--journal", metavar="DIR", default=None,
                       help="journal directory (default: a temporary one); an unfinished "
                       "game there is resumed")
+    demo.add_argument("--game", default="senet-tait", choices=game_ids(),
+                      help="the game to play (default senet-tait)")
     demo.set_defaults(func=cmd_demo)
     return parser
 

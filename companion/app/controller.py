@@ -8,6 +8,11 @@ notations, events with their texts, ``PASS``), so every registered game plays he
 Buttons: UP / DOWN move a cursor (and repeat when held), OK chooses, a short BACK
 goes back (in a game: the pause menu), holding BACK undoes the last confirmed move
 (players misread a screen; they then put the pieces back as the screen says).
+
+The moves screen picks a move in the steps a game gives with
+:meth:`~companion.rules.State.choice_steps` (default: one step, the flat list of
+notations): each OK narrows the legal moves by one step, a short BACK takes one step
+back, and a move is played when its steps are all chosen.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion import __version__
@@ -140,6 +145,10 @@ class Controller:
         self.actions: list[Action] = []
         self.journal: Journal | None = None
         self.picture: ThrowPicture | None = None
+        self.path: list[str] = []
+        """The step labels chosen so far on the moves screen (see :meth:`choices`)."""
+        self.path_cursors: list[int] = []
+        """The cursor at each step of :attr:`path`, restored when BACK steps back."""
         self.last_said: tuple[str, ...] = ()
         self.events_shown: tuple[str, ...] = ()
         self.events_by = ""
@@ -250,6 +259,8 @@ class Controller:
         self.screen = screen
         self.cursor = 0
         self.scroll = 0
+        self.path = []
+        self.path_cursors = []
 
     def _show_message(self, title: str, lines: tuple[str, ...], then: Screen) -> None:
         self.message = _Message(title, lines)
@@ -287,10 +298,15 @@ class Controller:
         elif screen is Screen.MANUAL:
             self._manual_ok()
         elif screen is Screen.MOVES:
-            assert self.state is not None
-            moves = self.state.legal_moves()
-            if 0 <= self.cursor < len(moves):
-                self._act(moves[self.cursor])
+            items = self.choices()
+            if 0 <= self.cursor < len(items):
+                label, move = items[self.cursor]
+                if move is not None:
+                    self._act(move)
+                else:  # one step further: the moves that go on with this label
+                    self.path.append(label)
+                    self.path_cursors.append(self.cursor)
+                    self.cursor = 0
         elif screen is Screen.LOST:
             self._act(PASS)
         elif screen is Screen.EVENTS:
@@ -323,7 +339,10 @@ class Controller:
 
     def _back(self) -> None:
         screen = self.screen
-        if screen in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.EVENTS, Screen.OVER):
+        if screen is Screen.MOVES and self.path:
+            self.path.pop()
+            self.cursor = self.path_cursors.pop()
+        elif screen in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.EVENTS, Screen.OVER):
             self._goto(Screen.PAUSE)
         elif screen is Screen.MANUAL:
             if self.manual_slot > 0:
@@ -572,6 +591,45 @@ class Controller:
         self.game = self.state = None
         self._goto(Screen.MENU)
 
+    # ------------------------------------------------------------------ step by step
+
+    def choices(self) -> list[tuple[str, Move | None]]:
+        """The moves screen's items at the current step: ``(label, move)``, where OK
+        plays ``move``, or goes one step further when it is ``None``.
+
+        The legal moves whose :meth:`~companion.rules.State.choice_steps` begin with
+        :attr:`path` are grouped by their next label, in the order of
+        :meth:`~companion.rules.State.legal_moves`. A label that only one move has and
+        that is its last plays that move. A move whose steps end at :attr:`path` (it is
+        also the beginning of longer moves) is offered first as ``play <notation>``.
+        With the default one step per move this is the flat list of notations.
+        """
+        state = self.state
+        if state is None:
+            return []
+        depth = len(self.path)
+        prefix = tuple(self.path)
+        here: Move | None = None
+        groups: dict[str, list[Move]] = {}
+        ends: dict[str, Move] = {}
+        for move in state.legal_moves():
+            steps = state.choice_steps(move)
+            if steps[:depth] != prefix:
+                continue
+            if len(steps) == depth:
+                here = here or move
+                continue
+            label = steps[depth]
+            groups.setdefault(label, []).append(move)
+            if len(steps) == depth + 1:
+                ends.setdefault(label, move)
+        items: list[tuple[str, Move | None]] = []
+        if here is not None:
+            items.append((f"play {here.notation}", here))
+        for label, moves in groups.items():
+            items.append((label, moves[0] if len(moves) == 1 and label in ends else None))
+        return items
+
     # ------------------------------------------------------------------ manual entry
 
     def _manual_step(self, delta: int) -> None:
@@ -676,21 +734,38 @@ class Controller:
         return View("manual", f"{name}: enter throw", entry, picture=picture,
                     hint="BACK: previous")
 
+    def _marked(self, state: State | None) -> ThrowPicture | None:
+        """The throw's picture with the faces the player may still use marked
+        (:meth:`~companion.rules.State.usable_faces`)."""
+        picture = self.picture
+        if picture is None or state is None or state.phase is not Phase.MOVE:
+            return picture
+        usable = state.usable_faces()
+        if len(usable) != len(picture.faces):
+            return picture
+        return replace(picture, usable=usable)
+
     def _view_moves(self, state: State | None, name: str) -> View:
         assert state is not None
-        legal = state.legal_moves()
+        items = tuple(label for label, _ in self.choices())
         cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
         title = f"{name} threw{cap}" if state.phase is Phase.MOVE else f"{name} decides"
+        if self.path:
+            # A step further: the steps chosen so far above the next choices (the
+            # first and the last when there are more), no picture, to leave rows for them.
+            path = self.path if len(self.path) <= 2 else [self.path[0], "...", self.path[-1]]
+            return View("moves", title, (", ".join(path) + ":",), items=items,
+                        cursor=self.cursor, hint="OK: choose BACK: back")
         question = state.prompt()
         return View("moves", title, (question,) if question else (),
-                    items=tuple(m.notation for m in legal),
-                    cursor=self.cursor, picture=self.picture, hint="OK: move  BACK: menu")
+                    items=items,
+                    cursor=self.cursor, picture=self._marked(state), hint="OK: move  BACK: menu")
 
     def _view_lost(self, state: State | None, name: str) -> View:
         cap = f" {self.picture.caption}" if self.picture and self.picture.caption else ""
         return View("lost", f"{name} threw{cap}",
                     ("No legal move:", "the throw is lost."),
-                    picture=self.picture, hint="OK: next")
+                    picture=self._marked(state), hint="OK: next")
 
     def _view_events(self, state: State | None, name: str) -> View:
         return View("events", f"{self.events_by}'s move", self.events_shown, scroll=self.scroll,

@@ -404,6 +404,32 @@ class State(ABC):
         default ``""`` (the choices speak for themselves)."""
         return ""
 
+    def choice_steps(self, move: Move) -> tuple[str, ...]:
+        """The labels of the successive choices that pick ``move`` (one of
+        :meth:`legal_moves`) on the companion, one label per step.
+
+        The companion narrows the legal moves step by step: it first offers the distinct
+        first labels, then the second labels of the moves that start with the one
+        chosen, and so on; BACK takes one step back. A move whose labels run out is
+        played. When a move's labels are the beginning of another move's labels (a
+        plinth moved by 2, or by 2 then 3) the companion offers ``play <notation>``
+        beside the longer choices at that step.
+
+        Rules for a game that overrides this: distinct legal moves have distinct label
+        tuples; a label is short (at most 20 characters, one menu row of a 128-pixel
+        OLED) and names its step in the players' words (``"plinth on 12"``,
+        ``"2 to 14"``). Default: ``(move.notation,)``, one step, i.e. the flat list of
+        moves."""
+        return (move.notation,)
+
+    def usable_faces(self) -> tuple[bool, ...]:
+        """While a throw is being played (MOVE phase): one flag per face of the throw
+        now being played, in the throw's order, ``True`` where the player to move may
+        still use that face's value. The companion draws the other faces as unusable
+        (another player's colour, already played, discarded). Default ``()``: nothing
+        is marked."""
+        return ()
+
     def may_share(self, square: Square) -> bool:
         """Whether ``square`` may hold more than one piece (a sanctuary); default no."""
         return False

@@ -104,7 +104,7 @@ class SenetSticks(Game):
     """
 
     id = "senet-sticks"
-    title = "Senet with coloured casting sticks"
+    title = "Casting-stick Senet"
     seed_files = ("002_4a37d4d91a7a1598.txt",)
     min_players = max_players = default_players = 2
     options = (
@@ -364,6 +364,71 @@ class SenetSticksState(State):
         if self.phase is not Phase.MOVE:
             return []
         return sorted({v for m in self._legal() for v in m.values})
+
+    def status_lines(self) -> list[str]:
+        """How many plinths each player has in the Abyss, e.g. ``["Abyss: Red 0, Blue 1"]``
+        (one line per player when the colour names make the line longer than 21
+        characters); none before the game has started."""
+        if self.stage != STAGE_PLAY:
+            return []
+        line = f"Abyss: {self.name(0)} {self.abyss[0]}, {self.name(1)} {self.abyss[1]}"
+        if len(line) <= 21:
+            return [line]
+        return [f"{self.name(p)} Abyss: {self.abyss[p]}" for p in (0, 1)]
+
+    def choice_steps(self, move: Move) -> tuple[str, ...]:
+        """The plinth first, then each value in the order played, with where it lands:
+        ``("plinth on 12", "2 to 14", "3 to 17, takes Blue")``; out of the Abyss the
+        first step is ``"from the Abyss"``. A value ending on a river says
+        ``"2 to 15 via river"`` (the square the river leads to). ``pass`` is one step."""
+        if move.kind not in ("move", "resurrect"):
+            return (move.notation,)
+        p = self.turn
+        src = move.src
+        assert isinstance(src, int) or src is None
+        steps = ["from the Abyss" if src is None else f"plinth on {src}"]
+        here: int | None = src
+        taken: tuple[int, ...] = ()
+        for v in move.values:
+            landed = self._land(p, here, v, src, taken)
+            assert landed is not None, f"{move} cannot be played"
+            t, caught, river = landed
+            label = f"{v} to {t}"
+            if river is not None:
+                label += " via river" if not caught else " river"
+            if caught:
+                takes = f"{label}, takes {self.name(1 - p)}"
+                label = takes if len(takes) <= 20 else f"{label}, takes"
+            steps.append(label)
+            taken += caught
+            here = t
+        return tuple(steps)
+
+    def usable_faces(self) -> tuple[bool, ...]:
+        """For each stick of the throw being played: whether the player to move may still
+        use its value (their colour or solid, not yet played nor discarded, and not lost
+        to a ``pass``). ``()`` outside MOVE phase, or when the state was read from a
+        position file (which does not keep the throw)."""
+        throw = self._last_throw() if self.phase is Phase.MOVE else None
+        if throw is None:
+            return ()
+        assert self.colours is not None
+        mine = self.colours[self.turn]
+        left = [] if self._legal() == [PASS] else list(self.values)
+        marks = []
+        for v, c in zip(throw.values, throw.colours, strict=True):
+            ok = (c is None or c == mine) and v in left
+            if ok:
+                left.remove(v)
+            marks.append(ok)
+        return tuple(marks)
+
+    def _last_throw(self) -> Throw | None:
+        """The last throw in :attr:`history` (the one being played in MOVE phase)."""
+        for action in reversed(self.history):
+            if isinstance(action, Throw):
+                return action
+        return None
 
     # --- geometry ----------------------------------------------------------------
 

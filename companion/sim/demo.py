@@ -1,4 +1,4 @@
-"""The scripted demo: a whole game of Senet played through the mock pins.
+"""The scripted demo: a whole game (Senet, or any registered game) played through the mock pins.
 
 Nothing here calls the controller: a :class:`PinDriver` presses buttons by driving
 gpiozero ``MockPin`` levels (pressed = low, the buttons are pulled up) and shakes by
@@ -7,7 +7,9 @@ toggling the shaker's pin, exactly as the hardware would. Time is a
 hold and the shaker's quiet period behave as on the Pi but take no wall time.
 
 The driver reads the screen as a person would (which screen is up, how many moves the
-list has) and picks moves with a seeded random choice. Throws are drawn with a seed
+list has) and picks moves with a seeded random choice; a move offered in steps (see
+:meth:`companion.app.controller.Controller.choices`) is chosen one step at a time,
+sometimes with a step back. Throws are drawn with a seed
 per action number, so a game interrupted at any point and resumed from its journal
 ends exactly as the uninterrupted game.
 """
@@ -24,7 +26,7 @@ from typing import Any, TextIO
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.controller import Screen
+from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
@@ -33,6 +35,9 @@ from companion.devices.events import ButtonName
 from companion.rules import Implement, Throw
 
 GAME = "senet-tait"
+SECOND_THOUGHTS = 0.15
+"""How often the scripted player takes a step back (BACK) at a step after the first
+while choosing a move in steps (never for a move chosen from a flat list)."""
 MAX_STEPS = 20_000
 """The driver gives up after this many button presses or shakes (a stuck game is a bug)."""
 
@@ -141,6 +146,8 @@ class DemoResult:
     winner: str = ""
     screens: list[str] = field(default_factory=list)
     """The name of the screen of each distinct frame, in order."""
+    steps_back: int = 0
+    """How often the player took a step back (BACK) while choosing a move in steps."""
 
 
 def record_lines(journal: Path) -> list[str]:
@@ -171,10 +178,13 @@ def play(
     on_frame: Callable[[Image.Image, str], None] | None = None,
     game: str = GAME,
     bounces: int = 0,
+    options: Mapping[str, str] | None = None,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
-    ``bounces``: contact bounces (1 ms apart) on every press and release.
+    ``bounces``: contact bounces (1 ms apart) on every press and release. ``options``:
+    game options set on the setup screen with the buttons, as the screen words them
+    (``{"mode": "quick", "extra-stick": "yes"}``).
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -204,6 +214,7 @@ def play(
     loop.start()
     driver = PinDriver(parts)
     driver.bounces = bounces
+    backs: dict[int, int] = {}  # steps back taken while choosing the move after n actions
     try:
         driver.idle()
         ctl = service.controller
@@ -230,10 +241,26 @@ def play(
             elif screen is Screen.MOVES:
                 count = len(ctl.view().items)
                 n = len(ctl.actions)
-                want = random.Random(f"{seed}/choice/{n}").randrange(count)
-                for _ in range(want - ctl.cursor):
-                    driver.press(ButtonName.DOWN)
+                # One choice per step of a move given in steps (senet-sticks: the
+                # plinth, then each value); at a step after the first, now and then
+                # the player has second thoughts and takes a step back with BACK.
+                depth = len(ctl.path)
+                key = f"{seed}/choice/{n}"
+                if depth:
+                    key += "/" + "/".join(ctl.path) + f"/{backs.get(n, 0)}"
+                rng = random.Random(key)
+                if depth and rng.random() < SECOND_THOUGHTS:
+                    driver.press(ButtonName.BACK)
+                    backs[n] = backs.get(n, 0) + 1
+                    result.steps_back += 1
+                    continue
+                want = rng.randrange(count)
+                way = ButtonName.DOWN if want >= ctl.cursor else ButtonName.UP
+                for _ in range(abs(want - ctl.cursor)):
+                    driver.press(way)
                 driver.press(ButtonName.OK)
+            elif screen is Screen.SETUP:
+                _setup(ctl, driver, dict(options or {}))
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
             else:  # splash, resume (first item: resume), setup, lost, events, messages
@@ -249,12 +276,40 @@ def play(
     return result
 
 
+def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
+    """On the setup screen: set each of ``options`` by reading the rows (``mode: quick``)
+    and pressing OK on its row until it shows the value wanted, then Begin.
+
+    :raises RuntimeError: an option the screen does not offer, or a value it never shows.
+    """
+
+    def goto(row: int) -> None:
+        way = ButtonName.DOWN if row >= ctl.cursor else ButtonName.UP
+        for _ in range(abs(row - ctl.cursor)):
+            driver.press(way)
+
+    for name, value in options.items():
+        rows = [item.split(": ", 1)[0] for item in ctl.view().items]
+        if name not in rows:
+            raise RuntimeError(f"the setup screen offers no option {name!r}: {rows}")
+        goto(rows.index(name))
+        for _ in range(len(ctl.view().items) * 8):
+            if ctl.view().items[ctl.cursor] == f"{name}: {value}":
+                break
+            driver.press(ButtonName.OK)
+        else:
+            raise RuntimeError(f"the setup screen never shows {name}: {value}")
+    goto(len(ctl.view().items) - 1)  # Begin
+    driver.press(ButtonName.OK)
+
+
 def main(
-    journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True
+    journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True,
+    game: str = GAME,
 ) -> int:
-    """``companion demo``: play, print the record and where the frames (and, when
-    ``keep``, the journal) went."""
-    result = play(journal_dir, seed=seed, frames_dir=frames_dir)
+    """``companion demo``: play ``game``, print the record and where the frames (and,
+    when ``keep``, the journal) went."""
+    result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game)
     for line in result.record:
         print(line, file=out)
     if frames_dir is not None:

@@ -116,18 +116,20 @@ def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, t
                 draw.line((x + 3, top + 3, x + 3, top + PICTURE_H - 4), fill=1)
         elif pic.kind == "dice":
             w = PICTURE_H
-            draw.rectangle((x, top, x + w - 1, top + w - 1), outline=1)
+            ink = _box(draw, (x, top, x + w - 1, top + w - 1), pic, i)
             if face.isdigit() and int(face) in _PIPS:
-                _pips(draw, x, top, int(face))
+                _pips(draw, x, top, int(face), ink)
             else:
-                draw_text(image, (x + 2, top + 4), face[:2])
+                draw_text(image, (x + 2, top + 4), face[:2], fill=ink)
         else:
             label = face.replace(":", " ")
             if pic.kind == "card":
                 label = face
             w = text_width(label) + 5
-            draw.rectangle((x, top, x + w - 1, top + PICTURE_H - 1), outline=1)
-            draw_text(image, (x + 3, top + 4), label)
+            ink = _box(draw, (x, top, x + w - 1, top + PICTURE_H - 1), pic, i)
+            draw_text(image, (x + 3, top + 4), label, fill=ink)
+            if i < len(pic.usable) and not pic.usable[i]:  # struck through
+                draw.line((x + 2, top + 7, x + w - 3, top + 7), fill=1)
         if pic.focus == i:
             draw.line((x, top + PICTURE_H + 1, x + w - 1, top + PICTURE_H + 1), fill=1)
         x += w + 3
@@ -136,7 +138,24 @@ def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, t
         scale = 2 if x + text_width(cap, 2) + 4 <= image.width else 1
         cx = image.width - text_width(cap, scale) - 2
         cy = top + (PICTURE_H - CELL_H * scale) // 2 + (1 if scale == 2 else 0)
-        draw_text(image, (max(cx, x + 2), cy), cap, scale=scale)
+        if cx >= x:  # no room left by the faces: the title says the score anyway
+            draw_text(image, (max(cx, x + 2), cy), cap, scale=scale)
+
+
+def _box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], pic: ThrowPicture, i: int) -> int:
+    """Draw face ``i``'s frame as :attr:`ThrowPicture.usable` marks it; return the ink
+    (0 or 1) for what is drawn inside: lit box for usable, dotted outline for not."""
+    if i >= len(pic.usable):
+        draw.rectangle(box, outline=1)
+        return 1
+    if pic.usable[i]:
+        draw.rectangle(box, fill=1)
+        return 0
+    x0, y0, x1, y1 = box
+    dots = [(px, y) for px in range(x0, x1 + 1, 2) for y in (y0, y1)]
+    dots += [(x, py) for py in range(y0, y1 + 1, 2) for x in (x0, x1)]
+    draw.point(dots, fill=1)
+    return 1
 
 
 _PIPS = {
@@ -149,8 +168,8 @@ _PIPS = {
 }
 
 
-def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, value: int) -> None:
+def _pips(draw: ImageDraw.ImageDraw, x: int, y: int, value: int, ink: int = 1) -> None:
     for col, row in _PIPS.get(value, []):
         px = x + 3 + col * 4
         py = y + 3 + row * 4
-        draw.rectangle((px, py, px + 1, py + 1), fill=1)
+        draw.rectangle((px, py, px + 1, py + 1), fill=ink)

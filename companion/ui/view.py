@@ -25,12 +25,17 @@ class ThrowPicture:
     """A throw to draw: ``kind`` is ``"sticks"`` (faces ``L``/``D``), ``"dice"`` (faces
     ``"1"``-``"6"``), ``"coloured"`` (faces ``"3:red"``), ``"card"`` (one card id) or
     ``"faces"`` (anything else, drawn as text). A face ``"?"`` is not entered yet;
-    ``focus`` underlines the face being entered. ``caption`` is the score in big digits."""
+    ``focus`` underlines the face being entered. ``caption`` is the score in big digits,
+    left out when the faces leave no room for it. ``usable``: empty (nothing marked), or
+    one flag per face: a usable face is drawn lit (inverted), an unusable one with a
+    dotted outline, and its text struck through (dice, coloured sticks, text faces;
+    two-sided sticks are not marked)."""
 
     kind: str
     faces: tuple[str, ...]
     caption: str = ""
     focus: int | None = None
+    usable: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
