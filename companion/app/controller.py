@@ -634,8 +634,12 @@ class Controller:
         rows = self._setup_items()
         key = rows[min(self.cursor, len(rows) - 1)][0]
         hint = "OK: begin" if key == "begin" else "OK: change"
-        about = f"{first} starts."
-        if key not in ("begin", "players"):  # the whole name, which the row may cut
+        # "throws first", not "starts": in most games the first throws decide who starts.
+        about = f"{first} throws first."
+        if key == "players":  # who plays, by the names the game gives them (colours)
+            about = ", ".join(game.player_name(p, self.setup_players)
+                              for p in range(self.setup_players))
+        elif key != "begin":  # the whole name, which the row may cut
             about = f"{key} = {_word(self.setup_options.get(key, game.option(key)))}"
         return View("setup", cls.title, (about,),
                     items=tuple(label for _, label in rows), cursor=self.cursor, hint=hint)

@@ -97,6 +97,7 @@ EV_STAY: Final = "stay"
 EV_FREED: Final = "freed"
 EV_ALL_TRAPPED: Final = "all-trapped"
 EV_NEED_ONE: Final = "needs-one"
+EV_STILL_TO_USE: Final = "still-to-use"
 
 # What a move waits for in the middle (State.pending[0]).
 _ASK_RIDE: Final = 1
@@ -177,10 +178,13 @@ def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
         return f"{n}'s piece stays on {a}"
     if kind == EV_BORNE_OFF:
         return f"{n}'s piece reaches Elysium from {a} and is borne off ({c} of 4)"
+    if kind == EV_STILL_TO_USE:
+        return f"{n} still has the {c} of the throw to use"
     if kind == EV_NEED_ONE:
-        return f"{n} has no piece on the board, and a piece enters only with a 1"
+        return f"{n} needs a 1 to enter a piece"
     if kind == EV_VALUE_LOST:
-        return f"{n}'s {c} is lost: no piece can use it"
+        # q: the reason was said just before (all pieces trapped, a 1 needed to enter)
+        return f"{n}'s {c} is lost" if q else f"{n}'s {c} is lost: no piece can use it"
     if kind == EV_TURN_PASSES:
         return f"{n} to throw"
     if kind == EV_WON:
@@ -454,37 +458,51 @@ class LabyrinthState(State):
 
     def status_lines(self) -> list[str]:
         """What the board does not show, in lines of at most 21 characters: while who
-        starts is thrown, the throws so far; in play, the free orbit die when it is due,
-        every trapped piece with the turns it still loses (``Red on 13: 2``), and how many
-        pieces each player has borne off. Empty when there is nothing to say."""
+        starts is thrown, the throws so far (``Red 3/Blue 5``); in play, the free orbit
+        die when it is due, the die values still to use, every trapped piece with the
+        turns it still loses (``Red on 13 loses 2``), and how many pieces each player has
+        borne off (``Off: Red 3, Blue 1``). Empty when there is nothing to say."""
         lines: list[str] = []
         if self.stage == _STAGE_START:
-            tied = len(self.contenders) < self.players
-            lines.append("Tie: throw again." if tied else "Highest die starts.")
-            for p in self.contenders:
-                roll = self.start_rolls[p]
-                lines.append(f"{_name(p)} threw {roll}" if roll else f"{_name(p)}: to throw")
+            # The throws so far, three to a line: "Red 3/Blue 5/Green 5".
+            thrown = [f"{_name(p)} {self.start_rolls[p]}" for p in self.contenders
+                      if self.start_rolls[p]]
+            if len(self.contenders) < self.players:
+                tied = ", ".join(_name(p) for p in self.contenders)
+                lines.append(f"Tie: {tied} again")
+            elif not thrown:
+                lines.append("Highest die starts.")
+            lines += ["/".join(thrown[i:i + 3]) for i in range(0, len(thrown), 3)]
             return lines
         pending = self.pending
         if pending is not None:
             f = pending[2]
             if pending[0] == _RIDE_DIE:
-                lines += ["Free die: the ride on", f"the Orbit from {f}"]
+                lines += ["Free die for a ride", f"on the Orbit from {f}"]
             elif pending[0] == _ASK_RIDE:
                 lines.append(f"Orbit ride from {f}?")
             else:
                 lines.append("Cross the Millstone?")
         if self.values and self.thrown:
-            lines.append("Dice to use: " + " and ".join(map(str, self.values)))
-        trapped = self.trapped()
-        if trapped:
-            lines.append("Trapped (turns left):")
-            lines += [f"{_name(p)} on {f}: {t}" for p, f, t in trapped]
+            lines.append("Still to use: " + " and ".join(map(str, self.values)))
+        # 'lose 2 turns': the turns a trapped piece still loses.
+        lines += [f"{_name(p)} on {f} loses {t}" for p, f, t in self.trapped()]
         last = self.game.board.last
-        for p in range(self.players):
-            off = sum(1 for k in range(p * PIECES, (p + 1) * PIECES) if self.pos[k] == last)
-            if off:
-                lines.append(f"{_name(p)}: {off} borne off")
+        off = [
+            f"{_name(p)} {n}"
+            for p in range(self.players)
+            if (n := sum(1 for k in range(p * PIECES, (p + 1) * PIECES) if self.pos[k] == last))
+        ]
+        if off:  # "Off: Red 3, Green 1," / "Yellow 1"
+            line = "Off:"
+            for i, entry in enumerate(off):
+                entry += "," if i + 1 < len(off) else ""
+                if len(line) + 1 + len(entry) > 21:
+                    lines.append(line)
+                    line = entry
+                else:
+                    line += " " + entry
+            lines.append(line)
         return lines
 
     def prompt(self) -> str:
@@ -639,9 +657,11 @@ class LabyrinthState(State):
 
     def _pass(self, events: list[Event]) -> None:
         """'Unless all your Athenians are trapped, you must use both your numbers': a value
-        that no piece can use is lost, and the events say so."""
+        that no piece can use is lost, and the events say so, and why (all pieces on the
+        board trapped, or none on it and no 1 to enter one)."""
         p = self.turn
         base = p * PIECES
+        said = 1
         if any(self.trap[k] for k in range(base, base + PIECES)) and not any(
             self.pos[k] != self.game.board.last and not self.trap[k] and self.pos[k] != OUTSIDE
             for k in range(base, base + PIECES)
@@ -649,8 +669,10 @@ class LabyrinthState(State):
             events.append(_event(EV_ALL_TRAPPED, p))
         elif all(self.pos[k] in (OUTSIDE, self.game.board.last) for k in range(base, base + PIECES)):
             events.append(_event(EV_NEED_ONE, p))
+        else:
+            said = 0
         for v in self.values:
-            events.append(_event(EV_VALUE_LOST, p, c=v))
+            events.append(_event(EV_VALUE_LOST, p, c=v, q=said))
         self.values = []
         self._end_turn(events)
 
@@ -794,6 +816,9 @@ class LabyrinthState(State):
             events.append(_event(EV_DROP, p, dst, exit_))
             dst = exit_
         self._arrive(k, dst, f, events)
+        if self.values:
+            # The screen now shows the free die; say which value of the turn's throw is left.
+            events.append(_event(EV_STILL_TO_USE, p, c=self.values[0]))
         self._after_step(events)
         return events
 

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.controller import Screen
+from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
@@ -171,10 +171,12 @@ def play(
     on_frame: Callable[[Image.Image, str], None] | None = None,
     game: str = GAME,
     bounces: int = 0,
+    players: int | None = None,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
-    ``bounces``: contact bounces (1 ms apart) on every press and release.
+    ``bounces``: contact bounces (1 ms apart) on every press and release. ``players``:
+    the number of players set on the setup screen (default: the game's default).
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -236,6 +238,8 @@ def play(
                 driver.press(ButtonName.OK)
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
+            elif screen is Screen.SETUP and players is not None and ctl.setup_players != players:
+                _choose_players(driver, ctl, players)
             else:  # splash, resume (first item: resume), setup, lost, events, messages
                 driver.press(ButtonName.OK)
         else:
@@ -247,6 +251,28 @@ def play(
     if result.journal is not None:
         result.record = record_lines(result.journal)
     return result
+
+
+def _choose_players(driver: PinDriver, ctl: Controller, players: int) -> None:
+    """On the setup screen: go up to the "Players: N" row, press OK until it reads
+    ``players``, and go back down to "Begin", as a person would.
+
+    :raises RuntimeError: when the game has no such row or cannot be played by ``players``.
+    """
+    items = ctl.view().items
+    row = next((i for i, label in enumerate(items) if label.startswith("Players:")), None)
+    if row is None:
+        raise RuntimeError(f"the setup screen has no number of players to set to {players}")
+    for _ in range(ctl.cursor - row):
+        driver.press(ButtonName.UP)
+    for _ in range(len(items)):
+        if ctl.view().items[row] == f"Players: {players}":
+            break
+        driver.press(ButtonName.OK)
+    else:
+        raise RuntimeError(f"the setup screen does not offer {players} players")
+    for _ in range(len(items) - 1 - row):
+        driver.press(ButtonName.DOWN)
 
 
 def main(
