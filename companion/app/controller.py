@@ -51,7 +51,7 @@ from companion.rules import (
 from companion.rules import (
     Event as GameEvent,
 )
-from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN
+from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.render import body_lines, layout
 from companion.ui.view import ThrowPicture, View, kind_of, picture_of
 
@@ -62,8 +62,9 @@ Draw = Callable[[Implement, int], Throw]
 demo uses it to make every throw reproducible; the service ignores it and uses
 :func:`secrets.randbelow`)."""
 
-ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST})
-"""Event kinds that do not stop the game on the events screen (shown as "last move")."""
+ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST, EV_TURN_PASSES})
+"""Event kinds that do not stop the game on the events screen (shown as "last move").
+A turn passing is routine: the next screen names the player to throw."""
 
 
 class Screen(enum.Enum):

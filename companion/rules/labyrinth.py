@@ -132,7 +132,10 @@ def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
     if kind == EV_START_THROW:
         return f"{n} throws {c} to decide who starts"
     if kind == EV_START_TIE:
-        return f"Tie at {c}: {n} throws again"
+        # q: the tied players as a bit mask (one event for the whole tie)
+        tied = [_name(t) for t in range(len(COLOURS)) if q & (1 << t)]
+        names = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return f"Tie at {c}: {names} throw again"
     if kind == EV_STARTS:
         return f"{n} threw highest ({c}) and starts"
     if kind == EV_THROWN:
@@ -467,11 +470,9 @@ class LabyrinthState(State):
             # The throws so far, three to a line: "Red 3/Blue 5/Green 5".
             thrown = [f"{_name(p)} {self.start_rolls[p]}" for p in self.contenders
                       if self.start_rolls[p]]
-            if len(self.contenders) < self.players:
-                tied = ", ".join(_name(p) for p in self.contenders)
-                lines.append(f"Tie: {tied} again")
-            elif not thrown:
-                lines.append("Highest die starts.")
+            if not thrown:  # a tie is known from the history (a position read has none)
+                tie = len(self.contenders) < self.players or bool(self.history)
+                lines.append("Tie: throw again." if tie else "Highest die starts.")
             lines += ["/".join(thrown[i:i + 3]) for i in range(0, len(thrown), 3)]
             return lines
         pending = self.pending
@@ -597,9 +598,11 @@ class LabyrinthState(State):
             events.append(_event(EV_STARTS, tied[0], c=best))
             return events
         self.contenders = tied
+        mask = 0
         for c in tied:
             self.start_rolls[c] = 0
-            events.append(_event(EV_START_TIE, c, c=best))
+            mask |= 1 << c
+        events.append(_event(EV_START_TIE, tied[0], c=best, q=mask))
         return events
 
     def _push_move(self, move: Move) -> list[Event]:
