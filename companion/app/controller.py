@@ -56,7 +56,7 @@ from companion.rules import (
 from companion.rules import (
     Event as GameEvent,
 )
-from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN
+from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.render import body_lines, layout
 from companion.ui.view import ThrowPicture, View, kind_of, picture_of
 
@@ -67,8 +67,9 @@ Draw = Callable[[Implement, int], Throw]
 demo uses it to make every throw reproducible; the service ignores it and uses
 :func:`secrets.randbelow`)."""
 
-ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST})
-"""Event kinds that do not stop the game on the events screen (shown as "last move")."""
+ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST, EV_TURN_PASSES})
+"""Event kinds that do not stop the game on the events screen (shown as "last move").
+A turn passing is routine: the next screen names the player to throw."""
 
 
 class Screen(enum.Enum):
@@ -692,8 +693,12 @@ class Controller:
         rows = self._setup_items()
         key = rows[min(self.cursor, len(rows) - 1)][0]
         hint = "OK: begin" if key == "begin" else "OK: change"
-        about = f"{first} starts."
-        if key not in ("begin", "players"):  # the whole name, which the row may cut
+        # "throws first", not "starts": in most games the first throws decide who starts.
+        about = f"{first} throws first."
+        if key == "players":  # who plays, by the names the game gives them (colours)
+            about = ", ".join(game.player_name(p, self.setup_players)
+                              for p in range(self.setup_players))
+        elif key != "begin":  # the whole name, which the row may cut
             about = f"{key} = {_word(self.setup_options.get(key, game.option(key)))}"
         return View("setup", cls.title, (about,),
                     items=tuple(label for _, label in rows), cursor=self.cursor, hint=hint)

@@ -16,15 +16,17 @@ How a game runs through the rules core:
   again; then play passes clockwise (player index + 1).
 * **A turn**: a throw of two dice (:attr:`Phase.THROW`), then one :class:`Move` per
   die value (``Move.values == (v,)``), in either order (:attr:`Phase.MOVE`). A move
-  names the piece by its field and the field its count lands on (``12-16``,
-  ``enter 1``, ``58-off``); the events tell the rest (goose repeats, jumps, tunnels,
-  swaps, traps). When no remaining value can be used the only move is ``pass`` and
-  the events say which values are lost.
-* **Decisions** (:attr:`Phase.DECIDE`): landing on the Knight's Orbit offers
-  ``ride F`` / ``stay F`` (also a piece coming out of the tunnel from 52 to 7, as
-  the last action of its owner's turn); landing on the Millstone field ``F`` offers
-  ``cross G`` / ``stay F`` (``G`` the field across).
-* **The free orbit die** (:attr:`Phase.THROW`, one die) is thrown after ``ride``.
+  names the piece by its field and the field its count lands on (``12-13``,
+  ``enter 1``, ``58-off``), and where a jump, the tunnel or the geese carry it on,
+  the field where it ends (``1-6 to 12``, ``12-16 to 20``); the events tell the rest
+  (goose repeats, jumps, tunnels, swaps, traps). When no remaining value can be used
+  the only move is ``pass`` and the events say which values are lost, and why.
+* **Decisions** (:attr:`Phase.DECIDE`, the question in :meth:`LabyrinthState.prompt`):
+  landing on the Knight's Orbit offers ``ride from F`` / ``stay on F`` (also a piece
+  coming out of the tunnel from 52 to 7, as the last action of its owner's turn);
+  landing on the Millstone field ``F`` offers ``cross to G`` / ``stay on F`` (``G``
+  the field across).
+* **The free orbit die** (:attr:`Phase.THROW`, one die) is thrown after ``ride from F``.
 
 Why every random game's turn ends (no move can loop forever), with no arbitrary cap:
 goose repeats count forwards, each repeat further on, until an exact-count bounce
@@ -94,6 +96,8 @@ EV_CROSS: Final = "cross"
 EV_STAY: Final = "stay"
 EV_FREED: Final = "freed"
 EV_ALL_TRAPPED: Final = "all-trapped"
+EV_NEED_ONE: Final = "needs-one"
+EV_STILL_TO_USE: Final = "still-to-use"
 
 # What a move waits for in the middle (State.pending[0]).
 _ASK_RIDE: Final = 1
@@ -128,7 +132,10 @@ def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
     if kind == EV_START_THROW:
         return f"{n} throws {c} to decide who starts"
     if kind == EV_START_TIE:
-        return f"Tie at {c}: {n} throws again"
+        # q: the tied players as a bit mask (one event for the whole tie)
+        tied = [_name(t) for t in range(len(COLOURS)) if q & (1 << t)]
+        names = ", ".join(tied[:-1]) + " and " + tied[-1]
+        return f"Tie at {c}: {names} throw again"
     if kind == EV_STARTS:
         return f"{n} threw highest ({c}) and starts"
     if kind == EV_THROWN:
@@ -174,8 +181,13 @@ def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
         return f"{n}'s piece stays on {a}"
     if kind == EV_BORNE_OFF:
         return f"{n}'s piece reaches Elysium from {a} and is borne off ({c} of 4)"
+    if kind == EV_STILL_TO_USE:
+        return f"{n} still has the {c} of the throw to use"
+    if kind == EV_NEED_ONE:
+        return f"{n} needs a 1 to enter a piece"
     if kind == EV_VALUE_LOST:
-        return f"{n}'s {c} is lost: no piece can use it"
+        # q: the reason was said just before (all pieces trapped, a 1 needed to enter)
+        return f"{n}'s {c} is lost" if q else f"{n}'s {c} is lost: no piece can use it"
     if kind == EV_TURN_PASSES:
         return f"{n} to throw"
     if kind == EV_WON:
@@ -195,7 +207,10 @@ def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) ->
         dst: int | None = b or None
         if kind == EV_THROWN:
             src = dst = None
-        ev = Event(kind, p, _text(kind, p, a, b, c, q), src, dst)
+        # A throw for who starts is a throw like any other (kind "thrown"): the companion
+        # shows it on the next throw screen instead of stopping the game to say it.
+        shown = EV_THROWN if kind == EV_START_THROW else kind
+        ev = Event(shown, p, _text(kind, p, a, b, c, q), src, dst)
         _EVENTS[key] = ev
     return ev
 
@@ -257,6 +272,11 @@ class Labyrinth(Game):
         # Interned moves: every legal move is one of these objects.
         self.enter_move = Move("enter", None, 1, (board.entry_value,))
         self.count_moves: list[list[Move | None]] = [[None] * (SIDES + 1) for _ in range(last)]
+        self.shared = [False] * (last + 1)
+        for f in board.sanctuaries:
+            self.shared[f] = True
+        self.shared[OUTSIDE] = self.shared[last] = True
+        self.orbit_index = {f: i for i, f in enumerate(board.orbit)}
         for s in range(1, last):
             lands = [board.forward[s][v][0] for v in range(SIDES + 1)]
             for v in range(1, SIDES + 1):
@@ -265,20 +285,44 @@ class Labyrinth(Game):
                 # 5 that overshoots 31 and comes back): then the notation names the value,
                 # "28-29 with 5", so that the players can tell the two moves apart.
                 label = f"with {v}" if lands[1:].count(land) > 1 else ""
-                self.count_moves[s][v] = (
+                plain = (
                     Move("bear-off", s, None, (v,), label)
                     if land == last
                     else Move("move", s, land, (v,), label)
                 )
-        self.ride_moves = {f: (Move("ride", None, f), Move("stay", None, f)) for f in board.orbit}
-        self.cross_moves = {
-            f: (Move("cross", f, g), Move("stay", None, f)) for f, g in board.millstone.items()
+                # Where a jump, a tunnel or the geese carry the piece on, the notation says
+                # where it ends: "1-6 to 12", "12-16 to 20", "58-59 to 47 with 1".
+                end = self._count_ends(plain) if s not in board.jumps else land
+                if end != land:
+                    ahead = "then off" if end == last else f"to {end}"
+                    plain = Move(plain.kind, s, plain.dst, (v,), f"{ahead} {label}".strip())
+                self.count_moves[s][v] = plain
+        # Decisions read as answers to the question of LabyrinthState.prompt():
+        # "Ride the Knight's Orbit?" -- "ride from 7" / "stay on 7".
+        self.ride_moves = {
+            f: (Move("ride", f, None, (), f"from {f}"), Move("stay", f, None, (), f"on {f}"))
+            for f in board.orbit
         }
-        self.shared = [False] * (last + 1)
-        for f in board.sanctuaries:
-            self.shared[f] = True
-        self.shared[OUTSIDE] = self.shared[last] = True
-        self.orbit_index = {f: i for i, f in enumerate(board.orbit)}
+        self.cross_moves = {
+            f: (Move("cross", f, None, (), f"to {g}"), Move("stay", f, None, (), f"on {f}"))
+            for f, g in board.millstone.items()
+        }
+
+    def _count_ends(self, move: Move) -> int:
+        """The field where ``move`` (a count from its ``src``) leaves the piece once the
+        landing field's jumps, tunnels and geese are resolved (61: borne off). A count
+        never depends on the other pieces (an occupant is sent away, the mover stays),
+        so this is fixed by the board."""
+        src = move.src
+        assert isinstance(src, int)
+        scratch = LabyrinthState(self, self.min_players)
+        scratch.stage = _STAGE_PLAY
+        scratch.pos[0] = src
+        if not self.shared[src]:
+            scratch.occ[src] = 0
+        scratch.values = [move.values[0], move.values[0]]
+        scratch._push_move(move)
+        return scratch.pos[0]
 
     def player_name(self, player: int, players: int) -> str:
         return COLOURS[player]
@@ -415,6 +459,62 @@ class LabyrinthState(State):
         number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58.'"""
         return square in self.game.board.sanctuaries
 
+    def status_lines(self) -> list[str]:
+        """What the board does not show, in lines of at most 21 characters: while who
+        starts is thrown, the throws so far (``Red 3/Blue 5``); in play, the free orbit
+        die when it is due, the die values still to use, every trapped piece with the
+        turns it still loses (``Red on 13 loses 2``), and how many pieces each player has
+        borne off (``Off: Red 3, Blue 1``). Empty when there is nothing to say."""
+        lines: list[str] = []
+        if self.stage == _STAGE_START:
+            # The throws so far, three to a line: "Red 3/Blue 5/Green 5".
+            thrown = [f"{_name(p)} {self.start_rolls[p]}" for p in self.contenders
+                      if self.start_rolls[p]]
+            if not thrown:  # a tie is known from the history (a position read has none)
+                tie = len(self.contenders) < self.players or bool(self.history)
+                lines.append("Tie: throw again." if tie else "Highest die starts.")
+            lines += ["/".join(thrown[i:i + 3]) for i in range(0, len(thrown), 3)]
+            return lines
+        pending = self.pending
+        if pending is not None:
+            f = pending[2]
+            if pending[0] == _RIDE_DIE:
+                lines += ["Free die for a ride", f"on the Orbit from {f}"]
+            elif pending[0] == _ASK_RIDE:
+                lines.append(f"Orbit ride from {f}?")
+            else:
+                lines.append("Cross the Millstone?")
+        if self.values and self.thrown:
+            lines.append("Still to use: " + " and ".join(map(str, self.values)))
+        # 'lose 2 turns': the turns a trapped piece still loses.
+        lines += [f"{_name(p)} on {f} loses {t}" for p, f, t in self.trapped()]
+        last = self.game.board.last
+        off = [
+            f"{_name(p)} {n}"
+            for p in range(self.players)
+            if (n := sum(1 for k in range(p * PIECES, (p + 1) * PIECES) if self.pos[k] == last))
+        ]
+        if off:  # "Off: Red 3, Green 1," / "Yellow 1"
+            line = "Off:"
+            for i, entry in enumerate(off):
+                entry += "," if i + 1 < len(off) else ""
+                if len(line) + 1 + len(entry) > 21:
+                    lines.append(line)
+                    line = entry
+                else:
+                    line += " " + entry
+            lines.append(line)
+        return lines
+
+    def prompt(self) -> str:
+        """The question of a DECIDE, in at most 21 characters: ``Ride Knight's Orbit?``
+        (answers ``ride from 7`` / ``stay on 7``) or ``Cross the Millstone?`` (answers
+        ``cross to 50`` / ``stay on 44``); ``""`` in any other phase."""
+        pending = self.pending
+        if pending is None or pending[0] == _RIDE_DIE or self.stage != _STAGE_PLAY:
+            return ""
+        return "Ride Knight's Orbit?" if pending[0] == _ASK_RIDE else "Cross the Millstone?"
+
     def trapped(self) -> list[tuple[int, int, int]]:
         """Every trapped piece as ``(player, field, turns still to lose)``, for the screen."""
         return [
@@ -498,9 +598,11 @@ class LabyrinthState(State):
             events.append(_event(EV_STARTS, tied[0], c=best))
             return events
         self.contenders = tied
+        mask = 0
         for c in tied:
             self.start_rolls[c] = 0
-            events.append(_event(EV_START_TIE, c, c=best))
+            mask |= 1 << c
+        events.append(_event(EV_START_TIE, tied[0], c=best, q=mask))
         return events
 
     def _push_move(self, move: Move) -> list[Event]:
@@ -558,16 +660,22 @@ class LabyrinthState(State):
 
     def _pass(self, events: list[Event]) -> None:
         """'Unless all your Athenians are trapped, you must use both your numbers': a value
-        that no piece can use is lost, and the events say so."""
+        that no piece can use is lost, and the events say so, and why (all pieces on the
+        board trapped, or none on it and no 1 to enter one)."""
         p = self.turn
         base = p * PIECES
+        said = 1
         if any(self.trap[k] for k in range(base, base + PIECES)) and not any(
             self.pos[k] != self.game.board.last and not self.trap[k] and self.pos[k] != OUTSIDE
             for k in range(base, base + PIECES)
         ):
             events.append(_event(EV_ALL_TRAPPED, p))
+        elif all(self.pos[k] in (OUTSIDE, self.game.board.last) for k in range(base, base + PIECES)):
+            events.append(_event(EV_NEED_ONE, p))
+        else:
+            said = 0
         for v in self.values:
-            events.append(_event(EV_VALUE_LOST, p, c=v))
+            events.append(_event(EV_VALUE_LOST, p, c=v, q=said))
         self.values = []
         self._end_turn(events)
 
@@ -711,6 +819,9 @@ class LabyrinthState(State):
             events.append(_event(EV_DROP, p, dst, exit_))
             dst = exit_
         self._arrive(k, dst, f, events)
+        if self.values:
+            # The screen now shows the free die; say which value of the turn's throw is left.
+            events.append(_event(EV_STILL_TO_USE, p, c=self.values[0]))
         self._after_step(events)
         return events
 

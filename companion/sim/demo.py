@@ -179,12 +179,14 @@ def play(
     game: str = GAME,
     bounces: int = 0,
     options: Mapping[str, str] | None = None,
+    players: int | None = None,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
     ``bounces``: contact bounces (1 ms apart) on every press and release. ``options``:
     game options set on the setup screen with the buttons, as the screen words them
-    (``{"mode": "quick", "extra-stick": "yes"}``).
+    (``{"mode": "quick", "extra-stick": "yes"}``). ``players``: the number of players
+    set on the setup screen (default: the game's default).
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -260,7 +262,10 @@ def play(
                     driver.press(way)
                 driver.press(ButtonName.OK)
             elif screen is Screen.SETUP:
-                _setup(ctl, driver, dict(options or {}))
+                wanted = dict(options or {})
+                if players is not None:
+                    wanted["Players"] = str(players)  # the row reads "Players: 4"
+                _setup(ctl, driver, wanted)
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
             else:  # splash, resume (first item: resume), setup, lost, events, messages

@@ -138,7 +138,7 @@ def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Pa
     ctl = controller(tmp_path, ["LLLLL"])
     send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK)
     assert ctl.view().items == ("sticks: 4", "house-of-beauty: onto", "six-after-lost-throw: yes", "Begin")
-    assert ctl.view().lines == ("Black starts.",)
+    assert ctl.view().lines == ("Black throws first.",)
     send(ctl, UP, UP, UP, OK)                    # sticks: 5
     assert ctl.view().items[0] == "sticks: 5"
     send(ctl, DOWN, DOWN, DOWN, OK, SHAKE)       # begin; five light sides
@@ -303,6 +303,7 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     assert ctl.view().items == ("Players: 2", "Begin")
     send(ctl, UP, OK)  # three players
     assert ctl.view().items[0] == "Players: 3"
+    assert ctl.view().lines == ("Player 1, Player 2, Player 3",)  # who plays, by name
     send(ctl, DOWN, OK, SHAKE)
     view = ctl.view()
     assert view.picture is not None and view.picture.kind == "dice" and view.picture.faces == ("5",)

@@ -131,7 +131,7 @@ def test_highest_single_die_starts_and_ties_throw_again() -> None:
     assert state.current_player == 1
     play(state, "throw 5")
     events = play(state, "throw 2")
-    assert "Tie at 5: Red throws again" in events and "Tie at 5: Blue throws again" in events
+    assert "Tie at 5: Red and Blue throw again" in events
     assert state.to_dict()["contenders"] == ["red", "blue"]
     assert state.current_player == 0  # only the tied players throw again
     play(state, "throw 3")
@@ -164,9 +164,10 @@ def test_entering_needs_a_one_and_unusable_values_are_lost() -> None:
     state = position({}, dice=[2, 3])
     assert state.legal_moves() == [PASS]
     events = state.apply(PASS)
-    assert texts(events)[:2] == [
-        "Red's 2 is lost: no piece can use it",
-        "Red's 3 is lost: no piece can use it",
+    assert texts(events)[:3] == [
+        "Red needs a 1 to enter a piece",
+        "Red's 2 is lost",
+        "Red's 3 is lost",
     ]
     assert state.current_player == 1 and state.phase is Phase.THROW
 
@@ -197,7 +198,7 @@ def test_first_value_field_is_resolved_before_the_second() -> None:
     of the first number before continuing with the second number.' Seed 001: '... and deal
     with its consequences before continuing'."""
     state = position({"red": [3, "outside", "outside", "outside"]}, dice=[3, 2])
-    events = play(state, "3-6")
+    events = play(state, "3-6 to 12")
     assert "Red's piece advances from 6 to 12" in events
     assert notations(state) == ["12-14"]
     play(state, "12-14")
@@ -260,7 +261,7 @@ def test_jump_onto_an_occupied_field_sends_the_occupant_to_where_the_count_began
     with 'that occupant goes to where the new arrival just came from' (reading in
     docs/rules/labyrinth.md: the field where the count began)."""
     state = position({"red": [3, "outside", "outside", "outside"], "blue": [12, "outside", "outside", "outside"]}, dice=[3, 2])
-    events = play(state, "3-6")
+    events = play(state, "3-6 to 12")
     assert events[-1] == "Blue's piece on 12 goes to field 3, where Red's piece came from"
     assert where(state, "blue")[0] == 3
 
@@ -330,7 +331,7 @@ def test_goose_repeats_the_last_single_value() -> None:
     arrows, you get to use again the last single die number which brought you on that
     field'. (Default goose fields 16, 42, 53: rules-notes.md.)"""
     state = position({"red": [12, "outside", "outside", "outside"]}, dice=[4, 1])
-    events = play(state, "12-16")
+    events = play(state, "12-16 to 20")
     assert "The geese on 16 carry Red's piece 4 on to 20" in events
     assert where(state, "red")[0] == 20
 
@@ -339,7 +340,7 @@ def test_goose_backwards_when_the_piece_was_going_backwards() -> None:
     """Seed 000: 'If you land on the geese while going backwards, continue going backwards
     by again your last die, until you no longer land on a field with geese.'"""
     state = position({"red": [57, "outside", "outside", "outside"]}, dice=[6, 1])
-    events = play(state, "57-53")
+    events = play(state, "57-53 to 47")
     assert "Exact count needed on 58: Red's piece steps back 5 to 53" in events
     assert "The geese on 53 carry Red's piece 6 backwards to 47" in events
     assert where(state, "red")[0] == 47
@@ -350,7 +351,7 @@ def test_goose_repeat_that_lands_on_a_jump_takes_it() -> None:
     'Field 21 -- Advance to 26.' (goose repeats end on an ordinary landing, which takes
     the field's effect: docs/rules/labyrinth.md)."""
     state = position({"red": [11, "outside", "outside", "outside"]}, dice=[5, 1])
-    events = play(state, "11-16")
+    events = play(state, "11-16 to 26")
     assert events[1:3] == [
         "The geese on 16 carry Red's piece 5 on to 21",
         "Red's piece advances from 21 to 26",
@@ -364,7 +365,7 @@ def test_goose_repeats_chain_while_they_land_on_geese(tmp_path: Path) -> None:
     state = position(
         {"red": [16, "outside", "outside", "outside"]}, dice=[4, 1], g=_game_with_geese(tmp_path, [20, 24])
     )
-    events = play(state, "16-20")
+    events = play(state, "16-20 to 28")
     assert "The geese on 20 carry Red's piece 4 on to 24" in events
     assert "The geese on 24 carry Red's piece 4 on to 28" in events
     assert where(state, "red")[0] == 28
@@ -374,7 +375,7 @@ def test_field_42_advances_to_56_instead_of_the_goose() -> None:
     """Seed 001: 'Field 42 -- Instead of doubling your move with the Goose symbol, advance
     to field 56.'"""
     state = position({"red": [40, "outside", "outside", "outside"]}, dice=[2, 1])
-    events = play(state, "40-42")
+    events = play(state, "40-42 to 56")
     assert "Red's piece advances from 42 to 56" in events
     assert not any("geese" in t for t in events)
 
@@ -386,7 +387,7 @@ def test_goose_on_the_landing_square_swaps_then_flies_on() -> None:
         {"red": [12, "outside", "outside", "outside"], "blue": [16, "outside", "outside", "outside"]},
         dice=[4, 1],
     )
-    events = play(state, "12-16")
+    events = play(state, "12-16 to 20")
     assert events[1] == "Blue's piece on 16 goes to field 12, where Red's piece came from"
     assert where(state, "red")[0] == 20 and where(state, "blue")[0] == 12
 
@@ -400,7 +401,7 @@ def test_advance_fields(src: int, value: int, field: int, dst: int) -> None:
     'Field 18 -- Advance to 26.' 'Field 21 -- Advance to 26.'"""
     other = 1 if value != 1 else 2
     state = position({"red": [src, "outside", "outside", "outside"]}, dice=[value, other + 4])
-    events = play(state, f"{src}-{field}")
+    events = play(state, f"{src}-{field} to {dst}")
     assert f"Red's piece advances from {field} to {dst}" in events
     assert where(state, "red")[0] == dst
 
@@ -410,7 +411,7 @@ def test_field_59_tunnel_back_to_47() -> None:
     state = position({"red": [56, "outside", "outside", "outside"]}, dice=[3, 4])
     assert "56-59" not in notations(state)  # 58 needs an exact count: 56+3 bounces
     state = position({"red": [58, "outside", "outside", "outside"]}, dice=[1, 4])
-    events = play(state, "58-59 with 1")
+    events = play(state, "58-59 to 47 with 1")
     assert "Red's piece goes back through the tunnel from 59 to 47" in events
     assert where(state, "red")[0] == 47
 
@@ -446,16 +447,16 @@ def test_all_pieces_trapped_loses_the_throw() -> None:
     assert state.legal_moves() == [PASS]
     events = play(state, "pass")
     assert events[0] == "All of Red's pieces on the board are trapped"
-    assert "Red's 4 is lost: no piece can use it" in events
+    assert "Red's 4 is lost" in events
 
 
 def _trap_on_52(g: Labyrinth) -> tuple[LabyrinthState, list[str]]:
     """Red lands on 52 and loses two turns; return the state and the last turn's events."""
     state = position({"red": [50, 20, "off", "off"]}, dice=[2, 1], g=g)
-    events = play(state, "50-52")
+    events = play(state, next(n for n in notations(state) if n.startswith("50-52")))
     assert "Red's piece is trapped on 52: it loses two turns" in events
     assert not any("Orbit" in t for t in events)  # 'except for the trap in 52'
-    play(state, "20-21")
+    play(state, "20-21 to 26")
     for _ in range(2):
         play(state, "throw 2 3", "pass")  # Blue
         assert where(state, "red")[0]["field"] == 52
@@ -474,10 +475,10 @@ def test_field_52_loses_two_turns_then_takes_the_tunnel_to_7() -> None:
         "Red may ride the Knight's Orbit from 7 with one free die",
     ]
     assert where(state, "red")[0] == 7
-    assert state.current_player == 0 and notations(state) == ["ride 7", "stay 7"]
+    assert state.current_player == 0 and notations(state) == ["ride from 7", "stay on 7"]
     assert state.to_dict()["turn_ending"] is True
     assert state_from_dict(state.to_dict()).to_dict() == state.to_dict()
-    play(state, "ride 7")
+    play(state, "ride from 7")
     events = play(state, "throw 1")
     assert events == ["Red rides the Knight's Orbit 1 from 7 to 46", "Blue to throw"]
     assert state.current_player == 1 and "turn_ending" not in state.to_dict()
@@ -497,7 +498,7 @@ def test_field_52_option_tunnel_first() -> None:
     """Seed 001: 'If you fall into the trap at 52, take the one-way tunnel back to 7 and
     lose 2 turns.' (option field-52=tunnel-then-trap)"""
     state = position({"red": [50, "outside", "outside", "outside"]}, dice=[2, 1], g=game(field_52="tunnel-then-trap"))
-    events = play(state, "50-52")
+    events = play(state, "50-52 to 7")
     assert "Red's piece leaves the trap on 52 through the tunnel to 7" in events
     assert where(state, "red")[0] == {"field": 7, "turns_to_lose": 2, "trapped_this_turn": True}
 
@@ -512,8 +513,8 @@ def test_orbit_ride_is_optional_and_uses_one_free_die() -> None:
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "4-7")
     assert "Red may ride the Knight's Orbit from 7 with one free die" in events
-    assert phase(state) is Phase.DECIDE and notations(state) == ["ride 7", "stay 7"]
-    play(state, "ride 7")
+    assert phase(state) is Phase.DECIDE and notations(state) == ["ride from 7", "stay on 7"]
+    play(state, "ride from 7")
     assert phase(state) is Phase.THROW and state.throw_spec is not None
     assert state.throw_spec.id == "1d6"
     assert state.to_dict()["pending"] == {"what": "orbit-die", "field": 7}
@@ -526,7 +527,7 @@ def test_orbit_declined_keeps_the_piece() -> None:
     """Seed 000: 'you may take a free skyride' -- optional."""
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
     play(state, "4-7")
-    events = play(state, "stay 7")
+    events = play(state, "stay on 7")
     assert events == ["Red's piece stays on 7"]
     assert notations(state) == ["7-9"]
 
@@ -535,7 +536,7 @@ def test_orbit_reverses_at_the_end_of_the_line() -> None:
     """Seed 000: 'Reverse direction at the end of the line if you have excess points
     remaining on your free roll.'"""
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
-    play(state, "4-7", "ride 7")
+    play(state, "4-7", "ride from 7")
     events = play(state, "throw 6")  # 46 49 52 55 34, back to 55
     assert "Red rides the Knight's Orbit 6 from 7 to 55" in events
 
@@ -550,7 +551,7 @@ def test_orbit_directions(start: int, die: int, end: int) -> None:
     Orbit, starting towards 34.' (55: 'Count its points forward along the orbit')"""
     state = position({"red": [start, "outside", "outside", "outside"]}, dice=[1, 1],
                      pending={"what": "ride", "field": start})
-    play(state, f"ride {start}")
+    play(state, f"ride from {start}")
     events = play(state, f"throw {die}")
     assert f"Red rides the Knight's Orbit {die} from {start} to {end}" in events
     assert where(state, "red")[0] == end
@@ -561,7 +562,7 @@ def test_orbit_ride_ending_on_52_drops_to_7() -> None:
     you on 52, that tunnel drops you back to 7.'"""
     state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1],
                      pending={"what": "ride", "field": 46})
-    play(state, "ride 46")
+    play(state, "ride from 46")
     events = play(state, "throw 2")
     assert "The ride ends on 52: Red's piece drops through the tunnel to 7" in events
     assert where(state, "red")[0] == 7  # not trapped
@@ -572,7 +573,7 @@ def test_orbit_ride_landing_swaps() -> None:
     arrival just came from' -- the ride's landing is an arrival."""
     state = position({"red": [7, "outside", "outside", "outside"], "blue": [49, "outside", "outside", "outside"]},
                      dice=[1, 1], pending={"what": "ride", "field": 7})
-    play(state, "ride 7")
+    play(state, "ride from 7")
     events = play(state, "throw 2")
     assert "Blue's piece on 49 goes to field 7, where Red's piece came from" in events
 
@@ -588,12 +589,12 @@ def test_millstone_crossing_is_optional_and_free() -> None:
     state = position({"red": [41, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "41-44")
     assert "Red may cross the Millstone from 44 to 50" in events
-    assert notations(state) == ["cross 50", "stay 44"]
-    events = play(state, "cross 50")
+    assert notations(state) == ["cross to 50", "stay on 44"]
+    events = play(state, "cross to 50")
     assert events == ["Red's piece crosses the Millstone from 44 to 50"]
     assert notations(state) == ["50-52"]
     state = position({"red": [49, "outside", "outside", "outside"]}, dice=[2, 2])
-    play(state, "49-51", "cross 45")  # reversed: 51 to 45
+    play(state, "49-51", "cross to 45")  # reversed: 51 to 45
     assert where(state, "red")[0] == 45
 
 
@@ -605,7 +606,7 @@ def test_bear_off_on_61_by_exact_count_and_win() -> None:
     there, carry your traveler off the board. The first player to bear off all four pieces
     is the winner.'"""
     state = position({"red": [60, 58, "off", "off"]}, dice=[1, 3])
-    assert notations(state) == ["58-59 with 1", "60-off", "58-off", "60-59"]
+    assert notations(state) == ["58-59 to 47 with 1", "60-off", "58-off", "60-59 to 47"]
     events = play(state, "60-off")
     assert "Red's piece reaches Elysium from 60 and is borne off (3 of 4)" in events
     events = play(state, "58-off")
@@ -688,8 +689,8 @@ def test_position_example_of_the_docs() -> None:
     state = state_from_dict(data)
     assert isinstance(state, LabyrinthState)
     play(state, "throw 4 3")
-    assert notations(state) == ["12-16", "41-45", "12-15", "41-44"]
-    events = play(state, "12-16")
+    assert notations(state) == ["12-16 to 20", "41-45", "12-15", "41-44"]
+    events = play(state, "12-16 to 20")
     assert events[1:] == [
         "Blue's piece on 16 goes to field 12, where Red's piece came from",
         "The geese on 16 carry Red's piece 4 on to 20",
@@ -733,7 +734,7 @@ def test_a_users_board_changes_the_geese(tmp_path: Path) -> None:
     g = game(board=path)
     assert g.board.geese == {15, 42, 53}
     state = position({"red": [12, "outside", "outside", "outside"]}, dice=[3, 1], g=g)
-    events = play(state, "12-15")
+    events = play(state, "12-15 to 26")
     assert "The geese on 15 carry Red's piece 3 on to 18" in events
     assert state.to_dict()["options"]["board"] == path
 
@@ -906,3 +907,85 @@ def test_json_round_trip_anywhere_in_a_game(players: int, seed: int, cut: int) -
     assert again.to_dict() == data
     assert again.phase is state.phase
     assert again.legal_moves() == state.legal_moves()
+
+
+# ------------------------------------------------------------------ on the companion's screen
+# The OLED shows 21 characters a line; a menu item shows 20 (docs/rules/labyrinth.md,
+# "On the companion").
+
+
+def test_status_lines_tell_who_starts_so_far() -> None:
+    state = game().new_state(4)
+    assert state.status_lines() == ["Highest die starts."]
+    play(state, "throw 3", "throw 5", "throw 5")
+    assert state.status_lines() == ["Red 3/Blue 5/Green 5"]
+    events = play(state, "throw 5")
+    assert "Tie at 5: Blue, Green and Yellow throw again" in events
+    assert state.status_lines() == ["Tie: throw again."]
+    play(state, "throw 2")
+    assert state.status_lines() == ["Blue 2"]
+
+
+def test_status_lines_show_trapped_pieces_with_their_turns_and_pieces_borne_off() -> None:
+    state = position(
+        {"red": [{"field": 13, "turns_to_lose": 2}, "off", 20, "outside"],
+         "blue": [{"field": 52, "turns_to_lose": 1}, "off", "off", 30],
+         "green": ["off", 1, 2, 3]},
+        players=3,
+    )
+    assert state.status_lines() == [
+        "Red on 13 loses 2", "Blue on 52 loses 1", "Off: Red 1, Blue 2,", "Green 1",
+    ]
+    play(state, "throw 4 2", "20-24")
+    assert state.status_lines()[0] == "Still to use: 2"
+    assert state.prompt() == ""  # no question while moving
+
+
+def test_the_orbit_ride_is_asked_and_its_free_die_named() -> None:
+    state = position({"red": [5, "outside", "outside", "outside"]}, dice=[2, 3])
+    play(state, "5-7")
+    assert state.phase is Phase.DECIDE
+    assert state.prompt() == "Ride Knight's Orbit?"
+    assert notations(state) == ["ride from 7", "stay on 7"]
+    play(state, "ride from 7")
+    assert state.status_lines()[:3] == ["Free die for a ride", "on the Orbit from 7", "Still to use: 3"]
+    events = play(state, "throw 1")
+    assert events[-1] == "Red still has the 3 of the throw to use"
+
+
+def test_the_millstone_crossing_is_asked() -> None:
+    state = position({"red": [41, "outside", "outside", "outside"]}, dice=[3, 2])
+    play(state, "41-44")
+    assert state.prompt() == "Cross the Millstone?"
+    assert notations(state) == ["cross to 50", "stay on 44"]
+
+
+def test_a_move_carried_on_names_where_the_piece_ends() -> None:
+    """A player moves the real piece: the notation says where a jump, a tunnel or the
+    geese take it, and the events agree."""
+    state = position({"red": [1, 57, "outside", "outside"]}, dice=[5, 6])
+    assert notations(state) == ["1-6 to 12", "57-54", "1-7", "57-53 to 47"]
+    events = play(state, "1-6 to 12")
+    assert events[-1] == "Red's piece advances from 6 to 12" and where(state, "red")[0] == 12
+    events = play(state, "57-53 to 47")
+    assert "The geese on 53 carry Red's piece 6 backwards to 47" in events
+    assert where(state, "red")[1] == 47
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_every_text_fits_the_screen_in_random_games(seed: int, players: int) -> None:
+    """Status lines and the question fit a 21-character line, every move a 20-character
+    menu item, in whole random games."""
+    state = game().new_state(players)
+    rng = random.Random(seed)
+    while state.phase is not Phase.OVER:
+        assert all(len(line) <= 21 for line in state.status_lines()), state.status_lines()
+        assert len(state.prompt()) <= 21
+        spec = state.throw_spec
+        if spec is not None:
+            state.apply(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            assert all(len(m.notation) <= 20 for m in moves), moves
+            state.apply(moves[rng.randrange(len(moves))])
