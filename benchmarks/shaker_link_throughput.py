@@ -1,5 +1,8 @@
 """How fast the companion digests shaker frames (not a test: prints numbers).
 
+Where it makes sense each rate is printed next to a floor measured in the same run:
+the same bytes through the least any line reader must do (split, C CRC).
+
 ``python benchmarks/shaker_link_throughput.py`` measures, on this machine:
 
 * frames parsed per second by :func:`companion.devices.shaker_codec.parse_frame`;
@@ -15,6 +18,7 @@ rate above a few thousand per second leaves the Pi's CPU to the rest of the serv
 
 from __future__ import annotations
 
+import binascii
 import logging
 import os
 import pty
@@ -37,11 +41,21 @@ class _Transport:
         return len(data)
 
 
-def _rate(label: str, count: int, run: Callable[[], None]) -> None:
+def _rate(
+    label: str, count: int, run: Callable[[], None], baseline: Callable[[], None] | None = None
+) -> None:
+    """Print ``count / time`` of ``run``; with ``baseline`` (the same input through the
+    least a line reader must do), also the ratio of the two, measured now."""
     start = time.perf_counter()
     run()
     elapsed = time.perf_counter() - start
-    print(f"{label:<48} {count / elapsed:>12,.0f} per second  ({elapsed * 1000:.1f} ms)")
+    ratio = ""
+    if baseline is not None:
+        start = time.perf_counter()
+        baseline()
+        floor = time.perf_counter() - start
+        ratio = f"  {elapsed / floor:5.1f}x the floor"
+    print(f"{label:<48} {count / elapsed:>12,.0f} per second  ({elapsed * 1000:.1f} ms){ratio}")
 
 
 def main() -> None:
@@ -53,13 +67,20 @@ def main() -> None:
         for _ in range(n):
             parse_frame(heartbeat)
 
-    _rate("parse_frame(heartbeat)", n, parse_all)
+    def floor_parse() -> None:  # split the fields and check the CRC in C: the least work
+        for _ in range(n):
+            body, _, crc = heartbeat.rstrip(b"\r\n").rpartition(b" *")
+            body.split(b" ")
+            binascii.crc_hqx(body, 0xFFFF) == int(crc, 16)
+
+    _rate("parse_frame(heartbeat)", n, parse_all, floor_parse)
 
     link = ShakerLink(on_throw=lambda throw: None, find_port=lambda: None)
     protocol = shaker_link._LineProtocol(link, link._generation)
     protocol.connection_made(_Transport())
     beats = heartbeat * n
-    _rate("link: heartbeat lines (one 4 kB read at a time)", n, lambda: _feed(protocol, beats))
+    _rate("link: heartbeat lines (one 4 kB read at a time)", n, lambda: _feed(protocol, beats),
+          lambda: [beats[i:i + 4096].split(b"\r\n") for i in range(0, len(beats), 4096)])
     rng = random.Random(1)
     garbage = b"".join(bytes(rng.randrange(256) for _ in range(60)) + b"\r\n" for _ in range(n))
     _rate("link: garbage lines of 60 bytes", n, lambda: _feed(protocol, garbage))

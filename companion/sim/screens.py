@@ -47,7 +47,10 @@ from companion.ui.view import ThrowPicture, View, picture_of
 
 SMALL = (128, 32)
 LARGE = (128, 64)
-README_SCREENS = ("throw", "moves", "events", "lost", "manual", "over")
+README_SCREENS = (
+    "throw", "moves", "events", "lost", "manual", "over",
+    "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
+)
 """The screens shown (enlarged) in the README."""
 
 
