@@ -68,10 +68,11 @@ def main() -> None:
             parse_frame(heartbeat)
 
     def floor_parse() -> None:  # split the fields and check the CRC in C: the least work
+        matched = 0
         for _ in range(n):
             body, _, crc = heartbeat.rstrip(b"\r\n").rpartition(b" *")
             body.split(b" ")
-            binascii.crc_hqx(body, 0xFFFF) == int(crc, 16)
+            matched += binascii.crc_hqx(body, 0xFFFF) == int(crc, 16)
 
     _rate("parse_frame(heartbeat)", n, parse_all, floor_parse)
 
