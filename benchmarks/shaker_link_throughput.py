@@ -42,7 +42,7 @@ class _Transport:
 
 
 def _rate(
-    label: str, count: int, run: Callable[[], None], baseline: Callable[[], None] | None = None
+    label: str, count: int, run: Callable[[], None], baseline: Callable[[], object] | None = None
 ) -> None:
     """Print ``count / time`` of ``run``; with ``baseline`` (the same input through the
     least a line reader must do), also the ratio of the two, measured now."""
