@@ -17,7 +17,12 @@ from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceStatus, ThrowReported
-from companion.devices.sources import PassiveSource, SourceContext
+from companion.devices.sources import (
+    PassiveSource,
+    SourceContext,
+    SourceUnavailableError,
+    ThrowSource,
+)
 from companion.rules import Implement
 from companion.sim.demo import PinDriver, demo_config
 from companion.sim.screens import scripted_draw
@@ -116,14 +121,25 @@ def test_the_serial_shaker_seam(serial_module: None, running: tuple[Parts, PinDr
     assert source.armed is None  # nothing due while a move is chosen
 
 
+@pytest.fixture
+def broken_serial_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    def make_source(ctx: SourceContext) -> ThrowSource:
+        raise SourceUnavailableError("serial-shaker: cannot open the port")
+
+    module = types.ModuleType("companion.devices.serial_shaker")
+    module.make_source = make_source  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "companion.devices.serial_shaker", module)
+
+
 @pytest.mark.parametrize("running", [{"throw.source": "serial-shaker"}], indirect=True)
-def test_without_the_serial_module_manual_entry_takes_over(running: tuple[Parts, PinDriver]) -> None:
+def test_a_source_that_cannot_start_hands_over_to_manual_entry(
+    broken_serial_module: None, running: tuple[Parts, PinDriver]
+) -> None:
     parts, _driver = running
     ctl = parts.service.controller
-    if "companion.devices.serial_shaker" in sys.modules:
-        pytest.skip("the serial shaker's host side is installed")
     assert ctl.source == "manual"
     assert ctl.screen is Screen.MESSAGE and ctl.view().title == "Throw source failed"
+    assert "serial-shaker: cannot open the port" in ctl.view().lines
 
 
 @pytest.mark.parametrize("running", [{"display.sleep_after": 30.0}], indirect=True)
