@@ -248,6 +248,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             f"--{s.name}", dest=f"cfg:{s.name}", metavar="VALUE", default=None,
             help=f"{s.help}{extra}; default {s.default!r}",
         )
+    parser.add_argument(
+        "--throw-source", dest="throw_source", metavar="SOURCE", default=None,
+        help="short for --throw.source: gpio, serial, button or manual",
+    )
+
+
+THROW_SOURCE_SHORT = {"gpio": "gpio-shaker", "serial": "serial-shaker"}
+"""``--throw-source serial`` is ``--throw.source serial-shaker``."""
 
 
 DEFAULT_FILE = Path("/etc/board-companion/config.toml")
@@ -267,6 +275,9 @@ def from_args(
         path = DEFAULT_FILE
     if path is not None:
         values.update(load_file(path))
+    short = getattr(args, "throw_source", None)
+    if short is not None and getattr(args, "cfg:throw.source", None) is None:
+        setattr(args, "cfg:throw.source", THROW_SOURCE_SHORT.get(short, short))
     for s in SCHEMA:
         raw = getattr(args, f"cfg:{s.name}", None)
         if raw is not None:

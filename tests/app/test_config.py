@@ -82,3 +82,17 @@ def test_printed_configuration_reads_back_to_the_same_values(tmp_path: Path) -> 
     conf = tmp_path / "printed.toml"
     conf.write_text(cfg.to_toml(values))
     assert parse(["--config", str(conf)]) == values
+
+
+@pytest.mark.parametrize(
+    ("short", "source"),
+    [("serial", "serial-shaker"), ("gpio", "gpio-shaker"), ("manual", "manual")],
+)
+def test_throw_source_has_a_short_flag(short: str, source: str) -> None:
+    """`companion run --throw-source serial` is `--throw.source serial-shaker`."""
+    assert parse(["--throw-source", short])["throw.source"] == source
+
+
+def test_a_bad_short_throw_source_is_named() -> None:
+    with pytest.raises(cfg.ConfigError, match=r"command line: throw.source"):
+        parse(["--throw-source", "wifi"])
