@@ -240,6 +240,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
         )
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """``companion doctor``: one line per check, OK / FIX / INFO; status 1 when a FIX."""
+    import warnings
+
+    from companion.app import config as cfg
+    from companion.app.doctor import Verdict, diagnose
+
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    with warnings.catch_warnings():  # gpiozero warns for each pin factory it cannot load
+        warnings.simplefilter("ignore")
+        findings = diagnose(conf)
+    for finding in findings:
+        print(finding.line())
+    return 1 if any(f.verdict is Verdict.FIX for f in findings) else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -326,6 +345,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--game", default="senet-tait", choices=game_ids(),
                       help="the game to play (default senet-tait)")
     demo.set_defaults(func=cmd_demo)
+
+    doctor = sub.add_parser(
+        "doctor",
+        help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, saved "
+        "games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
+    )
+    cfg.add_arguments(doctor)
+    doctor.set_defaults(func=cmd_doctor)
     return parser
 
 

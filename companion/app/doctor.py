@@ -1,0 +1,252 @@
+"""``companion doctor``: what works on this box, and a one-line fix for what does not.
+
+A person runs it on the Pi after wiring (``hardware/README.md``) or when something is
+wrong. Each check reports ``OK`` or ``FIX`` (with what to do) or ``INFO`` (nothing to
+fix, or nothing that can be checked here). Off a Pi it runs too, and says what is
+missing instead of failing. The probes that touch hardware are injected (see
+:class:`Probes`), so the checks are tested without a Pi.
+"""
+
+from __future__ import annotations
+
+import enum
+import errno
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.app import config as cfg
+from companion.app.journal import SUFFIX, JournalError, load
+from companion.devices.events import ButtonName
+
+SERVICE = "board-companion"
+"""The systemd unit's name (``systemd/board-companion.service``)."""
+
+
+class Verdict(enum.Enum):
+    OK = "OK"
+    FIX = "FIX"
+    INFO = "INFO"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One line of the report: ``what`` was checked, the verdict, what was seen, the fix."""
+
+    what: str
+    verdict: Verdict
+    seen: str
+    fix: str = ""
+
+    def line(self) -> str:
+        text = f"{self.verdict.value:<5} {self.what}: {self.seen}"
+        return f"{text}\n      -> {self.fix}" if self.fix else text
+
+
+def _read_model() -> str | None:
+    try:
+        return Path("/proc/device-tree/model").read_text(errors="replace").rstrip("\0\n")
+    except OSError:
+        return None
+
+
+def _pin_factory() -> Any:
+    """gpiozero's own choice of pin factory (lgpio on a Pi 5, RPi.GPIO on older models)."""
+    from gpiozero import Device
+
+    Device.ensure_pin_factory()
+    return Device.pin_factory
+
+
+def _i2c_probe(bus: int, address: int) -> None:
+    """Read one byte from ``address`` on I2C ``bus``; raises ``OSError`` when nothing answers."""
+    from smbus2 import SMBus  # luma.core's own I2C dependency
+
+    with SMBus(bus) as smbus:
+        smbus.read_byte(address)
+
+
+def _find_shaker() -> str | None:
+    from companion.devices.shaker_link import find_shaker_port
+
+    return find_shaker_port()
+
+
+def _systemctl(*args: str) -> tuple[int, str]:
+    """``systemctl ARGS``: (exit status, output); raises ``OSError`` without systemctl."""
+    if shutil.which("systemctl") is None:
+        raise FileNotFoundError("systemctl")
+    done = subprocess.run(
+        ["systemctl", *args], capture_output=True, text=True, timeout=10, check=False
+    )
+    return done.returncode, (done.stdout or done.stderr).strip()
+
+
+@dataclass
+class Probes:
+    """The doctor's access to the machine; tests replace any of them."""
+
+    read_model: Callable[[], str | None] = _read_model
+    pin_factory: Callable[[], Any] = _pin_factory
+    i2c_probe: Callable[[int, int], None] = _i2c_probe
+    find_shaker: Callable[[], str | None] = _find_shaker
+    systemctl: Callable[..., tuple[int, str]] = _systemctl
+    path_exists: Callable[[str], bool] = field(default=os.path.exists)
+
+
+def check_model(probes: Probes) -> Finding:
+    model = probes.read_model()
+    if model is None:
+        return Finding("Pi model", Verdict.INFO, "not a Raspberry Pi (no /proc/device-tree/model)",
+                       "off a Pi, `companion run` uses mock pins and draws the OLED in the terminal")
+    if "Raspberry Pi" not in model:
+        return Finding("Pi model", Verdict.FIX, model, "the companion is built for a Raspberry Pi")
+    return Finding("Pi model", Verdict.OK, model)
+
+
+def check_pin_factory(probes: Probes) -> tuple[Finding, Any]:
+    try:
+        factory = probes.pin_factory()
+    except Exception as exc:  # gpiozero raises BadPinFactory, ImportError, RuntimeError...
+        return Finding(
+            "pin factory", Verdict.FIX, f"gpiozero found none ({type(exc).__name__})",
+            "on Raspberry Pi OS: sudo apt install python3-lgpio, in a venv made with "
+            "--system-site-packages (systemd/install.sh does both)",
+        ), None
+    name = type(factory).__name__
+    if name == "NativeFactory":
+        return Finding("pin factory", Verdict.FIX, "NativeFactory (gpiozero's last resort)",
+                       "sudo apt install python3-lgpio"), factory
+    return Finding("pin factory", Verdict.OK, f"{name} (chosen by gpiozero)"), factory
+
+
+def check_oled(conf: Mapping[str, Any], probes: Probes) -> Finding:
+    bus, address = int(conf["display.i2c_port"]), int(conf["display.i2c_address"])
+    where = f"{conf['display.driver']} at 0x{address:02X} on I2C bus {bus}"
+    if not probes.path_exists(f"/dev/i2c-{bus}"):
+        return Finding("OLED", Verdict.FIX, f"no /dev/i2c-{bus}",
+                       "enable I2C: sudo raspi-config nonint do_i2c 0 (then reboot)")
+    try:
+        probes.i2c_probe(bus, address)
+    except PermissionError:
+        return Finding("OLED", Verdict.FIX, f"/dev/i2c-{bus}: permission denied",
+                       "add yourself to the i2c group: sudo usermod -aG i2c $USER, log in again")
+    except OSError as exc:
+        if exc.errno in (errno.ENXIO, errno.EREMOTEIO, errno.EIO):
+            return Finding("OLED", Verdict.FIX, f"nothing answers: {where}",
+                           f"check SDA/SCL/3V3/GND wiring; `i2cdetect -y {bus}` lists what answers "
+                           "(0x3D: set display.i2c_address)")
+        return Finding("OLED", Verdict.FIX, f"{where}: {exc.strerror or exc}",
+                       f"`i2cdetect -y {bus}` lists what answers")
+    return Finding("OLED", Verdict.OK, f"{where} answers")
+
+
+def check_buttons(conf: Mapping[str, Any], factory: Any) -> Finding:
+    pins = {
+        b.value: conf[f"buttons.{b.value}"] for b in ButtonName
+        if conf.get(f"buttons.{b.value}") is not None
+    }
+    if factory is None:
+        return Finding("buttons", Verdict.INFO, "not read: no pin factory", "")
+    from gpiozero import DigitalInputDevice
+
+    pressed, failed = [], []
+    for name, pin in pins.items():
+        try:
+            device = DigitalInputDevice(pin, pull_up=True, pin_factory=factory)
+        except Exception as exc:
+            failed.append(f"{name} (BCM {pin}): {type(exc).__name__}")
+            continue
+        try:
+            if device.is_active:
+                pressed.append(f"{name} (BCM {pin})")
+        finally:
+            device.close()
+    if failed:
+        return Finding("buttons", Verdict.FIX, "cannot read " + ", ".join(failed),
+                       "another program holds the pin? stop the service: sudo systemctl stop "
+                       f"{SERVICE}")
+    if pressed:
+        return Finding("buttons", Verdict.FIX, "read as pressed at rest: " + ", ".join(pressed),
+                       "wire each button between its GPIO and GND (not 3V3); release it and run again")
+    listed = ", ".join(f"{n} BCM {p}" for n, p in pins.items())
+    return Finding("buttons", Verdict.OK, f"released: {listed}")
+
+
+def check_shaker(conf: Mapping[str, Any], probes: Probes) -> Finding:
+    source = conf["throw.source"]
+    if source == "serial-shaker":
+        port = str(conf.get("serial.port") or "")
+        found = port if port and probes.path_exists(port) else None if port else probes.find_shaker()
+        if found is None:
+            wanted = port or "a USB serial port 2E8A:0005"
+            return Finding("shaker", Verdict.FIX, f"Pico shaker not found ({wanted})",
+                           "plug the Pico in with a data USB cable; firmware/README.md shows how "
+                           "to flash it; `ls /dev/ttyACM*`")
+        return Finding("shaker", Verdict.OK, f"Pico shaker at {found}")
+    if source == "gpio-shaker":
+        return Finding("shaker", Verdict.INFO,
+                       f"vibration switch on BCM {conf['shaker.pin']} (shake it while the "
+                       "companion runs: the screen says 'shaking...')")
+    return Finding("shaker", Verdict.INFO, f"throw source {source!r}: no shaker needed")
+
+
+def check_service(probes: Probes) -> Finding:
+    try:
+        status, text = probes.systemctl("is-active", SERVICE)
+    except (OSError, subprocess.SubprocessError):
+        return Finding("service", Verdict.INFO, "systemd is not available here",
+                       "on the Pi, sudo systemd/install.sh installs the service")
+    if status == 0:
+        return Finding("service", Verdict.OK, f"{SERVICE} is {text}")
+    if "not been booted with systemd" in text or "Failed to connect" in text:
+        return Finding("service", Verdict.INFO, "systemd is not running here", "")
+    return Finding("service", Verdict.FIX, f"{SERVICE} is {text or 'not running'}",
+                   f"sudo systemctl start {SERVICE}; journalctl -u {SERVICE} -e says why")
+
+
+def check_games(conf: Mapping[str, Any]) -> Finding:
+    directory = Path(conf["journal.dir"] or cfg.default_state_dir())
+    if not directory.exists():
+        return Finding("saved games", Verdict.INFO, f"none yet ({directory} does not exist)")
+    if not os.access(directory, os.W_OK):
+        return Finding("saved games", Verdict.FIX, f"{directory} is not writable",
+                       "games could not be saved: check its owner (the service's user)")
+    finished = unfinished = damaged = 0
+    for path in directory.glob("*" + SUFFIX):
+        try:
+            loaded = load(path, repair=False)
+        except (JournalError, OSError, ValueError):
+            damaged += 1
+            continue
+        if loaded.state.outcome is None:
+            unfinished += 1
+        else:
+            finished += 1
+    seen = f"{finished} finished, {unfinished} unfinished in {directory}"
+    if damaged:
+        return Finding("saved games", Verdict.INFO, f"{seen}; {damaged} damaged",
+                       "the companion offers to recover a damaged game's intact part at start")
+    return Finding("saved games", Verdict.OK, seen)
+
+
+def diagnose(conf: Mapping[str, Any], probes: Probes | None = None) -> list[Finding]:
+    """Every check, in the order a person wiring the box needs them."""
+    probes = probes or Probes()
+    factory_finding, factory = check_pin_factory(probes)
+    findings = [
+        check_model(probes),
+        factory_finding,
+        check_oled(conf, probes),
+        check_buttons(conf, factory),
+        check_shaker(conf, probes),
+        check_service(probes),
+        check_games(conf),
+    ]
+    if factory is not None:
+        factory.close()
+    return findings

@@ -1,0 +1,131 @@
+"""`companion doctor`: each check says OK, or what to fix in one line; off a Pi it
+reports what is missing without a traceback."""
+
+from __future__ import annotations
+
+import errno
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion.app import config as cfg
+from companion.app.doctor import Probes, Verdict, diagnose
+
+
+@pytest.fixture
+def factory() -> Iterator[MockFactory]:
+    made = MockFactory()
+    yield made
+    made.reset()
+
+
+def healthy(factory: MockFactory, **changes: Any) -> Probes:
+    probes = Probes(
+        read_model=lambda: "Raspberry Pi 5 Model B Rev 1.0",
+        pin_factory=lambda: factory,
+        i2c_probe=lambda bus, address: None,
+        find_shaker=lambda: "/dev/ttyACM0",
+        systemctl=lambda *args: (0, "active"),
+        path_exists=lambda path: True,
+    )
+    for name, value in changes.items():
+        setattr(probes, name, value)
+    return probes
+
+
+def conf(tmp_path: Path, **values: Any) -> dict[str, Any]:
+    settings = cfg.defaults()
+    settings["journal.dir"] = str(tmp_path)
+    settings.update(values)
+    return settings
+
+
+def verdicts(findings: list[Any]) -> dict[str, Verdict]:
+    return {f.what: f.verdict for f in findings}
+
+
+def test_a_healthy_box_is_all_ok(tmp_path: Path, factory: MockFactory) -> None:
+    findings = diagnose(conf(tmp_path, **{"throw.source": "serial-shaker"}), healthy(factory))
+    assert verdicts(findings) == {
+        "Pi model": Verdict.OK,
+        "pin factory": Verdict.OK,
+        "OLED": Verdict.OK,
+        "buttons": Verdict.OK,
+        "shaker": Verdict.OK,
+        "service": Verdict.OK,
+        "saved games": Verdict.OK,
+    }
+    assert findings[0].line() == "OK    Pi model: Raspberry Pi 5 Model B Rev 1.0"
+    assert "MockFactory" in findings[1].seen
+
+
+def test_an_oled_that_does_not_answer_gets_the_wiring_fix(tmp_path: Path, factory: MockFactory) -> None:
+    def silent(bus: int, address: int) -> None:
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    oled = diagnose(conf(tmp_path), healthy(factory, i2c_probe=silent))[2]
+    assert oled.verdict is Verdict.FIX
+    assert oled.seen == "nothing answers: ssd1306 at 0x3C on I2C bus 1"
+    assert "i2cdetect -y 1" in oled.fix
+
+
+def test_i2c_not_enabled(tmp_path: Path, factory: MockFactory) -> None:
+    probes = healthy(factory, path_exists=lambda path: not path.startswith("/dev/i2c"))
+    oled = diagnose(conf(tmp_path), probes)[2]
+    assert oled.verdict is Verdict.FIX and "do_i2c 0" in oled.fix
+
+
+class StuckLow(MockPin):  # type: ignore[misc]
+    """A pin held at 0 V whatever the pull-up: a button wired to GND and stuck, or shorted."""
+
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        self._change_state(False)
+
+
+def test_a_button_that_reads_pressed_at_rest(tmp_path: Path, factory: MockFactory) -> None:
+    buttons = diagnose(conf(tmp_path), healthy(factory))[3]
+    assert buttons.verdict is Verdict.OK
+    ok_pin = cfg.defaults()["buttons.ok"]
+    fresh = MockFactory()
+    try:
+        fresh.pin(ok_pin, pin_class=StuckLow)
+        buttons = diagnose(conf(tmp_path), healthy(fresh))[3]
+    finally:
+        fresh.reset()
+    assert buttons.verdict is Verdict.FIX
+    assert buttons.seen == f"read as pressed at rest: ok (BCM {ok_pin})"
+    assert "between its GPIO and GND" in buttons.fix
+
+
+def test_a_missing_pico_and_a_stopped_service(tmp_path: Path, factory: MockFactory) -> None:
+    probes = healthy(factory, find_shaker=lambda: None, systemctl=lambda *a: (3, "inactive"))
+    found = {f.what: f for f in diagnose(conf(tmp_path, **{"throw.source": "serial-shaker"}), probes)}
+    assert found["shaker"].verdict is Verdict.FIX and "data USB cable" in found["shaker"].fix
+    assert found["service"].seen == "board-companion is inactive"
+    assert "journalctl -u board-companion" in found["service"].fix
+
+
+def test_no_pin_factory_is_explained(tmp_path: Path, factory: MockFactory) -> None:
+    def none() -> Any:
+        raise ImportError("no lgpio")
+
+    found = diagnose(conf(tmp_path), healthy(factory, pin_factory=none))
+    assert found[1].verdict is Verdict.FIX and "python3-lgpio" in found[1].fix
+    assert found[3].verdict is Verdict.INFO  # buttons cannot be read without one
+
+
+def test_off_a_pi_it_reports_without_a_traceback(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert "Traceback" not in done.stderr
+    assert done.returncode in (0, 1)
+    heads = [line.split()[0] for line in done.stdout.splitlines() if not line.startswith(" ")]
+    assert len(heads) == 7 and set(heads) <= {"OK", "FIX", "INFO"}
