@@ -26,6 +26,7 @@ from companion.rules import (
     game_class,
     game_ids,
     get_game,
+    random_action,
     state_from_dict,
 )
 
@@ -148,15 +149,8 @@ def play_record(state: State, seed: int | None) -> list[str]:
             lines.append(f"winner: {names} ({outcome.reason})")
             return lines
         who = state.player_to_act_name
-        if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action: Any = spec.draw(rng.randrange)
-            text = f"throw {action}"
-        else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
-            text = action.notation
+        action = random_action(state, rng.randrange)
+        text = f"throw {action}" if phase is Phase.THROW else str(action)
         events = state.apply(action)
         said = "; ".join(str(e) for e in events)
         lines.append(f"{n:4d}  {who:<8} {text:<14} {said}")

@@ -22,6 +22,8 @@ from companion.rules.core import (
     PieceAt,
     PieceZone,
     State,
+    play_out,
+    random_action,
 )
 from companion.rules.errors import (
     BoardDataError,
@@ -72,5 +74,7 @@ __all__ = [
     "game_class",
     "game_ids",
     "get_game",
+    "play_out",
+    "random_action",
     "state_from_dict",
 ]

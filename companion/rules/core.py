@@ -574,6 +574,38 @@ class State(ABC):
         return f"<{type(self).__name__} {self.describe()}>"
 
 
+# -------------------------------------------------------------- random playouts
+
+
+def random_action(state: State, randrange: Randbelow) -> Action:
+    """A fair throw of the implement due, or a uniformly chosen legal move or choice:
+    one step of a random playout (the record of ``companion rules play``, demos, tests).
+
+    ``randrange(n)`` returns a uniform integer in ``0..n-1``.
+
+    :raises IllegalMoveError: when the game is over.
+    """
+    spec = state.throw_spec
+    if spec is not None:
+        return spec.draw(randrange)
+    moves = state.legal_moves()
+    if not moves:
+        raise IllegalMoveError(f"nothing to do in {state.describe()}")
+    return moves[randrange(len(moves))]
+
+
+def play_out(state: State, randrange: Randbelow, max_actions: int = 1_000_000) -> State:
+    """Apply :func:`random_action` until the game is over; returns ``state``.
+
+    :raises RuntimeError: when the game has not ended after ``max_actions`` actions.
+    """
+    for _ in range(max_actions):
+        if state.phase is Phase.OVER:
+            return state
+        state.apply(random_action(state, randrange))
+    raise RuntimeError(f"{state.game.id}: no end after {max_actions} actions")
+
+
 # ------------------------------------------------------------------ JSON helpers
 
 
@@ -648,5 +680,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "choose_index",
+    "play_out",
+    "random_action",
     "require",
 ]

@@ -36,10 +36,10 @@ from companion.rules import (
     Deck,
     Dice,
     Implement,
-    Phase,
     StickFace,
     Throw,
     get_game,
+    play_out,
 )
 from companion.sim import screens_cretan_labyrinth, screens_labyrinth, screens_senet_sticks
 from companion.ui.render import render
@@ -76,15 +76,7 @@ def scripted_draw(scores: list[str]) -> Callable[[Implement, int], Throw]:
 
 def _finished_game_actions(seed: int) -> list[str]:
     """The notations / faces of a random whole Senet game (for the resume and winner screens)."""
-    state = get_game("senet-tait").new_state()
-    rng = random.Random(seed)
-    while state.phase is not Phase.OVER:
-        spec = state.throw_spec
-        if spec is not None:
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+    state = play_out(get_game("senet-tait").new_state(), random.Random(seed).randrange)
     return [str(a) for a in state.history]
 
 

@@ -19,7 +19,7 @@ from companion.app.controller import Controller
 from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.rules import Action, Implement, Phase, Throw, get_game
+from companion.rules import Implement, Phase, Throw, get_game, random_action
 from companion.ui.view import View
 
 GAME = "labyrinth"
@@ -128,13 +128,7 @@ def _won(workdir: Path) -> Iterator[tuple[str, View]]:
     store = JournalStore(workdir)
     journal = store.begin(game, 4, started="2026-01-01T00:00:00+00:00")
     while True:
-        spec = state.throw_spec
-        action: Action
-        if spec is not None:
-            action = spec.draw(rng.randrange)
-        else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         after = state.copy()
         events = after.apply(action)
         if after.phase is Phase.OVER:

@@ -22,7 +22,7 @@ from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.rules import PASS, Action, Move, Phase, get_game
+from companion.rules import PASS, Action, Move, get_game, play_out
 from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RESURRECTED, EV_RIVER
 from companion.ui.view import View
@@ -52,15 +52,7 @@ def _send(ctl: Controller, *events: Event) -> View:
 
 def _random_game(seed: int, **options: Any) -> list[Action]:
     """Every action of one random whole game (seeded)."""
-    state = get_game(GAME, **options).new_state()
-    rng = random.Random(seed)
-    while state.phase is not Phase.OVER:
-        spec = state.throw_spec
-        if spec is not None:
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+    state = play_out(get_game(GAME, **options).new_state(), random.Random(seed).randrange)
     return list(state.history)
 
 

@@ -168,3 +168,13 @@ def test_copy_is_independent() -> None:
     state.apply(state.parse_move("enter 4"))
     assert other.legal_moves()[0].notation == "enter 4"
     assert len(other.history) == 1 and len(state.history) == 2
+
+
+def test_play_out_ends_every_game_and_nothing_is_due_after() -> None:
+    from companion.rules import Phase, play_out, random_action
+
+    for game_id in game_ids():
+        state = play_out(get_game(game_id).new_state(), random.Random(5).randrange)
+        assert state.phase is Phase.OVER and state.outcome is not None
+        with pytest.raises(IllegalMoveError, match="nothing to do"):
+            random_action(state, random.Random(5).randrange)
