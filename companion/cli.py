@@ -25,6 +25,7 @@ from companion.rules import (
     State,
     game_class,
     game_ids,
+    game_title,
     get_game,
     random_action,
     state_from_dict,
@@ -62,7 +63,7 @@ def _new_state(args: argparse.Namespace) -> State:
 
 def cmd_games(args: argparse.Namespace) -> int:
     for game_id in game_ids():
-        print(f"{game_id}\t{game_class(game_id).title}")
+        print(f"{game_id}\t{game_title(game_id)}")
     return 0
 
 

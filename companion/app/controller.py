@@ -51,6 +51,7 @@ from companion.rules import (
     Throw,
     game_class,
     game_ids,
+    game_title,
     get_game,
 )
 from companion.rules import (
@@ -681,7 +682,7 @@ class Controller:
                     cursor=self.cursor, hint="OK: choose")
 
     def _view_menu(self, state: State | None, name: str) -> View:
-        titles = tuple(game_class(g).title for g in self.games)
+        titles = tuple(game_title(g) for g in self.games)
         return View("menu", "Choose a game", items=(*titles, "Settings"),
                     cursor=self.cursor, hint="OK: choose")
 

@@ -34,7 +34,13 @@ from companion.rules.errors import (
     RulesError,
     UnknownGameError,
 )
-from companion.rules.registry import game_class, game_ids, get_game, state_from_dict
+from companion.rules.registry import (
+    game_class,
+    game_ids,
+    game_title,
+    get_game,
+    state_from_dict,
+)
 from companion.rules.throws import (
     BinarySticks,
     ColouredSticks,
@@ -73,6 +79,7 @@ __all__ = [
     "UnknownGameError",
     "game_class",
     "game_ids",
+    "game_title",
     "get_game",
     "play_out",
     "random_action",

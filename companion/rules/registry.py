@@ -13,12 +13,18 @@ from typing import Any
 from companion.rules.core import Game, State
 from companion.rules.errors import PositionError, UnknownGameError
 
-_GAMES: dict[str, tuple[str, str]] = {
-    # id: (module, class). One line per game; the order is the menu's order.
-    "senet-tait": ("companion.rules.senet_tait", "SenetTait"),
-    "labyrinth": ("companion.rules.labyrinth", "Labyrinth"),
-    "senet-sticks": ("companion.rules.senet_sticks", "SenetSticks"),
-    "cretan-labyrinth": ("companion.rules.cretan_labyrinth", "CretanLabyrinth"),
+_GAMES: dict[str, tuple[str, str, str]] = {
+    # id: (module, class, title). One line per game; the order is the menu's order.
+    # The title is here too so that a menu can list the games without importing them
+    # all (a test checks it is the class's own title).
+    "senet-tait": ("companion.rules.senet_tait", "SenetTait", "Senet (Tait's rules)"),
+    "labyrinth": (
+        "companion.rules.labyrinth", "Labyrinth", "Game of the Labyrinth (Peter Aleff)"
+    ),
+    "senet-sticks": ("companion.rules.senet_sticks", "SenetSticks", "Casting-stick Senet"),
+    "cretan-labyrinth": (
+        "companion.rules.cretan_labyrinth", "CretanLabyrinth", "The Cretan Labyrinth"
+    ),
 }
 
 
@@ -33,13 +39,23 @@ def game_class(game_id: str) -> type[Game]:
     :raises UnknownGameError: naming the registered ids.
     """
     try:
-        module_name, class_name = _GAMES[game_id]
+        module_name, class_name, _title = _GAMES[game_id]
     except KeyError:
         raise UnknownGameError(
             f"unknown game {game_id!r}; games: {', '.join(_GAMES)}"
         ) from None
     cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return cls
+
+
+def game_title(game_id: str) -> str:
+    """The title of ``game_id`` for a menu, without importing the game's module.
+
+    :raises UnknownGameError: naming the registered ids.
+    """
+    if game_id not in _GAMES:
+        game_class(game_id)  # raises the error that names the known ids
+    return _GAMES[game_id][2]
 
 
 def get_game(game_id: str, **options: object) -> Game:

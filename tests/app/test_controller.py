@@ -296,7 +296,7 @@ class RaceState(State):
 def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race"))
+    monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race", Race.title))
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP

@@ -132,7 +132,7 @@ class HopsState(State):
 
 @pytest.fixture
 def hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Controller:
-    monkeypatch.setitem(registry._GAMES, "hops", (__name__, "Hops"))
+    monkeypatch.setitem(registry._GAMES, "hops", (__name__, "Hops", Hops.title))
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["1 2"] * 3),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["hops"])
     ctl.start()

@@ -178,3 +178,13 @@ def test_play_out_ends_every_game_and_nothing_is_due_after() -> None:
         assert state.phase is Phase.OVER and state.outcome is not None
         with pytest.raises(IllegalMoveError, match="nothing to do"):
             random_action(state, random.Random(5).randrange)
+
+
+def test_the_menu_titles_are_the_games_own() -> None:
+    """The registry keeps each title so a menu needs no import; it must not drift."""
+    from companion.rules import game_class, game_title
+
+    for game_id in game_ids():
+        assert game_title(game_id) == game_class(game_id).title
+    with pytest.raises(UnknownGameError):
+        game_title("chess")
