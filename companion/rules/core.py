@@ -275,11 +275,14 @@ class Game(ABC):
         """The value of option ``name`` (defaults filled in)."""
         return self.option_values[name]
 
-    def check_players(self, players: int) -> int:
-        """Return ``players`` if this game can be played by that many.
+    def check_players(self, players: int | None) -> int:
+        """Return ``players`` (``None``: :attr:`default_players`) if this game can be
+        played by that many.
 
         :raises OptionError: outside ``min_players..max_players``.
         """
+        if players is None:
+            return self.default_players
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
                 f"{self.id} is played by {self.min_players}"

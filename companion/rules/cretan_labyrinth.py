@@ -223,15 +223,15 @@ class CretanLabyrinth(Game):
             return (0, 2)
         return tuple(range(players))
 
-    def check_players(self, players: int) -> int:
-        super().check_players(players)
+    def check_players(self, players: int | None) -> int:
+        players = super().check_players(players)
         gates = len(self.board.gateways)
         if players > gates:
             raise OptionError(f"the board {self.board.path} has {gates} gateways: at most {gates} players")
         return players
 
     def new_state(self, players: int | None = None) -> CretanLabyrinthState:
-        n = self.check_players(players if players is not None else self.default_players)
+        n = self.check_players(players)
         return CretanLabyrinthState(self, n)
 
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> CretanLabyrinthState:

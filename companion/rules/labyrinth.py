@@ -328,7 +328,7 @@ class Labyrinth(Game):
         return COLOURS[player]
 
     def new_state(self, players: int | None = None) -> LabyrinthState:
-        n = self.check_players(players if players is not None else self.default_players)
+        n = self.check_players(players)
         return LabyrinthState(self, n)
 
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> LabyrinthState:

@@ -148,7 +148,7 @@ class SenetSticks(Game):
         return self.spec.colours[player].capitalize()
 
     def new_state(self, players: int | None = None) -> SenetSticksState:
-        self.check_players(players if players is not None else 2)
+        self.check_players(players)
         state = SenetSticksState(self)
         # 'Place five plinths in each player's Home Row on each side.' (on the first
         # five squares of each player's path when a Home Row is longer than five)

@@ -165,7 +165,7 @@ class SenetTait(Game):
         return COLOURS[player]
 
     def new_state(self, players: int | None = None) -> SenetTaitState:
-        self.check_players(players if players is not None else 2)
+        self.check_players(players)
         return SenetTaitState(self)
 
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> SenetTaitState:
