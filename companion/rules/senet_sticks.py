@@ -68,6 +68,15 @@ ABYSS: Final = "abyss"
 
 EMPTY: Final = -1
 
+FRESH: Final = 1
+"""Mark of a plinth resurrected this turn: its further values land on open squares."""
+TOOK: Final = 2
+"""Mark of a plinth that took an opponent this turn (kept with ``combination-captures=no``)."""
+
+_MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
+"""Position keys for this turn's marks: plinths resurrected this turn, plinths that took
+an opponent this turn (only kept with ``combination-captures=no``)."""
+
 _MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
 
@@ -208,6 +217,7 @@ class SenetSticks(Game):
         if values and stage != STAGE_PLAY:
             raise PositionError("values", "values are played only once the game has started")
         state.values = list(values)
+        marks = {key: data.get(key, []) for key, _flag in _MARK_KEYS}
         plinths = require(data, "plinths", list)
         if len(plinths) != 2:
             raise PositionError("plinths", "expected two lists, Player 1's and Player 2's")
@@ -229,6 +239,21 @@ class SenetSticks(Game):
                     state.board[entry] = p
                 else:
                     raise PositionError(at, f"expected a square 1-{n} or {ABYSS!r}, got {entry!r}")
+        for key, flag in _MARK_KEYS:
+            squares = marks[key]
+            if squares and not values:
+                raise PositionError(key, "marks a plinth moved this turn: only while values remain to play")
+            if key == "took" and squares and self.mid_captures:
+                raise PositionError(key, "is kept only with option combination-captures=no")
+            if not isinstance(squares, list) or any(
+                not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= n
+                or state.board[s] != state.turn for s in squares
+            ):
+                raise PositionError(
+                    key, f"expected a list of squares holding a plinth of the player to act, got {squares!r}"
+                )
+            for s in squares:
+                state.moved[s] = state.moved.get(s, 0) | flag
         winners = [p for p in (0, 1) if state._has_won(p)]
         if len(winners) == 2:
             raise PositionError("plinths", "both players cannot have won")
@@ -255,7 +280,7 @@ class SenetSticksState(State):
     """
 
     __slots__ = (
-        "_cache", "abyss", "blocked", "board", "casts", "colours", "stage", "turn", "values", "winner",
+        "_cache", "abyss", "blocked", "board", "casts", "colours", "moved", "stage", "turn", "values", "winner",
     )
 
     game: SenetSticks
@@ -272,6 +297,9 @@ class SenetSticksState(State):
         self.winner = EMPTY
         self.blocked = False
         """The game ended because no throw could move any plinth (see :attr:`outcome`)."""
+        self.moved: dict[int, int] = {}
+        """This turn's marks of the player to act's plinths: square -> ``FRESH | TOOK``.
+        A plinth moved on in a later move of the same turn continues its combination."""
         self._cache: list[Move] | None = None
 
     def _copy_into(self, other: State) -> None:
@@ -285,6 +313,7 @@ class SenetSticksState(State):
         other.casts = self.casts[:]
         other.winner = self.winner
         other.blocked = self.blocked
+        other.moved = dict(self.moved)
         other._cache = self._cache
 
     # --- names -----------------------------------------------------------------
@@ -387,10 +416,11 @@ class SenetSticksState(State):
         src = move.src
         assert isinstance(src, int) or src is None
         steps = ["from the Abyss" if src is None else f"plinth on {src}"]
+        fresh = src is None or bool(self.moved.get(src, 0) & FRESH)
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
-            landed = self._land(p, here, v, src, taken)
+            landed = self._land(p, here, v, src, taken, fresh)
             assert landed is not None, f"{move} cannot be played"
             t, caught, river = landed
             label = f"{v} to {t}"
@@ -479,16 +509,19 @@ class SenetSticksState(State):
         return 1
 
     def _land(
-        self, p: int, here: int | None, v: int, gone: int | None, taken: tuple[int, ...]
+        self, p: int, here: int | None, v: int, gone: int | None, taken: tuple[int, ...],
+        fresh: bool,
     ) -> tuple[int, tuple[int, ...], int | None] | None:
         """One value played by player ``p``'s plinth on ``here`` (``None``: in the Abyss).
 
         Returns ``(square reached, squares whose opponent is taken, river square or
         None)`` or ``None`` when the value cannot land. ``gone`` is the square the
-        moving plinth left; ``taken`` the squares emptied earlier in the same move.
+        moving plinth left; ``taken`` the squares emptied earlier in the same move;
+        ``fresh``: the plinth comes out of the Abyss this turn (in this move or an
+        earlier one), so the value must land on an open square.
         """
         game = self.game
-        from_abyss = gone is None
+        from_abyss = fresh
         if here is None:
             # 'A plinth in the Abyss can only Resurrected into an open space in the
             # Home Row (or space 6, taking the river if the end is open or occupied
@@ -532,17 +565,22 @@ class SenetSticksState(State):
         p = self.turn
         out: list[Move] = []
         if self.abyss[p]:
-            self._extend(p, None, None, (), 0, (), out)
+            self._extend(p, None, None, (), 0, (), True, out)
         board = self.board
         order = range(1, self.game.squares + 1)
         for s in order if p == 0 else reversed(order):
             if board[s] == p:
-                self._extend(p, s, s, (), 0, (), out)
+                mark = self.moved.get(s, 0)
+                if mark & TOOK:
+                    # combination-captures=no: the value that took was the last of
+                    # this plinth's combination.
+                    continue
+                self._extend(p, s, s, (), 0, (), bool(mark & FRESH), out)
         return out
 
     def _extend(
         self, p: int, src: int | None, here: int | None, seq: tuple[int, ...], used: int,
-        taken: tuple[int, ...], out: list[Move],
+        taken: tuple[int, ...], fresh: bool, out: list[Move],
     ) -> None:
         values = self.values
         tried: set[int] = set()
@@ -550,14 +588,14 @@ class SenetSticksState(State):
             if used >> i & 1 or v in tried:
                 continue
             tried.add(v)
-            landed = self._land(p, here, v, src, taken)
+            landed = self._land(p, here, v, src, taken, fresh)
             if landed is None:
                 continue
             t, caught, _river = landed
             played = (*seq, v)
             out.append(_move("move" if src is not None else "resurrect", src, t, played))
             if len(played) < len(values) and (self.game.mid_captures or not caught):
-                self._extend(p, src, t, played, used | 1 << i, taken + caught, out)
+                self._extend(p, src, t, played, used | 1 << i, taken + caught, fresh, out)
 
     def _legal(self) -> list[Move]:
         """'All available moves must be made ... A player can not pass on a valid move.'
@@ -575,6 +613,8 @@ class SenetSticksState(State):
         assert isinstance(move.dst, int)
         name = self.name(p)
         steps = "+".join(map(str, move.values))
+        mark = FRESH if src is None else self.moved.pop(src, 0)
+        fresh = bool(mark & FRESH)
         if src is None:
             self.abyss[p] -= 1
             events = [Event(EV_RESURRECTED, p, f"{name} resurrects a plinth from the Abyss onto {move.dst} ({steps})", None, move.dst)]
@@ -584,7 +624,7 @@ class SenetSticksState(State):
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
-            landed = self._land(p, here, v, src, taken)
+            landed = self._land(p, here, v, src, taken, fresh)
             assert landed is not None, f"{move} cannot be played"
             t, caught, river = landed
             if river is not None:
@@ -598,6 +638,10 @@ class SenetSticksState(State):
         for c in taken:
             self.board[c] = EMPTY
         self.board[move.dst] = p
+        if taken and not self.game.mid_captures:
+            mark |= TOOK
+        if mark:
+            self.moved[move.dst] = mark
         return events
 
     def _taken(self, q: int, square: int) -> Event:
@@ -613,6 +657,7 @@ class SenetSticksState(State):
         """
         assert self.colours is not None
         probe = self._scratch()
+        probe.moved = {}
         for p in (0, 1):
             probe.turn = p
             for throw, _ in self.game.sticks.outcomes():
@@ -634,10 +679,13 @@ class SenetSticksState(State):
         """
         need = set(self.values)
         found: set[int] = set()
-        seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+        seen: set[tuple[tuple[int, ...], ...]] = set()
 
         def search(state: SenetSticksState) -> None:
-            key = (tuple(state.board), tuple(state.abyss), tuple(sorted(state.values)))
+            key = (
+                tuple(state.board), tuple(state.abyss), tuple(sorted(state.values)),
+                tuple(x for item in sorted(state.moved.items()) for x in item),
+            )
             if key in seen:
                 return
             seen.add(key)
@@ -741,6 +789,7 @@ class SenetSticksState(State):
             # made, that move is discarded and the turn is over.'
             lost = self.values
             self.values = []
+            self.moved = {}
             self.turn = 1 - p
             self._cache = None
             events = [
@@ -764,6 +813,7 @@ class SenetSticksState(State):
         if self._has_won(p):
             self.winner = p
             self.values = []
+            self.moved = {}
             self._cache = None
             outcome = self.outcome
             assert outcome is not None
@@ -771,6 +821,7 @@ class SenetSticksState(State):
             return events
         if not self.values:
             self.turn = 1 - p
+            self.moved = {}
             self._cache = None
             return events
         self._settle(events)
@@ -782,7 +833,7 @@ class SenetSticksState(State):
             entries: list[int | str] = [s for s, o in enumerate(self.board) if o == p]
             entries += [ABYSS] * self.abyss[p]
             plinths.append(entries)
-        return {
+        body: dict[str, Any] = {
             "stage": self.stage,
             "colours": list(self.colours) if self.colours is not None else None,
             "start_casts": list(self.casts),
@@ -790,6 +841,12 @@ class SenetSticksState(State):
             "values": list(self.values),
             "plinths": plinths,
         }
+        # Only mid-turn, and only when some plinth carries a mark.
+        for key, flag in _MARK_KEYS:
+            squares = sorted(s for s, m in self.moved.items() if m & flag)
+            if squares:
+                body[key] = squares
+        return body
 
 
 __all__ = ["ABYSS", "EV_COLOURS", "EV_RESURRECTED", "EV_RIVER", "EV_STARTS", "SenetSticks", "SenetSticksState"]

@@ -477,6 +477,30 @@ def test_combination_out_of_the_abyss_lands_on_open_spaces() -> None:
     assert all(m.values[0] <= 5 for m in from_square(free, None))
 
 
+def test_a_plinth_resurrected_this_turn_and_moved_again_lands_on_open_spaces() -> None:
+    """'A combination of rolls can be used to exit the Home Row from the Abyss as long
+    as it lands first in an open space on an exact roll or combination of valid rolls,
+    and each value of a combination lands on an open space.' -- at the table a plinth
+    brought out with the 4 and then moved on with the 3 is that combination, whether
+    the companion records it as one move or two: the 3 may not take Blue on 7."""
+    state = position(["abyss", 27, 28, 29, 30], [7, 9, 10, 11, 12], [4, 3])
+    state.apply(up(4, 4))
+    assert mv(4, 7, 3) not in state.legal_moves()
+    assert state.legal_moves() == [PASS]
+    # It still moves on onto an open square, and the rule ends with the turn.
+    free = position(["abyss", 27, 28, 29, 30], [9, 10, 11, 12, 14], [4, 3, 2])
+    free.apply(up(4, 4))
+    assert mv(4, 7, 3) in free.legal_moves()
+    again = state_from_dict(free.to_dict())
+    assert again.to_dict() == free.to_dict() and again.legal_moves() == free.legal_moves()
+    assert free.to_dict()["resurrected"] == [4]
+    free.apply(mv(4, 7, 3))
+    assert mv(7, 9, 2) not in free.legal_moves()  # Blue on 9 is not open either
+    assert free.legal_moves() == [PASS]
+    free.apply(PASS)
+    assert "resurrected" not in free.to_dict()
+
+
 def test_resurrection_combination_reaching_6_takes_the_river() -> None:
     """With the default sticks square 6 is reached from the Abyss by 2 + 4 (or 4 + 2):
     the river to 15 is taken, and may end on an opponent (space 6's own rule)."""
@@ -484,6 +508,22 @@ def test_resurrection_combination_reaching_6_takes_the_river() -> None:
     assert {up(15, 2, 4), up(15, 4, 2)} <= from_square(state, None)
     events = state.apply(up(15, 2, 4))
     assert texts(events)[-1] == "Blue's plinth on 15 goes to the Abyss"
+
+
+def test_combination_captures_no_also_when_the_plinth_moves_on_in_a_second_move() -> None:
+    """Option ``combination-captures=no``: only the last value of a combination may take
+    (docs/rules/senet-sticks.md). A plinth that took with its 2 and moves on with the
+    other 2 in the same turn has taken in the middle of its 2 + 2, so it may not."""
+    state = position([10, 1, 2, 3, 4], [12, 7, 9, 20, 21], [2, 2], **{"combination-captures": False})
+    assert mv(10, 14, 2, 2) not in state.legal_moves()
+    state.apply(mv(10, 12, 2))
+    assert mv(12, 14, 2) not in state.legal_moves()
+    assert state.legal_moves()
+    again = state_from_dict(state.to_dict())
+    assert again.legal_moves() == state.legal_moves()
+    default = position([10, 1, 2, 3, 4], [12, 7, 9, 20, 21], [2, 2])
+    default.apply(mv(10, 12, 2))
+    assert mv(12, 14, 2) in default.legal_moves()
 
 
 # ---------------------------------------------------------------- Home Rows
@@ -598,6 +638,8 @@ def test_position_round_trip() -> None:
         ({"plinths": [[1, 2, 3, 4, 25], [26, 27, 28, 29, 30]]}, "plinths[0][4]"),
         ({"plinths": [[1, 2, 3, 4, "heaven"], [26, 27, 28, 29, 30]]}, "plinths[0][4]"),
         ({"colours": ["red", "green"]}, "colours"),
+        ({"resurrected": [26]}, "resurrected"),
+        ({"took": [1]}, "took"),
     ],
 )
 def test_bad_positions_name_the_key(change: dict[str, Any], where: str) -> None:
