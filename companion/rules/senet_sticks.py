@@ -19,7 +19,10 @@ A game runs in three stages:
    the order played (``12-17 [2+3]``); ``resurrect 4 [2+2]`` brings a plinth out of
    the Abyss. A value that can no longer be used in any order is discarded with an
    ``value-lost`` event; when no remaining value can be used the only move is an
-   explicit ``pass`` whose event names the values lost.
+   explicit ``pass`` whose event names the values lost. A plinth moved again later in
+   the same turn continues its combination: one resurrected this turn lands only on
+   open squares (``resurrected`` in the position), and with
+   ``combination-captures=no`` one that took moves no more (``took``).
 """
 
 from __future__ import annotations
