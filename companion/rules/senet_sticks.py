@@ -263,6 +263,7 @@ class SenetSticks(Game):
         if winners:
             state.winner = winners[0]
             state.values = []
+            state.moved = {}
         elif stage == STAGE_PLAY and not values and state._blocked():
             # A game that ended on a blocked board reads back as ended.
             state.blocked = True
