@@ -346,6 +346,23 @@ def test_goose_backwards_when_the_piece_was_going_backwards() -> None:
     assert where(state, "red")[0] == 47
 
 
+def test_a_goose_repeat_that_overshoots_58_steps_back_and_says_so() -> None:
+    """Seed 000: 'If one of your Athenians cannot move forward the full number on a die
+    because an exact count is required to arrive on a field ahead, step forward into that
+    field and then one step backwards for each excess point on that die.' -- the goose's
+    repeat of a 6 from 53 goes forward into 58 and back 1 to 57. The repeat went
+    forwards (not "backwards"), and the bounce is told like any other
+    (docs/rules/labyrinth.md: the events screen tells "the bounce before 31, 58 or 61")."""
+    state = position({"red": [47, "outside", "outside", "outside"]}, dice=[6, 1])
+    events = play(state, "47-53 to 57")
+    assert events == [
+        "Red moves a piece 6 from 47 to 53",
+        "The geese on 53 carry Red's piece 6 on to 57",
+        "Exact count needed on 58: Red's piece steps back 1 to 57",
+    ]
+    assert where(state, "red")[0] == 57
+
+
 def test_goose_repeat_that_lands_on_a_jump_takes_it() -> None:
     """Seed 000: 'again as long as you land on a field containing the arrow' with seed 001
     'Field 21 -- Advance to 26.' (goose repeats end on an ordinary landing, which takes
