@@ -748,8 +748,13 @@ class LabyrinthState(State):
                     nxt, exact = board.forward[land][v]
                 if nxt == land:
                     return  # pinned at field 1: the repeats end (docs/rules/labyrinth.md)
-                backwards = backwards or bool(exact)
                 events.append(_event(EV_GOOSE, p, land, nxt, v, int(backwards)))
+                if exact:
+                    # A forward repeat that overshoots an exact-count field (53 + 6: into
+                    # 58, back 1 to 57) bounces like any count, and is told like one; the
+                    # piece is going backwards from there on.
+                    events.append(_event(EV_BOUNCE, p, exact, nxt, v - (exact - land)))
+                    backwards = True
                 self._lift(k)
                 came_from = land
                 land = nxt

@@ -216,6 +216,30 @@ def test_both_values_must_be_used() -> None:
         state.apply(PASS)
 
 
+def test_a_double_is_two_values_and_no_extra_throw() -> None:
+    """Seed 000: 'roll the two dice and move one or two of your Athenians according to the
+    numbers facing up' -- 'you must use both your numbers': a double gives two moves of
+    its value, not four as in backgammon, and no extra throw (docs/rules/labyrinth.md Q25)."""
+    state = position({"red": [8, 20, "outside", "outside"]}, dice=[3, 3])
+    play(state, "8-11")
+    assert state.values == [3]
+    events = play(state, "20-23")
+    assert events[-1] == "Blue to throw"
+    assert state.current_player == 1 and state.phase is Phase.THROW
+
+
+def test_geese_and_jumps_are_not_a_choice() -> None:
+    """Seed 000: 'you get to use again the last single die number which brought you on
+    that field'; seed 001: 'Field 6 -- Free passage. When you land here, advance your piece
+    to 12.' The repeat and the advance are part of the move, even when the repeat bounces
+    off 58 to a worse field: no move stops on 53 or on 6 (docs/rules/labyrinth.md Q24)."""
+    state = position({"red": [47, 3, "outside", "outside"]}, dice=[6, 3])
+    assert "47-53 to 57" in notations(state) and "47-53" not in notations(state)
+    assert "3-6 to 12" in notations(state) and "3-6" not in notations(state)
+    play(state, "47-53 to 57", "3-6 to 12")
+    assert where(state, "red")[:2] == [57, 12]
+
+
 def test_returning_to_the_same_field_counts_as_a_move() -> None:
     """Seed 000: '... be it only to return to the same field'."""
     state = position({"red": [58, "outside", "outside", "outside"]}, dice=[6, 6])
@@ -344,6 +368,23 @@ def test_goose_backwards_when_the_piece_was_going_backwards() -> None:
     assert "Exact count needed on 58: Red's piece steps back 5 to 53" in events
     assert "The geese on 53 carry Red's piece 6 backwards to 47" in events
     assert where(state, "red")[0] == 47
+
+
+def test_a_goose_repeat_that_overshoots_58_steps_back_and_says_so() -> None:
+    """Seed 000: 'If one of your Athenians cannot move forward the full number on a die
+    because an exact count is required to arrive on a field ahead, step forward into that
+    field and then one step backwards for each excess point on that die.' -- the goose's
+    repeat of a 6 from 53 goes forward into 58 and back 1 to 57. The repeat went
+    forwards (not "backwards"), and the bounce is told like any other
+    (docs/rules/labyrinth.md: the events screen tells "the bounce before 31, 58 or 61")."""
+    state = position({"red": [47, "outside", "outside", "outside"]}, dice=[6, 1])
+    events = play(state, "47-53 to 57")
+    assert events == [
+        "Red moves a piece 6 from 47 to 53",
+        "The geese on 53 carry Red's piece 6 on to 57",
+        "Exact count needed on 58: Red's piece steps back 1 to 57",
+    ]
+    assert where(state, "red")[0] == 57
 
 
 def test_goose_repeat_that_lands_on_a_jump_takes_it() -> None:
@@ -577,6 +618,27 @@ def test_orbit_ride_landing_swaps() -> None:
     events = play(state, "throw 2")
     assert "Blue's piece on 49 goes to field 7, where Red's piece came from" in events
 
+
+
+def test_a_ride_touches_down_only_where_it_ends() -> None:
+    """Seed 001: 'touching down only on those fields, like a knight's move, not counting
+    the spaces between.' 'If your die count lands you on 52, that tunnel drops you back to
+    7.' The ride passes an occupied orbit field without disturbing it, and a ride ending
+    on 52 leaves the piece serving its trap there where it is (docs/rules/labyrinth.md Q26)."""
+    state = position(
+        {"red": [46, "outside", "outside", "outside"],
+         "blue": [49, {"field": 52, "turns_to_lose": 1}, "outside", "outside"]},
+        dice=[1, 1], pending={"what": "ride", "field": 46},
+    )
+    play(state, "ride from 46")
+    events = play(state, "throw 2")
+    assert events[:2] == [
+        "Red rides the Knight's Orbit 2 from 46 to 52",
+        "The ride ends on 52: Red's piece drops through the tunnel to 7",
+    ]
+    assert not any("goes to" in t for t in events)
+    assert where(state, "red")[0] == 7
+    assert where(state, "blue")[:2] == [49, {"field": 52, "turns_to_lose": 1}]
 
 # ------------------------------------------------------------------ Millstone
 
