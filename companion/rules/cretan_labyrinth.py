@@ -976,6 +976,11 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_SENT, p, f"nobody can change places with {self.name(p)}"))
                 return
             q = next(q for q in range(self.players) if self.name(q) == choice.label)
+            for r in (p, q):
+                if r != self.turn:
+                    # A player moved when it is not their turn made no move of their
+                    # own: they "came from" the square the unicorn took them from (D11).
+                    self.origin[r] = self.pos[r]
             self.pos[p], self.pos[q] = self.pos[q], self.pos[p]
             events.append(Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places"))
             # 'In this case if the two players are taking the same color card the player
