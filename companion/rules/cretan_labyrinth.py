@@ -242,9 +242,9 @@ class CretanLabyrinthState(State):
     """A Cretan Labyrinth position.
 
     Per player ``p`` (0-based, clockwise from gateway 1): ``pos[p]`` the node the piece
-    stands on, ``origin[p]`` where its last move began (or the square the
-    unicorn took it from out of turn: where a Rattle snake sends it back to), ``diamonds[p]`` the colours held,
-    ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
+    stands on, ``origin[p]`` where its last move began (or the square the unicorn took
+    it from out of turn: where a Rattle snake sends it back to), ``diamonds[p]`` the
+    colours held, ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
     ``lost[p]`` turns still to lose. ``decks`` the five decks (unseen and returned cards);
     ``queue`` the landing tasks still to resolve.
     """
