@@ -242,8 +242,9 @@ class CretanLabyrinthState(State):
     """A Cretan Labyrinth position.
 
     Per player ``p`` (0-based, clockwise from gateway 1): ``pos[p]`` the node the piece
-    stands on, ``origin[p]`` where its last move began, ``diamonds[p]`` the colours held,
-    ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
+    stands on, ``origin[p]`` where its last move began (or the square the unicorn took
+    it from out of turn: where a Rattle snake sends it back to), ``diamonds[p]`` the
+    colours held, ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
     ``lost[p]`` turns still to lose. ``decks`` the five decks (unseen and returned cards);
     ``queue`` the landing tasks still to resolve.
     """
@@ -976,6 +977,11 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_SENT, p, f"nobody can change places with {self.name(p)}"))
                 return
             q = next(q for q in range(self.players) if self.name(q) == choice.label)
+            for r in (p, q):
+                if r != self.turn:
+                    # A player moved when it is not their turn made no move of their
+                    # own: they "came from" the square the unicorn took them from (D11).
+                    self.origin[r] = self.pos[r]
             self.pos[p], self.pos[q] = self.pos[q], self.pos[p]
             events.append(Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places"))
             # 'In this case if the two players are taking the same color card the player

@@ -385,6 +385,22 @@ def test_rattle_snake_sends_back_where_the_move_began() -> None:
     assert state.square(0) == "d4"
 
 
+
+def test_rattle_snake_after_the_unicorn_sends_a_player_moved_out_of_turn_back_to_where_they_came_from() -> None:
+    """'RATTLE SNAKE: ... It's best to go back where you came from rather than trying to
+    pass.' and 'Even if a player is transported to another space when it's not their turn
+    (this happens with the unicorn sometimes), that player must take a card.' Player 2,
+    turned to stone on i9 since a move that began on l12, is changed with Player 1 onto e5:
+    Player 2 came from i9, not from l12."""
+    pieces = [{"square": "e2"}, {"square": "i9", "came_from": "l12", "lost_turns": 2}]
+    state = moving(["e2", "i9"], 3, "north", pieces=pieces)
+    play(state, "e2-e5")  # yellow
+    draw(state, "yellow-unicorn")
+    play(state, "swap Player 2")
+    assert state.square(1) == "e5" and state.current_player == 1
+    assert "Player 2 goes from e5 to i9" in draw(state, "yellow-rattlesnake")
+    assert state.square(1) == "i9"
+
 def test_pan_and_the_pterodactyl_steal_every_diamond() -> None:
     """'PTERODACTYL: ... This winged giant will attack stealing all the diamonds you have
     worked so hard to collect!' 'PAN: ... he'll lure you with his flute music then steal
