@@ -26,7 +26,7 @@ from companion.devices.events import ButtonName
 from companion.rules import Implement, Throw
 from companion.sim.demo import PinDriver, demo_config
 
-WAIT = 20.0
+WAIT = 30.0
 """Seconds a shaker throw may take to arrive before the test fails (not a timing test)."""
 
 
