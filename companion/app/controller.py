@@ -160,6 +160,9 @@ class Controller:
         self.manual_slot = 0
         self.message: _Message | None = None
         self.return_to = Screen.MENU
+        """Where leaving the message screen goes (never the message screen itself)."""
+        self.settings_from = Screen.MENU
+        """Where leaving the settings screen goes: the menu, or the pause menu of a game."""
         self.pending: Loaded | None = None
         self.problems: list[str] = []
 
@@ -265,6 +268,8 @@ class Controller:
         self.path_cursors = []
 
     def _show_message(self, title: str, lines: tuple[str, ...], then: Screen) -> None:
+        if then is Screen.MESSAGE:  # over another message: leaving goes where that one led
+            then = self.return_to
         self.message = _Message(title, lines)
         self.return_to = then
         self._goto(Screen.MESSAGE)
@@ -290,7 +295,7 @@ class Controller:
                 self._goto(Screen.SETUP)
                 self.cursor = len(self._setup_items()) - 1  # on "Begin"
             else:
-                self.return_to = Screen.MENU
+                self.settings_from = Screen.MENU
                 self._goto(Screen.SETTINGS)
         elif screen is Screen.SETUP:
             self._setup_ok()
@@ -332,7 +337,7 @@ class Controller:
             elif choice == "Game status":
                 self._show_status()
             elif choice == "Settings":
-                self.return_to = Screen.PAUSE
+                self.settings_from = Screen.PAUSE
                 self._goto(Screen.SETTINGS)
             else:
                 self._end_game()
@@ -363,7 +368,7 @@ class Controller:
             self._goto(Screen.SPLASH)
 
     def _leave_settings(self) -> None:
-        if self.return_to is Screen.PAUSE and self.state is not None:
+        if self.settings_from is Screen.PAUSE and self.state is not None:
             self._route()
         else:
             self._goto(Screen.MENU)

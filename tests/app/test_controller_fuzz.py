@@ -1,0 +1,263 @@
+"""Any sequence of button presses, shakes and device events, for every game: the
+controller never raises, every screen renders on both panels, and the journal on disk
+always replays to the position on the screen (also across undo and a restart).
+
+The service catches the controller's exceptions and only logs them, so that a bug does
+not end a game at the table; these tests feed the controller directly, so that such a
+bug fails here instead of hiding in a log.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.app.controller import Controller, Screen
+from companion.app.events import (
+    ButtonEvent,
+    ButtonName,
+    Event,
+    Press,
+    Shaken,
+    ShakeStarted,
+    SourceFailed,
+    SourceStatus,
+    ThrowReported,
+)
+from companion.app.journal import JournalStore, load
+from companion.devices.sources import SOURCE_NAMES
+from companion.rules import Phase, game_ids
+from companion.sim.demo import seeded_draw
+from companion.ui.render import render
+
+SIZES = ((128, 64), (128, 32))
+SOURCES = (*SOURCE_NAMES, "elsewhere")
+"""Every throw source, and one that is not in use anywhere."""
+
+
+# ---------------------------------------------------------------- the fuzzer's steps
+
+@dataclass(frozen=True)
+class ShakeCurrent:
+    """A shake of the source in use (whatever it is by then): the step that makes progress."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """A ``ThrowReported`` from ``source``, built when it is sent: ``kind`` ``right`` (the
+    implement due, faces it can show), ``wrong-implement``, ``wrong-faces`` or ``garbage``."""
+
+    source: str | None  # None: the source in use
+    kind: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class Restart:
+    """The box restarts: a new controller on the same journal directory."""
+
+
+Step = Event | ShakeCurrent | Report | Restart
+
+buttons = st.builds(ButtonEvent, st.sampled_from(ButtonName), st.sampled_from(Press))
+progress = st.sampled_from([
+    ButtonEvent(ButtonName.OK, Press.PRESSED), ShakeCurrent(),
+    ButtonEvent(ButtonName.THROW, Press.PRESSED), ButtonEvent(ButtonName.DOWN, Press.PRESSED),
+])
+device = st.one_of(
+    st.builds(Shaken, st.sampled_from(SOURCES)),
+    st.builds(ShakeStarted, st.sampled_from(SOURCES)),
+    st.builds(SourceStatus, st.sampled_from(SOURCES), st.booleans(), st.sampled_from(["", "unplugged"])),
+    st.builds(SourceFailed, st.sampled_from(SOURCES), st.just("no such port")),
+    st.builds(Report, st.sampled_from([None, *SOURCES]),
+              st.sampled_from(["right", "right", "wrong-implement", "wrong-faces", "garbage"]),
+              st.integers(0, 2**16)),
+)
+steps: st.SearchStrategy[Step] = st.one_of(
+    progress, progress, buttons, buttons, device, st.just(Restart()),
+)
+
+
+def new_controller(directory: Path, seed: int, source: str, throw_button: bool,
+                   size: tuple[int, int]) -> Controller:
+    ctl = Controller(store=JournalStore(directory), draw=seeded_draw(seed),
+                     sources=list(SOURCE_NAMES), source=source, throw_button=throw_button,
+                     size=size)
+    ctl.start()
+    return ctl
+
+
+def resolve(ctl: Controller, step: Event | ShakeCurrent | Report) -> Event:
+    if isinstance(step, ShakeCurrent):
+        return Shaken(ctl.source)
+    if not isinstance(step, Report):
+        return step
+    source = step.source or ctl.source
+    rnd = random.Random(step.seed)
+    spec = ctl.state.throw_spec if ctl.state is not None else None
+    if step.kind == "garbage":
+        return ThrowReported(source, rnd.choice(["", "4 sticks", "2d6", "deck:x"]),
+                             tuple(rnd.choice(["", "L", "D", "7", "x", "3:red"])
+                                   for _ in range(rnd.randrange(6))))
+    if spec is None:
+        return ThrowReported(source, "4 sticks", ("L", "L", "D", "D"))
+    if step.kind == "wrong-implement":
+        return ThrowReported(source, "1d3" if spec.id != "1d3" else "2d6", ("2",))
+    faces = spec.draw(rnd.randrange).faces
+    if step.kind == "wrong-faces":
+        faces = (*faces, faces[0]) if rnd.random() < 0.5 else tuple("?" for _ in faces)
+    return ThrowReported(source, spec.id, faces)
+
+
+OUTSIDE_A_GAME = (Screen.SPLASH, Screen.RESUME, Screen.MENU, Screen.SETUP)
+
+
+def check(ctl: Controller, *, every_journal: bool = True) -> None:
+    """What must hold after every event."""
+    view = ctl.view()
+    if ctl.screen is Screen.MESSAGE:
+        assert ctl.message is not None, "an empty message screen"
+        assert ctl.return_to is not Screen.MESSAGE, "a message that leads only to itself"
+    if ctl.screen in OUTSIDE_A_GAME:
+        assert ctl.state is None and ctl.journal is None, f"a game left running behind {ctl.screen}"
+    if every_journal:  # at most one game not ended: the one being played or offered
+        unfinished = [p for p in ctl.store.directory.glob("*.journal")
+                      if not load(p, repair=False).ended]
+        assert len(unfinished) <= 1, "a game was left without an end in its journal"
+    for size in SIZES:
+        render(view, size)
+    if ctl.journal is not None:
+        assert ctl.state is not None and ctl.game is not None, "a journal open with no game"
+        loaded = load(ctl.journal.path, repair=False)
+        assert loaded.damage is None
+        assert loaded.state.to_dict() == ctl.state.to_dict(), "the journal and the screen disagree"
+        assert loaded.actions == ctl.actions
+        assert loaded.records == ctl.journal.records
+        assert loaded.ended == (ctl.state.phase is Phase.OVER)
+    if ctl.state is not None:
+        assert ctl.journal is not None, "a game on the screen that is not being journalled"
+        if ctl.screen is Screen.THROW:
+            assert ctl.state.phase is Phase.THROW
+        if ctl.screen is Screen.OVER:
+            assert ctl.state.phase is Phase.OVER
+
+
+def run(gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, int],
+        script: list[Step]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        ctl = new_controller(directory, seed, source, throw_button, size)
+        # Into a game first (splash, the game in the menu, setup on "Begin"), as players do.
+        ok = ButtonEvent(ButtonName.OK, Press.PRESSED)
+        down = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+        opening: list[Step] = [ok, *[down] * ctl.games.index(gid), ok, ok]
+        for step in [*opening, *script]:
+            if isinstance(step, Restart):
+                ctl.close()
+                ctl = new_controller(directory, seed, source, throw_button, size)
+            else:
+                ctl.handle(resolve(ctl, step))
+            check(ctl)
+        ctl.close()
+
+
+@pytest.mark.parametrize("gid", game_ids())
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 1000), source=st.sampled_from(SOURCE_NAMES), throw_button=st.booleans(),
+       size=st.sampled_from(SIZES), script=st.lists(steps, max_size=60))
+def test_no_events_crash_or_part_the_journal_from_the_screen(
+    gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, int], script: list[Step],
+) -> None:
+    run(gid, seed, source, throw_button, size, script)
+
+
+# ---------------------------------------------------------------- whole games
+
+@pytest.mark.parametrize("gid", game_ids())
+@pytest.mark.parametrize("source", ["gpio-shaker", "manual"])
+def test_random_presses_play_every_game_to_its_end(tmp_path: Path, gid: str, source: str) -> None:
+    """Presses chosen at random but mostly forward (shake, pick a move, OK) end the game."""
+    rnd = random.Random(f"{gid}/{source}")
+    ctl = new_controller(tmp_path, 7, source, True, (128, 64))
+    ok = ButtonEvent(ButtonName.OK, Press.PRESSED)
+    down = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+    for ev in [ok, *[down] * ctl.games.index(gid), ok, ok]:
+        ctl.handle(ev)
+    assert ctl.state is not None
+    for n in range(20_000):
+        if ctl.screen is Screen.OVER:
+            break
+        roll = rnd.random()
+        if roll < 0.002:
+            ev: Event = ButtonEvent(ButtonName.BACK, Press.HELD)          # undo, now and then
+        elif roll < 0.005:
+            ev = ButtonEvent(ButtonName.BACK, Press.SHORT)                # the pause menu
+        elif ctl.screen is Screen.THROW:
+            ev = Shaken(ctl.source)
+        elif ctl.screen in (Screen.MOVES, Screen.MANUAL) and roll < 0.5:
+            ev = down
+        else:
+            ev = ok
+        ctl.handle(ev)
+        if n % 500 == 0:
+            check(ctl, every_journal=False)
+    check(ctl)
+    assert ctl.screen is Screen.OVER, f"{gid}: no end after {n} presses, on {ctl.screen}"
+    assert ctl.journal is not None and load(ctl.journal.path).ended
+    assert ctl.view().lines[0].endswith("wins!")
+
+
+# ---------------------------------------------------------------- what the fuzz found
+
+OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
+DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
+HOLD_BACK = ButtonEvent(ButtonName.BACK, Press.HELD)
+
+
+def senet(directory: Path, source: str = "gpio-shaker") -> Controller:
+    ctl = new_controller(directory, 1, source, True, (128, 64))
+    for ev in [OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK]:
+        ctl.handle(ev)
+    assert ctl.screen is Screen.THROW or ctl.screen is Screen.MANUAL
+    return ctl
+
+
+def test_a_message_over_a_message_still_leads_back_to_the_game(tmp_path: Path) -> None:
+    """Was: the second message returned to the message screen, which then showed
+    nothing and led only to itself: the game could not be reached again."""
+    ctl = senet(tmp_path)
+    for ev in (SourceFailed("gpio-shaker", "no such port"), SourceFailed("manual", "gone")):
+        ctl.handle(ev)
+    assert ctl.view().title == "Throw source failed"
+    ctl.handle(OK)
+    assert ctl.screen is Screen.MANUAL and ctl.view().title == "Black: enter throw"
+
+
+def test_holding_back_twice_before_any_move_comes_back_to_the_throw(tmp_path: Path) -> None:
+    ctl = senet(tmp_path)
+    for ev in (HOLD_BACK, HOLD_BACK):
+        ctl.handle(ev)
+        assert ctl.view().title == "Nothing to undo"
+    ctl.handle(OK)
+    assert ctl.screen is Screen.THROW
+
+
+def test_a_message_on_the_settings_screen_does_not_strand_the_game(tmp_path: Path) -> None:
+    """Was: a message shown over the settings (opened from the pause menu) made BACK
+    leave the settings for the game menu, with the game still open behind it."""
+    ctl = senet(tmp_path)
+    for ev in (BACK, DOWN, DOWN, OK):   # the pause menu, Settings
+        ctl.handle(ev)
+    assert ctl.screen is Screen.SETTINGS
+    ctl.handle(HOLD_BACK)               # nothing to undo, said over the settings
+    ctl.handle(OK)
+    assert ctl.screen is Screen.SETTINGS
+    ctl.handle(BACK)
+    assert ctl.screen is Screen.THROW and ctl.view().lines[0] == "Black to throw: shake!"
