@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 FORMAT: Final = "board-companion/journal"
 VERSION: Final = 1
 SUFFIX: Final = ".journal"
+STAMP: Final = "%Y%m%d-%H%M%S"
+"""The time stamp that begins a journal's name (UTC)."""
+_NAME: Final = re.compile(r"(\d{8}-\d{6})-")
 
 
 class JournalError(Exception):
@@ -276,7 +279,7 @@ class JournalStore:
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         now = datetime.now(UTC)
-        stamp = now.strftime("%Y%m%d-%H%M%S")
+        stamp = self._stamp_after_newest(now)
         for i in range(1000):
             name = f"{stamp}-{game.id}" + (f"-{i}" if i else "") + SUFFIX
             path = self.directory / name
@@ -298,6 +301,20 @@ class JournalStore:
         })
         _fsync_dir(self.directory)
         return journal
+
+    def _stamp_after_newest(self, now: datetime) -> str:
+        """The name stamp (``YYYYMMDD-HHMMSS``) of a game begun at ``now``, one second
+        after the newest journal's when ``now`` is not later: names then sort in the
+        order the games began, which :meth:`unfinished` relies on, also for two games
+        begun in the same second or after the clock stepped back (a Pi has no clock of
+        its own until it reaches a time server)."""
+        stamp = now.strftime(STAMP)
+        stamps = [m.group(1) for p in self.directory.glob("*" + SUFFIX)
+                  if (m := _NAME.match(p.name))]
+        newest = max(stamps, default="")
+        if stamp > newest:
+            return stamp
+        return (datetime.strptime(newest, STAMP) + timedelta(seconds=1)).strftime(STAMP)
 
     def reopen(self, loaded: Loaded) -> Journal:
         """Append to the journal that ``loaded`` was read from."""

@@ -9,16 +9,18 @@ bug fails here instead of hiding in a log.
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.app.controller import Controller, Screen
+from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
@@ -30,13 +32,16 @@ from companion.app.events import (
     SourceStatus,
     ThrowReported,
 )
+from companion.app import journal as journal_module
 from companion.app.journal import JournalStore, load
 from companion.devices.sources import SOURCE_NAMES
-from companion.rules import Phase, game_ids
+from companion.rules import Phase, game_ids, get_game
 from companion.sim.demo import seeded_draw
 from companion.ui.render import render
 
 SIZES = ((128, 64), (128, 32))
+EXAMPLES = int(os.environ.get("COMPANION_FUZZ_EXAMPLES", "40"))
+"""Scripts per game; set ``COMPANION_FUZZ_EXAMPLES=5000`` to search longer by hand."""
 SOURCES = (*SOURCE_NAMES, "elsewhere")
 """Every throw source, and one that is not in use anywhere."""
 
@@ -59,11 +64,20 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Advance:
+    """``count`` presses that play on (shake, pick a move, OK), chosen by ``seed``: the
+    way deep into a game, to its end, and past it (checked once, after the last)."""
+
+    count: int
+    seed: int
+
+
+@dataclass(frozen=True)
 class Restart:
     """The box restarts: a new controller on the same journal directory."""
 
 
-Step = Event | ShakeCurrent | Report | Restart
+Step = Event | ShakeCurrent | Report | Advance | Restart
 
 buttons = st.builds(ButtonEvent, st.sampled_from(ButtonName), st.sampled_from(Press))
 progress = st.sampled_from([
@@ -79,8 +93,21 @@ device = st.one_of(
               st.sampled_from(["right", "right", "wrong-implement", "wrong-faces", "garbage"]),
               st.integers(0, 2**16)),
 )
-steps: st.SearchStrategy[Step] = st.one_of(
-    progress, progress, buttons, buttons, device, st.just(Restart()),
+_B = ButtonEvent(ButtonName.BACK, Press.SHORT)
+_D = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+_OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
+menus = st.sampled_from([
+    # each pause menu item (Continue, Undo last move, Settings, Game status, End game)
+    *[(_B, *[_D] * i, _OK) for i in range(len(PAUSE_ITEMS))],
+    (_B, _D, _D, _OK, _OK, _B),       # switch the throw source and go back to the game
+    (_OK, _OK, _OK),
+    (_B, *[_D] * PAUSE_ITEMS.index("End game"), _OK, _OK, _OK),  # End game; a new one
+])
+steps: st.SearchStrategy[tuple[Step, ...]] = st.one_of(
+    progress.map(lambda s: (s,)), progress.map(lambda s: (s,)),
+    buttons.map(lambda s: (s,)), buttons.map(lambda s: (s,)), device.map(lambda s: (s,)),
+    menus, st.just((Restart(),)),
+    st.builds(Advance, st.integers(1, 1500), st.integers(0, 2**16)).map(lambda s: (s,)),
 )
 
 
@@ -91,6 +118,21 @@ def new_controller(directory: Path, seed: int, source: str, throw_button: bool,
                      size=size)
     ctl.start()
     return ctl
+
+
+def forward(ctl: Controller, rnd: random.Random) -> Event:
+    """One press that plays on, for the screen shown."""
+    if ctl.screen is Screen.THROW:
+        return Shaken(ctl.source) if ctl.source != "button" else ButtonEvent(
+            ButtonName.THROW if ctl.throw_button else ButtonName.OK, Press.PRESSED)
+    if ctl.screen in (Screen.MOVES, Screen.MANUAL) and rnd.random() < 0.5:
+        return ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+    if ctl.screen is Screen.PAUSE:  # Continue
+        return ButtonEvent(ButtonName.UP, Press.REPEAT) if ctl.cursor else ButtonEvent(
+            ButtonName.OK, Press.PRESSED)
+    if ctl.screen is Screen.OVER:   # stay, to see what can happen after the end
+        return ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+    return ButtonEvent(ButtonName.OK, Press.PRESSED)
 
 
 def resolve(ctl: Controller, step: Event | ShakeCurrent | Report) -> Event:
@@ -149,18 +191,29 @@ def check(ctl: Controller, *, every_journal: bool = True) -> None:
 
 
 def run(gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, int],
-        script: list[Step]) -> None:
+        setup: list[Event], script: list[tuple[Step, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         ctl = new_controller(directory, seed, source, throw_button, size)
-        # Into a game first (splash, the game in the menu, setup on "Begin"), as players do.
+        # Into a game first (splash, the game in the menu, options and players set with
+        # ``setup``, then "Begin"), as players do.
         ok = ButtonEvent(ButtonName.OK, Press.PRESSED)
         down = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
-        opening: list[Step] = [ok, *[down] * ctl.games.index(gid), ok, ok]
-        for step in [*opening, *script]:
-            if isinstance(step, Restart):
+        last = ButtonEvent(ButtonName.DOWN, Press.REPEAT)
+        opening: list[Step] = [ok, *[down] * ctl.games.index(gid), ok, *setup, *[last] * 6, ok]
+        for step in [*opening, *(s for group in script for s in group)]:
+            if isinstance(step, Advance):
+                rnd = random.Random(step.seed)
+                for _ in range(step.count):
+                    ctl.handle(forward(ctl, rnd))
+            elif isinstance(step, Restart):
                 ctl.close()
                 ctl = new_controller(directory, seed, source, throw_button, size)
+                unfinished = [p for p in directory.glob("*.journal")
+                              if not load(p, repair=False).ended]
+                offered = ctl.pending.path if ctl.pending is not None else None
+                assert offered in unfinished if unfinished else offered is None, (
+                    "the game left unfinished is not offered to resume")
             else:
                 ctl.handle(resolve(ctl, step))
             check(ctl)
@@ -168,13 +221,17 @@ def run(gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, i
 
 
 @pytest.mark.parametrize("gid", game_ids())
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 1000), source=st.sampled_from(SOURCE_NAMES), throw_button=st.booleans(),
-       size=st.sampled_from(SIZES), script=st.lists(steps, max_size=60))
+       size=st.sampled_from(SIZES),
+       setup=st.lists(st.sampled_from([ButtonEvent(ButtonName.UP, Press.PRESSED),
+                                       ButtonEvent(ButtonName.OK, Press.PRESSED)]), max_size=8),
+       script=st.lists(steps, max_size=60))
 def test_no_events_crash_or_part_the_journal_from_the_screen(
-    gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, int], script: list[Step],
+    gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, int],
+    setup: list[Event], script: list[tuple[Step, ...]],
 ) -> None:
-    run(gid, seed, source, throw_button, size, script)
+    run(gid, seed, source, throw_button, size, setup, script)
 
 
 # ---------------------------------------------------------------- whole games
@@ -261,3 +318,47 @@ def test_a_message_on_the_settings_screen_does_not_strand_the_game(tmp_path: Pat
     assert ctl.screen is Screen.SETTINGS
     ctl.handle(BACK)
     assert ctl.screen is Screen.THROW and ctl.view().lines[0] == "Black to throw: shake!"
+
+
+class _Frozen(datetime):
+    """A clock stopped at one second: every game begins "at the same time"."""
+
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> _Frozen:
+        return cls(2026, 1, 1, 12, 0, 0, tzinfo=tz)
+
+
+def test_a_game_begun_in_the_same_second_as_the_last_one_is_offered_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: the second journal was named ``...-senet-tait-1.journal``, which sorts before
+    ``...-senet-tait.journal``: after a restart the finished first game was taken for
+    the newest, and the unfinished second one was not offered."""
+    monkeypatch.setattr(journal_module, "datetime", _Frozen)
+    ctl = senet(tmp_path)
+    for ev in (BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, OK, OK):
+        ctl.handle(ev)                  # End game; Senet again, Begin
+    assert ctl.journal is not None and ctl.screen is Screen.THROW
+    playing = ctl.journal.path
+    ctl.close()
+    again = new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64))
+    assert again.pending is not None and again.pending.path == playing
+    again.handle(OK)
+    assert again.screen is Screen.RESUME
+
+
+def test_a_game_begun_after_the_clock_stepped_back_is_offered_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    store = JournalStore(tmp_path)
+    finished = store.begin(get_game("senet-tait"), 2)
+    finished.end("abandoned", [])
+    finished.close()
+    finished.path.rename(tmp_path / "20991231-235959-senet-tait.journal")  # the clock was ahead
+    ctl = senet(tmp_path)
+    assert ctl.journal is not None
+    assert ctl.journal.path.name == "21000101-000000-senet-tait.journal"
+    playing = ctl.journal.path
+    ctl.close()
+    again = new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64))
+    assert again.pending is not None and again.pending.path == playing
