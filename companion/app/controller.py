@@ -398,8 +398,13 @@ class Controller:
             self._goto(Screen.MENU)
             return
         journal = self.store.reopen(loaded)
+        outcome = loaded.state.outcome
+        if outcome is not None:  # the winning move was saved, the power went before its end
+            names = [loaded.game.player_name(w, loaded.players) for w in outcome.winners]
+            journal.end("won", names)
         if not resume:
-            journal.end("abandoned", [])
+            if outcome is None:
+                journal.end("abandoned", [])
             journal.close()
             self._goto(Screen.MENU)
             return

@@ -81,7 +81,15 @@ class Restart:
     """The box restarts: a new controller on the same journal directory."""
 
 
-Step = Event | ShakeCurrent | Report | Advance | Restart
+@dataclass(frozen=True)
+class PowerCut:
+    """The power goes while the newest journal's last line is written: the line is lost
+    (``half``: half of it is on the disk), then the box restarts."""
+
+    half: bool
+
+
+Step = Event | ShakeCurrent | Report | Advance | Restart | PowerCut
 
 buttons = st.builds(ButtonEvent, st.sampled_from(ButtonName), st.sampled_from(Press))
 progress = st.sampled_from([
@@ -107,7 +115,7 @@ menus = st.sampled_from([
 steps: st.SearchStrategy[tuple[Step, ...]] = st.one_of(
     progress.map(lambda s: (s,)), progress.map(lambda s: (s,)),
     buttons.map(lambda s: (s,)), buttons.map(lambda s: (s,)), device.map(lambda s: (s,)),
-    menus, st.just((Restart(),)),
+    menus, st.just((Restart(),)), st.builds(PowerCut, st.booleans()).map(lambda s: (s,)),
     st.builds(Advance, st.integers(1, 500), st.integers(0, 2**16)).map(lambda s: (s,)),
 )
 
@@ -168,6 +176,17 @@ def resolve(ctl: Controller, step: Event | ShakeCurrent | Report) -> Event:
 OUTSIDE_A_GAME = (Screen.SPLASH, Screen.RESUME, Screen.MENU, Screen.SETUP)
 
 
+def cut(directory: Path, half: bool) -> None:
+    """Lose the last line (or half of it) of the newest journal, unless it is the first."""
+    names = sorted(directory.glob("*.journal"))
+    if not names:
+        return
+    lines = names[-1].read_bytes().splitlines(keepends=True)
+    if len(lines) > 1:
+        kept = lines[-1][: len(lines[-1]) // 2] if half else b""
+        names[-1].write_bytes(b"".join(lines[:-1]) + kept)
+
+
 def check(ctl: Controller, *, every_journal: bool = True) -> None:
     """What must hold after every event."""
     view = ctl.view()
@@ -214,8 +233,10 @@ def run(gid: str, seed: int, source: str, throw_button: bool, size: tuple[int, i
                 rnd = random.Random(step.seed)
                 for _ in range(step.count):
                     ctl.handle(forward(ctl, rnd))
-            elif isinstance(step, Restart):
+            elif isinstance(step, Restart | PowerCut):
                 ctl.close()
+                if isinstance(step, PowerCut):
+                    cut(directory, step.half)
                 ctl = new_controller(directory, seed, source, throw_button, size)
                 unfinished = [p for p in directory.glob("*.journal")
                               if not load(p, repair=False).ended]
@@ -368,3 +389,43 @@ def test_a_game_begun_after_the_clock_stepped_back_is_offered_after_a_restart(
     ctl.close()
     again = new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64))
     assert again.pending is not None and again.pending.path == playing
+
+
+def won_game_without_its_end(directory: Path) -> Path:
+    """A Senet game played to its end, whose end record the power cut took."""
+    ctl = senet(directory)
+    rnd = random.Random(3)
+    while ctl.screen is not Screen.OVER:
+        ctl.handle(forward(ctl, rnd))
+    assert ctl.journal is not None
+    path = ctl.journal.path
+    ctl.close()
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert b'"end":"won"' in lines[-1]
+    path.write_bytes(b"".join(lines[:-1]))
+    return path
+
+
+@pytest.mark.usefixtures("no_fsync")
+@pytest.mark.parametrize("choice", ["Resume", "New game"])
+def test_a_won_game_whose_end_was_not_saved_is_ended_when_offered(
+    tmp_path: Path, choice: str,
+) -> None:
+    """Was: resuming showed "Game over" and OK left it unended, so every start offered
+    the finished game again; "New game" recorded the won game as abandoned."""
+    path = won_game_without_its_end(tmp_path)
+    ctl = new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64))
+    assert ctl.pending is not None and ctl.pending.path == path
+    ctl.handle(OK)
+    assert ctl.view().items == ("Resume", "New game") and ctl.view().lines[1] == "over"
+    if choice == "New game":
+        ctl.handle(DOWN)
+    ctl.handle(OK)
+    if choice == "Resume":
+        assert on(ctl) is Screen.OVER and ctl.view().lines[0].endswith("wins!")
+        ctl.handle(OK)
+    assert on(ctl) is Screen.MENU
+    ended = load(path, repair=False)
+    assert ended.ended and ended.header["game"] == "senet-tait"
+    assert b'"end":"won"' in path.read_bytes().splitlines()[-1]
+    assert new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64)).pending is None
