@@ -397,14 +397,18 @@ class Controller:
         if loaded is None:
             self._goto(Screen.MENU)
             return
-        journal = self.store.reopen(loaded)
+        try:
+            journal = self.store.reopen(loaded)
+        except OSError as exc:
+            self._show_message("Cannot save games", (str(exc),), Screen.MENU)
+            return
         outcome = loaded.state.outcome
         if outcome is not None:  # the winning move was saved, the power went before its end
             names = [loaded.game.player_name(w, loaded.players) for w in outcome.winners]
-            journal.end("won", names)
+            _end(journal, "won", names)
         if not resume:
             if outcome is None:
-                journal.end("abandoned", [])
+                _end(journal, "abandoned", [])
             journal.close()
             self._goto(Screen.MENU)
             return
@@ -549,7 +553,7 @@ class Controller:
         outcome = after.outcome
         if outcome is not None:
             names = [after.game.player_name(w, after.players) for w in outcome.winners]
-            self.journal.end("won", names)
+            _end(self.journal, "won", names)  # when it fails: added when next offered
         self._said(by, events)
 
     def _said(self, by: str, events: list[GameEvent]) -> None:
@@ -597,11 +601,15 @@ class Controller:
 
     def _end_game(self) -> None:
         over = self.state is not None and self.state.phase is Phase.OVER
+        failed = None
         if self.journal is not None and not over:
-            self.journal.end("abandoned", [])
+            failed = _end(self.journal, "abandoned", [])
         self.close()
         self.game = self.state = None
         self._goto(Screen.MENU)
+        if failed is not None:
+            self._show_message("Cannot save", (failed, "The game is offered again at the next start."),
+                               Screen.MENU)
 
     # ------------------------------------------------------------------ step by step
 
@@ -806,6 +814,17 @@ class Controller:
     def _view_message(self, state: State | None, name: str) -> View:
         message = self.message or _Message("", ())
         return View("message", message.title, message.lines, scroll=self.scroll, hint="OK")
+
+
+def _end(journal: Journal, reason: str, winners: list[str]) -> str | None:
+    """Write ``journal``'s end record; the disk's error in words when it cannot (the
+    game then stays unfinished in the journal, which loses nothing)."""
+    try:
+        journal.end(reason, winners)
+    except OSError as exc:
+        log.warning("journal %s: cannot record its end: %s", journal.path, exc)
+        return str(exc)
+    return None
 
 
 def _choices(option: Option) -> tuple[Any, ...]:

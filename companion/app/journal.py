@@ -237,11 +237,25 @@ class Journal:
     _fh: Any = None
 
     def _write(self, record: Mapping[str, Any]) -> None:
+        """Append one line, durable when this returns; when the disk fails (full, gone
+        read-only) the file is cut back to where it was and the error raised: a record
+        is either wholly in the journal or not at all, so the next one does not land
+        after half a line (which would make reading stop there and lose it)."""
         if self._fh is None:
             raise JournalError(f"{self.path}: journal is closed")
-        self._fh.write(encode(record))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        fh = self._fh  # unbuffered: nothing failed is left in a buffer to go out later
+        start = fh.seek(0, os.SEEK_END)
+        try:
+            data = memoryview(encode(record))
+            while data:
+                data = data[fh.write(data):]
+            os.fsync(fh.fileno())
+        except OSError:
+            try:
+                fh.truncate(start)
+            except OSError as exc:
+                log.warning("journal %s: cannot cut back a failed record: %s", self.path, exc)
+            raise
 
     def append(self, by: str, action: Action, events: list[Event]) -> None:
         """Record ``action`` by player ``by`` (its name) that caused ``events``.
@@ -284,22 +298,27 @@ class JournalStore:
             name = f"{stamp}-{game.id}" + (f"-{i}" if i else "") + SUFFIX
             path = self.directory / name
             try:
-                fh = path.open("xb")
+                fh = path.open("xb", buffering=0)
             except FileExistsError:
                 continue
             break
         else:
             raise JournalError(f"{self.directory}: cannot create a journal file")
         journal = Journal(path, _fh=fh)
-        journal._write({
-            "format": FORMAT,
-            "version": VERSION,
-            "game": game.id,
-            "options": dict(game.option_values),
-            "players": players,
-            "started": started or now.isoformat(timespec="seconds"),
-        })
-        _fsync_dir(self.directory)
+        try:
+            journal._write({
+                "format": FORMAT,
+                "version": VERSION,
+                "game": game.id,
+                "options": dict(game.option_values),
+                "players": players,
+                "started": started or now.isoformat(timespec="seconds"),
+            })
+            _fsync_dir(self.directory)
+        except OSError:  # no game began: leave no empty file to be reported as unusable
+            journal.close()
+            path.unlink(missing_ok=True)
+            raise
         return journal
 
     def _stamp_after_newest(self, now: datetime) -> str:
@@ -318,7 +337,7 @@ class JournalStore:
 
     def reopen(self, loaded: Loaded) -> Journal:
         """Append to the journal that ``loaded`` was read from."""
-        fh = loaded.path.open("ab")
+        fh = loaded.path.open("ab", buffering=0)
         return Journal(loaded.path, list(loaded.records), _fh=fh)
 
     def unfinished(self) -> tuple[Loaded | None, list[str]]:
