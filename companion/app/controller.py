@@ -384,7 +384,9 @@ class Controller:
 
     def _leave_message(self) -> None:
         self.message = None
-        if self.return_to in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.MANUAL, Screen.EVENTS):
+        if self.return_to is Screen.EVENTS and self.events_shown:
+            self._goto(Screen.EVENTS)  # the events the message came over are still unread
+        elif self.return_to in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.MANUAL, Screen.EVENTS):
             self._route()
         else:
             self._goto(self.return_to)

@@ -38,6 +38,7 @@ from companion.app.journal import JournalStore, load
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import Action, Phase, game_ids, get_game
 from companion.sim.demo import seeded_draw
+from companion.sim.screens import scripted_draw
 from companion.ui.render import render
 
 OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
@@ -531,3 +532,22 @@ def test_ending_a_game_on_a_full_disk_says_so_and_offers_the_game_again(tmp_path
     ctl.handle(OK)
     assert on(ctl) is Screen.MENU and ctl.journal is None
     assert new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64)).pending is not None
+
+
+def test_a_message_over_the_events_screen_leaves_the_events_to_be_read(tmp_path: Path) -> None:
+    """Was: OK on the message went past the events (here: Black throws again) unread."""
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["6"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker")
+    ctl.start()
+    opening: list[Event] = [OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK,
+                            Shaken("gpio-shaker"), OK]   # Black throws a six and enters
+    for ev in opening:
+        ctl.handle(ev)
+    assert on(ctl) is Screen.EVENTS
+    shown = ctl.view()
+    ctl.handle(SourceFailed("gpio-shaker", "the shaker is unplugged"))
+    assert ctl.view().title == "Throw source failed"
+    ctl.handle(OK)
+    assert ctl.view() == shown
+    ctl.handle(OK)
+    assert on(ctl) is Screen.MANUAL   # Black throws again, by hand now
