@@ -117,6 +117,9 @@ class Loaded:
     ended: bool
     damage: str | None = None
     """What was wrong and what was kept, in words; ``None`` when the file was intact."""
+    intact: int | None = None
+    """The length in bytes of the file's intact lines (what :meth:`JournalStore.reopen`
+    keeps: a damaged tail that could not be repaired is cut there before appending)."""
 
 
 def replay(game: Game, players: int, actions: list[Action]) -> State:
@@ -186,8 +189,12 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
         damage = f"{game.title}: {damage}; {len(actions)} action(s) kept."
         log.warning("journal %s damaged: %s", path, damage)
         if repair:
-            _rewrite(path, data, lines[:good])
-    return Loaded(path, game, players, header, actions, records, state, ended, damage)
+            try:
+                _rewrite(path, data, lines[:good])
+            except OSError as exc:  # a full disk: the tail is cut off when appending
+                log.warning("journal %s: cannot repair it now: %s", path, exc)
+    intact = sum(len(line) + 1 for line in lines[:good])
+    return Loaded(path, game, players, header, actions, records, state, ended, damage, intact)
 
 
 def _read_header(path: Path, record: Mapping[str, Any]) -> tuple[dict[str, Any], Game, int]:
@@ -218,10 +225,14 @@ def _rewrite(path: Path, original: bytes, lines: list[bytes]) -> None:
     damaged = path.with_name(path.name + ".damaged")
     damaged.write_bytes(original)
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
-        fh.write(b"".join(line + b"\n" for line in lines))
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with tmp.open("wb") as fh:
+            fh.write(b"".join(line + b"\n" for line in lines))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
     _fsync_dir(path.parent)
 
@@ -336,8 +347,14 @@ class JournalStore:
         return (datetime.strptime(newest, STAMP) + timedelta(seconds=1)).strftime(STAMP)
 
     def reopen(self, loaded: Loaded) -> Journal:
-        """Append to the journal that ``loaded`` was read from."""
+        """Append to the journal that ``loaded`` was read from (after its intact lines)."""
         fh = loaded.path.open("ab", buffering=0)
+        if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
+            try:
+                fh.truncate(loaded.intact)
+            except OSError:
+                fh.close()
+                raise
         return Journal(loaded.path, list(loaded.records), _fh=fh)
 
     def unfinished(self) -> tuple[Loaded | None, list[str]]:

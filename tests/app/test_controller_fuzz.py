@@ -551,3 +551,32 @@ def test_a_message_over_the_events_screen_leaves_the_events_to_be_read(tmp_path:
     assert ctl.view() == shown
     ctl.handle(OK)
     assert on(ctl) is Screen.MANUAL   # Black throws again, by hand now
+
+
+@pytest.mark.usefixtures("no_fsync")
+def test_a_line_cut_short_on_a_full_disk_is_cut_off_when_the_game_resumes(tmp_path: Path) -> None:
+    """Was: the repair could not be written, so the journal was set aside as unusable
+    and the game was not offered; had it been, the next record would have been glued
+    to the half line and lost at the next start."""
+    ctl = senet(tmp_path)
+    ctl.handle(Shaken("gpio-shaker"))
+    assert ctl.journal is not None
+    path = ctl.journal.path
+    ctl.close()
+    with path.open("ab") as fh:   # the power went while the next line was written
+        fh.write(b'1234abcd {"n":2,"by":"Bl')
+    DISK["ok"] = False
+    try:
+        again = new_controller(tmp_path, 1, "gpio-shaker", True, (128, 64))
+    finally:
+        DISK["ok"] = True
+    assert again.pending is not None and again.pending.path == path
+    assert len(again.pending.actions) == 1 and again.problems
+    for ev in (OK, OK, OK, OK):   # the report of the damage, the splash, the offer: Resume
+        again.handle(ev)
+    assert again.state is not None and again.journal is not None
+    while again.screen is not Screen.THROW:
+        again.handle(OK)
+    again.handle(Shaken("gpio-shaker"))
+    assert load(path, repair=False).damage is None
+    assert load(path).state.to_dict() == again.state.to_dict()
