@@ -160,6 +160,9 @@ class Controller:
         self.manual_slot = 0
         self.message: _Message | None = None
         self.return_to = Screen.MENU
+        """Where leaving the message screen goes (never the message screen itself)."""
+        self.settings_from = Screen.MENU
+        """Where leaving the settings screen goes: the menu, or the pause menu of a game."""
         self.pending: Loaded | None = None
         self.problems: list[str] = []
 
@@ -265,6 +268,8 @@ class Controller:
         self.path_cursors = []
 
     def _show_message(self, title: str, lines: tuple[str, ...], then: Screen) -> None:
+        if then is Screen.MESSAGE:  # over another message: leaving goes where that one led
+            then = self.return_to
         self.message = _Message(title, lines)
         self.return_to = then
         self._goto(Screen.MESSAGE)
@@ -290,7 +295,7 @@ class Controller:
                 self._goto(Screen.SETUP)
                 self.cursor = len(self._setup_items()) - 1  # on "Begin"
             else:
-                self.return_to = Screen.MENU
+                self.settings_from = Screen.MENU
                 self._goto(Screen.SETTINGS)
         elif screen is Screen.SETUP:
             self._setup_ok()
@@ -332,7 +337,7 @@ class Controller:
             elif choice == "Game status":
                 self._show_status()
             elif choice == "Settings":
-                self.return_to = Screen.PAUSE
+                self.settings_from = Screen.PAUSE
                 self._goto(Screen.SETTINGS)
             else:
                 self._end_game()
@@ -363,7 +368,7 @@ class Controller:
             self._goto(Screen.SPLASH)
 
     def _leave_settings(self) -> None:
-        if self.return_to is Screen.PAUSE and self.state is not None:
+        if self.settings_from is Screen.PAUSE and self.state is not None:
             self._route()
         else:
             self._goto(Screen.MENU)
@@ -379,7 +384,9 @@ class Controller:
 
     def _leave_message(self) -> None:
         self.message = None
-        if self.return_to in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.MANUAL, Screen.EVENTS):
+        if self.return_to is Screen.EVENTS and self.events_shown:
+            self._goto(Screen.EVENTS)  # the events the message came over are still unread
+        elif self.return_to in (Screen.THROW, Screen.MOVES, Screen.LOST, Screen.MANUAL, Screen.EVENTS):
             self._route()
         else:
             self._goto(self.return_to)
@@ -392,9 +399,18 @@ class Controller:
         if loaded is None:
             self._goto(Screen.MENU)
             return
-        journal = self.store.reopen(loaded)
+        try:
+            journal = self.store.reopen(loaded)
+        except OSError as exc:
+            self._show_message("Cannot save games", (str(exc),), Screen.MENU)
+            return
+        outcome = loaded.state.outcome
+        if outcome is not None:  # the winning move was saved, the power went before its end
+            names = [loaded.game.player_name(w, loaded.players) for w in outcome.winners]
+            _end(journal, "won", names)
         if not resume:
-            journal.end("abandoned", [])
+            if outcome is None:
+                _end(journal, "abandoned", [])
             journal.close()
             self._goto(Screen.MENU)
             return
@@ -539,7 +555,7 @@ class Controller:
         outcome = after.outcome
         if outcome is not None:
             names = [after.game.player_name(w, after.players) for w in outcome.winners]
-            self.journal.end("won", names)
+            _end(self.journal, "won", names)  # when it fails: added when next offered
         self._said(by, events)
 
     def _said(self, by: str, events: list[GameEvent]) -> None:
@@ -587,11 +603,15 @@ class Controller:
 
     def _end_game(self) -> None:
         over = self.state is not None and self.state.phase is Phase.OVER
+        failed = None
         if self.journal is not None and not over:
-            self.journal.end("abandoned", [])
+            failed = _end(self.journal, "abandoned", [])
         self.close()
         self.game = self.state = None
         self._goto(Screen.MENU)
+        if failed is not None:
+            self._show_message("Cannot save", (failed, "The game is offered again at the next start."),
+                               Screen.MENU)
 
     # ------------------------------------------------------------------ step by step
 
@@ -796,6 +816,17 @@ class Controller:
     def _view_message(self, state: State | None, name: str) -> View:
         message = self.message or _Message("", ())
         return View("message", message.title, message.lines, scroll=self.scroll, hint="OK")
+
+
+def _end(journal: Journal, reason: str, winners: list[str]) -> str | None:
+    """Write ``journal``'s end record; the disk's error in words when it cannot (the
+    game then stays unfinished in the journal, which loses nothing)."""
+    try:
+        journal.end(reason, winners)
+    except OSError as exc:
+        log.warning("journal %s: cannot record its end: %s", journal.path, exc)
+        return str(exc)
+    return None
 
 
 def _choices(option: Option) -> tuple[Any, ...]:

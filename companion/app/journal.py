@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 FORMAT: Final = "board-companion/journal"
 VERSION: Final = 1
 SUFFIX: Final = ".journal"
+STAMP: Final = "%Y%m%d-%H%M%S"
+"""The time stamp that begins a journal's name (UTC)."""
+_NAME: Final = re.compile(r"(\d{8}-\d{6})-")
 
 
 class JournalError(Exception):
@@ -114,6 +117,9 @@ class Loaded:
     ended: bool
     damage: str | None = None
     """What was wrong and what was kept, in words; ``None`` when the file was intact."""
+    intact: int | None = None
+    """The length in bytes of the file's intact lines (what :meth:`JournalStore.reopen`
+    keeps: a damaged tail that could not be repaired is cut there before appending)."""
 
 
 def replay(game: Game, players: int, actions: list[Action]) -> State:
@@ -183,8 +189,12 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
         damage = f"{game.title}: {damage}; {len(actions)} action(s) kept."
         log.warning("journal %s damaged: %s", path, damage)
         if repair:
-            _rewrite(path, data, lines[:good])
-    return Loaded(path, game, players, header, actions, records, state, ended, damage)
+            try:
+                _rewrite(path, data, lines[:good])
+            except OSError as exc:  # a full disk: the tail is cut off when appending
+                log.warning("journal %s: cannot repair it now: %s", path, exc)
+    intact = sum(len(line) + 1 for line in lines[:good])
+    return Loaded(path, game, players, header, actions, records, state, ended, damage, intact)
 
 
 def _read_header(path: Path, record: Mapping[str, Any]) -> tuple[dict[str, Any], Game, int]:
@@ -215,10 +225,14 @@ def _rewrite(path: Path, original: bytes, lines: list[bytes]) -> None:
     damaged = path.with_name(path.name + ".damaged")
     damaged.write_bytes(original)
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
-        fh.write(b"".join(line + b"\n" for line in lines))
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with tmp.open("wb") as fh:
+            fh.write(b"".join(line + b"\n" for line in lines))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
     _fsync_dir(path.parent)
 
@@ -234,11 +248,25 @@ class Journal:
     _fh: Any = None
 
     def _write(self, record: Mapping[str, Any]) -> None:
+        """Append one line, durable when this returns; when the disk fails (full, gone
+        read-only) the file is cut back to where it was and the error raised: a record
+        is either wholly in the journal or not at all, so the next one does not land
+        after half a line (which would make reading stop there and lose it)."""
         if self._fh is None:
             raise JournalError(f"{self.path}: journal is closed")
-        self._fh.write(encode(record))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        fh = self._fh  # unbuffered: nothing failed is left in a buffer to go out later
+        start = fh.seek(0, os.SEEK_END)
+        try:
+            data = memoryview(encode(record))
+            while data:
+                data = data[fh.write(data):]
+            os.fsync(fh.fileno())
+        except OSError:
+            try:
+                fh.truncate(start)
+            except OSError as exc:
+                log.warning("journal %s: cannot cut back a failed record: %s", self.path, exc)
+            raise
 
     def append(self, by: str, action: Action, events: list[Event]) -> None:
         """Record ``action`` by player ``by`` (its name) that caused ``events``.
@@ -276,32 +304,57 @@ class JournalStore:
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         now = datetime.now(UTC)
-        stamp = now.strftime("%Y%m%d-%H%M%S")
+        stamp = self._stamp_after_newest(now)
         for i in range(1000):
             name = f"{stamp}-{game.id}" + (f"-{i}" if i else "") + SUFFIX
             path = self.directory / name
             try:
-                fh = path.open("xb")
+                fh = path.open("xb", buffering=0)
             except FileExistsError:
                 continue
             break
         else:
             raise JournalError(f"{self.directory}: cannot create a journal file")
         journal = Journal(path, _fh=fh)
-        journal._write({
-            "format": FORMAT,
-            "version": VERSION,
-            "game": game.id,
-            "options": dict(game.option_values),
-            "players": players,
-            "started": started or now.isoformat(timespec="seconds"),
-        })
-        _fsync_dir(self.directory)
+        try:
+            journal._write({
+                "format": FORMAT,
+                "version": VERSION,
+                "game": game.id,
+                "options": dict(game.option_values),
+                "players": players,
+                "started": started or now.isoformat(timespec="seconds"),
+            })
+            _fsync_dir(self.directory)
+        except OSError:  # no game began: leave no empty file to be reported as unusable
+            journal.close()
+            path.unlink(missing_ok=True)
+            raise
         return journal
 
+    def _stamp_after_newest(self, now: datetime) -> str:
+        """The name stamp (``YYYYMMDD-HHMMSS``) of a game begun at ``now``, one second
+        after the newest journal's when ``now`` is not later: names then sort in the
+        order the games began, which :meth:`unfinished` relies on, also for two games
+        begun in the same second or after the clock stepped back (a Pi has no clock of
+        its own until it reaches a time server)."""
+        stamp = now.strftime(STAMP)
+        stamps = [m.group(1) for p in self.directory.glob("*" + SUFFIX)
+                  if (m := _NAME.match(p.name))]
+        newest = max(stamps, default="")
+        if stamp > newest:
+            return stamp
+        return (datetime.strptime(newest, STAMP) + timedelta(seconds=1)).strftime(STAMP)
+
     def reopen(self, loaded: Loaded) -> Journal:
-        """Append to the journal that ``loaded`` was read from."""
-        fh = loaded.path.open("ab")
+        """Append to the journal that ``loaded`` was read from (after its intact lines)."""
+        fh = loaded.path.open("ab", buffering=0)
+        if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
+            try:
+                fh.truncate(loaded.intact)
+            except OSError:
+                fh.close()
+                raise
         return Journal(loaded.path, list(loaded.records), _fh=fh)
 
     def unfinished(self) -> tuple[Loaded | None, list[str]]:
