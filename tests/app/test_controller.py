@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, controller, on, send
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import (
@@ -14,12 +15,10 @@ from companion.app.events import (
     ButtonName,
     Event,
     Press,
-    Shaken,
     SourceFailed,
     ThrowReported,
 )
-from companion.app.journal import JournalStore, load
-from companion.devices.sources import SOURCE_NAMES
+from companion.app.journal import load
 from companion.rules import (
     PASS,
     Dice,
@@ -35,32 +34,6 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
-from companion.sim.screens import scripted_draw
-
-OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
-DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
-UP = ButtonEvent(ButtonName.UP, Press.PRESSED)
-BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
-HOLD_BACK = ButtonEvent(ButtonName.BACK, Press.HELD)
-SHAKE = Shaken("gpio-shaker")
-
-
-def controller(tmp_path: Path, scores: list[str], source: str = "gpio-shaker", games: list[str] | None = None) -> Controller:
-    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(scores),
-                     sources=list(SOURCE_NAMES), source=source, games=games)
-    ctl.start()
-    return ctl
-
-
-def send(ctl: Controller, *events: Event) -> Controller:
-    for ev in events:
-        ctl.handle(ev)
-    return ctl
-
-
-def on(ctl: Controller) -> Screen:
-    """The screen shown (a function, so the type checker does not narrow it)."""
-    return ctl.screen
 
 
 def start_senet(ctl: Controller) -> None:

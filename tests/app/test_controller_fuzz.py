@@ -18,6 +18,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 import pytest
+from controller_tools import BACK, DOWN, HOLD_BACK, OK, on
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,10 +42,6 @@ from companion.sim.demo import seeded_draw
 from companion.sim.screens import scripted_draw
 from companion.ui.render import render
 
-OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
-DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
-BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
-HOLD_BACK = ButtonEvent(ButtonName.BACK, Press.HELD)
 SIZES = ((128, 64), (128, 32))
 EXAMPLES = int(os.environ.get("COMPANION_FUZZ_EXAMPLES", "30"))
 """Scripts per game; set ``COMPANION_FUZZ_EXAMPLES=5000`` to search longer by hand."""
@@ -359,11 +356,6 @@ def test_random_presses_play_every_game_to_its_end(tmp_path: Path, gid: str, sou
 
 
 # ---------------------------------------------------------------- what the fuzz found
-
-
-def on(ctl: Controller) -> Screen:
-    """The screen shown (a function, so the type checker does not narrow it)."""
-    return ctl.screen
 
 
 def senet(directory: Path, source: str = "gpio-shaker") -> Controller:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
 
 from companion.app.controller import Controller, Screen
-from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
 from companion.app.journal import JournalStore, load
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import (
@@ -29,25 +29,6 @@ from companion.rules import (
 )
 from companion.rules.core import Event as GameEvent
 from companion.sim.screens import scripted_draw
-
-OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
-DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
-UP = ButtonEvent(ButtonName.UP, Press.PRESSED)
-BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
-HOLD_BACK = ButtonEvent(ButtonName.BACK, Press.HELD)
-SHAKE = Shaken("gpio-shaker")
-
-
-def send(ctl: Controller, *events: Event) -> Controller:
-    for ev in events:
-        ctl.handle(ev)
-    return ctl
-
-
-def on(ctl: Controller) -> Screen:
-    """The screen shown (a function, so the type checker does not narrow it)."""
-    return ctl.screen
-
 
 # ------------------------------------------------------------ a made-up game in steps
 

@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from controller_tools import OK, SHAKE, UP, on
+
 from companion.app.controller import Controller, Screen
-from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 from companion.sim.screens import scripted_draw
-
-OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
-UP = ButtonEvent(ButtonName.UP, Press.PRESSED)
-SHAKE = Shaken("gpio-shaker")
-
-
-def on(ctl: Controller) -> Screen:
-    """The screen shown (read through a function so that the type checker does not narrow it)."""
-    return ctl.screen
 
 
 def test_a_plain_turn_costs_one_shake_and_one_ok_per_value(tmp_path: Path) -> None:
