@@ -503,7 +503,7 @@ class Controller:
                 self._goto(Screen.MANUAL)
             else:
                 self._goto(Screen.THROW)
-        elif state.legal_moves() == [PASS]:
+        elif state.legal_moves() == (PASS,):
             self._goto(Screen.LOST)
         else:
             self._goto(Screen.MOVES)

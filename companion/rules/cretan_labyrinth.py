@@ -104,6 +104,8 @@ _T_BATTLE = "battle"
 _T_WIN = "win"
 _T_END = "end-turn"
 
+_PASS_ONLY: Final = (PASS,)
+
 DEFAULT_ROUND_LIMIT: Final = 300
 """Rounds after which a game ends by default: a safety net, since by the rules a game can
 go on for ever (diamonds are lost and found again, the key changes hands)."""
@@ -204,6 +206,25 @@ class CretanLabyrinth(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
+        # Tables of the board, for speed (a move's stops walk the board at every step).
+        board = self.board
+        nodes = range(len(board.names))
+        self.gate_seat_of: tuple[int, ...] = tuple(board.gate_seat(n) for n in nodes)
+        """The seat (0-based) whose gateway node ``n`` is, or -1."""
+        self.reach_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.reach(a, b) for b in nodes) for a in nodes
+        )
+        """``reach_table[a][b]`` is ``board.reach(a, b)`` (squares, diagonal steps counted)."""
+        self.gap_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.gap(a, b) for b in nodes) for a in nodes
+        )
+        """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
+        self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
+        order = _node_order(board)
+        ranked = sorted(nodes, key=order)
+        self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
+        """The place of each node in the order legal moves list their squares."""
+        self._barred: dict[int, tuple[frozenset[int], ...]] = {}
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -211,6 +232,19 @@ class CretanLabyrinth(Game):
         found = self._moves.get(key)
         if found is None:
             found = self._moves[key] = Move(kind, src, dst, (), label)
+        return found
+
+    def barred(self, players: int) -> tuple[frozenset[int], ...]:
+        """Per player (of ``players``), the nodes it may not enter: the other players'
+        gateways (rule 9)."""
+        found = self._barred.get(players)
+        if found is None:
+            seats = self.seats(players)
+            gates = self.board.gateways
+            found = tuple(
+                frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
+            )
+            self._barred[players] = found
         return found
 
     def seats(self, players: int) -> tuple[int, ...]:
@@ -250,6 +284,7 @@ class CretanLabyrinthState(State):
     """
 
     __slots__ = (
+        "_stops",
         "battle",
         "decks",
         "diamonds",
@@ -301,6 +336,8 @@ class CretanLabyrinthState(State):
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
+        self._stops: dict[int, int] | None = None
+        """The stops of the move being chosen (MOVE stage), once found; never changed."""
 
     def _copy_into(self, other: State) -> None:
         assert isinstance(other, CretanLabyrinthState)
@@ -324,6 +361,7 @@ class CretanLabyrinthState(State):
         other.turns = self.turns
         other.winners = self.winners
         other.reason = self.reason
+        other._stops = self._stops
 
     # --- names -------------------------------------------------------------------
 
@@ -352,6 +390,68 @@ class CretanLabyrinthState(State):
         if self.keys[p]:
             return False
         return not any(self.keys) if self.game.single_key else True
+
+    # --- search mode -----------------------------------------------------------------
+
+    record_only_keys = ("reason",)
+    """Why a game ended is said for the record; the winners are in the key."""
+
+    def position_key(self) -> tuple[object, ...]:
+        """Stage, player to act, the start throws, distance and direction card, every
+        piece (square, where it came from, diamonds, tools and weapons, key, turns to
+        lose), the five decks, the pending tasks, the battle under way, the extra-turn
+        and battle-fought flags, the turns played (they count towards the round limit)
+        and the winners: the JSON form less ``reason`` (see :meth:`State.position_key`)."""
+        battle = self.battle
+        return (
+            self.stage,
+            self.turn,
+            tuple(self.rollers),
+            tuple(self.rolls),
+            self.distance,
+            self.direction,
+            tuple(self.pos),
+            tuple(self.origin),
+            tuple(frozenset(d) for d in self.diamonds),
+            tuple(tuple(i) for i in self.items),
+            tuple(self.keys),
+            tuple(self.lost),
+            tuple(self.decks.values()),
+            tuple(self.queue),
+            None if battle is None else tuple(sorted(battle.items())),
+            self.extra,
+            self.fought,
+            self.turns,
+            self.winners,
+        )
+
+    def progress(self, player: int) -> float:
+        """How far the player is in the quest (0.0 at the gateway with nothing, 1.0 only
+        for a sole winner), in three legs: collecting the four diamonds (up to 0.4),
+        then walking to the palace (up to 0.5 on arrival); with the Magic Key, collecting
+        four diamonds again (0.55 to 0.85), then walking home to the own gateway (up to
+        0.99). A walk counts the squares to the goal (Manhattan, walls ignored) out of
+        the board's longest such distance. Each tool or weapon held adds 0.01 (up to
+        0.04), each turn to lose takes 0.02 off."""
+        winners = self.winners
+        if winners is not None and winners == (player,):
+            return 1.0
+        game = self.game
+        wanted = len(game.decks.colours)
+        held = len(self.diamonds[player])
+        here = self.pos[player]
+        gaps = game.gap_table[here]
+        if self.keys[player]:
+            share = 0.55 + 0.3 * held / wanted
+            if held >= wanted:
+                share += 0.14 * (1.0 - gaps[self.own_gateway(player)] / game.longest_gap)
+        else:
+            share = 0.4 * held / wanted
+            if held >= wanted:
+                share += 0.1 * (1.0 - gaps[game.board.palace] / game.longest_gap)
+        items = len(self.items[player])
+        share += 0.01 * (items if items < 4 else 4) - 0.02 * self.lost[player]
+        return 0.0 if share < 0.0 else (share if share < 0.99 else 0.99)
 
     def card(self, card_id: str) -> Card:
         """The card ``card_id`` of the deck file."""
@@ -527,38 +627,39 @@ class CretanLabyrinthState(State):
 
     # --- moves ----------------------------------------------------------------------
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         g = self.game
         board = g.board
         if self.stage == _MOVE:
-            src = board.names[self.pos[self.turn]]
-            stops = self.stops()
+            names = board.names
+            src = names[self.pos[self.turn]]
+            stops = self._stop_map()
             if not stops:
-                return [PASS]
-            return [g.move("move", src, board.names[n]) for n in sorted(stops, key=_node_order(board))]
+                return _PASS_ONLY
+            return tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
         task = self.queue[0]
         kind = task[0]
         p = self.current_player
         if kind == _T_KEY:
-            return [g.move("take-key"), g.move("keep-diamonds")]
+            return (g.move("take-key"), g.move("keep-diamonds"))
         if kind == _T_ATTACK:
-            return [g.move("attack", label=self.name(task[2])), g.move("no-attack")]
+            return (g.move("attack", label=self.name(task[2])), g.move("no-attack"))
         if kind == _T_BATTLE:
-            return [g.move("show", label=item) for item in self.item_kinds(p)]
+            return tuple(g.move("show", label=item) for item in self.item_kinds(p))
         assert kind == _T_CARD
         card = self.card(task[2])
         if card.effect == "pegasus":
             src = board.names[self.pos[p]]
-            return [
+            return tuple(
                 g.move("fly", src, board.names[n])
-                for n in sorted(self._pegasus_targets(p), key=_node_order(board))
-            ]
+                for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
+            )
         helpers = [i for i in self.item_kinds(p) if i in card.helped_by]
         averts = [g.move("avert", label=i) for i in helpers]
         targets = self._swap_targets(p) if card.effect == "swap" else []
         if targets:
-            return averts + [g.move("swap", label=self.name(q)) for q in targets]
-        return [*averts, g.move("face-danger")]
+            return (*averts, *(g.move("swap", label=self.name(q)) for q in targets))
+        return (*averts, g.move("face-danger"))
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
@@ -567,15 +668,11 @@ class CretanLabyrinthState(State):
 
     def passable(self, p: int, node: int) -> bool:
         """Whether player ``p`` may enter ``node``: not another player's gateway (rule 9)."""
-        seat = self.game.board.gate_seat(node)
-        if seat < 0:
-            return True
-        seats = self.game.seats(self.players)
-        return seat not in seats or seats.index(seat) == p
+        return node not in self.game.barred(self.players)[p]
 
     def stops(self) -> dict[int, int]:
         """Where the move of the player to move may stop: node -> the player it must
-        battle there (-1 for none).
+        battle there (-1 for none). A new dict on every call (the caller may change it).
 
         Rules 4-5 (blank/coloured spaces crossed), 8-9 (walls and other gateways end the
         move, with the option of going back to a coloured space crossed), 10 (passing
@@ -584,23 +681,47 @@ class CretanLabyrinthState(State):
         if the roll goes further) and 7 (a keeper passing within two spaces of another
         player must stop there and battle).
         """
-        board = self.game.board
+        return dict(self._stop_map())
+
+    def _stop_map(self) -> dict[int, int]:
+        """:meth:`stops`, found once per MOVE stage (the legal moves and the move played
+        both need them) and kept; not to be changed."""
+        found = self._stops
+        if found is None:
+            found = self._find_stops()
+            if self.stage == _MOVE:
+                self._stops = found
+        return found
+
+    def _find_stops(self) -> dict[int, int]:
+        game = self.game
+        board = game.board
         p = self.turn
         card = self.card(self.direction) if self.direction else None
         dirs = range(4) if card is None or card.go == "any" else (DIRECTIONS.index(card.go),)
         keeper = self.keeper()
-        hunted = keeper if keeper is not None and keeper != p else None
+        reach = game.reach_table
+        # Within two spaces of the keeper a move may stop anywhere (key rules 1-2).
+        near_keeper = reach[self.pos[keeper]] if keeper is not None and keeper != p else None
         # Clockwise from the keeper: the first of them to come within range is the attacker.
-        others = [(p + i) % self.players for i in range(1, self.players)] if keeper == p else []
+        others = (
+            [(q, reach[self.pos[q]]) for q in ((p + i) % self.players for i in range(1, self.players))]
+            if keeper == p else []
+        )
+        barred = game.barred(self.players)[p]
+        succ = board.succ
+        colours = board.colours
+        palace = board.palace
+        gate_seat = game.gate_seat_of
         start = self.pos[p]
         result: dict[int, int] = {}
 
         def stoppable(n: int) -> bool:
-            if board.colours[n] is not None or n == board.palace:
+            if colours[n] is not None or n == palace:
                 return True
-            if board.gate_seat(n) >= 0:
+            if gate_seat[n] >= 0:
                 return True  # own or unused gateway (others' cannot be entered)
-            return hunted is not None and board.reach(n, self.pos[hunted]) <= 2
+            return near_keeper is not None and near_keeper[n] <= 2
 
         def end(n: int, crossed: tuple[int, ...]) -> None:
             if n != start:
@@ -612,18 +733,16 @@ class CretanLabyrinthState(State):
             if left == 0:
                 end(n, crossed)
                 return
-            nexts = [s for s in board.succ[n][d] if self.passable(p, s)]
-            if len(nexts) < len(board.succ[n][d]) or not nexts:
+            ways = succ[n][d]
+            nexts = [s for s in ways if s not in barred] if barred else ways
+            if len(nexts) < len(ways) or not nexts:
                 end(n, crossed)  # a wall or another's gateway ends this way out
             for s in nexts:
                 if others:
                     # 'If the keeper of the Magic Key passes within two spaces of another
                     # player then [he] must stop and do battle ... as soon as [he] comes
                     # within range.'
-                    fresh = [
-                        q for q in others
-                        if board.reach(s, self.pos[q]) <= 2 and board.reach(n, self.pos[q]) > 2
-                    ]
+                    fresh = [q for q, r in others if r[s] <= 2 and r[n] > 2]
                     if fresh:
                         result[s] = fresh[0]
                         continue
@@ -635,17 +754,15 @@ class CretanLabyrinthState(State):
         return result
 
     def _pegasus_targets(self, p: int) -> list[int]:
-        return [
-            n for n in range(len(self.game.board.names))
-            if n != self.pos[p] and self.passable(p, n)
-        ]
+        barred = self.game.barred(self.players)[p]
+        here = self.pos[p]
+        return [n for n in range(len(self.game.board.names)) if n != here and n not in barred]
 
     def _swap_targets(self, p: int) -> list[int]:
-        board = self.game.board
-        return [
-            q for q in range(self.players)
-            if q != p and board.gate_seat(self.pos[q]) < 0 and board.gate_seat(self.pos[p]) < 0
-        ]
+        gate_seat = self.game.gate_seat_of
+        if gate_seat[self.pos[p]] >= 0:
+            return []
+        return [q for q in range(self.players) if q != p and gate_seat[self.pos[q]] < 0]
 
     # --- throws ---------------------------------------------------------------------
 
@@ -696,6 +813,7 @@ class CretanLabyrinthState(State):
             self._take(DIRECTION_DECK, card)
             self.direction = card
             self.stage = _MOVE
+            self._stops = None
             return [Event(EV_CARD_DRAWN, self.turn, f"{self.name(self.turn)} draws: {self.card(card).text}")]
         task = self.queue[0]
         if task[0] == _T_DRAW:
@@ -723,10 +841,12 @@ class CretanLabyrinthState(State):
             if move.kind == "pass":
                 events.append(Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"))
                 self.queue = [(_T_END,)]
+                self._stops = None
             else:
                 assert isinstance(move.dst, str)
                 dst = board.node(move.dst)
-                battle_with = self.stops()[dst]
+                battle_with = self._stop_map()[dst]
+                self._stops = None
                 self.origin[p] = self.pos[p]
                 self.pos[p] = dst
                 events.append(Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst))
@@ -833,7 +953,7 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=board.names[n]))
                 if p == self.turn:
                     self.extra = True
-            elif board.reach(n, self.pos[keeper]) <= 2 and p == self.turn and not self.fought:
+            elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
                 tasks.append((_T_ATTACK, p, keeper))

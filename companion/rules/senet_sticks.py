@@ -80,6 +80,8 @@ _MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
 """Position keys for this turn's marks: plinths resurrected this turn, plinths that took
 an opponent this turn (only kept with ``combination-captures=no``)."""
 
+_PASS_ONLY: Final = (PASS,)
+
 _MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
 
@@ -304,7 +306,8 @@ class SenetSticksState(State):
         self.moved: dict[int, int] = {}
         """This turn's marks of the player to act's plinths: square -> ``FRESH | TOOK``.
         A plinth moved on in a later move of the same turn continues its combination."""
-        self._cache: list[Move] | None = None
+        self._cache: tuple[Move, ...] | None = None
+        """The legal moves while values remain (immutable, so copies may share it)."""
 
     def _copy_into(self, other: State) -> None:
         assert isinstance(other, SenetSticksState)
@@ -387,6 +390,58 @@ class SenetSticksState(State):
         out += [PieceAt(o, PieceZone.BOARD, s) for s, o in enumerate(self.board) if o != EMPTY]
         return out
 
+    # --- search mode ---------------------------------------------------------------
+
+    def position_key(self) -> tuple[object, ...]:
+        """Stage, colours, the casts for who starts, the player to act, the values still
+        to use (in order), the board's squares, the Abyss counts and this turn's marks:
+        the JSON form (see :meth:`State.position_key`)."""
+        moved = self.moved
+        return (
+            self.stage,
+            self.colours,
+            self.casts[0],
+            self.casts[1],
+            self.current_player,
+            tuple(self.values),
+            self.abyss[0],
+            self.abyss[1],
+            tuple(sorted(moved.items())) if moved else (),
+            *self.board,
+        )
+
+    def progress(self, player: int) -> float:
+        """How far the player's five plinths have come along their path towards the
+        opponent's Home Row, where all five must stand at the end: each plinth counts the
+        number of its square along the player's own path (1..30; in the Abyss 0), the
+        five starting squares (1+2+3+4+5) count 0 and the five squares of the opponent's
+        Home Row (26+...+30) count 1. Quick mode, where the first plinth there wins: the
+        best plinth's square over 26. While the player is moving, the values still to use
+        count as squares already walked. 1.0 only for a winner."""
+        if self.winner == player and not self.blocked:
+            return 1.0
+        n = self.game.squares
+        board = self.board
+        walked = 0
+        best = 0
+        for s in range(1, n + 1):
+            if board[s] == player:
+                at = s if player == 0 else n + 1 - s
+                walked += at
+                if at > best:
+                    best = at
+        if player == self.turn and self.stage == STAGE_PLAY:
+            for v in self.values:
+                walked += v
+                best += v
+        if self.game.quick:
+            share = best / (n - self.game.spec.home_row + 1)
+        else:
+            start = PLINTHS * (PLINTHS + 1) // 2
+            goal = PLINTHS * n - start + PLINTHS
+            share = (walked - start) / (goal - start)
+        return 0.0 if share < 0 else (share if share < 0.99 else 0.99)
+
     def abyss_count(self, player: int) -> int:
         """How many of ``player``'s plinths are in the Abyss (0..5)."""
         return self.abyss[player]
@@ -448,7 +503,7 @@ class SenetSticksState(State):
             return ()
         assert self.colours is not None
         mine = self.colours[self.turn]
-        left = [] if self._legal() == [PASS] else list(self.values)
+        left = [] if self._legal() == (PASS,) else list(self.values)
         marks = []
         for v, c in zip(throw.values, throw.colours, strict=True):
             ok = (c is None or c == mine) and v in left
@@ -601,11 +656,11 @@ class SenetSticksState(State):
             if len(played) < len(values) and (self.game.mid_captures or not caught):
                 self._extend(p, src, t, played, used | 1 << i, taken + caught, fresh, out)
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         """'All available moves must be made ... A player can not pass on a valid move.'
         The explicit ``pass`` is legal only when no remaining value can be used."""
         if self._cache is None:
-            self._cache = self._generate() or [PASS]
+            self._cache = tuple(self._generate()) or _PASS_ONLY
         return self._cache
 
     def _play(self, move: Move) -> list[Event]:

@@ -78,6 +78,8 @@ _BEAR: Final = {
     if s + v == OFF
 }
 
+_PASS_ONLY: Final = (PASS,)
+
 _EVENTS: dict[tuple[str, int, int | None, int | None, int], Event] = {}
 
 
@@ -278,16 +280,31 @@ class SenetTaitState(State):
         ]
         return out
 
-    def legal_moves(self) -> list[Move]:
-        """The actions for the throw being played (``[PASS]`` when the throw is lost);
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The actions for the throw being played (``(PASS,)`` when the throw is lost);
         empty while a throw is due or after the game. (Same as the base class, faster.)"""
         if self.throw and self.winner == EMPTY:
             return self._legal()
-        return []
+        return ()
+
+    # --- search mode -----------------------------------------------------------
+
+    def position_key(self) -> tuple[int, ...]:
+        """``(to act, throw, winner, plinth and off counts, then the 30 squares)``: the
+        whole position (see :meth:`State.position_key`)."""
+        return (
+            self.turn, self.throw, self.winner,
+            self.plinth[0], self.plinth[1], self.off[0], self.off[1], *self.board,
+        )
+
+    def progress(self, player: int) -> float:
+        """The share of the race run: a piece on its plinth counts 0, on square ``s``
+        counts ``s``, borne off 31 (the imaginary square 31); divided by 5 x 31."""
+        return (sum(self.squares[player]) + OFF * self.off[player]) / (PIECES * OFF)
 
     # --- the rules -------------------------------------------------------------
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         """Tait: '(i) A new piece can be moved from the plinth to the board, (ii) a piece
         already on the board can be moved, or (iii) a piece can be borne off the board
         ... If none of the actions are possible, the throw is lost.'
@@ -320,14 +337,14 @@ class SenetTaitState(State):
                     continue
                 moves.append(_MOVE[s, v])
         if moves:
-            return moves
+            return tuple(moves)
         if water is not None:
-            return [
+            return tuple(
                 _MOVE[s, v]
                 for s in self.squares[p]
                 if s + v == HOUSE_OF_WATER
-            ]
-        return [PASS]
+            )
+        return _PASS_ONLY
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         self.throw = throw.values[0]

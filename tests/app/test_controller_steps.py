@@ -88,8 +88,8 @@ class HopsState(State):
     def pieces(self) -> list[PieceAt]:
         return [PieceAt(0, PieceZone.BOARD, "a")]
 
-    def _legal(self) -> list[Move]:
-        return [A2, A4, A3, B7]
+    def _legal(self) -> tuple[Move, ...]:
+        return (A2, A4, A3, B7)
 
     def choice_steps(self, move: Move) -> tuple[str, ...]:
         return STEPS[move]

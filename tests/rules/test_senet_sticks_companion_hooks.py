@@ -50,7 +50,7 @@ def play(state: State, seed: int) -> State:
             throw = next(a for a in reversed(state.history) if isinstance(a, Throw))
             usable = state.usable_faces()
             assert len(usable) == len(throw.faces)
-            assert sum(usable) == (0 if state.legal_moves() == [PASS] else len(state.values))
+            assert sum(usable) == (0 if state.legal_moves() == (PASS,) else len(state.values))
             assert all(len(line) <= 21 for line in state.status_lines())
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])
