@@ -31,7 +31,7 @@ players throw again.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -105,6 +105,12 @@ _T_WIN = "win"
 _T_END = "end-turn"
 
 _PASS_ONLY: Final = (PASS,)
+
+_WALKS_KEPT: Final = 20_000
+"""Walks (stops and legal moves of one move) a game keeps; about 5 MB at most."""
+
+_EVENTS_KEPT: Final = 20_000
+"""Recurring events a game keeps (each built once); about 4 MB at most."""
 
 DEFAULT_ROUND_LIMIT: Final = 300
 """Rounds after which a game ends by default: a safety net, since by the rules a game can
@@ -225,6 +231,15 @@ class CretanLabyrinth(Game):
         self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
         """The place of each node in the order legal moves list their squares."""
         self._barred: dict[int, tuple[frozenset[int], ...]] = {}
+        self._homes: dict[int, tuple[int, ...]] = {}
+        self._events: dict[tuple[Hashable, ...], Event] = {}
+        """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
+        self._walks: dict[
+            tuple[int, int, int, str, int, tuple[int, ...]], tuple[dict[int, int], tuple[Move, ...]]
+        ] = {}
+        """Stops and moves of walks already found, by (players, player, start, direction,
+        distance, where the key's keeper or the keeper's prey stand): at most
+        :data:`_WALKS_KEPT`, then forgotten all at once."""
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -245,6 +260,14 @@ class CretanLabyrinth(Game):
                 frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
             )
             self._barred[players] = found
+        return found
+
+    def homes(self, players: int) -> tuple[int, ...]:
+        """The node of each player's own gateway, for ``players`` players."""
+        found = self._homes.get(players)
+        if found is None:
+            gates = self.board.gateways
+            found = self._homes[players] = tuple(gates[s] for s in self.seats(players))
         return found
 
     def seats(self, players: int) -> tuple[int, ...]:
@@ -336,8 +359,9 @@ class CretanLabyrinthState(State):
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
-        self._stops: dict[int, int] | None = None
-        """The stops of the move being chosen (MOVE stage), once found; never changed."""
+        self._stops: tuple[dict[int, int], tuple[Move, ...]] | None = None
+        """The stops of the move being chosen and its legal moves (MOVE stage), once
+        found; never changed (copies and other states may share them)."""
 
     def _copy_into(self, other: State) -> None:
         assert isinstance(other, CretanLabyrinthState)
@@ -375,7 +399,7 @@ class CretanLabyrinthState(State):
 
     def own_gateway(self, p: int) -> int:
         """The node of player ``p``'s own gateway."""
-        return self.game.board.gateways[self.game.seats(self.players)[p]]
+        return self.game.homes(self.players)[p]
 
     def keeper(self) -> int | None:
         """The player holding the Magic Key (one-key game), else ``None``."""
@@ -390,6 +414,17 @@ class CretanLabyrinthState(State):
         if self.keys[p]:
             return False
         return not any(self.keys) if self.game.single_key else True
+
+    def _told(self, key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
+        """The event ``key`` names, built by ``make`` the first time (events recur and
+        building their text is the slow part); at most :data:`_EVENTS_KEPT` are kept."""
+        kept = self.game._events
+        event = kept.get(key)
+        if event is None:
+            event = make()
+            if len(kept) < _EVENTS_KEPT:
+                kept[key] = event
+        return event
 
     # --- search mode -----------------------------------------------------------------
 
@@ -631,12 +666,7 @@ class CretanLabyrinthState(State):
         g = self.game
         board = g.board
         if self.stage == _MOVE:
-            names = board.names
-            src = names[self.pos[self.turn]]
-            stops = self._stop_map()
-            if not stops:
-                return _PASS_ONLY
-            return tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
+            return self._walk()[1]
         task = self.queue[0]
         kind = task[0]
         p = self.current_player
@@ -681,16 +711,46 @@ class CretanLabyrinthState(State):
         if the roll goes further) and 7 (a keeper passing within two spaces of another
         player must stop there and battle).
         """
-        return dict(self._stop_map())
+        return dict(self._walk()[0])
 
-    def _stop_map(self) -> dict[int, int]:
-        """:meth:`stops`, found once per MOVE stage (the legal moves and the move played
-        both need them) and kept; not to be changed."""
+    def _walk(self) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
+        legal moves and the move played both need them) and kept; not to be changed.
+        The game keeps the walks it has found: they recur (the same start, card and
+        distance), in a game and in a search."""
         found = self._stops
+        if found is not None:
+            return found
+        g = self.game
+        p = self.turn
+        pos = self.pos
+        keeper = self.keeper()
+        # What besides the board decides the walk: nobody holds the key (nothing), another
+        # player does (where the keeper stands), the mover does (where the others stand).
+        if keeper is None:
+            near: tuple[int, ...] = ()
+        elif keeper != p:
+            near = (pos[keeper],)
+        else:
+            near = (-1, *pos)
+        go = self.card(self.direction).go if self.direction else "any"
+        memo = (self.players, p, pos[p], go, self.distance, near)
+        walks = g._walks
+        found = walks.get(memo)
         if found is None:
-            found = self._find_stops()
-            if self.stage == _MOVE:
-                self._stops = found
+            stops = self._find_stops()
+            names = g.board.names
+            src = names[pos[p]]
+            moves = (
+                tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
+                if stops else _PASS_ONLY
+            )
+            found = (stops, moves)
+            if len(walks) >= _WALKS_KEPT:
+                walks.clear()
+            walks[memo] = found
+        if self.stage == _MOVE:
+            self._stops = found
         return found
 
     def _find_stops(self) -> dict[int, int]:
@@ -807,21 +867,29 @@ class CretanLabyrinthState(State):
         if stage == _DISTANCE:
             self.distance = sum(throw.values)
             self.stage = _DIRECTION
-            return [Event(EV_THROWN, self.turn, f"{self.name(self.turn)} throws {self.distance}")]
+            p, d = self.turn, self.distance
+            return [self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))]
         if stage == _DIRECTION:
             card = throw.card
             self._take(DIRECTION_DECK, card)
             self.direction = card
             self.stage = _MOVE
             self._stops = None
-            return [Event(EV_CARD_DRAWN, self.turn, f"{self.name(self.turn)} draws: {self.card(card).text}")]
+            p = self.turn
+            return [self._told(
+                (EV_CARD_DRAWN, p, card),
+                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws: {self.card(card).text}"),
+            )]
         task = self.queue[0]
         if task[0] == _T_DRAW:
             p, colour = int(task[1]), str(task[2])
             card = throw.card
             self._take(colour, card)
             self.queue[0] = (_T_CARD, p, card)
-            events.append(Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"))
+            events.append(self._told(
+                (EV_CARD_DRAWN, p, colour, card),
+                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
+            ))
         else:
             assert self.battle is not None
             who = "attacker" if self._battle_needs() == "att-roll" else "defender"
@@ -845,11 +913,14 @@ class CretanLabyrinthState(State):
             else:
                 assert isinstance(move.dst, str)
                 dst = board.node(move.dst)
-                battle_with = self._stop_map()[dst]
+                battle_with = self._walk()[0][dst]
                 self._stops = None
                 self.origin[p] = self.pos[p]
                 self.pos[p] = dst
-                events.append(Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst))
+                events.append(self._told(
+                    (EV_MOVED, p, move.src, move.dst),
+                    lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
+                ))
                 self.queue = [(_T_LAND, p), (_T_END,)]
                 if battle_with >= 0:
                     events.append(Event(
@@ -1060,17 +1131,26 @@ class CretanLabyrinthState(State):
         if effect == "item":
             # Rule 6: 'If the card is a tool or weapon then the card may be kept.'
             self.items[p].append(card_id)
-            events.append(Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"))
+            events.append(self._told(
+                (EV_ITEM, p, card.item),
+                lambda: Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"),
+            ))
             return
         self._return(card_id)
         colour = card.deck
         if effect == "diamond":
             # Rule 14: '... only one diamond of each color may be held at one time.'
             if colour in self.diamonds[p]:
-                events.append(Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"))
+                events.append(self._told(
+                    (EV_DIAMOND, p, colour, True),
+                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"),
+                ))
             else:
                 self.diamonds[p].add(colour)
-                events.append(Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"))
+                events.append(self._told(
+                    (EV_DIAMOND, p, colour, False),
+                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"),
+                ))
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
@@ -1118,7 +1198,9 @@ class CretanLabyrinthState(State):
         src = self.square(p)
         self.pos[p] = node
         dst = self.square(p)
-        events.append(Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst))
+        events.append(self._told(
+            (EV_SENT, p, src, dst), lambda: Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
+        ))
         self.queue.insert(0, (_T_LAND, p))
 
     def goal(self, p: int) -> int:
@@ -1190,7 +1272,7 @@ class CretanLabyrinthState(State):
             events.append(Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
             q = (q + 1) % self.players
         self.turn = q
-        events.append(Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
+        events.append(self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn")))
 
     # --- JSON -----------------------------------------------------------------------
 

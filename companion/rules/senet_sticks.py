@@ -27,7 +27,7 @@ A game runs in three stages:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -95,6 +95,27 @@ def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move
     return m
 
 
+_EVENTS: dict[tuple[Hashable, ...], Event] = {}
+_EVENTS_KEPT: Final = 20_000
+"""Recurring events kept (each built once, about 4 MB at most)."""
+
+
+def _told(key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
+    """The event ``key`` names (it holds every word of the text), built by ``make``
+    the first time: moves recur, and building their text is the slow part."""
+    event = _EVENTS.get(key)
+    if event is None:
+        event = make()
+        if len(_EVENTS) < _EVENTS_KEPT:
+            _EVENTS[key] = event
+    return event
+
+
+def _steps(move: Move) -> str:
+    """``2+3``: the values a move plays."""
+    return "+".join(map(str, move.values))
+
+
 def _and(values: list[int] | tuple[int, ...]) -> str:
     """``2``, ``2 and 4``, ``2, 3 and 4``."""
     words = [str(v) for v in values]
@@ -154,6 +175,78 @@ class SenetSticks(Game):
         self.homes = spec.home_rows
         # The resurrection square of each player, as a board square.
         self.resurrect_at = (spec.resurrection, spec.squares + 1 - spec.resurrection)
+        # Tables for SenetSticksState._land, per player p (0 or 1):
+        n = spec.squares
+        top = max(f.value for pair in self.sticks.sticks for f in pair)
+        self.land_on: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(self._reach(p, here, v) for v in range(top + 1)) for here in range(n + 1))
+            for p in (0, 1)
+        )
+        """``land_on[p][here][v]``: the square p's plinth on ``here`` (0: in the Abyss)
+        reaches with the value ``v``; 0 when it cannot (off the board, or not into the
+        Home Row or onto the resurrection square out of the Abyss)."""
+        self.safe_from: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(t in spec.sun or t in self.homes[p] for t in range(n + 1)) for p in (0, 1)
+        )
+        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p (a Sun square,
+        or p's own Home Row where the opponent has arrived)."""
+        self.in_opponent_home: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(h in self.homes[1 - p] for h in range(n + 1)) for p in (0, 1)
+        )
+        """``in_opponent_home[p][h]``: p's plinth on ``h`` stands in the opponent's Home
+        Row, from where it cannot attack."""
+        self.river_to: tuple[int, ...] = tuple(spec.rivers.get(t, 0) for t in range(n + 1))
+        """Where the river on each square leads (0: no river)."""
+        self.path: tuple[tuple[int, ...], ...] = (tuple(range(1, n + 1)), tuple(range(n, 0, -1)))
+        """Each player's squares in the order of the player's path."""
+        self._combinations: dict[
+            tuple[int, ...], tuple[tuple[int, int, int, tuple[int, ...], bool], ...]
+        ] = {}
+
+    def combinations(self, values: tuple[int, ...]) -> tuple[tuple[int, int, int, tuple[int, ...], bool], ...]:
+        """The ordered combinations of ``values`` a plinth may try, as a tree in
+        depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
+        subtree including itself, the values played so far, whether values remain)``.
+        Siblings with equal values appear once ('2 then 2' of two 2s once). Kept per
+        distinct ``values``."""
+        found = self._combinations.get(values)
+        if found is not None:
+            return found
+        nodes: list[list[Any]] = []
+
+        def grow(parent: int, left: list[int], seq: tuple[int, ...]) -> None:
+            tried: set[int] = set()
+            for i in left:
+                v = values[i]
+                if v in tried:
+                    continue
+                tried.add(v)
+                at = len(nodes)
+                played = (*seq, v)
+                rest = [j for j in left if j != i]
+                nodes.append([v, parent, 0, played, bool(rest)])
+                grow(at, rest, played)
+                nodes[at][2] = len(nodes) - at
+
+        grow(-1, list(range(len(values))), ())
+        found = tuple((v, parent, skip, played, more) for v, parent, skip, played, more in nodes)
+        self._combinations[values] = found
+        return found
+
+    def _reach(self, p: int, here: int, v: int) -> int:
+        """The square player ``p``'s plinth on ``here`` (0: the Abyss) reaches with
+        ``v``, or 0 (see :attr:`land_on`)."""
+        spec = self.spec
+        n = spec.squares
+        if here == 0:
+            pos = v
+            if v < 1 or (pos > spec.home_row and pos != spec.resurrection):
+                return 0
+        else:
+            pos = (here if p == 0 else n + 1 - here) + v
+            if v < 1 or pos > n:
+                return 0
+        return pos if p == 0 else n + 1 - pos
 
     def player_name(self, player: int, players: int) -> str:
         """The colour when fixed by the board file; ``Player N`` when tossed for."""
@@ -534,38 +627,14 @@ class SenetSticksState(State):
         player to reach opponent's Home Row wins.'"""
         if self.abyss[1 - p] == PLINTHS:
             return True
-        goal = self.game.homes[1 - p]
-        arrived = sum(1 for s in goal if self.board[s] == p)
+        board = self.board
+        arrived = 0
+        for s in self.game.homes[1 - p]:
+            if board[s] == p:
+                arrived += 1
         return arrived >= (1 if self.game.quick else PLINTHS)
 
     # --- the rules ---------------------------------------------------------------
-
-    def _target(
-        self, p: int, here: int | None, t: int, gone: int | None, taken: tuple[int, ...], capture: bool
-    ) -> int:
-        """May player ``p``'s plinth, now on ``here``, land on ``t``? -1 no, 0 open, 1 taking.
-
-        'Plinths can be moved over other plinths, but must land in an open space, or
-        on an opponent that is not on a Safe space. Safe spaces are marked by the Sun.'
-        """
-        occupant = EMPTY if t == gone or t in taken else self.board[t]
-        if occupant == EMPTY:
-            return 0
-        if occupant == p or not capture:
-            return -1
-        game = self.game
-        if t in game.spec.sun:
-            return -1
-        # 'Home Row is Safe for opponent's plinths that have gone all the way around
-        # the board and landed there, and they can not be attacked.'
-        if t in game.homes[p]:
-            return -1
-        # 'An opponent in the Home Row cannot attack a player, but can still move
-        # forward if spaces allow.'  ('A player's own Home Row is not a safe space
-        # from being attacked from an opponent coming in from outside the Home Row.')
-        if here is not None and here in game.homes[1 - p]:
-            return -1
-        return 1
 
     def _land(
         self, p: int, here: int | None, v: int, gone: int | None, taken: tuple[int, ...],
@@ -578,39 +647,50 @@ class SenetSticksState(State):
         moving plinth left; ``taken`` the squares emptied earlier in the same move;
         ``fresh``: the plinth comes out of the Abyss this turn (in this move or an
         earlier one), so the value must land on an open square.
+
+        'Plinths can be moved over other plinths, but must land in an open space, or
+        on an opponent that is not on a Safe space. Safe spaces are marked by the Sun.'
+        'Home Row is Safe for opponent's plinths that have gone all the way around the
+        board and landed there, and they can not be attacked.' 'An opponent in the Home
+        Row cannot attack a player, but can still move forward if spaces allow.' ('A
+        player's own Home Row is not a safe space from being attacked from an opponent
+        coming in from outside the Home Row.') The squares each value reaches and the
+        safe squares are tables of the game (:class:`SenetSticks`).
         """
         game = self.game
-        from_abyss = fresh
-        if here is None:
-            # 'A plinth in the Abyss can only Resurrected into an open space in the
-            # Home Row (or space 6, taking the river if the end is open or occupied
-            # by the opponent).'
-            pos = v
-            if pos > game.spec.home_row and pos != game.spec.resurrection:
-                return None
-        else:
-            pos = self._pos(p, here) + v
-            if pos > game.squares:
-                return None
-        t = self._square(p, pos)
-        # 'each value of a combination lands on an open space' (out of the Abyss).
-        r = self._target(p, here, t, gone, taken, not from_abyss)
-        if r < 0:
+        # 'A plinth in the Abyss can only Resurrected into an open space in the Home Row
+        # (or space 6, taking the river if the end is open or occupied by the opponent).'
+        t = game.land_on[p][0 if here is None else here][v]
+        if not t:
             return None
-        caught = (t,) if r else ()
-        end = game.spec.rivers.get(t)
-        if end is None:
+        board = self.board
+        occupant = EMPTY if t == gone or t in taken else board[t]
+        if occupant == EMPTY:
+            caught: tuple[int, ...] = ()
+        elif (
+            occupant == p
+            # 'each value of a combination lands on an open space' (out of the Abyss)
+            or fresh
+            or game.safe_from[p][t]
+            or (here is not None and game.in_opponent_home[p][here])
+        ):
+            return None
+        else:
+            caught = (t,)
+        end = game.river_to[t]
+        if not end:
             return t, caught, None
         # 'Rivers must be used immediately if landed on directly at the end of a move
         # or in the middle of a combination move (as long as it is on a roll value)'
         # Out of the Abyss only the river of the resurrection square (the seed's space
         # 6) may end on an opponent: 'taking the river if the end is open or occupied
         # by the opponent'.
-        allow = not from_abyss or t == game.resurrect_at[p]
-        r = self._target(p, None, end, gone, taken + caught, allow)
-        if r < 0:
+        occupant = EMPTY if end == gone or end in taken or end in caught else board[end]
+        if occupant == EMPTY:
+            return end, caught, t
+        if occupant == p or (fresh and t != game.resurrect_at[p]) or game.safe_from[p][end]:
             return None
-        return end, caught + ((end,) if r else ()), t
+        return end, (*caught, end), t
 
     def _generate(self) -> list[Move]:
         """Every move by one plinth with one value or an ordered combination of values.
@@ -620,41 +700,83 @@ class SenetSticksState(State):
         three plinths 2 spaces, or one plinth 4 spaces and another plinth 2 spaces,
         or one plinth 6 spaces. You cannot move 1 plinth 5 spaces and another plinth
         1 space, or two plinths 3 and 3.)'
+
+        The plinths in order along the player's path (one in the Abyss first), for each
+        the combinations of the values in :meth:`SenetSticks.combinations` order; a
+        combination goes on with a further value only when its values so far land (as
+        :meth:`_land` says, inlined here for speed).
         """
         p = self.turn
         out: list[Move] = []
-        if self.abyss[p]:
-            self._extend(p, None, None, (), 0, (), True, out)
+        values = self.values
+        if not values:
+            return out
+        game = self.game
+        plan = game.combinations(tuple(values))
+        size = len(plan)
+        mid_captures = game.mid_captures
+        land_on = game.land_on[p]
+        safe = game.safe_from[p]
+        opponent_home = game.in_opponent_home[p]
+        river_to = game.river_to
+        rise_at = game.resurrect_at[p]
         board = self.board
-        order = range(1, self.game.squares + 1)
-        for s in order if p == 0 else reversed(order):
-            if board[s] == p:
-                mark = self.moved.get(s, 0)
+        heres: list[int] = [0] * size
+        takens: list[tuple[int, ...]] = [()] * size
+        moved = self.moved
+        intern = _MOVES.get
+        sources: list[int | None] = [None] if self.abyss[p] else []
+        sources += [s for s in game.path[p] if board[s] == p]
+        for src in sources:
+            if src is None:
+                kind, fresh, start = "resurrect", True, 0
+            else:
+                mark = moved.get(src, 0) if moved else 0
                 if mark & TOOK:
                     # combination-captures=no: the value that took was the last of
                     # this plinth's combination.
                     continue
-                self._extend(p, s, s, (), 0, (), bool(mark & FRESH), out)
+                kind, fresh, start = "move", bool(mark & FRESH), src
+            i = 0
+            while i < size:
+                v, parent, skip, played, more = plan[i]
+                taken: tuple[int, ...]
+                if parent < 0:
+                    here, taken = start, ()
+                else:
+                    here, taken = heres[parent], takens[parent]
+                # _land(p, here or None, v, src, taken, fresh), inlined
+                t = land_on[here][v]
+                if not t:
+                    i += skip
+                    continue
+                occupant = EMPTY if t == src or t in taken else board[t]
+                if occupant == EMPTY:
+                    caught: tuple[int, ...] = ()
+                elif occupant == p or fresh or safe[t] or (here and opponent_home[here]):
+                    i += skip
+                    continue
+                else:
+                    caught = (t,)
+                end = river_to[t]
+                if end:
+                    occupant = EMPTY if end == src or end in taken or end in caught else board[end]
+                    if occupant != EMPTY:
+                        if occupant == p or (fresh and t != rise_at) or safe[end]:
+                            i += skip
+                            continue
+                        caught = (*caught, end)
+                    t = end
+                move = intern((kind, src, t, played))
+                out.append(move if move is not None else _move(kind, src, t, played))
+                # whether the plinth may go on with a further value of the combination
+                if more and (mid_captures or not caught):
+                    heres[i] = t
+                    takens[i] = taken + caught if caught else taken
+                    i += 1
+                else:
+                    i += skip
         return out
-
-    def _extend(
-        self, p: int, src: int | None, here: int | None, seq: tuple[int, ...], used: int,
-        taken: tuple[int, ...], fresh: bool, out: list[Move],
-    ) -> None:
-        values = self.values
-        tried: set[int] = set()
-        for i, v in enumerate(values):
-            if used >> i & 1 or v in tried:
-                continue
-            tried.add(v)
-            landed = self._land(p, here, v, src, taken, fresh)
-            if landed is None:
-                continue
-            t, caught, _river = landed
-            played = (*seq, v)
-            out.append(_move("move" if src is not None else "resurrect", src, t, played))
-            if len(played) < len(values) and (self.game.mid_captures or not caught):
-                self._extend(p, src, t, played, used | 1 << i, taken + caught, fresh, out)
 
     def _legal(self) -> tuple[Move, ...]:
         """'All available moves must be made ... A player can not pass on a valid move.'
@@ -671,15 +793,24 @@ class SenetSticksState(State):
         assert isinstance(src, int) or src is None
         assert isinstance(move.dst, int)
         name = self.name(p)
-        steps = "+".join(map(str, move.values))
-        mark = FRESH if src is None else self.moved.pop(src, 0)
+        mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
         fresh = bool(mark & FRESH)
         if src is None:
             self.abyss[p] -= 1
-            events = [Event(EV_RESURRECTED, p, f"{name} resurrects a plinth from the Abyss onto {move.dst} ({steps})", None, move.dst)]
+            events = [_told(
+                (EV_RESURRECTED, name, move),
+                lambda: Event(
+                    EV_RESURRECTED, p,
+                    f"{name} resurrects a plinth from the Abyss onto {move.dst} ({_steps(move)})",
+                    None, move.dst,
+                ),
+            )]
         else:
             self.board[src] = EMPTY
-            events = [Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({steps})", src, move.dst)]
+            events = [_told(
+                (EV_MOVED, name, move),
+                lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
+            )]
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
@@ -691,8 +822,9 @@ class SenetSticksState(State):
                 events.append(
                     Event(EV_RIVER, p, f"{name}'s plinth takes the river on {river} {way} to {t}", river, t)
                 )
-            events.extend(self._taken(q, c) for c in caught)
-            taken += caught
+            if caught:
+                events.extend(self._taken(q, c) for c in caught)
+                taken += caught
             here = t
         for c in taken:
             self.board[c] = EMPTY
@@ -719,7 +851,8 @@ class SenetSticksState(State):
         probe.moved = {}
         for p in (0, 1):
             probe.turn = p
-            for throw, _ in self.game.sticks.outcomes():
+            # (any throw of each order-free class: the order of the values changes no move)
+            for throw, _p, _w in self.game.sticks.search_outcomes():
                 probe.values = [
                     v for v, c in zip(throw.values, throw.colours, strict=True)
                     if c is None or c == self.colours[p]
@@ -738,6 +871,13 @@ class SenetSticksState(State):
         """
         need = set(self.values)
         found: set[int] = set()
+        legal = self._legal()
+        if legal is not _PASS_ONLY:
+            for m in legal:
+                found.update(m.values)
+            if need <= found:  # every value is used by a move now: no search needed
+                return need
+            found.clear()
         seen: set[tuple[tuple[int, ...], ...]] = set()
 
         def search(state: SenetSticksState) -> None:
@@ -748,7 +888,11 @@ class SenetSticksState(State):
             if key in seen:
                 return
             seen.add(key)
-            moves = state._generate()
+            if state is self:  # the root's moves are the legal moves: found once, kept
+                legal = self._legal()
+                moves: Sequence[Move] = () if legal is _PASS_ONLY else legal
+            else:
+                moves = state._generate()
             for m in moves:
                 found.update(m.values)
             for m in moves:
@@ -791,6 +935,7 @@ class SenetSticksState(State):
         lost = [v for v in self.values if v not in alive]
         if lost:
             self.values = [v for v in self.values if v in alive]
+            self._cache = None  # found for the values before the discard
             events.append(
                 Event(
                     EV_VALUE_LOST, self.turn,
@@ -834,12 +979,17 @@ class SenetSticksState(State):
         assert self.colours is not None
         mine = self.colours[p]
         self.values = [v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine]
+        name = self.name(p)
+        events = [_told((EV_THROWN, name, throw, mine), lambda: self._thrown_event(p, throw))]
+        self._settle(events)
+        return events
+
+    def _thrown_event(self, p: int, throw: Throw) -> Event:
+        """``Red throws 2 red, 3 blue, 4; may use 2 and 4``."""
         shown = ", ".join(
             str(v) if c is None else f"{v} {c}" for v, c in zip(throw.values, throw.colours, strict=True)
         )
-        events = [Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")]
-        self._settle(events)
-        return events
+        return Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")
 
     def _push_move(self, move: Move) -> list[Event]:
         p = self.turn

@@ -182,6 +182,8 @@ class Dice(Implement):
         return tuple(sorted(throw.values))
 
     def draw(self, randbelow: Randbelow) -> Throw:
+        if self.count == 1:
+            return _dice_table(self)[randbelow(self.sides)]
         return self._make([randbelow(self.sides) + 1 for _ in range(self.count)])
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
@@ -299,6 +301,22 @@ def _search_outcomes(implement: Implement) -> tuple[ChanceOutcome, ...]:
 
 
 @functools.lru_cache(maxsize=64)
+def _dice_table(dice: Dice) -> tuple[Throw, ...]:
+    """The throws of one die (``dice.count == 1``), indexed by value - 1."""
+    return tuple(dice._make([v]) for v in range(1, dice.sides + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _coloured_table(sticks: ColouredSticks) -> tuple[Throw, ...]:
+    """Every throw of coloured ``sticks``, indexed by the bits of the faces shown."""
+    count = len(sticks.sticks)
+    return tuple(
+        sticks._make([pair[bits >> i & 1] for i, pair in enumerate(sticks.sticks)])
+        for bits in range(1 << count)
+    )
+
+
+@functools.lru_cache(maxsize=64)
 def _stick_table(sticks: BinarySticks) -> tuple[Throw, ...]:
     """Every face combination of ``sticks`` as a throw, indexed by its bit pattern."""
     return tuple(
@@ -351,7 +369,10 @@ class ColouredSticks(Implement):
         return [(t, Fraction(n, total)) for t, n in weights.items()]
 
     def draw(self, randbelow: Randbelow) -> Throw:
-        return self._make([pair[randbelow(2)] for pair in self.sticks])
+        index = 0  # bit i: the face stick i shows (one randbelow(2) per stick, in order)
+        for i in range(len(self.sticks)):
+            index |= randbelow(2) << i
+        return _coloured_table(self)[index]
 
     def order_free_key(self, throw: Throw) -> Hashable:
         """The (value, colour) pairs shown, sorted: which stick shows them does not matter."""
@@ -409,7 +430,9 @@ class Deck(Implement):
     def draw(self, randbelow: Randbelow) -> Throw:
         if self.unseen:
             return self._make(self.unseen[randbelow(len(self.unseen))])
-        return self.outcomes()[0][0]
+        if self.returned:
+            return self._make(self.returned[0])
+        raise InvalidThrowError(f"the {self.name} deck is empty")
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
         if len(faces) != 1:
