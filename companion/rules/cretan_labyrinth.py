@@ -234,12 +234,11 @@ class CretanLabyrinth(Game):
         self._homes: dict[int, tuple[int, ...]] = {}
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
-        self._walks: dict[
-            tuple[int, int, int, str, int, tuple[int, ...]], tuple[dict[int, int], tuple[Move, ...]]
-        ] = {}
-        """Stops and moves of walks already found, by (players, player, start, direction,
-        distance, where the key's keeper or the keeper's prey stand): at most
-        :data:`_WALKS_KEPT`, then forgotten all at once."""
+        self._walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
+        most :data:`_WALKS_KEPT`, then forgotten all at once."""
+        self._blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
+        """The blank squares a walk crosses, for a keeper within two spaces of them."""
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -693,7 +692,10 @@ class CretanLabyrinthState(State):
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
-        held = {self.card(c).item for c in self.items[p]}
+        mine = self.items[p]
+        if not mine:
+            return []
+        held = {self.card(c).item for c in mine}
         return [i for i in ITEMS if i in held]
 
     def passable(self, p: int, node: int) -> bool:
@@ -716,8 +718,13 @@ class CretanLabyrinthState(State):
     def _walk(self) -> tuple[dict[int, int], tuple[Move, ...]]:
         """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
         legal moves and the move played both need them) and kept; not to be changed.
-        The game keeps the walks it has found: they recur (the same start, card and
-        distance), in a game and in a search."""
+
+        The game keeps what it has found, for walks recur (the same start, card and
+        distance), in a game and in a search. A walk that nobody holding the key can cut
+        short is kept as its stops without the key (the board's alone) plus the blank
+        squares crossed: those become stops within two spaces of another player holding
+        the key. A walk of the keeper, which the other players can stop for a battle, is
+        kept by where everybody stands."""
         found = self._stops
         if found is not None:
             return found
@@ -725,41 +732,63 @@ class CretanLabyrinthState(State):
         p = self.turn
         pos = self.pos
         keeper = self.keeper()
-        # What besides the board decides the walk: nobody holds the key (nothing), another
-        # player does (where the keeper stands), the mover does (where the others stand).
-        if keeper is None:
-            near: tuple[int, ...] = ()
-        elif keeper != p:
-            near = (pos[keeper],)
-        else:
-            near = (-1, *pos)
         go = self.card(self.direction).go if self.direction else "any"
-        memo = (self.players, p, pos[p], go, self.distance, near)
         walks = g._walks
-        found = walks.get(memo)
-        if found is None:
-            stops = self._find_stops()
-            names = g.board.names
-            src = names[pos[p]]
-            moves = (
-                tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
-                if stops else _PASS_ONLY
-            )
-            found = (stops, moves)
+        if keeper == p:
+            memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance, tuple(pos))
+            found = walks.get(memo)
+            if found is None:
+                found = self._stops_and_moves(self._find_stops())
+        else:
+            memo = (self.players, p, pos[p], go, self.distance)
+            found = walks.get(memo)
+            if found is None:
+                blanks: list[int] = []
+                stops = self._find_stops(blanks, free=True)
+                found = self._stops_and_moves(stops)
+                g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+            blanks_crossed = g._blanks.get(memo, ())
+            if keeper is not None and blanks_crossed:
+                near = g.reach_table[pos[keeper]]
+                extra = tuple(b for b in blanks_crossed if near[b] <= 2)
+                if extra:
+                    memo = (*memo, extra)
+                    with_extra = walks.get(memo)
+                    if with_extra is None:
+                        stops = dict(found[0])
+                        for b in extra:
+                            stops[b] = -1
+                        with_extra = self._stops_and_moves(stops)
+                    found = with_extra
+        if memo not in walks:
             if len(walks) >= _WALKS_KEPT:
                 walks.clear()
+                g._blanks.clear()
             walks[memo] = found
         if self.stage == _MOVE:
             self._stops = found
         return found
 
-    def _find_stops(self) -> dict[int, int]:
+    def _stops_and_moves(self, stops: dict[int, int]) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """``stops`` and the legal moves to them, in the board's order (``pass`` when none)."""
+        g = self.game
+        names = g.board.names
+        src = names[self.pos[self.turn]]
+        moves = (
+            tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
+            if stops else _PASS_ONLY
+        )
+        return stops, moves
+
+    def _find_stops(self, blanks: list[int] | None = None, free: bool = False) -> dict[int, int]:
+        """The walk of :meth:`stops`. ``free``: as if nobody held the Magic Key, the blank
+        squares crossed (other than the start) added to ``blanks``."""
         game = self.game
         board = game.board
         p = self.turn
         card = self.card(self.direction) if self.direction else None
         dirs = range(4) if card is None or card.go == "any" else (DIRECTIONS.index(card.go),)
-        keeper = self.keeper()
+        keeper = None if free else self.keeper()
         reach = game.reach_table
         # Within two spaces of the keeper a move may stop anywhere (key rules 1-2).
         near_keeper = reach[self.pos[keeper]] if keeper is not None and keeper != p else None
@@ -781,6 +810,8 @@ class CretanLabyrinthState(State):
                 return True
             if gate_seat[n] >= 0:
                 return True  # own or unused gateway (others' cannot be entered)
+            if blanks is not None:
+                blanks.append(n)
             return near_keeper is not None and near_keeper[n] <= 2
 
         def end(n: int, crossed: tuple[int, ...]) -> None:
@@ -907,7 +938,10 @@ class CretanLabyrinthState(State):
         if self.stage == _MOVE:
             p = self.turn
             if move.kind == "pass":
-                events.append(Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"))
+                events.append(self._told(
+                    (EV_THROW_LOST, p, self.direction),
+                    lambda: Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"),
+                ))
                 self.queue = [(_T_END,)]
                 self._stops = None
             else:
@@ -1058,7 +1092,7 @@ class CretanLabyrinthState(State):
         card = self.card(card_id)
         if card.effect == "pegasus" or (card.effect == "swap" and self._swap_targets(p)):
             return True
-        return any(i in card.helped_by for i in self.item_kinds(p))
+        return bool(self.items[p]) and any(i in card.helped_by for i in self.item_kinds(p))
 
     def _start_battle(self, task: Task) -> None:
         att, dfn = int(task[1]), int(task[2])

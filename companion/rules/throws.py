@@ -284,6 +284,10 @@ class BinarySticks(Implement):
         return f"{self.count} casting sticks"
 
 
+_CARD_DRAWS: dict[tuple[str, str], Throw] = {}
+"""The draw of each card of each deck name, made once (draws recur with every turn)."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _search_outcomes(implement: Implement) -> tuple[ChanceOutcome, ...]:
     """:meth:`Implement.search_outcomes`, cached per implement (decks change with every
@@ -414,7 +418,11 @@ class Deck(Implement):
         return f"deck:{self.name}"
 
     def _make(self, card: str) -> Throw:
-        return Throw(self.id, (card,), ())
+        key = (self.name, card)
+        throw = _CARD_DRAWS.get(key)
+        if throw is None:
+            throw = _CARD_DRAWS[key] = Throw(self.id, (card,), ())
+        return throw
 
     def outcomes(self) -> list[tuple[Throw, Fraction]]:
         if self.unseen:
