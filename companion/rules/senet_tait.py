@@ -58,6 +58,12 @@ ENTRY_SQUARES: Final = (4, 6)
 OFF: Final = SQUARES + 1
 """Bearing off is moving to the imaginary square 31 by exact count."""
 
+ENTRY_WORTH: Final = 16
+"""What entering a piece is worth, in squares, for :meth:`SenetTaitState.progress`: a
+piece waits on its plinth for a four or a six (1 throw in 8 with four sticks), about 8
+throws of about 2.3 squares each; so a piece bumped back to its plinth loses its
+squares and this much more."""
+
 COLOURS: Final = ("Black", "White")
 """'Player 1 takes the black pieces'."""
 
@@ -298,9 +304,16 @@ class SenetTaitState(State):
         )
 
     def progress(self, player: int) -> float:
-        """The share of the race run: a piece on its plinth counts 0, on square ``s``
-        counts ``s``, borne off 31 (the imaginary square 31); divided by 5 x 31."""
-        return (sum(self.squares[player]) + OFF * self.off[player]) / (PIECES * OFF)
+        """The share of the race run, a piece on the board counting the squares it has
+        come plus :data:`ENTRY_WORTH` for having entered: on its plinth 0, on square
+        ``s`` ``ENTRY_WORTH + s``, borne off ``ENTRY_WORTH + 31``; over 5 such. 1.0
+        for the winner."""
+        if self.winner == player:
+            return 1.0
+        on_board = len(self.squares[player])
+        off = self.off[player]
+        walked = sum(self.squares[player]) + OFF * off + ENTRY_WORTH * (on_board + off)
+        return walked / (PIECES * (ENTRY_WORTH + OFF))
 
     # --- the rules -------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""The computer player: search over the public rules API."""
