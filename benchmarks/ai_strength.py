@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from companion.ai.match import match, wilson
 from companion.ai.player import DEFAULT_LEVEL, choose, level
 from companion.ai.search import search
-from companion.rules import Phase, State, game_class, game_ids, get_game
+from companion.rules import Move, Phase, State, game_class, game_ids, get_game
 
 TARGET_RANDOM = {"senet-tait": 0.75}
 """Win rate against random play required of the strong level (default 0.95)."""
@@ -116,6 +116,66 @@ def time_decisions(game_id: str, count: int, seed: int) -> tuple[list[float], li
     return sorted(times), sorted(floor), depths
 
 
+def calibration_data(game_id: str, games: int, seed: int) -> list[tuple[float, int]]:
+    """(player 0's progress minus player 1's, 1 if player 0 won else 0) at every
+    fifth decision of ``games`` two-player games between players of the default level
+    (games without a sole winner left out)."""
+    from companion.ai.match import play_game
+    from companion.ai.player import player
+
+    game = get_game(game_id)
+    default = player(DEFAULT_LEVEL)
+    seen: list[float] = []
+
+    def watching(state: State, r: random.Random) -> Move:
+        seen.append(state.progress(0) - state.progress(1))
+        return default(state, r)
+
+    data: list[tuple[float, int]] = []
+    for i in range(games):
+        seen.clear()
+        winners = play_game(game, [watching, watching], random.Random(f"calibrate:{seed}:{i}"))
+        if len(winners) == 1:
+            data += [(d, 1 if winners == (0,) else 0) for d in seen[::5]]
+    return data
+
+
+def fit_sharpness(data: list[tuple[float, int]]) -> float:
+    """The ``k`` of ``P(player 0 wins) = 1 / (1 + exp(-k * difference))`` that makes
+    the outcomes likeliest (golden-section search of the log-likelihood, k in 0.1..60)."""
+    import math
+
+    def loglik(k: float) -> float:
+        total = 0.0
+        for d, won in data:
+            p = 1.0 / (1.0 + math.exp(-k * d))
+            total += math.log(max(1e-12, p if won else 1.0 - p))
+        return total
+
+    low, high = 0.1, 60.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a = high - ratio * (high - low)
+        b = low + ratio * (high - low)
+        if loglik(a) < loglik(b):
+            low = a
+        else:
+            high = b
+    return (low + high) / 2
+
+
+def calibrate(games: int, seed: int, game_list: list[str]) -> None:
+    """Print the fitted sharpness of each game next to the one in companion/ai/evaluate.py."""
+    from companion.ai.evaluate import DEFAULT_SHARPNESS, SHARPNESS
+
+    print(f"Sharpness k of the evaluation, fitted on {games} two-player games at '{DEFAULT_LEVEL}':")
+    for game_id in game_list:
+        data = calibration_data(game_id, games, seed)
+        k = fit_sharpness(data)
+        used = SHARPNESS.get(game_id, DEFAULT_SHARPNESS)
+        print(f"{game_id:<18} fitted {k:5.1f}  (in use {used:g}; {len(data)} positions)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, metavar="N",
@@ -128,8 +188,15 @@ def main() -> None:
     parser.add_argument("--game", action="append", default=None, metavar="ID",
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--part", choices=("both", "strength", "time"), default="both")
+    parser.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
+                        help="only fit the evaluation's sharpness per game on GAMES games "
+                        "between players of the default level (see companion/ai/evaluate.py), "
+                        "and stop")
     args = parser.parse_args()
     game_list = args.game or game_ids()
+    if args.calibrate:
+        calibrate(args.calibrate, args.seed, game_list)
+        return
     strong = level("strong")
     began = time.perf_counter()
 

@@ -28,6 +28,7 @@ A game runs in three stages:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from itertools import compress
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -81,6 +82,16 @@ _MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
 an opponent this turn (only kept with ``combination-captures=no``)."""
 
 _PASS_ONLY: Final = (PASS,)
+
+_Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
+"""An entry of :meth:`SenetSticks.combinations`."""
+
+_USABLE: dict[tuple[Throw, str], tuple[tuple[int, ...], Event]] = {}
+"""Per throw and colour: the values the player of that colour may use, in the order
+thrown, and the event that says so."""
+
+_CAPITALS: dict[str, str] = {}
+"""Colour names as player names (``red`` -> ``Red``), made once."""
 
 _MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
@@ -197,18 +208,18 @@ class SenetSticks(Game):
         Row, from where it cannot attack."""
         self.river_to: tuple[int, ...] = tuple(spec.rivers.get(t, 0) for t in range(n + 1))
         """Where the river on each square leads (0: no river)."""
-        self.path: tuple[tuple[int, ...], ...] = (tuple(range(1, n + 1)), tuple(range(n, 0, -1)))
-        """Each player's squares in the order of the player's path."""
-        self._combinations: dict[
-            tuple[int, ...], tuple[tuple[int, int, int, tuple[int, ...], bool], ...]
-        ] = {}
+        self.path_from: tuple[range, range] = (range(n + 1), range(n, -1, -1))
+        """Each player's squares in the order of its path, from the square before the
+        first (0 or n + 1 ... 0 is the board list's unused first entry)."""
+        self._combinations: dict[tuple[int, ...], tuple[_Combination, ...]] = {}
 
-    def combinations(self, values: tuple[int, ...]) -> tuple[tuple[int, int, int, tuple[int, ...], bool], ...]:
+    def combinations(self, values: tuple[int, ...]) -> tuple[_Combination, ...]:
         """The ordered combinations of ``values`` a plinth may try, as a tree in
         depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
-        subtree including itself, the values played so far, whether values remain)``.
-        Siblings with equal values appear once ('2 then 2' of two 2s once). Kept per
-        distinct ``values``."""
+        subtree including itself, the values played so far, whether values remain, the
+        moves made of it so far by (source square << 8 | square reached))``. Siblings
+        with equal values appear once ('2 then 2' of two 2s once). Kept per distinct
+        ``values``."""
         found = self._combinations.get(values)
         if found is not None:
             return found
@@ -229,7 +240,7 @@ class SenetSticks(Game):
                 nodes[at][2] = len(nodes) - at
 
         grow(-1, list(range(len(values))), ())
-        found = tuple((v, parent, skip, played, more) for v, parent, skip, played, more in nodes)
+        found = tuple((v, parent, skip, played, more, {}) for v, parent, skip, played, more in nodes)
         self._combinations[values] = found
         return found
 
@@ -422,7 +433,11 @@ class SenetSticksState(State):
         """The player's colour (``"Red"``), or ``"Player 1"`` before the colour toss."""
         if self.colours is None:
             return f"Player {player + 1}"
-        return self.colours[player].capitalize()
+        colour = self.colours[player]
+        name = _CAPITALS.get(colour)
+        if name is None:
+            name = _CAPITALS[colour] = colour.capitalize()
+        return name
 
     @property
     def player_to_act_name(self) -> str:
@@ -482,6 +497,13 @@ class SenetSticksState(State):
         out = [PieceAt(p, PieceZone.HELD) for p in (0, 1) for _ in range(self.abyss[p])]
         out += [PieceAt(o, PieceZone.BOARD, s) for s, o in enumerate(self.board) if o != EMPTY]
         return out
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """As :meth:`State.legal_moves`; the moves found for the values left, at once."""
+        cached = self._cache
+        if cached is not None:
+            return cached
+        return super().legal_moves()
 
     # --- search mode ---------------------------------------------------------------
 
@@ -724,9 +746,12 @@ class SenetSticksState(State):
         heres: list[int] = [0] * size
         takens: list[tuple[int, ...]] = [()] * size
         moved = self.moved
-        intern = _MOVES.get
         sources: list[int | None] = [None] if self.abyss[p] else []
-        sources += [s for s in game.path[p] if board[s] == p]
+        # the player's plinths in the order of its path (compress: a scan in C)
+        if p == 0:
+            sources += compress(game.path_from[0], map(p.__eq__, board))
+        else:
+            sources += compress(game.path_from[1], map(p.__eq__, reversed(board)))
         for src in sources:
             if src is None:
                 kind, fresh, start = "resurrect", True, 0
@@ -739,7 +764,7 @@ class SenetSticksState(State):
                 kind, fresh, start = "move", bool(mark & FRESH), src
             i = 0
             while i < size:
-                v, parent, skip, played, more = plan[i]
+                v, parent, skip, played, more, made = plan[i]
                 taken: tuple[int, ...]
                 if parent < 0:
                     here, taken = start, ()
@@ -767,8 +792,11 @@ class SenetSticksState(State):
                             continue
                         caught = (*caught, end)
                     t = end
-                move = intern((kind, src, t, played))
-                out.append(move if move is not None else _move(kind, src, t, played))
+                key = t if src is None else src << 8 | t
+                move = made.get(key)
+                if move is None:
+                    move = made[key] = _move(kind, src, t, played)
+                out.append(move)
                 # whether the plinth may go on with a further value of the combination
                 if more and (mid_captures or not caught):
                     heres[i] = t
@@ -807,10 +835,13 @@ class SenetSticksState(State):
             )]
         else:
             self.board[src] = EMPTY
-            events = [_told(
-                (EV_MOVED, name, move),
-                lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
-            )]
+            said = _EVENTS.get((EV_MOVED, name, move))  # _told, inlined: every move says it
+            if said is None:
+                said = _told(
+                    (EV_MOVED, name, move),
+                    lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
+                )
+            events = [said]
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
@@ -873,10 +904,11 @@ class SenetSticksState(State):
         found: set[int] = set()
         legal = self._legal()
         if legal is not _PASS_ONLY:
+            wanted = len(need)
             for m in legal:
                 found.update(m.values)
-            if need <= found:  # every value is used by a move now: no search needed
-                return need
+                if len(found) == wanted:  # every value is used by a move now: no search
+                    return need
             found.clear()
         seen: set[tuple[tuple[int, ...], ...]] = set()
 
@@ -978,9 +1010,17 @@ class SenetSticksState(State):
         p = self.turn
         assert self.colours is not None
         mine = self.colours[p]
-        self.values = [v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine]
-        name = self.name(p)
-        events = [_told((EV_THROWN, name, throw, mine), lambda: self._thrown_event(p, throw))]
+        # The values and the event of this throw for this colour (the player's name is
+        # the colour's): throws recur, so both are found once.
+        known = _USABLE.get((throw, mine))
+        if known is None:
+            self.values = [
+                v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine
+            ]
+            known = _USABLE[throw, mine] = (tuple(self.values), self._thrown_event(p, throw))
+        else:
+            self.values = list(known[0])
+        events = [known[1]]
         self._settle(events)
         return events
 
@@ -1019,7 +1059,8 @@ class SenetSticksState(State):
         events = self._play(move)
         for v in move.values:
             self.values.remove(v)
-        if self._has_won(p):
+        # a win needs this plinth to arrive in the goal, or the opponent's last in the Abyss
+        if (move.dst in self.game.homes[1 - p] or self.abyss[1 - p] == PLINTHS) and self._has_won(p):
             self.winner = p
             self.values = []
             self.moved = {}
