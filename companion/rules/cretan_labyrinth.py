@@ -226,17 +226,24 @@ class CretanLabyrinth(Game):
         )
         """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
         self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
+        self.widest: int = max(max(r.c1 - r.c0, r.r1 - r.r0) + 1 for r in board.rects)
+        """The most squares a node spans across (2: the palace and the gateways)."""
         order = _node_order(board)
         ranked = sorted(nodes, key=order)
         self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
         """The place of each node in the order legal moves list their squares."""
         self._barred: dict[int, tuple[frozenset[int], ...]] = {}
         self._homes: dict[int, tuple[int, ...]] = {}
+        self._ways: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
+        ] = {}
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
         self._walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
         """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
         most :data:`_WALKS_KEPT`, then forgotten all at once."""
+        self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        """Pegasus's choices by (players, player, square): every square it may fly to."""
         self._blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
         """The blank squares a walk crosses, for a keeper within two spaces of them."""
 
@@ -259,6 +266,36 @@ class CretanLabyrinth(Game):
                 frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
             )
             self._barred[players] = found
+        return found
+
+    def ways(
+        self, players: int, p: int
+    ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]:
+        """For player ``p`` of ``players``: the nodes one step from each node in each
+        direction that it may enter (``[node][direction]``), and whether another
+        player's gateway was left out there (rule 9 ends the way out)."""
+        found = self._ways.get((players, p))
+        if found is None:
+            barred = self.barred(players)[p]
+            allowed = tuple(
+                tuple(tuple(s for s in way if s not in barred) for way in node) for node in self.board.succ
+            )
+            cut = tuple(
+                tuple(len(a) < len(way) for a, way in zip(node_allowed, node, strict=True))
+                for node_allowed, node in zip(allowed, self.board.succ, strict=True)
+            )
+            found = self._ways[players, p] = (allowed, cut)
+        return found
+
+    def keep_walk(
+        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]]
+    ) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """Keep a walk found (see CretanLabyrinthState._walk), forgetting every walk kept
+        when :data:`_WALKS_KEPT` are; returns ``found``."""
+        if len(self._walks) >= _WALKS_KEPT:
+            self._walks.clear()
+            self._blanks.clear()
+        self._walks[memo] = found
         return found
 
     def homes(self, players: int) -> tuple[int, ...]:
@@ -402,10 +439,9 @@ class CretanLabyrinthState(State):
 
     def keeper(self) -> int | None:
         """The player holding the Magic Key (one-key game), else ``None``."""
-        if self.game.single_key:
-            for p in range(self.players):
-                if self.keys[p]:
-                    return p
+        keys = self.keys
+        if self.game.single_key and True in keys:
+            return keys.index(True)
         return None
 
     def key_available(self, p: int) -> bool:
@@ -678,17 +714,28 @@ class CretanLabyrinthState(State):
         assert kind == _T_CARD
         card = self.card(task[2])
         if card.effect == "pegasus":
-            src = board.names[self.pos[p]]
-            return tuple(
-                g.move("fly", src, board.names[n])
-                for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
-            )
+            # Every square but the own and others' gateways: the same from the same square.
+            flight = (self.players, p, self.pos[p])
+            flights = g._flights.get(flight)
+            if flights is None:
+                src = board.names[self.pos[p]]
+                flights = g._flights[flight] = tuple(
+                    g.move("fly", src, board.names[n])
+                    for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
+                )
+            return flights
         helpers = [i for i in self.item_kinds(p) if i in card.helped_by]
         averts = [g.move("avert", label=i) for i in helpers]
         targets = self._swap_targets(p) if card.effect == "swap" else []
         if targets:
             return (*averts, *(g.move("swap", label=self.name(q)) for q in targets))
         return (*averts, g.move("face-danger"))
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """As :meth:`State.legal_moves`; a move's stops first, at once."""
+        if self.stage == _MOVE:
+            return self._walk()[1]
+        return super().legal_moves()
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
@@ -724,7 +771,7 @@ class CretanLabyrinthState(State):
         short is kept as its stops without the key (the board's alone) plus the blank
         squares crossed: those become stops within two spaces of another player holding
         the key. A walk of the keeper, which the other players can stop for a battle, is
-        kept by where everybody stands."""
+        kept by where everybody stands (when somebody is near enough to be met)."""
         found = self._stops
         if found is not None:
             return found
@@ -732,25 +779,36 @@ class CretanLabyrinthState(State):
         p = self.turn
         pos = self.pos
         keeper = self.keeper()
-        go = self.card(self.direction).go if self.direction else "any"
+        go = g.decks.cards[self.direction].go if self.direction else "any"
+        memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
         walks = g._walks
         if keeper == p:
-            memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance, tuple(pos))
-            found = walks.get(memo)
-            if found is None:
-                found = self._stops_and_moves(self._find_stops())
-        else:
-            memo = (self.players, p, pos[p], go, self.distance)
-            found = walks.get(memo)
-            if found is None:
-                blanks: list[int] = []
-                stops = self._find_stops(blanks, free=True)
-                found = self._stops_and_moves(stops)
-                g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+            # The keeper's walk can be stopped for a battle only by players it can come
+            # within two spaces of: a step brings it at most as many spaces nearer as the
+            # node stepped onto is wide (2 for the palace and the gateways).
+            reach = g.reach_table[pos[p]]
+            near = self.distance * g.widest + 2
+            met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
+            if met:
+                memo = (*memo, tuple(pos[q] for q in met), met)
+                found = walks.get(memo)
+                if found is None:
+                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()))
+                if self.stage == _MOVE:
+                    self._stops = found
+                return found
+        found = walks.get(memo)
+        if found is None:
+            blanks: list[int] = []
+            stops = self._find_stops(blanks, free=True)
+            found = self._stops_and_moves(stops)
+            g.keep_walk(memo, found)
+            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+        if keeper is not None and keeper != p:
             blanks_crossed = g._blanks.get(memo, ())
-            if keeper is not None and blanks_crossed:
-                near = g.reach_table[pos[keeper]]
-                extra = tuple(b for b in blanks_crossed if near[b] <= 2)
+            if blanks_crossed:
+                keeper_reach = g.reach_table[pos[keeper]]
+                extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
                 if extra:
                     memo = (*memo, extra)
                     with_extra = walks.get(memo)
@@ -758,13 +816,8 @@ class CretanLabyrinthState(State):
                         stops = dict(found[0])
                         for b in extra:
                             stops[b] = -1
-                        with_extra = self._stops_and_moves(stops)
+                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops))
                     found = with_extra
-        if memo not in walks:
-            if len(walks) >= _WALKS_KEPT:
-                walks.clear()
-                g._blanks.clear()
-            walks[memo] = found
         if self.stage == _MOVE:
             self._stops = found
         return found
@@ -797,8 +850,7 @@ class CretanLabyrinthState(State):
             [(q, reach[self.pos[q]]) for q in ((p + i) % self.players for i in range(1, self.players))]
             if keeper == p else []
         )
-        barred = game.barred(self.players)[p]
-        succ = board.succ
+        allowed, cut = game.ways(self.players, p)
         colours = board.colours
         palace = board.palace
         gate_seat = game.gate_seat_of
@@ -821,23 +873,31 @@ class CretanLabyrinthState(State):
                 result.setdefault(c, -1)
 
         def walk(n: int, left: int, d: int, crossed: tuple[int, ...]) -> None:
-            if left == 0:
-                end(n, crossed)
+            while True:
+                if left == 0:
+                    end(n, crossed)
+                    return
+                nexts = allowed[n][d]
+                if cut[n][d] or not nexts:
+                    end(n, crossed)  # a wall or another's gateway ends this way out
+                if len(nexts) == 1 and not others:
+                    # one way on: walk on here rather than in a call
+                    if n != start and stoppable(n):
+                        crossed = (*crossed, n)
+                    n = nexts[0]
+                    left -= 1
+                    continue
+                for s in nexts:
+                    if others:
+                        # 'If the keeper of the Magic Key passes within two spaces of another
+                        # player then [he] must stop and do battle ... as soon as [he] comes
+                        # within range.'
+                        fresh = [q for q, r in others if r[s] <= 2 and r[n] > 2]
+                        if fresh:
+                            result[s] = fresh[0]
+                            continue
+                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
                 return
-            ways = succ[n][d]
-            nexts = [s for s in ways if s not in barred] if barred else ways
-            if len(nexts) < len(ways) or not nexts:
-                end(n, crossed)  # a wall or another's gateway ends this way out
-            for s in nexts:
-                if others:
-                    # 'If the keeper of the Magic Key passes within two spaces of another
-                    # player then [he] must stop and do battle ... as soon as [he] comes
-                    # within range.'
-                    fresh = [q for q, r in others if r[s] <= 2 and r[n] > 2]
-                    if fresh:
-                        result[s] = fresh[0]
-                        continue
-                walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
 
         for d in dirs:
             walk(start, self.distance, d, ())
@@ -859,22 +919,44 @@ class CretanLabyrinthState(State):
 
     def _take(self, deck_name: str, card: str) -> None:
         deck = self.decks[deck_name]
-        if deck.unseen:
-            unseen = list(deck.unseen)
-            unseen.remove(card)
-            self.decks[deck_name] = Deck(deck_name, tuple(unseen), deck.returned)
+        unseen = deck.unseen
+        if unseen:
+            i = unseen.index(card)
+            self.decks[deck_name] = Deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
         else:
             self.decks[deck_name] = Deck(deck_name, (), deck.returned[1:])
 
     def _return(self, card: str) -> None:
         """'Other cards are returned to the bottom of the deck.'"""
-        name = self.card(card).deck
+        name = self.game.decks.cards[card].deck
         deck = self.decks[name]
         self.decks[name] = Deck(name, deck.unseen, (*deck.returned, card))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
-        events: list[Event] = []
         stage = self.stage
+        if stage == _DISTANCE:
+            self.distance = sum(throw.values)
+            self.stage = _DIRECTION
+            p, d = self.turn, self.distance
+            said = self.game._events.get((EV_THROWN, p, d))  # _told, inlined: every turn says it
+            if said is None:
+                said = self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))
+            return [said]
+        if stage == _DIRECTION:
+            card = throw.faces[0]  # the card drawn (a throw of the direction deck)
+            self._take(DIRECTION_DECK, card)
+            self.direction = card
+            self.stage = _MOVE
+            self._stops = None
+            p = self.turn
+            said = self.game._events.get((EV_CARD_DRAWN, p, card))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_CARD_DRAWN, p, card),
+                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws: {self.card(card).text}"),
+                )
+            return [said]
+        events: list[Event] = []
         if stage == _START:
             p = self.current_player
             value = throw.values[0]
@@ -895,22 +977,6 @@ class CretanLabyrinthState(State):
                     self.rollers = tied
                     self.rolls = []
             return events
-        if stage == _DISTANCE:
-            self.distance = sum(throw.values)
-            self.stage = _DIRECTION
-            p, d = self.turn, self.distance
-            return [self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))]
-        if stage == _DIRECTION:
-            card = throw.card
-            self._take(DIRECTION_DECK, card)
-            self.direction = card
-            self.stage = _MOVE
-            self._stops = None
-            p = self.turn
-            return [self._told(
-                (EV_CARD_DRAWN, p, card),
-                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws: {self.card(card).text}"),
-            )]
         task = self.queue[0]
         if task[0] == _T_DRAW:
             p, colour = int(task[1]), str(task[2])
@@ -946,7 +1012,9 @@ class CretanLabyrinthState(State):
                 self._stops = None
             else:
                 assert isinstance(move.dst, str)
-                dst = board.node(move.dst)
+                dst = board.index.get(move.dst)  # a move names squares as the board does
+                if dst is None:
+                    dst = board.node(move.dst)
                 battle_with = self._walk()[0][dst]
                 self._stops = None
                 self.origin[p] = self.pos[p]
@@ -1306,7 +1374,10 @@ class CretanLabyrinthState(State):
             events.append(Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
             q = (q + 1) % self.players
         self.turn = q
-        events.append(self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn")))
+        said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
+        if said is None:
+            said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
+        events.append(said)
 
     # --- JSON -----------------------------------------------------------------------
 
