@@ -106,8 +106,17 @@ _T_END = "end-turn"
 
 _PASS_ONLY: Final = (PASS,)
 
-_WALKS_KEPT: Final = 20_000
-"""Walks (stops and legal moves of one move) a game keeps; about 5 MB at most."""
+_END: Final = (_T_END,)
+_LAND: Final = tuple((_T_LAND, p) for p in range(4))
+"""The tasks queued by every move, per player (at most 4: ``max_players``)."""
+
+_WALKS_KEPT: Final = 40_000
+"""The board's walks (stops and legal moves of one move) a game keeps: all of them for
+four players on the default board (about 15,500, some 10 MB)."""
+
+_MET_WALKS_KEPT: Final = 4_000
+"""Walks that meet the Magic Key's keeper a game keeps (they depend on where players
+stand, and recur less)."""
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -244,6 +253,8 @@ class CretanLabyrinth(Game):
         most :data:`_WALKS_KEPT`, then forgotten all at once."""
         self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         """Pegasus's choices by (players, player, square): every square it may fly to."""
+        self._met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Walks that meet the Magic Key's keeper: by where the players met stand."""
         self._blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
         """The blank squares a walk crosses, for a keeper within two spaces of them."""
 
@@ -288,14 +299,20 @@ class CretanLabyrinth(Game):
         return found
 
     def keep_walk(
-        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]]
+        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]],
+        rare: bool = False,
     ) -> tuple[dict[int, int], tuple[Move, ...]]:
-        """Keep a walk found (see CretanLabyrinthState._walk), forgetting every walk kept
-        when :data:`_WALKS_KEPT` are; returns ``found``."""
-        if len(self._walks) >= _WALKS_KEPT:
-            self._walks.clear()
-            self._blanks.clear()
-        self._walks[memo] = found
+        """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
+        board's walks (at most 5 directions x 6 distances per square and player) are
+        kept up to :data:`_WALKS_KEPT`; walks that meet a keeper (``rare``), which
+        depend on where players stand, up to :data:`_MET_WALKS_KEPT`. A full store is
+        emptied and starts again."""
+        kept = self._met_walks if rare else self._walks
+        if len(kept) >= (_MET_WALKS_KEPT if rare else _WALKS_KEPT):
+            kept.clear()
+            if not rare:
+                self._blanks.clear()
+        kept[memo] = found
         return found
 
     def homes(self, players: int) -> tuple[int, ...]:
@@ -791,9 +808,9 @@ class CretanLabyrinthState(State):
             met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
             if met:
                 memo = (*memo, tuple(pos[q] for q in met), met)
-                found = walks.get(memo)
+                found = g._met_walks.get(memo)
                 if found is None:
-                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()))
+                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
                 if self.stage == _MOVE:
                     self._stops = found
                 return found
@@ -811,12 +828,12 @@ class CretanLabyrinthState(State):
                 extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
                 if extra:
                     memo = (*memo, extra)
-                    with_extra = walks.get(memo)
+                    with_extra = g._met_walks.get(memo)
                     if with_extra is None:
                         stops = dict(found[0])
                         for b in extra:
                             stops[b] = -1
-                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops))
+                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops), rare=True)
                     found = with_extra
         if self.stage == _MOVE:
             self._stops = found
@@ -979,8 +996,8 @@ class CretanLabyrinthState(State):
             return events
         task = self.queue[0]
         if task[0] == _T_DRAW:
-            p, colour = int(task[1]), str(task[2])
-            card = throw.card
+            p, colour = task[1], task[2]
+            card = throw.faces[0]  # the card drawn (a throw of that colour's deck)
             self._take(colour, card)
             self.queue[0] = (_T_CARD, p, card)
             events.append(self._told(
@@ -1023,7 +1040,7 @@ class CretanLabyrinthState(State):
                     (EV_MOVED, p, move.src, move.dst),
                     lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
                 ))
-                self.queue = [(_T_LAND, p), (_T_END,)]
+                self.queue = [_LAND[p], _END]
                 if battle_with >= 0:
                     events.append(Event(
                         EV_BATTLE, battle_with,
@@ -1082,7 +1099,7 @@ class CretanLabyrinthState(State):
             kind = task[0]
             if kind == _T_LAND:
                 self.queue.pop(0)
-                self._land(int(task[1]), events)
+                self._land(task[1], events)
             elif kind == _T_WIN:
                 self.queue.pop(0)
                 self._check_win(int(task[1]), events)
@@ -1095,11 +1112,11 @@ class CretanLabyrinthState(State):
                 self.queue.pop(0)
                 events.append(Event(EV_CARD_DRAWN, int(task[1]), f"the {task[2]} deck is empty: no card"))
             elif kind == _T_CARD:
-                p = int(task[1])
-                if self._card_waits(p, str(task[2])):
+                p = task[1]
+                if self._card_waits(p, task[2]):
                     return
                 self.queue.pop(0)
-                self._do_card(p, str(task[2]), None, events)
+                self._do_card(p, task[2], None, events)
             elif kind == _T_BATTLE:
                 if self.battle is None:
                     self._start_battle(task)
@@ -1138,7 +1155,8 @@ class CretanLabyrinthState(State):
             tasks.append((_T_KEY, p))
         if n == self.own_gateway(p):
             tasks.append((_T_WIN, p))
-        self.queue[0:0] = tasks
+        if tasks:
+            self.queue[0:0] = tasks
 
     def _check_win(self, p: int, events: list[Event]) -> None:
         """'Once there you win the game if you possess one of each (4) color of diamond

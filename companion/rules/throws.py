@@ -25,7 +25,7 @@ import math
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -158,10 +158,17 @@ class Dice(Implement):
 
     count: int = 2
     sides: int = 6
+    _throws: tuple[Throw, ...] = field(default=(), init=False, repr=False, compare=False)
+    """Every throw in the order the faces are drawn (first die slowest), when there are
+    at most 64: a draw picks one instead of making it."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= 8 or not 2 <= self.sides <= 100:
             raise InvalidThrowError(f"unsupported dice: {self.count}d{self.sides}")
+        if self.sides**self.count <= 64:
+            faces = range(1, self.sides + 1)
+            made = tuple(self._make(v) for v in itertools.product(faces, repeat=self.count))
+            object.__setattr__(self, "_throws", made)
 
     @property
     def id(self) -> str:
@@ -183,8 +190,13 @@ class Dice(Implement):
         return tuple(sorted(throw.values))
 
     def draw(self, randbelow: Randbelow) -> Throw:
-        if self.count == 1:
-            return _dice_table(self)[randbelow(self.sides)]
+        throws = self._throws
+        if throws:
+            sides = self.sides
+            index = 0
+            for _ in range(self.count):  # one randbelow per die, the first die first
+                index = index * sides + randbelow(sides)
+            return throws[index]
         return self._make([randbelow(self.sides) + 1 for _ in range(self.count)])
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
@@ -305,12 +317,6 @@ def _search_outcomes(implement: Implement) -> tuple[ChanceOutcome, ...]:
     merged = [ChanceOutcome(first[k], p, float(p)) for k, p in total.items()]
     merged.sort(key=lambda o: -o.probability)  # likeliest first; ties in outcomes() order
     return tuple(merged)
-
-
-@functools.lru_cache(maxsize=64)
-def _dice_table(dice: Dice) -> tuple[Throw, ...]:
-    """The throws of one die (``dice.count == 1``), indexed by value - 1."""
-    return tuple(dice._make([v]) for v in range(1, dice.sides + 1))
 
 
 @functools.lru_cache(maxsize=64)
@@ -449,8 +455,13 @@ class Deck(Implement):
         if len(faces) != 1:
             raise InvalidThrowError(f"a draw from the {self.name} deck is one card")
         card = faces[0]
-        possible = {t.faces[0] for t, _ in self.outcomes()}
-        if card not in possible:
+        if self.unseen:
+            possible = card in self.unseen
+        elif self.returned:
+            possible = card == self.returned[0]
+        else:
+            raise InvalidThrowError(f"the {self.name} deck is empty")
+        if not possible:
             raise InvalidThrowError(
                 f"{card!r} cannot be drawn from the {self.name} deck now"
             )
