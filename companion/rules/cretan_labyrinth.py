@@ -862,9 +862,16 @@ class CretanLabyrinthState(State):
         reach = game.reach_table
         # Within two spaces of the keeper a move may stop anywhere (key rules 1-2).
         near_keeper = reach[self.pos[keeper]] if keeper is not None and keeper != p else None
-        # Clockwise from the keeper: the first of them to come within range is the attacker.
+        # Clockwise from the keeper: the first of them to come within range is the attacker
+        # (only those the walk can come near: see _walk).
+        near = self.distance * game.widest + 2
+        start_reach = reach[self.pos[p]]
         others = (
-            [(q, reach[self.pos[q]]) for q in ((p + i) % self.players for i in range(1, self.players))]
+            [
+                (q, reach[self.pos[q]])
+                for q in ((p + i) % self.players for i in range(1, self.players))
+                if start_reach[self.pos[q]] <= near
+            ]
             if keeper == p else []
         )
         allowed, cut = game.ways(self.players, p)
@@ -889,6 +896,15 @@ class CretanLabyrinthState(State):
             for c in crossed:
                 result.setdefault(c, -1)
 
+        def met(s: int, n: int) -> int:
+            """'If the keeper of the Magic Key passes within two spaces of another player
+            then [he] must stop and do battle ... as soon as [he] comes within range.'
+            The player met stepping from ``n`` to ``s``, or -1."""
+            for q, r in others:
+                if r[s] <= 2 and r[n] > 2:
+                    return q
+            return -1
+
         def walk(n: int, left: int, d: int, crossed: tuple[int, ...]) -> None:
             while True:
                 if left == 0:
@@ -897,21 +913,24 @@ class CretanLabyrinthState(State):
                 nexts = allowed[n][d]
                 if cut[n][d] or not nexts:
                     end(n, crossed)  # a wall or another's gateway ends this way out
-                if len(nexts) == 1 and not others:
+                if len(nexts) == 1:
                     # one way on: walk on here rather than in a call
+                    s = nexts[0]
+                    if others:
+                        q = met(s, n)
+                        if q >= 0:
+                            result[s] = q
+                            return
                     if n != start and stoppable(n):
                         crossed = (*crossed, n)
-                    n = nexts[0]
+                    n = s
                     left -= 1
                     continue
                 for s in nexts:
                     if others:
-                        # 'If the keeper of the Magic Key passes within two spaces of another
-                        # player then [he] must stop and do battle ... as soon as [he] comes
-                        # within range.'
-                        fresh = [q for q, r in others if r[s] <= 2 and r[n] > 2]
-                        if fresh:
-                            result[s] = fresh[0]
+                        q = met(s, n)
+                        if q >= 0:
+                            result[s] = q
                             continue
                     walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
                 return
