@@ -1,7 +1,8 @@
 """The computer player's strength and its time per decision, per game.
 
-Run with ``make bench`` (about 10 minutes on two cores; ``--games`` and ``--positions``
-trade time for precision). Two parts:
+Run with ``make bench`` (about 10 to 12 minutes on two cores, most of it the Cretan
+Labyrinth's long games; ``--games`` and ``--positions`` trade time for precision,
+``--game`` picks games). Two parts:
 
 1. **Strength**: for every game and number of players, the ``strong`` level in one seat
    against the floor players in all the others, seats rotating from game to game:
@@ -178,8 +179,9 @@ def calibrate(games: int, seed: int, game_list: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, metavar="N",
-                        help="games per game, player count and opponent (default 200)")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="games per game, player count and opponent (default 100: 200 "
+                        "per game and player count)")
     parser.add_argument("--positions", type=int, default=200, metavar="N",
                         help="midgame positions per game for the time per decision (default 200)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",

@@ -421,6 +421,14 @@ class Deck(Implement):
     name: str
     unseen: tuple[str, ...]
     returned: tuple[str, ...] = ()
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+    """The hash, computed once: a deck is hashed in every position key and outcome cache."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.name, self.unseen, self.returned)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def id(self) -> str:
