@@ -421,14 +421,16 @@ class Deck(Implement):
     name: str
     unseen: tuple[str, ...]
     returned: tuple[str, ...] = ()
-    _hash: int = field(default=0, init=False, repr=False, compare=False)
-    """The hash, computed once: a deck is hashed in every position key and outcome cache."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.name, self.unseen, self.returned)))
+    _hash: int = field(default=-1, init=False, repr=False, compare=False)
+    """The hash once computed (-1, which no hash is, until then): a deck is hashed in
+    every position key and outcome cache of a search."""
 
     def __hash__(self) -> int:
-        return self._hash
+        known = self._hash
+        if known == -1:
+            known = hash((self.name, self.unseen, self.returned))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     @property
     def id(self) -> str:
