@@ -361,6 +361,16 @@ class ColouredSticks(Implement):
 
     sticks: tuple[tuple[StickFace, StickFace], ...]
     name: str = "coloured sticks"
+    _hash: int = field(default=-1, init=False, repr=False, compare=False)
+    """The hash once computed (-1 until then): the sticks are hashed at every chance
+    node of a search (its outcomes are cached by implement)."""
+
+    def __hash__(self) -> int:
+        known = self._hash
+        if known == -1:
+            known = hash((self.sticks, self.name))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     @property
     def id(self) -> str:
