@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from companion.ai.match import match, wilson
-from companion.ai.player import DEFAULT_LEVEL, choose, level
+from companion.ai.player import DEFAULT_LEVEL, choose, get_level
 from companion.ai.search import search
 from companion.rules import Move, Phase, State, game_class, game_ids, get_game
 
@@ -199,7 +199,7 @@ def main() -> None:
     if args.calibrate:
         calibrate(args.calibrate, args.seed, game_list)
         return
-    strong = level("strong")
+    strong = get_level("strong")
     began = time.perf_counter()
 
     if args.part in ("both", "strength"):
@@ -241,7 +241,7 @@ def main() -> None:
         print()
 
     if args.part in ("both", "time"):
-        normal = level(DEFAULT_LEVEL)
+        normal = get_level(DEFAULT_LEVEL)
         print(f"Time per decision at '{DEFAULT_LEVEL}' ({normal.help}), {args.positions} midgame "
               "positions per game;")
         print("floor: a one-ply search of the same positions (each move, then the evaluation).")
