@@ -189,6 +189,9 @@ class _BoardTables:
         """Walks that meet the Magic Key's keeper: by where the players met stand."""
         self.blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
         """The blank squares a walk crosses, for a keeper within two spaces of them."""
+        self.visited: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
+        """Every node a walk goes through: a keeper's walk meets nobody when none of
+        them is within two spaces of another player."""
         self.flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         """Pegasus's choices by (players, player, square): every square it may fly to."""
 
@@ -292,6 +295,7 @@ class CretanLabyrinth(Game):
         self._walks = tables.walks
         self._met_walks = tables.met_walks
         self._blanks = tables.blanks
+        self._visited = tables.visited
         self._flights = tables.flights
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
@@ -350,6 +354,7 @@ class CretanLabyrinth(Game):
             kept.clear()
             if not rare:
                 self._blanks.clear()
+                self._visited.clear()
         kept[memo] = found
         return found
 
@@ -825,8 +830,8 @@ class CretanLabyrinthState(State):
         distance), in a game and in a search. A walk that nobody holding the key can cut
         short is kept as its stops without the key (the board's alone) plus the blank
         squares crossed: those become stops within two spaces of another player holding
-        the key. A walk of the keeper, which the other players can stop for a battle, is
-        kept by where everybody stands (when somebody is near enough to be met)."""
+        the key. A walk of the keeper that comes within two spaces of another player (who
+        stops it for a battle) is kept by where the players it can meet stand."""
         found = self._stops
         if found is not None:
             return found
@@ -837,28 +842,32 @@ class CretanLabyrinthState(State):
         go = g.decks.cards[self.direction].go if self.direction else "any"
         memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
         walks = g._walks
+        found = walks.get(memo)
+        if found is None:
+            blanks: list[int] = []
+            visited: list[int] = []
+            stops = self._find_stops(blanks, visited, free=True)
+            found = g.keep_walk(memo, self._stops_and_moves(stops))
+            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+            g._visited[memo] = tuple(dict.fromkeys(visited))
         if keeper == p:
-            # The keeper's walk can be stopped for a battle only by players it can come
-            # within two spaces of: a step brings it at most as many spaces nearer as the
-            # node stepped onto is wide (2 for the palace and the gateways).
+            # The keeper's walk is stopped for a battle as soon as it comes within two
+            # spaces of another player; if no node it walks is that near anybody, it is
+            # the board's walk. (Only players within reach matter: a step brings the
+            # keeper at most as many spaces nearer as the node stepped onto is wide.)
             reach = g.reach_table[pos[p]]
             near = self.distance * g.widest + 2
             met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
-            if met:
+            rows = [g.reach_table[pos[q]] for q in met]
+            walked = g._visited.get(memo)
+            if walked is None or any(row[v] <= 2 for v in walked for row in rows):
                 memo = (*memo, tuple(pos[q] for q in met), met)
                 found = g._met_walks.get(memo)
                 if found is None:
                     found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
-                if self.stage == _MOVE:
-                    self._stops = found
-                return found
-        found = walks.get(memo)
-        if found is None:
-            blanks: list[int] = []
-            stops = self._find_stops(blanks, free=True)
-            found = self._stops_and_moves(stops)
-            g.keep_walk(memo, found)
-            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+            if self.stage == _MOVE:
+                self._stops = found
+            return found
         if keeper is not None and keeper != p:
             blanks_crossed = g._blanks.get(memo, ())
             if blanks_crossed:
@@ -888,9 +897,12 @@ class CretanLabyrinthState(State):
         )
         return stops, moves
 
-    def _find_stops(self, blanks: list[int] | None = None, free: bool = False) -> dict[int, int]:
+    def _find_stops(
+        self, blanks: list[int] | None = None, visited: list[int] | None = None, free: bool = False
+    ) -> dict[int, int]:
         """The walk of :meth:`stops`. ``free``: as if nobody held the Magic Key, the blank
-        squares crossed (other than the start) added to ``blanks``."""
+        squares crossed (other than the start) added to ``blanks``, every node walked
+        (the start included) to ``visited``."""
         game = self.game
         board = game.board
         p = self.turn
@@ -945,6 +957,8 @@ class CretanLabyrinthState(State):
 
         def walk(n: int, left: int, d: int, crossed: tuple[int, ...]) -> None:
             while True:
+                if visited is not None:
+                    visited.append(n)
                 if left == 0:
                     end(n, crossed)
                     return
