@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.errors import CompanionError
 from companion.rules import (
     Game,
     Phase,
@@ -38,7 +39,7 @@ MAX_PLAYOUT_ACTIONS = 1_000_000
 """``rules play`` gives up after this many actions (a game that does not end is a bug)."""
 
 
-class UsageError(Exception):
+class UsageError(CompanionError):
     """Bad input from the user: printed as one line, exit status 2."""
 
 

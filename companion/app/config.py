@@ -22,11 +22,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.errors import CompanionError
+
 PIN_RANGE = range(0, 28)
 """BCM GPIO numbers on the 40-pin header."""
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """A configuration value that cannot be used; the message names where, the key and why."""
 
     def __init__(self, source: str, key: str, reason: str) -> None:

@@ -12,6 +12,7 @@ from companion.devices.events import (
     Press,
     Shaken,
     ShakeStarted,
+    SourceFailed,
     SourceStatus,
     ThrowReported,
 )
@@ -25,14 +26,6 @@ class Quit:
 
 
 @dataclass(frozen=True, slots=True)
-class SourceFailed:
-    """The throw source ``source`` could not start: ``text`` says why."""
-
-    source: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class PanelIdle:
     """Nothing has happened for ``display.sleep_after`` seconds since event number
     ``generation``: the service switches the panel off (the controller never sees it)."""
@@ -40,7 +33,7 @@ class PanelIdle:
     generation: int
 
 
-Event: TypeAlias = DeviceEvent | Quit | SourceFailed | PanelIdle
+Event: TypeAlias = DeviceEvent | Quit | PanelIdle
 
 __all__ = [
     "ButtonEvent",

@@ -34,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
+from companion.errors import CompanionError
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ STAMP: Final = "%Y%m%d-%H%M%S"
 _NAME: Final = re.compile(r"(\d{8}-\d{6})-")
 
 
-class JournalError(Exception):
+class JournalError(CompanionError):
     """A journal that cannot be used at all (no valid first record); names the file."""
 
 

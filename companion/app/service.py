@@ -2,8 +2,11 @@
 
 Device threads (gpiozero callbacks, the timer thread, a serial reader) only
 :meth:`Service.post` events. The loop (:meth:`Service.run`) handles one event at a
-time: the controller changes state, the throw source is armed for what is due, and
-the screen is drawn and pushed to the display if it changed. The loop blocks on the
+time: the controller answers with one :class:`~companion.app.controller.Reply` (the
+view, the implement due, the throw source wanted); the
+:class:`~companion.devices.sources.SourceKeeper` arms the source for what is due (a
+source that cannot start comes back as an event through the queue, like any other),
+and the view is drawn and pushed to the display if it changed. The loop blocks on the
 queue: an idle companion uses no CPU.
 
 :func:`build` makes everything from a configuration (the keys of
@@ -25,21 +28,15 @@ from typing import Any
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.controller import Controller, Draw
-from companion.app.events import Event, PanelIdle, Quit, SourceFailed
+from companion.app.controller import Controller, Draw, Reply
+from companion.app.events import Event, PanelIdle, Quit
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
 from companion.devices.events import ButtonEvent, ButtonName
-from companion.devices.sources import (
-    SOURCE_NAMES,
-    SourceContext,
-    SourceUnavailableError,
-    ThrowSource,
-    make_source,
-)
+from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper, SourceName
 from companion.rules import Implement, Throw
 from companion.ui.render import render
 
@@ -84,9 +81,8 @@ class Service:
         self._posted = 0
         self._handled = 0
         self._closers = closers or []
-        self._source_ctx = source_context(self.post)
-        self.source: ThrowSource | None = None
-        self._armed: Implement | None = None
+        self.sources = SourceKeeper(source_context(self.post))
+        """The running throw source, started and armed as each reply asks."""
         self._closed = False
         self._scheduler = scheduler
         self.sleep_after = sleep_after
@@ -119,11 +115,10 @@ class Service:
 
     # ---------------------------------------------------------------- the loop
 
-    def refresh(self) -> None:
-        """Arm the throw source for what is due and show the current screen."""
-        self._reconcile_source()
-        image = render(self.controller.view(), self.screen.size)
-        self.screen.show(image)
+    def show(self, reply: Reply) -> None:
+        """Have the throw source ``reply`` wants armed for what is due, and draw its view."""
+        self.sources.want(reply.source, reply.due)
+        self.screen.show(render(reply.view, self.screen.size))
 
     def handle(self, event: Event) -> None:
         """Handle one event and redraw (what :meth:`run` does for each queued event).
@@ -143,19 +138,23 @@ class Service:
             if isinstance(event, ButtonEvent):
                 return
         try:
-            self.controller.handle(event)
+            reply = self.controller.handle(event)
         except Exception:  # a bug must not end the game: log it, keep the loop alive
             log.exception("error while handling %r", event)
+            try:
+                reply = self.controller.reply()
+            except Exception:
+                log.exception("error while building the screen after %r", event)
+                return
         try:
-            self.refresh()
+            self.show(reply)
         except Exception:
             log.exception("error while drawing the screen after %r", event)
 
     def run(self) -> None:
         """Start the controller and loop until a :class:`Quit` event (or the controller
         asks to quit)."""
-        self.controller.start()
-        self.refresh()
+        self.show(self.controller.start())
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")
@@ -184,27 +183,6 @@ class Service:
             self.sleep_after, lambda: self.post(PanelIdle(generation))
         )
 
-    def _reconcile_source(self) -> None:
-        wanted = self.controller.source
-        if self.source is None or self.source.name != wanted:
-            if self.source is not None:
-                self.source.close()
-                self.source = None
-            self._armed = None
-            try:
-                self.source = make_source(wanted, self._source_ctx)
-            except (SourceUnavailableError, OSError, ValueError) as exc:
-                log.warning("throw source %s: %s", wanted, exc)
-                self.controller.handle(SourceFailed(wanted, str(exc)))
-                if self.controller.source != wanted:
-                    self._reconcile_source()
-                return
-            log.info("throw source: %s", wanted)
-        due = self.controller.due
-        if due != self._armed:
-            self._armed = due
-            self.source.arm(due)
-
     def close(self) -> None:
         """End cleanly: journal closed, throw source and pins released, display blanked."""
         if self._closed:
@@ -213,9 +191,7 @@ class Service:
         if self._sleep_timer is not None:
             self._sleep_timer.cancel()
         self.controller.close()
-        if self.source is not None:
-            self.source.close()
-            self.source = None
+        self.sources.close()
         for closer in self._closers:
             try:
                 closer()
@@ -270,7 +246,7 @@ def build(
     journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
     available = [
         name for name in SOURCE_NAMES
-        if not (name == "gpio-shaker" and conf.get("shaker.pin") is None)
+        if not (name == SourceName.GPIO_SHAKER and conf.get("shaker.pin") is None)
     ]
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,

@@ -83,6 +83,17 @@ class SourceStatus:
     text: str
 
 
-DeviceEvent: TypeAlias = ButtonEvent | Shaken | ShakeStarted | ThrowReported | SourceStatus
+@dataclass(frozen=True, slots=True)
+class SourceFailed:
+    """The throw source ``source`` could not start: ``text`` says why (posted by the
+    :class:`~companion.devices.sources.SourceKeeper`)."""
+
+    source: str
+    text: str
+
+
+DeviceEvent: TypeAlias = (
+    ButtonEvent | Shaken | ShakeStarted | ThrowReported | SourceStatus | SourceFailed
+)
 Post: TypeAlias = Callable[[DeviceEvent], None]
 """How a device hands an event to the loop (thread-safe, never blocks)."""

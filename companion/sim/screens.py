@@ -111,14 +111,14 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK, BACK)                                            # the pause menu, the game
     yield "undo", send(HOLD_BACK)
     send(OK)
-    ctl.source = "serial-shaker"
-    send(BACK, OK)                                            # pause, continue: back on moves
+    send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
+    send(DOWN, OK)                                            # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
     send(OK)                                                  # events seen
     yield "error", send(ThrowReported("serial-shaker", "2d6", ("3", "4")))
     send(OK)
-    ctl.source = "manual"
-    send(BACK, OK)
+    send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
+    send(DOWN, OK)                                            # settings' Back: enter the throw
     yield "manual", send(DOWN, OK, DOWN)
     assert ctl.screen is Screen.MANUAL
 

@@ -115,8 +115,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     """Every screen of this game worth a reference PNG; ``workdir`` is for journals."""
     # Setup: the mode and the extra stick, as the players choose them.
     ctl = _controller(workdir / "a", ["4", "2", "2:red 2:blue 2", "3:blue 3:red 2"])
-    _send(ctl, OK, OK)
-    ctl.cursor = 0
+    _send(ctl, OK, OK, DOWN)                  # the setup screen; its cursor from Begin to the top
     yield "senet-sticks-setup", ctl.view()
     _send(ctl, OK, DOWN, OK)                  # quick mode, the extra stick
     yield "senet-sticks-setup-quick", ctl.view()

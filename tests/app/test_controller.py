@@ -297,8 +297,9 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
 
 
 def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
+    for i in range(2):  # unusable journals, each reported at the start
+        (tmp_path / f"2026010{i}-000000-senet-tait.journal").write_bytes(b"not a journal\n")
     ctl = controller(tmp_path, [])
-    ctl.problems = ["a long report " * 12]
     send(ctl, OK)                                    # the journal report
     assert ctl.view().screen == "message"
     send(ctl, *[DOWN] * 30)

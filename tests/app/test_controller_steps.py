@@ -199,12 +199,13 @@ def sticks(tmp_path: Path, throws: list[str], **options: object) -> Controller:
     ctl.start()
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
+    rows = len(ctl.view().items)
     for name, value in options.items():
-        row = [key for key, _ in ctl._setup_items()].index(name)
-        ctl.cursor = row
+        row = [label.split(":")[0] for label in ctl.view().items].index(name)
+        send(ctl, *[DOWN] * ((row - ctl.cursor) % rows))
         while ctl.setup_options.get(name) != value:
             send(ctl, OK)
-    ctl.cursor = len(ctl._setup_items()) - 1
+    send(ctl, *[DOWN] * ((rows - 1 - ctl.cursor) % rows))
     send(ctl, OK)               # Begin
     send(ctl, SHAKE, OK)        # Red casts the solid stick (events: Red casts 4)
     send(ctl, SHAKE, OK)        # Blue casts, Red goes first
