@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.devices.events import SourceName
 from companion.errors import CompanionError
 
 PIN_RANGE = range(0, 28)
@@ -177,10 +178,10 @@ def _schema() -> tuple[Setting, ...]:
                 low=0.01, high=5.0),
         Setting("shaker.min_edges", "int", 8,
                 "edges a shake needs; fewer (a bumped table) do not throw", low=2, high=1000),
-        Setting("throw.source", "str", "gpio-shaker",
+        Setting("throw.source", "str", SourceName.GPIO_SHAKER.value,
                 "where throws come from: gpio-shaker, serial-shaker, button (THROW or OK) "
                 "or manual (players enter their own throw)",
-                ("gpio-shaker", "serial-shaker", "button", "manual")),
+                tuple(name.value for name in SourceName)),
         Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
                 "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,
@@ -256,7 +257,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-THROW_SOURCE_SHORT = {"gpio": "gpio-shaker", "serial": "serial-shaker"}
+THROW_SOURCE_SHORT = {"gpio": SourceName.GPIO_SHAKER.value, "serial": SourceName.SERIAL_SHAKER.value}
 """``--throw-source serial`` is ``--throw.source serial-shaker``."""
 
 

@@ -40,21 +40,19 @@ from companion.app.events import (
 from companion.app.journal import Journal, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen
 from companion.app.table import Table
-from companion.devices.sources import SourceName
+from companion.devices.events import SourceName
 from companion.rules import (
     Action,
     Game,
     Implement,
     Move,
-    RulesError,
     State,
     Throw,
     game_ids,
-    get_game,
 )
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.render import columns, scroll_limit
-from companion.ui.view import ThrowPicture, View
+from companion.ui.view import View
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +217,10 @@ class Controller:
         elif isinstance(event, Shaken) and isinstance(page, sc.Throwing):
             page.thrown(self, event.source, button=False)
         elif isinstance(event, ThrowReported):
-            self._throw_reported(event)
+            if isinstance(page, sc.Throwing) and event.source == self._source:
+                page.reported(self, event)
+            else:
+                log.info("throw from %s ignored: no throw is due from it", event.source)
         elif isinstance(event, SourceStatus):
             if event.ok:
                 self.source_trouble.pop(event.source, None)
@@ -239,7 +240,7 @@ class Controller:
         if button is ButtonName.BACK:
             if press is Press.HELD:
                 if page.kind not in sc.NO_UNDO and self.table is not None:
-                    self.undo()
+                    sc.undo(self)
             elif press is Press.SHORT:
                 page.back(self)
         elif press is Press.PRESSED or press is Press.REPEAT:
@@ -251,21 +252,6 @@ class Controller:
                 page, sc.Throwing
             ):
                 page.thrown(self, "", button=True)
-
-    def _throw_reported(self, event: ThrowReported) -> None:
-        if self.page.kind is not Screen.THROW or event.source != self._source or self.table is None:
-            log.info("throw from %s ignored: no throw is due from it", event.source)
-            return
-        spec = self.table.state.throw_spec
-        assert spec is not None
-        try:
-            if event.implement != spec.id:
-                raise RulesError(f"it threw {event.implement}, the game needs {spec.describe()}")
-            throw = spec.from_faces(event.faces)
-        except RulesError as exc:
-            self.show_message("Throw rejected", (str(exc), "Throw again."), then=None)
-            return
-        self.act(throw)
 
     # ------------------------------------------------------------------ for the screens
 
@@ -293,97 +279,14 @@ class Controller:
         i = self.sources.index(self._source) if self._source in self.sources else -1
         self._source = self.sources[(i + 1) % len(self.sources)]
 
-    def caption(self) -> str:
-        """The last throw's score for a title (``" 2+3"``), or ``""``."""
-        picture = sc.picture_marked(self)
-        return f" {picture.caption}" if picture and picture.caption else ""
-
-    def marked_picture(self) -> ThrowPicture | None:
-        return sc.picture_marked(self)
-
-    def resume_choice(self, resume: bool) -> None:
-        """Resume the game offered at the start (``resume``), or end it and go to the menu."""
-        loaded, self.pending = self.pending, None
-        if loaded is None:
-            self.goto(sc.Menu())
-            return
-        try:
-            table = Table.reopen(self.store, loaded)
-        except OSError as exc:
-            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
-            return
-        if not resume:
-            table.end("abandoned")
-            self.goto(sc.Menu())
-            return
-        self._play(table, ("Game resumed.",))
-
-    def begin(self, game_id: str, players: int, options: dict[str, object]) -> None:
-        """Begin a new game of ``game_id``."""
-        try:
-            table = Table.begin(self.store, get_game(game_id, **options), players)
-        except RulesError as exc:
-            self.show_message("Cannot start", (str(exc),), then=sc.Menu())
-            return
-        except OSError as exc:
-            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
-            return
-        self.close()
-        self._play(table, ())
-
-    def _play(self, table: Table, said: tuple[str, ...]) -> None:
+    def play(self, table: Table, said: tuple[str, ...]) -> None:
+        """Put ``table``'s game in play (after any other is closed) and show its position."""
+        if table is not self.table:
+            self.close()
         self.table = table
         self.presenter = presenter_for(table.game.id, columns(self.size[0]))
         self.said = said
         self.route()
-
-    def throw_drawn(self) -> None:
-        """Draw a throw of the implement due and apply it."""
-        if self.table is None or self.table.state.throw_spec is None:
-            return
-        self.act(self.draw(self.table.state.throw_spec, len(self.table.actions)))
-
-    def act(self, action: Action) -> None:
-        """Apply ``action`` to the game in play; say what happened."""
-        assert self.table is not None
-        try:
-            acted = self.table.act(action)
-        except RulesError as exc:
-            self.show_message("Not allowed", (str(exc),), then=self.page)
-            return
-        except OSError as exc:
-            self.show_message("Cannot save", (str(exc), "The action was not made."), then=self.page)
-            return
-        events = sc.screen_after(self, acted)
-        self.said = () if events is not None else tuple(e.text for e in acted.events)
-        if events is not None:
-            self.goto(events)
-        else:
-            self.route()
-
-    def undo(self) -> None:
-        """Take back the last confirmed move (and any throw after it)."""
-        assert self.table is not None
-        try:
-            undone = self.table.undo()
-        except OSError as exc:
-            self.show_message("Cannot save", (str(exc),), then=self.page)
-            return
-        if undone is None:
-            self.show_message("Nothing to undo", ("No move has been made yet.",), then=self.page)
-            return
-        self.said = ()
-        self.show_message("Undone", (f"{undone.by}'s move {undone.move.notation} is taken back.",
-                                "Put the pieces back as they were."), then=None)
-
-    def end_game(self) -> None:
-        """End the game in play (recorded as abandoned unless it is over)."""
-        failed = self.table.end("abandoned") if self.table is not None else None
-        self.close()
-        self.goto(sc.Menu())
-        if failed is not None:
-            self.show_message("Cannot save", (failed, "The game is offered again at the next start."),
-                         then=sc.Menu())
 
     def close(self) -> None:
         """Close the journal of the game in play (everything in it is already on disk)."""

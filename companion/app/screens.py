@@ -19,9 +19,21 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion import __version__
-from companion.app.table import Acted
-from companion.devices.sources import DRAWN_BY_SERVICE, SourceName
-from companion.rules import PASS, Move, Option, Phase, game_class, game_title, get_game
+from companion.app.events import ThrowReported
+from companion.app.table import Table
+from companion.devices.events import SourceName
+from companion.devices.sources import DRAWN_BY_SERVICE
+from companion.rules import (
+    PASS,
+    Action,
+    Move,
+    Option,
+    Phase,
+    RulesError,
+    game_class,
+    game_title,
+    get_game,
+)
 from companion.ui.view import ThrowPicture, View, picture_of
 
 if TYPE_CHECKING:
@@ -143,7 +155,7 @@ class Resume(Page):
                     cursor=self.cursor, hint="OK: choose")
 
     def ok(self, nav: Controller) -> None:
-        nav.resume_choice(self.cursor == 0)
+        resume_choice(nav, self.cursor == 0)
 
     def back(self, nav: Controller) -> None:
         nav.goto(Splash())
@@ -214,7 +226,7 @@ class Setup(Page):
         key = self.rows()[self.cursor][0]
         cls = game_class(self.game_id)
         if key == "begin":
-            nav.begin(self.game_id, self.players, self.options)
+            begin(nav, self.game_id, self.players, self.options)
         elif key == "players":
             span = cls.max_players - cls.min_players + 1
             self.players = cls.min_players + (self.players - cls.min_players + 1) % span
@@ -313,15 +325,28 @@ class Throwing(Page):
 
     def ok(self, nav: Controller) -> None:
         if nav.source == SourceName.BUTTON and not nav.throw_button:
-            nav.throw_drawn()
+            throw_drawn(nav)
 
     def back(self, nav: Controller) -> None:
         nav.goto(Pause())
 
+    def reported(self, nav: Controller, event: ThrowReported) -> None:
+        """A source that draws its own throws (the serial shaker) reports one."""
+        spec = nav.position.throw_spec
+        assert spec is not None
+        try:
+            if event.implement != spec.id:
+                raise RulesError(f"it threw {event.implement}, the game needs {spec.describe()}")
+            throw = spec.from_faces(event.faces)
+        except RulesError as exc:
+            nav.show_message("Throw rejected", (str(exc), "Throw again."), then=None)
+            return
+        act(nav, throw)
+
     def thrown(self, nav: Controller, source: str, button: bool) -> None:
         """The THROW button (``button``) or a shaker ``source`` says: throw now."""
         if (source == nav.source and not button) or (button and nav.source in DRAWN_BY_SERVICE):
-            nav.throw_drawn()
+            throw_drawn(nav)
 
 
 @dataclass
@@ -366,7 +391,7 @@ class Manual(Page):
         elif self.slot + 1 < len(spec.entry_slots()):
             self.slot += 1
         else:
-            nav.act(spec.from_slots(self.faces))
+            act(nav, spec.from_slots(self.faces))
 
     def back(self, nav: Controller) -> None:
         if self.slot > 0:
@@ -429,7 +454,7 @@ class Moves(Page):
     def view(self, nav: Controller) -> View:
         state = nav.position
         name = state.player_to_act_name
-        title = f"{name} threw{nav.caption()}" if state.phase is Phase.MOVE else f"{name} decides"
+        title = f"{name} threw{caption(nav)}" if state.phase is Phase.MOVE else f"{name} decides"
         items = self.items(nav)
         if self.path:
             # A step further: the steps chosen so far above the next choices (the
@@ -439,7 +464,7 @@ class Moves(Page):
                         cursor=self.cursor, hint="OK: choose BACK: back")
         question = nav.presenter.prompt(state)
         return View("moves", title, (question,) if question else (), items=items,
-                    cursor=self.cursor, picture=nav.marked_picture(),
+                    cursor=self.cursor, picture=picture_marked(nav),
                     hint="OK: move  BACK: menu")
 
     def ok(self, nav: Controller) -> None:
@@ -447,7 +472,7 @@ class Moves(Page):
         if 0 <= self.cursor < len(items):
             label, move = items[self.cursor]
             if move is not None:
-                nav.act(move)
+                act(nav, move)
             else:  # one step further: the moves that go on with this label
                 self.path.append(label)
                 self.path_cursors.append(self.cursor)
@@ -469,11 +494,11 @@ class Lost(Page):
 
     def view(self, nav: Controller) -> View:
         name = nav.position.player_to_act_name
-        return View("lost", f"{name} threw{nav.caption()}", ("No legal move:", "the throw is lost."),
-                    picture=nav.marked_picture(), hint="OK: next")
+        return View("lost", f"{name} threw{caption(nav)}", ("No legal move:", "the throw is lost."),
+                    picture=picture_marked(nav), hint="OK: next")
 
     def ok(self, nav: Controller) -> None:
-        nav.act(PASS)
+        act(nav, PASS)
 
     def back(self, nav: Controller) -> None:
         nav.goto(Pause())
@@ -535,13 +560,13 @@ class Pause(Page):
         if choice == "Continue":
             nav.route()
         elif choice == "Undo last move":
-            nav.undo()
+            undo(nav)
         elif choice == "Game status":
             self._status(nav)
         elif choice == "Settings":
             nav.goto(Settings(back_to=self))
         else:
-            nav.end_game()
+            end_game(nav)
 
     def back(self, nav: Controller) -> None:
         nav.route()
@@ -556,16 +581,6 @@ class Pause(Page):
             "Nothing beyond what the board shows.",
         )
         nav.show_message(state.game.title, lines, then=self)
-
-
-def screen_after(nav: Controller, acted: Acted) -> Page | None:
-    """The events screen when ``acted`` caused something beyond the routine (and the
-    game goes on); ``None``: the position decides (:meth:`Controller.route`)."""
-    presenter = nav.presenter
-    notable = [e for e in acted.events if not presenter.routine(e)]
-    if notable and nav.position.phase is not Phase.OVER:
-        return Events(by=acted.by, texts=tuple(e.text for e in acted.events))
-    return None
 
 
 def for_position(nav: Controller) -> Page:
@@ -600,6 +615,102 @@ def picture_marked(nav: Controller) -> ThrowPicture | None:
     return replace(picture, usable=usable)
 
 
+# ---------------------------------------------------------------------- the game's flow
+
+
+def begin(nav: Controller, game_id: str, players: int, options: dict[str, Any]) -> None:
+    """Begin a new game of ``game_id``."""
+    try:
+        table = Table.begin(nav.store, get_game(game_id, **options), players)
+    except RulesError as exc:
+        nav.show_message("Cannot start", (str(exc),), then=Menu())
+        return
+    except OSError as exc:
+        nav.show_message("Cannot save games", (str(exc),), then=Menu())
+        return
+    nav.play(table, ())
+
+
+def resume_choice(nav: Controller, resume: bool) -> None:
+    """Resume the game offered at the start (``resume``), or end it and go to the menu."""
+    loaded, nav.pending = nav.pending, None
+    if loaded is None:
+        nav.goto(Menu())
+        return
+    try:
+        table = Table.reopen(nav.store, loaded)
+    except OSError as exc:
+        nav.show_message("Cannot save games", (str(exc),), then=Menu())
+        return
+    if not resume:
+        table.end("abandoned")
+        nav.goto(Menu())
+        return
+    nav.play(table, ("Game resumed.",))
+
+
+def throw_drawn(nav: Controller) -> None:
+    """Draw a throw of the implement due and apply it."""
+    table = nav.table
+    if table is None or table.state.throw_spec is None:
+        return
+    act(nav, nav.draw(table.state.throw_spec, len(table.actions)))
+
+
+def act(nav: Controller, action: Action) -> None:
+    """Apply ``action`` to the game in play; show what it did, or the position next."""
+    assert nav.table is not None
+    try:
+        acted = nav.table.act(action)
+    except RulesError as exc:
+        nav.show_message("Not allowed", (str(exc),), then=nav.page)
+        return
+    except OSError as exc:
+        nav.show_message("Cannot save", (str(exc), "The action was not made."), then=nav.page)
+        return
+    presenter = nav.presenter
+    notable = [e for e in acted.events if not presenter.routine(e)]
+    texts = tuple(e.text for e in acted.events)
+    if notable and nav.position.phase is not Phase.OVER:
+        nav.said = ()
+        nav.goto(Events(by=acted.by, texts=texts))
+    else:
+        nav.said = texts
+        nav.route()
+
+
+def undo(nav: Controller) -> None:
+    """Take back the last confirmed move (and any throw after it)."""
+    assert nav.table is not None
+    try:
+        undone = nav.table.undo()
+    except OSError as exc:
+        nav.show_message("Cannot save", (str(exc),), then=nav.page)
+        return
+    if undone is None:
+        nav.show_message("Nothing to undo", ("No move has been made yet.",), then=nav.page)
+        return
+    nav.said = ()
+    nav.show_message("Undone", (f"{undone.by}'s move {undone.move.notation} is taken back.",
+                                "Put the pieces back as they were."), then=None)
+
+
+def end_game(nav: Controller) -> None:
+    """End the game in play (recorded as abandoned unless it is over)."""
+    failed = nav.table.end("abandoned") if nav.table is not None else None
+    nav.close()
+    nav.goto(Menu())
+    if failed is not None:
+        nav.show_message("Cannot save", (failed, "The game is offered again at the next start."),
+                         then=Menu())
+
+
+def caption(nav: Controller) -> str:
+    """The last throw's score for a title (``" 2+3"``), or ``""``."""
+    picture = picture_marked(nav)
+    return f" {picture.caption}" if picture and picture.caption else ""
+
+
 def _choices(option: Option) -> tuple[Any, ...]:
     """The values the setup screen cycles through for ``option`` (none: not offered)."""
     if option.choices:
@@ -618,5 +729,6 @@ def _word(value: object) -> str:
 __all__: Sequence[str] = [
     "IN_GAME", "NO_UNDO", "PAUSE_ITEMS", "Events", "Lost", "Manual", "Menu", "Message",
     "Moves", "Over", "Page", "Pause", "Resume", "Screen", "Settings", "Setup", "Splash",
-    "Throwing", "for_position", "picture_marked", "screen_after",
+    "Throwing", "act", "begin", "end_game", "for_position", "picture_marked", "resume_choice",
+    "throw_drawn", "undo",
 ]

@@ -35,8 +35,8 @@ from companion.app.notify import Notifier, WatchdogPinger
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
-from companion.devices.events import ButtonEvent, ButtonName
-from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper, SourceName
+from companion.devices.events import ButtonEvent, ButtonName, SourceName
+from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.rules import Implement, Throw
 from companion.ui.render import render
 

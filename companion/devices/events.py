@@ -36,6 +36,15 @@ class Press(enum.Enum):
     """Auto-repeat while an UP/DOWN button stays down (after the repeat delay)."""
 
 
+class SourceName(enum.StrEnum):
+    """The throw sources by name (the names of the config file and the settings screen)."""
+
+    GPIO_SHAKER = "gpio-shaker"
+    SERIAL_SHAKER = "serial-shaker"
+    BUTTON = "button"
+    MANUAL = "manual"
+
+
 @dataclass(frozen=True, slots=True)
 class ButtonEvent:
     """A debounced button action."""
@@ -48,7 +57,7 @@ class ButtonEvent:
 class Shaken:
     """A shaker was shaken and has come to rest: draw a throw now.
 
-    ``source`` names the throw source (``"gpio-shaker"``, ``"button"``).
+    ``source`` names the throw source (a :class:`SourceName`).
     """
 
     source: str

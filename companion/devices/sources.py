@@ -17,7 +17,6 @@ A new source is one class with ``name``, :meth:`ThrowSource.arm` and
 
 from __future__ import annotations
 
-import enum
 import importlib
 import logging
 from collections.abc import Callable
@@ -25,19 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.devices.clock import Scheduler
-from companion.devices.events import Post, SourceFailed
+from companion.devices.events import Post, SourceFailed, SourceName
 from companion.errors import CompanionError
 from companion.rules.throws import Implement
-
-
-class SourceName(enum.StrEnum):
-    """The throw sources by name (the names of the config file and the settings screen)."""
-
-    GPIO_SHAKER = "gpio-shaker"
-    SERIAL_SHAKER = "serial-shaker"
-    BUTTON = "button"
-    MANUAL = "manual"
-
 
 log = logging.getLogger(__name__)
 
