@@ -130,7 +130,7 @@ class Splash(Page):
     def view(self, nav: Controller) -> View:
         return View("splash", "board companion", (
             "A referee for Senet and the labyrinth games.", f"version {__version__}",
-        ), hint="OK: start")
+        ), hint="OK: start", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
         if nav.notices:
@@ -428,16 +428,21 @@ class Manual(Page):
             slots[i][self.faces[i]] if i <= self.slot else "?" for i in range(len(slots))
         )
         kind = spec.kind
-        if len(slots) == 1 and kind in ("card", "faces"):
-            picture = ThrowPicture("faces", (shown[0],))
-        else:
-            picture = ThrowPicture(kind, shown, focus=self.slot)
-        what = {"sticks": "Stick", "dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
         face = shown[self.slot]
-        word = {"L": "light", "D": "dark"}.get(face, face)
-        entry = (f"{what} {self.slot + 1} of {len(slots)}: {word}", "UP/DOWN set, OK next")
+        hint = "UP/DOWN set, OK next"
+        if kind == "sticks":  # by score: the sticks of that score, the score in words
+            throw = spec.from_slots(self.faces)
+            picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
+            entry: tuple[str, ...] = (spec.entry_words(face), "UP/DOWN set, OK enter")
+        else:
+            if len(slots) == 1 and kind in ("card", "faces"):
+                picture = ThrowPicture("faces", (shown[0],))
+            else:
+                picture = ThrowPicture(kind, shown, focus=self.slot)
+            what = {"dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
+            entry = (f"{what} {self.slot + 1} of {len(slots)}: {spec.entry_words(face)}", hint)
         return View("manual", f"{state.player_to_act_name}: enter throw", entry,
-                    picture=picture, hint="BACK: previous")
+                    picture=picture, hint="BACK: previous" if self.slot else "BACK: menu")
 
     def step(self, nav: Controller, delta: int, repeat: bool) -> None:
         spec = nav.position.throw_spec
@@ -556,7 +561,7 @@ class Lost(Page):
     def view(self, nav: Controller) -> View:
         name = nav.position.player_to_act_name
         return View("lost", f"{name} threw{caption(nav)}", ("No legal move:", "the throw is lost."),
-                    picture=picture_marked(nav), hint="OK: next")
+                    picture=picture_marked(nav), hint="OK: next", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
         act(nav, PASS)
@@ -594,7 +599,7 @@ class Over(Page):
         winners = " and ".join(state.game.player_name(w, state.players)
                                for w in state.outcome.winners)
         return View("over", "Game over", (f"{winners} wins!", state.outcome.reason, *nav.said),
-                    hint="OK: new game")
+                    hint="OK: new game", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
         nav.close()

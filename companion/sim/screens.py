@@ -120,7 +120,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK)
     send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
     send(UP, OK)                                              # settings' Back: enter the throw
-    yield "manual", send(DOWN, OK, DOWN)
+    yield "manual", send(DOWN)                                # the score 2, in words
     assert ctl.screen is Screen.MANUAL
 
     # Resume a game one move from its end, then win it.

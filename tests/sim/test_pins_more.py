@@ -79,8 +79,7 @@ def test_manual_entry_with_the_buttons(running: tuple[Parts, PinDriver]) -> None
     ctl = parts.service.controller
     start(parts, driver)
     assert ctl.view().screen == "manual"
-    for button in (ButtonName.OK, ButtonName.OK, ButtonName.DOWN, ButtonName.OK,
-                   ButtonName.DOWN, ButtonName.OK):  # L L D D: a throw of 2
+    for button in (ButtonName.DOWN, ButtonName.OK):  # the score 2 (two light sides)
         driver.press(button)
     assert ctl.view().title == "Black threw 2"
 
