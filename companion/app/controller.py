@@ -10,12 +10,8 @@ give the same screens and the same journal. Three rooms, one each:
 * this module routes the events to the screen shown and keeps what lasts between
   screens: the throw source, the last events said, the game offered for resuming.
 
-Buttons: UP / DOWN move a cursor (and repeat when held), OK chooses, a short BACK
-goes back (in a game: the pause menu), holding BACK undoes the last confirmed move
-(players misread a screen; they then put the pieces back as the screen says).
-
-Each :meth:`Controller.handle` returns one :class:`Reply`: the view to draw, the
-implement a throw source should throw now, and the source wanted.
+Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
+implement due, the settings in force, a cue). Holding BACK undoes the last move.
 """
 
 from __future__ import annotations
@@ -46,14 +42,7 @@ from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
-from companion.rules import (
-    Action,
-    Game,
-    Implement,
-    Move,
-    State,
-    game_ids,
-)
+from companion.rules import Action, Game, Implement, Move, State, game_ids
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
