@@ -598,8 +598,28 @@ class SenetSticksState(State):
             t, caught, _river = landed
             played = (*seq, v)
             out.append(_move("move" if src is not None else "resurrect", src, t, played))
-            if len(played) < len(values) and (self.game.mid_captures or not caught):
+            if (
+                len(played) < len(values)
+                and (self.game.mid_captures or not caught)
+                and not self._wins_at(p, src, t, taken + caught)
+            ):
                 self._extend(p, src, t, played, used | 1 << i, taken + caught, fresh, out)
+
+    def _wins_at(self, p: int, src: int | None, t: int, taken: tuple[int, ...]) -> bool:
+        """Whether player ``p``'s plinth that left ``src`` (``None``: the Abyss) wins by
+        landing on ``t`` after taking the opponents on ``taken``: :meth:`_has_won` of the
+        position that step makes. docs/rules/senet-sticks.md: 'Checked after every move;
+        the win ends the turn at once' -- so a combination is cut at its winning step
+        (a win in the middle of a combination ends the move there)."""
+        if self.abyss[1 - p] + len(taken) == PLINTHS:
+            return True
+        goal = self.game.homes[1 - p]
+        if t not in goal:
+            return False
+        if self.game.quick:
+            return True
+        arrived = sum(1 for s in goal if self.board[s] == p and s != src)
+        return arrived + 1 >= PLINTHS
 
     def _legal(self) -> list[Move]:
         """'All available moves must be made ... A player can not pass on a valid move.'

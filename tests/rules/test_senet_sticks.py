@@ -588,6 +588,24 @@ def test_quick_mode_first_plinth_home_wins() -> None:
     assert normal.outcome is None
 
 
+def test_a_win_in_the_middle_of_a_combination_ends_the_move() -> None:
+    """docs/rules/senet-sticks.md: 'Checked after every move; the win ends the turn at
+    once.' A value that wins ends the move there: the combination is cut at the winning
+    step, so no move goes on past it (seed audit, issue 16)."""
+    quick = position([24, 1, 2, 3, 4], FAR_BLUE, [2, 2], mode="quick")
+    assert mv(24, 26, 2) in quick.legal_moves()        # 26 is in Blue's Home Row: wins
+    assert mv(24, 28, 2, 2) not in quick.legal_moves()
+    events = quick.apply(mv(24, 26, 2))
+    assert quick.outcome is not None and quick.outcome.winners == (0,)
+    assert texts(events)[-1] == "Red wins: first plinth in the opponent's Home Row (quick mode)"
+    # Taking the opponent's last plinth wins at once: 10-12 takes it, 10-15 may not go on.
+    exile = position([10, 1, 2, 3, 4], [12, "abyss", "abyss", "abyss", "abyss"], [2, 3])
+    assert mv(10, 12, 2) in exile.legal_moves()
+    assert mv(10, 15, 2, 3) not in exile.legal_moves()
+    events = exile.apply(mv(10, 12, 2))
+    assert texts(events)[-1] == "Red wins: all the opponent's plinths exiled to the Abyss"
+
+
 def test_a_blocked_board_ends_the_game() -> None:
     """Not in the seed: when no throw can move any plinth of either player the game
     ends; more plinths in the opponent's Home Row wins (docs/rules, "A blocked board")."""
