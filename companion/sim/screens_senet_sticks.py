@@ -164,8 +164,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     assert ctl.screen is Screen.LOST, ctl.screen
     yield "senet-sticks-lost", ctl.view()
 
-    # Quick mode: the first plinth in the opponent's Home Row wins.
-    quick = _random_game(3, mode="quick")
+    # Quick mode: the first plinth in the opponent's Home Row wins. (Seed 38 ends as seed 3
+    # did before a win in the middle of a combination ended the move: 24-27, Red wins.)
+    quick = _random_game(38, mode="quick")
     ctl = _resumed(workdir / "quick", quick[:-1], mode="quick")
     last = quick[-1]
     assert isinstance(last, Move)
