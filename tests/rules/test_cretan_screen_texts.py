@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.rules import Phase, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
-from companion.sim.screens_cretan_labyrinth import goal_seeking_choice
 
 LINE = 21
 
