@@ -9,8 +9,8 @@ Buttons: UP / DOWN move a cursor (and repeat when held), OK chooses, a short BAC
 goes back (in a game: the pause menu), holding BACK undoes the last confirmed move
 (players misread a screen; they then put the pieces back as the screen says).
 
-The moves screen picks a move in the steps a game gives with
-:meth:`~companion.rules.State.choice_steps` (default: one step, the flat list of
+The moves screen picks a move in the steps a game's presenter gives with
+:meth:`~companion.ui.games.Presenter.choice_steps` (default: one step, the flat list of
 notations): each OK narrows the legal moves by one step, a short BACK takes one step
 back, and a move is played when its steps are all chosen.
 """
@@ -57,8 +57,8 @@ from companion.rules import (
 from companion.rules import (
     Event as GameEvent,
 )
-from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
-from companion.ui.render import body_lines, layout
+from companion.ui.games import Presenter, presenter_for
+from companion.ui.render import body_lines, columns, layout
 from companion.ui.view import ThrowPicture, View, kind_of, picture_of
 
 log = logging.getLogger(__name__)
@@ -67,11 +67,6 @@ Draw = Callable[[Implement, int], Throw]
 """Draws a throw of an implement; the int is the number of actions so far (a seeded
 demo uses it to make every throw reproducible; the service ignores it and uses
 :func:`secrets.randbelow`)."""
-
-ROUTINE = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST, EV_TURN_PASSES})
-"""Event kinds that do not stop the game on the events screen (shown as "last move").
-A turn passing is routine: the next screen names the player to throw."""
-
 
 class Screen(enum.Enum):
     """The screens; the value is the view's ``screen`` name (and the reference PNG's)."""
@@ -165,6 +160,8 @@ class Controller:
         """Where leaving the settings screen goes: the menu, or the pause menu of a game."""
         self.pending: Loaded | None = None
         self.problems: list[str] = []
+        self._presenter: tuple[Game, Presenter] | None = None
+        """The presenter of the game in play, built once per game (see :meth:`_shown`)."""
 
     # ------------------------------------------------------------------ start / stop
 
@@ -373,13 +370,19 @@ class Controller:
         else:
             self._goto(Screen.MENU)
 
+    def _shown(self, state: State) -> Presenter:
+        """The presenter of ``state``'s game for this panel's width (built once per game)."""
+        if self._presenter is None or self._presenter[0] is not state.game:
+            self._presenter = (state.game, presenter_for(state.game.id, columns(self.size[0])))
+        return self._presenter[1]
+
     def _show_status(self) -> None:
-        """The game's :meth:`~companion.rules.State.status_lines` in full, on demand."""
+        """The presenter's :meth:`~companion.ui.games.Presenter.status_lines` in full, on demand."""
         state = self.state
         if state is None:
             self._route()
             return
-        lines = tuple(state.status_lines()) or ("Nothing beyond what the board shows.",)
+        lines = tuple(self._shown(state).status_lines(state)) or ("Nothing beyond what the board shows.",)
         self._show_message(f"{state.game.title}", lines, Screen.PAUSE)
 
     def _leave_message(self) -> None:
@@ -560,8 +563,12 @@ class Controller:
 
     def _said(self, by: str, events: list[GameEvent]) -> None:
         texts = tuple(e.text for e in events)
-        notable = [e for e in events if e.kind not in ROUTINE]
-        if notable and self.state is not None and self.state.phase is not Phase.OVER:
+        state = self.state
+        if (
+            state is not None
+            and state.phase is not Phase.OVER
+            and not all(self._shown(state).routine(e) for e in events)
+        ):
             self.events_shown = texts
             self.events_by = by
             self.last_said = ()
@@ -619,7 +626,7 @@ class Controller:
         """The moves screen's items at the current step: ``(label, move)``, where OK
         plays ``move``, or goes one step further when it is ``None``.
 
-        The legal moves whose :meth:`~companion.rules.State.choice_steps` begin with
+        The legal moves whose :meth:`~companion.ui.games.Presenter.choice_steps` begin with
         :attr:`path` are grouped by their next label, in the order of
         :meth:`~companion.rules.State.legal_moves`. A label that only one move has and
         that is its last plays that move. A move whose steps end at :attr:`path` (it is
@@ -634,8 +641,9 @@ class Controller:
         here: Move | None = None
         groups: dict[str, list[Move]] = {}
         ends: dict[str, Move] = {}
+        shown = self._shown(state)
         for move in state.legal_moves():
-            steps = state.choice_steps(move)
+            steps = shown.choice_steps(state, move)
             if steps[:depth] != prefix:
                 continue
             if len(steps) == depth:
@@ -735,7 +743,7 @@ class Controller:
         trouble = self.source_trouble.get(self.source)
         if trouble:
             lines.append(trouble)
-        lines += [f"({state.throw_spec.describe()})", *state.status_brief(), *self.last_said]
+        lines += [f"({state.throw_spec.describe()})", *self._shown(state).status_brief(state), *self.last_said]
         return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
                     hint="hold BACK: undo")
 
@@ -782,7 +790,7 @@ class Controller:
             path = self.path if len(self.path) <= 2 else [self.path[0], "...", self.path[-1]]
             return View("moves", title, (", ".join(path) + ":",), items=items,
                         cursor=self.cursor, hint="OK: choose BACK: back")
-        question = state.prompt()
+        question = self._shown(state).prompt(state)
         return View("moves", title, (question,) if question else (),
                     items=items,
                     cursor=self.cursor, picture=self._marked(state), hint="OK: move  BACK: menu")

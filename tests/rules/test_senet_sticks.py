@@ -555,6 +555,23 @@ def test_an_opponent_in_the_home_row_cannot_attack_but_moves_on() -> None:
     assert mv(4, 2, 2) in free.legal_moves()
 
 
+def test_usable_faces_mark_the_movers_colour_and_the_solid_stick() -> None:
+    state = get_game("senet-sticks").new_state()
+    for cast in ("4", "2"):                    # Red casts 4, Blue 2: Red starts
+        spec = state.throw_spec
+        assert spec is not None
+        state.apply(spec.parse(cast))
+    spec = state.throw_spec
+    assert spec is not None
+    state.apply(spec.parse("2:red 2:blue 2"))
+    assert isinstance(state, SenetSticksState)
+    assert state.usable_faces() == (True, False, True)
+    state.apply(Move("move", 5, 7, (2,)))
+    assert state.usable_faces().count(True) == 1
+    # a position read from a file does not know its throw: nothing is marked
+    assert position([1, 2, 3, 4, 5], [26, 27, 28, 29, 30], [2]).usable_faces() == ()
+
+
 # ---------------------------------------------------------------- winning
 
 
