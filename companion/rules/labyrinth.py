@@ -209,10 +209,7 @@ def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) ->
         dst: int | None = b or None
         if kind == EV_THROWN:
             src = dst = None
-        # A throw for who starts is a throw like any other (kind "thrown"): the companion
-        # shows it on the next throw screen instead of stopping the game to say it.
-        shown = EV_THROWN if kind == EV_START_THROW else kind
-        ev = Event(shown, p, _text(kind, p, a, b, c, q), src, dst)
+        ev = Event(kind, p, _text(kind, p, a, b, c, q), src, dst)
         _EVENTS[key] = ev
     return ev
 
@@ -357,7 +354,6 @@ class LabyrinthState(State):
         "pos",
         "stage",
         "start_rolls",
-        "thrown",
         "trap",
         "turn",
         "values",
@@ -379,8 +375,6 @@ class LabyrinthState(State):
         self.occ: list[int] = [NO_PIECE] * (game.board.last + 1)
         self.values: list[int] = []
         """The die values still to use this turn (empty while a throw is due)."""
-        self.thrown: tuple[int, ...] = ()
-        """The two dice thrown this turn (for the screen)."""
         self.pending: tuple[int, int, int] | None = None
         """``(what, piece, field)`` while a move waits for a decision or the orbit die."""
         self.entered = False
@@ -399,7 +393,6 @@ class LabyrinthState(State):
         other.fresh = self.fresh[:]
         other.occ = self.occ[:]
         other.values = self.values[:]
-        other.thrown = self.thrown
         other.pending = self.pending
         other.entered = self.entered
         other.closing = self.closing
@@ -561,7 +554,6 @@ class LabyrinthState(State):
             return self._ride(pending[1], pending[2], throw.values[0])
         p = self.turn
         self.values = list(throw.values)
-        self.thrown = throw.values
         return [_event(EV_THROWN, p, throw.values[0], throw.values[1])]
 
     def _start_throw(self, value: int) -> list[Event]:
@@ -873,7 +865,6 @@ class LabyrinthState(State):
                 return
         self.closing = False
         self.entered = False
-        self.thrown = ()
         self.turn = (p + 1) % self.players
         events.append(_event(EV_TURN_PASSES, self.turn))
 
@@ -907,7 +898,6 @@ class LabyrinthState(State):
                 COLOURS[p].lower(): (self.start_rolls[p] or None) for p in range(self.players)
             }
             body["contenders"] = [COLOURS[p].lower() for p in self.contenders]
-        body["thrown"] = list(self.thrown) or None
         body["dice"] = list(self.values) if self.values else None
         pending = self.pending
         if pending is None:
@@ -984,11 +974,6 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
     if winners:
         state.winner = winners[0]
         state.stage = _STAGE_OVER
-        thrown = data.get("thrown")  # the last throw, kept for the record
-        if isinstance(thrown, list) and len(thrown) == 2 and all(
-            isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= SIDES for t in thrown
-        ):
-            state.thrown = (thrown[0], thrown[1])
         return state
     if stage_name == "over":
         raise PositionError("stage", "the game is over only when a player has borne off all four")
@@ -1020,11 +1005,8 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
         ):
             raise PositionError("dice", f"expected null or a list of 1 or 2 values 1-6, got {dice!r}")
         state.values = list(dice)
-    thrown = data.get("thrown")
-    if isinstance(thrown, list) and len(thrown) == 2 and all(isinstance(t, int) for t in thrown):
-        state.thrown = (int(thrown[0]), int(thrown[1]))
-    elif state.values:
-        state.thrown = tuple(state.values) if len(state.values) == 2 else ()
+    # "thrown" (the two dice of the turn), written by earlier versions, is not read: the
+    # dice still to use are all the rules need.
     state.entered = bool(data.get("entered_this_turn", False))
     state.closing = bool(data.get("turn_ending", False))
     if state.closing and (state.values or data.get("pending") is None):

@@ -742,6 +742,18 @@ def test_start_stage_position_round_trip() -> None:
     assert state.to_dict()["start_throws"] == {"red": None, "blue": None, "green": 1}
 
 
+def test_a_position_with_the_old_thrown_key_is_still_read() -> None:
+    """docs/positions.md: positions written before the key ``thrown`` was dropped (it
+    held the turn's two dice only for the screen) are still read; the key is ignored
+    and no longer written."""
+    old = position({"red": [12, "outside", "outside", "outside"]}, dice=[2], thrown=[4, 2])
+    new = position({"red": [12, "outside", "outside", "outside"]}, dice=[2])
+    assert old.to_dict() == new.to_dict() and "thrown" not in old.to_dict()
+    assert notations(old) == notations(new) == ["12-14"]
+    over = position({"red": ["off"] * 4}, stage="over", thrown=[6, 6])
+    assert over.phase is Phase.OVER and "thrown" not in over.to_dict()
+
+
 def test_position_example_of_the_docs() -> None:
     """docs/positions.md: the hand-written Labyrinth example and the moves it lists."""
     doc = (Path(__file__).parents[2] / "docs/positions.md").read_text(encoding="utf-8")

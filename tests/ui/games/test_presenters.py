@@ -14,6 +14,7 @@ import companion.rules
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.rules import Event, Phase, State, UnknownGameError, game_ids, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
+from companion.rules.labyrinth import EV_START_THROW, EV_START_TIE
 from companion.ui.games import MIN_WIDTH, Presenter, presenter_for
 from companion.ui.games.cretan_labyrinth import CretanLabyrinthPresenter
 from companion.ui.games.labyrinth import LabyrinthPresenter
@@ -54,6 +55,20 @@ def test_the_default_presenter_is_the_old_default_of_every_game() -> None:
     ]
     assert shown.routine(Event("moved", 0, "White moves 10 to 13"))
     assert not shown.routine(Event("bumped", 1, "Black's piece on 13 goes back"))
+
+
+def test_a_labyrinth_start_throw_is_routine_a_tie_and_the_starter_are_not() -> None:
+    """docs/rules/labyrinth.md: 'A start throw is an ordinary throw event (it does not
+    stop on the events screen); a tie and the starter do.' The rules keep the event's
+    own kind; the presenter decides."""
+    state = get_game("labyrinth").new_state(2)
+    first = state.apply(state.throw_outcomes()[2][0])  # Red throws 3
+    second = state.apply(state.throw_outcomes()[2][0])  # Blue throws 3: a tie
+    assert [e.kind for e in first] == [EV_START_THROW]
+    assert [e.kind for e in second] == [EV_START_THROW, EV_START_TIE]
+    shown = presenter_for("labyrinth", 21)
+    assert shown.routine(first[0]) and not shown.routine(second[1])
+    assert not presenter_for("senet-tait", 21).routine(first[0])
 
 
 def _check(shown: Presenter, state: State, game_id: str) -> None:
