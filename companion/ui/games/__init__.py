@@ -128,14 +128,15 @@ class Presenter:
 def presenter_for(game_id: str, width: int) -> Presenter:
     """The presenter of game ``game_id`` for a panel ``width`` characters wide
     (``companion.ui.render.columns(pixels)``): the game's own, or the default
-    :class:`Presenter` for a registered game that has none.
+    :class:`Presenter` for a registered game that has none, and for ``""`` (no game
+    in play yet).
 
-    :raises UnknownGameError: ``game_id`` is not a registered game.
+    :raises UnknownGameError: ``game_id`` is neither ``""`` nor a registered game.
     :raises ValueError: ``width`` below :data:`MIN_WIDTH`.
     """
     entry = _PRESENTERS.get(game_id)
     if entry is None:
-        if game_id not in game_ids():
+        if game_id and game_id not in game_ids():
             raise UnknownGameError(f"unknown game {game_id!r}; games: {', '.join(game_ids())}")
         return Presenter(width)
     module_name, class_name = entry

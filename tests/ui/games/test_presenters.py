@@ -35,6 +35,7 @@ def test_each_game_finds_its_presenter_and_senet_tait_the_default() -> None:
     assert isinstance(presenter_for("senet-sticks", 21), SenetSticksPresenter)
     assert isinstance(presenter_for("cretan-labyrinth", 16), CretanLabyrinthPresenter)
     assert presenter_for("cretan-labyrinth", 16).width == 16
+    assert type(presenter_for("", 21)) is Presenter  # no game in play yet
 
 
 def test_an_unknown_game_or_a_panel_too_narrow_is_refused_with_a_reason() -> None:
