@@ -25,6 +25,8 @@ from companion.devices.sources import SOURCE_NAMES
 from companion.rules import PASS, Action, Move, get_game, play_out
 from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RESURRECTED, EV_RIVER
+from companion.ui.games import presenter_for
+from companion.ui.render import columns
 from companion.ui.view import View
 
 OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
@@ -96,7 +98,7 @@ def _choose(ctl: Controller, move: Move) -> Iterator[View]:
     """Choose ``move`` step by step with DOWN and OK; yield the view before each OK."""
     state = ctl.state
     assert state is not None
-    steps = state.choice_steps(move)
+    steps = presenter_for(GAME, columns(ctl.size[0])).choice_steps(state, move)
     for depth in range(len(steps) + 1):
         labels = [label for label, _ in ctl.choices()]
         label = steps[depth] if depth < len(steps) else f"play {move.notation}"
@@ -163,8 +165,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     assert ctl.screen is Screen.LOST, ctl.screen
     yield "senet-sticks-lost", ctl.view()
 
-    # Quick mode: the first plinth in the opponent's Home Row wins.
-    quick = _random_game(3, mode="quick")
+    # Quick mode: the first plinth in the opponent's Home Row wins. (Seed 38 ends as seed 3
+    # did before a win in the middle of a combination ended the move: 24-27, Red wins.)
+    quick = _random_game(38, mode="quick")
     ctl = _resumed(workdir / "quick", quick[:-1], mode="quick")
     last = quick[-1]
     assert isinstance(last, Move)

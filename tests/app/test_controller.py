@@ -34,6 +34,8 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
+from companion.ui import games
+from companion.ui.games import Presenter
 
 
 def start_senet(ctl: Controller) -> None:
@@ -276,17 +278,23 @@ class RaceState(State):
     def _body(self) -> dict[str, Any]:
         return {"pos": self.pos}
 
-    def prompt(self) -> str:
+
+class RacePresenter(Presenter):
+    """Race on the screen: a question while deciding, where every piece is."""
+
+    def prompt(self, state: State) -> str:
         return "Take the shortcut to 9?"
 
-    def status_lines(self) -> list[str]:
-        return [f"Player {p + 1} on {s}" for p, s in enumerate(self.pos)]
+    def status_lines(self, state: State) -> list[str]:
+        assert isinstance(state, RaceState)
+        return [f"Player {p + 1} on {s}" for p, s in enumerate(state.pos)]
 
 
 def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race", Race.title))
+    monkeypatch.setitem(games._PRESENTERS, "race", (__name__, "RacePresenter"))
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP

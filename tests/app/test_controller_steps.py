@@ -1,4 +1,4 @@
-"""Choosing a move step by step (``State.choice_steps``), BACK one step back, and the
+"""Choosing a move step by step (``Presenter.choice_steps``), BACK one step back, and the
 usable faces of a throw marked (``State.usable_faces``): with a made-up game, and with
 casting-stick Senet."""
 
@@ -29,6 +29,8 @@ from companion.rules import (
 )
 from companion.rules.core import Event as GameEvent
 from companion.sim.screens import scripted_draw
+from companion.ui import games
+from companion.ui.games import Presenter
 
 # ------------------------------------------------------------ a made-up game in steps
 
@@ -91,9 +93,6 @@ class HopsState(State):
     def _legal(self) -> list[Move]:
         return [A2, A4, A3, B7]
 
-    def choice_steps(self, move: Move) -> tuple[str, ...]:
-        return STEPS[move]
-
     def usable_faces(self) -> tuple[bool, ...]:
         return (True, False)
 
@@ -111,9 +110,17 @@ class HopsState(State):
         return {"moved": self.moved}
 
 
+class HopsPresenter(Presenter):
+    """Hops on the screen: a move in the steps of :data:`STEPS`."""
+
+    def choice_steps(self, state: State, move: Move) -> tuple[str, ...]:
+        return STEPS[move]
+
+
 @pytest.fixture
 def hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Controller:
     monkeypatch.setitem(registry._GAMES, "hops", (__name__, "Hops", Hops.title))
+    monkeypatch.setitem(games._PRESENTERS, "hops", (__name__, "HopsPresenter"))
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["1 2"] * 3),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["hops"])
     ctl.start()
