@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore, load
@@ -28,7 +29,6 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
-from companion.sim.screens import scripted_draw
 from companion.ui import games
 from companion.ui.games import Presenter
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from controller_tools import DOWN, OK, UP, on, send
+from walkthroughs import scripted_draw
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
@@ -15,7 +16,6 @@ from companion.app.journal import JournalStore
 from companion.app.settings import FILE_NAME, Prefs, SavedSettings
 from companion.devices.indicators import Cue
 from companion.devices.sources import SOURCE_NAMES
-from companion.sim.screens import scripted_draw
 
 
 def args(*flags: str) -> argparse.Namespace:

@@ -15,6 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from walkthroughs.cretan_labyrinth import (
+    BATTLE_BY_DICE_SEED,
+    GAME,
+    battle_at,
+    playout,
+    resumed,
+)
 
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app.controller import Screen
@@ -26,13 +33,6 @@ from companion.devices.events import ButtonName
 from companion.rules import Phase
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.sim.demo import PinDriver, demo_config, seeded_draw
-from companion.sim.screens_cretan_labyrinth import (
-    BATTLE_BY_DICE_SEED,
-    GAME,
-    battle_at,
-    playout,
-    resumed,
-)
 from companion.ui.render import render
 from companion.ui.view import View
 

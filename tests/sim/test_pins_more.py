@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Screen
 from companion.app.events import Quit
@@ -26,7 +27,6 @@ from companion.devices.sources import (
 )
 from companion.rules import Implement
 from companion.sim.demo import PinDriver, demo_config
-from companion.sim.screens import scripted_draw
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The screens particular to `cretan-labyrinth`, made by driving the real controller.
 
-:func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
+:func:`walk` yields ``(name, view)`` pairs; :mod:`walkthroughs.screens` adds them to
 the reference images (names start with the game id). Positions deep in a game (the
 Magic Key offered, a battle) are reached the way a table reaches them: a game played
 by :func:`~companion.ai.cretan_goal.goal_seeking_choice` with seeded throws is written

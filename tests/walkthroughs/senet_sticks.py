@@ -1,6 +1,6 @@
 """The screens particular to `senet-sticks`, made by driving the real controller.
 
-:func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
+:func:`walk` yields ``(name, view)`` pairs; :mod:`walkthroughs.screens` adds them to
 the reference images (names start with the game id): the setup screen with the mode
 and the extra stick, the throw screen with the Abyss count, the coloured sticks with
 the usable ones marked, a combination move built step by step, a river and a capture
@@ -28,6 +28,7 @@ from companion.rules.senet_sticks import EV_RESURRECTED, EV_RIVER
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
 from companion.ui.view import View
+from walkthroughs import scripted_draw
 
 OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
 DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
@@ -38,7 +39,6 @@ GAME = "senet-sticks"
 
 
 def _controller(store: Path, throws: list[str]) -> Controller:
-    from companion.sim.screens import scripted_draw
 
     ctl = Controller(store=JournalStore(store), draw=scripted_draw(throws),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=[GAME])
