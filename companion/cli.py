@@ -309,8 +309,9 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
     rows = record.entries(directory)
     if not rows:
         print(f"no saved games in {directory}")
-    for line in record.list_lines(rows):
-        print(line)
+    else:
+        for line in record.list_lines(rows):
+            print(line)
     aside = record.set_aside_files(directory)
     if aside:
         print("\nset aside by the companion (read them with `companion journal show FILE`):")

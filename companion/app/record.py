@@ -262,8 +262,26 @@ class _Reader:
         return None
 
     def why(self, line: bytes) -> str:
-        """Why the loader stopped at ``line`` when this reader would have taken it (a
-        limit of the loader's own): its reason is not at hand, so say what it is."""
+        """Why the loader stopped at ``line``, found as :meth:`take` would but without
+        taking it; when it would be taken (a limit of the loader's own, whose words are
+        not at hand), what the line is."""
+        try:
+            record = decode(line)
+        except RecursionError:
+            return "a record nested too deep to read"
+        except ValueError as exc:
+            return str(exc)
+        try:
+            if "undo" in record:
+                count = record["undo"]
+                if not isinstance(count, int) or not 0 < count <= len(self.actions):
+                    raise ValueError(f"cannot undo {count!r} actions")
+            elif "end" not in record:
+                if self.end is not None:
+                    raise ValueError("an action after the end of the game")
+                self.state.copy().apply(parse_action(self.state, record))
+        except (ValueError, RulesError) as exc:
+            return str(exc)
         return f"a line the companion does not read ({len(line)} bytes)"
 
     def act(self, number: int, record: dict[str, Any]) -> None:
@@ -483,7 +501,8 @@ def _end_text(record: Record) -> str:
         verb = "win" if len(record.winners) > 1 else "wins"
         return f"{who} {verb}" + (f": {record.reason}." if record.reason else ".")
     if record.state is Standing.ABANDONED:
-        return "The game was ended before anyone won."
+        return ("Ended without a winner (End game in the pause menu, or a new game begun "
+                "instead of resuming this one).")
     return f"The game is unfinished: {record.to_act}." if record.to_act else "Unfinished."
 
 
