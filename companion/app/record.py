@@ -466,9 +466,13 @@ def text_lines(record: Record, width: int = WIDTH) -> list[str]:
     return out
 
 
-def _wrap(sentence: str, width: int, **kwargs: str) -> list[str]:
-    return textwrap.wrap(sentence, width, break_on_hyphens=False, break_long_words=False,
-                         **kwargs)  # type: ignore[arg-type]
+def _wrap(sentence: str, width: int, initial_indent: str = "",
+          subsequent_indent: str = "") -> list[str]:
+    """``sentence`` in lines of ``width``, never broken inside a word or at a hyphen
+    (``combination-captures``, ``gate1-d2``)."""
+    return textwrap.wrap(sentence, width, initial_indent=initial_indent,
+                         subsequent_indent=subsequent_indent, break_on_hyphens=False,
+                         break_long_words=False)
 
 
 def text(record: Record, width: int = WIDTH) -> str:
