@@ -1,5 +1,6 @@
-"""The terminal simulator's keys: typed fast or slowly, they act in the order typed,
-through the mock pins and the real debounce (no call into the controller)."""
+"""The terminal simulator: its keys, typed fast or slowly, act in the order typed,
+through the mock pins and the real debounce (no call into the controller); its help line
+and when it draws with half blocks or Braille, as the README says."""
 
 from __future__ import annotations
 
@@ -119,3 +120,29 @@ def test_the_shake_and_the_hold_go_through_the_queue_too(tmp_path: Path) -> None
     # after it chooses a move; u (a hold of BACK) takes that move back
     assert screens == ["splash", "menu", "setup", "throw", "throw", "moves", "throw",
                        "message", "moves", "pause"]
+
+
+def test_the_readme_says_when_braille_and_when_half_blocks() -> None:
+    import io
+
+    from companion.sim.terminal import frame_printer
+    from companion.ui.render import render
+    from companion.ui.view import View
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    said = " ".join(readme.split())
+    assert "at least 130 columns and 36 rows" in said and "66 columns by 18 rows" in said
+    image = render(View("menu", "Choose a game", items=("Senet",)))
+
+    def drawn(cols: int, rows: int) -> list[str]:
+        out = io.StringIO()
+        frame_printer(out, lambda: (cols, rows))(image)
+        return out.getvalue().split("\n")
+
+    assert "▀" in "".join(drawn(130, 36)) or "▄" in "".join(drawn(130, 36))
+    for small in ((129, 36), (130, 35)):
+        assert not any(ch in "".join(drawn(*small)) for ch in "▀▄█")
+    braille = drawn(80, 24)
+    frame = [line for line in braille if line.startswith(("|", "+")) or "\x1b" in line]
+    assert len(frame) == 18 and max(len(line.replace("\x1b[H\x1b[J", "")) for line in frame) == 66
+    assert len(braille[18]) <= 80  # the keys' line
