@@ -31,6 +31,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Final
 
+from companion.app.journal import FORMAT as FORMAT_JOURNAL
 from companion.app.journal import (
     SUFFIX,
     JournalError,
@@ -39,6 +40,7 @@ from companion.app.journal import (
     parse_action,
     replay,
 )
+from companion.app.journal import VERSION as VERSION_JOURNAL
 from companion.rules import Action, Game, Phase, RulesError, State, Throw
 
 FORMAT: Final = "board-companion/record"
@@ -175,8 +177,11 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
         intact = None
     lines = data.split(b"\n")
     tail = lines.pop()
+    if not lines:
+        raise JournalError(f"{path}: line 1 {'was cut short' if tail else 'is missing'}: "
+                           "no usable first record")
     try:
-        head = decode(lines[0]) if lines else decode(tail)
+        head = decode(lines[0])
     except (ValueError, RecursionError) as exc:
         raise JournalError(f"{path}: line 1: {exc}: no usable first record") from None
     game, players = _header(path, head)
@@ -184,9 +189,12 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
 
 
 def _header(path: Path, head: dict[str, Any]) -> tuple[Game, int]:
-    # The loader has checked the first record already; this only gets the game back.
+    # The loader has checked the first record already (unless a later line stopped it
+    # with a RecursionError); this gets the game back.
     from companion.rules import get_game
 
+    if head.get("format") != FORMAT_JOURNAL or head.get("version") != VERSION_JOURNAL:
+        raise JournalError(f"{path}: not a {FORMAT_JOURNAL} version {VERSION_JOURNAL} file")
     options = head.get("options", {})
     players = head.get("players")
     if not isinstance(options, dict) or not isinstance(players, int):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import zlib
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,34 @@ def test_turns_group_a_players_actions_and_keep_the_undo_in_its_turn() -> None:
              record.Step(6, 3, "White", "throw", "throw 2")]
     turns = record.turns(steps)
     assert [(t.number, t.by, len(t.steps)) for t in turns] == [(1, "Black", 4), (2, "White", 1)]
+
+
+def test_files_the_loader_cannot_take_are_listed_with_their_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = unfinished_game(tmp_path / "good").read_bytes().split(b"\n", 1)[0] + b"\n"
+    deep = b'{"x":' * 50_000 + b"1" + b"}" * 50_000
+    files = {
+        "empty": b"",
+        "cut-first-line": head[:20],
+        "not-json": b"00000000 hello\n",
+        "deep-first-line": b"%08x %s\n" % (zlib.crc32(b"[" * 50_000), b"[" * 50_000),
+        "deep-second-line": head + b"%08x %s\n" % (zlib.crc32(deep), deep),
+        "unknown-game": encode({"format": "board-companion/journal", "version": 1,
+                                "game": "chess", "options": {}, "players": 2}),
+    }
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for i, (name, data) in enumerate(files.items()):
+        (bad / f"2025010{i}-000000-{name}.journal").write_bytes(data)
+    before = snapshot(bad)
+    status, out, err = journal(capsys, "list", "--dir", str(bad))
+    assert status == 0 and err == ""
+    rows = out.splitlines()[1:]
+    assert len(rows) == len(files)
+    state = dict(zip(reversed(list(files)), rows, strict=True))  # newest first
+    assert state["deep-second-line"].endswith("damaged: line 2: a record nested too deep to read")
+    for name in set(files) - {"deep-second-line"}:
+        assert "unusable: " in state[name], name
+    assert "chess" in state["unknown-game"]
+    assert snapshot(bad) == before
