@@ -445,11 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_arguments(doctor)
     doctor.set_defaults(func=cmd_doctor)
 
-    journal = sub.add_parser(
-        "journal",
-        help="the saved games, read for people: list them, show one in words, export it "
-        "as JSON or text (never changes a file)",
-    )
+    undone = ("Actions taken back with undo are shown where they were made, marked "
+              "'(taken back)', followed by the undo.")
+    journal_help = ("the saved games, read for people: list them, show one in words, export "
+                    "it as JSON or text (never changes a file)")
+    journal = sub.add_parser("journal", help=journal_help,
+                             description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
     jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument(
@@ -465,8 +466,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
                   "game)")
-    undone = ("Actions taken back with undo are shown where they were made, marked "
-              "'(taken back)', followed by the undo.")
     list_help = ("one line per saved game, the newest first: number, start (local time), "
                  "game, players, state (unfinished / won by X / abandoned / damaged / "
                  "unusable, with the reason)")

@@ -255,3 +255,13 @@ def test_files_the_loader_cannot_take_are_listed_with_their_reason(
         assert "unusable: " in state[name], name
     assert "chess" in state["unknown-game"]
     assert snapshot(bad) == before
+
+
+@pytest.mark.parametrize("command", ["show", "export"])
+def test_the_help_says_how_undone_actions_are_shown(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["journal", command, "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Actions taken back with undo are shown where they were made, marked '(taken back)'" in said
