@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import json
-import os
 import random
 import sys
 from collections.abc import Sequence
@@ -258,10 +257,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _journal_dir(args: argparse.Namespace) -> Path:
     """``--dir``, else the config's ``journal.dir``, else the state directory."""
+    import os
+
     from companion.app import config as cfg
 
     if args.dir:
         return Path(args.dir)
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
     try:
         conf = cfg.from_args(args)
     except cfg.ConfigError as exc:
@@ -460,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
         "systemd/install.sh: /var/lib/board-companion)",
     )
     where.add_argument(
-        "--config", metavar="FILE", default=os.environ.get("COMPANION_CONFIG"),
+        "--config", metavar="FILE", default=None,
         help="TOML configuration file whose journal.dir to use (default: "
         "$COMPANION_CONFIG, else /etc/board-companion/config.toml if it exists)",
     )
