@@ -174,9 +174,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.app import service as svc
 
     try:
-        conf = cfg.from_args(args)
+        resolved = cfg.resolve(args, saved=True)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    conf = resolved.values
     if args.print_config:
         print(cfg.to_toml(conf), end="")
         return 0
@@ -191,7 +192,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
         try:
-            parts = svc.build(conf)
+            parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
         except Exception as exc:  # no pin library, no I2C bus, a pin in use
             print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
                   file=sys.stderr)
@@ -215,7 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout))
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout),
+                      origins=resolved.origins, notices=resolved.problems)
     terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
     return 0
 

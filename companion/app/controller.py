@@ -10,27 +10,26 @@ give the same screens and the same journal. Three rooms, one each:
 * this module routes the events to the screen shown and keeps what lasts between
   screens: the throw source, the last events said, the game offered for resuming.
 
-Buttons: UP / DOWN move a cursor (and repeat when held), OK chooses, a short BACK
-goes back (in a game: the pause menu), holding BACK undoes the last confirmed move
-(players misread a screen; they then put the pieces back as the screen says).
-
-Each :meth:`Controller.handle` returns one :class:`Reply`: the view to draw, the
-implement a throw source should throw now, and the source wanted.
+Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
+implement due, the settings in force, a cue). Holding BACK undoes the last move.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import replace
 
+from companion.app import config as cfg
 from companion.app import screens as sc
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
+    Draw,
     Event,
     Press,
     Quit,
+    Reply,
     Shaken,
     ShakeStarted,
     SourceFailed,
@@ -39,40 +38,16 @@ from companion.app.events import (
 )
 from companion.app.journal import Journal, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen
+from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
 from companion.devices.events import SourceName
-from companion.rules import (
-    Action,
-    Game,
-    Implement,
-    Move,
-    State,
-    Throw,
-    game_ids,
-)
+from companion.devices.indicators import Cue
+from companion.rules import Action, Game, Implement, Move, State, game_ids
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
 log = logging.getLogger(__name__)
-
-Draw = Callable[[Implement, int], Throw]
-"""Draws a throw of an implement; the int is the number of actions so far (a seeded
-demo uses it to make every throw reproducible; the service ignores it and uses
-:func:`secrets.randbelow`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What one event leaves: the ``view`` to draw, the implement a throw source should
-    throw now (``due``, ``None`` when no throw is awaited), the throw ``source`` wanted,
-    and ``quit`` once the service should stop."""
-
-    view: View
-    due: Implement | None
-    source: SourceName
-    quit: bool = False
-
 
 class Controller:
     """The companion's screens and game flow.
@@ -81,7 +56,10 @@ class Controller:
     ``sources``: the throw sources the settings screen offers; ``source``: the one in
     use; ``throw_button``: whether a THROW button is wired (else OK throws for the
     ``button`` source); ``games``: the game ids of the menu (default: all registered);
-    ``size``: the panel in pixels (128x64 or 128x32).
+    ``size``: the panel in pixels (128x64 or 128x32); ``prefs``: the settings changeable
+    on the box (default: the configuration's defaults with ``source``), saved to ``saved``
+    when changed; ``buzzer`` / ``led``: whether they are wired (their settings offered);
+    ``notices``: problems of the configuration to show after the splash screen.
     """
 
     def __init__(
@@ -94,11 +72,22 @@ class Controller:
         throw_button: bool = True,
         games: Sequence[str] | None = None,
         size: tuple[int, int] = (128, 64),
+        prefs: Prefs | None = None,
+        saved: SavedSettings | None = None,
+        buzzer: bool = False,
+        led: bool = False,
+        notices: Sequence[str] = (),
     ) -> None:
         self.store = store
         self.draw = draw
         self.sources = [SourceName(s) for s in sources]
-        self._source = SourceName(source) if source in self.sources else self.sources[0]
+        base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
+        if base.source not in self.sources:
+            base = replace(base, source=self.sources[0])
+        self.prefs = base
+        self.saved = saved
+        self.wired = {"buzzer": buzzer, "led": led}
+        self.cue: Cue | None = None
         self.throw_button = throw_button
         self.games = list(games) if games is not None else game_ids()
         self.size = size
@@ -110,6 +99,7 @@ class Controller:
         self.source_trouble: dict[str, str] = {}
         self.pending: Loaded | None = None
         self.problems: list[str] = []
+        self.notices = list(notices)
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -122,7 +112,7 @@ class Controller:
     @property
     def source(self) -> SourceName:
         """The throw source in use."""
-        return self._source
+        return SourceName(self.prefs.source)
 
     @property
     def state(self) -> State | None:
@@ -202,22 +192,24 @@ class Controller:
         return self.reply()
 
     def reply(self) -> Reply:
-        """The view, the implement due and the source wanted, as they are now."""
-        return Reply(self.view(), self.due, self._source, self.quit)
+        """The view, the implement due, the settings and the cue, as they are now."""
+        trouble = bool(self.source_trouble.get(self.prefs.source))
+        return Reply(self.view(), self.due, self.prefs, trouble, self.cue, self.quit)
 
     def handle(self, event: Event) -> Reply:
         """Apply one event; what it leaves."""
         page = self.page
+        self.cue = None
         if isinstance(event, Quit):
             self.quit = True
         elif isinstance(event, ButtonEvent):
             self._button(event.button, event.press)
         elif isinstance(event, ShakeStarted) and isinstance(page, sc.Throwing):
-            page.shaking = page.shaking or event.source == self._source
+            page.shaking = page.shaking or event.source == self.source
         elif isinstance(event, Shaken) and isinstance(page, sc.Throwing):
             page.thrown(self, event.source, button=False)
         elif isinstance(event, ThrowReported):
-            if isinstance(page, sc.Throwing) and event.source == self._source:
+            if isinstance(page, sc.Throwing) and event.source == self.source:
                 page.reported(self, event)
             else:
                 log.info("throw from %s ignored: no throw is due from it", event.source)
@@ -228,11 +220,11 @@ class Controller:
                 self.source_trouble[event.source] = event.text
         elif isinstance(event, SourceFailed):
             self.source_trouble[event.source] = event.text
-            if event.source == self._source:
+            if event.source == self.source:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
-                             then=self.page)
-                self._source = fallback
+                                  then=self.page)
+                self.change(replace(self.prefs, source=fallback))
         return self.reply()
 
     def _button(self, button: ButtonName, press: Press) -> None:
@@ -269,15 +261,22 @@ class Controller:
         if isinstance(then, sc.Message):
             then = then.under
         self.page = sc.Message(title=title, lines=lines, under=then)
+        if title in sc.ERRORS:
+            self.cue = Cue.ERROR
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
 
-    def next_source(self) -> None:
-        """Use the next throw source of the settings screen's list."""
-        i = self.sources.index(self._source) if self._source in self.sources else -1
-        self._source = self.sources[(i + 1) % len(self.sources)]
+    def change(self, prefs: Prefs) -> None:
+        """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
+        the change still holds until the companion stops)."""
+        self.prefs = prefs
+        if self.saved is not None:
+            try:
+                self.saved.save(prefs)
+            except OSError as exc:
+                self.show_message("Cannot save settings", (str(exc),), then=self.page)
 
     def play(self, table: Table, said: tuple[str, ...]) -> None:
         """Put ``table``'s game in play (after any other is closed) and show its position."""

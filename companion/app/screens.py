@@ -22,6 +22,7 @@ from companion import __version__
 from companion.app.events import ThrowReported
 from companion.app.table import Table
 from companion.devices.events import SourceName
+from companion.devices.indicators import Cue
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.rules import (
     PASS,
@@ -73,6 +74,12 @@ SOURCE_PROMPTS = {
 
 PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "End game")
 
+ERRORS = frozenset({
+    "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
+    "Throw rejected", "Throw source failed",
+})
+"""Titles of the messages that say something was refused or failed (the error cue)."""
+
 
 @dataclass
 class Page:
@@ -123,10 +130,13 @@ class Splash(Page):
     def view(self, nav: Controller) -> View:
         return View("splash", "board companion", (
             "A referee for Senet and the labyrinth games.", f"version {__version__}",
-        ), hint="OK: start")
+        ), hint="OK: start", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
-        if nav.problems:
+        if nav.notices:
+            notices, nav.notices = nav.notices, []
+            nav.show_message("Settings set aside", tuple(notices), then=self)
+        elif nav.problems:
             problems, nav.problems = nav.problems, []
             nav.show_message("Journal repaired", tuple(problems), then=self)
         elif nav.pending is not None:
@@ -243,26 +253,77 @@ class Setup(Page):
         return replace(self, cursor=0, scroll=0, options=dict(self.options))
 
 
+SLEEP_CHOICES = (60.0, 300.0, 600.0, 1800.0, 3600.0, 0.0)
+"""Display sleep times offered in Settings, in seconds (0: never)."""
+CONTRAST_CHOICES = (64, 128, 191, 255)
+"""Contrast levels offered in Settings (0-255), shown as 25% to 100%."""
+
+
+def _sleep_words(seconds: float) -> str:
+    if seconds <= 0:
+        return "never"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds:g} s"
+
+
+def _next(choices: Sequence[Any], value: Any) -> Any:
+    """The choice after ``value`` in the cycle ``choices``; for a value not offered (set
+    in the config file), the first choice larger than it, else the last choice."""
+    if value in choices:
+        return choices[(list(choices).index(value) + 1) % len(choices)]
+    larger = [c for c in choices if c > value]
+    return larger[0] if larger else choices[-1]
+
+
 @dataclass
 class Settings(Page):
-    """The settings; leaving goes back to where they were opened (the menu, or the
-    pause menu of a game in play, which returns to the game)."""
+    """The settings changeable at the table, each row showing its value; OK on a row
+    changes it (saved at once, restored at the next start). Leaving goes back to where
+    they were opened (the menu, or the pause menu of a game in play, which returns to
+    the game)."""
 
     kind = Screen.SETTINGS
     back_to: Page | None = None
 
+    def rows(self, nav: Controller) -> list[tuple[str, str]]:
+        """``(key, label)`` per row; the sound and the light only when wired."""
+        prefs = nav.prefs
+        rows = [
+            ("source", f"Throw: {prefs.source}"),
+            ("sleep", f"Sleep: {_sleep_words(prefs.sleep_after)}"),
+            ("contrast", f"Contrast: {round(prefs.contrast * 100 / 255)}%"),
+        ]
+        if nav.wired["buzzer"]:
+            rows.append(("sound", f"Sound: {'on' if prefs.sound else 'off'}"))
+        if nav.wired["led"]:
+            rows.append(("light", f"Light: {'on' if prefs.light else 'off'}"))
+        return [*rows, ("back", "Back")]
+
     def items(self, nav: Controller) -> tuple[str, ...]:
-        return (f"Throw: {nav.source}", "Back")
+        return tuple(label for _, label in self.rows(nav))
 
     def view(self, nav: Controller) -> View:
         return View("settings", "Settings", items=self.items(nav), cursor=self.cursor,
                     hint="OK: change")
 
     def ok(self, nav: Controller) -> None:
-        if self.cursor == 0:
-            nav.next_source()
+        key = self.rows(nav)[self.cursor][0]
+        prefs = nav.prefs
+        if key == "source":
+            new = replace(prefs, source=_next(nav.sources, prefs.source))
+        elif key == "sleep":
+            new = replace(prefs, sleep_after=_next(SLEEP_CHOICES, prefs.sleep_after))
+        elif key == "contrast":
+            new = replace(prefs, contrast=_next(CONTRAST_CHOICES, prefs.contrast))
+        elif key == "sound":
+            new = replace(prefs, sound=not prefs.sound)
+        elif key == "light":
+            new = replace(prefs, light=not prefs.light)
         else:
             self.back(nav)
+            return
+        nav.change(new)
 
     def back(self, nav: Controller) -> None:
         if isinstance(self.back_to, Pause) and nav.table is not None:
@@ -367,16 +428,21 @@ class Manual(Page):
             slots[i][self.faces[i]] if i <= self.slot else "?" for i in range(len(slots))
         )
         kind = spec.kind
-        if len(slots) == 1 and kind in ("card", "faces"):
-            picture = ThrowPicture("faces", (shown[0],))
-        else:
-            picture = ThrowPicture(kind, shown, focus=self.slot)
-        what = {"sticks": "Stick", "dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
         face = shown[self.slot]
-        word = {"L": "light", "D": "dark"}.get(face, face)
-        entry = (f"{what} {self.slot + 1} of {len(slots)}: {word}", "UP/DOWN set, OK next")
+        hint = "UP/DOWN set, OK next"
+        if kind == "sticks":  # by score: the sticks of that score, the score in words
+            throw = spec.from_slots(self.faces)
+            picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
+            entry: tuple[str, ...] = (spec.entry_words(face), "UP/DOWN set, OK enter")
+        else:
+            if len(slots) == 1 and kind in ("card", "faces"):
+                picture = ThrowPicture("faces", (shown[0],))
+            else:
+                picture = ThrowPicture(kind, shown, focus=self.slot)
+            what = {"dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
+            entry = (f"{what} {self.slot + 1} of {len(slots)}: {spec.entry_words(face)}", hint)
         return View("manual", f"{state.player_to_act_name}: enter throw", entry,
-                    picture=picture, hint="BACK: previous")
+                    picture=picture, hint="BACK: previous" if self.slot else "BACK: menu")
 
     def step(self, nav: Controller, delta: int, repeat: bool) -> None:
         spec = nav.position.throw_spec
@@ -495,7 +561,7 @@ class Lost(Page):
     def view(self, nav: Controller) -> View:
         name = nav.position.player_to_act_name
         return View("lost", f"{name} threw{caption(nav)}", ("No legal move:", "the throw is lost."),
-                    picture=picture_marked(nav), hint="OK: next")
+                    picture=picture_marked(nav), hint="OK: next", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
         act(nav, PASS)
@@ -533,7 +599,7 @@ class Over(Page):
         winners = " and ".join(state.game.player_name(w, state.players)
                                for w in state.outcome.winners)
         return View("over", "Game over", (f"{winners} wins!", state.outcome.reason, *nav.said),
-                    hint="OK: new game")
+                    hint="OK: new game", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:
         nav.close()
@@ -660,6 +726,7 @@ def throw_drawn(nav: Controller) -> None:
 def act(nav: Controller, action: Action) -> None:
     """Apply ``action`` to the game in play; show what it did, or the position next."""
     assert nav.table is not None
+    before = nav.table.state.current_player
     try:
         acted = nav.table.act(action)
     except RulesError as exc:
@@ -668,6 +735,11 @@ def act(nav: Controller, action: Action) -> None:
     except OSError as exc:
         nav.show_message("Cannot save", (str(exc), "The action was not made."), then=nav.page)
         return
+    after = nav.position
+    if after.phase is Phase.THROW and after.current_player != before:
+        nav.cue = Cue.TURN
+    elif acted.implement is not None:
+        nav.cue = Cue.THROW
     presenter = nav.presenter
     notable = [e for e in acted.events if not presenter.routine(e)]
     texts = tuple(e.text for e in acted.events)

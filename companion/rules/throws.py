@@ -135,6 +135,10 @@ class Implement(ABC):
         joined by spaces), in the order of :meth:`outcomes`."""
         return ((*(" ".join(t.faces) for t, _ in self.outcomes()),),)
 
+    def entry_words(self, token: str) -> str:
+        """A token of :meth:`entry_slots` in words for the screen (default: itself)."""
+        return token
+
     def from_slots(self, chosen: Sequence[int]) -> Throw:
         """The throw entered by choosing, in each of :meth:`entry_slots`, the face at
         index ``chosen[i]``.
@@ -266,8 +270,24 @@ class BinarySticks(Implement):
         return self._make(cleaned)
 
     def entry_slots(self) -> tuple[tuple[str, ...], ...]:
-        """One slot per stick: light (``L``) or dark (``D``)."""
-        return ((LIGHT, DARK),) * self.count
+        """One slot: the scores these sticks can show, lowest first. Players enter the
+        score they count, not each stick: which stick shows which side does not matter
+        to the rules (the throw is made with the light sides first)."""
+        return (tuple(str(v) for v in sorted(set(self.scores))),)
+
+    def from_slots(self, chosen: Sequence[int]) -> Throw:
+        slot = self.entry_slots()[0]
+        if len(chosen) != 1 or not 0 <= chosen[0] < len(slot):
+            raise InvalidThrowError(f"{self.id}: one score to choose, got {list(chosen)}")
+        return self.parse(slot[chosen[0]])
+
+    def entry_words(self, token: str) -> str:
+        """``"6 (no light side)"``, ``"2 (2 light sides)"``."""
+        lights = self.scores.index(int(token))
+        sides = "no light side" if lights == 0 else (
+            f"{lights} light side" + ("s" if lights > 1 else "")
+        )
+        return f"{token} ({sides})"
 
     def parse(self, text: str) -> Throw:
         """``"LLDD"``, ``"L L D D"``, a score such as ``"6"`` (light sides first), or

@@ -60,6 +60,7 @@ def _press(button: ButtonName, press: Press = Press.PRESSED) -> ButtonEvent:
 
 OK = _press(ButtonName.OK)
 DOWN = _press(ButtonName.DOWN)
+UP = _press(ButtonName.UP)
 BACK = _press(ButtonName.BACK, Press.SHORT)
 HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
 
@@ -112,14 +113,14 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "undo", send(HOLD_BACK)
     send(OK)
     send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
-    send(DOWN, OK)                                            # settings' Back: on moves again
+    send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
     send(OK)                                                  # events seen
     yield "error", send(ThrowReported("serial-shaker", "2d6", ("3", "4")))
     send(OK)
     send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
-    send(DOWN, OK)                                            # settings' Back: enter the throw
-    yield "manual", send(DOWN, OK, DOWN)
+    send(UP, OK)                                              # settings' Back: enter the throw
+    yield "manual", send(DOWN)                                # the score 2, in words
     assert ctl.screen is Screen.MANUAL
 
     # Resume a game one move from its end, then win it.

@@ -131,16 +131,33 @@ def test_nothing_to_undo_at_the_start_and_a_throw_alone_is_not_taken_back(tmp_pa
     assert on(ctl) is Screen.MOVES and ctl.view().title == "Black threw 4"
 
 
-def test_manual_entry_sets_each_stick_with_the_buttons(tmp_path: Path) -> None:
+def test_manual_entry_of_sticks_is_by_the_score_counted(tmp_path: Path) -> None:
     ctl = controller(tmp_path, [], source="manual")
     start_senet(ctl)
     assert on(ctl) is Screen.MANUAL
-    # sticks start light; DOWN turns the current one dark. L D D D scores 1.
-    send(ctl, OK, DOWN, OK, DOWN, OK, DOWN)
+    assert ctl.view().lines[0] == "1 (1 light side)"
+    send(ctl, UP)                   # round to the highest score: 6, no light side
+    assert ctl.view().lines[0] == "6 (no light side)"
+    picture = ctl.view().picture
+    assert picture is not None and picture.faces == ("D", "D", "D", "D")
+    send(ctl, DOWN)                 # back to 1: the sticks of that score
     picture = ctl.view().picture
     assert picture is not None and picture.faces == ("L", "D", "D", "D")
     send(ctl, OK)
     assert on(ctl) is Screen.LOST and ctl.view().title == "Black threw 1"
+
+
+def test_manual_entry_of_dice_is_die_by_die(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, [], source="manual", games=["labyrinth"])
+    send(ctl, OK, OK, OK)           # splash, menu, setup: Begin
+    assert on(ctl) is Screen.MANUAL
+    send(ctl, UP)                   # the die: from 1 round to 6 (the first throw: one die)
+    assert ctl.view().lines[0] == "Die 1 of 1: 6"
+    picture = ctl.view().picture
+    assert picture is not None and picture.kind == "dice" and picture.faces == ("6",)
+    send(ctl, OK)
+    first = ctl.actions[0]
+    assert isinstance(first, Throw) and first.values == (6,)
 
 
 def test_the_settings_screen_switches_the_throw_source(tmp_path: Path) -> None:

@@ -240,7 +240,11 @@ def test_every_throw_can_be_entered_face_by_face(game_id: str) -> None:
 
 
 def test_entry_by_hand_follows_the_implement() -> None:
-    assert BinarySticks(count=4).entry_slots() == (("L", "D"),) * 4
+    sticks = BinarySticks(count=4)
+    assert sticks.entry_slots() == (("1", "2", "3", "4", "6"),)  # by score, lowest first
+    assert [sticks.entry_words(t) for t in ("1", "3", "6")] == [
+        "1 (1 light side)", "3 (3 light sides)", "6 (no light side)"]
+    assert sticks.from_slots([4]).faces == ("D", "D", "D", "D")
     assert Dice(count=2).entry_slots() == (("1", "2", "3", "4", "5", "6"),) * 2
     coloured = ColouredSticks(((StickFace(1, "red"), StickFace(2)), (StickFace(3), StickFace(4))))
     assert coloured.entry_slots() == (("1:red", "2"), ("3", "4"))
