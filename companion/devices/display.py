@@ -8,9 +8,10 @@ Backends (config key ``display.backend``):
 * ``dummy``: luma's ``dummy`` device, whose ``.image`` is the last frame.
 
 :class:`Screen` wraps any of them: it pushes a frame only when the picture changed
-(a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and an error at ``display()``
-(a glitching I2C bus raises ``DeviceNotFoundError`` there) is logged and retried,
-never raised: the game goes on and the next frame tries again.
+(a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and a bus error at ``display()``
+(:data:`BUS_ERRORS`: a glitching I2C bus raises ``DeviceNotFoundError`` or ``OSError``
+there) is logged and retried, never raised: the game goes on and the next frame tries
+again. Any other exception is a bug and is raised.
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from luma.core.error import Error as LumaError
 from PIL import Image
 
 log = logging.getLogger(__name__)
+
+BUS_ERRORS = (LumaError, OSError)
+"""What a failing display raises: luma's errors (its ``i2c`` turns EIO / EREMOTEIO on a
+command into ``DeviceNotFoundError``) and ``OSError`` (smbus2's, which luma passes on
+as it is for a data transfer and for other errno values)."""
 
 DRIVERS = ("ssd1306", "sh1106")
 BACKENDS = ("i2c", "noop", "dummy")
@@ -105,7 +112,9 @@ class Screen:
 
     def show(self, image: Image.Image) -> bool:
         """Push ``image`` (mode "1", the device's size) if it differs from the last frame
-        shown (or the last push failed). Returns whether the device took it."""
+        shown (or the last push failed). Returns whether the device took it: a bus
+        error (:data:`BUS_ERRORS`) is logged and retried ``retries`` times, then
+        ``False``; any other exception from the device is a bug and is raised."""
         if (
             not self._pending
             and self.last is not None
@@ -118,7 +127,7 @@ class Screen:
         for attempt in range(self.retries + 1):
             try:
                 self.device.display(image)
-            except Exception as exc:  # DeviceNotFoundError, OSError from the bus
+            except BUS_ERRORS as exc:
                 self.errors += 1
                 log.warning(
                     "display error (attempt %d of %d): %s", attempt + 1, self.retries + 1, exc
@@ -130,24 +139,24 @@ class Screen:
         return False
 
     def sleep(self) -> None:
-        """Switch the panel off (OLED pixels age when lit for hours); errors are logged."""
+        """Switch the panel off (OLED pixels age when lit for hours); bus errors are logged."""
         try:
             self.device.hide()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while switching off: %s", exc)
 
     def wake(self) -> None:
         """Switch the panel back on, showing the last frame."""
         try:
             self.device.show()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while switching on: %s", exc)
 
     def blank(self) -> None:
-        """Clear the panel (on exit); errors are logged, not raised."""
+        """Clear the panel (on exit); bus errors are logged, not raised."""
         try:
             self.device.clear()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while blanking: %s", exc)
 
     def close(self) -> None:
@@ -156,7 +165,7 @@ class Screen:
         try:
             self.device.persist = False
             self.device.cleanup()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while closing: %s", exc)
         # luma also registers cleanup() with atexit: a second call would write to the
         # closed bus.

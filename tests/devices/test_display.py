@@ -89,3 +89,32 @@ def test_close_blanks_the_panel() -> None:
     device = Flaky(failures=0)
     Screen(device).close()
     assert device.shown == [b"blank"]
+
+
+class Buggy(Flaky):
+    """A device whose ``display()`` fails the way a bug does, not the way a bus does."""
+
+    def display(self, image: Image.Image) -> None:
+        raise TypeError("unsupported operand type(s) for |=: 'int' and 'NoneType'")
+
+
+def test_a_bug_in_the_driver_is_raised_not_retried_as_a_bus_error(caplog: Any) -> None:
+    screen = Screen(Buggy(failures=0))
+    with pytest.raises(TypeError):
+        screen.show(picture(1))
+    assert "display error" not in caplog.text
+
+
+def test_a_bus_oserror_is_survived_like_device_not_found() -> None:
+    # luma's i2c turns EIO into DeviceNotFoundError only for commands; a failed data
+    # transfer (most of a frame) raises smbus2's OSError as it is.
+    class DataFails(Flaky):
+        def display(self, image: Image.Image) -> None:
+            if self.failures:
+                self.failures -= 1
+                raise OSError(121, "Remote I/O error")
+            self.shown.append(image.tobytes())
+
+    device = DataFails(failures=1)
+    assert Screen(device, retries=1).show(picture(1)) is True
+    assert device.shown == [picture(1).tobytes()]
