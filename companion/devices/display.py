@@ -20,7 +20,6 @@ again. Any other exception is a bug and is raised.
 
 from __future__ import annotations
 
-import atexit
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -124,6 +123,7 @@ class Screen:
         self.errors = 0
         """Failed ``display()`` calls so far."""
         self._pending = False
+        self._closed = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -188,13 +188,19 @@ class Screen:
             log.warning("display error while blanking: %s", exc)
 
     def close(self) -> None:
-        """Blank the panel and release the bus."""
+        """Blank the panel and release the bus (once; a second call does nothing).
+
+        luma registers an exit hook for every device (a closure in
+        ``luma.core.device.device.__init__`` that calls ``self.cleanup()``; it cannot be
+        unregistered from outside): the drivers of :mod:`companion.devices.oled` run
+        ``cleanup()`` only once, so at exit the hook finds nothing left to do instead of
+        writing to the closed bus."""
+        if self._closed:
+            return
+        self._closed = True
         self.blank()
         try:
             self.device.persist = False
             self.device.cleanup()
         except BUS_ERRORS as exc:
             log.warning("display error while closing: %s", exc)
-        # luma also registers cleanup() with atexit: a second call would write to the
-        # closed bus.
-        atexit.unregister(self.device.cleanup)

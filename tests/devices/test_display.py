@@ -190,3 +190,33 @@ def test_waking_sends_the_last_frame_whole_before_the_panel_lights(bus: Any, dri
     assert data_bytes(bus()) == 1024  # the whole frame: the RAM may be lost in sleep
     assert sent[-1] == bytes([COMMAND, 0xAF])  # then DISPLAYON
     assert all(t != bytes([COMMAND, 0xAF]) for t in sent[:-1])
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_after_close_luma_s_exit_hook_sends_nothing_more(
+    bus: Any, monkeypatch: pytest.MonkeyPatch, driver: str
+) -> None:
+    # luma.core.device.device.__init__ registers a closure, shutdown_hook(), that calls
+    # self.cleanup() at exit: atexit.unregister(device.cleanup) cannot remove it.
+    import luma.core.device
+
+    hooks: list[Any] = []
+    monkeypatch.setattr(luma.core.device.atexit, "register", hooks.append)
+    screen = Screen(make_device(DisplaySpec(driver=driver, backend="i2c")))
+    screen.show(picture(1))
+    screen.close()
+    recorder = bus()
+    sent = list(recorder.transfers)
+    assert recorder.closed == 1
+    assert len(hooks) == 1
+    hooks[0]()  # what the interpreter runs at exit
+    assert recorder.transfers == sent  # no DISPLAYOFF, no blank frame on the closed bus
+    assert recorder.closed == 1
+
+
+def test_closing_twice_blanks_once() -> None:
+    device = Flaky(failures=0)
+    screen = Screen(device)
+    screen.close()
+    screen.close()
+    assert device.shown == [b"blank"]
