@@ -119,7 +119,7 @@ def plan_ssd1306(spans: Sequence[Span | None]) -> list[Window]:
         for start in range(end - 1, -1, -1):
             inside = [s for s in spans[start:end] if s is not None]
             if not inside or spans[start] is None:
-                continue  # a window starts and ends on a changed page
+                continue  # a window starts on a changed page
             window = (start, end - 1, min(s[0] for s in inside), max(s[1] for s in inside))
             cost = best[start][0] + ssd1306_window_periods(window)
             if choice is None or cost <= choice[0]:  # longer runs come later
@@ -127,12 +127,6 @@ def plan_ssd1306(spans: Sequence[Span | None]) -> list[Window]:
         assert choice is not None  # page end-1 is unchanged, or starts a window itself
         best.append(choice)
     return best[pages][1]
-
-
-def sh1106_page_periods(span: Span) -> int:
-    """Clock periods of one SH1106 page write: 3 command bytes (page, column low,
-    column high), then the span's data in one transfer."""
-    return transfer_periods(3) + transfer_periods(span[1] - span[0] + 1)
 
 
 def plan_sh1106(spans: Sequence[Span | None]) -> list[tuple[int, Span]]:
