@@ -269,12 +269,7 @@ def build(
     backend = conf["display.backend"]
     if backend == "auto":
         backend = "i2c" if pin_factory is None and on_raspberry_pi() else "noop"
-    spec = DisplaySpec(
-        driver=conf["display.driver"], backend=backend, width=conf["display.width"],
-        height=conf["display.height"], rotate=conf["display.rotate"],
-        contrast=conf["display.contrast"], i2c_port=conf["display.i2c_port"],
-        i2c_address=conf["display.i2c_address"],
-    )
+    spec = DisplaySpec.from_config(conf, backend)
     screen = Screen(make_device(spec), on_frame=on_frame)
     journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
     available = [

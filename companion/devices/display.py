@@ -165,7 +165,7 @@ class Screen:
         """Set the panel's contrast (0-255); errors are logged, not raised."""
         try:
             self.device.contrast(level)
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while setting the contrast: %s", exc)
 
     def sleep(self) -> None:

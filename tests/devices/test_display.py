@@ -160,11 +160,6 @@ def test_windowed_is_the_default_and_a_config_key() -> None:
     assert cfg.BY_NAME["display.windowed"].parse("false", "command line") is False
 
 
-@pytest.mark.xfail(
-    reason="companion/app/service.py (the lead's, being rewritten) builds its DisplaySpec "
-    "key by key and does not pass display.windowed yet: DisplaySpec.from_config(conf, "
-    "backend) does; this test passes once build() uses it (then drop this mark)",
-)
 def test_the_service_honours_display_windowed_false(tmp_path: Any) -> None:
     from gpiozero.pins.mock import MockFactory
 

@@ -622,3 +622,33 @@ def test_a_port_that_never_answers_is_reported(monkeypatch: pytest.MonkeyPatch) 
     finally:
         host.link.stop()
         device.unplug()
+
+
+def test_a_port_that_goes_away_ends_the_reader_with_connection_lost() -> None:
+    """Unplugged between two reads, the port's ``in_waiting`` fails with EIO; pyserial's
+    reader thread must still end through ``connection_lost`` (it used to die with an
+    ``OSError``, and the link never heard of the unplug)."""
+    import os
+    import threading
+
+    import serial
+    import serial.threaded
+
+    from companion.devices.shaker_link import _Port
+
+    master, slave = pty.openpty()
+    port = _Port(os.ttyname(slave), 115200, timeout=None)
+    os.close(master)  # the device is gone
+    with pytest.raises(serial.SerialException):
+        _ = port.in_waiting
+    lost = threading.Event()
+
+    class Watch(serial.threaded.Protocol):  # type: ignore[misc]
+        def connection_lost(self, exc: BaseException | None) -> None:
+            lost.set()
+
+    reader = serial.threaded.ReaderThread(port, Watch)
+    reader.start()
+    assert lost.wait(10), "the reader thread ended without connection_lost"
+    reader.join(5)
+    os.close(slave)
