@@ -8,6 +8,7 @@ of a mistake in :class:`~companion.rules.errors.BoardDataError`.
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -21,21 +22,44 @@ def packaged_path(name: str) -> str:
     return str(resources.files("companion.rules") / "data" / name)
 
 
-def read_text(path: str | Path) -> str:
-    """The UTF-8 text of ``path``.
+MAX_FILE_BYTES = 1 << 20
+"""The largest board, deck or config file read, in bytes (1 MiB; the packaged ones are
+under 12 KiB). A larger file, or a device such as ``/dev/zero``, is refused unread."""
 
-    :raises BoardDataError: the file cannot be read or is not UTF-8 text.
+_BOM = "\ufeff"
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of ``path`` (at most ``limit`` bytes), without a leading byte
+    order mark (Windows Notepad writes one; TOML does not allow it, people do).
+
+    :raises BoardDataError: the file cannot be read, is larger than ``limit`` bytes or
+        is not UTF-8 text; the message names the file.
     """
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise BoardDataError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise BoardDataError(str(path), None, f"larger than {_size(limit)}")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BoardDataError(str(path), None, "not a UTF-8 text file") from None
+    return text.removeprefix(_BOM)
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit} bytes"
 
 
 def parse_toml(text: str, name: str) -> dict[str, Any]:
-    """``tomllib.loads(text)``; a syntax error names ``name`` and its line.
+    """``tomllib.loads(text)``; any failure names ``name`` and, when known, its line.
+
+    Besides syntax errors this refuses, as one-line errors instead of tracebacks, an
+    integer of over 4300 digits (Python's limit on converting them) and arrays or
+    inline tables nested so deeply that the parser would exceed the recursion limit.
 
     :raises BoardDataError: ``name:LINE: not valid TOML: REASON``.
     """
@@ -47,6 +71,14 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         raise BoardDataError(
             name, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
         ) from None
+    except RecursionError:
+        raise BoardDataError(name, None, "not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
+        long = re.search(rf"[0-9_]{{{sys.get_int_max_str_digits()},}}", text)
+        if long is None:
+            raise BoardDataError(name, None, f"not valid TOML: {exc}") from None
+        line = text.count("\n", 0, long.start()) + 1
+        raise BoardDataError(name, line, "not valid TOML: a number with too many digits") from None
 
 
 class TomlLines:
