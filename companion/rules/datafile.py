@@ -91,7 +91,7 @@ class TomlLines:
     """
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
-    _KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_\-]+)[\"']?\s*=")
+    _KEY = re.compile(r"""^\s*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_\-]+))\s*=""")
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
@@ -112,7 +112,8 @@ class TomlLines:
                 continue
             key = self._KEY.match(line)
             if key:
-                self.keys.setdefault((table, index, key.group(1)), number)
+                name = next(g for g in key.groups() if g is not None)
+                self.keys.setdefault((table, index, name), number)
             if line.count('"""') % 2 == 1:
                 in_string = True
 
