@@ -7,6 +7,8 @@ of a mistake in :class:`~companion.rules.errors.BoardDataError`.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import sys
 import tomllib
@@ -79,6 +81,73 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
             raise BoardDataError(name, None, f"not valid TOML: {exc}") from None
         line = text.count("\n", 0, long.start()) + 1
         raise BoardDataError(name, line, "not valid TOML: a number with too many digits") from None
+
+
+MAX_JSON_DEPTH = 32
+"""Arrays and objects nested deeper than this are refused before parsing (a position
+nests 4 deep, a journal record 3): Python's parser recurses once per level, and a line
+of 100,000 brackets would otherwise exceed the recursion limit."""
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class JsonTextError(ValueError):
+    """Text that :func:`parse_json` refuses; the message is the reason in one line."""
+
+
+def json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> int:
+    """How deeply the arrays and objects of JSON ``text`` nest (strings skipped),
+    counted up to ``limit + 1`` only: a cheap scan made before parsing."""
+    depth = deepest = 0
+    for match in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if match.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonTextError(f"{name} is not allowed: JSON numbers are finite")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonTextError(f"{text} is too large: JSON numbers are finite")
+    return value
+
+
+def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads(text)`` for text from a file, strict where Python's is lenient.
+
+    Refused: ``NaN``, ``Infinity`` and numbers that overflow to infinity (``1e999``),
+    integers of over 4300 digits, and arrays or objects nested over ``max_depth``
+    deep (checked before parsing, so the parser never recurses that far).
+
+    :raises JsonTextError: the reason in one line (a syntax error with its line and column).
+    """
+    if json_depth(text, max_depth) > max_depth:
+        raise JsonTextError(f"arrays or objects nested over {max_depth} deep")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except JsonTextError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
+        if "digits" in str(exc):
+            raise JsonTextError("a number with too many digits") from None
+        raise JsonTextError(str(exc)) from None
+    except RecursionError:  # not reached below max_depth; kept as the last guard
+        raise JsonTextError("arrays or objects nested too deeply") from None
 
 
 class TomlLines:

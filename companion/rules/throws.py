@@ -154,7 +154,7 @@ class Dice(Implement):
             )
         values = []
         for face in faces:
-            if not face.isdigit() or not 1 <= int(face) <= self.sides:
+            if not (face.isascii() and face.isdigit()) or not 1 <= int(face) <= self.sides:
                 raise InvalidThrowError(
                     f"a die of {self.id} shows 1 to {self.sides}, not {face!r}"
                 )
@@ -230,7 +230,7 @@ class BinarySticks(Implement):
         :raises InvalidThrowError: for a score these sticks cannot show.
         """
         stripped = text.strip()
-        if stripped.isdigit():
+        if stripped.isascii() and stripped.isdigit():  # int() refuses "²", reads "٣"
             score = int(stripped)
             if score not in self.scores:
                 possible = ", ".join(map(str, sorted(set(self.scores))))
