@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.app.journal import SUFFIX, JournalError, load
+from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
 from companion.devices.events import ButtonName
 
 SERVICE = "board-companion"
@@ -210,6 +210,8 @@ def check_service(probes: Probes) -> Finding:
 
 
 def check_games(conf: Mapping[str, Any]) -> Finding:
+    """The saved games: how many finished, unfinished, damaged (read only: nothing is
+    repaired or renamed here), and how many set-aside copies are kept."""
     directory = Path(conf["journal.dir"] or cfg.default_state_dir())
     if not directory.exists():
         return Finding("saved games", Verdict.INFO, f"none yet ({directory} does not exist)")
@@ -220,17 +222,24 @@ def check_games(conf: Mapping[str, Any]) -> Finding:
     for path in directory.glob("*" + SUFFIX):
         try:
             loaded = load(path, repair=False)
-        except (JournalError, OSError, ValueError):
+        except (JournalError, OSError):
             damaged += 1
             continue
-        if loaded.state.outcome is None:
+        if loaded.damage is not None:
+            damaged += 1
+        elif loaded.state.outcome is None:
             unfinished += 1
         else:
             finished += 1
+    kept = sum(1 for p in directory.glob("*" + SUFFIX + ".*")
+               if p.name.split(SUFFIX, 1)[1].startswith((DAMAGED, UNUSABLE)))
     seen = f"{finished} finished, {unfinished} unfinished in {directory}"
+    if kept:
+        seen += f"; {kept} set-aside copies (*{DAMAGED}, *{UNUSABLE}) kept"
     if damaged:
         return Finding("saved games", Verdict.INFO, f"{seen}; {damaged} damaged",
-                       "the companion offers to recover a damaged game's intact part at start")
+                       "at its next start the companion keeps a copy of each damaged journal, "
+                       "then offers the intact part of the newest game")
     return Finding("saved games", Verdict.OK, seen)
 
 

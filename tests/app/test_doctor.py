@@ -129,3 +129,23 @@ def test_off_a_pi_it_reports_without_a_traceback(tmp_path: Path) -> None:
     assert done.returncode in (0, 1)
     heads = [line.split()[0] for line in done.stdout.splitlines() if not line.startswith(" ")]
     assert len(heads) == 7 and set(heads) <= {"OK", "FIX", "INFO"}
+
+
+def test_saved_games_with_a_journal_nested_too_deeply(tmp_path: Path, factory: MockFactory) -> None:
+    """Was: a RecursionError traceback from `companion doctor` (issue 11, case 2)."""
+    import zlib
+
+    body = b'{"format":"board-companion/journal","version":1,' + b"[" * 20_000 + b"]" * 20_000 + b"}"
+    path = tmp_path / "20260101-000000-senet-tait.journal"
+    path.write_bytes(b"%08x %s\n" % (zlib.crc32(body), body))
+    (tmp_path / "20250101-000000-senet-tait.journal.damaged.1").write_bytes(b"x")
+    games = diagnose(conf(tmp_path), healthy(factory))[6]
+    assert games.verdict is Verdict.INFO
+    assert games.seen.endswith("; 1 set-aside copies (*.damaged, *.unusable) kept; 1 damaged")
+    assert path.exists()  # the doctor only reads
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert "Traceback" not in done.stderr and done.returncode in (0, 1)
+    assert "1 damaged" in done.stdout
