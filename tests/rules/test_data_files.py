@@ -80,3 +80,16 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Path, capsys: pytest.Cap
     assert main(["rules", "new", "labyrinth", "--option", f"board={path}"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(path) in err and "nested too deeply" in err
+
+
+@pytest.mark.parametrize("value", ["{}", "[]", '["nothing"]'])
+def test_a_card_effect_of_another_type_is_named(tmp_path: Path, value: str) -> None:
+    """Was: `effect = {}` raised TypeError (unhashable dict) from the deck reader; found by
+    tests/test_bad_files_property.py."""
+    text = Path(cretan_data.data_path("cretan_decks.toml")).read_text(encoding="utf-8")
+    mine = text.replace('effect = "pegasus"', f"effect = {value}", 1)
+    assert mine != text
+    path = tmp_path / "decks.toml"
+    path.write_text(mine, encoding="utf-8")
+    with pytest.raises(BoardDataError, match=r"decks.toml:\d+: .*effect must be one of"):
+        cretan_data.load_decks(str(path))
