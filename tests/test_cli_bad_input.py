@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.rules import PositionError, get_game, state_from_dict
-from companion.rules.datafile import JsonTextError, json_depth, parse_json
+from companion.rules.datafile import JsonTextError, nests_deeper_than, parse_json
 
 
 def legal(path: Path, capsys: pytest.CaptureFixture[str], game: str = "senet-tait") -> tuple[int, str]:
@@ -74,8 +74,8 @@ def test_a_value_of_an_unexpected_shape_is_a_position_error(game: str, key: str,
 
 
 def test_strings_do_not_count_towards_the_depth() -> None:
-    text = json.dumps({"a": ["[" * 100, {"b": "{{{"}]})
-    assert json_depth(text) == 3
+    text = json.dumps({"a": ["[" * 100, {"b": "{{{", "c": "\\\"[[["}]})
+    assert not nests_deeper_than(text, 3) and nests_deeper_than(text, 2)
     assert parse_json(text) == json.loads(text)
     with pytest.raises(JsonTextError, match="nested over 3 deep"):
         parse_json("[[[[1]]]]", max_depth=3)

@@ -96,20 +96,21 @@ class JsonTextError(ValueError):
     """Text that :func:`parse_json` refuses; the message is the reason in one line."""
 
 
-def json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> int:
-    """How deeply the arrays and objects of JSON ``text`` nest (strings skipped),
-    counted up to ``limit + 1`` only: a cheap scan made before parsing."""
-    depth = deepest = 0
+def nests_deeper_than(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the arrays and objects of JSON ``text`` nest more than ``limit`` deep
+    (brackets inside strings do not count): a cheap scan made before parsing, free
+    when the text holds no more than ``limit`` opening brackets at all."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
     for match in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
         if match.group() in "[{":
             depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    break
+            if depth > limit:
+                return True
         else:
             depth -= 1
-    return deepest
+    return False
 
 
 def _refuse_constant(name: str) -> Any:
@@ -123,6 +124,9 @@ def _finite_float(text: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """``json.loads(text)`` for text from a file, strict where Python's is lenient.
 
@@ -132,10 +136,10 @@ def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
     :raises JsonTextError: the reason in one line (a syntax error with its line and column).
     """
-    if json_depth(text, max_depth) > max_depth:
+    if nests_deeper_than(text, max_depth):
         raise JsonTextError(f"arrays or objects nested over {max_depth} deep")
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        return _DECODER.decode(text)
     except JsonTextError:
         raise
     except json.JSONDecodeError as exc:
