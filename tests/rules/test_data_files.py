@@ -93,3 +93,13 @@ def test_a_card_effect_of_another_type_is_named(tmp_path: Path, value: str) -> N
     path.write_text(mine, encoding="utf-8")
     with pytest.raises(BoardDataError, match=r"decks.toml:\d+: .*effect must be one of"):
         cretan_data.load_decks(str(path))
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999", "63.0"])
+def test_a_number_that_is_not_a_whole_number_is_refused(tmp_path: Path, value: str) -> None:
+    """Board numbers are whole numbers: nan and inf never reach a range check (this
+    held before issue 11; kept so)."""
+    path = tmp_path / "mine.toml"
+    path.write_text(f"fields = {value}\n", encoding="utf-8")
+    with pytest.raises(BoardDataError, match=r"mine.toml:1: fields: expected a whole number, got "):
+        labyrinth_board.load_board(str(path))
