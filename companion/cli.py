@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.errors import CompanionError
 from companion.rules import (
     BoardDataError,
     Game,
@@ -40,7 +41,7 @@ MAX_PLAYOUT_ACTIONS = 1_000_000
 """``rules play`` gives up after this many actions (a game that does not end is a bug)."""
 
 
-class UsageError(Exception):
+class UsageError(CompanionError):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
@@ -176,9 +177,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.app import service as svc
 
     try:
-        conf = cfg.from_args(args)
+        resolved = cfg.resolve(args, saved=True)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    conf = resolved.values
     if args.print_config:
         print(cfg.to_toml(conf), end="")
         return 0
@@ -193,7 +195,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
         try:
-            parts = svc.build(conf)
+            parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
         except Exception as exc:  # no pin library, no I2C bus, a pin in use
             print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
                   file=sys.stderr)
@@ -217,7 +219,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout))
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout),
+                      origins=resolved.origins, notices=resolved.problems)
     terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
     return 0
 
@@ -255,6 +258,104 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for finding in findings:
         print(finding.line())
     return 1 if any(f.verdict is Verdict.FIX for f in findings) else 0
+
+
+def _journal_dir(args: argparse.Namespace) -> Path:
+    """``--dir``, else the config's ``journal.dir``, else the state directory."""
+    import os
+
+    from companion.app import config as cfg
+
+    if args.dir:
+        return Path(args.dir)
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return Path(conf["journal.dir"] or cfg.default_state_dir())
+
+
+def _journal_record(args: argparse.Namespace) -> Any:
+    """The record of ``FILE|INDEX`` (an index as ``journal list`` numbers them)."""
+    import logging
+
+    from companion.app import record
+    from companion.app.journal import JournalError
+
+    logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
+    which: str = args.journal
+    if which.lstrip("-").isdigit():
+        directory = _journal_dir(args)
+        files = record.journal_files(directory)
+        index = int(which)
+        if not 1 <= index <= len(files):
+            raise UsageError(
+                f"no journal {index} in {directory}: there are {len(files)} "
+                "(see `companion journal list`; a file named like a number: ./NAME)"
+            )
+        path = files[index - 1]
+    else:
+        path = Path(which)
+    try:
+        return record.read(path)
+    except JournalError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def cmd_journal_list(args: argparse.Namespace) -> int:
+    """``companion journal list``: one line per saved game, the newest first."""
+    import logging
+
+    from companion.app import record
+
+    logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
+    directory = _journal_dir(args)
+    rows = record.entries(directory)
+    if not rows:
+        print(f"no saved games in {directory}")
+    else:
+        for line in record.list_lines(rows):
+            print(line)
+    aside = record.set_aside_files(directory)
+    if aside:
+        print("\nset aside by the companion (read them with `companion journal show FILE`):")
+        for path in aside:
+            print(f"  {path}")
+    return 0
+
+
+def cmd_journal_show(args: argparse.Namespace) -> int:
+    """``companion journal show``: the whole game in words."""
+    from companion.app import record
+
+    print(record.text(_journal_record(args)), end="")
+    return 0
+
+
+def cmd_journal_export(args: argparse.Namespace) -> int:
+    """``companion journal export``: the record as JSON or text, to stdout or a file."""
+    from companion.app import record
+
+    rec = _journal_record(args)
+    if args.format == "json":
+        out = json.dumps(record.to_json(rec), indent=2, ensure_ascii=False) + "\n"
+    else:
+        out = record.text(rec)
+    if args.output in (None, "-"):
+        print(out, end="")
+        return 0
+    target = Path(args.output)
+    if target.exists() and target.resolve() == rec.path.resolve():
+        raise UsageError(f"{target}: that is the journal itself; choose another file")
+    try:
+        target.write_text(out, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -351,6 +452,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cfg.add_arguments(doctor)
     doctor.set_defaults(func=cmd_doctor)
+
+    undone = ("Actions taken back with undo are shown where they were made, marked "
+              "'(taken back)', followed by the undo.")
+    journal_help = ("the saved games, read for people: list them, show one in words, export "
+                    "it as JSON or text (never changes a file)")
+    journal = sub.add_parser("journal", help=journal_help,
+                             description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
+    jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument(
+        "--dir", metavar="DIR", default=None,
+        help="the journal directory (default: journal.dir of the config file, else "
+        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
+        "systemd/install.sh: /var/lib/board-companion)",
+    )
+    where.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="TOML configuration file whose journal.dir to use (default: "
+        "$COMPANION_CONFIG, else /etc/board-companion/config.toml if it exists)",
+    )
+    which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
+                  "game)")
+    list_help = ("one line per saved game, the newest first: number, start (local time), "
+                 "game, players, state (unfinished / won by X / abandoned / damaged / "
+                 "unusable, with the reason)")
+    jlist = jsub.add_parser("list", parents=[where], help=list_help,
+                            description=f"{list_help[0].upper()}{list_help[1:]}.")
+    jlist.set_defaults(func=cmd_journal_list)
+    show_help = ("the whole game in words: each turn, each throw and move with its events "
+                 "and who made it; a damaged journal up to the damage, and where it is")
+    jshow = jsub.add_parser("show", parents=[where], help=show_help,
+                            description=f"{show_help[0].upper()}{show_help[1:]}. {undone}")
+    jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+    jshow.set_defaults(func=cmd_journal_show)
+    export_help = "the record as JSON (for programs) or as the text of `journal show`"
+    jexport = jsub.add_parser("export", parents=[where], help=export_help,
+                              description=f"{export_help[0].upper()}{export_help[1:]}. {undone}")
+    jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+    jexport.add_argument("--format", choices=("json", "text"), default="json",
+                         help="json (default) or text")
+    jexport.add_argument("-o", "--output", metavar="FILE", default=None,
+                         help="write here instead of standard output")
+    jexport.set_defaults(func=cmd_journal_export)
     return parser
 
 

@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.devices.events import SourceName
+from companion.errors import CompanionError
 from companion.rules.datafile import parse_toml, read_text
 from companion.rules.errors import BoardDataError
 
@@ -30,7 +32,7 @@ PIN_RANGE = range(0, 28)
 """BCM GPIO numbers on the 40-pin header."""
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """A configuration value that cannot be used; the message names where, the key and why."""
 
     def __init__(self, source: str, key: str, reason: str) -> None:
@@ -190,10 +192,22 @@ def _schema() -> tuple[Setting, ...]:
                 low=0.01, high=5.0),
         Setting("shaker.min_edges", "int", 8,
                 "edges a shake needs; fewer (a bumped table) do not throw", low=2, high=1000),
-        Setting("throw.source", "str", "gpio-shaker",
+        Setting("throw.source", "str", SourceName.GPIO_SHAKER.value,
                 "where throws come from: gpio-shaker, serial-shaker, button (THROW or OK) "
                 "or manual (players enter their own throw)",
-                ("gpio-shaker", "serial-shaker", "button", "manual")),
+                tuple(name.value for name in SourceName)),
+        Setting("buzzer.pin", "pin", int(pins["buzzer"]["bcm"]),
+                "BCM pin of the buzzer (none: not wired)"),
+        Setting("buzzer.kind", "str", "active",
+                "active: a buzzer with its own oscillator (beeps of one pitch, told apart by "
+                "their rhythm); passive: a piezo driven by PWM (tones of different pitch)",
+                ("active", "passive")),
+        Setting("buzzer.sound", "bool", True,
+                "beep when a throw arrives, at each new turn and on an error (also in Settings)"),
+        Setting("led.pin", "pin", int(pins["led"]["bcm"]), "BCM pin of the LED (none: not wired)"),
+        Setting("led.enabled", "bool", True,
+                "LED lit while a throw is awaited, blinking while the shaker is disconnected "
+                "(also in Settings)"),
         Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
                 "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,
@@ -276,38 +290,84 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-THROW_SOURCE_SHORT = {"gpio": "gpio-shaker", "serial": "serial-shaker"}
+THROW_SOURCE_SHORT = {"gpio": SourceName.GPIO_SHAKER.value, "serial": SourceName.SERIAL_SHAKER.value}
 """``--throw-source serial`` is ``--throw.source serial-shaker``."""
 
 
 DEFAULT_FILE = Path("/etc/board-companion/config.toml")
 
 
-def from_args(
-    args: argparse.Namespace, *, overrides: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """The effective configuration: defaults, then the file, then the flags, then
-    ``overrides`` (typed values from a caller such as the demo).
+@dataclass
+class Resolved:
+    """The effective configuration, where each value came from (``"default"``, the
+    config file's path, ``"saved setting"``, ``"command line"``, or ``"caller"``), and
+    the problems met on the way that did not stop the start (in words)."""
 
-    :raises ConfigError: for any bad value, naming where it came from.
+    values: dict[str, Any]
+    origins: dict[str, str]
+    problems: list[str]
+
+
+def resolve(
+    args: argparse.Namespace,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    saved: bool = False,
+) -> Resolved:
+    """The effective configuration, in layers: defaults, then the config file, then
+    (``saved``) the settings saved on the box in the state directory
+    (:mod:`companion.app.settings`), then the flags, then ``overrides`` (typed values
+    from a caller such as the demo).
+
+    :raises ConfigError: for any bad value of the file or the flags, naming where it
+        came from (a bad saved settings file is set aside and reported in
+        :attr:`Resolved.problems` instead: the players did not write it by hand).
     """
     values = defaults()
+    origins = dict.fromkeys(values, "default")
+    problems: list[str] = []
+
+    def layer(new: Mapping[str, Any], origin: str) -> None:
+        values.update(new)
+        origins.update(dict.fromkeys(new, origin))
+
     path: Path | None = Path(args.config) if getattr(args, "config", None) else None
     if path is None and DEFAULT_FILE.exists():
         path = DEFAULT_FILE
     if path is not None:
-        values.update(load_file(path))
+        layer(load_file(path), str(path))
     short = getattr(args, "throw_source", None)
     if short is not None and getattr(args, "cfg:throw.source", None) is None:
         setattr(args, "cfg:throw.source", THROW_SOURCE_SHORT.get(short, short))
+    flags = {}
     for s in SCHEMA:
         raw = getattr(args, f"cfg:{s.name}", None)
         if raw is not None:
-            values[s.name] = s.parse(raw, "command line")
+            flags[s.name] = s.parse(raw, "command line")
+    if saved:
+        from companion.app.settings import SavedSettings
+
+        state_dir = flags.get("journal.dir") or values["journal.dir"] or default_state_dir()
+        kept, problem = SavedSettings(Path(state_dir)).load()
+        layer(kept, "saved setting")
+        if problem:
+            problems.append(problem)
+    layer(flags, "command line")
     if overrides:
-        values.update(overrides)
+        layer(overrides, "caller")
     check(values, str(path) if path else "command line")
-    return values
+    return Resolved(values, origins, problems)
+
+
+def from_args(
+    args: argparse.Namespace, *, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The effective configuration: defaults, then the file, then the flags, then
+    ``overrides`` (see :func:`resolve`, which also says where each value came from).
+
+    :raises ConfigError: for any bad value, naming where it came from.
+    """
+    return resolve(args, overrides=overrides).values
 
 
 def check(values: Mapping[str, Any], source: str) -> None:
@@ -327,13 +387,18 @@ def check(values: Mapping[str, Any], source: str) -> None:
         seen[pin] = key
 
 
-def to_toml(values: Mapping[str, Any]) -> str:
+def to_toml(
+    values: Mapping[str, Any], *, keys: Iterable[str] | None = None, comments: bool = True
+) -> str:
     """``values`` as a TOML config file (with each key's help as a comment), which
     :func:`load_file` reads back to the same values. A pin that is not wired is
-    written as ``false``."""
+    written as ``false``. ``keys``: only these (default: every setting)."""
     out: list[str] = ["# board-companion configuration (companion run --print-config)"]
     section = ""
+    wanted = set(keys) if keys is not None else None
     for s in SCHEMA:
+        if wanted is not None and s.name not in wanted:
+            continue
         head, _, key = s.name.rpartition(".")
         if head != section:
             section = head
@@ -349,18 +414,22 @@ def to_toml(values: Mapping[str, Any]) -> str:
             text = f"0x{value:02X}"
         else:
             text = repr(value)
-        out.append(f"# {s.help}")
+        if comments:
+            out.append(f"# {s.help}")
         out.append(f"{key} = {text}")
     return "\n".join(out) + "\n"
 
 
-def describe(values: Mapping[str, Any]) -> list[str]:
-    """The effective configuration, one ``key = value`` line per setting, for the log."""
+def describe(values: Mapping[str, Any], origins: Mapping[str, str] | None = None) -> list[str]:
+    """The effective configuration, one ``key = value`` line per setting, for the log;
+    with ``origins`` (:attr:`Resolved.origins`) each line says where the value came from:
+    ``display.contrast = 128  (saved setting)``."""
     out = []
     for s in SCHEMA:
         value = values.get(s.name)
         shown = "none" if value is None else (
             hex(value) if s.name == "display.i2c_address" else repr(value)
         )
-        out.append(f"{s.name} = {shown}")
+        where = f"  ({origins[s.name]})" if origins and s.name in origins else ""
+        out.append(f"{s.name} = {shown}{where}")
     return out

@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.app import config as cfg
 from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
-from companion.devices.events import ButtonName
+from companion.devices.events import ButtonName, SourceName
 
 SERVICE = "board-companion"
 """The systemd unit's name (``systemd/board-companion.service``)."""
@@ -266,7 +266,7 @@ def check_buttons(conf: Mapping[str, Any], factory: Any) -> Finding:
 
 def check_shaker(conf: Mapping[str, Any], probes: Probes) -> Finding:
     source = conf["throw.source"]
-    if source == "serial-shaker":
+    if source == SourceName.SERIAL_SHAKER:
         port = str(conf.get("serial.port") or "")
         found = port if port and probes.path_exists(port) else None if port else probes.find_shaker()
         if found is None:
@@ -275,7 +275,7 @@ def check_shaker(conf: Mapping[str, Any], probes: Probes) -> Finding:
                            "plug the Pico in with a data USB cable; firmware/README.md shows how "
                            "to flash it; `ls /dev/ttyACM*`")
         return Finding("shaker", Verdict.OK, f"Pico shaker at {found}")
-    if source == "gpio-shaker":
+    if source == SourceName.GPIO_SHAKER:
         return Finding("shaker", Verdict.INFO,
                        f"vibration switch on BCM {conf['shaker.pin']} (shake it while the "
                        "companion runs: the screen says 'shaking...')")

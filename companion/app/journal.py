@@ -45,6 +45,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
+from companion.errors import CompanionError
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
 from companion.rules.datafile import parse_json
 
@@ -68,7 +69,7 @@ UNUSABLE: Final = ".unusable"
 """Suffix a journal without a usable first record is renamed to (then ``.1``, ...)."""
 
 
-class JournalError(Exception):
+class JournalError(CompanionError):
     """A journal that cannot be used at all (no valid first record); names the file."""
 
 

@@ -129,6 +129,13 @@ class Screen:
         self._pending = True
         return False
 
+    def set_contrast(self, level: int) -> None:
+        """Set the panel's contrast (0-255); errors are logged, not raised."""
+        try:
+            self.device.contrast(level)
+        except Exception as exc:
+            log.warning("display error while setting the contrast: %s", exc)
+
     def sleep(self) -> None:
         """Switch the panel off (OLED pixels age when lit for hours); errors are logged."""
         try:

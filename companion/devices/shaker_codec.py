@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from companion.errors import CompanionError
 from companion.rules.errors import InvalidThrowError
 from companion.rules.throws import (
     BinarySticks,
@@ -71,7 +72,7 @@ _WORST_THROW = "THROW 65535 ffffffff cfg=65535 %s faces=%s *FFFF\r\n"
 _FACE_VALUE = re.compile(r"(0|[1-9][0-9]{0,2})\Z")
 
 
-class FrameError(ValueError):
+class FrameError(CompanionError, ValueError):
     """A line that is not a well-formed frame; ``reason`` is a short code for counting.
 
     Reasons: ``too-long``, ``not-ascii``, ``no-crc``, ``bad-crc``, ``bad-type``,
@@ -83,7 +84,7 @@ class FrameError(ValueError):
         super().__init__(f"{reason}: {detail}")
 
 
-class ShakerProtocolError(ValueError):
+class ShakerProtocolError(CompanionError, ValueError):
     """A configuration the protocol cannot express (a deck, a colour with a space)."""
 
 

@@ -398,44 +398,6 @@ class State(ABC):
     def pieces(self) -> list[PieceAt]:
         """Every piece of every player and where it is (for checks and displays)."""
 
-    def status_lines(self) -> list[str]:
-        """Short lines (at most about 21 characters each, for a 128-pixel OLED) telling
-        what the board does not show: trapped pieces and their turns left, plinths in the
-        Abyss, what each player holds. The pause menu's "Game status" shows them all.
-        Default: none."""
-        return []
-
-    def status_brief(self) -> list[str]:
-        """The few lines (at most about three) of status shown while a throw is due,
-        where the screen has little room: a game whose :meth:`status_lines` run long
-        (every player's inventory) gives here what the player to act needs. Default:
-        all of :meth:`status_lines`."""
-        return self.status_lines()
-
-    def prompt(self) -> str:
-        """The question in words while a choice is due (:attr:`phase` DECIDE, "Ride the
-        Knight's Orbit from 7?", or MOVE, "Stop where? 5 east"), shown above the choices;
-        default ``""`` (the choices speak for themselves)."""
-        return ""
-
-    def choice_steps(self, move: Move) -> tuple[str, ...]:
-        """The labels of the successive choices that pick ``move`` (one of
-        :meth:`legal_moves`) on the companion, one label per step.
-
-        The companion narrows the legal moves step by step: it first offers the distinct
-        first labels, then the second labels of the moves that start with the one
-        chosen, and so on; BACK takes one step back. A move whose labels run out is
-        played. When a move's labels are the beginning of another move's labels (a
-        plinth moved by 2, or by 2 then 3) the companion offers ``play <notation>``
-        beside the longer choices at that step.
-
-        Rules for a game that overrides this: distinct legal moves have distinct label
-        tuples; a label is short (at most 20 characters, one menu row of a 128-pixel
-        OLED) and names its step in the players' words (``"plinth on 12"``,
-        ``"2 to 14"``). Default: ``(move.notation,)``, one step, i.e. the flat list of
-        moves."""
-        return (move.notation,)
-
     def usable_faces(self) -> tuple[bool, ...]:
         """While a throw is being played (MOVE phase): one flag per face of the throw
         now being played, in the throw's order, ``True`` where the player to move may
@@ -609,14 +571,17 @@ def random_action(state: State, randrange: Randbelow) -> Action:
 
 
 def play_out(state: State, randrange: Randbelow, max_actions: int = 1_000_000) -> State:
-    """Apply :func:`random_action` until the game is over; returns ``state``.
+    """Apply :func:`random_action` (with the unchecked :meth:`State.push`) until the
+    game is over; returns ``state``.
 
     :raises RuntimeError: when the game has not ended after ``max_actions`` actions.
     """
     for _ in range(max_actions):
         if state.phase is Phase.OVER:
             return state
-        state.apply(random_action(state, randrange))
+        # Unchecked: random_action takes a throw the implement can show or one of
+        # legal_moves(), so checking it again would only cost time.
+        state.push(random_action(state, randrange))
     raise RuntimeError(f"{state.game.id}: no end after {max_actions} actions")
 
 

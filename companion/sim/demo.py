@@ -31,7 +31,7 @@ from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
 from companion.devices.clock import ManualScheduler
-from companion.devices.events import ButtonName
+from companion.devices.events import ButtonName, SourceName
 from companion.rules import Implement, Throw
 
 GAME = "senet-tait"
@@ -58,7 +58,7 @@ def demo_config(journal_dir: Path, **overrides: Any) -> dict[str, Any]:
         "hardware": "mock",
         "display.backend": "noop",
         "journal.dir": str(journal_dir),
-        "throw.source": "gpio-shaker",
+        "throw.source": SourceName.GPIO_SHAKER.value,
     })
     values.update(overrides)
     cfg.check(values, "demo")

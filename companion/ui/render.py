@@ -36,6 +36,14 @@ def layout(view: View, size: tuple[int, int]) -> tuple[int, int, bool]:
     return y, max(1, (bottom - y) // CELL_H), hint
 
 
+def scroll_limit(view: View, size: tuple[int, int]) -> int:
+    """The furthest a text screen scrolls on a panel of ``size`` pixels: the first line
+    of its last full page (0 when the text fits). The controller keeps
+    :attr:`View.scroll` within it; the renderer draws from ``view.scroll`` as given."""
+    _, rows, _ = layout(view, size)
+    return max(0, len(body_lines(view, size[0])) - rows)
+
+
 def body_lines(view: View, width: int) -> list[str]:
     """The wrapped text lines of ``view`` for a panel ``width`` pixels wide."""
     out: list[str] = []
@@ -72,7 +80,7 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
         _arrows(draw, width, y, rows, first > 0, first + rows < len(view.items))
     else:
         lines = body_lines(view, width)
-        top = max(0, min(view.scroll, len(lines) - rows))
+        top = view.scroll  # kept within scroll_limit() by the controller
         for i, line in enumerate(lines[top : top + rows]):
             draw_text(image, (0, y + i * CELL_H), line)
         _arrows(draw, width, y, rows, top > 0, top + rows < len(lines))

@@ -8,16 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.throws import (
-    DARK,
-    LIGHT,
-    BinarySticks,
-    ColouredSticks,
-    Deck,
-    Dice,
-    Implement,
-    Throw,
-)
+from companion.rules.throws import DARK, LIGHT, Implement, Throw
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,16 +51,9 @@ class View:
 
 
 def kind_of(implement: Implement) -> str:
-    """The picture kind for ``implement`` (see :class:`ThrowPicture`)."""
-    if isinstance(implement, BinarySticks):
-        return "sticks"
-    if isinstance(implement, Dice):
-        return "dice"
-    if isinstance(implement, ColouredSticks):
-        return "coloured"
-    if isinstance(implement, Deck):
-        return "card"
-    return "faces"
+    """The picture kind for ``implement`` (see :class:`ThrowPicture`): its
+    :attr:`~companion.rules.Implement.kind`."""
+    return implement.kind
 
 
 def picture_of(throw: Throw, implement: Implement) -> ThrowPicture:

@@ -34,6 +34,8 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
+from companion.ui import games
+from companion.ui.games import Presenter
 
 
 def start_senet(ctl: Controller) -> None:
@@ -131,16 +133,33 @@ def test_nothing_to_undo_at_the_start_and_a_throw_alone_is_not_taken_back(tmp_pa
     assert on(ctl) is Screen.MOVES and ctl.view().title == "Black threw 4"
 
 
-def test_manual_entry_sets_each_stick_with_the_buttons(tmp_path: Path) -> None:
+def test_manual_entry_of_sticks_is_by_the_score_counted(tmp_path: Path) -> None:
     ctl = controller(tmp_path, [], source="manual")
     start_senet(ctl)
     assert on(ctl) is Screen.MANUAL
-    # sticks start light; DOWN turns the current one dark. L D D D scores 1.
-    send(ctl, OK, DOWN, OK, DOWN, OK, DOWN)
+    assert ctl.view().lines[0] == "1 (1 light side)"
+    send(ctl, UP)                   # round to the highest score: 6, no light side
+    assert ctl.view().lines[0] == "6 (no light side)"
+    picture = ctl.view().picture
+    assert picture is not None and picture.faces == ("D", "D", "D", "D")
+    send(ctl, DOWN)                 # back to 1: the sticks of that score
     picture = ctl.view().picture
     assert picture is not None and picture.faces == ("L", "D", "D", "D")
     send(ctl, OK)
     assert on(ctl) is Screen.LOST and ctl.view().title == "Black threw 1"
+
+
+def test_manual_entry_of_dice_is_die_by_die(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, [], source="manual", games=["labyrinth"])
+    send(ctl, OK, OK, OK)           # splash, menu, setup: Begin
+    assert on(ctl) is Screen.MANUAL
+    send(ctl, UP)                   # the die: from 1 round to 6 (the first throw: one die)
+    assert ctl.view().lines[0] == "Die 1 of 1: 6"
+    picture = ctl.view().picture
+    assert picture is not None and picture.kind == "dice" and picture.faces == ("6",)
+    send(ctl, OK)
+    first = ctl.actions[0]
+    assert isinstance(first, Throw) and first.values == (6,)
 
 
 def test_the_settings_screen_switches_the_throw_source(tmp_path: Path) -> None:
@@ -259,17 +278,23 @@ class RaceState(State):
     def _body(self) -> dict[str, Any]:
         return {"pos": self.pos}
 
-    def prompt(self) -> str:
+
+class RacePresenter(Presenter):
+    """Race on the screen: a question while deciding, where every piece is."""
+
+    def prompt(self, state: State) -> str:
         return "Take the shortcut to 9?"
 
-    def status_lines(self) -> list[str]:
-        return [f"Player {p + 1} on {s}" for p, s in enumerate(self.pos)]
+    def status_lines(self, state: State) -> list[str]:
+        assert isinstance(state, RaceState)
+        return [f"Player {p + 1} on {s}" for p, s in enumerate(state.pos)]
 
 
 def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race", Race.title))
+    monkeypatch.setitem(games._PRESENTERS, "race", (__name__, "RacePresenter"))
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
@@ -297,8 +322,9 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
 
 
 def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
+    for i in range(2):  # unusable journals, each reported at the start
+        (tmp_path / f"2026010{i}-000000-senet-tait.journal").write_bytes(b"not a journal\n")
     ctl = controller(tmp_path, [])
-    ctl.problems = ["a long report " * 12]
     send(ctl, OK)                                    # the journal report
     assert ctl.view().screen == "message"
     send(ctl, *[DOWN] * 30)

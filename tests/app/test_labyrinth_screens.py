@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller_tools import OK, SHAKE, UP, on
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.sim.screens import scripted_draw
 
 
 def test_a_plain_turn_costs_one_shake_and_one_ok_per_value(tmp_path: Path) -> None:

@@ -2,29 +2,42 @@
 
 A difference fails with the screen's name and the number of pixels that differ. To
 change a screen on purpose, regenerate the references (and the README's enlarged
-copies) and look at them before committing::
+copies in docs/screens/) and look at them before committing::
 
-    .venv/bin/python -m companion.sim.screens tests/ui/reference docs/screens
+    UPDATE_REFERENCE=1 .venv/bin/python -m pytest tests/ui/test_reference.py
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+from walkthroughs.screens import README_SCREENS, images
 
-from companion.sim.screens import images
 from companion.ui.font import glyph
 from companion.ui.render import render
 from companion.ui.view import View
 
 REFERENCE = Path(__file__).parent / "reference"
+README_COPIES = Path(__file__).parents[2] / "docs" / "screens"
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
-    return images(tmp_path_factory.mktemp("screens"))
+    screens = images(tmp_path_factory.mktemp("screens"))
+    if os.environ.get("UPDATE_REFERENCE"):
+        for old in REFERENCE.glob("*.png"):
+            old.unlink()
+        for name, image in screens.items():
+            image.save(REFERENCE / f"{name}.png")
+        for name in README_SCREENS:  # enlarged three times for the README
+            image = screens[name]
+            image.convert("L").resize(
+                (image.width * 3, image.height * 3), Image.Resampling.NEAREST
+            ).save(README_COPIES / f"{name}.png")
+    return screens
 
 
 def test_every_reference_is_still_made(made: dict[str, Image.Image]) -> None:

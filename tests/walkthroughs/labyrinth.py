@@ -1,6 +1,6 @@
 """The screens particular to `labyrinth`, made by driving the real controller.
 
-:func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
+:func:`walk` yields ``(name, view)`` pairs; :mod:`walkthroughs.screens` adds them to
 the reference images (names start with the game id). The throws are scripted so that
 one short game shows every screen the Game of the Labyrinth adds: four players with
 their colours at setup, the throws for who starts (a tie), two dice as pips, a move

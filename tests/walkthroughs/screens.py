@@ -4,7 +4,7 @@
 reference PNG in ``tests/ui/reference/``. After changing a screen ON PURPOSE, write
 new references (and the enlarged copies shown in the README) with::
 
-    .venv/bin/python -m companion.sim.screens tests/ui/reference docs/screens
+    UPDATE_REFERENCE=1 .venv/bin/python -m pytest tests/ui/test_reference.py
 
 and look at the pictures before committing them.
 """
@@ -12,8 +12,7 @@ and look at the pictures before committing them.
 from __future__ import annotations
 
 import random
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from PIL import Image
@@ -35,15 +34,13 @@ from companion.rules import (
     ColouredSticks,
     Deck,
     Dice,
-    Implement,
     StickFace,
-    Throw,
     get_game,
     play_out,
 )
-from companion.sim import screens_cretan_labyrinth, screens_labyrinth, screens_senet_sticks
 from companion.ui.render import render
 from companion.ui.view import ThrowPicture, View, picture_of
+from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_sticks
 
 SMALL = (128, 32)
 LARGE = (128, 64)
@@ -60,18 +57,9 @@ def _press(button: ButtonName, press: Press = Press.PRESSED) -> ButtonEvent:
 
 OK = _press(ButtonName.OK)
 DOWN = _press(ButtonName.DOWN)
+UP = _press(ButtonName.UP)
 BACK = _press(ButtonName.BACK, Press.SHORT)
 HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
-
-
-def scripted_draw(scores: list[str]) -> Callable[[Implement, int], Throw]:
-    """Throws read in order from ``scores`` (as a person would type them)."""
-    queue = list(scores)
-
-    def draw(implement: Implement, n: int) -> Throw:
-        return implement.parse(queue.pop(0))
-
-    return draw
 
 
 def _finished_game_actions(seed: int) -> list[str]:
@@ -111,15 +99,15 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK, BACK)                                            # the pause menu, the game
     yield "undo", send(HOLD_BACK)
     send(OK)
-    ctl.source = "serial-shaker"
-    send(BACK, OK)                                            # pause, continue: back on moves
+    send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
+    send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
     send(OK)                                                  # events seen
     yield "error", send(ThrowReported("serial-shaker", "2d6", ("3", "4")))
     send(OK)
-    ctl.source = "manual"
-    send(BACK, OK)
-    yield "manual", send(DOWN, OK, DOWN)
+    send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
+    send(UP, OK)                                              # settings' Back: enter the throw
+    yield "manual", send(DOWN)                                # the score 2, in words
     assert ctl.screen is Screen.MANUAL
 
     # Resume a game one move from its end, then win it.
@@ -182,9 +170,9 @@ def images(workdir: Path) -> dict[str, Image.Image]:
     walks = [
         walk(workdir),
         # Each game's own screens, in a module of its own (see its docstring).
-        screens_labyrinth.walk(workdir / "labyrinth"),
-        screens_senet_sticks.walk(workdir / "senet-sticks"),
-        screens_cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
+        labyrinth.walk(workdir / "labyrinth"),
+        senet_sticks.walk(workdir / "senet-sticks"),
+        cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
     ]
     for name, view in (pair for screens in walks for pair in screens):
         assert name not in out, f"two screens are named {name!r}"
@@ -192,32 +180,3 @@ def images(workdir: Path) -> dict[str, Image.Image]:
         if name in ("throw", "moves", "events", "menu"):
             out[f"{name}-128x32"] = render(view, SMALL)
     return out
-
-
-def main(argv: list[str]) -> int:
-    """Write the reference PNGs into ``argv[0]`` and enlarged README copies into ``argv[1]``."""
-    import tempfile
-
-    if not argv:
-        print("usage: python -m companion.sim.screens REFERENCE_DIR [README_DIR]", file=sys.stderr)
-        return 2
-    ref = Path(argv[0])
-    ref.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        made = images(Path(tmp))
-    for name, image in made.items():
-        image.save(ref / f"{name}.png")
-    if len(argv) > 1:
-        big = Path(argv[1])
-        big.mkdir(parents=True, exist_ok=True)
-        for name in README_SCREENS:
-            image = made[name]
-            image.convert("L").resize((image.width * 3, image.height * 3), Image.Resampling.NEAREST).save(
-                big / f"{name}.png"
-            )
-    print(f"{len(made)} reference images written to {ref}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

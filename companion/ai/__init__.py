@@ -1,0 +1,1 @@
+"""Computer players: strategies that choose among the legal moves of a position."""
