@@ -26,6 +26,7 @@ from typing import Any
 from companion.app import config as cfg
 from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
 from companion.devices.events import ButtonName, SourceName
+from companion.errors import CompanionError
 
 SERVICE = "board-companion"
 """The systemd unit's name (``systemd/board-companion.service``)."""
@@ -58,7 +59,7 @@ def _read_model() -> str | None:
         return None
 
 
-class NoPinFactory(RuntimeError):
+class NoPinFactory(CompanionError, RuntimeError):
     """gpiozero could load no pin factory; ``tried`` says why each one failed."""
 
     def __init__(self, reason: str, tried: list[str]) -> None:
