@@ -17,8 +17,9 @@ implement due, the settings in force, a cue). Holding BACK undoes the last move.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from companion.app import config as cfg
 from companion.app import screens as sc
@@ -59,7 +60,8 @@ class Controller:
     ``size``: the panel in pixels (128x64 or 128x32); ``prefs``: the settings changeable
     on the box (default: the configuration's defaults with ``source``), saved to ``saved``
     when changed; ``buzzer`` / ``led``: whether they are wired (their settings offered);
-    ``notices``: problems of the configuration to show after the splash screen.
+    ``notices``: problems of the configuration to show after the splash screen;
+    ``boards``: folders of board / deck files; ``game_options``: options by game id.
     """
 
     def __init__(
@@ -77,6 +79,8 @@ class Controller:
         buzzer: bool = False,
         led: bool = False,
         notices: Sequence[str] = (),
+        boards: Sequence[Path] = (),
+        game_options: Mapping[str, Mapping[str, object]] | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -100,6 +104,10 @@ class Controller:
         self.pending: Loaded | None = None
         self.problems: list[str] = []
         self.notices = list(notices)
+        self.boards = list(boards)
+        """Folders searched for board and deck files to offer on the setup screen."""
+        self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
+        """Each game's options as the setup screen starts them (config, --option)."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -166,7 +174,9 @@ class Controller:
 
     @property
     def setup_options(self) -> dict[str, object]:
-        return dict(self.page.options) if isinstance(self.page, sc.Setup) else {}
+        """The options chosen so far on the setup screen (or an option's page)."""
+        page = self.page.setup if isinstance(self.page, sc.OptionPage) else self.page
+        return dict(page.options) if isinstance(page, sc.Setup) else {}
 
     def choices(self) -> list[tuple[str, Move | None]]:
         """The moves screen's items (see :meth:`companion.app.screens.Moves.choices`)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion import __version__
@@ -35,6 +36,8 @@ from companion.rules import (
     game_title,
     get_game,
 )
+from companion.ui.games import presenter_for
+from companion.ui.render import columns
 from companion.ui.view import ThrowPicture, View, picture_of
 
 if TYPE_CHECKING:
@@ -55,6 +58,7 @@ class Screen(enum.Enum):
     LOST = "lost"
     OVER = "over"
     SETTINGS = "settings"
+    OPTION = "option"
     PAUSE = "pause"
     MESSAGE = "message"
 
@@ -185,8 +189,8 @@ class Menu(Page):
     def ok(self, nav: Controller) -> None:
         if self.cursor < len(nav.games):
             gid = nav.games[self.cursor]
-            setup = Setup(gid, game_class(gid).default_players)
-            setup.cursor = len(setup.rows()) - 1  # on "Begin"
+            setup = Setup(gid, game_class(gid).default_players, dict(nav.game_options.get(gid, {})))
+            setup.cursor = len(setup.rows(nav)) - 1  # on "Begin"
             nav.goto(setup)
         else:
             nav.goto(Settings(back_to=self))
@@ -194,63 +198,103 @@ class Menu(Page):
 
 @dataclass
 class Setup(Page):
-    """A game's setup: the number of players and the options a player may change."""
+    """A game's setup: the number of players and the options a player may change, each
+    row its short label and whole value (``House of Beauty: onto 26``); OK on an option
+    opens its explanation, where OK changes it."""
 
     kind = Screen.SETUP
     game_id: str = ""
     players: int = 2
     options: dict[str, Any] = field(default_factory=dict)
 
-    def rows(self) -> list[tuple[str, str]]:
+    def rows(self, nav: Controller) -> list[tuple[str, str]]:
         """The rows: ``(key, label)``; key ``players``, an option name, or ``begin``."""
         cls = game_class(self.game_id)
+        presenter = presenter_for(self.game_id, columns(nav.size[0]))
         rows: list[tuple[str, str]] = []
         if cls.max_players > cls.min_players:
             rows.append(("players", f"Players: {self.players}"))
         for option in cls.options:
-            if _choices(option):
+            if option_choices(nav, self.game_id, option):
                 value = self.options.get(option.name, option.default)
-                rows.append((option.name, f"{option.name}: {_word(value)}"))
+                rows.append((option.name, f"{presenter.option_label(option)}: "
+                                          f"{presenter.option_value(option, value)}"))
         rows.append(("begin", "Begin"))
         return rows
 
     def items(self, nav: Controller) -> tuple[str, ...]:
-        return tuple(label for _, label in self.rows())
+        return tuple(label for _, label in self.rows(nav))
 
     def view(self, nav: Controller) -> View:
-        game = get_game(self.game_id, **self.options)
-        first = game.new_state(self.players).player_to_act_name
-        rows = self.rows()
-        key = rows[min(self.cursor, len(rows) - 1)][0]
+        cls = game_class(self.game_id)
+        rows = self.rows(nav)
+        key, label = rows[min(self.cursor, len(rows) - 1)]
         hint = "OK: begin" if key == "begin" else "OK: change"
-        # "throws first", not "starts": in most games the first throws decide who starts.
-        about = f"{first} throws first."
-        if key == "players":  # who plays, by the names the game gives them (colours)
-            about = ", ".join(game.player_name(p, self.players) for p in range(self.players))
-        elif key != "begin":  # the whole name, which the row may cut
-            about = f"{key} = {_word(self.options.get(key, game.option(key)))}"
-        return View("setup", game_class(self.game_id).title, (about,), items=tuple(label for _, label in rows),
+        try:
+            game = get_game(self.game_id, **self.options)
+        except RulesError as exc:  # a data file that cannot be used: said, not begun
+            about = f"Cannot begin: {exc}"
+        else:
+            # "throws first", not "starts": in most games the first throws decide who starts.
+            about = f"{game.new_state(self.players).player_to_act_name} throws first."
+            if key == "players":  # who plays, by the names the game gives them (colours)
+                about = ", ".join(game.player_name(p, self.players) for p in range(self.players))
+            elif key != "begin":  # the whole row, which the menu may cut
+                about = label
+        return View("setup", cls.title, (about,), items=tuple(label for _, label in rows),
                     cursor=self.cursor, hint=hint)
 
     def ok(self, nav: Controller) -> None:
-        key = self.rows()[self.cursor][0]
+        key = self.rows(nav)[self.cursor][0]
         cls = game_class(self.game_id)
         if key == "begin":
-            begin(nav, self.game_id, self.players, self.options)
+            begin(nav, self.game_id, self.players, self.options, setup=self)
         elif key == "players":
             span = cls.max_players - cls.min_players + 1
             self.players = cls.min_players + (self.players - cls.min_players + 1) % span
         else:
             option = next(o for o in cls.options if o.name == key)
-            choices = _choices(option)
-            value = self.options.get(key, option.default)
-            self.options[key] = choices[(choices.index(value) + 1) % len(choices)]
+            nav.goto(OptionPage(setup=self, option=option))
 
     def back(self, nav: Controller) -> None:
         nav.goto(Menu())
 
     def again(self) -> Page:
         return replace(self, cursor=0, scroll=0, options=dict(self.options))
+
+
+@dataclass
+class OptionPage(Page):
+    """One option of a game's setup: what it does (the option's own description), its
+    value now; OK changes the value, BACK goes back to the setup."""
+
+    kind = Screen.OPTION
+    setup: Setup | None = None
+    option: Option | None = None
+
+    def view(self, nav: Controller) -> View:
+        assert self.setup is not None and self.option is not None
+        option, setup = self.option, self.setup
+        presenter = presenter_for(setup.game_id, columns(nav.size[0]))
+        value = setup.options.get(option.name, option.default)
+        lines = [option.help[:1].upper() + option.help[1:] + ".",
+                 f"Now: {presenter.option_value(option, value)}"]
+        if isinstance(value, str) and value and option.name in FILE_OPTIONS:
+            lines.append(value)  # the whole path of a data file
+        return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
+                    hint="OK: change BACK: done")
+
+    def ok(self, nav: Controller) -> None:
+        assert self.setup is not None and self.option is not None
+        option, options = self.option, self.setup.options
+        choices = option_choices(nav, self.setup.game_id, option)
+        value = options.get(option.name, option.default)
+        i = choices.index(value) if value in choices else -1
+        options[option.name] = choices[(i + 1) % len(choices)]
+
+    def back(self, nav: Controller) -> None:
+        assert self.setup is not None
+        nav.goto(self.setup)
 
 
 SLEEP_CHOICES = (60.0, 300.0, 600.0, 1800.0, 3600.0, 0.0)
@@ -684,12 +728,15 @@ def picture_marked(nav: Controller) -> ThrowPicture | None:
 # ---------------------------------------------------------------------- the game's flow
 
 
-def begin(nav: Controller, game_id: str, players: int, options: dict[str, Any]) -> None:
-    """Begin a new game of ``game_id``."""
+def begin(
+    nav: Controller, game_id: str, players: int, options: dict[str, Any], *, setup: Setup
+) -> None:
+    """Begin a new game of ``game_id``; a game that cannot be made (a data file with a
+    mistake: file, line and reason) is said, and leads back to its ``setup``."""
     try:
         table = Table.begin(nav.store, get_game(game_id, **options), players)
     except RulesError as exc:
-        nav.show_message("Cannot start", (str(exc),), then=Menu())
+        nav.show_message("Cannot start", (str(exc),), then=setup)
         return
     except OSError as exc:
         nav.show_message("Cannot save games", (str(exc),), then=Menu())
@@ -783,24 +830,67 @@ def caption(nav: Controller) -> str:
     return f" {picture.caption}" if picture and picture.caption else ""
 
 
-def _choices(option: Option) -> tuple[Any, ...]:
-    """The values the setup screen cycles through for ``option`` (none: not offered)."""
+FILE_OPTIONS = frozenset({"board", "decks"})
+"""Options whose value is the path of a data file (empty: the bundled one)."""
+
+
+def data_files(directories: Sequence[Path], game_id: str, option: str) -> list[str]:
+    """The data files offered for ``option`` of ``game_id``: in each of ``directories``
+    (in order), the files ``<game id>*.toml`` -- those with ``decks`` in their name for
+    the ``decks`` option, the others for ``board`` -- sorted by name. A folder that is
+    missing or unreadable offers nothing."""
+    found: list[str] = []
+    for directory in directories:
+        try:
+            names = sorted(p for p in directory.glob(f"{game_id}*.toml") if p.is_file())
+        except OSError:
+            continue
+        found += [str(p) for p in names if ("decks" in p.name) == (option == "decks")]
+    return found
+
+
+def option_choices(nav: Controller, game_id: str, option: Option) -> tuple[Any, ...]:
+    """The values the setup offers for ``option`` (none: not offered): its choices, yes
+    and no, or, for a data file, the bundled default first, then the files found in the
+    boards folders (:func:`data_files`), when there are any."""
     if option.choices:
         return option.choices
     if isinstance(option.default, bool):
         return (True, False)
+    if option.name in FILE_OPTIONS:  # offered once there is a file to choose
+        files = data_files(nav.boards, game_id, option.name)
+        return ("", *files) if files else ()
     return ()
 
 
-def _word(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 __all__: Sequence[str] = [
-    "IN_GAME", "NO_UNDO", "PAUSE_ITEMS", "Events", "Lost", "Manual", "Menu", "Message",
-    "Moves", "Over", "Page", "Pause", "Resume", "Screen", "Settings", "Setup", "Splash",
-    "Throwing", "act", "begin", "end_game", "for_position", "picture_marked", "resume_choice",
-    "throw_drawn", "undo",
+    "IN_GAME",
+    "NO_UNDO",
+    "PAUSE_ITEMS",
+    "Events",
+    "Lost",
+    "Manual",
+    "Menu",
+    "Message",
+    "Moves",
+    "OptionPage",
+    "Over",
+    "Page",
+    "Pause",
+    "Resume",
+    "Screen",
+    "Settings",
+    "Setup",
+    "Splash",
+    "Throwing",
+    "act",
+    "begin",
+    "data_files",
+    "end_game",
+    "for_position",
+    "option_choices",
+    "picture_marked",
+    "resume_choice",
+    "throw_drawn",
+    "undo",
 ]

@@ -75,8 +75,9 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
             row_y = y + i * CELL_H
             selected = first + i == view.cursor
             if selected:
-                draw.rectangle((0, row_y - 1, width - 5, row_y + CELL_H - 1), fill=1)
-            draw_text(image, (1, row_y), item[: cols - 1], fill=0 if selected else 1)
+                draw.rectangle((0, row_y - 1, width - 4, row_y + CELL_H - 1), fill=1)
+            # A whole row of text: the list's arrows keep to the last three columns.
+            draw_text(image, (0, row_y), item[:cols], fill=0 if selected else 1)
         _arrows(draw, width, y, rows, first > 0, first + rows < len(view.items))
     else:
         lines = body_lines(view, width)
@@ -100,12 +101,13 @@ def _window(cursor: int, count: int, rows: int) -> int:
 
 
 def _arrows(draw: ImageDraw.ImageDraw, width: int, y: int, rows: int, up: bool, down: bool) -> None:
-    x = width - 3
+    """Small arrows in the last three pixel columns (right of a 21-character row)."""
+    x = width - 2
     if up:
-        draw.polygon([(x - 2, y + 3), (x + 2, y + 3), (x, y + 1)], fill=1)
+        draw.polygon([(x - 1, y + 3), (x + 1, y + 3), (x, y + 1)], fill=1)
     if down:
         bottom = y + rows * CELL_H - 2
-        draw.polygon([(x - 2, bottom - 2), (x + 2, bottom - 2), (x, bottom)], fill=1)
+        draw.polygon([(x - 1, bottom - 2), (x + 1, bottom - 2), (x, bottom)], fill=1)
 
 
 def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, top: int) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, controller, on, send
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import (
@@ -18,7 +19,7 @@ from companion.app.events import (
     SourceFailed,
     ThrowReported,
 )
-from companion.app.journal import load
+from companion.app.journal import JournalStore, load
 from companion.rules import (
     PASS,
     Dice,
@@ -112,10 +113,15 @@ def test_holding_back_undoes_the_last_move_and_the_journal_agrees(tmp_path: Path
 def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Path) -> None:
     ctl = controller(tmp_path, ["LLLLL"])
     send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK)
-    assert ctl.view().items == ("sticks: 4", "house-of-beauty: onto", "six-after-lost-throw: yes", "Begin")
+    assert ctl.view().items == ("Sticks: 4", "House of Beauty: onto", "Unused 6 rethrow: yes",
+                                "Begin")
     assert ctl.view().lines == ("Black throws first.",)
-    send(ctl, UP, UP, UP, OK)                    # sticks: 5
-    assert ctl.view().items[0] == "sticks: 5"
+    send(ctl, UP, UP, UP, OK)                    # the sticks' page: what the option does
+    assert ctl.view().title == "Sticks" and ctl.view().lines[0].startswith("Number of casting")
+    send(ctl, OK)                                # sticks: 5
+    assert "Now: 5" in ctl.view().lines
+    send(ctl, BACK)
+    assert ctl.view().items[0] == "Sticks: 5" and ctl.view().lines == ("Sticks: 5",)
     send(ctl, DOWN, DOWN, DOWN, OK, SHAKE)       # begin; five light sides
     assert ctl.view().title == "Black threw 5"
     assert ctl.journal is not None
@@ -332,3 +338,43 @@ def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
     assert 0 < deepest < 30
     send(ctl, *[UP] * deepest)
     assert ctl.scroll == 0
+
+
+def test_your_own_board_file_is_chosen_on_the_setup_screen_and_a_bad_one_refused(
+    tmp_path: Path,
+) -> None:
+    from importlib import resources
+
+    from companion.app.screens import Setup
+
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    bundled = resources.files("companion.rules").joinpath("data/labyrinth.toml").read_text()
+    (boards / "labyrinth-home.toml").write_text(bundled)
+    (boards / "labyrinth-typo.toml").write_text(bundled.replace("fields = 61", "fields = sixty"))
+    (boards / "senet-sticks-other.toml").write_text("not for this game")
+    ctl = Controller(store=JournalStore(tmp_path / "j"), draw=scripted_draw(["1"]),
+                     sources=["gpio-shaker"], source="gpio-shaker", games=["labyrinth"],
+                     boards=[boards, tmp_path / "missing"])
+    ctl.start()
+    send(ctl, OK, OK)
+    setup = ctl.page
+    assert isinstance(setup, Setup)
+    keys = [key for key, _ in setup.rows(ctl)]
+    assert ctl.view().items[keys.index("board")] == "Board: built-in"
+    send(ctl, *[DOWN] * ((keys.index("board") - ctl.cursor) % len(keys)), OK)
+    assert ctl.view().title == "Board" and "Now: built-in" in ctl.view().lines
+    send(ctl, OK)                                 # the first file found
+    assert "Now: labyrinth-home.toml" in ctl.view().lines
+    send(ctl, OK, BACK)                           # the second: the one with a typo
+    assert ctl.view().items[keys.index("board")] == "Board: labyrinth-typo.toml"
+    assert ctl.view().lines[0].startswith("Cannot begin: ")
+    send(ctl, *[DOWN] * (len(keys) - 1 - ctl.cursor), OK)     # Begin
+    assert ctl.view().title == "Cannot start"
+    assert any("labyrinth-typo.toml" in line for line in ctl.view().lines)
+    assert ctl.table is None and not list((tmp_path / "j").glob("*.journal"))
+    send(ctl, OK)                                 # back to the setup, not the menu
+    assert on(ctl) is Screen.SETUP
+    send(ctl, *[DOWN] * ((keys.index("board") - ctl.cursor) % len(keys)), OK, OK, OK, BACK)
+    send(ctl, *[DOWN] * ((len(keys) - 1 - ctl.cursor) % len(keys)), OK)
+    assert ctl.game is not None and ctl.game.option("board") == str(boards / "labyrinth-home.toml")

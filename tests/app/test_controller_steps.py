@@ -14,6 +14,7 @@ from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore, load
+from companion.app.screens import Setup
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import (
     Dice,
@@ -206,13 +207,16 @@ def sticks(tmp_path: Path, throws: list[str], **options: object) -> Controller:
     ctl.start()
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
-    rows = len(ctl.view().items)
+    setup = ctl.page
+    assert isinstance(setup, Setup)
+    keys = [key for key, _ in setup.rows(ctl)]
     for name, value in options.items():
-        row = [label.split(":")[0] for label in ctl.view().items].index(name)
-        send(ctl, *[DOWN] * ((row - ctl.cursor) % rows))
+        send(ctl, *[DOWN] * ((keys.index(name) - ctl.cursor) % len(keys)))
+        send(ctl, OK)           # the option's page
         while ctl.setup_options.get(name) != value:
             send(ctl, OK)
-    send(ctl, *[DOWN] * ((rows - 1 - ctl.cursor) % rows))
+        send(ctl, BACK)
+    send(ctl, *[DOWN] * ((len(keys) - 1 - ctl.cursor) % len(keys)))
     send(ctl, OK)               # Begin
     send(ctl, SHAKE, OK)        # Red casts the solid stick (events: Red casts 4)
     send(ctl, SHAKE, OK)        # Blue casts, Red goes first
@@ -258,7 +262,7 @@ def test_senet_sticks_quick_mode_and_the_extra_stick_are_chosen_at_setup(tmp_pat
     ctl.start()
     send(ctl, OK, OK)
     items = ctl.view().items
-    assert items[:2] == ("mode: normal", "extra-stick: no")
+    assert items[:2] == ("Mode: normal", "Extra stick: no")
     assert "board" not in " ".join(items)  # a file path is not chosen with buttons
     ctl = sticks(tmp_path / "quick", ["4", "2", "2:red 2:blue 2 4"], mode="quick", **{"extra-stick": True})
     assert ctl.view().lines[1] == "(4 casting sticks)"

@@ -48,8 +48,8 @@ def test_four_players_are_set_up_with_their_colours(game_played: tuple[Frames, D
     assert screens[:3] == ["splash", "menu", "menu"] and "setup" in screens
     setup = View(
         "setup", "Game of the Labyrinth (Peter Aleff)", ("Red, Blue, Green, Yellow",),
-        items=("Players: 4", "double-one-enters-two: yes", "ride-after-tunnel: yes",
-               "field-52: trap-then-tunnel", "Begin"),
+        items=("Players: 4", "1+1 enters two: yes", "Tunnel then ride: yes",
+               "At 52: trap first", "Begin"),
         cursor=0, hint="OK: change",
     )
     assert _shown(frames, setup)

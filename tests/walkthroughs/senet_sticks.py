@@ -119,11 +119,12 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl = _controller(workdir / "a", ["4", "2", "2:red 2:blue 2", "3:blue 3:red 2"])
     _send(ctl, OK, OK, DOWN)                  # the setup screen; its cursor from Begin to the top
     yield "senet-sticks-setup", ctl.view()
-    _send(ctl, OK, DOWN, OK)                  # quick mode, the extra stick
+    yield "senet-sticks-option", _send(ctl, OK)           # the mode's page: what it does
+    _send(ctl, OK, BACK, DOWN, OK, OK, BACK)              # quick mode, the extra stick
     yield "senet-sticks-setup-quick", ctl.view()
-    _send(ctl, OK, UP, OK)                    # back to one solid stick, normal mode
+    _send(ctl, UP, OK, OK, BACK, DOWN, OK, OK, BACK)      # back to normal, one solid stick
     assert ctl.setup_options == {"mode": "normal", "extra-stick": False}
-    _send(ctl, DOWN, DOWN, DOWN, DOWN, OK)    # Begin
+    _send(ctl, DOWN, DOWN, DOWN, OK)                      # Begin
     assert ctl.screen is Screen.THROW, ctl.screen
     yield "senet-sticks-cast", ctl.view()     # who starts: one solid stick
     _send(ctl, SHAKE, OK)

@@ -18,10 +18,11 @@ gets the default :class:`Presenter`.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import ClassVar, Final
 
-from companion.rules import Event, Move, State, UnknownGameError, game_ids
+from companion.rules import Event, Move, Option, State, UnknownGameError, game_ids
 from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.font import wrap
 
@@ -35,6 +36,7 @@ names the player to throw."""
 
 _PRESENTERS: dict[str, tuple[str, str]] = {
     # game id: (module, class). A game not listed here uses the default Presenter.
+    "senet-tait": ("companion.ui.games.senet_tait", "SenetTaitPresenter"),
     "labyrinth": ("companion.ui.games.labyrinth", "LabyrinthPresenter"),
     "senet-sticks": ("companion.ui.games.senet_sticks", "SenetSticksPresenter"),
     "cretan-labyrinth": ("companion.ui.games.cretan_labyrinth", "CretanLabyrinthPresenter"),
@@ -70,6 +72,14 @@ class Presenter:
     width: int
     """Characters per line of the panel (21 on a 128-pixel OLED); a menu row holds one
     fewer (the cursor's column)."""
+
+    option_labels: ClassVar[Mapping[str, str]] = {}
+    """Short human labels of the game's options for the setup screen, by option name
+    (``"house-of-beauty"``: ``"House of Beauty"``); an option not listed gets its name
+    with spaces."""
+    value_words: ClassVar[Mapping[str, str]] = {}
+    """Words for option values where the value's own text is not the players' word
+    (``"trap-then-tunnel"``: ``"trap, then tunnel"``)."""
 
     def __init__(self, width: int) -> None:
         if width < MIN_WIDTH:
@@ -115,6 +125,22 @@ class Presenter:
         the last move on the next screen instead). Default: its kind is in
         :data:`ROUTINE`."""
         return event.kind in ROUTINE
+
+    def option_label(self, option: Option) -> str:
+        """The setup screen's label of ``option`` (see :attr:`option_labels`)."""
+        return self.option_labels.get(option.name) or option.name.replace("-", " ").capitalize()
+
+    def option_value(self, option: Option, value: object) -> str:
+        """``value`` of ``option`` in the players' words: ``yes`` / ``no``, the words of
+        :attr:`value_words`, a data file by its file name (``""``: ``built-in``)."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        text = str(value)
+        if isinstance(option.default, str) and option.default == "" and option.name in (
+            "board", "decks",
+        ):
+            return Path(text).name if text else "built-in"
+        return self.value_words.get(text, text)
 
     def fitted(self, lines: Iterable[str]) -> list[str]:
         """``lines`` with every line longer than :attr:`width` wrapped at spaces (a

@@ -5,7 +5,7 @@ choice."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from companion.rules import State
 from companion.rules.cretan_data import ITEMS
@@ -30,6 +30,15 @@ def short_name(p: int) -> str:
 
 class CretanLabyrinthPresenter(Presenter):
     """The Cretan Labyrinth on a panel :attr:`width` characters wide."""
+
+    option_labels: ClassVar[dict[str, str]] = {
+        "board": "Board",
+        "decks": "Decks",
+        "distance-dice": "Distance dice",
+        "magic-keys": "Magic Keys",
+        "weapon-columns": "Weapon table",
+        "round-limit": "Round limit",
+    }
 
     def wrapped(self, first: str, words: list[str], limit: int = 0) -> list[str]:
         """``words`` after ``first`` on lines of at most :attr:`width` characters, the

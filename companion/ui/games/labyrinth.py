@@ -6,6 +6,7 @@ start throws as routine events."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import ClassVar
 
 from companion.rules import Event, PieceZone, State
 from companion.rules.labyrinth import EV_START_THROW, LabyrinthState
@@ -20,6 +21,17 @@ def _labyrinth(state: State) -> LabyrinthState:
 
 class LabyrinthPresenter(Presenter):
     """The Game of the Labyrinth on a panel :attr:`width` characters wide."""
+
+    option_labels: ClassVar[dict[str, str]] = {
+        "board": "Board",
+        "double-one-enters-two": "1+1 enters two",
+        "ride-after-tunnel": "Tunnel then ride",
+        "field-52": "At 52",
+    }
+    value_words: ClassVar[dict[str, str]] = {
+        "trap-then-tunnel": "trap first",
+        "tunnel-then-trap": "tunnel first",
+    }
 
     def status_lines(self, state: State) -> list[str]:
         """What the board does not show. While who starts is thrown: the throws so far

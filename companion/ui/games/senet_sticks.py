@@ -4,6 +4,8 @@ in the order played with where it lands."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from companion.rules import Move, State
 from companion.rules.senet_sticks import STAGE_PLAY, SenetSticksState
 from companion.ui.games import Presenter, fit
@@ -17,6 +19,14 @@ def _sticks(state: State) -> SenetSticksState:
 
 class SenetSticksPresenter(Presenter):
     """Casting-stick Senet on a panel :attr:`width` characters wide."""
+
+    option_labels: ClassVar[dict[str, str]] = {
+        "mode": "Mode",
+        "extra-stick": "Extra stick",
+        "colour-toss": "Colour toss",
+        "combination-captures": "Combos capture",
+        "board": "Board",
+    }
 
     def status_lines(self, state: State) -> list[str]:
         """How many plinths each player has in the Abyss, ``["Abyss: Red 0, Blue 1"]``

@@ -19,6 +19,7 @@ from companion.ui.games import MIN_WIDTH, Presenter, presenter_for
 from companion.ui.games.cretan_labyrinth import CretanLabyrinthPresenter
 from companion.ui.games.labyrinth import LabyrinthPresenter
 from companion.ui.games.senet_sticks import SenetSticksPresenter
+from companion.ui.games.senet_tait import SenetTaitPresenter
 from companion.ui.render import columns
 
 RULES = Path(companion.rules.__file__).parent
@@ -30,7 +31,8 @@ OWN_STEPS = {"senet-sticks"}
 
 
 def test_each_game_finds_its_presenter_and_senet_tait_the_default() -> None:
-    assert type(presenter_for("senet-tait", 21)) is Presenter
+    senet = presenter_for("senet-tait", 21)  # the default screens, its own option labels
+    assert isinstance(senet, SenetTaitPresenter) and type(senet).status_lines is Presenter.status_lines
     assert isinstance(presenter_for("labyrinth", 21), LabyrinthPresenter)
     assert isinstance(presenter_for("senet-sticks", 21), SenetSticksPresenter)
     assert isinstance(presenter_for("cretan-labyrinth", 16), CretanLabyrinthPresenter)
@@ -135,3 +137,19 @@ def test_the_rules_tests_do_not_import_the_simulator() -> None:
     for path in sorted((TESTS / "rules").rglob("*.py")):
         found += _offending(path, r"companion\.sim\b")
     assert found == []
+
+
+def test_every_option_offered_at_setup_has_a_label_that_fits_with_its_value() -> None:
+    """Setup rows read ``House of Beauty: onto``: a short label and the whole value,
+    one 21-character row for every choice of every option."""
+    from companion.rules import game_class, game_ids
+
+    for game_id in game_ids():
+        presenter = presenter_for(game_id, 21)
+        for option in game_class(game_id).options:
+            values = option.choices or ((True, False) if isinstance(option.default, bool) else ())
+            for value in values:
+                row = f"{presenter.option_label(option)}: {presenter.option_value(option, value)}"
+                # The weapon table's values are its columns' names: the row above the menu
+                # shows them whole.
+                assert len(row) <= 21 or option.name == "weapon-columns", row
