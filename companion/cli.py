@@ -20,6 +20,7 @@ from typing import Any
 from companion import __version__
 from companion.errors import CompanionError
 from companion.rules import (
+    BoardDataError,
     Game,
     Phase,
     RulesError,
@@ -31,6 +32,7 @@ from companion.rules import (
     random_action,
     state_from_dict,
 )
+from companion.rules.datafile import JsonTextError, parse_json, read_text
 
 EXIT_USAGE = 2
 """Exit status for bad input (a malformed position, an unknown game, a bad throw)."""
@@ -74,16 +76,17 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def _read_position(path: str, game_id: str) -> State:
+    """The position in the JSON file ``path`` (UTF-8, at most 1 MiB, finite numbers).
+
+    :raises UsageError: naming the file and the reason, whatever is in it.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        text = read_text(path)
+        data: Any = parse_json(text)
+    except BoardDataError as exc:  # cannot read, too big, not UTF-8
+        raise UsageError(str(exc)) from None
+    except JsonTextError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     if isinstance(data, dict):
         data.setdefault("game", game_id)
         if data["game"] != game_id:

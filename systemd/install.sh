@@ -29,11 +29,18 @@ readonly UNIT_PATH=/etc/systemd/system/$SERVICE
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
-# python3-venv: the venv; python3-lgpio: the only GPIO library that works on a Pi 5
-# (gpiozero's default), from apt because it must match the kernel; python3-pil: pulls
-# in the image libraries that pip's Pillow wheel links against on 32-bit systems;
+# python3-venv: the venv; python3-lgpio: gpiozero's first choice of pin library, the
+# only one that works on a Pi 5, from apt because it must match the kernel (PyPI's
+# lgpio needs the liblgpio C library pip cannot install); python3-pil: pulls in the
+# image libraries that pip's Pillow wheel links against on 32-bit systems;
 # i2c-tools: i2cdetect for the first-power-on checklist.
 readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
+# On a Pi 1-4 (Zero, Zero 2, 400, Compute Module 1-4) also RPi.GPIO, gpiozero's
+# fallback there, from apt: PyPI has no wheel of it for aarch64 or armv7l and this
+# script installs no compiler. It cannot share an environment with rpi-lgpio (its
+# stand-in built on lgpio): when python3-rpi-lgpio is installed, it is kept instead.
+readonly APT_RPI_GPIO=python3-rpi.gpio
+readonly APT_RPI_LGPIO=python3-rpi-lgpio
 # The block this script owns in config.txt, between these two lines. [all] makes
 # it apply to every model whatever section the file ended in.
 readonly BEGIN_MARK="# >>> board-companion (install.sh; --uninstall removes this block)"
@@ -180,6 +187,49 @@ disable_i2c_block() {
     rm -f -- "$new"
 }
 
+# The model string of this Pi (/proc/device-tree/model, under --root), or nothing.
+pi_model() {
+    if [[ -r $ROOT/proc/device-tree/model ]]; then
+        tr -d '\0' <"$ROOT/proc/device-tree/model"
+    fi
+}
+
+# The pin library family of MODEL: "rp1" (Pi 5, Pi 500, Compute Module 5: lgpio only),
+# "bcm" (Pi 1-4, Zero, Zero 2, 400, Compute Module 1-4: RPi.GPIO works too) or
+# "unknown" (not a Pi, or a model newer than this script: lgpio only).
+pin_family() {
+    case $1 in
+        "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) echo rp1 ;;
+        "Raspberry Pi "[1234]* | "Raspberry Pi Model "* | "Raspberry Pi Zero"* | \
+            "Raspberry Pi Compute Module "[1234]* | "Raspberry Pi Compute Module Rev"*) echo bcm ;;
+        *) echo unknown ;;
+    esac
+}
+
+# apt_installed NAME: dpkg lists NAME as installed (read from its status file, so it
+# works under --root and in a dry run).
+apt_installed() {
+    local status=$ROOT/var/lib/dpkg/status
+    [[ -f $status ]] && awk -v pkg="$1" '
+        /^Package: / { name = $2 }
+        /^Status: / && name == pkg && / installed$/ { found = 1 }
+        END { exit !found }' "$status"
+}
+
+# The apt packages to install on this model (APT_PACKAGES, and RPi.GPIO on a Pi 1-4).
+apt_packages() {
+    local model=$1
+    printf '%s\n' "${APT_PACKAGES[@]}"
+    if [[ $(pin_family "$model") == bcm ]] && ! apt_installed "$APT_RPI_LGPIO"; then
+        printf '%s\n' "$APT_RPI_GPIO"
+    fi
+}
+
+# venv_has_system_site VENV: its pyvenv.cfg lets it see apt's packages (python3-lgpio).
+venv_has_system_site() {
+    grep -qiE '^include-system-site-packages *= *true' "$1/pyvenv.cfg" 2>/dev/null
+}
+
 has_entry() { # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group style FILE
     [[ -f $ROOT$1 ]] && grep -q "^$2:" "$ROOT$1"
 }
@@ -189,9 +239,27 @@ do_install() {
     local -a root_opts
     mapfile -t root_opts < <(root_args)
 
+    local model family
+    local -a packages
+    model=$(pi_model)
+    family=$(pin_family "$model")
+    mapfile -t packages < <(apt_packages "$model")
+    say "== pin libraries for ${model:-an unknown model (no /proc/device-tree/model)}"
+    case $family in
+        rp1) say "lgpio (python3-lgpio): the only pin library of the Pi 5 family" ;;
+        bcm)
+            if apt_installed "$APT_RPI_LGPIO"; then
+                say "lgpio (python3-lgpio), and RPi.GPIO as gpiozero's fallback: $APT_RPI_LGPIO is installed, kept"
+            else
+                say "lgpio (python3-lgpio), and RPi.GPIO ($APT_RPI_GPIO) as gpiozero's fallback"
+            fi
+            ;;
+        *) say "lgpio (python3-lgpio); not a model this script knows: RPi.GPIO is not installed" ;;
+    esac
+
     say "== apt packages"
     run apt-get update
-    run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+    run apt-get install -y --no-install-recommends "${packages[@]}"
 
     say "== groups and the service user"
     for group in "${GROUPS_NEEDED[@]}"; do
@@ -220,12 +288,16 @@ do_install() {
     run modprobe -a i2c-dev cdc_acm spidev || say "warning: modprobe failed: they load at the next boot"
 
     say "== the companion in $VENV"
-    if [[ -x $ROOT$VENV/bin/python ]]; then
+    if [[ -x $ROOT$VENV/bin/python ]] && venv_has_system_site "$ROOT$VENV"; then
         say "unchanged $ROOT$VENV"
     else
+        # Made anew, or made again over one that cannot see apt's packages (an older
+        # install, or by hand): venv rewrites its pyvenv.cfg and keeps what pip put in.
         run python3 -m venv --system-site-packages "$ROOT$VENV"
     fi
-    run "$ROOT$VENV/bin/python" -m pip install --upgrade "${SOURCE}[pi]"
+    # No pin library from pip (apt's are seen through --system-site-packages); wheels
+    # preferred, so that nothing is compiled (there is no compiler).
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$SOURCE"
     install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
 
     say "== configuration"
@@ -286,7 +358,7 @@ do_uninstall() {
     else
         say "kept $ROOT$STATE_DIR (saved games) and $ROOT$CONF_DIR; --purge removes them"
     fi
-    say "apt packages (${APT_PACKAGES[*]}) are left installed"
+    say "apt packages (${APT_PACKAGES[*]}, and $APT_RPI_GPIO on a Pi 1-4) are left installed"
 }
 
 main() {

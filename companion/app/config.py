@@ -14,6 +14,7 @@ one ``key = value`` line each, for the log.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -24,6 +25,8 @@ from typing import Any
 
 from companion.devices.events import SourceName
 from companion.errors import CompanionError
+from companion.rules.datafile import parse_toml, read_text
+from companion.rules.errors import BoardDataError
 
 PIN_RANGE = range(0, 28)
 """BCM GPIO numbers on the 40-pin header."""
@@ -73,15 +76,16 @@ class Setting:
 
 def _convert(setting: Setting, raw: object, source: str) -> Any:
     kind = setting.kind
+    given = raw
     text = raw.strip() if isinstance(raw, str) else None
 
     def bad(expected: str) -> ConfigError:
-        return ConfigError(source, setting.name, f"expected {expected}, got {raw!r}")
+        return ConfigError(source, setting.name, f"expected {expected}, got {given!r}")
 
     if kind == "pin":
         if raw is False or (text is not None and text.lower() in ("none", "off", "false", "")):
             return None
-        if text is not None and text.isdigit():
+        if text is not None and text.isascii() and text.isdigit():
             raw = int(text)
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise bad("a BCM pin number 0-27, or none / false when not wired")
@@ -99,6 +103,8 @@ def _convert(setting: Setting, raw: object, source: str) -> Any:
     if kind == "int":
         if text is not None:
             try:
+                if not text.isascii():  # int() also reads other scripts' digits
+                    raise ValueError(text)
                 raw = int(text, 0)
             except ValueError:
                 raise bad("a whole number") from None
@@ -108,12 +114,20 @@ def _convert(setting: Setting, raw: object, source: str) -> Any:
     if kind == "float":
         if text is not None:
             try:
+                if not text.isascii():
+                    raise ValueError(text)
                 raw = float(text)
             except ValueError:
                 raise bad("a number") from None
         if not isinstance(raw, int | float) or isinstance(raw, bool):
             raise bad("a number")
-        return float(raw)
+        try:
+            value = float(raw)
+        except OverflowError:  # an integer too big for a float
+            value = math.inf
+        if not math.isfinite(value):  # nan would pass every range check below
+            raise bad("a finite number")
+        return value
     if not isinstance(raw, str):
         raise bad("a string")
     return raw
@@ -220,29 +234,36 @@ def defaults() -> dict[str, Any]:
     return {s.name: s.default for s in SCHEMA}
 
 
-def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+def _flatten(data: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
+    """``(section.key, value)`` of a file's top-level keys and its tables' keys; a
+    table deeper than that is yielded whole (an unknown key), never walked."""
     for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and name not in BY_NAME:
-            yield from _flatten(value, f"{name}.")
+        if isinstance(value, dict) and key not in BY_NAME:
+            for inner, item in value.items():
+                yield f"{key}.{inner}", item
         else:
-            yield name, value
+            yield key, value
 
 
 def load_file(path: Path) -> dict[str, Any]:
     """The settings in the TOML file ``path`` (only those it sets), typed and checked.
 
-    :raises ConfigError: unreadable file, TOML syntax error (with its line), unknown
-        key, bad value.
+    The file is UTF-8 text of at most 1 MiB (a leading byte order mark is allowed).
+
+    :raises ConfigError: a file that cannot be read, is over 1 MiB or is not UTF-8
+        (key ``(file)``); TOML syntax, with its line (key ``(syntax)``); an unknown key;
+        a bad value (``nan`` and ``inf`` included).
     """
     source = str(path)
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise ConfigError(source, "(file)", f"cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(source, "(syntax)", str(exc)) from None
+        text = read_text(path)
+    except BoardDataError as exc:
+        raise ConfigError(source, "(file)", exc.reason) from None
+    try:
+        data = parse_toml(text, source)
+    except BoardDataError as exc:
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        raise ConfigError(source, "(syntax)", where + exc.reason.removeprefix("not valid TOML: ")) from None
     values: dict[str, Any] = {}
     for name, raw in _flatten(data):
         setting = BY_NAME.get(name)

@@ -37,7 +37,7 @@ from companion.app.events import (
     SourceStatus,
     ThrowReported,
 )
-from companion.app.journal import Journal, JournalStore, Loaded
+from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
@@ -102,7 +102,8 @@ class Controller:
         """What the last action said, shown under the next throw (routine events)."""
         self.source_trouble: dict[str, str] = {}
         self.pending: Loaded | None = None
-        self.problems: list[str] = []
+        self.problems: list[JournalProblem] = []
+        """Journals found damaged or unusable at the start, each said after the splash."""
         self.notices = list(notices)
         self.boards = list(boards)
         """Folders searched for board and deck files to offer on the setup screen."""
@@ -197,7 +198,8 @@ class Controller:
 
     def start(self) -> Reply:
         """Look for an unfinished game to offer; show the splash screen."""
-        self.pending, self.problems = self.store.unfinished()
+        found = self.store.survey()
+        self.pending, self.problems = found.pending, list(found.problems)
         self.page = sc.Splash()
         return self.reply()
 

@@ -140,9 +140,9 @@ class Splash(Page):
         if nav.notices:
             notices, nav.notices = nav.notices, []
             nav.show_message("Settings set aside", tuple(notices), then=self)
-        elif nav.problems:
-            problems, nav.problems = nav.problems, []
-            nav.show_message("Journal repaired", tuple(problems), then=self)
+        elif nav.problems:  # one journal at a time, in its own words
+            problem = nav.problems.pop(0)
+            nav.show_message(problem.title, problem.lines, then=self)
         elif nav.pending is not None:
             nav.goto(Resume())
         else:

@@ -10,7 +10,8 @@ settings, then the command line's flags (a flag given on purpose wins); the log 
 where each value came from.
 
 A saved file that cannot be used (a crash of the disk, a hand edit gone wrong) is set
-aside as ``settings.toml.unusable`` and reported; the service starts without it.
+aside as ``settings.toml.unusable`` (``.unusable.1``, ... : never over an earlier one)
+and reported; the service starts without it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
+from companion.app.journal import set_aside
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,7 @@ class SavedSettings:
     def load(self) -> tuple[dict[str, Any], str | None]:
         """The saved settings (typed and checked; empty when none were saved) and, when
         the file could not be used, what was wrong in words (the file is then set aside
-        as ``settings.toml.unusable``, so it is reported once)."""
+        as ``settings.toml.unusable``, or ``.unusable.1``, ..., so it is reported once)."""
         if not self.path.exists():
             return {}, None
         try:
@@ -91,12 +93,13 @@ class SavedSettings:
         except (cfg.ConfigError, UnicodeDecodeError) as exc:
             if isinstance(exc, UnicodeDecodeError):
                 exc = cfg.ConfigError(str(self.path), "(file)", "not a UTF-8 text file")
-            problem = f"{exc}; the saved settings were set aside"
-            log.warning("%s", problem)
-            try:
-                self.path.replace(self.path.with_name(FILE_NAME + ".unusable"))
+            try:  # never over an earlier one: settings.toml.unusable, .unusable.1, ...
+                kept = set_aside(self.path)
+                problem = f"{exc}; the saved settings were set aside as {kept.name}"
             except OSError as rename_error:
                 log.warning("cannot set aside %s: %s", self.path, rename_error)
+                problem = f"{exc}; the saved settings are not used"
+            log.warning("%s", problem)
             return {}, problem
         return values, None
 

@@ -262,11 +262,26 @@ def throw_faces(frame: Frame) -> list[str]:
     return raw.split(",")
 
 
+def faces_text(throw: Throw, kind: str) -> str:
+    """The ``faces=`` value the protocol writes for ``throw`` of implement ``kind``:
+    sticks ``LDDL``, dice ``3,5``, coloured sticks ``2:red,3`` (the one way to write it).
+
+    >>> faces_text(BinarySticks(4).from_faces(list("LDDL")), "sticks")
+    'LDDL'
+    """
+    return ("" if kind == "sticks" else ",").join(throw.faces)
+
+
 def throw_from_frame(frame: Frame, implement: Implement) -> Throw:
     """The :class:`Throw` a THROW frame reports, checked against the requested implement.
 
+    The faces must be written exactly as :func:`faces_text` writes them (as the
+    firmware does): ``lddl``, a die ``06`` or a colour ``2:RED`` are refused, though a
+    person typing a throw may write them so (``Implement.parse`` takes those).
+
     :raises InvalidThrowError: when the frame was thrown with another implement (a
-        stale throw) or shows faces the implement cannot show.
+        stale throw), shows faces the implement cannot show, or writes them in
+        another way than the protocol's.
     """
     if frame.type != "THROW":
         raise InvalidThrowError(f"{frame.type} frame is not a throw")
@@ -278,7 +293,13 @@ def throw_from_frame(frame: Frame, implement: Implement) -> Throw:
     if sorted(reported) != sorted(wanted):
         shown = " ".join(f"{k}={v}" for k, v in reported)
         raise InvalidThrowError(f"throw of {shown!r} is not a throw of {implement.id}")
-    return implement.from_faces(throw_faces(frame))
+    throw = implement.from_faces(throw_faces(frame))
+    written, canonical = frame.get("faces") or "", faces_text(throw, frame.get("kind") or "")
+    if written != canonical:
+        raise InvalidThrowError(
+            f"faces={written} is not written as the protocol writes faces ({canonical})"
+        )
+    return throw
 
 
 def _number(text: str) -> int:
@@ -331,6 +352,7 @@ __all__ = [
     "FrameError",
     "ShakerProtocolError",
     "crc16",
+    "faces_text",
     "format_frame",
     "implement_fields",
     "implement_from_fields",

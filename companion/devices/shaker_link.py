@@ -477,8 +477,8 @@ class ShakerLink:
             self.counts["unrequested"] += 1
             log.info("shaker: throw %d arrived when none was due; ignored", frame.seq)
             return
-        cfg = frame.get("cfg") or ""
-        if not cfg.isdigit() or int(cfg) not in self._request_cfgs:
+        cfg = frame.get("cfg") or ""  # a sequence number, compared as written (as `ref`)
+        if cfg not in {str(seq) for seq in self._request_cfgs}:
             self.counts["stale"] += 1
             log.info("shaker: throw %d answers an earlier request; ignored", frame.seq)
             self._send_config()

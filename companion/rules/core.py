@@ -305,7 +305,9 @@ class Game(ABC):
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
         """Read a position written by :meth:`State.to_dict` or by hand.
 
-        :raises PositionError: naming the key and the reason when anything is wrong.
+        :raises PositionError: naming the key and the reason when anything is wrong;
+            also, without a key, for a value whose type or shape the game's own
+            reader did not expect (never a ``TypeError`` or ``KeyError``).
         """
         if not isinstance(data, Mapping):
             raise PositionError("", "a position must be a JSON object")
@@ -327,7 +329,16 @@ class Game(ABC):
             self.check_players(players)
         except OptionError as exc:
             raise PositionError("players", str(exc)) from None
-        return self._state_from_body(data, players)
+        try:
+            return self._state_from_body(data, players)
+        except RulesError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+            # A game's reader met a value of a shape it does not check (an object where
+            # a name belongs...): from a file, that is still a position error.
+            raise PositionError(
+                "", f"a value of an unexpected type or shape ({type(exc).__name__}: {exc})"
+            ) from None
 
     @abstractmethod
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> State:

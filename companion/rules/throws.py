@@ -194,7 +194,7 @@ class Dice(Implement):
             )
         values = []
         for face in faces:
-            if not face.isdigit() or not 1 <= int(face) <= self.sides:
+            if not (face.isascii() and face.isdigit()) or not 1 <= int(face) <= self.sides:
                 raise InvalidThrowError(
                     f"a die of {self.id} shows 1 to {self.sides}, not {face!r}"
                 )
@@ -305,7 +305,7 @@ class BinarySticks(Implement):
                     f"not {written.group(1)}"
                 )
             return throw
-        if stripped.isdigit():
+        if stripped.isascii() and stripped.isdigit():  # int() refuses "²", reads "٣"
             score = int(stripped)
             if score not in self.scores:
                 possible = ", ".join(map(str, sorted(set(self.scores))))

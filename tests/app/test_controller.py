@@ -378,3 +378,19 @@ def test_your_own_board_file_is_chosen_on_the_setup_screen_and_a_bad_one_refused
     send(ctl, *[DOWN] * ((keys.index("board") - ctl.cursor) % len(keys)), OK, OK, OK, BACK)
     send(ctl, *[DOWN] * ((len(keys) - 1 - ctl.cursor) % len(keys)), OK)
     assert ctl.game is not None and ctl.game.option("board") == str(boards / "labyrinth-home.toml")
+
+
+def test_each_journal_found_wrong_is_said_in_its_own_words(tmp_path: Path) -> None:
+    """An empty journal was nothing to repair: it is said to be set aside, not
+    "repaired"; each journal found wrong gets its own message after the splash."""
+    (tmp_path / "20260101-000000-senet-tait.journal").write_bytes(b"")
+    ctl = controller(tmp_path, [])
+    send(ctl, OK)
+    assert ctl.view().title == "Journal set aside"
+    assert ctl.view().lines == (
+        "20260101-000000-senet-tait.journal: empty: no usable first record",
+        "Nothing could be repaired; set aside as 20260101-000000-senet-tait.journal.unusable.",
+    )
+    send(ctl, OK, OK)                     # the splash again, then the menu
+    assert on(ctl) is Screen.MENU
+    assert (tmp_path / "20260101-000000-senet-tait.journal.unusable").exists()

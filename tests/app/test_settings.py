@@ -122,3 +122,17 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
 def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
     ctl = box(tmp_path)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%", "Back")
+
+
+def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:
+    """Was: `settings.toml.unusable` was replaced by the next unusable file (issue 11's
+    family of case 4: a set-aside copy is never overwritten); and nan was read."""
+    (tmp_path / FILE_NAME).write_bytes(b"[display]\nsleep_after = nan\n")
+    first = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert "expected a finite number" in first.problems[0]
+    (tmp_path / FILE_NAME).write_bytes(b"[display]\ncontrast = 300\n")
+    second = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert len(second.problems) == 1
+    assert (tmp_path / (FILE_NAME + ".unusable")).read_bytes() == b"[display]\nsleep_after = nan\n"
+    assert (tmp_path / (FILE_NAME + ".unusable.1")).read_bytes() == b"[display]\ncontrast = 300\n"
+    assert f"set aside as {FILE_NAME}.unusable.1" in second.problems[0]
