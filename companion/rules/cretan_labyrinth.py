@@ -445,6 +445,10 @@ class CretanLabyrinthState(State):
             words.append("key")
         return words + [SHORT_ITEM_NAMES[i] for i in self.item_kinds(p)]
 
+    def turns_to_lose(self, p: int) -> int:
+        """How many of their turns player ``p`` still loses (0: none); read-only."""
+        return self.lost[p]
+
     def status_lines(self) -> list[str]:
         """Every player's inventory, at most 21 characters a line (the pause menu's "Game
         status"): ``Player 2 at g5``, then ``- diamonds: red blue``, ``- Magic Key``,
