@@ -206,6 +206,15 @@ def test_board_svg_matches_its_reference(name: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name}: the SVG differs from {path}"
 
 
+@pytest.mark.parametrize("name", README_PICTURES)
+def test_the_readme_shows_the_reference_pictures_enlarged(name: str) -> None:
+    reference = Image.open(REFERENCE / f"{name}.png").convert("L")
+    enlarged = reference.resize((reference.width * 3, reference.height * 3), Image.Resampling.NEAREST)
+    shown = Image.open(README_COPIES / f"board-{name}.png").convert("L")
+    assert shown.size == enlarged.size
+    assert ImageChops.difference(shown, enlarged).getbbox() is None, f"docs/screens/board-{name}.png is stale"
+
+
 # ------------------------------------------------------------- what a player sees
 
 

@@ -74,9 +74,11 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
     """The OLED picture of ``board``: mode "1" (lit = 1), ``size`` = (width, height) in
     pixels, 128 x 64 or 128 x 32 (a 32-pixel panel shows less: see each game's module).
 
-    With a highlight, the moving piece's square and where it lands are drawn inverted;
-    ``blink=True`` is the second frame of a blinking preview: the piece already moved
-    to where it lands (alternate the two frames, e.g. every half second).
+    With a highlight, the moving piece's square and the squares where it lands are
+    drawn inverted (a count of pieces off the board inverted when the piece comes from,
+    or goes to, off the board); ``blink=True`` is the second frame of a blinking
+    preview: the same squares inverted, the piece moved to where it lands. Alternating
+    the two frames (e.g. every half second) shows the piece hopping to its landing.
 
     :raises ValueError: ``size`` under 64 x 32 pixels, or a game with no picture.
     """

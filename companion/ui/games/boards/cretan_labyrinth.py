@@ -33,6 +33,7 @@ from .pixels import (
     PALACE,
     art_size,
     blit,
+    cells_once,
     hatch,
     highlighted_squares,
     invert,
@@ -45,12 +46,9 @@ PALETTE = ("firebrick", "royalblue", "forestgreen", "goldenrod")
 """The web page's colours of Players 1-4 (the seed gives the players no colours)."""
 
 
-def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> Board:
-    """The board of ``state``; ``highlight`` a legal move (a stop, a flight on
-    Pegasus) or decision to preview.
-
-    :raises IllegalMoveError: when ``highlight`` is not one of ``state.legal_moves()``.
-    """
+def _cells(state: CretanLabyrinthState) -> tuple[Cell, ...]:
+    """Every node of the board data (the palace and the gateways spanning their
+    squares) and every wall square, row by row from the north."""
     game = state.game
     data = game.board
     seats = game.seats(state.players)
@@ -82,6 +80,18 @@ def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> B
                 name = square_name(c, r)
                 cells.append(Cell(name, name, data.height - 1 - r, c, marks=(Mark(m.WALL, "wall"),)))
     cells.sort(key=lambda cell: (cell.row, cell.col))
+    return tuple(cells)
+
+
+def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> Board:
+    """The board of ``state``; ``highlight`` a legal move (a stop, a flight on
+    Pegasus) or decision to preview.
+
+    :raises IllegalMoveError: when ``highlight`` is not one of ``state.legal_moves()``.
+    """
+    game = state.game
+    data = game.board
+    cells = cells_once(data, state.players, lambda: _cells(state))
     colours = tuple(game.decks.colours)
     sides = []
     for p in range(state.players):
@@ -96,7 +106,7 @@ def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> B
         game=game.id,
         layout="grid",
         grid=(data.height, data.width),
-        cells=tuple(cells),
+        cells=cells,
         pieces=tuple(Piece(p.player, p.zone, p.square) for p in state.pieces()),
         sides=tuple(sides),
         to_act=state.current_player if state.outcome is None else None,
@@ -149,8 +159,10 @@ def _region(board: Board, rows: int, cols: int) -> tuple[int, int]:
 
 
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
-    """The region around the player to act, its column letters and row numbers, and
-    every player's square (see the module docstring)."""
+    """The region around the player to act (or the previewed move), its column letters
+    and row numbers, and every player's square (see the module docstring). On a
+    32-pixel panel: three rows, no column letters, no key line. ``canvas``: draw into this
+    image (at least ``size``) instead of a new one."""
     width, height = size
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)
@@ -243,8 +255,8 @@ def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, siz
 
 # --------------------------------------------------------------- inventories page
 
-_LINE = 9
-"""Pixels per text line of the inventories page (a token is 9 high)."""
+_LINE = 8
+"""Pixels per line of the inventories page (a token there is 7 x 7, like on the board)."""
 
 
 def _blocks(board: Board, width: int) -> list[list[tuple[str, Side]]]:
@@ -305,19 +317,19 @@ def draw_inventories(board: Board, size: tuple[int, int], page: int,
             draw_text(image, (0, y), kind)
             continue
         if board.to_act == side.player:
-            blit(image, 0, y + 2, MARKER)
-        token(image, 4, y, side.letter)
+            blit(image, 0, y + 1, MARKER)
+        token(image, 4, y, side.letter, w=7, h=7)
         square = next((p.square for p in board.pieces if p.player == side.player and p.square is not None), "")
-        draw_text(image, (13, y + 1), str(square)[:6])
+        draw_text(image, (13, y), str(square)[:6])
         x = 13 + 6 * 6 + 2
         for colour in side.diamond_colours:
             if x + 7 > size[0]:
                 break
             if colour in side.diamonds:
-                token(image, x, y, colour[:1].upper())
+                token(image, x, y, colour[:1].upper(), w=7, h=7)
             else:
-                draw_text(image, (x + 1, y + 1), colour[:1].upper())
+                draw_text(image, (x + 1, y), colour[:1].upper())
             x += 8
         if side.key and x + art_size(KEY)[0] <= size[0]:
-            blit(image, x + 1, y + 3, KEY)
+            blit(image, x + 1, y + 2, KEY)
     return image

@@ -45,6 +45,7 @@ from .pixels import (
     TOKEN_W,
     art_size,
     blit,
+    cells_once,
     centred_text,
     highlighted_squares,
     invert,
@@ -131,10 +132,10 @@ def board_model(state: LabyrinthState, highlight: Move | None = None) -> Board:
     """
     data = state.game.board
     side, places = spiral_layout(data.last)
-    cells = tuple(
+    cells = cells_once(data, None, lambda: tuple(
         Cell(f, str(f), r, c, rows, cols, track=f, marks=_marks(data, f))
         for f, (r, c, rows, cols) in enumerate(places, start=1)
-    )
+    ))
     trapped = {(p, f): t for p, f, t in state.trapped()}
     pieces = tuple(
         Piece(p.player, p.zone, p.square, trapped.get((p.player, p.square), 0))  # type: ignore[arg-type]
@@ -225,7 +226,8 @@ def window(board: Board, fields: int) -> int:
 
 
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
-    """A strip of the track (see the module docstring)."""
+    """A strip of the track, 8 fields a row (see the module docstring). ``canvas``: draw into this
+    image (at least ``size``) instead of a new one."""
     width, height = size
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)

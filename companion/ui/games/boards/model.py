@@ -169,7 +169,8 @@ class Highlight:
     """A move to preview: which piece moves and where it lands.
 
     ``player`` moves the piece on ``src`` (``None``: a piece from ``src_zone``, the
-    plinth, the entrance or the Abyss). ``path`` are the squares where it lands, in
+    plinth, the entrance or the Abyss; ``None`` with ``src_zone`` BOARD: the move moves
+    no piece, as ``pass`` or a yes/no answer). ``path`` are the squares where it lands, in
     order: the end of the count, then where a jump, tunnel, river or Millstone carries
     it (empty when the landing is not known yet, as for a ride on the Knight's Orbit
     whose free die is still to be thrown, or for a choice that moves nothing).

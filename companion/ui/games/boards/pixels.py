@@ -7,14 +7,14 @@ picture it is. Sizes are in pixels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from companion.rules import PieceZone
 from companion.ui.font import draw_text, text_width
 
-from .model import Board, Piece
+from .model import Board, Cell, Piece
 
 Box = tuple[int, int, int, int]
 """``(x0, y0, x1, y1)``, both corners inclusive, in pixels."""
@@ -49,8 +49,9 @@ def invert(image: Image.Image, box: Box) -> None:
     x1, y1 = min(image.width - 1, x1), min(image.height - 1, y1)
     if x1 < x0 or y1 < y0:
         return
-    region = image.crop((x0, y0, x1 + 1, y1 + 1)).convert("L").point(lambda v: 255 - v)
-    image.paste(region.convert("1", dither=Image.Dither.NONE), (x0, y0))
+    region = image.crop((x0, y0, x1 + 1, y1 + 1))
+    # ImageChops.invert() gives 254/255 on mode "1"; an exclusive or with lit is exact.
+    image.paste(ImageChops.logical_xor(region, Image.new("1", region.size, 1)), (x0, y0))
 
 
 def dotted_box(draw: ImageDraw.ImageDraw, box: Box) -> None:
@@ -324,6 +325,27 @@ def hatch(image: Image.Image, box: Box) -> None:
         for x in range(max(0, x0), min(image.width, x1 + 1)):
             if (x + y) % 3 == 0:
                 px[x, y] = 1
+
+
+# ------------------------------------------------------------ cells made once a board
+
+_CELLS: dict[tuple[int, object], tuple[object, tuple[Cell, ...]]] = {}
+
+
+def cells_once(data: object, extra: object, build: Callable[[], tuple[Cell, ...]]) -> tuple[Cell, ...]:
+    """The cells of a game's board data ``data`` (an immutable object the engine keeps
+    for the whole game) with ``extra`` (what else they depend on, e.g. the players'
+    seats), built by ``build`` the first time only: a board picture is redrawn on every
+    press of the move preview."""
+    key = (id(data), extra)
+    found = _CELLS.get(key)
+    if found is not None and found[0] is data:
+        return found[1]
+    if len(_CELLS) > 32:
+        _CELLS.clear()
+    cells = build()
+    _CELLS[key] = (data, cells)
+    return cells
 
 
 # ------------------------------------------------------------ the frame shown moved

@@ -176,7 +176,8 @@ def _geometry(board: Board, size: tuple[int, int]) -> tuple[int, int, int, int, 
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
     """The board as its data draws it (see the module docstring). On a 32-pixel panel a
     board taller than wide is turned a quarter, Player 1's Home Row at the left; squares
-    under 9 pixels show the plinths but no numbers nor marks."""
+    under 9 pixels show the plinths but no numbers nor marks. ``canvas``: draw into this
+    image (at least ``size``) instead of a new one."""
     height = size[1]
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)
