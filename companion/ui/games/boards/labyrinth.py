@@ -200,9 +200,7 @@ def window(board: Board, fields: int) -> int:
     previewed move (its piece and where it lands), else the most pieces of the player to
     act (then of everyone), starting on a row boundary (1, 9, 17, ...) when it can."""
     last = board.track_length
-    starts = list(range(1, max(1, last - fields + 1) + 1))
-    aligned = [s for s in starts if (s - 1) % PER_ROW == 0] + [s for s in range(1, last + 1, PER_ROW)]
-    aligned = sorted(set(aligned))
+    aligned = list(range(1, last + 1, PER_ROW))
     h = board.highlight
     want: list[int] = []
     if h is not None:

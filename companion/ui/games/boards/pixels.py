@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageChops, ImageDraw
 
 from companion.rules import PieceZone
+from companion.rules.core import Square
 from companion.ui.font import draw_text, text_width
 
 from .model import Board, Cell, Piece
@@ -377,13 +378,13 @@ def shown_pieces(board: Board, blink: bool) -> list[Piece]:
     return pieces
 
 
-def highlighted_squares(board: Board) -> list[object]:
+def highlighted_squares(board: Board) -> list[Square]:
     """The squares drawn inverted for a highlight: where the moving piece stands and
     every square of its path."""
     h = board.highlight
     if h is None:
         return []
-    out: list[object] = []
+    out: list[Square] = []
     if h.src is not None:
         out.append(h.src)
     out += [s for s in h.path if s not in out]

@@ -90,7 +90,7 @@ def board_model(state: SenetSticksState, highlight: Move | None = None) -> Board
     colours = state.colours or spec.colours
     sides = tuple(
         Side(
-            p, names[p], names[p][0].upper(), filled=p == 0,
+            p, names[p], names[p][0].upper() if state.colours else str(p + 1), filled=p == 0,
             colour=colours[p] if colours[p] in CSS_COLOURS else _FALLBACK[p],
         )
         for p in range(state.players)
