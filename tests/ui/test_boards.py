@@ -394,3 +394,23 @@ def test_a_long_board_of_one_row_is_folded_to_fit_the_panel(tmp_path: Path) -> N
         assert canvas.getbbox() is None, f"drawn outside the {size} panel"
         assert panel.getbbox() is not None
     assert pieces_in_words(state, 40)[1] == "Blue: 5 on 56, 57, 58, 59, 60"
+
+
+def test_a_crowded_sanctuary_in_the_last_column_stays_inside_the_panel() -> None:
+    """Found by the property test (4 players, seed 106): three pieces on the sanctuary 58,
+    drawn as a token and ``+2`` in the strip's last column (a pixel narrower than the
+    others) on a 128x32 panel, ran two pixels past the right edge."""
+    state = get_game("labyrinth").state_from_dict({
+        "format": "board-companion/position", "version": 1, "game": "labyrinth", "players": 4,
+        "to_act": "red", "dice": [6, 2],
+        "pieces": {
+            "red": [51, "outside", "outside", "outside"], "blue": [58, 58, "outside", "outside"],
+            "green": [58, "outside", "outside", "outside"], "yellow": ["outside"] * 4,
+        },
+    })
+    board = board_model(state, highlight=state.parse_move("51-57"))
+    assert labyrinth_board.window(board, 8) == 51  # 51 .. 58: the sanctuary in the last column
+    canvas = Image.new("1", (128 + 24, 32 + 24), 0)
+    labyrinth_board.draw(board, (128, 32), False, canvas)
+    canvas.paste(0, (0, 0, 128, 32))
+    assert canvas.getbbox() is None

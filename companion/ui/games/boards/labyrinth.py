@@ -51,6 +51,7 @@ from .pixels import (
     invert,
     shown_pieces,
     tiny,
+    tiny_width,
     token,
 )
 
@@ -280,8 +281,9 @@ def _tokens(image: Image.Image, board: Board, here: list[Piece], x0: int, x1: in
             x += TOKEN_W
         return
     first = here[0]
-    token(image, x0 + 1, y, board.sides[first.player].letter, solid=not first.trapped)
-    tiny(image, x0 + 1 + TOKEN_W + 1, y + 2, f"+{min(9, len(here) - 1)}")
+    token(image, x0, y, board.sides[first.player].letter, solid=not first.trapped)
+    gap = 1 if room > TOKEN_W + tiny_width("+9") else 0  # the last column is a pixel narrower
+    tiny(image, x0 + TOKEN_W + gap, y + 2, f"+{min(9, len(here) - 1)}")
 
 
 _ART = {m.GOOSE: GEESE, m.ORBIT: KNIGHT, m.ELYSIUM: STAR}
