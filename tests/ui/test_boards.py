@@ -414,3 +414,26 @@ def test_a_crowded_sanctuary_in_the_last_column_stays_inside_the_panel() -> None
     labyrinth_board.draw(board, (128, 32), False, canvas)
     canvas.paste(0, (0, 0, 128, 32))
     assert canvas.getbbox() is None
+
+
+def test_a_long_flight_on_pegasus_shows_where_it_lands() -> None:
+    """Pegasus flies 'to any square': when the piece's square and the landing do not fit
+    one region, the region shows the landing, inverted."""
+    from companion.ui.games.boards.cretan_labyrinth import _region
+
+    state = until("cretan-labyrinth", 2, 1, lambda s: any(m.kind == "fly" for m in s.legal_moves()))
+    flights = [m for m in state.legal_moves() if m.kind == "fly"]
+    board = board_model(state)
+    src = board.cell(board.squares_of(state.current_player)[0])
+
+    def distance(move: Move) -> int:
+        assert move.dst is not None
+        dst = board.cell(move.dst)
+        return abs(dst.row - src.row) + abs(dst.col - src.col)
+
+    far = max(flights, key=distance)
+    assert far.dst is not None and distance(far) > 8
+    shown = board_model(state, highlight=far)
+    top, left = _region(shown, 6, 8)
+    landing = shown.cell(far.dst)
+    assert top <= landing.row < top + 6 and left <= landing.col < left + 8

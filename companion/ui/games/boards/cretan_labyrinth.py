@@ -20,6 +20,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from companion.rules import IllegalMoveError, Move, PieceZone
+from companion.rules.core import Square
 from companion.rules.cretan_data import square_name
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.font import draw_text, text_width, wrap
@@ -138,7 +139,8 @@ PANEL_W = 48
 
 def _region(board: Board, rows: int, cols: int) -> tuple[int, int]:
     """``(first row, first column)`` of the ``rows`` x ``cols`` region to draw: around
-    the previewed move (its square and where it lands), else the player to act."""
+    the previewed move (its square and where it lands; only where it lands when both
+    do not fit, as for a long flight on Pegasus), else the player to act."""
     h = board.highlight
     focus = [s for s in ((h.src, *h.path) if h is not None else ()) if s is not None]
     if not focus and board.to_act is not None:
@@ -148,11 +150,16 @@ def _region(board: Board, rows: int, cols: int) -> tuple[int, int]:
     height, width = board.grid
     if not focus:
         return max(0, (height - rows) // 2), max(0, (width - cols) // 2)
-    boxes = [board.cell(s) for s in focus]
-    r0 = min(c.row for c in boxes)
-    r1 = max(c.row + c.rows - 1 for c in boxes)
-    c0 = min(c.col for c in boxes)
-    c1 = max(c.col + c.cols - 1 for c in boxes)
+    def span(squares: list[Square]) -> tuple[int, int, int, int]:
+        boxes = [board.cell(s) for s in squares]
+        return (
+            min(c.row for c in boxes), max(c.row + c.rows - 1 for c in boxes),
+            min(c.col for c in boxes), max(c.col + c.cols - 1 for c in boxes),
+        )
+
+    r0, r1, c0, c1 = span(focus)
+    if (r1 - r0 >= rows or c1 - c0 >= cols) and h is not None and h.path:
+        r0, r1, c0, c1 = span([h.path[-1]])
     top = (r0 + r1 + 1 - rows) // 2
     left = (c0 + c1 + 1 - cols) // 2
     return max(0, min(top, height - rows)), max(0, min(left, width - cols))
