@@ -437,3 +437,17 @@ def test_a_long_flight_on_pegasus_shows_where_it_lands() -> None:
     top, left = _region(shown, 6, 8)
     landing = shown.cell(far.dst)
     assert top <= landing.row < top + 6 and left <= landing.col < left + 8
+
+
+def test_a_jump_longer_than_the_strip_shows_where_the_piece_ends() -> None:
+    """'Field 42 -- Instead of doubling your move with the Goose symbol, advance to field
+    56.' On a one-row strip (128x32) 40 and 56 do not fit together: the strip shows 56."""
+    state = get_game("labyrinth").state_from_dict({
+        "format": "board-companion/position", "version": 1, "game": "labyrinth", "players": 2,
+        "to_act": "red", "dice": [2, 3],
+        "pieces": {"red": [40, "outside", "outside", "outside"], "blue": ["outside"] * 4},
+    })
+    board = board_model(state, highlight=state.parse_move("40-42 to 56"))
+    first = labyrinth_board.window(board, 8)
+    assert first <= 56 < first + 8
+    assert labyrinth_board.window(board, 24) <= 40  # three rows hold all of it

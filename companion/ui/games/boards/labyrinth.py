@@ -198,8 +198,9 @@ PITCH_Y = 18
 
 def window(board: Board, fields: int) -> int:
     """The first field of the stretch of ``fields`` fields to draw: one that holds the
-    previewed move (its piece and where it lands), else the most pieces of the player to
-    act (then of everyone), starting on a row boundary (1, 9, 17, ...) when it can."""
+    previewed move (its piece and where it lands; where it ends when both do not fit,
+    as for 40-42 to 56 on one row), else the most pieces of the player to act (then of
+    everyone), starting on a row boundary (1, 9, 17, ...) when it can."""
     last = board.track_length
     aligned = list(range(1, last + 1, PER_ROW))
     h = board.highlight
@@ -211,9 +212,12 @@ def window(board: Board, fields: int) -> int:
         for s in aligned:
             if s <= lo and hi < s + fields:
                 return s
-        if hi - lo < fields:
-            return max(1, min(lo - (fields - (hi - lo + 1)) // 2, last - fields + 1))
-        return max(1, lo - 1)
+        if hi - lo >= fields:  # the piece's field cannot be shown with where it ends
+            lo = hi = want[-1]
+            for s in aligned:
+                if s <= lo < s + fields:
+                    return s
+        return max(1, min(lo - (fields - (hi - lo + 1)) // 2, last - fields + 1))
     mine = Counter(p.square for p in board.pieces if p.zone is PieceZone.BOARD and p.player == board.to_act)
     every = Counter(p.square for p in board.pieces if p.zone is PieceZone.BOARD)
 
