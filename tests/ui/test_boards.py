@@ -451,3 +451,15 @@ def test_a_jump_longer_than_the_strip_shows_where_the_piece_ends() -> None:
     first = labyrinth_board.window(board, 8)
     assert first <= 56 < first + 8
     assert labyrinth_board.window(board, 24) <= 40  # three rows hold all of it
+
+
+def test_pieces_sharing_a_sanctuary_are_counted_once_in_words() -> None:
+    """'Fields 1 through 5 -- Any number of pieces may share these spaces.'"""
+    state = get_game("labyrinth").state_from_dict({
+        "format": "board-companion/position", "version": 1, "game": "labyrinth", "players": 2,
+        "to_act": "red", "dice": None,
+        "pieces": {"red": [1, 1, 31, "outside"], "blue": [1, "off", "off", "off"]},
+    })
+    assert pieces_in_words(state, 40) == [
+        "Red: 3 on 1 x2, 31; 1 outside", "Blue: 1 on 1; 3 borne off",
+    ]

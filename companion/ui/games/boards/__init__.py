@@ -114,7 +114,7 @@ def draw_inventories(board: Board, size: tuple[int, int] = (128, 64), page: int 
 def pieces_in_words(state: State, width: int) -> list[str]:
     """Where every piece of every player is, in words, in lines of at most ``width``
     characters (the "Game status" screen): ``Black: 3 on 12, 15, 26; 2 off``,
-    ``Red: 1 on 13 (loses 2); 3 outside``, ``Player 2: in the palace``. One entry per
+    ``Red: 3 on 1 x2, 13 (loses 2); 1 outside``, ``Player 2: in the palace``. One entry per
     player in seating order; an entry longer than a line goes on in the next lines,
     indented by two spaces.
 

@@ -74,7 +74,7 @@ MARK_KINDS = (
     RESURRECTION, SANCTUARY, EXACT_COUNT, GOOSE, JUMP, TRAP, ORBIT, MILLSTONE, ELYSIUM,
     PALACE, GATEWAY, COLOURED, WALL,
 )
-"""Every kind of :class:`Mark`, in the order the pictures give them priority."""
+"""Every kind of :class:`Mark`."""
 
 
 @dataclass(frozen=True, slots=True)

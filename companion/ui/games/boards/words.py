@@ -24,9 +24,14 @@ def entry(board: Board, side: Side) -> str:
             p.square: p.trapped for p in board.pieces
             if p.player == side.player and p.zone is PieceZone.BOARD and p.trapped
         }
-        shown = [
-            f"{s}{GLUE}(loses{GLUE}{trapped[s]})" if s in trapped else str(s) for s in squares
-        ]
+        shown = []
+        for s in dict.fromkeys(squares):  # a sanctuary may hold several: "1 x2"
+            text = str(s)
+            if squares.count(s) > 1:
+                text += f"{GLUE}x{squares.count(s)}"
+            if s in trapped:
+                text += f"{GLUE}(loses{GLUE}{trapped[s]})"
+            shown.append(text)
         parts.append(f"{len(squares)} on " + ", ".join(shown))
     for zone in _ZONES:
         n = board.count(side.player, zone)
