@@ -463,3 +463,12 @@ def test_pieces_sharing_a_sanctuary_are_counted_once_in_words() -> None:
     assert pieces_in_words(state, 40) == [
         "Red: 3 on 1 x2, 31; 1 outside", "Blue: 1 on 1; 3 borne off",
     ]
+
+
+def test_boards_of_one_position_are_equal_and_hash_alike() -> None:
+    """So that a screen can keep its frames in a cache keyed by the board."""
+    state = after("labyrinth", 3, 2, 80)
+    move = first_move(state)
+    a, b = board_model(state, highlight=move), board_model(state.copy(), highlight=move)
+    assert a == b and hash(a) == hash(b)
+    assert a != board_model(state)

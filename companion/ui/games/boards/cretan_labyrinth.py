@@ -111,7 +111,7 @@ def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> B
         pieces=tuple(Piece(p.player, p.zone, p.square) for p in state.pieces()),
         sides=tuple(sides),
         to_act=state.current_player if state.outcome is None else None,
-        zone_words={},
+        zone_words=(),
         highlight=_highlight(state, highlight),
     )
 

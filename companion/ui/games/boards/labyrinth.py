@@ -55,7 +55,7 @@ from .pixels import (
     token,
 )
 
-ZONE_WORDS = {PieceZone.OUTSIDE: "outside", PieceZone.OFF: "borne off"}
+ZONE_WORDS = ((PieceZone.OUTSIDE, "outside"), (PieceZone.OFF, "borne off"))
 """'places them outside the entrance of the Labyrinth to await entry'; 'borne off'."""
 
 CSS = {"Red": "red", "Blue": "royalblue", "Green": "green", "Yellow": "gold"}

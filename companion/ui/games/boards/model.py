@@ -21,7 +21,6 @@ Positions on the board:
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.rules import Move, PieceZone
@@ -201,8 +200,9 @@ class Board:
     ``cells``: in track order, or row by row for the Cretan grid; ``pieces``: every
     piece :meth:`companion.rules.State.pieces` reports, in its order; ``sides``: the
     players; ``to_act``: the player to throw, move or decide (``None`` once the game is
-    over); ``zone_words``: how the game says where a piece off the board is
-    (``{OUTSIDE: "on the plinth", OFF: "off"}``).
+    over); ``zone_words``: how the game says where a piece off the board is, as
+    ``(zone, words)`` pairs (``((OUTSIDE, "on the plinth"), (OFF, "off"))``; see
+    :meth:`zone_word`). A board is hashable, so that its pictures can be cached.
     """
 
     game: str
@@ -212,12 +212,17 @@ class Board:
     pieces: tuple[Piece, ...]
     sides: tuple[Side, ...]
     to_act: int | None
-    zone_words: Mapping[PieceZone, str]
+    zone_words: tuple[tuple[PieceZone, str], ...]
     highlight: Highlight | None = None
 
     @functools.cached_property
     def _index(self) -> dict[Square, Cell]:
         return {c.square: c for c in self.cells}
+
+    def zone_word(self, zone: PieceZone) -> str | None:
+        """How the game says a piece is in ``zone`` (``"in the Abyss"``), or ``None`` for
+        a zone the game's pieces never are in."""
+        return next((words for z, words in self.zone_words if z is zone), None)
 
     @property
     def track_length(self) -> int:

@@ -37,7 +37,7 @@ from .pixels import (
     tiny_width,
 )
 
-ZONE_WORDS = {PieceZone.HELD: "in the Abyss"}
+ZONE_WORDS = ((PieceZone.HELD, "in the Abyss"),)
 """'the opponent's plinth is removed from the board and place in their Abyss'."""
 
 CSS_COLOURS = frozenset({

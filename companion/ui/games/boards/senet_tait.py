@@ -43,7 +43,7 @@ from .pixels import (
 COLUMNS = 10
 """Squares in a row of the board."""
 
-ZONE_WORDS = {PieceZone.OUTSIDE: "on the plinth", PieceZone.OFF: "off"}
+ZONE_WORDS = ((PieceZone.OUTSIDE, "on the plinth"), (PieceZone.OFF, "off"))
 """'A new piece can be moved from the plinth to the board'; 'borne off the board'."""
 
 _MARKS = {

@@ -90,9 +90,7 @@ def board_svg(board: Board) -> str:
     counts = []
     for side in board.sides:
         parts = [
-            f"{board.count(side.player, zone)} {board.zone_words[zone]}"
-            for zone in (PieceZone.OUTSIDE, PieceZone.HELD, PieceZone.OFF)
-            if zone in board.zone_words
+            f"{board.count(side.player, zone)} {words}" for zone, words in board.zone_words
         ]
         if side.holdings:
             parts.append("holds " + " ".join(side.holdings))

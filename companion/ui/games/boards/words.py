@@ -36,7 +36,7 @@ def entry(board: Board, side: Side) -> str:
     for zone in _ZONES:
         n = board.count(side.player, zone)
         if n:
-            parts.append(f"{n} {board.zone_words.get(zone, zone.value)}")
+            parts.append(f"{n} {board.zone_word(zone) or zone.value}")
     return f"{side.name}: " + ("; ".join(parts) if parts else "no pieces")
 
 
