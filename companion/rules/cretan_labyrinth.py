@@ -424,6 +424,10 @@ class CretanLabyrinthState(State):
         is in play."""
         return self._way()
 
+    def turns_to_lose(self, p: int) -> int:
+        """How many of their turns player ``p`` still loses (0: none); read-only."""
+        return self.lost[p]
+
     def fighters(self) -> tuple[int, int] | None:
         """The battle under way as ``(attacker, defender)`` (player indices), or ``None``.
         Key rule 5: 'In case of a tie the defender wins'."""

@@ -323,6 +323,20 @@ class Labyrinth(Game):
         scratch._push_move(move)
         return scratch.pos[0]
 
+    def count_end(self, move: Move) -> int | None:
+        """Where a count move (``move`` or ``bear-off`` from a field, as listed by
+        :meth:`LabyrinthState.legal_moves`) leaves its piece once the landing field's
+        jumps, tunnels and geese are resolved: the field named after ``to`` in the
+        notation (``1-6 to 12`` -> 12), else ``move.dst``; the board's last field
+        (Elysium) when the piece is borne off. ``None`` for any other move (``enter``,
+        a ride, a crossing, ``pass``). Read-only, for the board pictures' previews."""
+        src = move.src
+        if move.kind not in ("move", "bear-off") or not isinstance(src, int) or len(move.values) != 1:
+            return None
+        if not 1 <= src < self.board.last or src in self.board.jumps or not 1 <= move.values[0] <= SIDES:
+            return None
+        return self._count_ends(move)
+
     def player_name(self, player: int, players: int) -> str:
         return COLOURS[player]
 

@@ -28,6 +28,17 @@ def short_name(p: int) -> str:
     return f"P{p + 1}"
 
 
+def holdings(state: CretanLabyrinthState, p: int) -> list[str]:
+    """What player ``p`` holds, one short word each, in a fixed order: the diamonds by
+    colour (the deck file's order), ``key`` for a Magic Key, then the tools and weapons
+    in the weapon table's order (``Medusa-head`` for the Head of Medusa). The board
+    picture's inventories use the same words."""
+    words = state.diamonds_held(p)
+    if state.keys[p]:
+        words.append("key")
+    return words + [SHORT_ITEM_NAMES[i] for i in state.item_kinds(p)]
+
+
 class CretanLabyrinthPresenter(Presenter):
     """The Cretan Labyrinth on a panel :attr:`width` characters wide."""
 
@@ -58,13 +69,8 @@ class CretanLabyrinthPresenter(Presenter):
         return lines
 
     def holdings(self, state: CretanLabyrinthState, p: int) -> list[str]:
-        """What player ``p`` holds, one short word each, in a fixed order: the diamonds
-        by colour (the deck file's order), ``key`` for a Magic Key, then the tools and
-        weapons in the weapon table's order (``Medusa-head`` for the Head of Medusa)."""
-        words = state.diamonds_held(p)
-        if state.keys[p]:
-            words.append("key")
-        return words + [SHORT_ITEM_NAMES[i] for i in state.item_kinds(p)]
+        """What player ``p`` holds (see :func:`holdings`)."""
+        return holdings(state, p)
 
     def status_lines(self, state: State) -> list[str]:
         """Every player's inventory (the pause menu's "Game status"): ``Player 2 at
