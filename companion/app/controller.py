@@ -252,10 +252,8 @@ class Controller:
                 page.step(self, -1 if button is ButtonName.UP else +1, press is Press.REPEAT)
             elif press is Press.PRESSED and button is ButtonName.OK:
                 page.ok(self)
-            elif press is Press.PRESSED and button is ButtonName.THROW and isinstance(
-                page, sc.Throwing
-            ):
-                page.thrown(self, "", button=True)
+            elif press is Press.PRESSED and button is ButtonName.THROW:
+                page.throw_pressed(self)
 
     # ------------------------------------------------------------------ for the screens
 

@@ -37,6 +37,7 @@ from companion.rules import (
     get_game,
 )
 from companion.ui.games import presenter_for
+from companion.ui.games.boards import board_model, inventory_pages, pieces_in_words
 from companion.ui.render import columns
 from companion.ui.view import ThrowPicture, View, picture_of
 
@@ -59,6 +60,7 @@ class Screen(enum.Enum):
     OVER = "over"
     SETTINGS = "settings"
     OPTION = "option"
+    BOARD = "board"
     PAUSE = "pause"
     MESSAGE = "message"
 
@@ -76,7 +78,7 @@ SOURCE_PROMPTS = {
     SourceName.BUTTON: "press THROW",
 }
 
-PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "End game")
+PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "Board", "End game")
 
 ERRORS = frozenset({
     "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
@@ -106,6 +108,9 @@ class Page:
 
     def back(self, nav: Controller) -> None:
         """BACK was pressed briefly."""
+
+    def throw_pressed(self, nav: Controller) -> None:
+        """The THROW button was pressed (a screen that has no use for it ignores it)."""
 
     def step(self, nav: Controller, delta: int, repeat: bool) -> None:
         """UP (``delta`` -1) or DOWN (+1); ``repeat`` when the button is held. A menu's
@@ -435,6 +440,9 @@ class Throwing(Page):
     def back(self, nav: Controller) -> None:
         nav.goto(Pause())
 
+    def throw_pressed(self, nav: Controller) -> None:
+        self.thrown(nav, "", button=True)
+
     def reported(self, nav: Controller, event: ThrowReported) -> None:
         """A source that draws its own throws (the serial shaker) reports one."""
         spec = nav.position.throw_spec
@@ -593,7 +601,21 @@ class Moves(Page):
             self.path.pop()
             self.cursor = self.path_cursors.pop()
         else:
-            nav.goto(Pause())
+            nav.goto(Pause(after=self))
+
+    def highlighted(self, nav: Controller) -> Move | None:
+        """The move under the cursor when the cursor's row plays one (else ``None``)."""
+        items = self.choices(nav)
+        return items[self.cursor][1] if 0 <= self.cursor < len(items) else None
+
+    def throw_pressed(self, nav: Controller) -> None:
+        """THROW on the moves screen: the board with the highlighted move's piece and
+        where it lands (OK there plays it, BACK comes back here)."""
+        try:
+            board_model(nav.position)
+        except ValueError:  # a game without a board picture (none of the four)
+            return
+        nav.goto(BoardPage(move=self.highlighted(nav), back_to=self))
 
 
 @dataclass
@@ -658,6 +680,9 @@ class Pause(Page):
     """The pause menu of a game in play."""
 
     kind = Screen.PAUSE
+    after: Page | None = None
+    """The game's screen the pause menu was opened from (the moves screen's highlighted
+    move is previewed by "Board")."""
 
     def items(self, nav: Controller) -> tuple[str, ...]:
         return PAUSE_ITEMS
@@ -675,6 +700,14 @@ class Pause(Page):
             self._status(nav)
         elif choice == "Settings":
             nav.goto(Settings(back_to=self))
+        elif choice == "Board":
+            move = self.after.highlighted(nav) if isinstance(self.after, Moves) else None
+            try:
+                board_model(nav.position)
+            except ValueError as exc:  # a game without a board picture (none of the four)
+                nav.show_message("Board", (str(exc),), then=self)
+                return
+            nav.goto(BoardPage(move=move, back_to=self))
         else:
             end_game(nav)
 
@@ -682,15 +715,51 @@ class Pause(Page):
         nav.route()
 
     def _status(self, nav: Controller) -> None:
-        """The presenter's status lines in full, on demand."""
+        """Where every piece is, in words, then what the board does not show (the
+        presenter's status lines); UP/DOWN page through it."""
         if nav.table is None:
             nav.route()
             return
         state = nav.position
-        lines = tuple(nav.presenter.status_lines(state)) or (
-            "Nothing beyond what the board shows.",
-        )
+        try:
+            places = pieces_in_words(state, columns(nav.size[0]))
+        except ValueError:  # a game without a board picture (none of the four)
+            places = []
+        lines = (*places, *nav.presenter.status_lines(state)) or ("Nothing to say.",)
         nav.show_message(state.game.title, lines, then=self)
+
+
+@dataclass
+class BoardPage(Page):
+    """The position as a board picture (:mod:`companion.ui.games.boards`), with a move's
+    piece and where it lands inverted when ``move`` is given: OK plays that move, BACK
+    goes back to ``back_to`` (``None``: what the position calls for). UP/DOWN turn to
+    the inventories where a game has them (the Cretan Labyrinth)."""
+
+    kind = Screen.BOARD
+    move: Move | None = None
+    back_to: Page | None = None
+
+    def view(self, nav: Controller) -> View:
+        state = nav.position
+        board = board_model(state, highlight=self.move)
+        return View("board", state.game.title, board=board, page=self.scroll)
+
+    def step(self, nav: Controller, delta: int, repeat: bool) -> None:
+        pages = 1 + inventory_pages(board_model(nav.position), nav.size)
+        self.scroll = (self.scroll + delta) % pages
+
+    def ok(self, nav: Controller) -> None:
+        if self.move is not None:
+            act(nav, self.move)
+        else:
+            self.back(nav)
+
+    def back(self, nav: Controller) -> None:
+        if self.back_to is None or self.back_to.kind in IN_GAME:
+            nav.route() if self.back_to is None else nav.goto(self.back_to)
+        else:
+            nav.goto(self.back_to.again())
 
 
 def for_position(nav: Controller) -> Page:
@@ -760,6 +829,11 @@ def resume_choice(nav: Controller, resume: bool) -> None:
         nav.goto(Menu())
         return
     nav.play(table, ("Game resumed.",))
+    try:  # the position first: the players check their board against it
+        board_model(table.state)
+    except ValueError:  # a game without a board picture (none of the four)
+        return
+    nav.goto(BoardPage())
 
 
 def throw_drawn(nav: Controller) -> None:

@@ -54,6 +54,12 @@ def body_lines(view: View, width: int) -> list[str]:
 
 def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """The picture of ``view`` on a panel of ``size`` pixels (mode "1", lit = 1)."""
+    if view.board is not None:
+        from companion.ui.games.boards import draw_board, draw_inventories
+
+        if view.page > 0:
+            return draw_inventories(view.board, size, view.page - 1)
+        return draw_board(view.board, size)
     width, height = size
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)

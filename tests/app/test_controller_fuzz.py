@@ -475,6 +475,8 @@ def test_a_won_game_whose_end_was_not_saved_is_ended_when_offered(
         ctl.handle(DOWN)
     ctl.handle(OK)
     if choice == "Resume":
+        assert on(ctl) is Screen.BOARD        # the position first, to check the board by
+        ctl.handle(OK)
         assert on(ctl) is Screen.OVER and ctl.view().lines[0].endswith("wins!")
         ctl.handle(OK)
     assert on(ctl) is Screen.MENU

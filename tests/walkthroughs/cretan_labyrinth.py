@@ -78,7 +78,8 @@ def resumed(
                      games=[GAME])
     ctl.start()
     ctl.handle(OK)  # the splash: an unfinished game
-    ctl.handle(OK)  # resume it
+    ctl.handle(OK)  # resume it: the board first
+    ctl.handle(OK)  # the position's own screen
     return ctl
 
 

@@ -143,6 +143,8 @@ def _won(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl.handle(OK)
     yield "labyrinth-resume", ctl.view()
     ctl.handle(OK)
+    yield "labyrinth-resumed-board", ctl.view()    # the position, to check the board by
+    ctl.handle(OK)
     assert ctl.state is not None and ctl.view().screen == "moves"
     _choose(ctl, str(last))
     assert ctl.view().screen == "over", ctl.screen

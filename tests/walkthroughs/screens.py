@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.app.controller import Controller, Screen
+from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
@@ -45,7 +45,7 @@ from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_stick
 SMALL = (128, 32)
 LARGE = (128, 64)
 README_SCREENS = (
-    "throw", "moves", "events", "lost", "manual", "over",
+    "throw", "moves", "events", "lost", "manual", "over", "moves-preview", "resumed-board",
     "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
 )
 """The screens shown (enlarged) in the README."""
@@ -60,6 +60,7 @@ DOWN = _press(ButtonName.DOWN)
 UP = _press(ButtonName.UP)
 BACK = _press(ButtonName.BACK, Press.SHORT)
 HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
+THROW = _press(ButtonName.THROW)
 
 
 def _finished_game_actions(seed: int) -> list[str]:
@@ -91,6 +92,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "lost", send(Shaken("gpio-shaker"))                 # White 1: nothing to move
     send(OK)                                                  # the throw is lost
     yield "moves", send(Shaken("gpio-shaker"))                # Black 6: enter 6 or 4-10
+    yield "moves-preview", send(DOWN, THROW)                  # THROW: where 4-10 goes
+    send(BACK, UP)                                            # back on the moves, on enter 6
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
@@ -99,6 +102,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK, BACK)                                            # the pause menu, the game
     yield "undo", send(HOLD_BACK)
     send(OK)
+    yield "pause-board", send(BACK, *[DOWN] * PAUSE_ITEMS.index("Board"), OK)  # enter 6
+    send(BACK, BACK)                                          # the pause menu, the moves
     send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
     send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
@@ -128,6 +133,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl2.start()
     ctl2.handle(OK)
     yield "resume", ctl2.view()
+    ctl2.handle(OK)
+    yield "resumed-board", ctl2.view()                        # the position, to check the board by
     ctl2.handle(OK)
     assert ctl2.state is not None
     final = ctl2.state.parse_move(actions[-1])

@@ -81,7 +81,7 @@ def _resumed(workdir: Path, actions: list[Action], **options: Any) -> Controller
     ctl = Controller(store=store, draw=lambda implement, n: _never(), sources=list(SOURCE_NAMES),
                      source="gpio-shaker", games=[GAME])
     ctl.start()
-    _send(ctl, OK, OK)  # splash, resume
+    _send(ctl, OK, OK, OK)  # splash, resume, the board shown first
     return ctl
 
 
