@@ -230,8 +230,9 @@ PIN_KEYS = tuple(s.name for s in SCHEMA if s.kind == "pin")
 
 
 def defaults() -> dict[str, Any]:
-    """Every setting at its default (pins from the pin map)."""
-    return {s.name: s.default for s in SCHEMA}
+    """Every setting at its default (pins from the pin map), and ``games``: each game's
+    options for the setup screen (``[games.<game id>]`` tables; none by default)."""
+    return {**{s.name: s.default for s in SCHEMA}, "games": {}}
 
 
 def _flatten(data: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
@@ -265,12 +266,76 @@ def load_file(path: Path) -> dict[str, Any]:
         where = f"line {exc.line}: " if exc.line is not None else ""
         raise ConfigError(source, "(syntax)", where + exc.reason.removeprefix("not valid TOML: ")) from None
     values: dict[str, Any] = {}
+    if "games" in data:
+        values["games"] = game_options(data.pop("games"), source, base=path.parent)
     for name, raw in _flatten(data):
         setting = BY_NAME.get(name)
         if setting is None:
             raise ConfigError(source, name, "unknown key; see `companion run --help`")
         values[name] = setting.parse(raw, source)
     return values
+
+
+def game_options(
+    raw: object, source: str, *, base: Path | None = None
+) -> dict[str, dict[str, Any]]:
+    """The ``[games.<game id>]`` tables of a config file (or the ``--option`` flags):
+    each game's options as the setup screen starts them, typed and checked by the
+    game's own option declarations. A relative board or deck path is taken from
+    ``base`` (the config file's folder).
+
+    :raises ConfigError: an unknown game, an option the game does not have, a bad value.
+    """
+    from companion.rules import RulesError, game_class, game_ids
+
+    if not isinstance(raw, dict):
+        raise ConfigError(source, "games", "expected tables [games.<game id>]")
+    out: dict[str, dict[str, Any]] = {}
+    for game_id, table in raw.items():
+        key = f"games.{game_id}"
+        if game_id not in game_ids():
+            raise ConfigError(source, key, f"no such game; games: {', '.join(game_ids())}")
+        if not isinstance(table, dict):
+            raise ConfigError(source, key, "expected a table of the game's options")
+        declared = {o.name: o for o in game_class(game_id).options}
+        for name, value in table.items():
+            option = declared.get(name)
+            if option is None:
+                raise ConfigError(source, f"{key}.{name}", "not an option of this game; "
+                                  f"options: {', '.join(declared)}")
+            try:
+                typed = option.parse(value)
+            except RulesError as exc:
+                raise ConfigError(source, f"{key}.{name}", str(exc)) from None
+            if name in ("board", "decks") and typed and base is not None:
+                typed = str(base / typed)
+            out.setdefault(game_id, {})[name] = typed
+    return out
+
+
+def _option_flags(pairs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``--option [GAME:]KEY=VALUE`` flags as ``[games.<id>]`` tables: with a game, for
+    that game; without, for every game that has the option.
+
+    :raises ConfigError: a flag not of that form, or an option no game has.
+    """
+    from companion.rules import game_class, game_ids
+
+    tables: dict[str, dict[str, str]] = {}
+    for pair in pairs:
+        target, sep, value = pair.partition("=")
+        game_id, colon, name = target.rpartition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise ConfigError("command line", "--option", f"takes [GAME:]KEY=VALUE, got {pair!r}")
+        games = [game_id.strip()] if colon else [
+            g for g in game_ids() if any(o.name == name for o in game_class(g).options)
+        ]
+        if not games:
+            raise ConfigError("command line", "--option", f"no game has an option {name!r}")
+        for g in games:
+            tables.setdefault(g, {})[name] = value.strip()
+    return game_options(tables, "command line", base=Path.cwd())
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -290,6 +355,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--throw-source", dest="throw_source", metavar="SOURCE", default=None,
         help="short for --throw.source: gpio, serial, button or manual",
+    )
+    parser.add_argument(
+        "--option", dest="cfg_options", action="append", default=[],
+        metavar="[GAME:]KEY=VALUE",
+        help="a game option as the setup screen starts it (as in `companion rules`; e.g. "
+        "labyrinth:board=/home/pi/boards/my-board.toml, or house-of-beauty=from for every "
+        "game that has it); may be repeated; over the config file's [games.<id>] tables",
     )
 
 
@@ -327,7 +399,7 @@ def resolve(
         :attr:`Resolved.problems` instead: the players did not write it by hand).
     """
     values = defaults()
-    origins = dict.fromkeys(values, "default")
+    origins = dict.fromkeys((s.name for s in SCHEMA), "default")
     problems: list[str] = []
 
     def layer(new: Mapping[str, Any], origin: str) -> None:
@@ -339,6 +411,12 @@ def resolve(
         path = DEFAULT_FILE
     if path is not None:
         layer(load_file(path), str(path))
+    games: dict[str, dict[str, Any]] = values.pop("games", {})
+    where = origins.pop("games", "")
+    origins.update({f"games.{g}.{k}": where for g, t in games.items() for k in t})
+    for game_id, table in _option_flags(getattr(args, "cfg_options", None) or []).items():
+        games.setdefault(game_id, {}).update(table)
+        origins.update({f"games.{game_id}.{k}": "command line" for k in table})
     short = getattr(args, "throw_source", None)
     if short is not None and getattr(args, "cfg:throw.source", None) is None:
         setattr(args, "cfg:throw.source", THROW_SOURCE_SHORT.get(short, short))
@@ -358,6 +436,7 @@ def resolve(
     layer(flags, "command line")
     if overrides:
         layer(overrides, "caller")
+    values["games"] = games
     check(values, str(path) if path else "command line")
     return Resolved(values, origins, problems)
 
@@ -420,7 +499,19 @@ def to_toml(
         if comments:
             out.append(f"# {s.help}")
         out.append(f"{key} = {text}")
+    for game_id, table in sorted(values.get("games", {}).items()):
+        out += ["", f"[games.{game_id}]"]
+        for name, value in table.items():
+            out.append(f"{name} = {_toml_value(value)}")
     return "\n".join(out) + "\n"
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
 
 
 def describe(values: Mapping[str, Any], origins: Mapping[str, str] | None = None) -> list[str]:
@@ -435,4 +526,9 @@ def describe(values: Mapping[str, Any], origins: Mapping[str, str] | None = None
         )
         where = f"  ({origins[s.name]})" if origins and s.name in origins else ""
         out.append(f"{s.name} = {shown}{where}")
+    for game_id, table in sorted(values.get("games", {}).items()):
+        for name, value in table.items():
+            key = f"games.{game_id}.{name}"
+            where = f"  ({origins[key]})" if origins and key in origins else ""
+            out.append(f"{key} = {value!r}{where}")
     return out

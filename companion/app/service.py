@@ -45,6 +45,11 @@ from companion.ui.render import render
 log = logging.getLogger(__name__)
 
 
+BOARDS_DIR = Path("/etc/board-companion/boards")
+"""Board and deck files offered on the setup screen (and ``boards/`` in the state
+directory): ``<game id>*.toml``, ``<game id>-decks*.toml`` for the Cretan decks."""
+
+
 def secure_draw(implement: Implement, n: int) -> Throw:
     """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`)."""
     return implement.draw(secrets.randbelow)
@@ -289,7 +294,8 @@ def build(
         saved=SavedSettings(journal_dir) if save_settings else None,
         buzzer=indicators is not None and indicators.buzzer is not None,
         led=indicators is not None and indicators.led is not None,
-        notices=notices,
+        notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
+        game_options=conf.get("games", {}),
     )
 
     holder: dict[str, Any] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import tomllib
 from pathlib import Path
 
@@ -78,7 +79,9 @@ def test_the_effective_configuration_lists_every_key() -> None:
 
 def test_printed_configuration_reads_back_to_the_same_values(tmp_path: Path) -> None:
     values = cfg.defaults()
-    values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"'})
+    values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"',
+                   "games": {"senet-tait": {"house-of-beauty": "from", "sticks": 5},
+                             "labyrinth": {"board": str(tmp_path / "my board.toml")}}})
     conf = tmp_path / "printed.toml"
     conf.write_text(cfg.to_toml(values))
     assert parse(["--config", str(conf)]) == values
@@ -185,3 +188,33 @@ def test_a_directory_or_a_device_as_config_is_one_clear_error(tmp_path: Path) ->
         parse(["--config", str(tmp_path)])
     with pytest.raises(cfg.ConfigError, match=r"/dev/zero: \(file\): larger than 1 MiB"):
         parse(["--config", "/dev/zero"])
+
+
+def test_each_game_starts_its_setup_from_the_config_file_and_the_option_flags(
+    tmp_path: Path,
+) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text('[games.senet-tait]\nhouse-of-beauty = "from"\n'
+                    '[games.labyrinth]\nboard = "boards/home.toml"\n')
+    values = parse(["--config", str(conf), "--option", "senet-tait:sticks=5",
+                    "--option", "six-after-lost-throw=no"])
+    assert values["games"] == {
+        "senet-tait": {"house-of-beauty": "from", "sticks": 5, "six-after-lost-throw": False},
+        "labyrinth": {"board": str(tmp_path / "boards" / "home.toml")},  # from the file's folder
+    }
+
+
+@pytest.mark.parametrize(("text", "flags", "message"), [
+    ('[games.chess]\nboard = "x"\n', [], "games.chess: no such game"),
+    ('[games.senet-tait]\nsticks = 7\n', [], "games.senet-tait.sticks: option sticks=7"),
+    ('[games.senet-tait]\nboard = "x"\n', [], "games.senet-tait.board: not an option"),
+    ("", ["--option", "colour=red"], "--option: no game has an option 'colour'"),
+    ("", ["--option", "sticks"], "--option: takes [GAME:]KEY=VALUE"),
+])
+def test_a_bad_game_option_names_the_file_the_key_and_why(
+    tmp_path: Path, text: str, flags: list[str], message: str
+) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text(text)
+    with pytest.raises(cfg.ConfigError, match=re.escape(message)):
+        parse(["--config", str(conf), *flags])

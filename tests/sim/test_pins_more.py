@@ -206,3 +206,20 @@ def test_each_cue_comes_with_its_reply(tmp_path: Path) -> None:
     assert ctl.handle(ok).cue is None                 # back to White's throw
     assert ctl.handle(Shaken("gpio-shaker")).cue is Cue.THROW   # White 2: lost
     assert ctl.handle(ok).cue is Cue.TURN             # the lost throw passes to Black
+
+
+@pytest.mark.parametrize(
+    "running", [{"games": {"senet-tait": {"house-of-beauty": "from"}}}], indirect=True
+)
+def test_the_setup_starts_from_the_game_options_of_the_config(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    ctl = parts.service.controller
+    driver.press(ButtonName.OK)                       # splash
+    for _ in range(ctl.games.index("senet-tait")):
+        driver.press(ButtonName.DOWN)
+    driver.press(ButtonName.OK)                       # the menu: Senet's setup
+    assert "House of Beauty: from" in ctl.view().items
+    driver.press(ButtonName.OK)                       # Begin
+    assert ctl.game is not None and ctl.game.option("house-of-beauty") == "from"
