@@ -89,3 +89,15 @@ def test_wrap_breaks_at_spaces_and_cuts_only_words_too_long() -> None:
 
 def test_characters_outside_the_font_show_a_question_mark() -> None:
     assert glyph("é").tobytes() == glyph("?").tobytes()
+
+
+def test_the_letters_with_descenders_hang_below_the_line_and_g_is_not_9() -> None:
+    """On a real panel the LCD font's ``g`` read as ``9``: g, j, p, q and y now use the
+    cell's eighth row, and no other printable letter does."""
+    for ch in "gjpqy":
+        box = glyph(ch).getbbox()
+        assert box is not None and box[3] == 8, ch
+    assert glyph("g").tobytes() != glyph("9").tobytes()
+    for ch in "abcdefhiklmnorstuvwxzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789":
+        box = glyph(ch).getbbox()
+        assert box is not None and box[3] <= 7, ch
