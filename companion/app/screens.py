@@ -626,7 +626,9 @@ class Lost(Page):
 
     def view(self, nav: Controller) -> View:
         name = nav.position.player_to_act_name
-        return View("lost", f"{name} threw{caption(nav)}", ("No legal move:", "the throw is lost."),
+        why = nav.presenter.lost_reason(nav.position)
+        lines = ("The throw is lost:", why) if why else ("No legal move:", "the throw is lost.")
+        return View("lost", f"{name} threw{caption(nav)}", lines,
                     picture=picture_marked(nav), hint="OK: next", scroll=self.scroll)
 
     def ok(self, nav: Controller) -> None:

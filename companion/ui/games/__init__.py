@@ -126,6 +126,12 @@ class Presenter:
         :data:`ROUTINE`."""
         return event.kind in ROUTINE
 
+    def lost_reason(self, state: State) -> str:
+        """Why the throw being played is lost (no legal move), in the game's words, one
+        or two short sentences; ``""``: nothing more than "the throw is lost". The
+        lost-throw screen shows it under the throw."""
+        return ""
+
     def option_label(self, option: Option) -> str:
         """The setup screen's label of ``option`` (see :attr:`option_labels`)."""
         return self.option_labels.get(option.name) or option.name.replace("-", " ").capitalize()

@@ -51,6 +51,10 @@ class CretanLabyrinthPresenter(Presenter):
         "round-limit": "Round limit",
     }
 
+    def lost_reason(self, state: State) -> str:
+        """No move the rules allow can use this throw."""
+        return "No move can use this throw."
+
     def wrapped(self, first: str, words: list[str], limit: int = 0) -> list[str]:
         """``words`` after ``first`` on lines of at most :attr:`width` characters, the
         following lines indented by two spaces (a word too long for a line is cut);

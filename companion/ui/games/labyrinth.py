@@ -28,6 +28,19 @@ class LabyrinthPresenter(Presenter):
         "ride-after-tunnel": "Tunnel then ride",
         "field-52": "At 52",
     }
+
+    def lost_reason(self, state: State) -> str:
+        """Seed 000: a piece enters only on the entry value (a 1 on the default board);
+        trapped pieces do not move; otherwise no piece can use either die."""
+        assert isinstance(state, LabyrinthState)
+        me = state.current_player
+        mine = [p for p in state.pieces() if p.player == me]
+        entry = state.game.board.entry_value
+        if mine and all(p.zone is PieceZone.OUTSIDE for p in mine):
+            return f"A piece enters only on a {entry}."
+        if any(player == me for player, _, _ in state.trapped()):
+            return "The pieces on the board are trapped, and no piece can use this throw."
+        return "No piece can use either die."
     value_words: ClassVar[dict[str, str]] = {
         "trap-then-tunnel": "trap first",
         "tunnel-then-trap": "tunnel first",

@@ -28,6 +28,11 @@ class SenetSticksPresenter(Presenter):
         "board": "Board",
     }
 
+    def lost_reason(self, state: State) -> str:
+        """No plinth of the player's can move by any value of the sticks it may use
+        (its own colour's and the solid ones)."""
+        return "No plinth can use these sticks."
+
     def status_lines(self, state: State) -> list[str]:
         """How many plinths each player has in the Abyss, ``["Abyss: Red 0, Blue 1"]``
         (one line per player, ``Red Abyss: 0``, when the colour names make the line

@@ -12,7 +12,7 @@ import pytest
 
 import companion.rules
 from companion.ai.cretan_goal import goal_seeking_choice
-from companion.rules import Event, Phase, State, UnknownGameError, game_ids, get_game
+from companion.rules import PASS, Event, Phase, State, UnknownGameError, game_ids, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import EV_START_THROW, EV_START_TIE
 from companion.ui.games import MIN_WIDTH, Presenter, presenter_for
@@ -153,3 +153,14 @@ def test_every_option_offered_at_setup_has_a_label_that_fits_with_its_value() ->
                 # The weapon table's values are its columns' names: the row above the menu
                 # shows them whole.
                 assert len(row) <= 21 or option.name == "weapon-columns", row
+
+
+def test_a_lost_throw_says_why_in_the_game_s_words() -> None:
+    """Tait: 'New pieces can be placed on the board on a throw of four or six'; the
+    Labyrinth's pieces enter on a 1 (the board's entry value)."""
+    tait = get_game("senet-tait").new_state()
+    tait.apply(tait.throw_outcomes()[1][0])          # a throw of 1: nothing on the board
+    assert list(tait.legal_moves()) == [PASS]
+    assert presenter_for("senet-tait", 21).lost_reason(tait) == "A piece enters only on a 4 or a 6."
+    for game_id in ("labyrinth", "senet-sticks", "cretan-labyrinth"):
+        assert presenter_for(game_id, 21).lost_reason(get_game(game_id).new_state())
