@@ -50,6 +50,7 @@ from companion.ui.view import View
 
 log = logging.getLogger(__name__)
 
+
 class Controller:
     """The companion's screens and game flow.
 
@@ -106,9 +107,7 @@ class Controller:
         """Journals found damaged or unusable at the start, each said after the splash."""
         self.notices = list(notices)
         self.boards = list(boards)
-        """Folders searched for board and deck files to offer on the setup screen."""
         self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
-        """Each game's options as the setup screen starts them (config, --option)."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -130,10 +129,7 @@ class Controller:
 
     @property
     def position(self) -> State:
-        """The position of the game in play, for the screens of a game.
-
-        :raises RuntimeError: when no game is in play.
-        """
+        """The game's position, for its screens. :raises RuntimeError: none in play."""
         if self.table is None:
             raise RuntimeError("no game is in play")
         return self.table.state
@@ -170,8 +166,7 @@ class Controller:
     @property
     def return_to(self) -> Screen | None:
         """Where leaving the message shown goes (``None``: the position decides)."""
-        message = self.message
-        return message.under.kind if message and message.under else None
+        return self.message.under.kind if self.message and self.message.under else None
 
     @property
     def setup_options(self) -> dict[str, object]:
@@ -236,7 +231,7 @@ class Controller:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
                                   then=self.page)
-                self.change(replace(self.prefs, source=fallback))
+                sc.change(self, replace(self.prefs, source=fallback))
         return self.reply()
 
     def _button(self, button: ButtonName, press: Press) -> None:
@@ -277,16 +272,6 @@ class Controller:
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
-
-    def change(self, prefs: Prefs) -> None:
-        """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
-        the change still holds until the companion stops)."""
-        self.prefs = prefs
-        if self.saved is not None:
-            try:
-                self.saved.save(prefs)
-            except OSError as exc:
-                self.show_message("Cannot save settings", (str(exc),), then=self.page)
 
     def play(self, table: Table, said: tuple[str, ...]) -> None:
         """Put ``table``'s game in play (after any other is closed) and show its position."""

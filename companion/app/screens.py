@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion import __version__
 from companion.app.events import ThrowReported
+from companion.app.settings import Prefs
 from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
@@ -372,7 +373,7 @@ class Settings(Page):
         else:
             self.back(nav)
             return
-        nav.change(new)
+        change(nav, new)
 
     def back(self, nav: Controller) -> None:
         if isinstance(self.back_to, Pause) and nav.table is not None:
@@ -898,6 +899,17 @@ def end_game(nav: Controller) -> None:
     if failed is not None:
         nav.show_message("Cannot save", (failed, "The game is offered again at the next start."),
                          then=Menu())
+
+
+def change(nav: Controller, prefs: Prefs) -> None:
+    """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
+    the change still holds until the companion stops)."""
+    nav.prefs = prefs
+    if nav.saved is not None:
+        try:
+            nav.saved.save(prefs)
+        except OSError as exc:
+            nav.show_message("Cannot save settings", (str(exc),), then=nav.page)
 
 
 def caption(nav: Controller) -> str:
