@@ -98,6 +98,31 @@ def _read_position(path: str, game_id: str) -> State:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    state, result = _position_with_throw(args)
+    result["phase"] = state.phase.value
+    if state.phase is Phase.OVER:
+        outcome = state.outcome
+        assert outcome is not None
+        result["winners"] = [state.game.player_name(w, state.players) for w in outcome.winners]
+        result["moves"] = []
+    else:
+        result["to_act"] = state.player_to_act_name
+        moves = []
+        for move in state.legal_moves():
+            after = state.copy()
+            events = after.apply(move)
+            moves.append({"move": move.notation, "events": [str(e) for e in events]})
+        result["moves"] = moves
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def _position_with_throw(args: argparse.Namespace) -> tuple[State, dict[str, Any]]:
+    """The position of ``--position`` with the ``--throw`` applied when it waits for
+    one, and what the throw did (for the JSON answer).
+
+    :raises UsageError: a throw is due but not given, or given but not due.
+    """
     game_class(args.game)  # an unknown game fails before the file is read
     state = _read_position(args.position, args.game)
     result: dict[str, Any] = {"game": args.game}
@@ -116,21 +141,68 @@ def cmd_legal(args: argparse.Namespace) -> int:
         raise UsageError(
             f"the position is not waiting for a throw ({state.phase.value}); leave out --throw"
         )
-    result["phase"] = state.phase.value
-    if state.phase is Phase.OVER:
-        outcome = state.outcome
-        assert outcome is not None
-        result["winners"] = [state.game.player_name(w, state.players) for w in outcome.winners]
-        result["moves"] = []
-    else:
-        result["to_act"] = state.player_to_act_name
-        moves = []
-        for move in state.legal_moves():
-            after = state.copy()
-            events = after.apply(move)
-            moves.append({"move": move.notation, "events": [str(e) for e in events]})
-        result["moves"] = moves
+    return state, result
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    """``companion rules hint``: the computer's best move, its value, every move ranked."""
+    from companion.ai.player import choose, estimate, level
+
+    try:
+        level(args.level)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    state, result = _position_with_throw(args)
+    phase = state.phase
+    if phase is Phase.OVER:
+        raise UsageError("the game is over: there is no move to hint")
+    if phase is Phase.THROW:
+        spec = state.throw_spec
+        assert spec is not None
+        raise UsageError(
+            f"after that throw the position waits for another throw ({spec.describe()}), "
+            "not for a move"
+        )
+    me = state.current_player
+    decision = choose(state, args.level, random.Random(args.seed))
+    result.update({
+        "to_act": state.player_to_act_name,
+        "level": args.level,
+        "estimate": round(estimate(state, me), 4),
+        "best": decision.move.notation,
+        "value": round(decision.value, 4),
+        "depth": decision.depth,
+        "ranking": [
+            {"move": r.move.notation, "value": round(r.value, 4), "depth": r.depth}
+            for r in decision.ranking
+        ],
+    })
     print(json.dumps(result, indent=2))
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """``companion rules match``: whole games between players, win rates and intervals."""
+    from companion.ai.match import match
+
+    entries = [name.strip() for name in args.players.split(",") if name.strip()]
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    game = _game(args)
+    try:
+        result = match(game, entries, args.games, args.seed)
+    except ValueError as exc:  # an unknown player, a number of players the game lacks
+        raise UsageError(str(exc)) from None
+    print(f"{game.id}: {result.games} games of {len(entries)} players, seats rotating, seed {args.seed}")
+    width = max(len(e) for e in entries)
+    for j, name in enumerate(entries):
+        low, high = result.interval(j)
+        wins = result.wins[j]
+        shown = f"{wins:g}" if wins == int(wins) else f"{wins:.2f}"
+        print(
+            f"{j + 1}. {name:<{width}}  won {result.rate(j):6.1%}  "
+            f"95% interval [{low:.1%}, {high:.1%}]  ({shown} wins)"
+        )
     return 0
 
 
@@ -404,6 +476,51 @@ def build_parser() -> argparse.ArgumentParser:
         help="the throw: sticks as a score ('4') or faces ('LLDD'); dice as '3,5'",
     )
     legal.set_defaults(func=cmd_legal, option=[])
+
+    hint = rsub.add_parser(
+        "hint",
+        help="the computer's best move for a throw in a position, its value and every "
+        "move ranked, as JSON",
+    )
+    hint.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
+    hint.add_argument(
+        "--position", required=True, metavar="FILE",
+        help="a position as JSON (docs/positions.md); options come from the file",
+    )
+    hint.add_argument(
+        "--throw", metavar="VALUES",
+        help="the throw, when the position waits for one: sticks as a score ('4') or "
+        "faces ('LLDD'); dice as '3,5'",
+    )
+    hint.add_argument(
+        "--level", default="normal", metavar="LEVEL",
+        help="easy, normal (default) or strong (see docs/ai.md); values are the player's "
+        "chance to win, 0 to 1",
+    )
+    hint.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="seed of the easy level's noise (default 0)")
+    hint.set_defaults(func=cmd_hint, option=[])
+
+    match_ = rsub.add_parser(
+        "match",
+        help="play whole games between computer players (seats rotating) and print each "
+        "one's win rate with a 95%% confidence interval",
+    )
+    match_.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
+    match_.add_argument(
+        "--players", required=True, metavar="NAMES",
+        help="one player per seat, comma-separated: easy, normal, strong, random (a random "
+        "legal move) or greedy (one ply); e.g. 'strong,random'",
+    )
+    match_.add_argument("--games", type=int, default=100, metavar="N",
+                        help="number of games (default 100)")
+    match_.add_argument("--seed", type=int, default=1, metavar="N",
+                        help="seed of the throws and the players' choices (default 1)")
+    match_.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
+    )
+    match_.set_defaults(func=cmd_match)
 
     play = rsub.add_parser(
         "play", help="play a whole game with random legal moves and print its record"

@@ -112,3 +112,97 @@ def test_console_script_reports_errors_without_traceback(tmp_path: Path) -> None
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("companion: error: ")
+
+
+# ------------------------------------------------------------------ the computer player
+
+
+def write_position(tmp_path: Path, position: dict[str, object]) -> str:
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(position))
+    return str(path)
+
+
+SENET = {
+    "game": "senet-tait", "version": 1, "to_act": "white",
+    "pieces": {"black": [11, 15, "plinth", "plinth", "off"], "white": [8, 12, 25, "plinth", "plinth"]},
+}
+
+
+def test_hint_prints_the_best_move_its_value_and_every_move_ranked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_position(tmp_path, SENET)
+    status, out, err = run(capsys, "rules", "hint", "senet-tait", "--position", path, "--throw", "3")
+    answer = json.loads(out)
+    assert status == 0 and err == ""
+    assert answer["to_act"] == "White" and answer["level"] == "normal"
+    # bumping Black's piece on 11 back to its plinth beats 25-28
+    assert answer["best"] == "8-11"
+    assert [r["move"] for r in answer["ranking"]] == ["8-11", "25-28"]
+    assert answer["value"] == answer["ranking"][0]["value"]
+    assert 0 <= answer["ranking"][1]["value"] < answer["value"] <= 1
+    assert 0 <= answer["estimate"] <= 1
+
+
+def test_hint_is_the_same_twice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write_position(tmp_path, SENET)
+    first = run(capsys, "rules", "hint", "senet-tait", "--position", path, "--throw", "2", "--level", "easy")
+    again = run(capsys, "rules", "hint", "senet-tait", "--position", path, "--throw", "2", "--level", "easy")
+    assert first == again and first[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ((), "the position waits for a throw of 4 casting sticks: give --throw"),
+        (("--throw", "3", "--level", "hard"), "unknown level 'hard'; levels: easy, normal, strong"),
+        (("--throw", "5"), "4 sticks cannot score 5; possible scores: 1, 2, 3, 4, 6"),
+    ],
+)
+def test_hint_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], message: str
+) -> None:
+    path = write_position(tmp_path, SENET)
+    status, out, err = run(capsys, "rules", "hint", "senet-tait", "--position", path, *argv)
+    assert status == 2 and out == ""
+    assert err == f"companion: error: {message}\n"
+
+
+def test_hint_of_a_finished_game_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    over = dict(SENET, pieces={"black": ["off"] * 5, "white": [8, 12, 25, "plinth", "plinth"]})
+    status, out, err = run(capsys, "rules", "hint", "senet-tait", "--position", write_position(tmp_path, over))
+    assert status == 2 and out == "" and err == "companion: error: the game is over: there is no move to hint\n"
+
+
+def test_match_prints_win_rates_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "rules", "match", "senet-sticks", "--players", "greedy,random", "--games", "10", "--seed", "3"
+    )
+    lines = out.splitlines()
+    assert status == 0 and err == ""
+    assert lines[0] == "senet-sticks: 10 games of 2 players, seats rotating, seed 3"
+    assert lines[1].startswith("1. greedy  won ") and "95% interval [" in lines[1]
+    assert lines[2].startswith("2. random  won ")
+    again = run(
+        capsys, "rules", "match", "senet-sticks", "--players", "greedy,random", "--games", "10", "--seed", "3"
+    )
+    assert again[1] == out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("senet-tait", "--players", "strong,expert"),
+         "unknown player 'expert'; players: easy, normal, strong, random, greedy"),
+        (("senet-tait", "--players", "strong,random,random"), "senet-tait is played by 2 players, not 3"),
+        (("senet-tait", "--players", "strong,random", "--games", "0"), "--games must be at least 1, got 0"),
+        (("chess", "--players", "strong,random"), "unknown game 'chess'; games: senet-tait, labyrinth, senet-sticks, cretan-labyrinth"),
+    ],
+)
+def test_match_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+) -> None:
+    status, out, err = run(capsys, "rules", "match", *argv)
+    assert status == 2 and out == ""
+    assert err == f"companion: error: {message}\n"

@@ -1,1 +1,1 @@
-"""Computer players: strategies that choose among the legal moves of a position."""
+"""The computer player: search over the public rules API."""

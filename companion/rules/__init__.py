@@ -43,6 +43,7 @@ from companion.rules.registry import (
 )
 from companion.rules.throws import (
     BinarySticks,
+    ChanceOutcome,
     ColouredSticks,
     Deck,
     Dice,
@@ -56,6 +57,7 @@ __all__ = [
     "Action",
     "BinarySticks",
     "BoardDataError",
+    "ChanceOutcome",
     "ColouredSticks",
     "Deck",
     "Dice",

@@ -17,6 +17,13 @@ Both kinds of action go through :meth:`State.apply` (checked: raises
 (unchecked and faster, for playouts of moves that came from :meth:`legal_moves`).
 Both return the :class:`Event` list that tells the players what happened.
 
+For a search over the game tree (``companion.ai``) the core adds a search mode:
+:meth:`State.search_copy` (a copy without the history), :meth:`State.play` (unchecked,
+no history kept, events not returned), :meth:`State.position_key` (a hashable key for a
+transposition table), :meth:`State.chance_outcomes` (the throw distribution with float
+weights, cached per implement, throws whose order no game here cares about merged) and
+:meth:`State.progress` (each game's evaluation hook).
+
 This module imports nothing outside the standard library and the rules package:
 ``companion.rules`` runs on a machine without gpiozero, pyserial or luma.
 """
@@ -25,8 +32,9 @@ from __future__ import annotations
 
 import copy as _copy
 import enum
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Final, TypeAlias
@@ -40,7 +48,7 @@ from companion.rules.errors import (
     RulesError,
     UnknownGameError,
 )
-from companion.rules.throws import Implement, Throw
+from companion.rules.throws import ChanceOutcome, Implement, Throw
 
 POSITION_FORMAT: Final = "board-companion/position"
 """The ``format`` key of every position written by :meth:`State.to_dict`."""
@@ -411,8 +419,11 @@ class State(ABC):
         return False
 
     @abstractmethod
-    def _legal(self) -> list[Move]:
-        """The legal moves or choices in MOVE / DECIDE phase, never empty there."""
+    def _legal(self) -> tuple[Move, ...]:
+        """The legal moves or choices in MOVE / DECIDE phase, never empty there.
+
+        A tuple: a caller may keep it, and a game may cache it, without either
+        changing the other."""
 
     @abstractmethod
     def _push_throw(self, throw: Throw) -> list[Event]:
@@ -450,15 +461,16 @@ class State(ABC):
             raise IllegalMoveError(f"no throw is due in {self.describe()}")
         return spec.outcomes()
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> tuple[Move, ...]:
         """The moves (or decision choices) available now, in a stable order.
 
-        Empty in THROW and OVER phases. When nothing else is legal in MOVE phase the
-        list is ``[PASS]``.
+        An immutable tuple: keeping it, or copying it into a list and changing that,
+        changes nothing in the state or its copies. Empty in THROW and OVER phases.
+        When nothing else is legal in MOVE phase it is ``(PASS,)``.
         """
         if self.phase in (Phase.MOVE, Phase.DECIDE):
             return self._legal()
-        return []
+        return ()
 
     def parse_move(self, text: str) -> Move:
         """The legal move whose :attr:`Move.notation` is ``text`` (spaces and case folded).
@@ -523,6 +535,100 @@ class State(ABC):
         other.history = list(self.history)
         self._copy_into(other)
         return other
+
+    # --- search mode -------------------------------------------------------------
+    #
+    # What a search over the game tree needs (companion.ai): copies without history,
+    # application without checks, history or event texts, a key per position, the
+    # throw distribution with float weights, and an evaluation hook per game.
+
+    record_only_keys: ClassVar[tuple[str, ...]] = ()
+    """Keys of :meth:`to_dict` kept only for the record or a screen (the dice thrown
+    this turn, why a game ended): they do not decide what can happen next, so
+    :meth:`position_key` leaves them out."""
+
+    def search_copy(self) -> State:
+        """An independent copy WITHOUT the history (it starts empty): what a search
+        copies at every node. Play from it is the same as from :meth:`copy`; only what
+        reads the history differs (the marks of a screen that shows the throw being
+        played)."""
+        other = object.__new__(type(self))
+        other.game = self.game
+        other.players = self.players
+        other.history = []
+        self._copy_into(other)
+        return other
+
+    def play(self, action: Action) -> None:
+        """Search mode: apply ``action`` WITHOUT checking it, without adding it to
+        :attr:`history` and without returning events (a game may skip building their
+        texts). Reaches the same position (equal :meth:`position_key`) as
+        :meth:`push` and :meth:`apply`.
+
+        Applying an illegal action leaves the state undefined.
+        """
+        if action.__class__ is Move:
+            self._play_move(action)
+        elif isinstance(action, Throw):
+            self._play_throw(action)
+        else:
+            self._play_move(action)
+
+    def _play_move(self, move: Move) -> None:
+        """Search-mode hook: apply a legal move; default :meth:`_push_move`, events dropped."""
+        self._push_move(move)
+
+    def _play_throw(self, throw: Throw) -> None:
+        """Search-mode hook: apply a valid throw; default :meth:`_push_throw`, events dropped."""
+        self._push_throw(throw)
+
+    def position_key(self) -> Hashable:
+        """A hashable key of the position, for a transposition table.
+
+        Two states of the same game (same options, same number of players) have equal
+        keys exactly when their :meth:`to_dict` forms are equal once the
+        :attr:`record_only_keys` are left out: the same pieces, throw values still to
+        play, decisions pending, decks, turn. So two different orders of moves that
+        reach the same position give the same key; the history does not count. Keys
+        of different games or player counts are not comparable.
+
+        The default reads :meth:`to_dict` (slow); every game here overrides it with a
+        tuple of its own fields.
+        """
+        body = self._body()
+        for key in self.record_only_keys:
+            body.pop(key, None)
+        return json.dumps(body, sort_keys=True)
+
+    def chance_outcomes(self) -> tuple[ChanceOutcome, ...]:
+        """Every throw that can happen now, for a search: each with its exact
+        probability and the same as a float (``(throw, probability, weight)``).
+
+        Cached per implement (the same tuple while the implement is the same), and
+        throws that differ only in the order of the dice or sticks are merged into one
+        (two dice: the unordered pairs instead of the 36 ordered throws): every game here
+        plays the values of one throw in any order the player likes, so such throws
+        lead to the same play. :meth:`throw_outcomes` stays exact and unmerged.
+
+        :raises IllegalMoveError: when the state does not wait for a throw.
+        """
+        spec = self.throw_spec
+        if spec is None:
+            raise IllegalMoveError(f"no throw is due in {self.describe()}")
+        return spec.search_outcomes()
+
+    def progress(self, player: int) -> float:
+        """The evaluation hook: how far ``player`` has come towards winning, from 0.0
+        (the starting position) to 1.0 (won).
+
+        Each game measures it its own way, straight from its fields and without
+        building objects (it runs at every leaf of a search); the default is the share
+        of ``player``'s pieces borne off, from :meth:`pieces`.
+        """
+        mine = [p for p in self.pieces() if p.player == player]
+        if not mine:
+            return 0.0
+        return sum(1 for p in mine if p.zone is PieceZone.OFF) / len(mine)
 
     def to_dict(self) -> dict[str, Any]:
         """The versioned JSON form described in ``docs/positions.md``."""

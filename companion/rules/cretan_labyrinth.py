@@ -31,7 +31,7 @@ players throw again.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -103,6 +103,23 @@ _T_ATTACK = "battle-offer"
 _T_BATTLE = "battle"
 _T_WIN = "win"
 _T_END = "end-turn"
+
+_PASS_ONLY: Final = (PASS,)
+
+_END: Final = (_T_END,)
+_LAND: Final = tuple((_T_LAND, p) for p in range(4))
+"""The tasks queued by every move, per player (at most 4: ``max_players``)."""
+
+_WALKS_KEPT: Final = 40_000
+"""The board's walks (stops and legal moves of one move) a game keeps: all of them for
+four players on the default board (about 15,500, some 10 MB)."""
+
+_MET_WALKS_KEPT: Final = 4_000
+"""Walks that meet the Magic Key's keeper a game keeps (they depend on where players
+stand, and recur less)."""
+
+_EVENTS_KEPT: Final = 20_000
+"""Recurring events a game keeps (each built once); about 4 MB at most."""
 
 DEFAULT_ROUND_LIMIT: Final = 300
 """Rounds after which a game ends by default: a safety net, since by the rules a game can
@@ -181,6 +198,42 @@ class CretanLabyrinth(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
+        # Tables of the board, for speed (a move's stops walk the board at every step).
+        board = self.board
+        nodes = range(len(board.names))
+        self.gate_seat_of: tuple[int, ...] = tuple(board.gate_seat(n) for n in nodes)
+        """The seat (0-based) whose gateway node ``n`` is, or -1."""
+        self.reach_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.reach(a, b) for b in nodes) for a in nodes
+        )
+        """``reach_table[a][b]`` is ``board.reach(a, b)`` (squares, diagonal steps counted)."""
+        self.gap_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.gap(a, b) for b in nodes) for a in nodes
+        )
+        """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
+        self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
+        self.widest: int = max(max(r.c1 - r.c0, r.r1 - r.r0) + 1 for r in board.rects)
+        """The most squares a node spans across (2: the palace and the gateways)."""
+        order = _node_order(board)
+        ranked = sorted(nodes, key=order)
+        self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
+        """The place of each node in the order legal moves list their squares."""
+        self._barred: dict[int, tuple[frozenset[int], ...]] = {}
+        self._homes: dict[int, tuple[int, ...]] = {}
+        self._ways: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
+        ] = {}
+        self._events: dict[tuple[Hashable, ...], Event] = {}
+        """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
+        self._walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
+        most :data:`_WALKS_KEPT`, then forgotten all at once."""
+        self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        """Pegasus's choices by (players, player, square): every square it may fly to."""
+        self._met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Walks that meet the Magic Key's keeper: by where the players met stand."""
+        self._blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
+        """The blank squares a walk crosses, for a keeper within two spaces of them."""
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -188,6 +241,63 @@ class CretanLabyrinth(Game):
         found = self._moves.get(key)
         if found is None:
             found = self._moves[key] = Move(kind, src, dst, (), label)
+        return found
+
+    def barred(self, players: int) -> tuple[frozenset[int], ...]:
+        """Per player (of ``players``), the nodes it may not enter: the other players'
+        gateways (rule 9)."""
+        found = self._barred.get(players)
+        if found is None:
+            seats = self.seats(players)
+            gates = self.board.gateways
+            found = tuple(
+                frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
+            )
+            self._barred[players] = found
+        return found
+
+    def ways(
+        self, players: int, p: int
+    ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]:
+        """For player ``p`` of ``players``: the nodes one step from each node in each
+        direction that it may enter (``[node][direction]``), and whether another
+        player's gateway was left out there (rule 9 ends the way out)."""
+        found = self._ways.get((players, p))
+        if found is None:
+            barred = self.barred(players)[p]
+            allowed = tuple(
+                tuple(tuple(s for s in way if s not in barred) for way in node) for node in self.board.succ
+            )
+            cut = tuple(
+                tuple(len(a) < len(way) for a, way in zip(node_allowed, node, strict=True))
+                for node_allowed, node in zip(allowed, self.board.succ, strict=True)
+            )
+            found = self._ways[players, p] = (allowed, cut)
+        return found
+
+    def keep_walk(
+        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]],
+        rare: bool = False,
+    ) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
+        board's walks (at most 5 directions x 6 distances per square and player) are
+        kept up to :data:`_WALKS_KEPT`; walks that meet a keeper (``rare``), which
+        depend on where players stand, up to :data:`_MET_WALKS_KEPT`. A full store is
+        emptied and starts again."""
+        kept = self._met_walks if rare else self._walks
+        if len(kept) >= (_MET_WALKS_KEPT if rare else _WALKS_KEPT):
+            kept.clear()
+            if not rare:
+                self._blanks.clear()
+        kept[memo] = found
+        return found
+
+    def homes(self, players: int) -> tuple[int, ...]:
+        """The node of each player's own gateway, for ``players`` players."""
+        found = self._homes.get(players)
+        if found is None:
+            gates = self.board.gateways
+            found = self._homes[players] = tuple(gates[s] for s in self.seats(players))
         return found
 
     def seats(self, players: int) -> tuple[int, ...]:
@@ -227,6 +337,7 @@ class CretanLabyrinthState(State):
     """
 
     __slots__ = (
+        "_stops",
         "battle",
         "decks",
         "diamonds",
@@ -278,6 +389,9 @@ class CretanLabyrinthState(State):
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
+        self._stops: tuple[dict[int, int], tuple[Move, ...]] | None = None
+        """The stops of the move being chosen and its legal moves (MOVE stage), once
+        found; never changed (copies and other states may share them)."""
 
     def _copy_into(self, other: State) -> None:
         assert isinstance(other, CretanLabyrinthState)
@@ -301,6 +415,7 @@ class CretanLabyrinthState(State):
         other.turns = self.turns
         other.winners = self.winners
         other.reason = self.reason
+        other._stops = self._stops
 
     # --- names -------------------------------------------------------------------
 
@@ -314,14 +429,13 @@ class CretanLabyrinthState(State):
 
     def own_gateway(self, p: int) -> int:
         """The node of player ``p``'s own gateway."""
-        return self.game.board.gateways[self.game.seats(self.players)[p]]
+        return self.game.homes(self.players)[p]
 
     def keeper(self) -> int | None:
         """The player holding the Magic Key (one-key game), else ``None``."""
-        if self.game.single_key:
-            for p in range(self.players):
-                if self.keys[p]:
-                    return p
+        keys = self.keys
+        if self.game.single_key and True in keys:
+            return keys.index(True)
         return None
 
     def key_available(self, p: int) -> bool:
@@ -329,6 +443,79 @@ class CretanLabyrinthState(State):
         if self.keys[p]:
             return False
         return not any(self.keys) if self.game.single_key else True
+
+    def _told(self, key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
+        """The event ``key`` names, built by ``make`` the first time (events recur and
+        building their text is the slow part); at most :data:`_EVENTS_KEPT` are kept."""
+        kept = self.game._events
+        event = kept.get(key)
+        if event is None:
+            event = make()
+            if len(kept) < _EVENTS_KEPT:
+                kept[key] = event
+        return event
+
+    # --- search mode -----------------------------------------------------------------
+
+    record_only_keys = ("reason",)
+    """Why a game ended is said for the record; the winners are in the key."""
+
+    def position_key(self) -> tuple[object, ...]:
+        """Stage, player to act, the start throws, distance and direction card, every
+        piece (square, where it came from, diamonds, tools and weapons, key, turns to
+        lose), the five decks, the pending tasks, the battle under way, the extra-turn
+        and battle-fought flags, the turns played (they count towards the round limit)
+        and the winners: the JSON form less ``reason`` (see :meth:`State.position_key`)."""
+        battle = self.battle
+        return (
+            self.stage,
+            self.turn,
+            tuple(self.rollers),
+            tuple(self.rolls),
+            self.distance,
+            self.direction,
+            tuple(self.pos),
+            tuple(self.origin),
+            tuple(frozenset(d) for d in self.diamonds),
+            tuple(tuple(i) for i in self.items),
+            tuple(self.keys),
+            tuple(self.lost),
+            tuple(self.decks.values()),
+            tuple(self.queue),
+            None if battle is None else tuple(sorted(battle.items())),
+            self.extra,
+            self.fought,
+            self.turns,
+            self.winners,
+        )
+
+    def progress(self, player: int) -> float:
+        """How far the player is in the quest (0.0 at the gateway with nothing, 1.0 only
+        for a sole winner), in three legs: collecting the four diamonds (up to 0.4),
+        then walking to the palace (up to 0.5 on arrival); with the Magic Key, collecting
+        four diamonds again (0.55 to 0.85), then walking home to the own gateway (up to
+        0.99). A walk counts the squares to the goal (Manhattan, walls ignored) out of
+        the board's longest such distance. Each tool or weapon held adds 0.01 (up to
+        0.04), each turn to lose takes 0.02 off."""
+        winners = self.winners
+        if winners is not None and winners == (player,):
+            return 1.0
+        game = self.game
+        wanted = len(game.decks.colours)
+        held = len(self.diamonds[player])
+        here = self.pos[player]
+        gaps = game.gap_table[here]
+        if self.keys[player]:
+            share = 0.55 + 0.3 * held / wanted
+            if held >= wanted:
+                share += 0.14 * (1.0 - gaps[self.own_gateway(player)] / game.longest_gap)
+        else:
+            share = 0.4 * held / wanted
+            if held >= wanted:
+                share += 0.1 * (1.0 - gaps[game.board.palace] / game.longest_gap)
+        items = len(self.items[player])
+        share += 0.01 * (items if items < 4 else 4) - 0.02 * self.lost[player]
+        return 0.0 if share < 0.0 else (share if share < 0.99 else 0.99)
 
     def card(self, card_id: str) -> Card:
         """The card ``card_id`` of the deck file."""
@@ -446,55 +633,61 @@ class CretanLabyrinthState(State):
 
     # --- moves ----------------------------------------------------------------------
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         g = self.game
         board = g.board
         if self.stage == _MOVE:
-            src = board.names[self.pos[self.turn]]
-            stops = self.stops()
-            if not stops:
-                return [PASS]
-            return [g.move("move", src, board.names[n]) for n in sorted(stops, key=_node_order(board))]
+            return self._walk()[1]
         task = self.queue[0]
         kind = task[0]
         p = self.current_player
         if kind == _T_KEY:
-            return [g.move("take-key"), g.move("keep-diamonds")]
+            return (g.move("take-key"), g.move("keep-diamonds"))
         if kind == _T_ATTACK:
-            return [g.move("attack", label=self.name(task[2])), g.move("no-attack")]
+            return (g.move("attack", label=self.name(task[2])), g.move("no-attack"))
         if kind == _T_BATTLE:
-            return [g.move("show", label=item) for item in self.item_kinds(p)]
+            return tuple(g.move("show", label=item) for item in self.item_kinds(p))
         assert kind == _T_CARD
         card = self.card(task[2])
         if card.effect == "pegasus":
-            src = board.names[self.pos[p]]
-            return [
-                g.move("fly", src, board.names[n])
-                for n in sorted(self._pegasus_targets(p), key=_node_order(board))
-            ]
+            # Every square but the own and others' gateways: the same from the same square.
+            flight = (self.players, p, self.pos[p])
+            flights = g._flights.get(flight)
+            if flights is None:
+                src = board.names[self.pos[p]]
+                flights = g._flights[flight] = tuple(
+                    g.move("fly", src, board.names[n])
+                    for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
+                )
+            return flights
         helpers = [i for i in self.item_kinds(p) if i in card.helped_by]
         averts = [g.move("avert", label=i) for i in helpers]
         targets = self._swap_targets(p) if card.effect == "swap" else []
         if targets:
-            return averts + [g.move("swap", label=self.name(q)) for q in targets]
-        return [*averts, g.move("face-danger")]
+            return (*averts, *(g.move("swap", label=self.name(q)) for q in targets))
+        return (*averts, g.move("face-danger"))
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """As :meth:`State.legal_moves`; a move's stops first, at once."""
+        if self.stage == _MOVE:
+            return self._walk()[1]
+        return super().legal_moves()
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
-        held = {self.card(c).item for c in self.items[p]}
+        mine = self.items[p]
+        if not mine:
+            return []
+        held = {self.card(c).item for c in mine}
         return [i for i in ITEMS if i in held]
 
     def passable(self, p: int, node: int) -> bool:
         """Whether player ``p`` may enter ``node``: not another player's gateway (rule 9)."""
-        seat = self.game.board.gate_seat(node)
-        if seat < 0:
-            return True
-        seats = self.game.seats(self.players)
-        return seat not in seats or seats.index(seat) == p
+        return node not in self.game.barred(self.players)[p]
 
     def stops(self) -> dict[int, int]:
         """Where the move of the player to move may stop: node -> the player it must
-        battle there (-1 for none).
+        battle there (-1 for none). A new dict on every call (the caller may change it).
 
         Rules 4-5 (blank/coloured spaces crossed), 8-9 (walls and other gateways end the
         move, with the option of going back to a coloured space crossed), 10 (passing
@@ -503,23 +696,118 @@ class CretanLabyrinthState(State):
         if the roll goes further) and 7 (a keeper passing within two spaces of another
         player must stop there and battle).
         """
-        board = self.game.board
+        return dict(self._walk()[0])
+
+    def _walk(self) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
+        legal moves and the move played both need them) and kept; not to be changed.
+
+        The game keeps what it has found, for walks recur (the same start, card and
+        distance), in a game and in a search. A walk that nobody holding the key can cut
+        short is kept as its stops without the key (the board's alone) plus the blank
+        squares crossed: those become stops within two spaces of another player holding
+        the key. A walk of the keeper, which the other players can stop for a battle, is
+        kept by where everybody stands (when somebody is near enough to be met)."""
+        found = self._stops
+        if found is not None:
+            return found
+        g = self.game
+        p = self.turn
+        pos = self.pos
+        keeper = self.keeper()
+        go = g.decks.cards[self.direction].go if self.direction else "any"
+        memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
+        walks = g._walks
+        if keeper == p:
+            # The keeper's walk can be stopped for a battle only by players it can come
+            # within two spaces of: a step brings it at most as many spaces nearer as the
+            # node stepped onto is wide (2 for the palace and the gateways).
+            reach = g.reach_table[pos[p]]
+            near = self.distance * g.widest + 2
+            met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
+            if met:
+                memo = (*memo, tuple(pos[q] for q in met), met)
+                found = g._met_walks.get(memo)
+                if found is None:
+                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
+                if self.stage == _MOVE:
+                    self._stops = found
+                return found
+        found = walks.get(memo)
+        if found is None:
+            blanks: list[int] = []
+            stops = self._find_stops(blanks, free=True)
+            found = self._stops_and_moves(stops)
+            g.keep_walk(memo, found)
+            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
+        if keeper is not None and keeper != p:
+            blanks_crossed = g._blanks.get(memo, ())
+            if blanks_crossed:
+                keeper_reach = g.reach_table[pos[keeper]]
+                extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
+                if extra:
+                    memo = (*memo, extra)
+                    with_extra = g._met_walks.get(memo)
+                    if with_extra is None:
+                        stops = dict(found[0])
+                        for b in extra:
+                            stops[b] = -1
+                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops), rare=True)
+                    found = with_extra
+        if self.stage == _MOVE:
+            self._stops = found
+        return found
+
+    def _stops_and_moves(self, stops: dict[int, int]) -> tuple[dict[int, int], tuple[Move, ...]]:
+        """``stops`` and the legal moves to them, in the board's order (``pass`` when none)."""
+        g = self.game
+        names = g.board.names
+        src = names[self.pos[self.turn]]
+        moves = (
+            tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
+            if stops else _PASS_ONLY
+        )
+        return stops, moves
+
+    def _find_stops(self, blanks: list[int] | None = None, free: bool = False) -> dict[int, int]:
+        """The walk of :meth:`stops`. ``free``: as if nobody held the Magic Key, the blank
+        squares crossed (other than the start) added to ``blanks``."""
+        game = self.game
+        board = game.board
         p = self.turn
         card = self.card(self.direction) if self.direction else None
         dirs = range(4) if card is None or card.go == "any" else (DIRECTIONS.index(card.go),)
-        keeper = self.keeper()
-        hunted = keeper if keeper is not None and keeper != p else None
-        # Clockwise from the keeper: the first of them to come within range is the attacker.
-        others = [(p + i) % self.players for i in range(1, self.players)] if keeper == p else []
+        keeper = None if free else self.keeper()
+        reach = game.reach_table
+        # Within two spaces of the keeper a move may stop anywhere (key rules 1-2).
+        near_keeper = reach[self.pos[keeper]] if keeper is not None and keeper != p else None
+        # Clockwise from the keeper: the first of them to come within range is the attacker
+        # (only those the walk can come near: see _walk).
+        near = self.distance * game.widest + 2
+        start_reach = reach[self.pos[p]]
+        others = (
+            [
+                (q, reach[self.pos[q]])
+                for q in ((p + i) % self.players for i in range(1, self.players))
+                if start_reach[self.pos[q]] <= near
+            ]
+            if keeper == p else []
+        )
+        allowed, cut = game.ways(self.players, p)
+        colours = board.colours
+        palace = board.palace
+        gate_seat = game.gate_seat_of
         start = self.pos[p]
         result: dict[int, int] = {}
 
         def stoppable(n: int) -> bool:
-            if board.colours[n] is not None or n == board.palace:
+            if colours[n] is not None or n == palace:
                 return True
-            if board.gate_seat(n) >= 0:
+            if gate_seat[n] >= 0:
                 return True  # own or unused gateway (others' cannot be entered)
-            return hunted is not None and board.reach(n, self.pos[hunted]) <= 2
+            if blanks is not None:
+                blanks.append(n)
+            return near_keeper is not None and near_keeper[n] <= 2
 
         def end(n: int, crossed: tuple[int, ...]) -> None:
             if n != start:
@@ -527,26 +815,44 @@ class CretanLabyrinthState(State):
             for c in crossed:
                 result.setdefault(c, -1)
 
+        def met(s: int, n: int) -> int:
+            """'If the keeper of the Magic Key passes within two spaces of another player
+            then [he] must stop and do battle ... as soon as [he] comes within range.'
+            The player met stepping from ``n`` to ``s``, or -1."""
+            for q, r in others:
+                if r[s] <= 2 and r[n] > 2:
+                    return q
+            return -1
+
         def walk(n: int, left: int, d: int, crossed: tuple[int, ...]) -> None:
-            if left == 0:
-                end(n, crossed)
+            while True:
+                if left == 0:
+                    end(n, crossed)
+                    return
+                nexts = allowed[n][d]
+                if cut[n][d] or not nexts:
+                    end(n, crossed)  # a wall or another's gateway ends this way out
+                if len(nexts) == 1:
+                    # one way on: walk on here rather than in a call
+                    s = nexts[0]
+                    if others:
+                        q = met(s, n)
+                        if q >= 0:
+                            result[s] = q
+                            return
+                    if n != start and stoppable(n):
+                        crossed = (*crossed, n)
+                    n = s
+                    left -= 1
+                    continue
+                for s in nexts:
+                    if others:
+                        q = met(s, n)
+                        if q >= 0:
+                            result[s] = q
+                            continue
+                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
                 return
-            nexts = [s for s in board.succ[n][d] if self.passable(p, s)]
-            if len(nexts) < len(board.succ[n][d]) or not nexts:
-                end(n, crossed)  # a wall or another's gateway ends this way out
-            for s in nexts:
-                if others:
-                    # 'If the keeper of the Magic Key passes within two spaces of another
-                    # player then [he] must stop and do battle ... as soon as [he] comes
-                    # within range.'
-                    fresh = [
-                        q for q in others
-                        if board.reach(s, self.pos[q]) <= 2 and board.reach(n, self.pos[q]) > 2
-                    ]
-                    if fresh:
-                        result[s] = fresh[0]
-                        continue
-                walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
 
         for d in dirs:
             walk(start, self.distance, d, ())
@@ -554,38 +860,58 @@ class CretanLabyrinthState(State):
         return result
 
     def _pegasus_targets(self, p: int) -> list[int]:
-        return [
-            n for n in range(len(self.game.board.names))
-            if n != self.pos[p] and self.passable(p, n)
-        ]
+        barred = self.game.barred(self.players)[p]
+        here = self.pos[p]
+        return [n for n in range(len(self.game.board.names)) if n != here and n not in barred]
 
     def _swap_targets(self, p: int) -> list[int]:
-        board = self.game.board
-        return [
-            q for q in range(self.players)
-            if q != p and board.gate_seat(self.pos[q]) < 0 and board.gate_seat(self.pos[p]) < 0
-        ]
+        gate_seat = self.game.gate_seat_of
+        if gate_seat[self.pos[p]] >= 0:
+            return []
+        return [q for q in range(self.players) if q != p and gate_seat[self.pos[q]] < 0]
 
     # --- throws ---------------------------------------------------------------------
 
     def _take(self, deck_name: str, card: str) -> None:
         deck = self.decks[deck_name]
-        if deck.unseen:
-            unseen = list(deck.unseen)
-            unseen.remove(card)
-            self.decks[deck_name] = Deck(deck_name, tuple(unseen), deck.returned)
+        unseen = deck.unseen
+        if unseen:
+            i = unseen.index(card)
+            self.decks[deck_name] = Deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
         else:
             self.decks[deck_name] = Deck(deck_name, (), deck.returned[1:])
 
     def _return(self, card: str) -> None:
         """'Other cards are returned to the bottom of the deck.'"""
-        name = self.card(card).deck
+        name = self.game.decks.cards[card].deck
         deck = self.decks[name]
         self.decks[name] = Deck(name, deck.unseen, (*deck.returned, card))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
-        events: list[Event] = []
         stage = self.stage
+        if stage == _DISTANCE:
+            self.distance = sum(throw.values)
+            self.stage = _DIRECTION
+            p, d = self.turn, self.distance
+            said = self.game._events.get((EV_THROWN, p, d))  # _told, inlined: every turn says it
+            if said is None:
+                said = self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))
+            return [said]
+        if stage == _DIRECTION:
+            card = throw.faces[0]  # the card drawn (a throw of the direction deck)
+            self._take(DIRECTION_DECK, card)
+            self.direction = card
+            self.stage = _MOVE
+            self._stops = None
+            p = self.turn
+            said = self.game._events.get((EV_CARD_DRAWN, p, card))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_CARD_DRAWN, p, card),
+                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws: {self.card(card).text}"),
+                )
+            return [said]
+        events: list[Event] = []
         if stage == _START:
             p = self.current_player
             value = throw.values[0]
@@ -606,23 +932,16 @@ class CretanLabyrinthState(State):
                     self.rollers = tied
                     self.rolls = []
             return events
-        if stage == _DISTANCE:
-            self.distance = sum(throw.values)
-            self.stage = _DIRECTION
-            return [Event(EV_THROWN, self.turn, f"{self.name(self.turn)} throws {self.distance}")]
-        if stage == _DIRECTION:
-            card = throw.card
-            self._take(DIRECTION_DECK, card)
-            self.direction = card
-            self.stage = _MOVE
-            return [Event(EV_CARD_DRAWN, self.turn, f"{self.name(self.turn)} draws: {self.card(card).text}")]
         task = self.queue[0]
         if task[0] == _T_DRAW:
-            p, colour = int(task[1]), str(task[2])
-            card = throw.card
+            p, colour = task[1], task[2]
+            card = throw.faces[0]  # the card drawn (a throw of that colour's deck)
             self._take(colour, card)
             self.queue[0] = (_T_CARD, p, card)
-            events.append(Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"))
+            events.append(self._told(
+                (EV_CARD_DRAWN, p, colour, card),
+                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
+            ))
         else:
             assert self.battle is not None
             who = "attacker" if self._battle_needs() == "att-roll" else "defender"
@@ -640,16 +959,26 @@ class CretanLabyrinthState(State):
         if self.stage == _MOVE:
             p = self.turn
             if move.kind == "pass":
-                events.append(Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"))
+                events.append(self._told(
+                    (EV_THROW_LOST, p, self.direction),
+                    lambda: Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"),
+                ))
                 self.queue = [(_T_END,)]
+                self._stops = None
             else:
                 assert isinstance(move.dst, str)
-                dst = board.node(move.dst)
-                battle_with = self.stops()[dst]
+                dst = board.index.get(move.dst)  # a move names squares as the board does
+                if dst is None:
+                    dst = board.node(move.dst)
+                battle_with = self._walk()[0][dst]
+                self._stops = None
                 self.origin[p] = self.pos[p]
                 self.pos[p] = dst
-                events.append(Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst))
-                self.queue = [(_T_LAND, p), (_T_END,)]
+                events.append(self._told(
+                    (EV_MOVED, p, move.src, move.dst),
+                    lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
+                ))
+                self.queue = [_LAND[p], _END]
                 if battle_with >= 0:
                     events.append(Event(
                         EV_BATTLE, battle_with,
@@ -708,7 +1037,7 @@ class CretanLabyrinthState(State):
             kind = task[0]
             if kind == _T_LAND:
                 self.queue.pop(0)
-                self._land(int(task[1]), events)
+                self._land(task[1], events)
             elif kind == _T_WIN:
                 self.queue.pop(0)
                 self._check_win(int(task[1]), events)
@@ -721,11 +1050,11 @@ class CretanLabyrinthState(State):
                 self.queue.pop(0)
                 events.append(Event(EV_CARD_DRAWN, int(task[1]), f"the {task[2]} deck is empty: no card"))
             elif kind == _T_CARD:
-                p = int(task[1])
-                if self._card_waits(p, str(task[2])):
+                p = task[1]
+                if self._card_waits(p, task[2]):
                     return
                 self.queue.pop(0)
-                self._do_card(p, str(task[2]), None, events)
+                self._do_card(p, task[2], None, events)
             elif kind == _T_BATTLE:
                 if self.battle is None:
                     self._start_battle(task)
@@ -752,7 +1081,7 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=board.names[n]))
                 if p == self.turn:
                     self.extra = True
-            elif board.reach(n, self.pos[keeper]) <= 2 and p == self.turn and not self.fought:
+            elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
                 tasks.append((_T_ATTACK, p, keeper))
@@ -764,7 +1093,8 @@ class CretanLabyrinthState(State):
             tasks.append((_T_KEY, p))
         if n == self.own_gateway(p):
             tasks.append((_T_WIN, p))
-        self.queue[0:0] = tasks
+        if tasks:
+            self.queue[0:0] = tasks
 
     def _check_win(self, p: int, events: list[Event]) -> None:
         """'Once there you win the game if you possess one of each (4) color of diamond
@@ -786,7 +1116,7 @@ class CretanLabyrinthState(State):
         card = self.card(card_id)
         if card.effect == "pegasus" or (card.effect == "swap" and self._swap_targets(p)):
             return True
-        return any(i in card.helped_by for i in self.item_kinds(p))
+        return bool(self.items[p]) and any(i in card.helped_by for i in self.item_kinds(p))
 
     def _start_battle(self, task: Task) -> None:
         att, dfn = int(task[1]), int(task[2])
@@ -859,17 +1189,26 @@ class CretanLabyrinthState(State):
         if effect == "item":
             # Rule 6: 'If the card is a tool or weapon then the card may be kept.'
             self.items[p].append(card_id)
-            events.append(Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"))
+            events.append(self._told(
+                (EV_ITEM, p, card.item),
+                lambda: Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"),
+            ))
             return
         self._return(card_id)
         colour = card.deck
         if effect == "diamond":
             # Rule 14: '... only one diamond of each color may be held at one time.'
             if colour in self.diamonds[p]:
-                events.append(Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"))
+                events.append(self._told(
+                    (EV_DIAMOND, p, colour, True),
+                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"),
+                ))
             else:
                 self.diamonds[p].add(colour)
-                events.append(Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"))
+                events.append(self._told(
+                    (EV_DIAMOND, p, colour, False),
+                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"),
+                ))
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
@@ -917,7 +1256,9 @@ class CretanLabyrinthState(State):
         src = self.square(p)
         self.pos[p] = node
         dst = self.square(p)
-        events.append(Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst))
+        events.append(self._told(
+            (EV_SENT, p, src, dst), lambda: Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
+        ))
         self.queue.insert(0, (_T_LAND, p))
 
     def goal(self, p: int) -> int:
@@ -989,7 +1330,10 @@ class CretanLabyrinthState(State):
             events.append(Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
             q = (q + 1) % self.players
         self.turn = q
-        events.append(Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
+        said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
+        if said is None:
+            said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
+        events.append(said)
 
     # --- JSON -----------------------------------------------------------------------
 

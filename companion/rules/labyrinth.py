@@ -114,6 +114,8 @@ _STAGE_NAMES: Final = ("start", "play", "over")
 
 NO_PIECE: Final = -1
 
+_PASS_ONLY: Final = (PASS,)
+
 
 def _name(p: int) -> str:
     return COLOURS[p]
@@ -276,6 +278,12 @@ class Labyrinth(Game):
             self.shared[f] = True
         self.shared[OUTSIDE] = self.shared[last] = True
         self.orbit_index = {f: i for i, f in enumerate(board.orbit)}
+        # For LabyrinthState.progress: where a trapped piece will be once its trap lets
+        # it go (52: the tunnel to 7, unless the tunnel came first).
+        self.trap_worth = list(range(last + 1))
+        if not self.tunnel_first:
+            for f, exit_ in board.trap_exits.items():
+                self.trap_worth[f] = exit_
         for s in range(1, last):
             lands = [board.forward[s][v][0] for v in range(SIDES + 1)]
             for v in range(1, SIDES + 1):
@@ -463,6 +471,55 @@ class LabyrinthState(State):
                 out.append(PieceAt(p, PieceZone.BOARD, f))
         return out
 
+    # --- search mode --------------------------------------------------------------
+
+    record_only_keys = ("thrown",)
+    """The two dice thrown this turn are kept for the screen; the dice still to use
+    (``dice``) are what decide play."""
+
+    def position_key(self) -> tuple[object, ...]:
+        """Stage, player to act, the start throws (start stage only), dice still to
+        use, the pending decision as (what, field), the turn's entry and closing flags,
+        then every piece's field, turns to lose and trapped-this-turn flag: the JSON
+        form less ``thrown`` (see :meth:`State.position_key`)."""
+        start = self.stage == _STAGE_START
+        pending = self.pending
+        return (
+            self.stage,
+            self.current_player if start else self.turn,
+            tuple(self.start_rolls) if start else (),
+            tuple(self.contenders) if start else (),
+            tuple(self.values),
+            None if pending is None else (pending[0], pending[2]),
+            self.entered,
+            self.closing,
+            tuple(self.pos),
+            tuple(self.trap),
+            tuple(self.fresh),
+        )
+
+    def progress(self, player: int) -> float:
+        """The share of the way to Elysium: the fields of the player's four pieces (0
+        outside, 61 borne off) over 4 x 61, a piece trapped on 52 counted on 7 where the
+        tunnel will take it, and while the player is moving, the die values still to use
+        counted as fields already walked (they must be used). 1.0 only for the winner."""
+        if self.winner == player:
+            return 1.0
+        game = self.game
+        last = game.board.last
+        exits = game.trap_worth
+        pos = self.pos
+        trap = self.trap
+        total = 0
+        for k in range(player * PIECES, (player + 1) * PIECES):
+            f = pos[k]
+            total += exits[f] if trap[k] else f
+        if player == self.turn and self.stage == _STAGE_PLAY:
+            for v in self.values:
+                total += v
+        share = total / (PIECES * last)
+        return share if share < 0.99 else 0.99
+
     def may_share(self, square: int | str) -> bool:
         """Seed 000: 'The following fields are the only ones that may be occupied by any
         number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58.'"""
@@ -513,7 +570,7 @@ class LabyrinthState(State):
 
     # --- the rules --------------------------------------------------------------------
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         """Seed 000: 'Unless all your Athenians are trapped, you must use both your numbers
         and move at least one of your travelers at each turn, be it only to return to the
         same field or to have two of your people switch places with each other.'
@@ -526,8 +583,8 @@ class LabyrinthState(State):
         if pending is not None:
             what, _, f = pending
             if what == _ASK_RIDE:
-                return list(game.ride_moves[f])
-            return list(game.cross_moves[f])
+                return game.ride_moves[f]
+            return game.cross_moves[f]
         p = self.turn
         base = p * PIECES
         pos = self.pos
@@ -558,7 +615,7 @@ class LabyrinthState(State):
                 move = game.count_moves[s][v]
                 assert move is not None
                 moves.append(move)
-        return moves or [PASS]
+        return tuple(moves) if moves else _PASS_ONLY
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         if self.stage == _STAGE_START:

@@ -27,8 +27,9 @@ A game runs in three stages:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -82,6 +83,18 @@ _MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
 """Position keys for this turn's marks: plinths resurrected this turn, plinths that took
 an opponent this turn (only kept with ``combination-captures=no``)."""
 
+_PASS_ONLY: Final = (PASS,)
+
+_Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
+"""An entry of :meth:`SenetSticks.combinations`."""
+
+_USABLE: dict[tuple[Throw, str], tuple[tuple[int, ...], Event]] = {}
+"""Per throw and colour: the values the player of that colour may use, in the order
+thrown, and the event that says so."""
+
+_CAPITALS: dict[str, str] = {}
+"""Colour names as player names (``red`` -> ``Red``), made once."""
+
 _MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
 
@@ -93,6 +106,27 @@ def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move
         m = Move(kind, src, dst, values)
         _MOVES[key] = m
     return m
+
+
+_EVENTS: dict[tuple[Hashable, ...], Event] = {}
+_EVENTS_KEPT: Final = 20_000
+"""Recurring events kept (each built once, about 4 MB at most)."""
+
+
+def _told(key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
+    """The event ``key`` names (it holds every word of the text), built by ``make``
+    the first time: moves recur, and building their text is the slow part."""
+    event = _EVENTS.get(key)
+    if event is None:
+        event = make()
+        if len(_EVENTS) < _EVENTS_KEPT:
+            _EVENTS[key] = event
+    return event
+
+
+def _steps(move: Move) -> str:
+    """``2+3``: the values a move plays."""
+    return "+".join(map(str, move.values))
 
 
 def _and(values: list[int] | tuple[int, ...]) -> str:
@@ -170,6 +204,78 @@ class SenetSticks(Game):
         self.homes = spec.home_rows
         # The resurrection square of each player, as a board square.
         self.resurrect_at = (spec.resurrection, spec.squares + 1 - spec.resurrection)
+        # Tables for SenetSticksState._land, per player p (0 or 1):
+        n = spec.squares
+        top = max(f.value for pair in self.sticks.sticks for f in pair)
+        self.land_on: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(self._reach(p, here, v) for v in range(top + 1)) for here in range(n + 1))
+            for p in (0, 1)
+        )
+        """``land_on[p][here][v]``: the square p's plinth on ``here`` (0: in the Abyss)
+        reaches with the value ``v``; 0 when it cannot (off the board, or not into the
+        Home Row or onto the resurrection square out of the Abyss)."""
+        self.safe_from: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(t in spec.sun or t in self.homes[p] for t in range(n + 1)) for p in (0, 1)
+        )
+        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p (a Sun square,
+        or p's own Home Row where the opponent has arrived)."""
+        self.in_opponent_home: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(h in self.homes[1 - p] for h in range(n + 1)) for p in (0, 1)
+        )
+        """``in_opponent_home[p][h]``: p's plinth on ``h`` stands in the opponent's Home
+        Row, from where it cannot attack."""
+        self.river_to: tuple[int, ...] = tuple(spec.rivers.get(t, 0) for t in range(n + 1))
+        """Where the river on each square leads (0: no river)."""
+        self.path_from: tuple[range, range] = (range(n + 1), range(n, -1, -1))
+        """Each player's squares in the order of its path, from the square before the
+        first (0 or n + 1 ... 0 is the board list's unused first entry)."""
+        self._combinations: dict[tuple[int, ...], tuple[_Combination, ...]] = {}
+
+    def combinations(self, values: tuple[int, ...]) -> tuple[_Combination, ...]:
+        """The ordered combinations of ``values`` a plinth may try, as a tree in
+        depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
+        subtree including itself, the values played so far, whether values remain, the
+        moves made of it so far by (source square << 8 | square reached))``. Siblings
+        with equal values appear once ('2 then 2' of two 2s once). Kept per distinct
+        ``values``."""
+        found = self._combinations.get(values)
+        if found is not None:
+            return found
+        nodes: list[list[Any]] = []
+
+        def grow(parent: int, left: list[int], seq: tuple[int, ...]) -> None:
+            tried: set[int] = set()
+            for i in left:
+                v = values[i]
+                if v in tried:
+                    continue
+                tried.add(v)
+                at = len(nodes)
+                played = (*seq, v)
+                rest = [j for j in left if j != i]
+                nodes.append([v, parent, 0, played, bool(rest)])
+                grow(at, rest, played)
+                nodes[at][2] = len(nodes) - at
+
+        grow(-1, list(range(len(values))), ())
+        found = tuple((v, parent, skip, played, more, {}) for v, parent, skip, played, more in nodes)
+        self._combinations[values] = found
+        return found
+
+    def _reach(self, p: int, here: int, v: int) -> int:
+        """The square player ``p``'s plinth on ``here`` (0: the Abyss) reaches with
+        ``v``, or 0 (see :attr:`land_on`)."""
+        spec = self.spec
+        n = spec.squares
+        if here == 0:
+            pos = v
+            if v < 1 or (pos > spec.home_row and pos != spec.resurrection):
+                return 0
+        else:
+            pos = (here if p == 0 else n + 1 - here) + v
+            if v < 1 or pos > n:
+                return 0
+        return pos if p == 0 else n + 1 - pos
 
     def player_name(self, player: int, players: int) -> str:
         """The colour when fixed by the board file; ``Player N`` when tossed for."""
@@ -322,7 +428,8 @@ class SenetSticksState(State):
         self.moved: dict[int, int] = {}
         """This turn's marks of the player to act's plinths: square -> ``FRESH | TOOK``.
         A plinth moved on in a later move of the same turn continues its combination."""
-        self._cache: list[Move] | None = None
+        self._cache: tuple[Move, ...] | None = None
+        """The legal moves while values remain (immutable, so copies may share it)."""
 
     def _copy_into(self, other: State) -> None:
         assert isinstance(other, SenetSticksState)
@@ -344,7 +451,11 @@ class SenetSticksState(State):
         """The player's colour (``"Red"``), or ``"Player 1"`` before the colour toss."""
         if self.colours is None:
             return f"Player {player + 1}"
-        return self.colours[player].capitalize()
+        colour = self.colours[player]
+        name = _CAPITALS.get(colour)
+        if name is None:
+            name = _CAPITALS[colour] = colour.capitalize()
+        return name
 
     @property
     def player_to_act_name(self) -> str:
@@ -405,6 +516,65 @@ class SenetSticksState(State):
         out += [PieceAt(o, PieceZone.BOARD, s) for s, o in enumerate(self.board) if o != EMPTY]
         return out
 
+    def legal_moves(self) -> tuple[Move, ...]:
+        """As :meth:`State.legal_moves`; the moves found for the values left, at once."""
+        cached = self._cache
+        if cached is not None:
+            return cached
+        return super().legal_moves()
+
+    # --- search mode ---------------------------------------------------------------
+
+    def position_key(self) -> tuple[object, ...]:
+        """Stage, colours, the casts for who starts, the player to act, the values still
+        to use (in order), the board's squares, the Abyss counts and this turn's marks:
+        the JSON form (see :meth:`State.position_key`)."""
+        moved = self.moved
+        return (
+            self.stage,
+            self.colours,
+            self.casts[0],
+            self.casts[1],
+            self.current_player,
+            tuple(self.values),
+            self.abyss[0],
+            self.abyss[1],
+            tuple(sorted(moved.items())) if moved else (),
+            *self.board,
+        )
+
+    def progress(self, player: int) -> float:
+        """How far the player's five plinths have come along their path towards the
+        opponent's Home Row, where all five must stand at the end: each plinth counts the
+        number of its square along the player's own path (1..30; in the Abyss 0), the
+        five starting squares (1+2+3+4+5) count 0 and the five squares of the opponent's
+        Home Row (26+...+30) count 1. Quick mode, where the first plinth there wins: the
+        best plinth's square over 26. While the player is moving, the values still to use
+        count as squares already walked. 1.0 only for a winner."""
+        if self.winner == player and not self.blocked:
+            return 1.0
+        n = self.game.squares
+        board = self.board
+        walked = 0
+        best = 0
+        for s in range(1, n + 1):
+            if board[s] == player:
+                at = s if player == 0 else n + 1 - s
+                walked += at
+                if at > best:
+                    best = at
+        if player == self.turn and self.stage == STAGE_PLAY:
+            for v in self.values:
+                walked += v
+                best += v
+        if self.game.quick:
+            share = best / (n - self.game.spec.home_row + 1)
+        else:
+            start = PLINTHS * (PLINTHS + 1) // 2
+            goal = PLINTHS * n - start + PLINTHS
+            share = (walked - start) / (goal - start)
+        return 0.0 if share < 0 else (share if share < 0.99 else 0.99)
+
     def abyss_count(self, player: int) -> int:
         """How many of ``player``'s plinths are in the Abyss (0..5)."""
         return self.abyss[player]
@@ -455,7 +625,7 @@ class SenetSticksState(State):
             return ()
         assert self.colours is not None
         mine = self.colours[self.turn]
-        left = [] if self._legal() == [PASS] else list(self.values)
+        left = [] if self._legal() == (PASS,) else list(self.values)
         marks = []
         for v, c in zip(throw.values, throw.colours, strict=True):
             ok = (c is None or c == mine) and v in left
@@ -486,38 +656,14 @@ class SenetSticksState(State):
         player to reach opponent's Home Row wins.'"""
         if self.abyss[1 - p] == PLINTHS:
             return True
-        goal = self.game.homes[1 - p]
-        arrived = sum(1 for s in goal if self.board[s] == p)
+        board = self.board
+        arrived = 0
+        for s in self.game.homes[1 - p]:
+            if board[s] == p:
+                arrived += 1
         return arrived >= (1 if self.game.quick else PLINTHS)
 
     # --- the rules ---------------------------------------------------------------
-
-    def _target(
-        self, p: int, here: int | None, t: int, gone: int | None, taken: tuple[int, ...], capture: bool
-    ) -> int:
-        """May player ``p``'s plinth, now on ``here``, land on ``t``? -1 no, 0 open, 1 taking.
-
-        'Plinths can be moved over other plinths, but must land in an open space, or
-        on an opponent that is not on a Safe space. Safe spaces are marked by the Sun.'
-        """
-        occupant = EMPTY if t == gone or t in taken else self.board[t]
-        if occupant == EMPTY:
-            return 0
-        if occupant == p or not capture:
-            return -1
-        game = self.game
-        if t in game.spec.sun:
-            return -1
-        # 'Home Row is Safe for opponent's plinths that have gone all the way around
-        # the board and landed there, and they can not be attacked.'
-        if t in game.homes[p]:
-            return -1
-        # 'An opponent in the Home Row cannot attack a player, but can still move
-        # forward if spaces allow.'  ('A player's own Home Row is not a safe space
-        # from being attacked from an opponent coming in from outside the Home Row.')
-        if here is not None and here in game.homes[1 - p]:
-            return -1
-        return 1
 
     def _land(
         self, p: int, here: int | None, v: int, gone: int | None, taken: tuple[int, ...],
@@ -530,39 +676,50 @@ class SenetSticksState(State):
         moving plinth left; ``taken`` the squares emptied earlier in the same move;
         ``fresh``: the plinth comes out of the Abyss this turn (in this move or an
         earlier one), so the value must land on an open square.
+
+        'Plinths can be moved over other plinths, but must land in an open space, or
+        on an opponent that is not on a Safe space. Safe spaces are marked by the Sun.'
+        'Home Row is Safe for opponent's plinths that have gone all the way around the
+        board and landed there, and they can not be attacked.' 'An opponent in the Home
+        Row cannot attack a player, but can still move forward if spaces allow.' ('A
+        player's own Home Row is not a safe space from being attacked from an opponent
+        coming in from outside the Home Row.') The squares each value reaches and the
+        safe squares are tables of the game (:class:`SenetSticks`).
         """
         game = self.game
-        from_abyss = fresh
-        if here is None:
-            # 'A plinth in the Abyss can only Resurrected into an open space in the
-            # Home Row (or space 6, taking the river if the end is open or occupied
-            # by the opponent).'
-            pos = v
-            if pos > game.spec.home_row and pos != game.spec.resurrection:
-                return None
-        else:
-            pos = self._pos(p, here) + v
-            if pos > game.squares:
-                return None
-        t = self._square(p, pos)
-        # 'each value of a combination lands on an open space' (out of the Abyss).
-        r = self._target(p, here, t, gone, taken, not from_abyss)
-        if r < 0:
+        # 'A plinth in the Abyss can only Resurrected into an open space in the Home Row
+        # (or space 6, taking the river if the end is open or occupied by the opponent).'
+        t = game.land_on[p][0 if here is None else here][v]
+        if not t:
             return None
-        caught = (t,) if r else ()
-        end = game.spec.rivers.get(t)
-        if end is None:
+        board = self.board
+        occupant = EMPTY if t == gone or t in taken else board[t]
+        if occupant == EMPTY:
+            caught: tuple[int, ...] = ()
+        elif (
+            occupant == p
+            # 'each value of a combination lands on an open space' (out of the Abyss)
+            or fresh
+            or game.safe_from[p][t]
+            or (here is not None and game.in_opponent_home[p][here])
+        ):
+            return None
+        else:
+            caught = (t,)
+        end = game.river_to[t]
+        if not end:
             return t, caught, None
         # 'Rivers must be used immediately if landed on directly at the end of a move
         # or in the middle of a combination move (as long as it is on a roll value)'
         # Out of the Abyss only the river of the resurrection square (the seed's space
         # 6) may end on an opponent: 'taking the river if the end is open or occupied
         # by the opponent'.
-        allow = not from_abyss or t == game.resurrect_at[p]
-        r = self._target(p, None, end, gone, taken + caught, allow)
-        if r < 0:
+        occupant = EMPTY if end == gone or end in taken or end in caught else board[end]
+        if occupant == EMPTY:
+            return end, caught, t
+        if occupant == p or (fresh and t != game.resurrect_at[p]) or game.safe_from[p][end]:
             return None
-        return end, caught + ((end,) if r else ()), t
+        return end, (*caught, end), t
 
     def _generate(self) -> list[Move]:
         """Every move by one plinth with one value or an ordered combination of values.
@@ -572,45 +729,94 @@ class SenetSticksState(State):
         three plinths 2 spaces, or one plinth 4 spaces and another plinth 2 spaces,
         or one plinth 6 spaces. You cannot move 1 plinth 5 spaces and another plinth
         1 space, or two plinths 3 and 3.)'
+
+        The plinths in order along the player's path (one in the Abyss first), for each
+        the combinations of the values in :meth:`SenetSticks.combinations` order; a
+        combination goes on with a further value only when its values so far land (as
+        :meth:`_land` says, inlined here for speed).
         """
         p = self.turn
         out: list[Move] = []
-        if self.abyss[p]:
-            self._extend(p, None, None, (), 0, (), True, out)
+        values = self.values
+        if not values:
+            return out
+        game = self.game
+        plan = game.combinations(tuple(values))
+        size = len(plan)
+        mid_captures = game.mid_captures
+        land_on = game.land_on[p]
+        safe = game.safe_from[p]
+        opponent_home = game.in_opponent_home[p]
+        river_to = game.river_to
+        rise_at = game.resurrect_at[p]
         board = self.board
-        order = range(1, self.game.squares + 1)
-        for s in order if p == 0 else reversed(order):
-            if board[s] == p:
-                mark = self.moved.get(s, 0)
+        heres: list[int] = [0] * size
+        takens: list[tuple[int, ...]] = [()] * size
+        moved = self.moved
+        sources: list[int | None] = [None] if self.abyss[p] else []
+        # the player's plinths in the order of its path (compress: a scan in C)
+        if p == 0:
+            sources += compress(game.path_from[0], map(p.__eq__, board))
+        else:
+            sources += compress(game.path_from[1], map(p.__eq__, reversed(board)))
+        for src in sources:
+            if src is None:
+                kind, fresh, start = "resurrect", True, 0
+            else:
+                mark = moved.get(src, 0) if moved else 0
                 if mark & TOOK:
                     # combination-captures=no: the value that took was the last of
                     # this plinth's combination.
                     continue
-                self._extend(p, s, s, (), 0, (), bool(mark & FRESH), out)
+                kind, fresh, start = "move", bool(mark & FRESH), src
+            i = 0
+            while i < size:
+                v, parent, skip, played, more, made = plan[i]
+                taken: tuple[int, ...]
+                if parent < 0:
+                    here, taken = start, ()
+                else:
+                    here, taken = heres[parent], takens[parent]
+                # _land(p, here or None, v, src, taken, fresh), inlined
+                t = land_on[here][v]
+                if not t:
+                    i += skip
+                    continue
+                occupant = EMPTY if t == src or t in taken else board[t]
+                if occupant == EMPTY:
+                    caught: tuple[int, ...] = ()
+                elif occupant == p or fresh or safe[t] or (here and opponent_home[here]):
+                    i += skip
+                    continue
+                else:
+                    caught = (t,)
+                end = river_to[t]
+                if end:
+                    occupant = EMPTY if end == src or end in taken or end in caught else board[end]
+                    if occupant != EMPTY:
+                        if occupant == p or (fresh and t != rise_at) or safe[end]:
+                            i += skip
+                            continue
+                        caught = (*caught, end)
+                    t = end
+                key = t if src is None else src << 8 | t
+                move = made.get(key)
+                if move is None:
+                    move = made[key] = _move(kind, src, t, played)
+                out.append(move)
+                # whether the plinth may go on with a further value of the combination
+                # (not past a winning step: the win ends the turn at once)
+                if (
+                    more
+                    and (mid_captures or not caught)
+                    and not self._wins_at(p, src, t, taken + caught)
+                ):
+                    heres[i] = t
+                    takens[i] = taken + caught if caught else taken
+                    i += 1
+                else:
+                    i += skip
         return out
-
-    def _extend(
-        self, p: int, src: int | None, here: int | None, seq: tuple[int, ...], used: int,
-        taken: tuple[int, ...], fresh: bool, out: list[Move],
-    ) -> None:
-        values = self.values
-        tried: set[int] = set()
-        for i, v in enumerate(values):
-            if used >> i & 1 or v in tried:
-                continue
-            tried.add(v)
-            landed = self._land(p, here, v, src, taken, fresh)
-            if landed is None:
-                continue
-            t, caught, _river = landed
-            played = (*seq, v)
-            out.append(_move("move" if src is not None else "resurrect", src, t, played))
-            if (
-                len(played) < len(values)
-                and (self.game.mid_captures or not caught)
-                and not self._wins_at(p, src, t, taken + caught)
-            ):
-                self._extend(p, src, t, played, used | 1 << i, taken + caught, fresh, out)
 
     def _wins_at(self, p: int, src: int | None, t: int, taken: tuple[int, ...]) -> bool:
         """Whether player ``p``'s plinth that left ``src`` (``None``: the Abyss) wins by
@@ -628,11 +834,11 @@ class SenetSticksState(State):
         arrived = sum(1 for s in goal if self.board[s] == p and s != src)
         return arrived + 1 >= PLINTHS
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         """'All available moves must be made ... A player can not pass on a valid move.'
         The explicit ``pass`` is legal only when no remaining value can be used."""
         if self._cache is None:
-            self._cache = self._generate() or [PASS]
+            self._cache = tuple(self._generate()) or _PASS_ONLY
         return self._cache
 
     def _play(self, move: Move) -> list[Event]:
@@ -643,15 +849,27 @@ class SenetSticksState(State):
         assert isinstance(src, int) or src is None
         assert isinstance(move.dst, int)
         name = self.name(p)
-        steps = "+".join(map(str, move.values))
-        mark = FRESH if src is None else self.moved.pop(src, 0)
+        mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
         fresh = bool(mark & FRESH)
         if src is None:
             self.abyss[p] -= 1
-            events = [Event(EV_RESURRECTED, p, f"{name} resurrects a plinth from the Abyss onto {move.dst} ({steps})", None, move.dst)]
+            events = [_told(
+                (EV_RESURRECTED, name, move),
+                lambda: Event(
+                    EV_RESURRECTED, p,
+                    f"{name} resurrects a plinth from the Abyss onto {move.dst} ({_steps(move)})",
+                    None, move.dst,
+                ),
+            )]
         else:
             self.board[src] = EMPTY
-            events = [Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({steps})", src, move.dst)]
+            said = _EVENTS.get((EV_MOVED, name, move))  # _told, inlined: every move says it
+            if said is None:
+                said = _told(
+                    (EV_MOVED, name, move),
+                    lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
+                )
+            events = [said]
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
@@ -663,8 +881,9 @@ class SenetSticksState(State):
                 events.append(
                     Event(EV_RIVER, p, f"{name}'s plinth takes the river on {river} {way} to {t}", river, t)
                 )
-            events.extend(self._taken(q, c) for c in caught)
-            taken += caught
+            if caught:
+                events.extend(self._taken(q, c) for c in caught)
+                taken += caught
             here = t
         for c in taken:
             self.board[c] = EMPTY
@@ -691,7 +910,8 @@ class SenetSticksState(State):
         probe.moved = {}
         for p in (0, 1):
             probe.turn = p
-            for throw, _ in self.game.sticks.outcomes():
+            # (any throw of each order-free class: the order of the values changes no move)
+            for throw, _p, _w in self.game.sticks.search_outcomes():
                 probe.values = [
                     v for v, c in zip(throw.values, throw.colours, strict=True)
                     if c is None or c == self.colours[p]
@@ -710,6 +930,14 @@ class SenetSticksState(State):
         """
         need = set(self.values)
         found: set[int] = set()
+        legal = self._legal()
+        if legal is not _PASS_ONLY:
+            wanted = len(need)
+            for m in legal:
+                found.update(m.values)
+                if len(found) == wanted:  # every value is used by a move now: no search
+                    return need
+            found.clear()
         seen: set[tuple[tuple[int, ...], ...]] = set()
 
         def search(state: SenetSticksState) -> None:
@@ -720,7 +948,11 @@ class SenetSticksState(State):
             if key in seen:
                 return
             seen.add(key)
-            moves = state._generate()
+            if state is self:  # the root's moves are the legal moves: found once, kept
+                legal = self._legal()
+                moves: Sequence[Move] = () if legal is _PASS_ONLY else legal
+            else:
+                moves = state._generate()
             for m in moves:
                 found.update(m.values)
             for m in moves:
@@ -763,6 +995,7 @@ class SenetSticksState(State):
         lost = [v for v in self.values if v not in alive]
         if lost:
             self.values = [v for v in self.values if v in alive]
+            self._cache = None  # found for the values before the discard
             events.append(
                 Event(
                     EV_VALUE_LOST, self.turn,
@@ -805,13 +1038,26 @@ class SenetSticksState(State):
         p = self.turn
         assert self.colours is not None
         mine = self.colours[p]
-        self.values = [v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine]
+        # The values and the event of this throw for this colour (the player's name is
+        # the colour's): throws recur, so both are found once.
+        known = _USABLE.get((throw, mine))
+        if known is None:
+            self.values = [
+                v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine
+            ]
+            known = _USABLE[throw, mine] = (tuple(self.values), self._thrown_event(p, throw))
+        else:
+            self.values = list(known[0])
+        events = [known[1]]
+        self._settle(events)
+        return events
+
+    def _thrown_event(self, p: int, throw: Throw) -> Event:
+        """``Red throws 2 red, 3 blue, 4; may use 2 and 4``."""
         shown = ", ".join(
             str(v) if c is None else f"{v} {c}" for v, c in zip(throw.values, throw.colours, strict=True)
         )
-        events = [Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")]
-        self._settle(events)
-        return events
+        return Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")
 
     def _push_move(self, move: Move) -> list[Event]:
         p = self.turn
@@ -841,7 +1087,8 @@ class SenetSticksState(State):
         events = self._play(move)
         for v in move.values:
             self.values.remove(v)
-        if self._has_won(p):
+        # a win needs this plinth to arrive in the goal, or the opponent's last in the Abyss
+        if (move.dst in self.game.homes[1 - p] or self.abyss[1 - p] == PLINTHS) and self._has_won(p):
             self.winner = p
             self.values = []
             self.moved = {}

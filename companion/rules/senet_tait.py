@@ -58,6 +58,12 @@ ENTRY_SQUARES: Final = (4, 6)
 OFF: Final = SQUARES + 1
 """Bearing off is moving to the imaginary square 31 by exact count."""
 
+ENTRY_WORTH: Final = 16
+"""What entering a piece is worth, in squares, for :meth:`SenetTaitState.progress`: a
+piece waits on its plinth for a four or a six (1 throw in 8 with four sticks), about 8
+throws of about 2.3 squares each; so a piece bumped back to its plinth loses its
+squares and this much more."""
+
 COLOURS: Final = ("Black", "White")
 """'Player 1 takes the black pieces'."""
 
@@ -77,6 +83,8 @@ _BEAR: Final = {
     for v in range(1, 7)
     if s + v == OFF
 }
+
+_PASS_ONLY: Final = (PASS,)
 
 _EVENTS: dict[tuple[str, int, int | None, int | None, int], Event] = {}
 
@@ -278,16 +286,38 @@ class SenetTaitState(State):
         ]
         return out
 
-    def legal_moves(self) -> list[Move]:
-        """The actions for the throw being played (``[PASS]`` when the throw is lost);
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The actions for the throw being played (``(PASS,)`` when the throw is lost);
         empty while a throw is due or after the game. (Same as the base class, faster.)"""
         if self.throw and self.winner == EMPTY:
             return self._legal()
-        return []
+        return ()
+
+    # --- search mode -----------------------------------------------------------
+
+    def position_key(self) -> tuple[int, ...]:
+        """``(to act, throw, winner, plinth and off counts, then the 30 squares)``: the
+        whole position (see :meth:`State.position_key`)."""
+        return (
+            self.turn, self.throw, self.winner,
+            self.plinth[0], self.plinth[1], self.off[0], self.off[1], *self.board,
+        )
+
+    def progress(self, player: int) -> float:
+        """The share of the race run, a piece on the board counting the squares it has
+        come plus :data:`ENTRY_WORTH` for having entered: on its plinth 0, on square
+        ``s`` ``ENTRY_WORTH + s``, borne off ``ENTRY_WORTH + 31``; over 5 such. 1.0
+        for the winner."""
+        if self.winner == player:
+            return 1.0
+        on_board = len(self.squares[player])
+        off = self.off[player]
+        walked = sum(self.squares[player]) + OFF * off + ENTRY_WORTH * (on_board + off)
+        return walked / (PIECES * (ENTRY_WORTH + OFF))
 
     # --- the rules -------------------------------------------------------------
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         """Tait: '(i) A new piece can be moved from the plinth to the board, (ii) a piece
         already on the board can be moved, or (iii) a piece can be borne off the board
         ... If none of the actions are possible, the throw is lost.'
@@ -320,14 +350,14 @@ class SenetTaitState(State):
                     continue
                 moves.append(_MOVE[s, v])
         if moves:
-            return moves
+            return tuple(moves)
         if water is not None:
-            return [
+            return tuple(
                 _MOVE[s, v]
                 for s in self.squares[p]
                 if s + v == HOUSE_OF_WATER
-            ]
-        return [PASS]
+            )
+        return _PASS_ONLY
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         self.throw = throw.values[0]

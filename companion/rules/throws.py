@@ -7,7 +7,10 @@ An :class:`Implement` says what must be thrown now. It gives
 * :meth:`~Implement.draw`: a fair throw from an injected ``randbelow(n)`` (the rules
   themselves hold no randomness: the companion passes ``secrets.randbelow``);
 * :meth:`~Implement.parse`: a throw typed by a person (the command line, manual entry);
-* :meth:`~Implement.check`: validation of a throw reported by a device.
+* :meth:`~Implement.check`: validation of a throw reported by a device;
+* :meth:`~Implement.search_outcomes`: the outcomes for a search, cached, with float
+  weights beside the exact fractions, throws that differ only in the order of their
+  dice or sticks merged.
 
 A :class:`Throw` keeps the individual faces (each die, each stick light or dark, each
 coloured stick's value and colour, the card) because the OLED draws them and the
@@ -22,10 +25,10 @@ import math
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from companion.rules.errors import InvalidThrowError
 
@@ -73,6 +76,15 @@ class Throw:
         return " ".join(self.faces)
 
 
+class ChanceOutcome(NamedTuple):
+    """One outcome of a throw, for a search: the throw, its exact probability, and the
+    same probability as a float (the search's arithmetic)."""
+
+    throw: Throw
+    probability: Fraction
+    weight: float
+
+
 class Implement(ABC):
     """Something thrown (or drawn): knows its outcomes and how to read a throw.
 
@@ -82,6 +94,27 @@ class Implement(ABC):
     """
 
     kind: ClassVar[str] = "faces"
+
+    def search_outcomes(self) -> tuple[ChanceOutcome, ...]:
+        """The outcomes for a search: :meth:`outcomes` with throws that have the same
+        :meth:`order_free_key` merged (their probabilities added), each with its
+        probability as a float too. The throw kept for a merged class is its first in
+        :meth:`outcomes` (a throw this implement can really show).
+
+        Computed once per implement (implements are immutable values) and cached: the
+        same tuple comes back on every call. The likeliest outcomes come first (a search
+        that prunes at chance nodes gets there sooner). Two dice give twenty-one outcomes (15
+        pairs at 1/18, then 6 doubles at 1/36) where :meth:`outcomes` lists 36.
+
+        :raises InvalidThrowError: as :meth:`outcomes` (an empty deck).
+        """
+        return _search_outcomes(self)
+
+    def order_free_key(self, throw: Throw) -> Hashable:
+        """What of ``throw`` matters when the order of its dice or sticks does not:
+        throws with equal keys are merged by :meth:`search_outcomes`. Default: the
+        throw itself (nothing merged)."""
+        return throw
 
     @property
     @abstractmethod
@@ -164,10 +197,17 @@ class Dice(Implement):
     count: int = 2
     sides: int = 6
     kind: ClassVar[str] = "dice"
+    _throws: tuple[Throw, ...] = field(default=(), init=False, repr=False, compare=False)
+    """Every throw in the order the faces are drawn (first die slowest), when there are
+    at most 64: a draw picks one instead of making it."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= 8 or not 2 <= self.sides <= 100:
             raise InvalidThrowError(f"unsupported dice: {self.count}d{self.sides}")
+        if self.sides**self.count <= 64:
+            faces = range(1, self.sides + 1)
+            made = tuple(self._make(v) for v in itertools.product(faces, repeat=self.count))
+            object.__setattr__(self, "_throws", made)
 
     @property
     def id(self) -> str:
@@ -184,7 +224,18 @@ class Dice(Implement):
     def _make(self, values: Sequence[int]) -> Throw:
         return Throw(self.id, tuple(map(str, values)), tuple(values))
 
+    def order_free_key(self, throw: Throw) -> Hashable:
+        """The values as a sorted tuple: ``3 5`` and ``5 3`` are one outcome."""
+        return tuple(sorted(throw.values))
+
     def draw(self, randbelow: Randbelow) -> Throw:
+        throws = self._throws
+        if throws:
+            sides = self.sides
+            index = 0
+            for _ in range(self.count):  # one randbelow per die, the first die first
+                index = index * sides + randbelow(sides)
+            return throws[index]
         return self._make([randbelow(self.sides) + 1 for _ in range(self.count)])
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
@@ -322,6 +373,36 @@ class BinarySticks(Implement):
 
 _SCORED = re.compile(r"(\d+)\s*\(\s*([A-Za-z]+)\s*\)")
 """The text form of a throw of two-sided sticks: its score, then its faces in brackets."""
+_CARD_DRAWS: dict[tuple[str, str], Throw] = {}
+"""The draw of each card of each deck name, made once (draws recur with every turn)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _search_outcomes(implement: Implement) -> tuple[ChanceOutcome, ...]:
+    """:meth:`Implement.search_outcomes`, cached per implement (decks change with every
+    card drawn, hence room for a few thousand)."""
+    first: dict[Hashable, Throw] = {}
+    total: dict[Hashable, Fraction] = {}
+    for throw, p in implement.outcomes():
+        key = implement.order_free_key(throw)
+        if key in total:
+            total[key] += p
+        else:
+            first[key] = throw
+            total[key] = p
+    merged = [ChanceOutcome(first[k], p, float(p)) for k, p in total.items()]
+    merged.sort(key=lambda o: -o.probability)  # likeliest first; ties in outcomes() order
+    return tuple(merged)
+
+
+@functools.lru_cache(maxsize=64)
+def _coloured_table(sticks: ColouredSticks) -> tuple[Throw, ...]:
+    """Every throw of coloured ``sticks``, indexed by the bits of the faces shown."""
+    count = len(sticks.sticks)
+    return tuple(
+        sticks._make([pair[bits >> i & 1] for i, pair in enumerate(sticks.sticks)])
+        for bits in range(1 << count)
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -378,7 +459,14 @@ class ColouredSticks(Implement):
         return [(t, Fraction(n, total)) for t, n in weights.items()]
 
     def draw(self, randbelow: Randbelow) -> Throw:
-        return self._make([pair[randbelow(2)] for pair in self.sticks])
+        index = 0  # bit i: the face stick i shows (one randbelow(2) per stick, in order)
+        for i in range(len(self.sticks)):
+            index |= randbelow(2) << i
+        return _coloured_table(self)[index]
+
+    def order_free_key(self, throw: Throw) -> Hashable:
+        """The (value, colour) pairs shown, sorted: which stick shows them does not matter."""
+        return tuple(sorted(zip(throw.values, (c or "" for c in throw.colours), strict=True)))
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
         if len(faces) != len(self.sticks):
@@ -421,7 +509,11 @@ class Deck(Implement):
         return f"deck:{self.name}"
 
     def _make(self, card: str) -> Throw:
-        return Throw(self.id, (card,), ())
+        key = (self.name, card)
+        throw = _CARD_DRAWS.get(key)
+        if throw is None:
+            throw = _CARD_DRAWS[key] = Throw(self.id, (card,), ())
+        return throw
 
     def outcomes(self) -> list[tuple[Throw, Fraction]]:
         if self.unseen:
@@ -437,14 +529,21 @@ class Deck(Implement):
     def draw(self, randbelow: Randbelow) -> Throw:
         if self.unseen:
             return self._make(self.unseen[randbelow(len(self.unseen))])
-        return self.outcomes()[0][0]
+        if self.returned:
+            return self._make(self.returned[0])
+        raise InvalidThrowError(f"the {self.name} deck is empty")
 
     def from_faces(self, faces: Sequence[str]) -> Throw:
         if len(faces) != 1:
             raise InvalidThrowError(f"a draw from the {self.name} deck is one card")
         card = faces[0]
-        possible = {t.faces[0] for t, _ in self.outcomes()}
-        if card not in possible:
+        if self.unseen:
+            possible = card in self.unseen
+        elif self.returned:
+            possible = card == self.returned[0]
+        else:
+            raise InvalidThrowError(f"the {self.name} deck is empty")
+        if not possible:
             raise InvalidThrowError(
                 f"{card!r} cannot be drawn from the {self.name} deck now"
             )
@@ -465,6 +564,7 @@ __all__ = [
     "DARK",
     "LIGHT",
     "BinarySticks",
+    "ChanceOutcome",
     "ColouredSticks",
     "Deck",
     "Dice",

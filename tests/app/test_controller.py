@@ -256,11 +256,11 @@ class RaceState(State):
     def pieces(self) -> list[PieceAt]:
         return [PieceAt(p, PieceZone.BOARD, s) for p, s in enumerate(self.pos)]
 
-    def _legal(self) -> list[Move]:
+    def _legal(self) -> tuple[Move, ...]:
         if self.deciding:
-            return [Move("yes"), Move("no")]
+            return (Move("yes"), Move("no"))
         s = self.pos[self.turn]
-        return [Move("move", s, min(10, s + self.roll), (self.roll,))] if s + self.roll <= 10 else [PASS]
+        return (Move("move", s, min(10, s + self.roll), (self.roll,)),) if s + self.roll <= 10 else (PASS,)
 
     def _push_throw(self, throw: Throw) -> list[GameEvent]:
         self.roll = throw.values[0]

@@ -91,8 +91,8 @@ class HopsState(State):
     def pieces(self) -> list[PieceAt]:
         return [PieceAt(0, PieceZone.BOARD, "a")]
 
-    def _legal(self) -> list[Move]:
-        return [A2, A4, A3, B7]
+    def _legal(self) -> tuple[Move, ...]:
+        return (A2, A4, A3, B7)
 
     def usable_faces(self) -> tuple[bool, ...]:
         return (True, False)

@@ -188,7 +188,7 @@ def test_another_players_gateway_ends_the_move() -> None:
     # Player 2 on e1 going east runs straight into Player 1's gateway: no move.
     state = position(stage="move", distance=3, direction="east", turn=2,
                      pieces=[{"square": "a12"}, {"square": "e1"}])
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     assert play(state, "pass") == ["Player 2 cannot move east", "Player 1's turn"]
 
 
@@ -852,7 +852,7 @@ def test_random_games_keep_every_card_diamond_and_key_and_end(players: int, seed
         if phase is Phase.THROW:
             outcomes = state.throw_outcomes()
             assert sum((p for _, p in outcomes), Fraction(0)) == 1
-            assert state.legal_moves() == []
+            assert state.legal_moves() == ()
             spec = state.throw_spec
             assert spec is not None
             state.apply(spec.draw(rng.randrange))

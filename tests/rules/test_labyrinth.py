@@ -162,7 +162,7 @@ def test_entering_needs_a_one_and_unusable_values_are_lost() -> None:
     """Seed 001: 'Field 1 -- You need to roll a 1 to enter a piece onto the first space.'
     A value that no piece can use is lost, and the events say so."""
     state = position({}, dice=[2, 3])
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     events = state.apply(PASS)
     assert texts(events)[:3] == [
         "Red needs a 1 to enter a piece",
@@ -485,7 +485,7 @@ def test_field_13_traps_the_piece_for_two_turns_of_its_owner() -> None:
 def test_all_pieces_trapped_loses_the_throw() -> None:
     """Seed 000: 'Unless all your Athenians are trapped, you must use both your numbers'."""
     state = position({"red": [{"field": 13, "turns_to_lose": 2}, "off", "off", "off"]}, dice=[4, 5])
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     events = play(state, "pass")
     assert events[0] == "All of Red's pieces on the board are trapped"
     assert "Red's 4 is lost" in events
@@ -675,7 +675,7 @@ def test_bear_off_on_61_by_exact_count_and_win() -> None:
     assert events[-1] == "Red wins: all four pieces borne off"
     assert state.phase is Phase.OVER
     assert state.outcome is not None and state.outcome.winners == (0,)
-    assert state.legal_moves() == []
+    assert state.legal_moves() == ()
 
 
 # ------------------------------------------------------------------ checked application, JSON

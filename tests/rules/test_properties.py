@@ -41,7 +41,7 @@ def check_position(state: State, pieces_per_player: Counter[int]) -> None:
         assert outcomes, "a throw is due but nothing can be thrown"
         assert sum((p for _, p in outcomes), Fraction(0)) == 1
         assert all(p > 0 for _, p in outcomes)
-        assert state.legal_moves() == []
+        assert state.legal_moves() == ()
     elif phase in (Phase.MOVE, Phase.DECIDE):
         moves = state.legal_moves()
         assert moves, "nothing to do in a position that is not over"

@@ -290,11 +290,11 @@ def test_a_value_blocked_now_but_usable_after_another_stays(tmp_path: Path) -> N
     path = tmp_path / "suns.toml"
     path.write_text(_edit("sun = [8, 13, 18, 23]", "sun = [8, 13, 14, 17, 18, 23]"), encoding="utf-8")
     state = position([10, 12, 27, 28, 29], [13, 14, 17, 30, "abyss"], [2, 3], board=str(path))
-    assert state.legal_moves() == [mv(12, 15, 3)]
+    assert state.legal_moves() == (mv(12, 15, 3),)
     assert state.values == [2, 3]
     events = state.apply(mv(12, 15, 3))
     assert texts(events) == ["Red moves 12 to 15 (3)"]
-    assert state.legal_moves() == [mv(10, 12, 2)]
+    assert state.legal_moves() == (mv(10, 12, 2),)
 
 
 def test_plinths_move_over_others_and_never_land_on_their_own() -> None:
@@ -332,7 +332,7 @@ def test_protected_opponent_and_no_other_move_discards_the_value() -> None:
     """'If the opponent's plinth is on a Safe space and no other moves can be made, that
     move is discarded and the turn is over.'"""
     state = position([16, 27, 28, 29, 30], [18, 7, 9, 10, 11], [2])
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     events = state.apply(PASS)
     assert texts(events) == ["Red cannot use 2: it is lost and the turn passes"]
     assert state.phase is Phase.THROW and state.current_player == 1
@@ -343,7 +343,7 @@ def test_the_turn_passes_explicitly_when_values_remain_unusable() -> None:
     state = position([22, 27, 28, 29, 30], [18, 7, 9, 10, 11], [2, 3])
     # 3 takes the river back to 16; from there the 2 would land on Blue's Sun square.
     state.apply(mv(22, 16, 3))
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     assert texts(state.apply(PASS)) == ["Red cannot use 2: it is lost and the turn passes"]
 
 
@@ -419,7 +419,7 @@ def test_river_is_forced_when_it_is_the_only_valid_move() -> None:
     """'If the only remaining valid roll is the 3 and the river would send the player
     back, the river must be taken.'"""
     state = position([22, 27, 28, 29, 30], FAR_BLUE, [3])
-    assert state.legal_moves() == [mv(22, 16, 3)]
+    assert state.legal_moves() == (mv(22, 16, 3),)
 
 
 def test_a_river_whose_end_holds_your_own_plinth_cannot_be_landed_on() -> None:
@@ -486,7 +486,7 @@ def test_a_plinth_resurrected_this_turn_and_moved_again_lands_on_open_spaces() -
     state = position(["abyss", 27, 28, 29, 30], [7, 9, 10, 11, 12], [4, 3])
     state.apply(up(4, 4))
     assert mv(4, 7, 3) not in state.legal_moves()
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     # It still moves on onto an open square, and the rule ends with the turn.
     free = position(["abyss", 27, 28, 29, 30], [9, 10, 11, 12, 14], [4, 3, 2])
     free.apply(up(4, 4))
@@ -496,7 +496,7 @@ def test_a_plinth_resurrected_this_turn_and_moved_again_lands_on_open_spaces() -
     assert free.to_dict()["resurrected"] == [4]
     free.apply(mv(4, 7, 3))
     assert mv(7, 9, 2) not in free.legal_moves()  # Blue on 9 is not open either
-    assert free.legal_moves() == [PASS]
+    assert free.legal_moves() == (PASS,)
     free.apply(PASS)
     assert "resurrected" not in free.to_dict()
 
@@ -534,7 +534,7 @@ def test_an_opponent_arrived_in_your_home_row_is_safe() -> None:
     board and landed there, and they can not be attacked or taken off the board.'"""
     state = position([1, 27, 28, 29, 30], [3, 7, 9, 10, 11], [2])
     assert mv(1, 3, 2) not in state.legal_moves()
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
 
 
 def test_your_own_home_row_is_not_safe_from_outside() -> None:
@@ -584,7 +584,7 @@ def test_all_five_in_the_opponents_home_row_wins() -> None:
     assert state.outcome is not None and state.outcome.winners == (0,)
     assert events[-1].kind == EV_WON
     assert texts(events)[-1] == "Red wins: all five plinths in the opponent's Home Row"
-    assert state.legal_moves() == [] and state.throw_spec is None
+    assert state.legal_moves() == () and state.throw_spec is None
 
 
 def test_exiling_all_the_opponents_plinths_wins() -> None:
@@ -627,7 +627,7 @@ def test_a_blocked_board_ends_the_game() -> None:
     """Not in the seed: when no throw can move any plinth of either player the game
     ends; more plinths in the opponent's Home Row wins (docs/rules, "A blocked board")."""
     state = position([24, 26, 27, 28, 29], [1, 2, 3, 30, "abyss"], [2])
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     events = state.apply(PASS)
     assert state.phase is Phase.OVER
     assert state.outcome is not None and state.outcome.winners == (0,)
@@ -775,9 +775,9 @@ def test_a_users_board_file_is_played(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(_edit("sun = [8, 13, 18, 23]", "sun = [8, 13, 18, 20, 23]"), encoding="utf-8")
     state = position([16, 27, 28, 29, 30], [20, 7, 9, 10, 11], [4], board=str(path))
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     default = position([16, 27, 28, 29, 30], [20, 7, 9, 10, 11], [4])
-    assert default.legal_moves() == [mv(16, 20, 4)]
+    assert default.legal_moves() == (mv(16, 20, 4),)
 
 
 # ---------------------------------------------------------------- properties

@@ -145,7 +145,7 @@ def test_new_piece_enters_on_four_or_six(score: int) -> None:
 def test_other_scores_cannot_enter(score: int) -> None:
     """Only a four or a six enters: with every piece on the plinth the throw is lost."""
     state = position([], [], throw=score)
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
 
 
 def test_cannot_enter_onto_own_piece() -> None:
@@ -199,7 +199,7 @@ def test_moving_onto_opponent_bumps_it() -> None:
 def test_house_of_rebirth_is_safe() -> None:
     """'A piece cannot be bumped from The House of Rebirth, however, as that is a safe square.'"""
     state = position([12], [15], throw=3)
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
 
 
 def test_house_of_rebirth_can_be_entered_when_empty() -> None:
@@ -250,7 +250,7 @@ def test_bearing_off_by_exact_throw(square: int, score: int) -> None:
 def test_no_bearing_off_past_the_end() -> None:
     """An inexact throw does not bear off: from 29 a three is lost."""
     state = position([29], [], throw=3)
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
 
 
 def test_square_26_bears_off_only_with_five_sticks() -> None:
@@ -265,7 +265,7 @@ def test_square_26_bears_off_only_with_five_sticks() -> None:
 def test_throw_lost_when_nothing_is_possible() -> None:
     """'If none of the actions are possible, the throw is lost.'"""
     state = position([30], [], throw=2)
-    assert state.legal_moves() == [PASS]
+    assert state.legal_moves() == (PASS,)
     events = state.apply(PASS)
     assert texts(events) == ["Black's throw of 2 is lost: no legal move"]
     assert state.current_player == 1 and state.phase is Phase.THROW
@@ -358,7 +358,7 @@ def test_first_to_bear_off_all_five_wins() -> None:
     assert texts(events)[-1] == "Black wins: all five pieces borne off"
     assert state.phase is Phase.OVER
     assert state.outcome is not None and state.outcome.winners == (0,)
-    assert state.legal_moves() == []
+    assert state.legal_moves() == ()
     with pytest.raises(IllegalMoveError, match="game is over"):
         state.apply(PASS)
 

@@ -114,7 +114,7 @@ def test_the_sticks_are_drawn_with_the_usable_ones_marked(normal: tuple[DemoResu
         if isinstance(action, Throw) and state.phase is Phase.MOVE:
             assert spec is not None and isinstance(state, SenetSticksState)
             usable = state.usable_faces()
-            if state.legal_moves() == [PASS]:
+            if state.legal_moves() == (PASS,):
                 assert not any(usable)
             # the mover's colour and the solid sticks only: never the opponent's colour
             assert state.colours is not None

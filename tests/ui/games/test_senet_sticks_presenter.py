@@ -56,7 +56,7 @@ def play(state: State, seed: int) -> State:
             throw = next(a for a in reversed(state.history) if isinstance(a, Throw))
             usable = state.usable_faces()
             assert len(usable) == len(throw.faces)
-            assert sum(usable) == (0 if state.legal_moves() == [PASS] else len(state.values))
+            assert sum(usable) == (0 if state.legal_moves() == (PASS,) else len(state.values))
             assert all(len(line) <= LINE for line in SHOWN.status_lines(state))
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])

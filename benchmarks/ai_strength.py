@@ -1,0 +1,266 @@
+"""The computer player's strength and its time per decision, per game.
+
+Run with ``make bench`` (about 10 minutes on two cores; ``--games`` and ``--positions``
+trade time for precision). Two parts:
+
+1. **Strength**: for every game and number of players, the ``strong`` level in one seat
+   against the floor players in all the others, seats rotating from game to game:
+   ``random`` (a uniformly random legal move: the floor of all play) and ``greedy``
+   (one ply: the move whose position evaluates best, no look-ahead: the floor of
+   search). Prints the games played, the strong player's win rate with its 95% Wilson
+   interval, the fair share (1 in the number of players) and the target: at least 95%
+   against random in the Labyrinth, casting-stick Senet and the Cretan Labyrinth; in
+   Tait's Senet at least 75% against random and more than the fair share against
+   greedy. A shared win counts as a fraction.
+2. **Time per decision** at the default level (``normal``) over midgame positions of
+   every game (a decision with more than one legal move, from the middle third of
+   random games): p50, p99 and the maximum, next to the budget and to the floor, a
+   one-ply search of the same positions (what ``greedy`` spends). Target: p99 at most
+   50 ms on this machine, never more than the budget (the search stops within one node
+   expansion of it; a busy machine can still delay it).
+
+Nothing here fails a build; the figures are for the issue's closing note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from companion.ai.match import match, wilson
+from companion.ai.player import DEFAULT_LEVEL, choose, level
+from companion.ai.search import search
+from companion.rules import Move, Phase, State, game_class, game_ids, get_game
+
+TARGET_RANDOM = {"senet-tait": 0.75}
+"""Win rate against random play required of the strong level (default 0.95)."""
+TARGET_P99_S = 0.050
+"""p99 time per decision at the default level, in seconds."""
+
+
+@dataclass(frozen=True)
+class Series:
+    game_id: str
+    players: int
+    opponent: str
+    games: int
+    seed: int
+
+
+def play_series(series: Series) -> tuple[float, int, float]:
+    """(strong's wins, games, seconds) of one series (run in a worker process)."""
+    start = time.perf_counter()
+    entries = ["strong"] + [series.opponent] * (series.players - 1)
+    result = match(get_game(series.game_id), entries, series.games, series.seed)
+    return result.wins[0], result.games, time.perf_counter() - start
+
+
+def chunks(series: Series, parts: int) -> list[Series]:
+    """``series`` split into ``parts`` series of about equal size, each its own seed."""
+    size = -(-series.games // parts)
+    out = []
+    for i in range(parts):
+        n = min(size, series.games - i * size)
+        if n > 0:
+            out.append(Series(series.game_id, series.players, series.opponent, n, series.seed * 1000 + i))
+    return out
+
+
+def midgame_positions(game_id: str, count: int, seed: int) -> list[State]:
+    """``count`` positions where a decision with more than one legal move is due, from
+    the middle third of random games of ``game_id`` (its usual number of players)."""
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_state()
+        record: list[State] = []
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.THROW:
+                spec = state.throw_spec
+                assert spec is not None
+                state.apply(spec.draw(rng.randrange))
+            else:
+                moves = state.legal_moves()
+                if len(moves) > 1:
+                    record.append(state.search_copy())
+                state.apply(moves[rng.randrange(len(moves))])
+        third = len(record) // 3
+        middle = record[third : 2 * third]
+        rng.shuffle(middle)
+        found += middle[: max(1, (count - len(found)) // 4)]
+    return found[:count]
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``sorted_values`` (nearest rank)."""
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def time_decisions(game_id: str, count: int, seed: int) -> tuple[list[float], list[float], list[int]]:
+    """Seconds per decision at the default level and for a one-ply search (the floor),
+    and the depths reached, over ``count`` midgame positions."""
+    times, floor, depths = [], [], []
+    for state in midgame_positions(game_id, count, seed):
+        start = time.perf_counter()
+        search(state, 1)
+        floor.append(time.perf_counter() - start)
+        decision = choose(state, DEFAULT_LEVEL, random.Random(seed))
+        times.append(decision.seconds)
+        depths.append(decision.depth)
+    return sorted(times), sorted(floor), depths
+
+
+def calibration_data(game_id: str, games: int, seed: int) -> list[tuple[float, int]]:
+    """(player 0's progress minus player 1's, 1 if player 0 won else 0) at every
+    fifth decision of ``games`` two-player games between players of the default level
+    (games without a sole winner left out)."""
+    from companion.ai.match import play_game
+    from companion.ai.player import player
+
+    game = get_game(game_id)
+    default = player(DEFAULT_LEVEL)
+    seen: list[float] = []
+
+    def watching(state: State, r: random.Random) -> Move:
+        seen.append(state.progress(0) - state.progress(1))
+        return default(state, r)
+
+    data: list[tuple[float, int]] = []
+    for i in range(games):
+        seen.clear()
+        winners = play_game(game, [watching, watching], random.Random(f"calibrate:{seed}:{i}"))
+        if len(winners) == 1:
+            data += [(d, 1 if winners == (0,) else 0) for d in seen[::5]]
+    return data
+
+
+def fit_sharpness(data: list[tuple[float, int]]) -> float:
+    """The ``k`` of ``P(player 0 wins) = 1 / (1 + exp(-k * difference))`` that makes
+    the outcomes likeliest (golden-section search of the log-likelihood, k in 0.1..60)."""
+    import math
+
+    def loglik(k: float) -> float:
+        total = 0.0
+        for d, won in data:
+            p = 1.0 / (1.0 + math.exp(-k * d))
+            total += math.log(max(1e-12, p if won else 1.0 - p))
+        return total
+
+    low, high = 0.1, 60.0
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a = high - ratio * (high - low)
+        b = low + ratio * (high - low)
+        if loglik(a) < loglik(b):
+            low = a
+        else:
+            high = b
+    return (low + high) / 2
+
+
+def calibrate(games: int, seed: int, game_list: list[str]) -> None:
+    """Print the fitted sharpness of each game next to the one in companion/ai/evaluate.py."""
+    from companion.ai.evaluate import DEFAULT_SHARPNESS, SHARPNESS
+
+    print(f"Sharpness k of the evaluation, fitted on {games} two-player games at '{DEFAULT_LEVEL}':")
+    for game_id in game_list:
+        data = calibration_data(game_id, games, seed)
+        k = fit_sharpness(data)
+        used = SHARPNESS.get(game_id, DEFAULT_SHARPNESS)
+        print(f"{game_id:<18} fitted {k:5.1f}  (in use {used:g}; {len(data)} positions)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, metavar="N",
+                        help="games per game, player count and opponent (default 200)")
+    parser.add_argument("--positions", type=int, default=200, metavar="N",
+                        help="midgame positions per game for the time per decision (default 200)")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                        help="processes playing the games (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", action="append", default=None, metavar="ID",
+                        help="only this game (repeatable; default: every game)")
+    parser.add_argument("--part", choices=("both", "strength", "time"), default="both")
+    parser.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
+                        help="only fit the evaluation's sharpness per game on GAMES games "
+                        "between players of the default level (see companion/ai/evaluate.py), "
+                        "and stop")
+    args = parser.parse_args()
+    game_list = args.game or game_ids()
+    if args.calibrate:
+        calibrate(args.calibrate, args.seed, game_list)
+        return
+    strong = level("strong")
+    began = time.perf_counter()
+
+    if args.part in ("both", "strength"):
+        print(f"Strength of 'strong' ({strong.help}) in one seat, the floor players in the")
+        print("others, seats rotating; 95% Wilson interval; fair share = 1/players.")
+        print()
+        print(f"{'game':<22} {'against':<7} {'games':>5} {'won':>6} {'95% interval':>14} "
+              f"{'fair':>5} {'s/game':>6}  target")
+        all_series = [
+            Series(game_id, players, opponent, args.games, args.seed)
+            for game_id in game_list
+            for players in range(game_class(game_id).min_players, game_class(game_id).max_players + 1)
+            for opponent in ("random", "greedy")
+        ]
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            futures = {
+                s: [pool.submit(play_series, part) for part in chunks(s, max(1, args.workers * 2))]
+                for s in all_series
+            }
+            for s, parts in futures.items():
+                results = [f.result() for f in parts]
+                wins = sum(r[0] for r in results)
+                games = sum(r[1] for r in results)
+                rate = wins / games
+                low, high = wilson(wins, games)
+                fair = 1 / s.players
+                if s.opponent == "random":
+                    target = TARGET_RANDOM.get(s.game_id, 0.95)
+                    verdict = f">= {target:.0%}: {'meets' if rate >= target else 'BELOW'}"
+                elif s.game_id == "senet-tait":
+                    verdict = f"> fair share: {'meets' if low > fair else ('edge' if rate > fair else 'NO EDGE')}"
+                else:
+                    verdict = ""
+                label = s.game_id if game_class(s.game_id).max_players == 2 else f"{s.game_id} ({s.players}p)"
+                per_game = sum(r[2] for r in results) / games
+                print(f"{label:<22} {s.opponent:<7} {games:>5} {rate:>6.1%} "
+                      f"{f'[{low:.1%}, {high:.1%}]':>14} {fair:>5.0%} {per_game:>6.2f}  {verdict}",
+                      flush=True)
+        print()
+
+    if args.part in ("both", "time"):
+        normal = level(DEFAULT_LEVEL)
+        print(f"Time per decision at '{DEFAULT_LEVEL}' ({normal.help}), {args.positions} midgame "
+              "positions per game;")
+        print("floor: a one-ply search of the same positions (each move, then the evaluation).")
+        print()
+        print(f"{'game':<18} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'budget':>7} "
+              f"{'floor p50':>9} {'x floor':>7} {'depth':>6}  target p99 <= {TARGET_P99_S * 1000:.0f} ms")
+        for game_id in game_list:
+            times, floor, depths = time_decisions(game_id, args.positions, args.seed)
+            p50, p99, top = (percentile(times, 0.5), percentile(times, 0.99), times[-1])
+            f50 = percentile(floor, 0.5)
+            budget = normal.budget_s or float("inf")
+            over = sum(1 for t in times if t > budget)
+            verdict = "meets" if p99 <= TARGET_P99_S else "ABOVE"
+            if over:
+                verdict += f"; {over} over the budget (machine busy?)"
+            print(f"{game_id:<18} {p50 * 1000:>7.1f} {p99 * 1000:>7.1f} {top * 1000:>7.1f} "
+                  f"{budget * 1000:>5.0f}ms {f50 * 1000:>7.2f}ms {p50 / f50:>6.1f}x "
+                  f"{statistics.mean(depths):>6.2f}  {verdict}", flush=True)
+        print()
+    print(f"({time.perf_counter() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

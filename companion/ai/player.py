@@ -1,0 +1,167 @@
+"""The computer player: one call per decision, at a level chosen per seat.
+
+>>> import random
+>>> from companion.rules import get_game
+>>> from companion.ai.player import choose
+>>> state = get_game("senet-tait").new_state()
+>>> _ = state.apply(state.throw_spec.parse("4"))
+>>> decision = choose(state, "normal", random.Random(1), max_nodes=500)
+>>> decision.move.notation, [r.move.notation for r in decision.ranking]
+('enter 4', ['enter 4'])
+
+:func:`choose` searches (:mod:`companion.ai.search`) and returns a
+:class:`~companion.ai.search.Decision`: the move, its value (the player's expected
+chance to win after it, 0..1), every legal move ranked, the depth reached. The
+levels (:data:`LEVELS`):
+
+* ``easy``: one ply (each move, then the evaluation), its choice blurred by noise from
+  the seeded random generator: it often picks the second or third best move;
+* ``normal`` (the default): iterative deepening to 4 plies within 250 node
+  expansions and 40 ms;
+* ``strong``: iterative deepening to 8 plies within 1000 node expansions and 250 ms.
+
+The node budget usually ends a search first, which makes a decision the same on every
+machine; the time budget is the guarantee for a slow machine (a Raspberry Pi 4 is about
+four times slower than the machine these were measured on).
+
+A budget given to :func:`choose` replaces the level's (seconds of wall-clock time; the
+search never goes over it by more than one node expansion); ``max_nodes`` caps the node
+expansions instead or as well (a node budget alone makes a decision the same on every
+machine). :func:`estimate` is a player's chance to win from the evaluation alone, for a
+screen that shows it.
+
+:func:`player` also names the baselines of ``companion rules match`` and
+``benchmarks/ai_strength.py``: ``random`` (a uniformly random legal move) and
+``greedy`` (one ply, no noise, no budget: the move whose position evaluates best).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from companion.ai.evaluate import estimate
+from companion.ai.search import Decision, RankedMove, search
+from companion.rules import Move, State
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How a computer player searches: ``max_depth`` plies at most, within
+    ``budget_s`` seconds and ``max_nodes`` node expansions by default (``None``: no
+    limit), and ``noise``: the standard deviation of the Gaussian noise added to each
+    move's value (a win chance, 0..1) before the choice (0: the best move)."""
+
+    name: str
+    max_depth: int
+    budget_s: float | None
+    max_nodes: int | None
+    noise: float
+    help: str
+
+
+LEVELS: Final[dict[str, Level]] = {
+    "easy": Level("easy", 1, 0.04, None, 0.12, "one ply ahead, and often not the best move"),
+    "normal": Level("normal", 4, 0.04, 250, 0.0, "up to 4 plies, 250 positions, within 40 ms"),
+    "strong": Level("strong", 8, 0.25, 1000, 0.0, "up to 8 plies, 1000 positions, within 250 ms"),
+}
+"""The levels a seat can be given, by name."""
+
+DEFAULT_LEVEL: Final = "normal"
+
+BASELINES: Final = ("random", "greedy")
+"""Players that are not levels: for matches and benchmarks."""
+
+
+def level(name: str) -> Level:
+    """The level called ``name``.
+
+    :raises ValueError: naming the levels, for an unknown name.
+    """
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; levels: {', '.join(LEVELS)}") from None
+
+
+def choose(
+    state: State,
+    level_name: str = DEFAULT_LEVEL,
+    rng: random.Random | None = None,
+    budget_s: float | None = None,
+    max_nodes: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Decision:
+    """The move the computer plays in ``state`` at level ``level_name``.
+
+    ``rng`` draws the noise of a noisy level (``easy``); ``None`` is a generator
+    seeded with 0, so a decision is reproducible unless a time budget cuts the search
+    short. ``budget_s`` (seconds) and ``max_nodes`` replace the level's budget when
+    given. With one legal move there is nothing to search: it is returned at once.
+
+    :raises ValueError: for an unknown level.
+    :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    """
+    chosen = level(level_name)
+    start = clock()
+    ranking, depth, nodes = search(
+        state,
+        chosen.max_depth,
+        chosen.budget_s if budget_s is None else budget_s,
+        chosen.max_nodes if max_nodes is None else max_nodes,
+        clock,
+    )
+    pick: RankedMove = ranking[0]
+    if chosen.noise and len(ranking) > 1:
+        draw = rng if rng is not None else random.Random(0)
+        noisy = [r.value + draw.gauss(0.0, chosen.noise) for r in ranking]
+        pick = ranking[noisy.index(max(noisy))]
+    return Decision(pick.move, pick.value, tuple(ranking), depth, nodes, clock() - start)
+
+
+Player = Callable[[State, random.Random], Move]
+"""A player for matches: the move to play in a state where a decision is due."""
+
+
+def player(name: str) -> Player:
+    """The player called ``name``: a level (:data:`LEVELS`) or a baseline
+    (:data:`BASELINES`).
+
+    :raises ValueError: naming what exists, for an unknown name.
+    """
+    if name == "random":
+        return _random_move
+    if name == "greedy":
+        return _greedy_move
+    if name not in LEVELS:
+        known = ", ".join((*LEVELS, *BASELINES))
+        raise ValueError(f"unknown player {name!r}; players: {known}")
+    return lambda state, rng: choose(state, name, rng).move
+
+
+def _random_move(state: State, rng: random.Random) -> Move:
+    moves = state.legal_moves()
+    return moves[rng.randrange(len(moves))]
+
+
+def _greedy_move(state: State, rng: random.Random) -> Move:
+    ranking, _depth, _nodes = search(state, 1)
+    return ranking[0].move
+
+
+__all__ = [
+    "BASELINES",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Decision",
+    "Level",
+    "Player",
+    "RankedMove",
+    "choose",
+    "estimate",
+    "level",
+    "player",
+]
