@@ -211,6 +211,12 @@ def _schema() -> tuple[Setting, ...]:
         Setting("led.enabled", "bool", True,
                 "LED lit while a throw is awaited, blinking while the shaker is disconnected "
                 "(also in Settings)"),
+        Setting("ai.throw", "str", "draw",
+                "the computer's throws: draw (the companion draws them) or shake (the table "
+                "shakes or throws for it, as for a person)", ("draw", "shake")),
+        Setting("ai.hints", "bool", True,
+                "offer Hint in the pause menu (the best move and a chance to win); false for "
+                "tournaments"),
         Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
                 "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,

@@ -38,7 +38,7 @@ from companion.app.events import (
     ThrowReported,
 )
 from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
-from companion.app.screens import PAUSE_ITEMS, Screen
+from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
 from companion.devices.events import SourceName
@@ -62,7 +62,9 @@ class Controller:
     on the box (default: the configuration's defaults with ``source``), saved to ``saved``
     when changed; ``buzzer`` / ``led``: whether they are wired (their settings offered);
     ``notices``: problems of the configuration to show after the splash screen;
-    ``boards``: folders of board / deck files; ``game_options``: options by game id.
+    ``boards``: folders of board / deck files; ``game_options``: options by game id;
+    ``think``: the computer's choice (:data:`~companion.app.screens.Think`); ``hints``:
+    Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it).
     """
 
     def __init__(
@@ -82,6 +84,9 @@ class Controller:
         notices: Sequence[str] = (),
         boards: Sequence[Path] = (),
         game_options: Mapping[str, Mapping[str, object]] | None = None,
+        think: Think | None = None,
+        hints: bool = True,
+        computer_draws: bool = True,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -108,6 +113,8 @@ class Controller:
         self.notices = list(notices)
         self.boards = list(boards)
         self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
+        self.think: Think = think or sc.computer_move
+        self.hints, self.computer_draws = hints, computer_draws
         self.quit = False
 
     # ------------------------------------------------------------------ reading

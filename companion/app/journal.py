@@ -535,10 +535,15 @@ class JournalStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def begin(self, game: Game, players: int, *, started: str | None = None) -> Journal:
+    def begin(
+        self, game: Game, players: int, *, started: str | None = None,
+        seats: Mapping[int, str] | None = None,
+    ) -> Journal:
         """Start the journal of a new game (its first record written and synced).
 
-        ``started``: the start time text (default: now, UTC, ISO 8601).
+        ``started``: the start time text (default: now, UTC, ISO 8601); ``seats``: the
+        players the computer plays, by player index, with their level (written as the
+        header's ``"seats"`` only when there are any).
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         now = datetime.now(UTC)
@@ -562,6 +567,7 @@ class JournalStore:
                 "options": dict(game.option_values),
                 "players": players,
                 "started": started or now.isoformat(timespec="seconds"),
+                **({"seats": {str(p): lv for p, lv in sorted(seats.items())}} if seats else {}),
             })
             _fsync_dir(self.directory)
         except OSError:  # no game began: leave no empty file to be reported as unusable

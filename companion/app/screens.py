@@ -14,7 +14,8 @@ routine) come from the game's presenter (:mod:`companion.ui.games`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -29,10 +30,12 @@ from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.rules import (
     PASS,
     Action,
+    Game,
     Move,
     Option,
     Phase,
     RulesError,
+    State,
     game_class,
     game_title,
     get_game,
@@ -62,11 +65,13 @@ class Screen(enum.Enum):
     SETTINGS = "settings"
     OPTION = "option"
     BOARD = "board"
+    COMPUTER = "computer"
+    SEATS = "seats"
     PAUSE = "pause"
     MESSAGE = "message"
 
 
-IN_GAME = frozenset({Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST})
+IN_GAME = frozenset({Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST, Screen.COMPUTER})
 """Screens that follow from the position: leaving a message over one shows what the
 position calls for now (:meth:`Controller.route`)."""
 
@@ -80,6 +85,28 @@ SOURCE_PROMPTS = {
 }
 
 PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "Board", "End game")
+
+Think = Callable[[State, str], Move]
+"""How the computer chooses: a move of ``state.legal_moves()`` at a level (``easy``,
+``normal``, ``strong``; :mod:`companion.ai.player`)."""
+
+SEAT_CHOICES = ("person", "easy", "normal", "strong")
+"""Who plays a seat: a person, or the computer at a level."""
+
+
+@functools.lru_cache(maxsize=16)
+def _default_game(game_id: str) -> Game:
+    """The game with its default options (for its players' names on the setup screen)."""
+    return get_game(game_id)
+
+
+def computer_move(state: State, level: str) -> Move:
+    """The computer's move (:func:`companion.ai.player.choose` at ``level``, within the
+    level's time and node budget)."""
+    from companion.ai.player import choose
+
+    return choose(state, level).move
+
 
 ERRORS = frozenset({
     "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
@@ -212,6 +239,8 @@ class Setup(Page):
     game_id: str = ""
     players: int = 2
     options: dict[str, Any] = field(default_factory=dict)
+    seats: dict[int, str] = field(default_factory=dict)
+    """The players the computer plays, by player index, with their level."""
 
     def rows(self, nav: Controller) -> list[tuple[str, str]]:
         """The rows: ``(key, label)``; key ``players``, an option name, or ``begin``."""
@@ -225,6 +254,9 @@ class Setup(Page):
                 value = self.options.get(option.name, option.default)
                 rows.append((option.name, f"{presenter.option_label(option)}: "
                                           f"{presenter.option_value(option, value)}"))
+        computer = ", ".join(_default_game(self.game_id).player_name(p, self.players)
+                             for p in sorted(self.seats)) or "nobody"
+        rows.append(("seats", f"Computer: {computer}"))
         rows.append(("begin", "Begin"))
         return rows
 
@@ -254,10 +286,13 @@ class Setup(Page):
         key = self.rows(nav)[self.cursor][0]
         cls = game_class(self.game_id)
         if key == "begin":
-            begin(nav, self.game_id, self.players, self.options, setup=self)
+            begin(nav, self.game_id, self.players, self.options, setup=self, seats=self.seats)
         elif key == "players":
             span = cls.max_players - cls.min_players + 1
             self.players = cls.min_players + (self.players - cls.min_players + 1) % span
+            self.seats = {p: lv for p, lv in self.seats.items() if p < self.players}
+        elif key == "seats":
+            nav.goto(Seats(setup=self))
         else:
             option = next(o for o in cls.options if o.name == key)
             nav.goto(OptionPage(setup=self, option=option))
@@ -266,7 +301,44 @@ class Setup(Page):
         nav.goto(Menu())
 
     def again(self) -> Page:
-        return replace(self, cursor=0, scroll=0, options=dict(self.options))
+        return replace(self, cursor=0, scroll=0, options=dict(self.options), seats=dict(self.seats))
+
+
+@dataclass
+class Seats(Page):
+    """Who plays each seat: a person, or the computer at a level; OK on a seat
+    changes it, BACK goes back to the setup."""
+
+    kind = Screen.SEATS
+    setup: Setup | None = None
+
+    def items(self, nav: Controller) -> tuple[str, ...]:
+        assert self.setup is not None
+        setup = self.setup
+        named = _default_game(setup.game_id)
+        return (*(f"{named.player_name(p, setup.players)}: "
+                  + (f"computer {setup.seats[p]}" if p in setup.seats else "person")
+                  for p in range(setup.players)), "Back")
+
+    def view(self, nav: Controller) -> View:
+        return View("seats", "Who plays", ("OK: a person or the computer at a level.",),
+                    items=self.items(nav), cursor=self.cursor, hint="OK: change")
+
+    def ok(self, nav: Controller) -> None:
+        assert self.setup is not None
+        seats = self.setup.seats
+        p = self.cursor
+        if p >= self.setup.players:
+            self.back(nav)
+            return
+        who = SEAT_CHOICES[(SEAT_CHOICES.index(seats.get(p, "person")) + 1) % len(SEAT_CHOICES)]
+        seats.pop(p, None)
+        if who != "person":
+            seats[p] = who
+
+    def back(self, nav: Controller) -> None:
+        assert self.setup is not None
+        nav.goto(self.setup)
 
 
 @dataclass
@@ -688,13 +760,22 @@ class Pause(Page):
     move is previewed by "Board")."""
 
     def items(self, nav: Controller) -> tuple[str, ...]:
-        return PAUSE_ITEMS
+        return (*PAUSE_ITEMS, "Hint") if self._hint_move(nav) else PAUSE_ITEMS
+
+    def _hint_move(self, nav: Controller) -> bool:
+        """A hint is offered when enabled and a person is to move or decide."""
+        table = nav.table
+        return bool(nav.hints and table is not None and table.state.current_player not in
+                    table.seats and table.state.phase in (Phase.MOVE, Phase.DECIDE)
+                    and tuple(table.state.legal_moves()) != (PASS,))
 
     def view(self, nav: Controller) -> View:
-        return View("pause", "Paused", items=PAUSE_ITEMS, cursor=self.cursor, hint="OK: choose")
+        return View("pause", "Paused", items=self.items(nav), cursor=self.cursor,
+                    hint="OK: choose")
 
     def ok(self, nav: Controller) -> None:
-        choice = PAUSE_ITEMS[self.cursor % len(PAUSE_ITEMS)]
+        items = self.items(nav)
+        choice = items[self.cursor % len(items)]
         if choice == "Continue":
             nav.route()
         elif choice == "Undo last move":
@@ -703,6 +784,8 @@ class Pause(Page):
             self._status(nav)
         elif choice == "Settings":
             nav.goto(Settings(back_to=self))
+        elif choice == "Hint":
+            hint(nav)
         elif choice == "Board":
             move = self.after.highlighted(nav) if isinstance(self.after, Moves) else None
             try:
@@ -765,10 +848,59 @@ class BoardPage(Page):
             nav.goto(self.back_to.again())
 
 
+@dataclass
+class ComputerMove(Page):
+    """The computer's move or decision, for the players to make on the real board:
+    OK once its pieces are moved plays it; THROW (or DOWN) shows it on the board."""
+
+    kind = Screen.COMPUTER
+    move: Move | None = None
+
+    def view(self, nav: Controller) -> View:
+        assert self.move is not None
+        state = nav.position
+        name = state.player_to_act_name
+        did = "threw" + caption(nav) if state.phase is Phase.MOVE else "decides"
+        return View("computer", f"{name} {did}", (
+            f"Computer: {self.move.notation}", "Move its piece, then OK.",
+        ), picture=picture_marked(nav), hint="OK: done THROW: board")
+
+    def ok(self, nav: Controller) -> None:
+        assert self.move is not None
+        act(nav, self.move)
+
+    def step(self, nav: Controller, delta: int, repeat: bool) -> None:
+        self.throw_pressed(nav)
+
+    def throw_pressed(self, nav: Controller) -> None:
+        try:
+            board_model(nav.position)
+        except ValueError:  # a game without a board picture (none of the four)
+            return
+        nav.goto(BoardPage(move=self.move, back_to=self))
+
+    def back(self, nav: Controller) -> None:
+        nav.goto(Pause(after=self))
+
+
 def for_position(nav: Controller) -> Page:
-    """The screen the game's position calls for."""
+    """The screen the game's position calls for. On the computer's turn its throw is
+    drawn at once (unless the table shakes for it) and its choice shown."""
     state = nav.position
     phase = state.phase
+    table = nav.table
+    computer = table.seats.get(state.current_player) if table is not None else None
+    if computer is not None and phase is Phase.THROW and nav.computer_draws:
+        spec = state.throw_spec
+        assert spec is not None and table is not None
+        acted = table.act(nav.draw(spec, len(table.actions)))
+        nav.said = tuple(e.text for e in acted.events)
+        nav.cue = Cue.THROW
+        return for_position(nav)
+    if computer is not None and phase in (Phase.MOVE, Phase.DECIDE):
+        moves = state.legal_moves()
+        if tuple(moves) != (PASS,):
+            return ComputerMove(move=nav.think(state, computer))
     if phase is Phase.OVER:
         return Over()
     if phase is Phase.THROW:
@@ -801,12 +933,13 @@ def picture_marked(nav: Controller) -> ThrowPicture | None:
 
 
 def begin(
-    nav: Controller, game_id: str, players: int, options: dict[str, Any], *, setup: Setup
+    nav: Controller, game_id: str, players: int, options: dict[str, Any], *, setup: Setup,
+    seats: dict[int, str] | None = None,
 ) -> None:
     """Begin a new game of ``game_id``; a game that cannot be made (a data file with a
     mistake: file, line and reason) is said, and leads back to its ``setup``."""
     try:
-        table = Table.begin(nav.store, get_game(game_id, **options), players)
+        table = Table.begin(nav.store, get_game(game_id, **options), players, seats)
     except RulesError as exc:
         nav.show_message("Cannot start", (str(exc),), then=setup)
         return
@@ -899,6 +1032,22 @@ def end_game(nav: Controller) -> None:
     if failed is not None:
         nav.show_message("Cannot save", (failed, "The game is offered again at the next start."),
                          then=Menu())
+
+
+def hint(nav: Controller) -> None:
+    """The best move for the person to act (the computer's ``strong`` search) and their
+    chance to win from here (the evaluation: pieces' progress, no look-ahead); OK
+    shows the moves again."""
+    from companion.ai.evaluate import estimate
+
+    state = nav.position
+    best = nav.think(state, "strong")
+    chance = round(100 * estimate(state, state.current_player))
+    nav.show_message("Hint", (
+        f"Best: {best.notation}",
+        f"{state.player_to_act_name}'s chance to win: about {chance}% (from the "
+        "position of the pieces)",
+    ), then=None)
 
 
 def change(nav: Controller, prefs: Prefs) -> None:

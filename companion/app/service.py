@@ -295,7 +295,8 @@ def build(
         buzzer=indicators is not None and indicators.buzzer is not None,
         led=indicators is not None and indicators.led is not None,
         notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
-        game_options=conf.get("games", {}),
+        game_options=conf.get("games", {}), hints=conf["ai.hints"],
+        computer_draws=conf["ai.throw"] == "draw",
     )
 
     holder: dict[str, Any] = {}

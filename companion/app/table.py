@@ -14,6 +14,7 @@ the table is unchanged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.app.journal import Journal, JournalStore, Loaded
@@ -50,23 +51,32 @@ class Undone:
 class Table:
     """One game in play. Build it with :meth:`begin` or :meth:`reopen`."""
 
-    def __init__(self, game: Game, players: int, journal: Journal, actions: list[Action]) -> None:
+    def __init__(
+        self, game: Game, players: int, journal: Journal, actions: list[Action],
+        seats: Mapping[int, str] | None = None,
+    ) -> None:
         self.game = game
         self.players = players
         self.journal = journal
+        self.seats = dict(seats or {})
+        """The players the computer plays, by player index, with their level."""
         self._actions = list(actions)
+        self._movers: list[int] = []
         self.state: State = game.new_state(players)
         self.last_throw: tuple[Throw, Implement] | None = None
         """The last throw made and the implement it was thrown with (``None``: none yet)."""
         self._replay()
 
     @classmethod
-    def begin(cls, store: JournalStore, game: Game, players: int) -> Table:
-        """A new game; its journal's first record is on disk when this returns.
+    def begin(
+        cls, store: JournalStore, game: Game, players: int, seats: Mapping[int, str] | None = None
+    ) -> Table:
+        """A new game (``seats``: the computer's players and levels); its journal's first
+        record is on disk when this returns.
 
         :raises OSError: the journal cannot be written.
         """
-        return cls(game, players, store.begin(game, players), [])
+        return cls(game, players, store.begin(game, players, seats=seats), [], seats)
 
     @classmethod
     def reopen(cls, store: JournalStore, loaded: Loaded) -> Table:
@@ -75,7 +85,10 @@ class Table:
 
         :raises OSError: the journal cannot be opened for writing.
         """
-        table = cls(loaded.game, loaded.players, store.reopen(loaded), list(loaded.actions))
+        raw = loaded.header.get("seats")
+        seats = {int(p): str(lv) for p, lv in raw.items()
+                 if str(p).isdigit() and int(p) < loaded.players} if isinstance(raw, dict) else {}
+        table = cls(loaded.game, loaded.players, store.reopen(loaded), list(loaded.actions), seats)
         if table.state.outcome is not None:
             table._record_win()
         return table
@@ -99,6 +112,7 @@ class Table:
         self.journal.append(by, action, events)
         self.state = after
         self._actions.append(action)
+        self._movers.append(state.current_player)
         implement = spec if isinstance(action, Throw) else None
         if implement is not None:
             assert isinstance(action, Throw)
@@ -107,13 +121,14 @@ class Table:
         return Acted(by, action, tuple(events), implement, failed)
 
     def undo(self) -> Undone | None:
-        """Take back the last confirmed move, with any throw made after it; ``None``
-        when no move has been made. A throw alone is never taken back (that would be a
-        free re-throw).
+        """Take back the last confirmed move of a person, with any throw made after it
+        and the computer's replies since; ``None`` when no person has moved. A throw
+        alone is never taken back (that would be a free re-throw).
 
         :raises OSError: the journal cannot record the undo (nothing changes).
         """
-        moves = [i for i, a in enumerate(self._actions) if isinstance(a, Move)]
+        moves = [i for i, a in enumerate(self._actions)
+                 if isinstance(a, Move) and self._movers[i] not in self.seats]
         if not moves:
             return None
         keep = moves[-1]
@@ -147,12 +162,15 @@ class Table:
         """The position after :attr:`actions` from the start; the last throw's picture."""
         state = self.game.new_state(self.players)
         last: tuple[Throw, Implement] | None = None
+        movers = []
         for action in self._actions:
             if isinstance(action, Throw):
                 spec = state.throw_spec
                 assert spec is not None
                 last = (action, spec)
+            movers.append(state.current_player)
             state.apply(action)
+        self._movers = movers
         self.state = state
         self.last_throw = last
 

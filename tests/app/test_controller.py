@@ -114,15 +114,15 @@ def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Pa
     ctl = controller(tmp_path, ["LLLLL"])
     send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK)
     assert ctl.view().items == ("Sticks: 4", "House of Beauty: onto", "Unused 6 rethrow: yes",
-                                "Begin")
+                                "Computer: nobody", "Begin")
     assert ctl.view().lines == ("Black throws first.",)
-    send(ctl, UP, UP, UP, OK)                    # the sticks' page: what the option does
+    send(ctl, DOWN, OK)                          # the sticks' page: what the option does
     assert ctl.view().title == "Sticks" and ctl.view().lines[0].startswith("Number of casting")
     send(ctl, OK)                                # sticks: 5
     assert "Now: 5" in ctl.view().lines
     send(ctl, BACK)
     assert ctl.view().items[0] == "Sticks: 5" and ctl.view().lines == ("Sticks: 5",)
-    send(ctl, DOWN, DOWN, DOWN, OK, SHAKE)       # begin; five light sides
+    send(ctl, UP, OK, SHAKE)                     # begin; five light sides
     assert ctl.view().title == "Black threw 5"
     assert ctl.journal is not None
     assert load(ctl.journal.path).game.option("sticks") == 5
@@ -304,11 +304,11 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
-    assert ctl.view().items == ("Players: 2", "Begin")
-    send(ctl, UP, OK)  # three players
+    assert ctl.view().items == ("Players: 2", "Computer: nobody", "Begin")
+    send(ctl, DOWN, OK)  # three players
     assert ctl.view().items[0] == "Players: 3"
     assert ctl.view().lines == ("Player 1, Player 2, Player 3",)  # who plays, by name
-    send(ctl, DOWN, OK, SHAKE)
+    send(ctl, UP, OK, SHAKE)
     view = ctl.view()
     assert view.picture is not None and view.picture.kind == "dice" and view.picture.faces == ("5",)
     send(ctl, OK)                      # 0-5: a decision follows

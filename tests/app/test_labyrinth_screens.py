@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller_tools import OK, SHAKE, UP, on
+from controller_tools import DOWN, OK, SHAKE, on
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
@@ -36,8 +36,7 @@ def test_setup_names_the_players_by_colour(tmp_path: Path) -> None:
     for ev in (OK, OK):
         ctl.handle(ev)
     assert ctl.view().lines == ("Red throws first.",)  # the throws decide who starts
-    for ev in (UP, UP, UP, UP):
-        ctl.handle(ev)
+    ctl.handle(DOWN)  # from Begin round to the top: Players
     assert ctl.view().items[0] == "Players: 2" and ctl.view().lines == ("Red, Blue",)
     ctl.handle(OK)
     assert ctl.view().lines == ("Red, Blue, Green",)

@@ -56,7 +56,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl = Controller(store=JournalStore(workdir / "setup"), draw=_Scripted([]),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=[GAME])
     ctl.start()
-    for ev in (OK, OK, UP, UP, UP, UP, OK, OK):  # splash, menu, up to "Players", 2 -> 4
+    for ev in (OK, OK, DOWN, OK, OK):  # splash, menu, round to "Players", 2 -> 4
         ctl.handle(ev)
     assert ctl.view().items[0] == "Players: 4"
     yield "labyrinth-setup-players", ctl.view()

@@ -153,6 +153,27 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl3.handle(OK)
     yield "journal-repaired", ctl3.view()
 
+    # A seat for the computer: White plays the first legal move it is given.
+    ctl4 = Controller(store=JournalStore(workdir / "c"), draw=scripted_draw(["4", "4", "6"]),
+                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                      think=lambda state, level: state.legal_moves()[0])
+
+    def send4(*events: Event) -> View:
+        for ev in events:
+            ctl4.handle(ev)
+        return ctl4.view()
+
+    send4(OK, OK, UP, OK)                                     # splash, menu, setup: Computer
+    yield "seats", send4(DOWN, OK, OK)                        # White: computer normal
+    yield "setup-computer", send4(BACK)
+    send4(DOWN, OK, Shaken("gpio-shaker"), OK)                # Begin; Black throws 4, enters
+    yield "computer", ctl4.view()                             # White's throw drawn: its move
+    yield "computer-board", send4(THROW)                      # where it goes
+    send4(OK, OK)                                             # played; what it did (a bump)
+    send4(Shaken("gpio-shaker"))                              # Black throws 6
+    assert ctl4.screen is Screen.MOVES, ctl4.screen
+    yield "hint", send4(BACK, UP, OK)                         # pause menu, Hint (last)
+
     # Throw pictures of the other implements (games still being written use them).
     two_dice = Dice(2, 6)
     yield "picture-dice", View("moves", "Player 1 threw 3+5", items=("12-15", "12-17 [3+5]"),

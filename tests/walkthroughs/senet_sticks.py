@@ -124,7 +124,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "senet-sticks-setup-quick", ctl.view()
     _send(ctl, UP, OK, OK, BACK, DOWN, OK, OK, BACK)      # back to normal, one solid stick
     assert ctl.setup_options == {"mode": "normal", "extra-stick": False}
-    _send(ctl, DOWN, DOWN, DOWN, OK)                      # Begin
+    _send(ctl, UP, UP, OK)                                # Begin (from the top, round)
     assert ctl.screen is Screen.THROW, ctl.screen
     yield "senet-sticks-cast", ctl.view()     # who starts: one solid stick
     _send(ctl, SHAKE, OK)
