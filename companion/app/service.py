@@ -32,6 +32,7 @@ from companion.app.controller import Controller, Draw, Reply
 from companion.app.events import Event, PanelIdle, Quit
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
+from companion.app.screens import Think
 from companion.app.settings import Prefs, SavedSettings
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
@@ -252,6 +253,7 @@ def build(
     save_settings: bool = True,
     origins: Mapping[str, str] | None = None,
     notices: Sequence[str] = (),
+    think: Think | None = None,
 ) -> Parts:
     """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
     gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread);
@@ -259,7 +261,8 @@ def build(
     directory (``settings.toml`` beside the journals; see :mod:`companion.app.settings`);
     ``origins``: where each configuration value came from (for the log); ``notices``:
     problems met while reading the configuration that did not stop the start (shown
-    on the screen after the splash).
+    on the screen after the splash); ``think``: how the computer chooses its moves
+    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level).
 
     :raises gpiozero.GPIOZeroError: a pin that cannot be used.
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
@@ -296,7 +299,7 @@ def build(
         led=indicators is not None and indicators.led is not None,
         notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
         game_options=conf.get("games", {}), hints=conf["ai.hints"],
-        computer_draws=conf["ai.throw"] == "draw",
+        computer_draws=conf["ai.throw"] == "draw", think=think,
     )
 
     holder: dict[str, Any] = {}
