@@ -46,6 +46,7 @@ SMALL = (128, 32)
 LARGE = (128, 64)
 README_SCREENS = (
     "throw", "moves", "events", "lost", "manual", "over", "moves-preview", "resumed-board",
+    "seats", "computer", "hint",
     "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
 )
 """The screens shown (enlarged) in the README."""
