@@ -6,20 +6,18 @@ game keeps its seats."""
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import serving
 
 from companion.ai.player import choose
 from companion.app.controller import Screen
-from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.screens import Seats, Setup
-from companion.app.service import Parts, build, mock_factory
-from companion.devices.clock import ManualScheduler
+from companion.app.service import Parts
 from companion.devices.events import ButtonName
 from companion.rules import Implement, Move, State, Throw
 from companion.sim.demo import PinDriver, demo_config
@@ -42,19 +40,9 @@ def seeded_draw(seed: int) -> Any:
 
 @pytest.fixture
 def table(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Parts, PinDriver]]:
-    conf = demo_config(tmp_path, **getattr(request, "param", {}))
-    parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
-                  draw=seeded_draw(7), think=fast_think)
-    loop = threading.Thread(target=parts.service.run)
-    loop.start()
-    driver = PinDriver(parts)
-    driver.idle()
-    try:
-        yield parts, driver
-    finally:
-        parts.service.post(Quit())
-        loop.join(5)
-        parts.service.close()
+    with serving(demo_config(tmp_path, **getattr(request, "param", {})),
+                 draw=seeded_draw(7), think=fast_think) as running:
+        yield running
 
 
 def seat_the_computer(parts: Parts, driver: PinDriver, game_id: str) -> None:

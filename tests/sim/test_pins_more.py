@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import threading
 import time
 import types
 from collections.abc import Iterator
@@ -11,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import serving
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Screen
-from companion.app.events import Quit
 from companion.app.journal import load
-from companion.app.service import Parts, build, mock_factory
-from companion.devices.clock import ManualScheduler
+from companion.app.service import Parts
 from companion.devices.events import ButtonName, SourceStatus, ThrowReported
 from companion.devices.sources import (
     PassiveSource,
@@ -32,19 +30,9 @@ from companion.sim.demo import PinDriver, demo_config
 @pytest.fixture
 def running(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Parts, PinDriver]]:
     overrides: dict[str, Any] = getattr(request, "param", {})
-    conf = demo_config(tmp_path, **overrides)
-    parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
-                  draw=scripted_draw(["4", "2", "3", "6"]))
-    loop = threading.Thread(target=parts.service.run)
-    loop.start()
-    driver = PinDriver(parts)
-    driver.idle()
-    try:
-        yield parts, driver
-    finally:
-        parts.service.post(Quit())
-        loop.join(5)
-        parts.service.close()
+    with serving(demo_config(tmp_path, **overrides),
+                 draw=scripted_draw(["4", "2", "3", "6"])) as running_parts:
+        yield running_parts
 
 
 def start(parts: Parts, driver: PinDriver) -> None:
