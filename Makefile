@@ -44,7 +44,8 @@ test: $(STAMP) chromium
 # Every benchmark script that exists in this checkout, one after the other.
 BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
-              benchmarks/board_picture_cost.py benchmarks/ai_strength.py
+              benchmarks/board_picture_cost.py benchmarks/ai_strength.py \
+              benchmarks/web_footprint.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \
