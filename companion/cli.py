@@ -430,6 +430,48 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    """``companion web``: the read-only spectator page, until stopped (Ctrl-C, SIGTERM)."""
+    import ipaddress
+    import os
+
+    from companion.app import config as cfg
+
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+        bind = args.bind if args.bind is not None else conf["web.bind"]
+        port = cfg.BY_NAME["web.port"].parse(args.port, "command line") if args.port is not None \
+            else conf["web.port"]
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        if bind != "localhost":
+            ipaddress.ip_address(bind)
+    except ValueError:
+        raise UsageError(f"web.bind: expected an IP address (127.0.0.1, 0.0.0.0 for every "
+                         f"IPv4 interface, :: for IPv6 too) or localhost, got {bind!r}") from None
+    directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
+    try:
+        import uvicorn
+
+        from companion.web.app import create_app
+    except ImportError as exc:
+        raise UsageError(f"companion web needs the web extra ({exc.name} is missing): "
+                         "pip install 'board-companion[web]'") from None
+    if not directory.is_dir():
+        print(f"companion web: warning: {directory} is not a directory (yet): no games "
+              "are shown until it is", file=sys.stderr)
+    host = f"[{bind}]" if ":" in bind else bind
+    print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
+          flush=True)
+    uvicorn.run(create_app(directory), host=bind, port=port, log_level="warning",
+                access_log=False, server_header=False, lifespan="off", http="h11", ws="none",
+                proxy_headers=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -612,6 +654,31 @@ def build_parser() -> argparse.ArgumentParser:
     jexport.add_argument("-o", "--output", metavar="FILE", default=None,
                          help="write here instead of standard output")
     jexport.set_defaults(func=cmd_journal_export)
+
+    web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
+                "events, whose turn), live, and the saved games with their records")
+    web = sub.add_parser(
+        "web", help=web_help,
+        description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
+        "directory (GET and HEAD only; nothing is ever written) and listens on "
+        "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
+        "file) opens it to the local network. Needs the web extra: pip install "
+        "'board-companion[web]'.")
+    web.add_argument("--bind", metavar="ADDRESS", default=None,
+                     help="IP address to listen on (default: web.bind of the config file, "
+                     "else 127.0.0.1; 0.0.0.0: every IPv4 interface, :: IPv6 too)")
+    web.add_argument("--port", metavar="N", default=None,
+                     help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
+    web.add_argument(
+        "--dir", metavar="DIR", default=None,
+        help="the journal directory (default: journal.dir of the config file, else "
+        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
+        "systemd/install.sh: /var/lib/board-companion)")
+    web.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="TOML configuration file (default: $COMPANION_CONFIG, else "
+        "/etc/board-companion/config.toml if it exists)")
+    web.set_defaults(func=cmd_web)
     return parser
 
 

@@ -4,6 +4,7 @@
 #
 #   sudo ./systemd/install.sh              # install or update, enable, (re)start
 #   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
+#   sudo ./systemd/install.sh --web        # ...and the spectator page (companion web)
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
 #   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
@@ -26,6 +27,8 @@ readonly VENV=$PREFIX/venv
 readonly CONF_DIR=/etc/board-companion
 readonly STATE_DIR=/var/lib/board-companion
 readonly UNIT_PATH=/etc/systemd/system/$SERVICE
+readonly WEB_SERVICE=board-companion-web.service
+readonly WEB_UNIT_PATH=/etc/systemd/system/$WEB_SERVICE
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
@@ -54,18 +57,22 @@ ROOT=""
 DRY_RUN=0
 UNINSTALL=0
 PURGE=0
+WEB=0
 START=1
 REBOOT_NEEDED=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--root DIR] [--no-start] [--uninstall [--purge]]
+Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--uninstall [--purge]]
 
 Install (or update) the board companion service from $SOURCE.
 
   --dry-run     print each action, change nothing
   --root DIR    write files under DIR instead of / (see the comment at the top)
   --no-start    install and enable, but do not (re)start the service now
+  --web         also install and enable the read-only spectator page
+                ($WEB_SERVICE: companion web, 127.0.0.1:8080 unless
+                [web] in the config says otherwise); off without this flag
   --uninstall   stop and remove the service, its files and the venv; saved games
                 ($STATE_DIR) and the config ($CONF_DIR) are kept
   --purge       with --uninstall: also remove saved games, config and the user
@@ -297,7 +304,12 @@ do_install() {
     fi
     # No pin library from pip (apt's are seen through --system-site-packages); wheels
     # preferred, so that nothing is compiled (there is no compiler).
-    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$SOURCE"
+    # With --web (or a web unit installed before): the web extra (Starlette, uvicorn).
+    local spec=$SOURCE
+    if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
+        spec="${SOURCE}[web]"
+    fi
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec"
     install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
 
     say "== configuration"
@@ -323,6 +335,17 @@ do_install() {
     else
         say "not starting (--no-start): sudo systemctl start $APP"
     fi
+    if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
+        say "== the spectator page ($WEB_SERVICE)"
+        install_file "$SOURCE/systemd/$WEB_SERVICE" "$WEB_UNIT_PATH" 0644
+        run systemctl daemon-reload
+        run systemctl enable "$WEB_SERVICE"
+        if [[ $START -eq 1 ]] && ! run systemctl restart "$WEB_SERVICE"; then
+            say "The spectator page did not start. Why: journalctl -u $APP-web -b --no-pager | tail -n 30"
+            exit 1
+        fi
+        say "page:    http://127.0.0.1:8080/ unless [web] in $CONF_DIR/config.toml says otherwise"
+    fi
 
     say "== done"
     say "status:  systemctl status $APP"
@@ -337,6 +360,10 @@ do_uninstall() {
     mapfile -t root_opts < <(root_args)
 
     say "== service"
+    if [[ -e $ROOT$WEB_UNIT_PATH ]]; then
+        run systemctl disable --now "$WEB_SERVICE"
+    fi
+    remove_path "$WEB_UNIT_PATH"
     if [[ -e $ROOT$UNIT_PATH ]]; then
         run systemctl disable --now "$SERVICE"
     fi
@@ -373,6 +400,7 @@ main() {
                 ;;
             --root=*) ROOT=${1#--root=} ;;
             --no-start) START=0 ;;
+            --web) WEB=1 ;;
             --uninstall) UNINSTALL=1 ;;
             --purge) PURGE=1 ;;
             -h | --help)
@@ -393,6 +421,9 @@ main() {
     fi
     if ! [[ $I2C_BAUDRATE =~ ^[0-9]+$ ]] || ((I2C_BAUDRATE < 10000 || I2C_BAUDRATE > 1000000)); then
         die "I2C_BAUDRATE=$I2C_BAUDRATE: give the I2C clock in Hz, 10000 to 1000000"
+    fi
+    if [[ $WEB -eq 1 && $UNINSTALL -eq 1 ]]; then
+        die "--web goes with an install; --uninstall removes the web unit too"
     fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"

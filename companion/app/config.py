@@ -223,6 +223,9 @@ def _schema() -> tuple[Setting, ...]:
                 high=4_000_000),
         Setting("journal.dir", "str", "", "directory of the game journals (empty: "
                 "$STATE_DIRECTORY or ~/.local/state/board-companion)"),
+        Setting("web.bind", "str", "127.0.0.1", "address `companion web` listens on "
+                "(0.0.0.0: every IPv4 interface, the LAN too; :: also IPv6)"),
+        Setting("web.port", "int", 8080, "TCP port of `companion web`", low=1, high=65535),
         Setting("log.level", "str", "info", "log level",
                 ("debug", "info", "warning", "error")),
     )

@@ -179,6 +179,7 @@ def pi(tmp_path: Path) -> Pi:
 
 
 UNIT = "/etc/systemd/system/board-companion.service"
+WEB_UNIT = "/etc/systemd/system/board-companion-web.service"
 RULE = "/etc/udev/rules.d/99-board-companion-shaker.rules"
 MODULES = "/etc/modules-load.d/board-companion.conf"
 CONFIG = "/etc/board-companion/config.toml"
@@ -327,6 +328,7 @@ def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
     [
         (("--frobnicate",), "unknown option: --frobnicate"),
         (("--purge",), "--purge goes with --uninstall"),
+        (("--web", "--uninstall"), "--web goes with an install"),
     ],
 )
 def test_bad_options_are_refused_before_anything_happens(
@@ -524,3 +526,63 @@ def test_verify_catches_a_broken_unit(pi: Pi) -> None:
     )
     assert "Unknown key 'WatchdgSec'" in result.stderr
     assert "is not executable" in result.stderr
+
+
+def test_dry_run_with_web_adds_the_spectator_page_and_changes_nothing(pi: Pi) -> None:
+    before = snapshot(pi.root)
+    out = pi.install("--dry-run", "--web").stdout.splitlines()
+    assert snapshot(pi.root) == before and pi.calls() == []
+    r = str(pi.root)
+    for expected in [
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}[web]",
+        f"write {r}{WEB_UNIT}",
+        "+ systemctl enable board-companion-web.service",
+        "+ systemctl restart board-companion-web.service",
+        "+ systemctl restart board-companion.service",  # the referee as ever
+    ]:
+        assert expected in out, f"{expected!r} not in the dry run's output:\n" + "\n".join(out)
+
+
+def test_without_web_the_spectator_page_is_left_off(pi: Pi) -> None:
+    out = pi.install("--dry-run").stdout
+    assert "board-companion-web" not in out and "[web]" not in out
+
+
+def test_install_with_web_writes_and_enables_the_web_unit_and_uninstall_removes_it(pi: Pi) -> None:
+    pi.install("--web")
+    web = REPO / "systemd" / "board-companion-web.service"
+    assert pi.file(WEB_UNIT).read_bytes() == web.read_bytes()
+    assert pi.file(UNIT).read_bytes() == (REPO / "systemd" / "board-companion.service").read_bytes()
+    systemctl = [c.line for c in pi.calls() if c.name == "systemctl"]
+    assert "systemctl enable board-companion-web.service" in systemctl
+    pi.clear_log()
+    pi.install()  # an update keeps the page it has, with its extra
+    assert "systemctl restart board-companion-web.service" in [c.line for c in pi.calls()]
+    pi.clear_log()
+    pi.install("--uninstall")
+    assert not pi.file(WEB_UNIT).exists()
+    assert pi.calls()[0].line == "systemctl disable --now board-companion-web.service"
+
+
+def test_the_web_unit_reads_the_saved_games_only_and_the_referee_stays_offline() -> None:
+    web = (REPO / "systemd" / "board-companion-web.service").read_text()
+    for line in ("ReadOnlyPaths=/var/lib/board-companion", "ProtectSystem=strict",
+                 "PrivateTmp=yes", "NoNewPrivileges=yes",
+                 "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX"):
+        assert line in web.splitlines(), line
+    assert "StateDirectory" not in web  # it never makes or owns the saved games
+    referee = (REPO / "systemd" / "board-companion.service").read_text().splitlines()
+    for line in ("PrivateNetwork=yes", "IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX"):
+        assert line in referee, line
+
+
+@needs_systemd_analyze
+def test_the_installed_web_unit_verifies(pi: Pi) -> None:
+    pi.install("--web")
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", WEB_UNIT],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")

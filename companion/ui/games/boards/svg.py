@@ -6,7 +6,11 @@ square spiral, the Cretan grid), with its label, a symbol for what is special ab
 and a ``<title>`` in the game's words (a browser shows it on hover); the pieces are
 circles in their player's colour with the player's letter; the previewed move's
 cells carry the class ``highlight`` and its piece the class ``moving``; the counts
-off the board are a line of text below. Pure: the same board gives the same text.
+off the board are a line of text below. Each piece says whose it is and where it
+stands in ``data-player`` (0-based seat) and ``data-square`` (the engine's square, as
+:attr:`companion.rules.PieceAt.square`), so that a program reading the page (the
+end-to-end browser test) can compare them with ``state.pieces()``. Pure: the same
+board gives the same text.
 """
 
 from __future__ import annotations
@@ -70,7 +74,8 @@ def _piece(board: Board, piece: Piece, cx: float, cy: float, r: float, moving: b
     title = side.name + (f", loses {piece.trapped}" if piece.trapped else "")
     ink = "#ffffff" if side.colour in ("black", "firebrick", "royalblue", "forestgreen", "green") else "#000000"
     return (
-        f'<g class="{classes}" data-player="{piece.player}"><title>{escape(title)}</title>'
+        f'<g class="{classes}" data-player="{piece.player}" '
+        f'data-square={quoteattr(str(piece.square))}><title>{escape(title)}</title>'
         f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill={quoteattr(side.colour)} stroke="#000000"'
         f' stroke-width="1.5"{dash}/>'
         f'<text x="{cx:g}" y="{cy + 4:g}" font-size="11" text-anchor="middle" fill="{ink}">'
