@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test bench lint typecheck clean
+.PHONY: demo test bench lint typecheck clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,7 +22,21 @@ demo: $(STAMP)
 		$(BIN)/companion demo --frames frames; \
 	fi
 
-test: $(STAMP)
+# The end-to-end test of `companion web` drives Debian's headless Chromium. Installed
+# here when it is missing and apt-get can be used (root); otherwise that test skips
+# and says why. Phony: the look for /usr/bin/chromium costs nothing, and a browser
+# removed since is installed again.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing Debian's chromium for tests/web/test_browser.py"; \
+		(apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null 2>&1 && \
+		  apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1)) || \
+		echo "chromium could not be installed: the browser test will skip"; \
+	else echo "no /usr/bin/chromium and no apt-get as root: the browser test will skip"; fi
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check companion tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
@@ -30,7 +44,8 @@ test: $(STAMP)
 # Every benchmark script that exists in this checkout, one after the other.
 BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
-              benchmarks/ai_strength.py
+              benchmarks/board_picture_cost.py benchmarks/ai_strength.py \
+              benchmarks/web_footprint.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \

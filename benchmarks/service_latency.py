@@ -1,12 +1,30 @@
 """Service benchmarks: press-to-frame latency, idle CPU, peak memory, start-to-first-frame.
 
-Every figure is printed next to a floor measured in the same run on the same machine;
-no number is typed in:
+Every figure is printed next to a floor measured in the same run on the same machine,
+with what the floor does and the ratio; no number is typed in:
 
-* latency: from ``MockPin.drive_low()`` to the frame handed to the luma device
-  (``ssd1306`` on luma's ``noop`` interface, so the real driver code runs), p50 and p99
-  over N presses of DOWN on a menu, next to a bare script whose gpiozero ``Button``
-  callback draws one line of text on the same kind of device (target: p99 within 2x);
+* latency: from ``MockPin.drive_low()`` on the DOWN button's pin to the frame taken by
+  the display device (its ``display()`` returned), p50 and p99 over N presses on the
+  game menu. The device is the service's own (the windowed ``ssd1306`` on luma's
+  ``noop`` interface, so the real driver code runs). Two floors, each a bare gpiozero
+  ``DigitalInputDevice`` (the class the service's buttons use) on a mock pin of the
+  same number, whose ``when_activated`` callback runs in the pin's thread:
+
+  - *like for like*: builds the same menu view, renders it with the project's
+    renderer (``companion.ui.render``) and hands it to the same kind of device --
+    everything a press must do, without the service's event queue, controller and
+    screen; the benchmark checks that its pictures are the service's, pixel for pixel
+    (target: the service's p99 within 1.5x of this floor's p99);
+  - *hand-over only*: hands a ready picture to the device: the cost of the pin, the
+    callback and the driver, without drawing;
+  - *like for like through a queue* (for the diagnosis, not a target): the callback
+    posts the press on a queue and a second thread renders and hands over, as the
+    service's one event loop must: what the design costs before the service's own
+    code (buttons, controller, screen) adds anything.
+
+  The three are measured in alternating rounds so that a busy machine slows all alike.
+  ``--profile`` runs the service's loop under cProfile for the same presses and prints
+  the calls per press of the functions that take the time.
 * idle CPU: CPU time of the whole service process over 10 s with nothing happening,
   in percent of one core (target: under 0.5 %: the loop must not poll);
 * peak memory: maximum RSS of a process playing a whole demo game, next to a process
@@ -14,12 +32,18 @@ no number is typed in:
 * start-to-first-frame: from spawning ``python`` to the first frame reaching the
   device, next to the time the import-only process takes to start and exit.
 
-Usage: ``python benchmarks/service_latency.py [--presses N] [--idle SECONDS]``.
+The service is driven only through its public API: ``build()``, the mock pins,
+``Service.post``/``wait_idle`` and the screen's device.
+
+Usage: ``python benchmarks/service_latency.py [--presses N] [--rounds R] [--idle SECONDS] [--profile]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
+import queue
 import resource
 import statistics
 import subprocess
@@ -31,20 +55,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 IMPORT_ONLY = "import gpiozero, luma.oled.device, serial"
 DEBOUNCE = 0.002
 """Seconds of debounce in the measured service (presses are this far apart at least)."""
+DOWN_PIN = 6
+"""BCM pin of DOWN in the default configuration (the floors use the same number)."""
+LATENCY_TARGET = 1.5
 
 
 def _device() -> Any:
-    from luma.core.interface.serial import noop
-    from luma.oled.device import ssd1306
+    """The device the service builds from its default configuration with the noop
+    backend: the windowed ssd1306 on luma's noop interface."""
+    from companion.devices.display import DisplaySpec, make_device
 
-    return ssd1306(noop(), width=128, height=64)
+    return make_device(DisplaySpec(backend="noop"))
 
 
 class FrameClock:
-    """Wraps a luma device's ``display`` to note when a frame is handed to it."""
+    """Wraps a luma device's ``display`` to note when the device has taken a frame."""
 
     def __init__(self, device: Any) -> None:
         self.device = device
@@ -53,8 +83,8 @@ class FrameClock:
         original: Callable[[Any], None] = device.display
 
         def display(image: Any) -> None:
-            self.stamp = time.perf_counter()
             original(image)
+            self.stamp = time.perf_counter()
             self.event.set()
 
         device.display = display
@@ -65,37 +95,112 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def floor_latency(presses: int) -> list[float]:
-    """A bare gpiozero Button whose callback draws one line of text on the device."""
-    from gpiozero import Button
-    from gpiozero.pins.mock import MockFactory
-    from luma.core.render import canvas
+def menu_view(cursor: int) -> Any:
+    """The companion's game menu with ``cursor`` on an item, as the controller builds it
+    (checked against the service's frames by :func:`check_like_for_like`)."""
+    from companion.rules.registry import game_ids, game_title
+    from companion.ui.view import View
 
-    factory = MockFactory()
-    device = _device()
-    clock = FrameClock(device)
-    count = [0]
+    titles = tuple(game_title(g) for g in game_ids())
+    items = (*titles, "Settings")
+    return View("menu", "Choose a game", items=items, cursor=cursor % len(items),
+                hint="OK: choose")
 
-    def pressed() -> None:
-        count[0] += 1
-        with canvas(device) as draw:
-            draw.text((0, 0), f"press {count[0]}", fill="white")
 
-    button = Button(5, pin_factory=factory)
-    button.when_pressed = pressed
-    pin = factory.pin(5)
-    out = []
-    for _ in range(presses):
-        clock.event.clear()
-        t0 = time.perf_counter()
-        pin.drive_low()
-        clock.event.wait(5)
-        out.append(clock.stamp - t0)
-        pin.drive_high()
-        time.sleep(DEBOUNCE * 2)
-    button.close()
-    factory.reset()
-    return out
+MENU_ITEMS = 5
+"""Items of the menu: the four games and Settings (DOWN wraps round them)."""
+
+
+class Presser:
+    """Presses a mock pin and times each press until ``clock`` sees a frame."""
+
+    def __init__(self, pin: Any, clock: FrameClock, settle: Callable[[], object]) -> None:
+        self.pin = pin
+        self.clock = clock
+        self.settle = settle
+
+    def measure(self, presses: int) -> list[float]:
+        out = []
+        for _ in range(presses):
+            self.clock.event.clear()
+            t0 = time.perf_counter()
+            self.pin.drive_low()
+            if not self.clock.event.wait(5):
+                raise RuntimeError("no frame after a press")
+            out.append(self.clock.stamp - t0)
+            # Held past the debounce time, so that the release is reported at once:
+            # a release inside the debounce window is reported by a timer, and a press
+            # before that timer ran would be taken for the same press, held (see the
+            # report of issue 14).
+            time.sleep(DEBOUNCE * 2)
+            self.pin.drive_high()
+            time.sleep(DEBOUNCE * 2)
+            self.settle()
+        return out
+
+
+class Floor:
+    """A bare gpiozero input on a mock pin whose callback shows a frame on a device.
+
+    ``mode``: ``"like"``: the callback renders the menu view with the project's
+    renderer and hands it to the device (like for like); ``"handover"``: it hands over
+    a picture rendered beforehand; ``"queue"``: it puts the press on a queue, and a
+    second thread renders and hands over (the service's one-loop design, nothing else).
+    """
+
+    def __init__(self, mode: str) -> None:
+        from gpiozero import DigitalInputDevice
+        from gpiozero.pins.mock import MockFactory
+
+        from companion.ui.render import render
+
+        self.factory = MockFactory()
+        self.device = _device()
+        size = (int(self.device.width), int(self.device.height))
+        clock = FrameClock(self.device)
+        ready = [render(menu_view(k), size) for k in range(MENU_ITEMS)]
+        self.drawn: list[Image.Image] = []
+        count = [0]
+        self.queue: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+        def like_for_like() -> None:
+            count[0] += 1
+            show(count[0])
+
+        def show(n: int) -> None:
+            image = render(menu_view(n), size)
+            self.device.display(image)
+            if len(self.drawn) < MENU_ITEMS * 2:
+                self.drawn.append(image)
+
+        def hand_over() -> None:
+            count[0] += 1
+            self.device.display(ready[count[0] % MENU_ITEMS])
+
+        def post() -> None:
+            count[0] += 1
+            self.queue.put(count[0])
+
+        def loop() -> None:
+            while (n := self.queue.get()) is not None:
+                show(n)
+
+        callbacks = {"like": like_for_like, "handover": hand_over, "queue": post}
+        self.input = DigitalInputDevice(DOWN_PIN, pull_up=True, bounce_time=None,
+                                        pin_factory=self.factory)
+        self.input.when_activated = callbacks[mode]
+        if mode == "queue":
+            self.thread = threading.Thread(target=loop, name="floor-loop")
+            self.thread.start()
+        self.presser = Presser(self.factory.pin(DOWN_PIN), clock, lambda: None)
+
+    def close(self) -> None:
+        self.input.close()
+        self.factory.reset()
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join(5)
 
 
 def _service(journal: Path, on_frame: Callable[[Any], None] | None = None) -> Any:
@@ -110,38 +215,103 @@ def _service(journal: Path, on_frame: Callable[[Any], None] | None = None) -> An
     return build(conf, pin_factory=MockFactory(), on_frame=on_frame)
 
 
-def service_latency(presses: int) -> list[float]:
-    """DOWN presses on the companion's menu, through the whole service."""
-    from companion.app.events import Quit
+class ServiceUnderTest:
+    """The whole service on the game menu, its loop in a thread (under cProfile with
+    ``profile``)."""
 
-    with tempfile.TemporaryDirectory() as tmp:
-        parts = _service(Path(tmp))
-        service = parts.service
+    def __init__(self, journal: Path, profile: cProfile.Profile | None = None) -> None:
+        self.frames: list[Image.Image] = []
+        self.parts = _service(journal, on_frame=self._keep)
+        service = self.parts.service
+        assert service.screen.device.windowed is True  # as the floors' device
         clock = FrameClock(service.screen.device)
-        loop = threading.Thread(target=service.run)
-        loop.start()
-        clock.event.wait(5)  # the splash
-        ok = parts.pin_factory.pin(parts.config["buttons.ok"])
+        run = service.run if profile is None else (lambda: profile.runcall(service.run))
+        self.loop = threading.Thread(target=run, name="companion-loop")
+        self.loop.start()
+        if not clock.event.wait(5):  # the splash
+            raise RuntimeError("the service showed no splash")
+        ok = self.parts.pin_factory.pin(self.parts.config["buttons.ok"])
         ok.drive_low()
+        time.sleep(DEBOUNCE * 2)
         ok.drive_high()
-        time.sleep(0.05)
+        time.sleep(DEBOUNCE * 2)
         service.wait_idle()
-        pin = parts.pin_factory.pin(parts.config["buttons.down"])
-        out = []
-        for _ in range(presses):
-            clock.event.clear()
-            t0 = time.perf_counter()
-            pin.drive_low()
-            if not clock.event.wait(5):
-                raise RuntimeError("no frame after a press")
-            out.append(clock.stamp - t0)
-            pin.drive_high()
-            time.sleep(DEBOUNCE * 2)
-            service.wait_idle()
-        service.post(Quit())
-        loop.join(5)
-        service.close()
-    return out
+        pin = self.parts.pin_factory.pin(self.parts.config["buttons.down"])
+        assert self.parts.config["buttons.down"] == DOWN_PIN
+        self.menu_frames = len(self.frames)
+        self.presser = Presser(pin, clock, service.wait_idle)
+
+    def _keep(self, image: Image.Image) -> None:
+        if len(self.frames) < 2 + MENU_ITEMS * 2:
+            self.frames.append(image)
+
+    def close(self) -> None:
+        from companion.app.events import Quit
+
+        self.parts.service.post(Quit())
+        self.loop.join(5)
+        self.parts.service.close()
+
+
+def check_like_for_like(service: ServiceUnderTest, floor: Floor) -> None:
+    """The like-for-like floor must draw the service's pictures, pixel for pixel.
+
+    :raises RuntimeError: when it does not (the menu changed: update :func:`menu_view`).
+    """
+    from companion.ui.render import render
+
+    theirs = service.frames[service.menu_frames - 1 :]  # the menu, then each DOWN
+    size = theirs[0].size
+    ours = [render(menu_view(0), size), *floor.drawn]
+    for k, (a, b) in enumerate(zip(theirs, ours, strict=False)):
+        if a.tobytes() != b.tobytes():
+            raise RuntimeError(
+                f"the like-for-like floor's menu picture {k} is not the service's: "
+                "update menu_view() to the controller's menu"
+            )
+
+
+def latency(presses: int, rounds: int, profile: cProfile.Profile | None = None) -> dict[str, list[float]]:
+    """Press-to-frame seconds of the two floors and the service, in ``rounds``
+    alternating rounds of ``presses // rounds`` presses each."""
+    results: dict[str, list[float]] = {"like": [], "handover": [], "queue": [], "service": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        service = ServiceUnderTest(Path(tmp), profile)
+        floors = {mode: Floor(mode) for mode in ("like", "handover", "queue")}
+        try:
+            per_round = max(1, presses // rounds)
+            for _ in range(rounds):
+                for mode, floor in floors.items():
+                    results[mode] += floor.presser.measure(per_round)
+                results["service"] += service.presser.measure(per_round)
+            check_like_for_like(service, floors["like"])
+            check_like_for_like(service, floors["queue"])
+        finally:
+            for floor in floors.values():
+                floor.close()
+            service.close()
+    return results
+
+
+def report_profile(profile: cProfile.Profile, presses: int, top: int = 16) -> None:
+    """Calls and time per press of the functions the loop spent its time in (waiting
+    for the next event left out), the project's own first."""
+    stats = pstats.Stats(profile)
+    rows = []
+    for (filename, line, name), (_cc, calls, tottime, cumtime, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        if name in ("run", "<method 'get' of '_queue.SimpleQueue' objects>", "_idle"):
+            continue
+        ours = "/companion/" in filename
+        where = filename.split("/companion/", 1)[-1] if ours else Path(filename).name
+        rows.append((ours, cumtime, tottime, calls, f"{where}:{line} {name}"))
+    print(f"  the service's loop under cProfile, per press over {presses} presses "
+          "(cumulative ms, own ms, calls):")
+    for wanted in (True, False):
+        chosen = sorted((r for r in rows if r[0] is wanted), key=lambda r: -r[1])[:top]
+        print("    " + ("the project's functions:" if wanted else "libraries:"))
+        for _ours, cumtime, tottime, calls, label in chosen:
+            print(f"    {cumtime / presses * 1e3:7.3f} {tottime / presses * 1e3:7.3f} "
+                  f"{calls / presses:6.2f}  {label}")
 
 
 def idle_cpu(seconds: float) -> float:
@@ -236,18 +406,44 @@ def start_to_first_frame() -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--presses", type=int, default=1000, help="presses per latency run")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="alternating rounds the presses are split into")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile the service's loop (cProfile) and print per press")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
     args = parser.parse_args(argv)
 
-    floor = floor_latency(args.presses)
-    ours = service_latency(args.presses)
-    f50, f99 = statistics.median(floor), _percentile(floor, 0.99)
-    s50, s99 = statistics.median(ours), _percentile(ours, 0.99)
-    print(f"press-to-frame over {args.presses} presses (ms):")
-    print(f"  floor (bare Button callback, one line of text): p50 {f50 * 1e3:7.3f}  p99 {f99 * 1e3:7.3f}")
-    print(f"  companion service (menu screen):              p50 {s50 * 1e3:7.3f}  p99 {s99 * 1e3:7.3f}")
-    ratio = s99 / f99
-    print(f"  p99 ratio {ratio:.2f}x (target <= 2x): {'met' if ratio <= 2 else 'NOT met'}")
+    lat = latency(args.presses, args.rounds)
+    print(f"press-to-frame over {len(lat['service'])} presses in {args.rounds} alternating "
+          "rounds (ms):")
+    rows = [
+        ("like", "floor, like for like: a gpiozero input's callback renders the menu with "
+                 "the project's renderer and hands it to the same device"),
+        ("handover", "floor, hand-over only: the callback hands a ready picture to the "
+                     "same device"),
+        ("queue", "floor, like for like through a queue: the callback posts the press; a "
+                  "second thread renders and hands over (the one-loop design alone)"),
+        ("service", "companion service: pin -> buttons -> queue -> controller -> renderer "
+                    "-> screen -> device"),
+    ]
+    p50 = {k: statistics.median(v) for k, v in lat.items()}
+    p99 = {k: _percentile(v, 0.99) for k, v in lat.items()}
+    for key, what in rows:
+        print(f"  {what}")
+        print(f"      p50 {p50[key] * 1e3:7.3f}  p99 {p99[key] * 1e3:7.3f}")
+    print("  (the like-for-like floors' pictures were checked to be the service's)")
+    for key, label in (("like", "like-for-like floor"), ("handover", "hand-over floor"),
+                       ("queue", "queue floor")):
+        print(f"  service / {label}: p50 {p50['service'] / p50[key]:.2f}x, "
+              f"p99 {p99['service'] / p99[key]:.2f}x")
+    ratio = p99["service"] / p99["like"]
+    print(f"  p99 ratio to the like-for-like floor {ratio:.2f}x (target <= {LATENCY_TARGET}x): "
+          f"{'met' if ratio <= LATENCY_TARGET else 'NOT met'}")
+    if args.profile:
+        profile = cProfile.Profile()
+        presses = max(args.presses // 2, 50)
+        latency(presses, 1, profile)
+        report_profile(profile, presses)
 
     cpu = idle_cpu(args.idle)
     print(f"idle CPU over {args.idle:.0f} s: {cpu:.3f} % of one core "
@@ -256,12 +452,14 @@ def main(argv: list[str] | None = None) -> int:
     base_mem, base_time = _child(IMPORT_ONLY)
     game_mem, _ = _child(DEMO_GAME)
     mem_ratio = game_mem / base_mem
-    print(f"peak memory: whole demo game {game_mem:.1f} MiB, import-only {base_mem:.1f} MiB: "
+    print(f"peak memory: whole demo game {game_mem:.1f} MiB; floor: a process that only "
+          f"imports gpiozero, luma.oled and pyserial, {base_mem:.1f} MiB: "
           f"{mem_ratio:.2f}x (target <= 1.5x): {'met' if mem_ratio <= 1.5 else 'NOT met'}")
 
     first = start_to_first_frame()
-    print(f"start to first frame: {first * 1e3:.0f} ms "
-          f"(import-only process start to exit: {base_time * 1e3:.0f} ms)")
+    print(f"start to first frame: {first * 1e3:.0f} ms; floor: a process that imports "
+          f"gpiozero, luma.oled and pyserial, start to exit: {base_time * 1e3:.0f} ms: "
+          f"{first / base_time:.2f}x")
     return 0
 
 

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.errors import CompanionError
 from companion.rules import (
+    BoardDataError,
     Game,
     Phase,
     RulesError,
@@ -30,6 +32,7 @@ from companion.rules import (
     random_action,
     state_from_dict,
 )
+from companion.rules.datafile import JsonTextError, parse_json, read_text
 
 EXIT_USAGE = 2
 """Exit status for bad input (a malformed position, an unknown game, a bad throw)."""
@@ -38,7 +41,7 @@ MAX_PLAYOUT_ACTIONS = 1_000_000
 """``rules play`` gives up after this many actions (a game that does not end is a bug)."""
 
 
-class UsageError(Exception):
+class UsageError(CompanionError):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
@@ -73,16 +76,17 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def _read_position(path: str, game_id: str) -> State:
+    """The position in the JSON file ``path`` (UTF-8, at most 1 MiB, finite numbers).
+
+    :raises UsageError: naming the file and the reason, whatever is in it.
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        text = read_text(path)
+        data: Any = parse_json(text)
+    except BoardDataError as exc:  # cannot read, too big, not UTF-8
+        raise UsageError(str(exc)) from None
+    except JsonTextError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     if isinstance(data, dict):
         data.setdefault("game", game_id)
         if data["game"] != game_id:
@@ -245,9 +249,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.app import service as svc
 
     try:
-        conf = cfg.from_args(args)
+        resolved = cfg.resolve(args, saved=True)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    conf = resolved.values
     if args.print_config:
         print(cfg.to_toml(conf), end="")
         return 0
@@ -262,7 +267,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
         try:
-            parts = svc.build(conf)
+            parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
         except Exception as exc:  # no pin library, no I2C bus, a pin in use
             print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
                   file=sys.stderr)
@@ -286,7 +291,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout))
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout),
+                      origins=resolved.origins, notices=resolved.problems)
     terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
     return 0
 
@@ -324,6 +330,146 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for finding in findings:
         print(finding.line())
     return 1 if any(f.verdict is Verdict.FIX for f in findings) else 0
+
+
+def _journal_dir(args: argparse.Namespace) -> Path:
+    """``--dir``, else the config's ``journal.dir``, else the state directory."""
+    import os
+
+    from companion.app import config as cfg
+
+    if args.dir:
+        return Path(args.dir)
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    return Path(conf["journal.dir"] or cfg.default_state_dir())
+
+
+def _journal_record(args: argparse.Namespace) -> Any:
+    """The record of ``FILE|INDEX`` (an index as ``journal list`` numbers them)."""
+    import logging
+
+    from companion.app import record
+    from companion.app.journal import JournalError
+
+    logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
+    which: str = args.journal
+    if which.lstrip("-").isdigit():
+        directory = _journal_dir(args)
+        files = record.journal_files(directory)
+        index = int(which)
+        if not 1 <= index <= len(files):
+            raise UsageError(
+                f"no journal {index} in {directory}: there are {len(files)} "
+                "(see `companion journal list`; a file named like a number: ./NAME)"
+            )
+        path = files[index - 1]
+    else:
+        path = Path(which)
+    try:
+        return record.read(path)
+    except JournalError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def cmd_journal_list(args: argparse.Namespace) -> int:
+    """``companion journal list``: one line per saved game, the newest first."""
+    import logging
+
+    from companion.app import record
+
+    logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
+    directory = _journal_dir(args)
+    rows = record.entries(directory)
+    if not rows:
+        print(f"no saved games in {directory}")
+    else:
+        for line in record.list_lines(rows):
+            print(line)
+    aside = record.set_aside_files(directory)
+    if aside:
+        print("\nset aside by the companion (read them with `companion journal show FILE`):")
+        for path in aside:
+            print(f"  {path}")
+    return 0
+
+
+def cmd_journal_show(args: argparse.Namespace) -> int:
+    """``companion journal show``: the whole game in words."""
+    from companion.app import record
+
+    print(record.text(_journal_record(args)), end="")
+    return 0
+
+
+def cmd_journal_export(args: argparse.Namespace) -> int:
+    """``companion journal export``: the record as JSON or text, to stdout or a file."""
+    from companion.app import record
+
+    rec = _journal_record(args)
+    if args.format == "json":
+        out = json.dumps(record.to_json(rec), indent=2, ensure_ascii=False) + "\n"
+    else:
+        out = record.text(rec)
+    if args.output in (None, "-"):
+        print(out, end="")
+        return 0
+    target = Path(args.output)
+    if target.exists() and target.resolve() == rec.path.resolve():
+        raise UsageError(f"{target}: that is the journal itself; choose another file")
+    try:
+        target.write_text(out, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """``companion web``: the read-only spectator page, until stopped (Ctrl-C, SIGTERM)."""
+    import ipaddress
+    import os
+
+    from companion.app import config as cfg
+
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+        bind = args.bind if args.bind is not None else conf["web.bind"]
+        port = cfg.BY_NAME["web.port"].parse(args.port, "command line") if args.port is not None \
+            else conf["web.port"]
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        if bind != "localhost":
+            ipaddress.ip_address(bind)
+    except ValueError:
+        raise UsageError(f"web.bind: expected an IP address (127.0.0.1, 0.0.0.0 for every "
+                         f"IPv4 interface, :: for IPv6 too) or localhost, got {bind!r}") from None
+    directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
+    try:
+        import uvicorn
+
+        from companion.web.app import create_app
+    except ImportError as exc:
+        raise UsageError(f"companion web needs the web extra ({exc.name} is missing): "
+                         "pip install 'board-companion[web]'") from None
+    if not directory.is_dir():
+        print(f"companion web: warning: {directory} is not a directory (yet): no games "
+              "are shown until it is", file=sys.stderr)
+    host = f"[{bind}]" if ":" in bind else bind
+    print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
+          flush=True)
+    uvicorn.run(create_app(directory), host=bind, port=port, log_level="warning",
+                access_log=False, server_header=False, lifespan="off", http="h11", ws="none",
+                proxy_headers=False)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -465,6 +611,74 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cfg.add_arguments(doctor)
     doctor.set_defaults(func=cmd_doctor)
+
+    undone = ("Actions taken back with undo are shown where they were made, marked "
+              "'(taken back)', followed by the undo.")
+    journal_help = ("the saved games, read for people: list them, show one in words, export "
+                    "it as JSON or text (never changes a file)")
+    journal = sub.add_parser("journal", help=journal_help,
+                             description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
+    jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument(
+        "--dir", metavar="DIR", default=None,
+        help="the journal directory (default: journal.dir of the config file, else "
+        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
+        "systemd/install.sh: /var/lib/board-companion)",
+    )
+    where.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="TOML configuration file whose journal.dir to use (default: "
+        "$COMPANION_CONFIG, else /etc/board-companion/config.toml if it exists)",
+    )
+    which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
+                  "game)")
+    list_help = ("one line per saved game, the newest first: number, start (local time), "
+                 "game, players, state (unfinished / won by X / abandoned / damaged / "
+                 "unusable, with the reason)")
+    jlist = jsub.add_parser("list", parents=[where], help=list_help,
+                            description=f"{list_help[0].upper()}{list_help[1:]}.")
+    jlist.set_defaults(func=cmd_journal_list)
+    show_help = ("the whole game in words: each turn, each throw and move with its events "
+                 "and who made it; a damaged journal up to the damage, and where it is")
+    jshow = jsub.add_parser("show", parents=[where], help=show_help,
+                            description=f"{show_help[0].upper()}{show_help[1:]}. {undone}")
+    jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+    jshow.set_defaults(func=cmd_journal_show)
+    export_help = "the record as JSON (for programs) or as the text of `journal show`"
+    jexport = jsub.add_parser("export", parents=[where], help=export_help,
+                              description=f"{export_help[0].upper()}{export_help[1:]}. {undone}")
+    jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+    jexport.add_argument("--format", choices=("json", "text"), default="json",
+                         help="json (default) or text")
+    jexport.add_argument("-o", "--output", metavar="FILE", default=None,
+                         help="write here instead of standard output")
+    jexport.set_defaults(func=cmd_journal_export)
+
+    web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
+                "events, whose turn), live, and the saved games with their records")
+    web = sub.add_parser(
+        "web", help=web_help,
+        description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
+        "directory (GET and HEAD only; nothing is ever written) and listens on "
+        "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
+        "file) opens it to the local network. Needs the web extra: pip install "
+        "'board-companion[web]'.")
+    web.add_argument("--bind", metavar="ADDRESS", default=None,
+                     help="IP address to listen on (default: web.bind of the config file, "
+                     "else 127.0.0.1; 0.0.0.0: every IPv4 interface, :: IPv6 too)")
+    web.add_argument("--port", metavar="N", default=None,
+                     help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
+    web.add_argument(
+        "--dir", metavar="DIR", default=None,
+        help="the journal directory (default: journal.dir of the config file, else "
+        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
+        "systemd/install.sh: /var/lib/board-companion)")
+    web.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="TOML configuration file (default: $COMPANION_CONFIG, else "
+        "/etc/board-companion/config.toml if it exists)")
+    web.set_defaults(func=cmd_web)
     return parser
 
 

@@ -4,6 +4,7 @@
 #
 #   sudo ./systemd/install.sh              # install or update, enable, (re)start
 #   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
+#   sudo ./systemd/install.sh --web        # ...and the spectator page (companion web)
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
 #   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
@@ -26,14 +27,23 @@ readonly VENV=$PREFIX/venv
 readonly CONF_DIR=/etc/board-companion
 readonly STATE_DIR=/var/lib/board-companion
 readonly UNIT_PATH=/etc/systemd/system/$SERVICE
+readonly WEB_SERVICE=board-companion-web.service
+readonly WEB_UNIT_PATH=/etc/systemd/system/$WEB_SERVICE
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
-# python3-venv: the venv; python3-lgpio: the only GPIO library that works on a Pi 5
-# (gpiozero's default), from apt because it must match the kernel; python3-pil: pulls
-# in the image libraries that pip's Pillow wheel links against on 32-bit systems;
+# python3-venv: the venv; python3-lgpio: gpiozero's first choice of pin library, the
+# only one that works on a Pi 5, from apt because it must match the kernel (PyPI's
+# lgpio needs the liblgpio C library pip cannot install); python3-pil: pulls in the
+# image libraries that pip's Pillow wheel links against on 32-bit systems;
 # i2c-tools: i2cdetect for the first-power-on checklist.
 readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
+# On a Pi 1-4 (Zero, Zero 2, 400, Compute Module 1-4) also RPi.GPIO, gpiozero's
+# fallback there, from apt: PyPI has no wheel of it for aarch64 or armv7l and this
+# script installs no compiler. It cannot share an environment with rpi-lgpio (its
+# stand-in built on lgpio): when python3-rpi-lgpio is installed, it is kept instead.
+readonly APT_RPI_GPIO=python3-rpi.gpio
+readonly APT_RPI_LGPIO=python3-rpi-lgpio
 # The block this script owns in config.txt, between these two lines. [all] makes
 # it apply to every model whatever section the file ended in.
 readonly BEGIN_MARK="# >>> board-companion (install.sh; --uninstall removes this block)"
@@ -47,18 +57,22 @@ ROOT=""
 DRY_RUN=0
 UNINSTALL=0
 PURGE=0
+WEB=0
 START=1
 REBOOT_NEEDED=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--root DIR] [--no-start] [--uninstall [--purge]]
+Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--uninstall [--purge]]
 
 Install (or update) the board companion service from $SOURCE.
 
   --dry-run     print each action, change nothing
   --root DIR    write files under DIR instead of / (see the comment at the top)
   --no-start    install and enable, but do not (re)start the service now
+  --web         also install and enable the read-only spectator page
+                ($WEB_SERVICE: companion web, 127.0.0.1:8080 unless
+                [web] in the config says otherwise); off without this flag
   --uninstall   stop and remove the service, its files and the venv; saved games
                 ($STATE_DIR) and the config ($CONF_DIR) are kept
   --purge       with --uninstall: also remove saved games, config and the user
@@ -180,6 +194,49 @@ disable_i2c_block() {
     rm -f -- "$new"
 }
 
+# The model string of this Pi (/proc/device-tree/model, under --root), or nothing.
+pi_model() {
+    if [[ -r $ROOT/proc/device-tree/model ]]; then
+        tr -d '\0' <"$ROOT/proc/device-tree/model"
+    fi
+}
+
+# The pin library family of MODEL: "rp1" (Pi 5, Pi 500, Compute Module 5: lgpio only),
+# "bcm" (Pi 1-4, Zero, Zero 2, 400, Compute Module 1-4: RPi.GPIO works too) or
+# "unknown" (not a Pi, or a model newer than this script: lgpio only).
+pin_family() {
+    case $1 in
+        "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) echo rp1 ;;
+        "Raspberry Pi "[1234]* | "Raspberry Pi Model "* | "Raspberry Pi Zero"* | \
+            "Raspberry Pi Compute Module "[1234]* | "Raspberry Pi Compute Module Rev"*) echo bcm ;;
+        *) echo unknown ;;
+    esac
+}
+
+# apt_installed NAME: dpkg lists NAME as installed (read from its status file, so it
+# works under --root and in a dry run).
+apt_installed() {
+    local status=$ROOT/var/lib/dpkg/status
+    [[ -f $status ]] && awk -v pkg="$1" '
+        /^Package: / { name = $2 }
+        /^Status: / && name == pkg && / installed$/ { found = 1 }
+        END { exit !found }' "$status"
+}
+
+# The apt packages to install on this model (APT_PACKAGES, and RPi.GPIO on a Pi 1-4).
+apt_packages() {
+    local model=$1
+    printf '%s\n' "${APT_PACKAGES[@]}"
+    if [[ $(pin_family "$model") == bcm ]] && ! apt_installed "$APT_RPI_LGPIO"; then
+        printf '%s\n' "$APT_RPI_GPIO"
+    fi
+}
+
+# venv_has_system_site VENV: its pyvenv.cfg lets it see apt's packages (python3-lgpio).
+venv_has_system_site() {
+    grep -qiE '^include-system-site-packages *= *true' "$1/pyvenv.cfg" 2>/dev/null
+}
+
 has_entry() { # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group style FILE
     [[ -f $ROOT$1 ]] && grep -q "^$2:" "$ROOT$1"
 }
@@ -189,9 +246,27 @@ do_install() {
     local -a root_opts
     mapfile -t root_opts < <(root_args)
 
+    local model family
+    local -a packages
+    model=$(pi_model)
+    family=$(pin_family "$model")
+    mapfile -t packages < <(apt_packages "$model")
+    say "== pin libraries for ${model:-an unknown model (no /proc/device-tree/model)}"
+    case $family in
+        rp1) say "lgpio (python3-lgpio): the only pin library of the Pi 5 family" ;;
+        bcm)
+            if apt_installed "$APT_RPI_LGPIO"; then
+                say "lgpio (python3-lgpio), and RPi.GPIO as gpiozero's fallback: $APT_RPI_LGPIO is installed, kept"
+            else
+                say "lgpio (python3-lgpio), and RPi.GPIO ($APT_RPI_GPIO) as gpiozero's fallback"
+            fi
+            ;;
+        *) say "lgpio (python3-lgpio); not a model this script knows: RPi.GPIO is not installed" ;;
+    esac
+
     say "== apt packages"
     run apt-get update
-    run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+    run apt-get install -y --no-install-recommends "${packages[@]}"
 
     say "== groups and the service user"
     for group in "${GROUPS_NEEDED[@]}"; do
@@ -220,12 +295,21 @@ do_install() {
     run modprobe -a i2c-dev cdc_acm spidev || say "warning: modprobe failed: they load at the next boot"
 
     say "== the companion in $VENV"
-    if [[ -x $ROOT$VENV/bin/python ]]; then
+    if [[ -x $ROOT$VENV/bin/python ]] && venv_has_system_site "$ROOT$VENV"; then
         say "unchanged $ROOT$VENV"
     else
+        # Made anew, or made again over one that cannot see apt's packages (an older
+        # install, or by hand): venv rewrites its pyvenv.cfg and keeps what pip put in.
         run python3 -m venv --system-site-packages "$ROOT$VENV"
     fi
-    run "$ROOT$VENV/bin/python" -m pip install --upgrade "${SOURCE}[pi]"
+    # No pin library from pip (apt's are seen through --system-site-packages); wheels
+    # preferred, so that nothing is compiled (there is no compiler).
+    # With --web (or a web unit installed before): the web extra (Starlette, uvicorn).
+    local spec=$SOURCE
+    if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
+        spec="${SOURCE}[web]"
+    fi
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec"
     install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
 
     say "== configuration"
@@ -251,6 +335,17 @@ do_install() {
     else
         say "not starting (--no-start): sudo systemctl start $APP"
     fi
+    if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
+        say "== the spectator page ($WEB_SERVICE)"
+        install_file "$SOURCE/systemd/$WEB_SERVICE" "$WEB_UNIT_PATH" 0644
+        run systemctl daemon-reload
+        run systemctl enable "$WEB_SERVICE"
+        if [[ $START -eq 1 ]] && ! run systemctl restart "$WEB_SERVICE"; then
+            say "The spectator page did not start. Why: journalctl -u $APP-web -b --no-pager | tail -n 30"
+            exit 1
+        fi
+        say "page:    http://127.0.0.1:8080/ unless [web] in $CONF_DIR/config.toml says otherwise"
+    fi
 
     say "== done"
     say "status:  systemctl status $APP"
@@ -265,6 +360,10 @@ do_uninstall() {
     mapfile -t root_opts < <(root_args)
 
     say "== service"
+    if [[ -e $ROOT$WEB_UNIT_PATH ]]; then
+        run systemctl disable --now "$WEB_SERVICE"
+    fi
+    remove_path "$WEB_UNIT_PATH"
     if [[ -e $ROOT$UNIT_PATH ]]; then
         run systemctl disable --now "$SERVICE"
     fi
@@ -286,7 +385,7 @@ do_uninstall() {
     else
         say "kept $ROOT$STATE_DIR (saved games) and $ROOT$CONF_DIR; --purge removes them"
     fi
-    say "apt packages (${APT_PACKAGES[*]}) are left installed"
+    say "apt packages (${APT_PACKAGES[*]}, and $APT_RPI_GPIO on a Pi 1-4) are left installed"
 }
 
 main() {
@@ -301,6 +400,7 @@ main() {
                 ;;
             --root=*) ROOT=${1#--root=} ;;
             --no-start) START=0 ;;
+            --web) WEB=1 ;;
             --uninstall) UNINSTALL=1 ;;
             --purge) PURGE=1 ;;
             -h | --help)
@@ -321,6 +421,9 @@ main() {
     fi
     if ! [[ $I2C_BAUDRATE =~ ^[0-9]+$ ]] || ((I2C_BAUDRATE < 10000 || I2C_BAUDRATE > 1000000)); then
         die "I2C_BAUDRATE=$I2C_BAUDRATE: give the I2C clock in Hz, 10000 to 1000000"
+    fi
+    if [[ $WEB -eq 1 && $UNINSTALL -eq 1 ]]; then
+        die "--web goes with an install; --uninstall removes the web unit too"
     fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"

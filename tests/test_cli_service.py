@@ -95,8 +95,8 @@ def test_run_in_a_terminal_draws_the_oled_and_takes_keys(tmp_path: Path) -> None
                                    "--journal.dir", str(tmp_path), "--buttons.debounce", "0.005"],
                   env)
     try:
-        shown = _read_until(fd, b"keys:")
-        assert "▀".encode() in shown and b"keys:" in shown
+        shown = _read_until(fd, b"q=quit")
+        assert "▀".encode() in shown and b"q=quit" in shown
         os.write(fd, b"\r\r\r")              # OK x3: splash, menu, setup: the game starts
         deadline = time.monotonic() + 10
         while not list(tmp_path.glob("*.journal")) and time.monotonic() < deadline:

@@ -64,6 +64,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from companion.ai.evaluate import chances
+from companion.errors import CompanionError
 from companion.rules import Action, IllegalMoveError, Move, Phase, State
 
 Values = tuple[float, ...]
@@ -98,7 +99,7 @@ class Decision:
     seconds: float
 
 
-class OutOfBudget(Exception):
+class OutOfBudget(CompanionError):
     """Raised inside a search when its time or node budget is spent."""
 
 

@@ -14,6 +14,7 @@ one ``key = value`` line each, for the log.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -22,11 +23,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.devices.events import SourceName
+from companion.errors import CompanionError
+from companion.rules.datafile import parse_toml, read_text
+from companion.rules.errors import BoardDataError
+
 PIN_RANGE = range(0, 28)
 """BCM GPIO numbers on the 40-pin header."""
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """A configuration value that cannot be used; the message names where, the key and why."""
 
     def __init__(self, source: str, key: str, reason: str) -> None:
@@ -70,15 +76,16 @@ class Setting:
 
 def _convert(setting: Setting, raw: object, source: str) -> Any:
     kind = setting.kind
+    given = raw
     text = raw.strip() if isinstance(raw, str) else None
 
     def bad(expected: str) -> ConfigError:
-        return ConfigError(source, setting.name, f"expected {expected}, got {raw!r}")
+        return ConfigError(source, setting.name, f"expected {expected}, got {given!r}")
 
     if kind == "pin":
         if raw is False or (text is not None and text.lower() in ("none", "off", "false", "")):
             return None
-        if text is not None and text.isdigit():
+        if text is not None and text.isascii() and text.isdigit():
             raw = int(text)
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise bad("a BCM pin number 0-27, or none / false when not wired")
@@ -96,6 +103,8 @@ def _convert(setting: Setting, raw: object, source: str) -> Any:
     if kind == "int":
         if text is not None:
             try:
+                if not text.isascii():  # int() also reads other scripts' digits
+                    raise ValueError(text)
                 raw = int(text, 0)
             except ValueError:
                 raise bad("a whole number") from None
@@ -105,12 +114,20 @@ def _convert(setting: Setting, raw: object, source: str) -> Any:
     if kind == "float":
         if text is not None:
             try:
+                if not text.isascii():
+                    raise ValueError(text)
                 raw = float(text)
             except ValueError:
                 raise bad("a number") from None
         if not isinstance(raw, int | float) or isinstance(raw, bool):
             raise bad("a number")
-        return float(raw)
+        try:
+            value = float(raw)
+        except OverflowError:  # an integer too big for a float
+            value = math.inf
+        if not math.isfinite(value):  # nan would pass every range check below
+            raise bad("a finite number")
+        return value
     if not isinstance(raw, str):
         raise bad("a string")
     return raw
@@ -148,6 +165,9 @@ def _schema() -> tuple[Setting, ...]:
         Setting("display.height", "int", 64, "panel height in pixels", (64, 32)),
         Setting("display.rotate", "int", 0, "rotation in quarter turns (0-3)", low=0, high=3),
         Setting("display.contrast", "int", 255, "contrast 0-255", low=0, high=255),
+        Setting("display.windowed", "bool", True,
+                "send the panel only the pages and columns that changed (false: the whole "
+                "1024-byte frame, 23 ms at 400 kHz I2C, every time)"),
         Setting("display.sleep_after", "float", 600.0,
                 "seconds without a press or a throw after which the panel is switched off "
                 "(the next press only wakes it); 0: never", low=0.0, high=86400.0),
@@ -175,16 +195,37 @@ def _schema() -> tuple[Setting, ...]:
                 low=0.01, high=5.0),
         Setting("shaker.min_edges", "int", 8,
                 "edges a shake needs; fewer (a bumped table) do not throw", low=2, high=1000),
-        Setting("throw.source", "str", "gpio-shaker",
+        Setting("throw.source", "str", SourceName.GPIO_SHAKER.value,
                 "where throws come from: gpio-shaker, serial-shaker, button (THROW or OK) "
                 "or manual (players enter their own throw)",
-                ("gpio-shaker", "serial-shaker", "button", "manual")),
+                tuple(name.value for name in SourceName)),
+        Setting("buzzer.pin", "pin", int(pins["buzzer"]["bcm"]),
+                "BCM pin of the buzzer (none: not wired)"),
+        Setting("buzzer.kind", "str", "active",
+                "active: a buzzer with its own oscillator (beeps of one pitch, told apart by "
+                "their rhythm); passive: a piezo driven by PWM (tones of different pitch)",
+                ("active", "passive")),
+        Setting("buzzer.sound", "bool", True,
+                "beep when a throw arrives, at each new turn and on an error (also in Settings)"),
+        Setting("led.pin", "pin", int(pins["led"]["bcm"]), "BCM pin of the LED (none: not wired)"),
+        Setting("led.enabled", "bool", True,
+                "LED lit while a throw is awaited, blinking while the shaker is disconnected "
+                "(also in Settings)"),
+        Setting("ai.throw", "str", "draw",
+                "the computer's throws: draw (the companion draws them) or shake (the table "
+                "shakes or throws for it, as for a person)", ("draw", "shake")),
+        Setting("ai.hints", "bool", True,
+                "offer Hint in the pause menu (the best move and a chance to win); false for "
+                "tournaments"),
         Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
                 "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,
                 high=4_000_000),
         Setting("journal.dir", "str", "", "directory of the game journals (empty: "
                 "$STATE_DIRECTORY or ~/.local/state/board-companion)"),
+        Setting("web.bind", "str", "127.0.0.1", "address `companion web` listens on "
+                "(0.0.0.0: every IPv4 interface, the LAN too; :: also IPv6)"),
+        Setting("web.port", "int", 8080, "TCP port of `companion web`", low=1, high=65535),
         Setting("log.level", "str", "info", "log level",
                 ("debug", "info", "warning", "error")),
     )
@@ -198,40 +239,112 @@ PIN_KEYS = tuple(s.name for s in SCHEMA if s.kind == "pin")
 
 
 def defaults() -> dict[str, Any]:
-    """Every setting at its default (pins from the pin map)."""
-    return {s.name: s.default for s in SCHEMA}
+    """Every setting at its default (pins from the pin map), and ``games``: each game's
+    options for the setup screen (``[games.<game id>]`` tables; none by default)."""
+    return {**{s.name: s.default for s in SCHEMA}, "games": {}}
 
 
-def _flatten(data: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:
+def _flatten(data: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
+    """``(section.key, value)`` of a file's top-level keys and its tables' keys; a
+    table deeper than that is yielded whole (an unknown key), never walked."""
     for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and name not in BY_NAME:
-            yield from _flatten(value, f"{name}.")
+        if isinstance(value, dict) and key not in BY_NAME:
+            for inner, item in value.items():
+                yield f"{key}.{inner}", item
         else:
-            yield name, value
+            yield key, value
 
 
 def load_file(path: Path) -> dict[str, Any]:
     """The settings in the TOML file ``path`` (only those it sets), typed and checked.
 
-    :raises ConfigError: unreadable file, TOML syntax error (with its line), unknown
-        key, bad value.
+    The file is UTF-8 text of at most 1 MiB (a leading byte order mark is allowed).
+
+    :raises ConfigError: a file that cannot be read, is over 1 MiB or is not UTF-8
+        (key ``(file)``); TOML syntax, with its line (key ``(syntax)``); an unknown key;
+        a bad value (``nan`` and ``inf`` included).
     """
     source = str(path)
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise ConfigError(source, "(file)", f"cannot read: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(source, "(syntax)", str(exc)) from None
+        text = read_text(path)
+    except BoardDataError as exc:
+        raise ConfigError(source, "(file)", exc.reason) from None
+    try:
+        data = parse_toml(text, source)
+    except BoardDataError as exc:
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        raise ConfigError(source, "(syntax)", where + exc.reason.removeprefix("not valid TOML: ")) from None
     values: dict[str, Any] = {}
+    if "games" in data:
+        values["games"] = game_options(data.pop("games"), source, base=path.parent)
     for name, raw in _flatten(data):
         setting = BY_NAME.get(name)
         if setting is None:
             raise ConfigError(source, name, "unknown key; see `companion run --help`")
         values[name] = setting.parse(raw, source)
     return values
+
+
+def game_options(
+    raw: object, source: str, *, base: Path | None = None
+) -> dict[str, dict[str, Any]]:
+    """The ``[games.<game id>]`` tables of a config file (or the ``--option`` flags):
+    each game's options as the setup screen starts them, typed and checked by the
+    game's own option declarations. A relative board or deck path is taken from
+    ``base`` (the config file's folder).
+
+    :raises ConfigError: an unknown game, an option the game does not have, a bad value.
+    """
+    from companion.rules import RulesError, game_class, game_ids
+
+    if not isinstance(raw, dict):
+        raise ConfigError(source, "games", "expected tables [games.<game id>]")
+    out: dict[str, dict[str, Any]] = {}
+    for game_id, table in raw.items():
+        key = f"games.{game_id}"
+        if game_id not in game_ids():
+            raise ConfigError(source, key, f"no such game; games: {', '.join(game_ids())}")
+        if not isinstance(table, dict):
+            raise ConfigError(source, key, "expected a table of the game's options")
+        declared = {o.name: o for o in game_class(game_id).options}
+        for name, value in table.items():
+            option = declared.get(name)
+            if option is None:
+                raise ConfigError(source, f"{key}.{name}", "not an option of this game; "
+                                  f"options: {', '.join(declared)}")
+            try:
+                typed = option.parse(value)
+            except RulesError as exc:
+                raise ConfigError(source, f"{key}.{name}", str(exc)) from None
+            if name in ("board", "decks") and typed and base is not None:
+                typed = str(base / typed)
+            out.setdefault(game_id, {})[name] = typed
+    return out
+
+
+def _option_flags(pairs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """``--option [GAME:]KEY=VALUE`` flags as ``[games.<id>]`` tables: with a game, for
+    that game; without, for every game that has the option.
+
+    :raises ConfigError: a flag not of that form, or an option no game has.
+    """
+    from companion.rules import game_class, game_ids
+
+    tables: dict[str, dict[str, str]] = {}
+    for pair in pairs:
+        target, sep, value = pair.partition("=")
+        game_id, colon, name = target.rpartition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise ConfigError("command line", "--option", f"takes [GAME:]KEY=VALUE, got {pair!r}")
+        games = [game_id.strip()] if colon else [
+            g for g in game_ids() if any(o.name == name for o in game_class(g).options)
+        ]
+        if not games:
+            raise ConfigError("command line", "--option", f"no game has an option {name!r}")
+        for g in games:
+            tables.setdefault(g, {})[name] = value.strip()
+    return game_options(tables, "command line", base=Path.cwd())
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -252,40 +365,100 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--throw-source", dest="throw_source", metavar="SOURCE", default=None,
         help="short for --throw.source: gpio, serial, button or manual",
     )
+    parser.add_argument(
+        "--option", dest="cfg_options", action="append", default=[],
+        metavar="[GAME:]KEY=VALUE",
+        help="a game option as the setup screen starts it (as in `companion rules`; e.g. "
+        "labyrinth:board=/home/pi/boards/my-board.toml, or house-of-beauty=from for every "
+        "game that has it); may be repeated; over the config file's [games.<id>] tables",
+    )
 
 
-THROW_SOURCE_SHORT = {"gpio": "gpio-shaker", "serial": "serial-shaker"}
+THROW_SOURCE_SHORT = {"gpio": SourceName.GPIO_SHAKER.value, "serial": SourceName.SERIAL_SHAKER.value}
 """``--throw-source serial`` is ``--throw.source serial-shaker``."""
 
 
 DEFAULT_FILE = Path("/etc/board-companion/config.toml")
 
 
-def from_args(
-    args: argparse.Namespace, *, overrides: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """The effective configuration: defaults, then the file, then the flags, then
-    ``overrides`` (typed values from a caller such as the demo).
+@dataclass
+class Resolved:
+    """The effective configuration, where each value came from (``"default"``, the
+    config file's path, ``"saved setting"``, ``"command line"``, or ``"caller"``), and
+    the problems met on the way that did not stop the start (in words)."""
 
-    :raises ConfigError: for any bad value, naming where it came from.
+    values: dict[str, Any]
+    origins: dict[str, str]
+    problems: list[str]
+
+
+def resolve(
+    args: argparse.Namespace,
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    saved: bool = False,
+) -> Resolved:
+    """The effective configuration, in layers: defaults, then the config file, then
+    (``saved``) the settings saved on the box in the state directory
+    (:mod:`companion.app.settings`), then the flags, then ``overrides`` (typed values
+    from a caller such as the demo).
+
+    :raises ConfigError: for any bad value of the file or the flags, naming where it
+        came from (a bad saved settings file is set aside and reported in
+        :attr:`Resolved.problems` instead: the players did not write it by hand).
     """
     values = defaults()
+    origins = dict.fromkeys((s.name for s in SCHEMA), "default")
+    problems: list[str] = []
+
+    def layer(new: Mapping[str, Any], origin: str) -> None:
+        values.update(new)
+        origins.update(dict.fromkeys(new, origin))
+
     path: Path | None = Path(args.config) if getattr(args, "config", None) else None
     if path is None and DEFAULT_FILE.exists():
         path = DEFAULT_FILE
     if path is not None:
-        values.update(load_file(path))
+        layer(load_file(path), str(path))
+    games: dict[str, dict[str, Any]] = values.pop("games", {})
+    where = origins.pop("games", "")
+    origins.update({f"games.{g}.{k}": where for g, t in games.items() for k in t})
+    for game_id, table in _option_flags(getattr(args, "cfg_options", None) or []).items():
+        games.setdefault(game_id, {}).update(table)
+        origins.update({f"games.{game_id}.{k}": "command line" for k in table})
     short = getattr(args, "throw_source", None)
     if short is not None and getattr(args, "cfg:throw.source", None) is None:
         setattr(args, "cfg:throw.source", THROW_SOURCE_SHORT.get(short, short))
+    flags = {}
     for s in SCHEMA:
         raw = getattr(args, f"cfg:{s.name}", None)
         if raw is not None:
-            values[s.name] = s.parse(raw, "command line")
+            flags[s.name] = s.parse(raw, "command line")
+    if saved:
+        from companion.app.settings import SavedSettings
+
+        state_dir = flags.get("journal.dir") or values["journal.dir"] or default_state_dir()
+        kept, problem = SavedSettings(Path(state_dir)).load()
+        layer(kept, "saved setting")
+        if problem:
+            problems.append(problem)
+    layer(flags, "command line")
     if overrides:
-        values.update(overrides)
+        layer(overrides, "caller")
+    values["games"] = games
     check(values, str(path) if path else "command line")
-    return values
+    return Resolved(values, origins, problems)
+
+
+def from_args(
+    args: argparse.Namespace, *, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The effective configuration: defaults, then the file, then the flags, then
+    ``overrides`` (see :func:`resolve`, which also says where each value came from).
+
+    :raises ConfigError: for any bad value, naming where it came from.
+    """
+    return resolve(args, overrides=overrides).values
 
 
 def check(values: Mapping[str, Any], source: str) -> None:
@@ -305,13 +478,18 @@ def check(values: Mapping[str, Any], source: str) -> None:
         seen[pin] = key
 
 
-def to_toml(values: Mapping[str, Any]) -> str:
+def to_toml(
+    values: Mapping[str, Any], *, keys: Iterable[str] | None = None, comments: bool = True
+) -> str:
     """``values`` as a TOML config file (with each key's help as a comment), which
     :func:`load_file` reads back to the same values. A pin that is not wired is
-    written as ``false``."""
+    written as ``false``. ``keys``: only these (default: every setting)."""
     out: list[str] = ["# board-companion configuration (companion run --print-config)"]
     section = ""
+    wanted = set(keys) if keys is not None else None
     for s in SCHEMA:
+        if wanted is not None and s.name not in wanted:
+            continue
         head, _, key = s.name.rpartition(".")
         if head != section:
             section = head
@@ -327,18 +505,39 @@ def to_toml(values: Mapping[str, Any]) -> str:
             text = f"0x{value:02X}"
         else:
             text = repr(value)
-        out.append(f"# {s.help}")
+        if comments:
+            out.append(f"# {s.help}")
         out.append(f"{key} = {text}")
+    for game_id, table in sorted(values.get("games", {}).items()):
+        out += ["", f"[games.{game_id}]"]
+        for name, value in table.items():
+            out.append(f"{name} = {_toml_value(value)}")
     return "\n".join(out) + "\n"
 
 
-def describe(values: Mapping[str, Any]) -> list[str]:
-    """The effective configuration, one ``key = value`` line per setting, for the log."""
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def describe(values: Mapping[str, Any], origins: Mapping[str, str] | None = None) -> list[str]:
+    """The effective configuration, one ``key = value`` line per setting, for the log;
+    with ``origins`` (:attr:`Resolved.origins`) each line says where the value came from:
+    ``display.contrast = 128  (saved setting)``."""
     out = []
     for s in SCHEMA:
         value = values.get(s.name)
         shown = "none" if value is None else (
             hex(value) if s.name == "display.i2c_address" else repr(value)
         )
-        out.append(f"{s.name} = {shown}")
+        where = f"  ({origins[s.name]})" if origins and s.name in origins else ""
+        out.append(f"{s.name} = {shown}{where}")
+    for game_id, table in sorted(values.get("games", {}).items()):
+        for name, value in table.items():
+            key = f"games.{game_id}.{name}"
+            where = f"  ({origins[key]})" if origins and key in origins else ""
+            out.append(f"{key} = {value!r}{where}")
     return out

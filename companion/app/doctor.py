@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import enum
 import errno
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
+import sys
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.app.journal import SUFFIX, JournalError, load
-from companion.devices.events import ButtonName
+from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
+from companion.devices.events import ButtonName, SourceName
+from companion.errors import CompanionError
 
 SERVICE = "board-companion"
 """The systemd unit's name (``systemd/board-companion.service``)."""
@@ -54,12 +59,58 @@ def _read_model() -> str | None:
         return None
 
 
-def _pin_factory() -> Any:
-    """gpiozero's own choice of pin factory (lgpio on a Pi 5, RPi.GPIO on older models)."""
-    from gpiozero import Device
+class NoPinFactory(CompanionError, RuntimeError):
+    """gpiozero could load no pin factory; ``tried`` says why each one failed."""
 
-    Device.ensure_pin_factory()
+    def __init__(self, reason: str, tried: list[str]) -> None:
+        super().__init__(reason)
+        self.tried = tried
+
+
+def _pin_factory() -> Any:
+    """The pin factory gpiozero itself picks, as the service's buttons will get it:
+    ``$GPIOZERO_PIN_FACTORY`` if set, else the first of lgpio, rpigpio (RPi.GPIO),
+    pigpio, native that loads.
+
+    :raises NoPinFactory: with gpiozero's reason for each factory it could not load.
+    """
+    from gpiozero import Device
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except Exception as exc:
+            tried = [str(w.message).removeprefix("Falling back from ")
+                     for w in caught if issubclass(w.category, PinFactoryFallback)]
+            raise NoPinFactory(f"{type(exc).__name__}: {exc}", tried) from None
     return Device.pin_factory
+
+
+def _library_origin(module: str) -> str | None:
+    """The directory ``module`` (``lgpio``, ``RPi.GPIO``) would be imported from, or
+    ``None``: apt's are in ``/usr/lib/python3/dist-packages``."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    return str(Path(spec.origin).parent)
+
+
+def _venv_sees_system_packages() -> bool | None:
+    """Whether this interpreter's venv sees apt's packages (``--system-site-packages``);
+    ``None`` outside a venv."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    try:
+        text = Path(sys.prefix, "pyvenv.cfg").read_text(errors="replace")
+    except OSError:
+        return None
+    found = re.search(r"^include-system-site-packages\s*=\s*(\w+)", text, re.MULTILINE | re.IGNORECASE)
+    return found is not None and found.group(1).lower() == "true"
 
 
 def _i2c_probe(bus: int, address: int) -> None:
@@ -96,6 +147,9 @@ class Probes:
     find_shaker: Callable[[], str | None] = _find_shaker
     systemctl: Callable[..., tuple[int, str]] = _systemctl
     path_exists: Callable[[str], bool] = field(default=os.path.exists)
+    library_origin: Callable[[str], str | None] = _library_origin
+    venv_sees_system_packages: Callable[[], bool | None] = _venv_sees_system_packages
+    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
 
 
 def check_model(probes: Probes) -> Finding:
@@ -108,20 +162,54 @@ def check_model(probes: Probes) -> Finding:
     return Finding("Pi model", Verdict.OK, model)
 
 
+FACTORY_NAMES = {
+    "LGPIOFactory": ("lgpio", "lgpio"),
+    "RPiGPIOFactory": ("rpigpio", "RPi.GPIO"),
+    "PiGPIOFactory": ("pigpio", "pigpio"),
+    "NativeFactory": ("native", ""),
+}
+"""gpiozero's class -> (its name for ``$GPIOZERO_PIN_FACTORY``, the library it loads)."""
+
+
+def _apt_fix(probes: Probes) -> str:
+    if probes.venv_sees_system_packages() is False:
+        return ("this venv cannot see apt's packages: make it again with python3 -m venv "
+                "--system-site-packages (sudo systemd/install.sh does), then "
+                "sudo apt install python3-lgpio")
+    return ("on Raspberry Pi OS: sudo apt install python3-lgpio, in a venv made with "
+            "--system-site-packages (systemd/install.sh does both)")
+
+
 def check_pin_factory(probes: Probes) -> tuple[Finding, Any]:
+    """Which pin factory gpiozero will use for the buttons, why, and from where its
+    library comes; a fix when it found none or fell back past lgpio."""
+    forced = probes.environ.get("GPIOZERO_PIN_FACTORY")
     try:
         factory = probes.pin_factory()
     except Exception as exc:  # gpiozero raises BadPinFactory, ImportError, RuntimeError...
-        return Finding(
-            "pin factory", Verdict.FIX, f"gpiozero found none ({type(exc).__name__})",
-            "on Raspberry Pi OS: sudo apt install python3-lgpio, in a venv made with "
-            "--system-site-packages (systemd/install.sh does both)",
-        ), None
-    name = type(factory).__name__
-    if name == "NativeFactory":
+        tried = "; ".join(getattr(exc, "tried", ()))
+        seen = (f"$GPIOZERO_PIN_FACTORY={forced} did not load ({exc})" if forced
+                else f"gpiozero found none ({type(exc).__name__})"
+                + (f": {tried}" if tried else ""))
+        return Finding("pin factory", Verdict.FIX, seen, _apt_fix(probes)), None
+    cls = type(factory).__name__
+    name, library = FACTORY_NAMES.get(cls, (cls, ""))
+    origin = probes.library_origin(library) if library else None
+    source = f", {library} from {origin}" if origin else ""
+    if cls == "NativeFactory":
         return Finding("pin factory", Verdict.FIX, "NativeFactory (gpiozero's last resort)",
-                       "sudo apt install python3-lgpio"), factory
-    return Finding("pin factory", Verdict.OK, f"{name} (chosen by gpiozero)"), factory
+                       _apt_fix(probes)), factory
+    if forced:
+        return Finding("pin factory", Verdict.OK,
+                       f"{name} ({cls}, set by $GPIOZERO_PIN_FACTORY){source}"), factory
+    if name == "lgpio":
+        return Finding("pin factory", Verdict.OK,
+                       f"lgpio ({cls}, gpiozero's first choice){source}"), factory
+    if cls in FACTORY_NAMES:  # rpigpio or pigpio: lgpio would not load
+        return Finding("pin factory", Verdict.INFO,
+                       f"{name} ({cls}): gpiozero fell back, lgpio did not load{source}",
+                       _apt_fix(probes)), factory
+    return Finding("pin factory", Verdict.OK, f"{cls} (chosen by gpiozero){source}"), factory
 
 
 def check_oled(conf: Mapping[str, Any], probes: Probes) -> Finding:
@@ -179,7 +267,7 @@ def check_buttons(conf: Mapping[str, Any], factory: Any) -> Finding:
 
 def check_shaker(conf: Mapping[str, Any], probes: Probes) -> Finding:
     source = conf["throw.source"]
-    if source == "serial-shaker":
+    if source == SourceName.SERIAL_SHAKER:
         port = str(conf.get("serial.port") or "")
         found = port if port and probes.path_exists(port) else None if port else probes.find_shaker()
         if found is None:
@@ -188,7 +276,7 @@ def check_shaker(conf: Mapping[str, Any], probes: Probes) -> Finding:
                            "plug the Pico in with a data USB cable; firmware/README.md shows how "
                            "to flash it; `ls /dev/ttyACM*`")
         return Finding("shaker", Verdict.OK, f"Pico shaker at {found}")
-    if source == "gpio-shaker":
+    if source == SourceName.GPIO_SHAKER:
         return Finding("shaker", Verdict.INFO,
                        f"vibration switch on BCM {conf['shaker.pin']} (shake it while the "
                        "companion runs: the screen says 'shaking...')")
@@ -210,6 +298,8 @@ def check_service(probes: Probes) -> Finding:
 
 
 def check_games(conf: Mapping[str, Any]) -> Finding:
+    """The saved games: how many finished, unfinished, damaged (read only: nothing is
+    repaired or renamed here), and how many set-aside copies are kept."""
     directory = Path(conf["journal.dir"] or cfg.default_state_dir())
     if not directory.exists():
         return Finding("saved games", Verdict.INFO, f"none yet ({directory} does not exist)")
@@ -220,17 +310,24 @@ def check_games(conf: Mapping[str, Any]) -> Finding:
     for path in directory.glob("*" + SUFFIX):
         try:
             loaded = load(path, repair=False)
-        except (JournalError, OSError, ValueError):
+        except (JournalError, OSError):
             damaged += 1
             continue
-        if loaded.state.outcome is None:
+        if loaded.damage is not None:
+            damaged += 1
+        elif loaded.state.outcome is None:
             unfinished += 1
         else:
             finished += 1
+    kept = sum(1 for p in directory.glob("*" + SUFFIX + ".*")
+               if p.name.split(SUFFIX, 1)[1].startswith((DAMAGED, UNUSABLE)))
     seen = f"{finished} finished, {unfinished} unfinished in {directory}"
+    if kept:
+        seen += f"; {kept} set-aside copies (*{DAMAGED}, *{UNUSABLE}) kept"
     if damaged:
         return Finding("saved games", Verdict.INFO, f"{seen}; {damaged} damaged",
-                       "the companion offers to recover a damaged game's intact part at start")
+                       "at its next start the companion keeps a copy of each damaged journal, "
+                       "then offers the intact part of the newest game")
     return Finding("saved games", Verdict.OK, seen)
 
 

@@ -15,14 +15,25 @@ File format (UTF-8, one record a line, ``docs``-friendly)::
 
 Each line starts with the CRC-32 (8 hex digits) of the JSON after the space. Every
 record is written with one ``write``, then ``flush`` and ``fsync``: a power cut loses
-at most the record being written. Reading stops at the first line that is truncated,
-fails its checksum or does not replay; the intact prefix is kept, the file rewritten
-with it (atomically: temporary file, fsync, rename) and the damaged original kept
-beside it as ``*.damaged``. Damage is reported, never raised.
+at most the record being written. A line holds at most :data:`MAX_LINE_BYTES` bytes
+and JSON nested at most :data:`MAX_DEPTH` deep; a journal is at most
+:data:`MAX_FILE_BYTES` long (the longest real line is under 500 bytes).
+
+Reading stops at the first line that is truncated, fails its checksum, is too long or
+too deeply nested, or does not replay; the intact prefix is kept. Before the file is
+cut to that prefix, the whole damaged original is copied beside it as
+``NAME.damaged`` (``NAME.damaged.1``, ``.2``, ... when that exists: a copy is never
+overwritten), and the copy and its directory are fsynced; then the prefix is
+written to a temporary file, fsynced and renamed over the journal. A file whose
+first record is unusable (empty, not a journal, an unknown game) is renamed
+``NAME.unusable`` (``.unusable.1``, ...). Problems are reported
+(:meth:`JournalStore.survey`), never raised: no file stops the companion starting.
 """
 
 from __future__ import annotations
 
+import enum
+import errno
 import json
 import logging
 import os
@@ -34,7 +45,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
+from companion.errors import CompanionError
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
+from companion.rules.datafile import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -44,29 +57,50 @@ SUFFIX: Final = ".journal"
 STAMP: Final = "%Y%m%d-%H%M%S"
 """The time stamp that begins a journal's name (UTC)."""
 _NAME: Final = re.compile(r"(\d{8}-\d{6})-")
+MAX_LINE_BYTES: Final = 64 * 1024
+"""The longest journal line written or read, in bytes (a real one is under 500)."""
+MAX_DEPTH: Final = 16
+"""The deepest nesting of arrays and objects a record may have (a real one: 3)."""
+MAX_FILE_BYTES: Final = 32 * 1024 * 1024
+"""The longest journal read, in bytes (a long game of random moves: about 300 KiB)."""
+DAMAGED: Final = ".damaged"
+"""Suffix of the copy of a damaged journal kept before it is cut (then ``.1``, ...)."""
+UNUSABLE: Final = ".unusable"
+"""Suffix a journal without a usable first record is renamed to (then ``.1``, ...)."""
 
 
-class JournalError(Exception):
+class JournalError(CompanionError):
     """A journal that cannot be used at all (no valid first record); names the file."""
 
 
 def encode(record: Mapping[str, Any]) -> bytes:
-    """One journal line for ``record``: CRC-32, a space, compact JSON, newline."""
-    body = json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    """One journal line for ``record``: CRC-32, a space, compact JSON, newline.
+
+    :raises ValueError: for a non-finite number (JSON has none; :func:`decode` would
+        refuse the line).
+    """
+    body = json.dumps(
+        record, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
     return b"%08x %s\n" % (zlib.crc32(body), body)
 
 
 def decode(line: bytes) -> dict[str, Any]:
     """The record of one journal line (without its newline).
 
-    :raises ValueError: for a bad checksum or anything that is not a JSON object.
+    :raises ValueError: for a line over :data:`MAX_LINE_BYTES`, a bad checksum, text
+        that is not UTF-8, JSON nested over :data:`MAX_DEPTH` deep (checked before
+        parsing), ``NaN``/``Infinity``, a number of over 4300 digits, or anything that
+        is not a JSON object. Nothing else.
     """
+    if len(line) > MAX_LINE_BYTES:
+        raise ValueError(f"a line of {len(line)} bytes (at most {MAX_LINE_BYTES} are written)")
     crc, sep, body = line.partition(b" ")
     if not sep or len(crc) != 8 or not re.fullmatch(rb"[0-9a-f]{8}", crc):
         raise ValueError("no checksum")
     if int(crc, 16) != zlib.crc32(body):
         raise ValueError("checksum mismatch")
-    record = json.loads(body.decode("utf-8"))
+    record = parse_json(body.decode("utf-8"), max_depth=MAX_DEPTH)
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
     return record
@@ -102,6 +136,78 @@ def parse_action(state: State, record: Mapping[str, Any]) -> Action:
     raise ValueError("neither a throw nor a move")
 
 
+class ProblemKind(enum.Enum):
+    """What was done with a journal the start-up search found wrong."""
+
+    REPAIRED = "repaired"
+    """Damaged after its first record: the intact prefix kept, the original copied."""
+    DAMAGED = "damaged"
+    """Damaged, but the disk refused the repair: the damaged tail is cut off (after a
+    copy is kept) when the game is resumed."""
+    SET_ASIDE = "set aside"
+    """No usable first record: renamed ``*.unusable``; nothing could be repaired."""
+    UNUSABLE = "unusable"
+    """No usable first record, and it could not even be renamed (it is reported again
+    at the next start)."""
+
+
+_TITLES: Final = {
+    ProblemKind.REPAIRED: "Journal repaired",
+    ProblemKind.DAMAGED: "Journal damaged",
+    ProblemKind.SET_ASIDE: "Journal set aside",
+    ProblemKind.UNUSABLE: "Journal unusable",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class JournalProblem:
+    """One journal the start-up search found wrong, and what was done with it.
+
+    ``reason`` says what was wrong (with the line number), ``kept`` where the whole
+    original now is (the ``*.damaged`` copy or the ``*.unusable`` file; ``None`` when
+    it could not be kept aside). :attr:`title` and :attr:`lines` are what the screen
+    shows; ``str()`` gives it all in one line, for the log.
+    """
+
+    kind: ProblemKind
+    path: Path
+    reason: str
+    kept: Path | None = None
+
+    @property
+    def title(self) -> str:
+        """The message screen's title: "Journal repaired", "Journal damaged",
+        "Journal set aside" or "Journal unusable" (at most 17 characters)."""
+        return _TITLES[self.kind]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """What happened, in words, for the message screen (a repair: the reason only,
+        which ends with the number of actions kept)."""
+        if self.kind is ProblemKind.REPAIRED:
+            return (self.reason,)
+        if self.kind is ProblemKind.DAMAGED:
+            return (self.reason, "Not repaired yet (is the disk full?): the damaged part is "
+                    "cut off, a copy kept, when the game is resumed.")
+        if self.kind is ProblemKind.SET_ASIDE:
+            name = self.kept.name if self.kept else "?"
+            return (self.reason, f"Nothing could be repaired; set aside as {name}.")
+        return (self.reason, "It could not be set aside either: check the disk.")
+
+    def __str__(self) -> str:
+        return " ".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Survey:
+    """What :meth:`JournalStore.survey` found: the game to offer, and the problems."""
+
+    pending: Loaded | None
+    """The newest journal if its game has not ended (to offer for resume), else ``None``."""
+    problems: tuple[JournalProblem, ...] = ()
+    """Journals found damaged or unusable on the way, newest first."""
+
+
 @dataclass
 class Loaded:
     """A journal read back: the game, the replayed position and what was wrong."""
@@ -120,6 +226,19 @@ class Loaded:
     intact: int | None = None
     """The length in bytes of the file's intact lines (what :meth:`JournalStore.reopen`
     keeps: a damaged tail that could not be repaired is cut there before appending)."""
+    copy: Path | None = None
+    """Where the damaged original was copied before the file was cut (``None``: intact,
+    or the copy could not be written yet)."""
+    repaired: bool = False
+    """True when the file on disk was cut to its intact lines by :func:`load`."""
+
+    @property
+    def problem(self) -> JournalProblem | None:
+        """The damage as a :class:`JournalProblem`, or ``None`` when intact."""
+        if self.damage is None:
+            return None
+        kind = ProblemKind.REPAIRED if self.repaired else ProblemKind.DAMAGED
+        return JournalProblem(kind, self.path, self.damage, self.copy)
 
 
 def replay(game: Game, players: int, actions: list[Action]) -> State:
@@ -130,12 +249,29 @@ def replay(game: Game, players: int, actions: list[Action]) -> State:
     return state
 
 
+def _read(path: Path) -> bytes:
+    """The bytes of ``path``, at most :data:`MAX_FILE_BYTES`.
+
+    :raises OSError: it cannot be read. :raises JournalError: it is longer.
+    """
+    with path.open("rb") as fh:
+        data = fh.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise JournalError(f"{path}: over {MAX_FILE_BYTES >> 20} MiB: not a journal")
+    return data
+
+
 def load(path: Path, *, repair: bool = True) -> Loaded:
     """Read and replay the journal ``path``; repair a damaged tail (see module doc).
 
-    :raises JournalError: when the first record is missing or unusable.
+    Any record that cannot be read or replayed, whatever is in it, ends the intact
+    prefix: it is reported in :attr:`Loaded.damage`, never raised.
+
+    :raises JournalError: when the first record is missing or unusable, or the file
+        is over :data:`MAX_FILE_BYTES`. :raises OSError: when it cannot be read.
+        Nothing else.
     """
-    data = path.read_bytes()
+    data = _read(path)
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with a newline
     damage: str | None = None
@@ -156,60 +292,89 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
             damage = f"line {number}: {exc}"
             break
         if header is None:
-            header, game, players = _read_header(path, record)
-            state = game.new_state(players)
+            header, game, players, state = _read_header(path, record)
             good = number
             continue
         assert game is not None and state is not None
         try:
-            if "undo" in record:
-                count = record["undo"]
-                if not isinstance(count, int) or not 0 < count <= len(actions):
-                    raise ValueError(f"cannot undo {count!r} actions")
-                del actions[-count:]
-                del records[-count:]
-                state = replay(game, players, actions)
-                ended = False
-            elif "end" in record:
-                ended = True
-            else:
-                if ended:
-                    raise ValueError("an action after the end of the game")
-                action = parse_action(state, record)
-                state.apply(action)
-                actions.append(action)
-                records.append(record)
+            state, ended = _replay_record(game, players, state, ended, actions, records, record)
         except (ValueError, RulesError) as exc:
             damage = f"line {number}: {exc}"
+            break
+        except Exception as exc:  # a rules engine failing on a record it should refuse
+            log.warning("journal %s: line %d cannot be replayed", path, number, exc_info=True)
+            damage = f"line {number}: cannot be replayed ({type(exc).__name__})"
             break
         good = number
     if header is None or game is None or state is None:
         raise JournalError(f"{path}: {damage or 'empty'}: no usable first record")
+    copy: Path | None = None
+    repaired = False
     if damage is not None:
         damage = f"{game.title}: {damage}; {len(actions)} action(s) kept."
         log.warning("journal %s damaged: %s", path, damage)
         if repair:
             try:
-                _rewrite(path, data, lines[:good])
+                copy = keep_copy(path, data)
+                _rewrite(path, lines[:good])
+                repaired = True
             except OSError as exc:  # a full disk: the tail is cut off when appending
                 log.warning("journal %s: cannot repair it now: %s", path, exc)
     intact = sum(len(line) + 1 for line in lines[:good])
-    return Loaded(path, game, players, header, actions, records, state, ended, damage, intact)
+    return Loaded(path, game, players, header, actions, records, state, ended, damage, intact,
+                  copy, repaired)
 
 
-def _read_header(path: Path, record: Mapping[str, Any]) -> tuple[dict[str, Any], Game, int]:
+def _replay_record(
+    game: Game, players: int, state: State, ended: bool,
+    actions: list[Action], records: list[dict[str, Any]], record: Mapping[str, Any],
+) -> tuple[State, bool]:
+    """Apply one record after the first to ``state`` (``actions`` and ``records`` are
+    updated); returns the position and whether the game has ended.
+
+    :raises ValueError: (RulesError among them) for a record that does not fit.
+    """
+    if "undo" in record:
+        count = record["undo"]
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= len(actions):
+            raise ValueError(f"cannot undo {count!r} actions")
+        del actions[-count:]
+        del records[-count:]
+        return replay(game, players, actions), False
+    if "end" in record:
+        return state, True
+    if ended:
+        raise ValueError("an action after the end of the game")
+    action = parse_action(state, record)
+    state.apply(action)
+    actions.append(action)
+    records.append(dict(record))
+    return state, ended
+
+
+def _read_header(
+    path: Path, record: Mapping[str, Any]
+) -> tuple[dict[str, Any], Game, int, State]:
+    """The first record's game, number of players and starting position.
+
+    :raises JournalError: for anything that is not a usable first record.
+    """
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise JournalError(f"{path}: not a {FORMAT} version {VERSION} file")
     options = record.get("options", {})
     players = record.get("players")
-    if not isinstance(options, dict) or not isinstance(players, int):
+    if not isinstance(options, dict) or isinstance(players, bool) or not isinstance(players, int):
         raise JournalError(f"{path}: first record lacks options or players")
     try:
         game = get_game(str(record.get("game")), **options)
         game.check_players(players)
+        state = game.new_state(players)
     except RulesError as exc:
         raise JournalError(f"{path}: {exc}") from None
-    return dict(record), game, players
+    except Exception as exc:  # an option value a game's constructor did not expect
+        log.warning("journal %s: first record not usable", path, exc_info=True)
+        raise JournalError(f"{path}: the game cannot be set up ({type(exc).__name__})") from None
+    return dict(record), game, players, state
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -220,10 +385,79 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def _rewrite(path: Path, original: bytes, lines: list[bytes]) -> None:
-    """Keep ``lines`` only: write a temporary file, fsync, rename over ``path``."""
-    damaged = path.with_name(path.name + ".damaged")
-    damaged.write_bytes(original)
+MAX_COPIES: Final = 1000
+"""Numbered names tried for a set-aside copy before giving up (an ``OSError``)."""
+
+
+def _numbered(path: Path, suffix: str) -> list[Path]:
+    """``NAME.suffix``, ``NAME.suffix.1``, ``NAME.suffix.2``, ... (:data:`MAX_COPIES`)."""
+    first = path.with_name(path.name + suffix)
+    return [first] + [path.with_name(f"{first.name}.{n}") for n in range(1, MAX_COPIES)]
+
+
+def keep_copy(path: Path, data: bytes) -> Path:
+    """Keep ``data`` (the damaged journal ``path``'s bytes) as the first free name of
+    ``NAME.damaged``, ``NAME.damaged.1``, ...; never overwrites a copy (the file is
+    created exclusively). The copy and its directory are fsynced before this returns,
+    so the journal may then be cut. A copy already there with the same bytes is
+    reused (a repair that failed half-way and is tried again makes no second copy).
+
+    :returns: the copy's path. :raises OSError: when it cannot be written (the
+        half-written copy is removed).
+    """
+    for copy in _numbered(path, DAMAGED):
+        try:
+            fh = copy.open("xb")
+        except FileExistsError:
+            try:
+                if copy.stat().st_size == len(data) and copy.read_bytes() == data:
+                    return copy
+            except OSError:
+                pass
+            continue
+        try:
+            with fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            _fsync_dir(path.parent)
+        except OSError:
+            copy.unlink(missing_ok=True)
+            raise
+        return copy
+    raise OSError(errno.EEXIST, f"{MAX_COPIES} copies of {path.name} already kept")
+
+
+def set_aside(path: Path) -> Path:
+    """Rename ``path`` to the first free name of ``NAME.unusable``, ``NAME.unusable.1``,
+    ...; never over an existing file (a hard link that fails if the name is taken, then
+    the old name removed; on a file system without hard links, a rename checked first).
+    The directory is fsynced.
+
+    :returns: the new path. :raises OSError: when it cannot be renamed.
+    """
+    for target in _numbered(path, UNUSABLE):
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV,
+                                 errno.EMLINK, errno.EISDIR):
+                raise
+            if target.exists() or target.is_symlink():
+                continue
+            os.rename(path, target)
+        else:
+            os.unlink(path)
+        _fsync_dir(path.parent)
+        return target
+    raise OSError(errno.EEXIST, f"{MAX_COPIES} set-aside files of {path.name} already there")
+
+
+def _rewrite(path: Path, lines: list[bytes]) -> None:
+    """Keep ``lines`` only: write a temporary file, fsync, rename over ``path``, fsync
+    the directory. (The caller has kept a copy of the original first.)"""
     tmp = path.with_name(path.name + ".tmp")
     try:
         with tmp.open("wb") as fh:
@@ -255,9 +489,13 @@ class Journal:
         if self._fh is None:
             raise JournalError(f"{self.path}: journal is closed")
         fh = self._fh  # unbuffered: nothing failed is left in a buffer to go out later
+        line = encode(record)
+        if len(line) > MAX_LINE_BYTES:  # it could not be read back: refuse it as a disk would
+            raise OSError(errno.EFBIG, f"a record of {len(line)} bytes, over the journal's "
+                          f"{MAX_LINE_BYTES}")
         start = fh.seek(0, os.SEEK_END)
         try:
-            data = memoryview(encode(record))
+            data = memoryview(line)
             while data:
                 data = data[fh.write(data):]
             os.fsync(fh.fileno())
@@ -297,10 +535,15 @@ class JournalStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
-    def begin(self, game: Game, players: int, *, started: str | None = None) -> Journal:
+    def begin(
+        self, game: Game, players: int, *, started: str | None = None,
+        seats: Mapping[int, str] | None = None,
+    ) -> Journal:
         """Start the journal of a new game (its first record written and synced).
 
-        ``started``: the start time text (default: now, UTC, ISO 8601).
+        ``started``: the start time text (default: now, UTC, ISO 8601); ``seats``: the
+        players the computer plays, by player index, with their level (written as the
+        header's ``"seats"`` only when there are any).
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         now = datetime.now(UTC)
@@ -324,6 +567,7 @@ class JournalStore:
                 "options": dict(game.option_values),
                 "players": players,
                 "started": started or now.isoformat(timespec="seconds"),
+                **({"seats": {str(p): lv for p, lv in sorted(seats.items())}} if seats else {}),
             })
             _fsync_dir(self.directory)
         except OSError:  # no game began: leave no empty file to be reported as unusable
@@ -339,43 +583,61 @@ class JournalStore:
         begun in the same second or after the clock stepped back (a Pi has no clock of
         its own until it reaches a time server)."""
         stamp = now.strftime(STAMP)
-        stamps = [m.group(1) for p in self.directory.glob("*" + SUFFIX)
-                  if (m := _NAME.match(p.name))]
+        stamps = [m.group(1) for p in self.directory.glob("*" + SUFFIX + "*")
+                  if (m := _NAME.match(p.name))]  # set-aside copies too: no name reused
         newest = max(stamps, default="")
         if stamp > newest:
             return stamp
         return (datetime.strptime(newest, STAMP) + timedelta(seconds=1)).strftime(STAMP)
 
     def reopen(self, loaded: Loaded) -> Journal:
-        """Append to the journal that ``loaded`` was read from (after its intact lines)."""
+        """Append to the journal that ``loaded`` was read from (after its intact lines).
+
+        A damaged tail still on disk (its repair failed) is cut off first, after the
+        whole file is kept as a ``*.damaged`` copy (fsynced; see :func:`keep_copy`).
+
+        :raises OSError: the file cannot be opened, copied or cut (nothing is cut then).
+        """
         fh = loaded.path.open("ab", buffering=0)
-        if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
-            try:
+        try:
+            if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
+                keep_copy(loaded.path, loaded.path.read_bytes())
                 fh.truncate(loaded.intact)
-            except OSError:
-                fh.close()
-                raise
+        except OSError:
+            fh.close()
+            raise
         return Journal(loaded.path, list(loaded.records), _fh=fh)
 
-    def unfinished(self) -> tuple[Loaded | None, list[str]]:
-        """The newest game that has not ended, and the problems found on the way
-        (damaged or unusable journals, in words). Never raises for a bad file."""
-        problems: list[str] = []
+    def survey(self) -> Survey:
+        """Look for the newest game that has not ended; report every journal found
+        damaged or unusable on the way (newest first), and what was done with it:
+        repaired (a copy kept), set aside as ``*.unusable``, ... (see :class:`ProblemKind`).
+        Never raises for a bad file, whatever is in it."""
+        problems: list[JournalProblem] = []
         if not self.directory.is_dir():
-            return None, problems
+            return Survey(None)
         for path in sorted(self.directory.glob("*" + SUFFIX), reverse=True):
             try:
                 loaded = load(path)
-            except (JournalError, OSError) as exc:
-                problems.append(str(exc))
+            except Exception as exc:  # JournalError, OSError; anything else is a bug
+                if not isinstance(exc, JournalError | OSError):
+                    log.exception("journal %s: cannot be read", path)
+                reason = str(exc).replace(str(path), path.name)
                 try:  # set aside, so that it is reported once
-                    path.rename(path.with_name(path.name + ".unusable"))
+                    kept: Path | None = set_aside(path)
+                    kind = ProblemKind.SET_ASIDE
                 except OSError as rename_error:
                     log.warning("cannot set aside %s: %s", path, rename_error)
+                    kept, kind = None, ProblemKind.UNUSABLE
+                problems.append(JournalProblem(kind, path, reason, kept))
                 continue
-            if loaded.damage:
-                problems.append(loaded.damage)
-            if not loaded.ended:
-                return loaded, problems
-            return None, problems
-        return None, problems
+            if loaded.problem is not None:
+                problems.append(loaded.problem)
+            return Survey(None if loaded.ended else loaded, tuple(problems))
+        return Survey(None, tuple(problems))
+
+    def unfinished(self) -> tuple[Loaded | None, list[str]]:
+        """:meth:`survey` as the game to offer and the problems, one line of words
+        each (``str`` of each :class:`JournalProblem`). Never raises for a bad file."""
+        found = self.survey()
+        return found.pending, [str(problem) for problem in found.problems]

@@ -49,6 +49,8 @@ import socket
 import time
 from collections.abc import Callable, Mapping
 
+from companion.errors import CompanionError
+
 __all__ = [
     "Notifier",
     "NotifyError",
@@ -59,7 +61,7 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 
-class NotifyError(ValueError):
+class NotifyError(CompanionError, ValueError):
     """A notification address or message that the protocol cannot carry."""
 
 

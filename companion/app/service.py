@@ -2,8 +2,11 @@
 
 Device threads (gpiozero callbacks, the timer thread, a serial reader) only
 :meth:`Service.post` events. The loop (:meth:`Service.run`) handles one event at a
-time: the controller changes state, the throw source is armed for what is due, and
-the screen is drawn and pushed to the display if it changed. The loop blocks on the
+time: the controller answers with one :class:`~companion.app.controller.Reply` (the
+view, the implement due, the throw source wanted); the
+:class:`~companion.devices.sources.SourceKeeper` arms the source for what is due (a
+source that cannot start comes back as an event through the queue, like any other),
+and the view is drawn and pushed to the display if it changed. The loop blocks on the
 queue: an idle companion uses no CPU.
 
 :func:`build` makes everything from a configuration (the keys of
@@ -17,33 +20,35 @@ import logging
 import queue
 import secrets
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.controller import Controller, Draw
-from companion.app.events import Event, PanelIdle, Quit, SourceFailed
+from companion.app.controller import Controller, Draw, Reply
+from companion.app.events import Event, PanelIdle, Quit
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
+from companion.app.screens import Think
+from companion.app.settings import Prefs, SavedSettings
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
-from companion.devices.events import ButtonEvent, ButtonName
-from companion.devices.sources import (
-    SOURCE_NAMES,
-    SourceContext,
-    SourceUnavailableError,
-    ThrowSource,
-    make_source,
-)
+from companion.devices.events import ButtonEvent, ButtonName, SourceName
+from companion.devices.indicators import Indicators
+from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.rules import Implement, Throw
 from companion.ui.render import render
 
 log = logging.getLogger(__name__)
+
+
+BOARDS_DIR = Path("/etc/board-companion/boards")
+"""Board and deck files offered on the setup screen (and ``boards/`` in the state
+directory): ``<game id>*.toml``, ``<game id>-decks*.toml`` for the Cretan decks."""
 
 
 def secure_draw(implement: Implement, n: int) -> Throw:
@@ -72,6 +77,7 @@ class Service:
         scheduler: Scheduler | None = None,
         sleep_after: float = 0.0,
         notifier: Notifier | None = None,
+        indicators: Indicators | None = None,
     ) -> None:
         self.controller = controller
         self.notifier = notifier if notifier is not None else Notifier.from_env()
@@ -84,12 +90,14 @@ class Service:
         self._posted = 0
         self._handled = 0
         self._closers = closers or []
-        self._source_ctx = source_context(self.post)
-        self.source: ThrowSource | None = None
-        self._armed: Implement | None = None
+        self.sources = SourceKeeper(source_context(self.post))
+        """The running throw source, started and armed as each reply asks."""
         self._closed = False
         self._scheduler = scheduler
         self.sleep_after = sleep_after
+        self.indicators = indicators
+        """The buzzer and the LED (``None``: neither is wired)."""
+        self._contrast: int | None = None
         """Seconds without any event after which the panel is switched off (0: never)."""
         self.asleep = False
         self._sleep_timer: Timer | None = None
@@ -119,11 +127,25 @@ class Service:
 
     # ---------------------------------------------------------------- the loop
 
-    def refresh(self) -> None:
-        """Arm the throw source for what is due and show the current screen."""
-        self._reconcile_source()
-        image = render(self.controller.view(), self.screen.size)
-        self.screen.show(image)
+    def show(self, reply: Reply) -> None:
+        """Carry out ``reply``: the settings it holds applied (display sleep and contrast,
+        sound, light), the throw source it wants armed for what is due, its cue sounded,
+        the LED set, and its view drawn."""
+        prefs = reply.prefs
+        if prefs.sleep_after != self.sleep_after:
+            self.sleep_after = prefs.sleep_after
+            self._arm_sleep()
+        if prefs.contrast != self._contrast:
+            self._contrast = prefs.contrast
+            self.screen.set_contrast(prefs.contrast)
+        self.sources.want(reply.source, reply.due)
+        indicators = self.indicators
+        if indicators is not None:
+            indicators.sound, indicators.light = prefs.sound, prefs.light
+            if reply.cue is not None:
+                indicators.cue(reply.cue)
+            indicators.show(awaiting=reply.due is not None, trouble=reply.trouble)
+        self.screen.show(render(reply.view, self.screen.size))
 
     def handle(self, event: Event) -> None:
         """Handle one event and redraw (what :meth:`run` does for each queued event).
@@ -143,19 +165,23 @@ class Service:
             if isinstance(event, ButtonEvent):
                 return
         try:
-            self.controller.handle(event)
+            reply = self.controller.handle(event)
         except Exception:  # a bug must not end the game: log it, keep the loop alive
             log.exception("error while handling %r", event)
+            try:
+                reply = self.controller.reply()
+            except Exception:
+                log.exception("error while building the screen after %r", event)
+                return
         try:
-            self.refresh()
+            self.show(reply)
         except Exception:
             log.exception("error while drawing the screen after %r", event)
 
     def run(self) -> None:
         """Start the controller and loop until a :class:`Quit` event (or the controller
         asks to quit)."""
-        self.controller.start()
-        self.refresh()
+        self.show(self.controller.start())
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")
@@ -184,27 +210,6 @@ class Service:
             self.sleep_after, lambda: self.post(PanelIdle(generation))
         )
 
-    def _reconcile_source(self) -> None:
-        wanted = self.controller.source
-        if self.source is None or self.source.name != wanted:
-            if self.source is not None:
-                self.source.close()
-                self.source = None
-            self._armed = None
-            try:
-                self.source = make_source(wanted, self._source_ctx)
-            except (SourceUnavailableError, OSError, ValueError) as exc:
-                log.warning("throw source %s: %s", wanted, exc)
-                self.controller.handle(SourceFailed(wanted, str(exc)))
-                if self.controller.source != wanted:
-                    self._reconcile_source()
-                return
-            log.info("throw source: %s", wanted)
-        due = self.controller.due
-        if due != self._armed:
-            self._armed = due
-            self.source.arm(due)
-
     def close(self) -> None:
         """End cleanly: journal closed, throw source and pins released, display blanked."""
         if self._closed:
@@ -213,9 +218,9 @@ class Service:
         if self._sleep_timer is not None:
             self._sleep_timer.cancel()
         self.controller.close()
-        if self.source is not None:
-            self.source.close()
-            self.source = None
+        self.sources.close()
+        if self.indicators is not None:
+            self.indicators.close()
         for closer in self._closers:
             try:
                 closer()
@@ -233,6 +238,8 @@ class Parts:
     scheduler: Scheduler
     pin_factory: Any
     config: dict[str, Any]
+    origins: dict[str, str] = field(default_factory=dict)
+    """Where each configuration value came from (default, a file, saved setting, flag)."""
 
 
 def build(
@@ -243,9 +250,19 @@ def build(
     draw: Draw = secure_draw,
     on_frame: Callable[[Image.Image], None] | None = None,
     games: list[str] | None = None,
+    save_settings: bool = True,
+    origins: Mapping[str, str] | None = None,
+    notices: Sequence[str] = (),
+    think: Think | None = None,
 ) -> Parts:
     """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
-    gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread).
+    gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread);
+    ``save_settings``: whether settings changed on the box are saved to the state
+    directory (``settings.toml`` beside the journals; see :mod:`companion.app.settings`);
+    ``origins``: where each configuration value came from (for the log); ``notices``:
+    problems met while reading the configuration that did not stop the start (shown
+    on the screen after the splash); ``think``: how the computer chooses its moves
+    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level).
 
     :raises gpiozero.GPIOZeroError: a pin that cannot be used.
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
@@ -260,22 +277,29 @@ def build(
     backend = conf["display.backend"]
     if backend == "auto":
         backend = "i2c" if pin_factory is None and on_raspberry_pi() else "noop"
-    spec = DisplaySpec(
-        driver=conf["display.driver"], backend=backend, width=conf["display.width"],
-        height=conf["display.height"], rotate=conf["display.rotate"],
-        contrast=conf["display.contrast"], i2c_port=conf["display.i2c_port"],
-        i2c_address=conf["display.i2c_address"],
-    )
+    spec = DisplaySpec.from_config(conf, backend)
     screen = Screen(make_device(spec), on_frame=on_frame)
     journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
     available = [
         name for name in SOURCE_NAMES
-        if not (name == "gpio-shaker" and conf.get("shaker.pin") is None)
+        if not (name == SourceName.GPIO_SHAKER and conf.get("shaker.pin") is None)
     ]
+    indicators = None
+    if conf.get("buzzer.pin") is not None or conf.get("led.pin") is not None:
+        indicators = Indicators(
+            buzzer_pin=conf.get("buzzer.pin"), led_pin=conf.get("led.pin"),
+            kind=conf["buzzer.kind"], pin_factory=pin_factory, scheduler=sched,
+        )
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,
         source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,
-        games=games, size=screen.size,
+        games=games, size=screen.size, prefs=Prefs.from_config(conf),
+        saved=SavedSettings(journal_dir) if save_settings else None,
+        buzzer=indicators is not None and indicators.buzzer is not None,
+        led=indicators is not None and indicators.led is not None,
+        notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
+        game_options=conf.get("games", {}), hints=conf["ai.hints"],
+        computer_draws=conf["ai.throw"] == "draw", think=think,
     )
 
     holder: dict[str, Any] = {}
@@ -285,7 +309,8 @@ def build(
         return SourceContext(post, sched, pin_factory, conf)
 
     service = Service(controller, screen, source_context=context, closers=closers,
-                      scheduler=sched, sleep_after=conf["display.sleep_after"])
+                      scheduler=sched, sleep_after=conf["display.sleep_after"],
+                      indicators=indicators)
     timing = ButtonTiming(
         debounce=conf["buttons.debounce"], hold=conf["buttons.hold"],
         repeat_delay=conf["buttons.repeat_delay"], repeat_interval=conf["buttons.repeat_interval"],
@@ -302,14 +327,15 @@ def build(
         raise
     # Buttons are released before the timers stop (closers run in order).
     closers.insert(0, buttons.close)
-    return Parts(service, buttons, sched, pin_factory, conf)
+    return Parts(service, buttons, sched, pin_factory, conf, dict(origins or {}))
 
 
 def mock_factory() -> Any:
-    """A fresh gpiozero ``MockFactory`` (the pins of a machine without a Pi)."""
-    from gpiozero.pins.mock import MockFactory
+    """A fresh gpiozero ``MockFactory`` (the pins of a machine without a Pi), whose pins
+    can also do PWM."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    return MockFactory()
+    return MockFactory(pin_class=MockPWMPin)  # PWM too: a passive buzzer's tones
 
 
 def run_forever(parts: Parts, *, install_signals: bool = True) -> None:
@@ -317,7 +343,8 @@ def run_forever(parts: Parts, *, install_signals: bool = True) -> None:
     import signal
 
     service = parts.service
-    log.info("effective configuration:\n  %s", "\n  ".join(cfg.describe(parts.config)))
+    described = cfg.describe(parts.config, parts.origins or None)
+    log.info("effective configuration:\n  %s", "\n  ".join(described))
     previous: dict[signal.Signals, Any] = {}
     if install_signals:
         def on_signal(signum: int, frame: object) -> None:

@@ -7,23 +7,33 @@ Backends (config key ``display.backend``):
   nothing is sent anywhere) -- the off-Pi default, so the driver is exercised;
 * ``dummy``: luma's ``dummy`` device, whose ``.image`` is the last frame.
 
+The drivers are luma's classes as :mod:`companion.devices.oled` extends them: with
+``display.windowed`` (the default) a frame sends only the pages and columns that
+changed -- a cursor step costs a few ms on the bus instead of 23 ms at 400 kHz.
+
 :class:`Screen` wraps any of them: it pushes a frame only when the picture changed
-(a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and an error at ``display()``
-(a glitching I2C bus raises ``DeviceNotFoundError`` there) is logged and retried,
-never raised: the game goes on and the next frame tries again.
+(a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and a bus error at ``display()``
+(:data:`BUS_ERRORS`: a glitching I2C bus raises ``DeviceNotFoundError`` or ``OSError``
+there) is logged and retried, never raised: the game goes on and the next frame tries
+again. Any other exception is a bug and is raised.
 """
 
 from __future__ import annotations
 
-import atexit
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from luma.core.error import Error as LumaError
 from PIL import Image
 
 log = logging.getLogger(__name__)
+
+BUS_ERRORS = (LumaError, OSError)
+"""What a failing display raises: luma's errors (its ``i2c`` turns EIO / EREMOTEIO on a
+command into ``DeviceNotFoundError``) and ``OSError`` (smbus2's, which luma passes on
+as it is for a data transfer and for other errno values)."""
 
 DRIVERS = ("ssd1306", "sh1106")
 BACKENDS = ("i2c", "noop", "dummy")
@@ -33,7 +43,8 @@ BACKENDS = ("i2c", "noop", "dummy")
 class DisplaySpec:
     """``driver``: ssd1306 or sh1106; ``width`` x ``height`` pixels (128x64 or 128x32);
     ``rotate``: 0-3 quarter turns; ``contrast``: 0-255; ``i2c_port``: bus number;
-    ``i2c_address``: 7-bit address (0x3C or 0x3D)."""
+    ``i2c_address``: 7-bit address (0x3C or 0x3D); ``windowed``: send only what changed
+    (``False``: luma's full frame every time)."""
 
     driver: str = "ssd1306"
     backend: str = "noop"
@@ -43,10 +54,24 @@ class DisplaySpec:
     contrast: int = 255
     i2c_port: int = 1
     i2c_address: int = 0x3C
+    windowed: bool = True
+
+    @classmethod
+    def from_config(cls, conf: Mapping[str, Any], backend: str) -> DisplaySpec:
+        """The spec of the ``display.*`` keys of a checked configuration (see
+        :mod:`companion.app.config`), with ``backend`` resolved (not ``auto``)."""
+        return cls(
+            driver=conf["display.driver"], backend=backend, width=conf["display.width"],
+            height=conf["display.height"], rotate=conf["display.rotate"],
+            contrast=conf["display.contrast"], i2c_port=conf["display.i2c_port"],
+            i2c_address=conf["display.i2c_address"], windowed=conf["display.windowed"],
+        )
 
 
 def make_device(spec: DisplaySpec) -> Any:
-    """Build the luma device for ``spec``.
+    """Build the device for ``spec``: :class:`~companion.devices.oled.WindowedSSD1306` or
+    :class:`~companion.devices.oled.WindowedSH1106` (luma's drivers, windowed when
+    ``spec.windowed``) on the ``i2c`` or ``noop`` interface, or luma's ``dummy``.
 
     :raises luma.core.error.DeviceNotFoundError: ``i2c`` backend without the bus.
     :raises ValueError: for an unknown driver or backend.
@@ -57,9 +82,9 @@ def make_device(spec: DisplaySpec) -> Any:
         return dummy(width=spec.width, height=spec.height, rotate=spec.rotate, mode="1")
     if spec.driver not in DRIVERS:
         raise ValueError(f"unknown display driver {spec.driver!r}; drivers: {', '.join(DRIVERS)}")
-    from luma.oled import device as oled
+    from companion.devices.oled import WindowedSH1106, WindowedSSD1306
 
-    driver = getattr(oled, spec.driver)
+    driver = WindowedSSD1306 if spec.driver == "ssd1306" else WindowedSH1106
     if spec.backend == "noop":
         from luma.core.interface.serial import noop
 
@@ -70,7 +95,8 @@ def make_device(spec: DisplaySpec) -> Any:
         interface = i2c(port=spec.i2c_port, address=spec.i2c_address)
     else:
         raise ValueError(f"unknown display backend {spec.backend!r}; backends: {', '.join(BACKENDS)}")
-    device = driver(interface, width=spec.width, height=spec.height, rotate=spec.rotate)
+    device = driver(interface, width=spec.width, height=spec.height, rotate=spec.rotate,
+                    windowed=spec.windowed)
     device.contrast(spec.contrast)
     return device
 
@@ -97,6 +123,7 @@ class Screen:
         self.errors = 0
         """Failed ``display()`` calls so far."""
         self._pending = False
+        self._closed = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -105,7 +132,9 @@ class Screen:
 
     def show(self, image: Image.Image) -> bool:
         """Push ``image`` (mode "1", the device's size) if it differs from the last frame
-        shown (or the last push failed). Returns whether the device took it."""
+        shown (or the last push failed). Returns whether the device took it: a bus
+        error (:data:`BUS_ERRORS`) is logged and retried ``retries`` times, then
+        ``False``; any other exception from the device is a bug and is raised."""
         if (
             not self._pending
             and self.last is not None
@@ -115,10 +144,13 @@ class Screen:
         self.last = image
         if self.on_frame is not None:
             self.on_frame(image)
+        return self._push(image)
+
+    def _push(self, image: Image.Image) -> bool:
         for attempt in range(self.retries + 1):
             try:
                 self.device.display(image)
-            except Exception as exc:  # DeviceNotFoundError, OSError from the bus
+            except BUS_ERRORS as exc:
                 self.errors += 1
                 log.warning(
                     "display error (attempt %d of %d): %s", attempt + 1, self.retries + 1, exc
@@ -129,35 +161,53 @@ class Screen:
         self._pending = True
         return False
 
+    def set_contrast(self, level: int) -> None:
+        """Set the panel's contrast (0-255); errors are logged, not raised."""
+        try:
+            self.device.contrast(level)
+        except BUS_ERRORS as exc:
+            log.warning("display error while setting the contrast: %s", exc)
+
     def sleep(self) -> None:
-        """Switch the panel off (OLED pixels age when lit for hours); errors are logged."""
+        """Switch the panel off (OLED pixels age when lit for hours); bus errors are logged."""
         try:
             self.device.hide()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while switching off: %s", exc)
 
     def wake(self) -> None:
-        """Switch the panel back on, showing the last frame."""
+        """Switch the panel back on, showing the last frame: it is sent again first (in
+        full: the panel's RAM may not have survived the sleep), then the panel lights;
+        bus errors are logged (a frame that did not arrive is pushed at the next
+        :meth:`show`)."""
+        if self.last is not None:
+            self._push(self.last)
         try:
             self.device.show()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while switching on: %s", exc)
 
     def blank(self) -> None:
-        """Clear the panel (on exit); errors are logged, not raised."""
+        """Clear the panel (on exit); bus errors are logged, not raised."""
         try:
             self.device.clear()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while blanking: %s", exc)
 
     def close(self) -> None:
-        """Blank the panel and release the bus."""
+        """Blank the panel and release the bus (once; a second call does nothing).
+
+        luma registers an exit hook for every device (a closure in
+        ``luma.core.device.device.__init__`` that calls ``self.cleanup()``; it cannot be
+        unregistered from outside): the drivers of :mod:`companion.devices.oled` run
+        ``cleanup()`` only once, so at exit the hook finds nothing left to do instead of
+        writing to the closed bus."""
+        if self._closed:
+            return
+        self._closed = True
         self.blank()
         try:
             self.device.persist = False
             self.device.cleanup()
-        except Exception as exc:
+        except BUS_ERRORS as exc:
             log.warning("display error while closing: %s", exc)
-        # luma also registers cleanup() with atexit: a second call would write to the
-        # closed bus.
-        atexit.unregister(self.device.cleanup)

@@ -36,6 +36,15 @@ class Press(enum.Enum):
     """Auto-repeat while an UP/DOWN button stays down (after the repeat delay)."""
 
 
+class SourceName(enum.StrEnum):
+    """The throw sources by name (the names of the config file and the settings screen)."""
+
+    GPIO_SHAKER = "gpio-shaker"
+    SERIAL_SHAKER = "serial-shaker"
+    BUTTON = "button"
+    MANUAL = "manual"
+
+
 @dataclass(frozen=True, slots=True)
 class ButtonEvent:
     """A debounced button action."""
@@ -48,7 +57,7 @@ class ButtonEvent:
 class Shaken:
     """A shaker was shaken and has come to rest: draw a throw now.
 
-    ``source`` names the throw source (``"gpio-shaker"``, ``"button"``).
+    ``source`` names the throw source (a :class:`SourceName`).
     """
 
     source: str
@@ -83,6 +92,17 @@ class SourceStatus:
     text: str
 
 
-DeviceEvent: TypeAlias = ButtonEvent | Shaken | ShakeStarted | ThrowReported | SourceStatus
+@dataclass(frozen=True, slots=True)
+class SourceFailed:
+    """The throw source ``source`` could not start: ``text`` says why (posted by the
+    :class:`~companion.devices.sources.SourceKeeper`)."""
+
+    source: str
+    text: str
+
+
+DeviceEvent: TypeAlias = (
+    ButtonEvent | Shaken | ShakeStarted | ThrowReported | SourceStatus | SourceFailed
+)
 Post: TypeAlias = Callable[[DeviceEvent], None]
 """How a device hands an event to the loop (thread-safe, never blocks)."""

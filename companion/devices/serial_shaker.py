@@ -23,7 +23,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from companion.devices.events import Post, Shaken, ShakeStarted, SourceStatus, ThrowReported
+from companion.devices.events import (
+    Post,
+    Shaken,
+    ShakeStarted,
+    SourceName,
+    SourceStatus,
+    ThrowReported,
+)
 from companion.devices.shaker_codec import ShakerProtocolError
 from companion.devices.shaker_link import ShakerLink, ShakerStatus
 from companion.devices.sources import SourceContext, ThrowSource
@@ -31,7 +38,7 @@ from companion.rules.throws import Deck, Implement, Throw
 
 log = logging.getLogger(__name__)
 
-NAME = "serial-shaker"
+NAME = SourceName.SERIAL_SHAKER
 
 LinkFactory = Callable[..., Any]
 """Builds the link: ``ShakerLink`` itself, or a stand-in in tests (same keywords)."""
@@ -47,7 +54,7 @@ class SerialShakerSource:
     :param link_factory: what builds the link (default :class:`ShakerLink`).
     """
 
-    name = NAME
+    name: str = NAME
 
     def __init__(
         self,

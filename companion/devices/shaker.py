@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.devices.clock import Scheduler, Timer
-from companion.devices.events import Post, Shaken, ShakeStarted
+from companion.devices.events import Post, Shaken, ShakeStarted, SourceName
 from companion.rules.throws import Implement
 
-SOURCE = "gpio-shaker"
+SOURCE = SourceName.GPIO_SHAKER
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class GpioShaker:
     :raises gpiozero.GPIOZeroError: when the pin is invalid or in use.
     """
 
-    name = SOURCE
+    name: str = SOURCE
 
     def __init__(
         self,

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from companion.errors import CompanionError
 from companion.rules.errors import InvalidThrowError
 from companion.rules.throws import (
     BinarySticks,
@@ -71,7 +72,7 @@ _WORST_THROW = "THROW 65535 ffffffff cfg=65535 %s faces=%s *FFFF\r\n"
 _FACE_VALUE = re.compile(r"(0|[1-9][0-9]{0,2})\Z")
 
 
-class FrameError(ValueError):
+class FrameError(CompanionError, ValueError):
     """A line that is not a well-formed frame; ``reason`` is a short code for counting.
 
     Reasons: ``too-long``, ``not-ascii``, ``no-crc``, ``bad-crc``, ``bad-type``,
@@ -83,7 +84,7 @@ class FrameError(ValueError):
         super().__init__(f"{reason}: {detail}")
 
 
-class ShakerProtocolError(ValueError):
+class ShakerProtocolError(CompanionError, ValueError):
     """A configuration the protocol cannot express (a deck, a colour with a space)."""
 
 
@@ -261,11 +262,26 @@ def throw_faces(frame: Frame) -> list[str]:
     return raw.split(",")
 
 
+def faces_text(throw: Throw, kind: str) -> str:
+    """The ``faces=`` value the protocol writes for ``throw`` of implement ``kind``:
+    sticks ``LDDL``, dice ``3,5``, coloured sticks ``2:red,3`` (the one way to write it).
+
+    >>> faces_text(BinarySticks(4).from_faces(list("LDDL")), "sticks")
+    'LDDL'
+    """
+    return ("" if kind == "sticks" else ",").join(throw.faces)
+
+
 def throw_from_frame(frame: Frame, implement: Implement) -> Throw:
     """The :class:`Throw` a THROW frame reports, checked against the requested implement.
 
+    The faces must be written exactly as :func:`faces_text` writes them (as the
+    firmware does): ``lddl``, a die ``06`` or a colour ``2:RED`` are refused, though a
+    person typing a throw may write them so (``Implement.parse`` takes those).
+
     :raises InvalidThrowError: when the frame was thrown with another implement (a
-        stale throw) or shows faces the implement cannot show.
+        stale throw), shows faces the implement cannot show, or writes them in
+        another way than the protocol's.
     """
     if frame.type != "THROW":
         raise InvalidThrowError(f"{frame.type} frame is not a throw")
@@ -277,7 +293,13 @@ def throw_from_frame(frame: Frame, implement: Implement) -> Throw:
     if sorted(reported) != sorted(wanted):
         shown = " ".join(f"{k}={v}" for k, v in reported)
         raise InvalidThrowError(f"throw of {shown!r} is not a throw of {implement.id}")
-    return implement.from_faces(throw_faces(frame))
+    throw = implement.from_faces(throw_faces(frame))
+    written, canonical = frame.get("faces") or "", faces_text(throw, frame.get("kind") or "")
+    if written != canonical:
+        raise InvalidThrowError(
+            f"faces={written} is not written as the protocol writes faces ({canonical})"
+        )
+    return throw
 
 
 def _number(text: str) -> int:
@@ -330,6 +352,7 @@ __all__ = [
     "FrameError",
     "ShakerProtocolError",
     "crc16",
+    "faces_text",
     "format_frame",
     "implement_fields",
     "implement_from_fields",

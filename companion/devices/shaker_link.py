@@ -153,6 +153,25 @@ class _LineProtocol(serial.threaded.Protocol):  # type: ignore[misc,unused-ignor
         self.link._lost(self.generation, exc)
 
 
+class _Port(serial.Serial):  # type: ignore[misc,unused-ignore]
+    """pyserial's port, whose ``in_waiting`` reports a vanished device as pyserial's
+    own :class:`serial.SerialException`.
+
+    pyserial's :class:`serial.threaded.ReaderThread` reads with
+    ``read(in_waiting or 1)`` and ends cleanly (``connection_lost``) only on a
+    ``SerialException``; when the device goes away between two reads, the
+    ``TIOCINQ`` ioctl behind ``in_waiting`` raises a plain ``OSError`` (EIO) instead,
+    the reader thread dies without ``connection_lost``, and the unplug went unnoticed.
+    """
+
+    @property
+    def in_waiting(self) -> int:
+        try:
+            return int(super().in_waiting)
+        except OSError as exc:
+            raise serial.SerialException(f"the port went away: {exc}") from exc
+
+
 class ShakerLink:
     """The shaker as a throw source: ask with :meth:`request_throw`, get ``on_throw``.
 
@@ -458,8 +477,8 @@ class ShakerLink:
             self.counts["unrequested"] += 1
             log.info("shaker: throw %d arrived when none was due; ignored", frame.seq)
             return
-        cfg = frame.get("cfg") or ""
-        if not cfg.isdigit() or int(cfg) not in self._request_cfgs:
+        cfg = frame.get("cfg") or ""  # a sequence number, compared as written (as `ref`)
+        if cfg not in {str(seq) for seq in self._request_cfgs}:
             self.counts["stale"] += 1
             log.info("shaker: throw %d answers an earlier request; ignored", frame.seq)
             self._send_config()
@@ -528,9 +547,7 @@ class ShakerLink:
         if path is None:
             return False
         try:
-            port = serial.Serial(
-                path, self._baudrate, timeout=None, write_timeout=1.0, exclusive=True
-            )
+            port = _Port(path, self._baudrate, timeout=None, write_timeout=1.0, exclusive=True)
         except (serial.SerialException, OSError, ValueError) as exc:
             log.debug("shaker: cannot open %s: %s", path, exc)
             return False

@@ -18,18 +18,23 @@ A new source is one class with ``name``, :meth:`ThrowSource.arm` and
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.devices.clock import Scheduler
-from companion.devices.events import Post
+from companion.devices.events import Post, SourceFailed, SourceName
+from companion.errors import CompanionError
 from companion.rules.throws import Implement
 
-SOURCE_NAMES = ("gpio-shaker", "serial-shaker", "button", "manual")
+log = logging.getLogger(__name__)
+
+
+SOURCE_NAMES: tuple[SourceName, ...] = tuple(SourceName)
 """Every throw source, in the settings screen's order."""
 
-DRAWN_BY_SERVICE = frozenset({"gpio-shaker", "button"})
+DRAWN_BY_SERVICE = frozenset({SourceName.GPIO_SHAKER, SourceName.BUTTON})
 """Sources that only say "throw now"; the service draws the throw itself."""
 
 
@@ -75,7 +80,7 @@ class SourceContext:
     config: dict[str, Any]
 
 
-class SourceUnavailableError(Exception):
+class SourceUnavailableError(CompanionError):
     """A configured throw source cannot be started (missing module, no pin, no port)."""
 
 
@@ -112,10 +117,10 @@ def _serial_shaker(ctx: SourceContext) -> ThrowSource:
 
 
 FACTORIES: dict[str, Callable[[SourceContext], ThrowSource]] = {
-    "gpio-shaker": _gpio_shaker,
-    "serial-shaker": _serial_shaker,
-    "button": lambda ctx: PassiveSource("button"),
-    "manual": lambda ctx: PassiveSource("manual"),
+    SourceName.GPIO_SHAKER: _gpio_shaker,
+    SourceName.SERIAL_SHAKER: _serial_shaker,
+    SourceName.BUTTON: lambda ctx: PassiveSource(SourceName.BUTTON),
+    SourceName.MANUAL: lambda ctx: PassiveSource(SourceName.MANUAL),
 }
 """How each throw source is built; one entry per name in :data:`SOURCE_NAMES`."""
 
@@ -132,3 +137,46 @@ def make_source(name: str, ctx: SourceContext) -> ThrowSource:
             f"unknown throw source {name!r}; sources: {', '.join(SOURCE_NAMES)}"
         ) from None
     return factory(ctx)
+
+
+class SourceKeeper:
+    """Owns the running throw source: starts the one wanted, arms it for what is due,
+    closes it when another is wanted.
+
+    A source that cannot start (no pin, no port, no module) is reported by posting
+    :class:`~companion.devices.events.SourceFailed` to the loop, like any other event,
+    and not tried again until another source has been wanted in between.
+    """
+
+    def __init__(self, ctx: SourceContext) -> None:
+        self._ctx = ctx
+        self.source: ThrowSource | None = None
+        """The source running now (``None``: none, or the one wanted failed)."""
+        self._armed: Implement | None = None
+        self._failed: str | None = None
+
+    def want(self, name: str, due: Implement | None) -> None:
+        """Have source ``name`` running, armed for ``due`` (``None``: no throw is due)."""
+        if self.source is None or self.source.name != name:
+            if self._failed == name and self.source is None:
+                return
+            self.close()
+            try:
+                self.source = make_source(name, self._ctx)
+            except (SourceUnavailableError, OSError, ValueError) as exc:
+                log.warning("throw source %s: %s", name, exc)
+                self._failed = name
+                self._ctx.post(SourceFailed(name, str(exc)))
+                return
+            self._failed = None
+            log.info("throw source: %s", name)
+        if due != self._armed:
+            self._armed = due
+            self.source.arm(due)
+
+    def close(self) -> None:
+        """Stop the running source (idempotent)."""
+        if self.source is not None:
+            self.source.close()
+            self.source = None
+        self._armed = None

@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.errors import CompanionError
+
 __all__ = [
     "HEADER",
     "Connection",
@@ -68,7 +70,7 @@ HEADER: dict[int, str] = {pin: _pin_name(pin) for pin in range(1, 41)}
 Role = Literal["signal", "power", "ground"]
 
 
-class PinMapError(ValueError):
+class PinMapError(CompanionError, ValueError):
     """The pin map disagrees with the Pi's header; the message names the key and why."""
 
 

@@ -313,7 +313,9 @@ class Game(ABC):
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
         """Read a position written by :meth:`State.to_dict` or by hand.
 
-        :raises PositionError: naming the key and the reason when anything is wrong.
+        :raises PositionError: naming the key and the reason when anything is wrong;
+            also, without a key, for a value whose type or shape the game's own
+            reader did not expect (never a ``TypeError`` or ``KeyError``).
         """
         if not isinstance(data, Mapping):
             raise PositionError("", "a position must be a JSON object")
@@ -335,7 +337,16 @@ class Game(ABC):
             self.check_players(players)
         except OptionError as exc:
             raise PositionError("players", str(exc)) from None
-        return self._state_from_body(data, players)
+        try:
+            return self._state_from_body(data, players)
+        except RulesError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+            # A game's reader met a value of a shape it does not check (an object where
+            # a name belongs...): from a file, that is still a position error.
+            raise PositionError(
+                "", f"a value of an unexpected type or shape ({type(exc).__name__}: {exc})"
+            ) from None
 
     @abstractmethod
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> State:
@@ -394,44 +405,6 @@ class State(ABC):
     @abstractmethod
     def pieces(self) -> list[PieceAt]:
         """Every piece of every player and where it is (for checks and displays)."""
-
-    def status_lines(self) -> list[str]:
-        """Short lines (at most about 21 characters each, for a 128-pixel OLED) telling
-        what the board does not show: trapped pieces and their turns left, plinths in the
-        Abyss, what each player holds. The pause menu's "Game status" shows them all.
-        Default: none."""
-        return []
-
-    def status_brief(self) -> list[str]:
-        """The few lines (at most about three) of status shown while a throw is due,
-        where the screen has little room: a game whose :meth:`status_lines` run long
-        (every player's inventory) gives here what the player to act needs. Default:
-        all of :meth:`status_lines`."""
-        return self.status_lines()
-
-    def prompt(self) -> str:
-        """The question in words while a choice is due (:attr:`phase` DECIDE, "Ride the
-        Knight's Orbit from 7?", or MOVE, "Stop where? 5 east"), shown above the choices;
-        default ``""`` (the choices speak for themselves)."""
-        return ""
-
-    def choice_steps(self, move: Move) -> tuple[str, ...]:
-        """The labels of the successive choices that pick ``move`` (one of
-        :meth:`legal_moves`) on the companion, one label per step.
-
-        The companion narrows the legal moves step by step: it first offers the distinct
-        first labels, then the second labels of the moves that start with the one
-        chosen, and so on; BACK takes one step back. A move whose labels run out is
-        played. When a move's labels are the beginning of another move's labels (a
-        plinth moved by 2, or by 2 then 3) the companion offers ``play <notation>``
-        beside the longer choices at that step.
-
-        Rules for a game that overrides this: distinct legal moves have distinct label
-        tuples; a label is short (at most 20 characters, one menu row of a 128-pixel
-        OLED) and names its step in the players' words (``"plinth on 12"``,
-        ``"2 to 14"``). Default: ``(move.notation,)``, one step, i.e. the flat list of
-        moves."""
-        return (move.notation,)
 
     def usable_faces(self) -> tuple[bool, ...]:
         """While a throw is being played (MOVE phase): one flag per face of the throw
@@ -633,7 +606,7 @@ class State(ABC):
 
         Cached per implement (the same tuple while the implement is the same), and
         throws that differ only in the order of the dice or sticks are merged into one
-        (two dice: 21 unordered pairs instead of 36 ordered throws): every game here
+        (two dice: the unordered pairs instead of the 36 ordered throws): every game here
         plays the values of one throw in any order the player likes, so such throws
         lead to the same play. :meth:`throw_outcomes` stays exact and unmerged.
 
@@ -704,14 +677,17 @@ def random_action(state: State, randrange: Randbelow) -> Action:
 
 
 def play_out(state: State, randrange: Randbelow, max_actions: int = 1_000_000) -> State:
-    """Apply :func:`random_action` until the game is over; returns ``state``.
+    """Apply :func:`random_action` (with the unchecked :meth:`State.push`) until the
+    game is over; returns ``state``.
 
     :raises RuntimeError: when the game has not ended after ``max_actions`` actions.
     """
     for _ in range(max_actions):
         if state.phase is Phase.OVER:
             return state
-        state.apply(random_action(state, randrange))
+        # Unchecked: random_action takes a throw the implement can show or one of
+        # legal_moves(), so checking it again would only cost time.
+        state.push(random_action(state, randrange))
     raise RuntimeError(f"{state.game.id}: no end after {max_actions} actions")
 
 

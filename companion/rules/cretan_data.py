@@ -454,7 +454,7 @@ def parse_decks(text: str, path: str = "<decks>") -> Decks:
                 card = Card(card_id, deck, card_text.strip(), count, go=str(go))
             else:
                 effect = entry.get("effect")
-                if effect not in EFFECTS:
+                if not isinstance(effect, str) or effect not in EFFECTS:  # {} is unhashable
                     raise fail("effect", f"{where}: effect must be one of {', '.join(sorted(EFFECTS))}, got {effect!r}")
                 assert isinstance(effect, str)
                 need = _NEEDS.get(effect)

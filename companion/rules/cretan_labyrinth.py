@@ -130,29 +130,6 @@ NONE_SHOWN: Final = "none"
 
 Task = tuple[Any, ...]
 
-SHORT_ITEM_NAMES: Final = {i: ("Medusa-head" if i == "head" else i) for i in ITEMS}
-"""One word per tool or weapon, for the 21-character lines of the companion's screens."""
-
-LINE: Final = 21
-"""Characters on one line of the companion's 128-pixel panel."""
-
-
-def _wrapped(first: str, words: list[str], limit: int = 0) -> list[str]:
-    """``words`` after ``first`` on lines of at most :data:`LINE` characters, the
-    following lines indented by two spaces; ``limit`` > 0 keeps that many lines, the
-    last ending in ``...`` when words were left out."""
-    lines = [first]
-    for word in words:
-        if len(lines[-1]) + 1 + len(word) <= LINE:
-            lines[-1] += " " + word
-        else:
-            lines.append("  " + word)
-    if limit and len(lines) > limit:
-        lines = lines[:limit]
-        lines[-1] = lines[-1][: LINE - 3] + "..."
-    return lines
-
-
 class _BoardTables:
     """What a board's geometry decides, computed once per board and shared by every game
     on it (a companion starts a new game object for every game): tables of distances,
@@ -664,96 +641,38 @@ class CretanLabyrinthState(State):
                 held[task[2]] += 1
         return held
 
-    # --- what the companion's screens say ---------------------------------------------
+    # --- what the board does not show ------------------------------------------------
 
-    def holdings(self, p: int) -> list[str]:
-        """What player ``p`` holds, one short word each, in a fixed order: the diamonds by
-        colour (the deck file's order), ``key`` for a Magic Key, then the tools and weapons
-        in the weapon table's order (``Medusa-head`` for the Head of Medusa)."""
-        words = [c for c in self.game.decks.colours if c in self.diamonds[p]]
-        if self.keys[p]:
-            words.append("key")
-        return words + [SHORT_ITEM_NAMES[i] for i in self.item_kinds(p)]
+    def diamonds_held(self, p: int) -> list[str]:
+        """The colours of the diamonds player ``p`` holds, in the deck file's order of
+        colours (``["red", "blue"]``)."""
+        return [c for c in self.game.decks.colours if c in self.diamonds[p]]
 
-    def status_lines(self) -> list[str]:
-        """Every player's inventory, at most 21 characters a line (the pause menu's "Game
-        status"): ``Player 2 at g5``, then ``- diamonds: red blue``, ``- Magic Key``,
-        ``- tools: bow rope`` and ``- loses 2 turns`` where they apply (long lists go on
-        in the next line). In the one-key game, while nobody holds the key, a last line
-        says it is in the palace."""
-        lines: list[str] = []
-        for p in range(self.players):
-            lines.append(f"{self.name(p)} at {self.square(p)}")
-            diamonds = [c for c in self.game.decks.colours if c in self.diamonds[p]]
-            lines += _wrapped("- diamonds:", diamonds or ["none"])
-            if self.keys[p]:
-                lines.append("- Magic Key")
-            tools = [SHORT_ITEM_NAMES[i] for i in self.item_kinds(p)]
-            if tools:
-                lines += _wrapped("- tools:", tools)
-            if self.lost[p]:
-                lines.append(f"- loses {self.lost[p]} turn{'s' if self.lost[p] > 1 else ''}")
-        if self.game.single_key and not any(self.keys):
-            lines.append("Magic Key: in palace")
-        return lines
+    def way(self) -> str:
+        """Where the direction card in play sends the move: ``"north"``, ``"east"``,
+        ``"south"``, ``"west"`` or ``"in any direction"``; ``""`` when no direction card
+        is in play."""
+        return self._way()
 
-    def status_brief(self) -> list[str]:
-        """The throw screen's few lines (at most 21 characters each): at the start of a
-        turn what the player to act holds (``Has: red blue key``, at most two lines) and,
-        in the one-key game, who else holds the key; during a battle who fights whom. The
-        whole inventory of every player is :meth:`status_lines`."""
-        if self.stage == _RESOLVE and self.battle is not None:
-            att, dfn = int(self.battle["attacker"]), int(self.battle["defender"])
-            return [f"Battle: {self.short_name(att)} vs {self.short_name(dfn)}",
-                    f"{self.short_name(dfn)} wins a tie"]
-        if self.stage != _DISTANCE:
-            return []
-        p = self.turn
-        lines = _wrapped("Has:", self.holdings(p) or ["nothing yet"], limit=2)
-        keeper = self.keeper()
-        if keeper is not None and keeper != p:
-            lines.append(f"{self.name(keeper)} has the key")
-        return lines
+    def turns_to_lose(self, p: int) -> int:
+        """How many of their turns player ``p`` still loses (0: none); read-only."""
+        return self.lost[p]
 
-    def short_name(self, p: int) -> str:
-        """``P1`` for Player 1: the name where a screen line has little room."""
-        return f"P{p + 1}"
+    def fighters(self) -> tuple[int, int] | None:
+        """The battle under way as ``(attacker, defender)`` (player indices), or ``None``.
+        Key rule 5: 'In case of a tie the defender wins'."""
+        if self.stage != _RESOLVE or self.battle is None:
+            return None
+        return int(self.battle["attacker"]), int(self.battle["defender"])
 
-    def prompt(self) -> str:
-        """The question above the choices, at most 21 characters (one line of the 128-pixel
-        panel under the card's picture): where to stop (``Stop where? 5 east``), whether to
-        take the Magic Key, to battle the keeper, which weapon to show (``P1 attacks you!``
-        / ``You attack P2!``), whether to avert a danger with a tool (``Avert the
-        Minotaur?``), whom to change places with, where Pegasus flies. ``""`` while a throw
-        is due or the game is over."""
-        stage = self.stage
-        if stage == _MOVE:
-            way = self._way().replace("in any direction", "any way")
-            return f"Stop where? {self.distance} {way}"
-        if stage != _RESOLVE or self.throw_spec is not None:
-            return ""
+    def card_being_done(self) -> Card | None:
+        """The card whose player must decide how it is done (where Pegasus flies,
+        whether to avert a danger with a tool, whom to change places with), or ``None``
+        when no card waits for a decision."""
+        if self.stage != _RESOLVE or self.throw_spec is not None:
+            return None
         task = self.queue[0]
-        kind = task[0]
-        if kind == _T_KEY:
-            return "Take the Magic Key?"
-        if kind == _T_ATTACK:
-            return "Battle for the key?"
-        if kind == _T_BATTLE:
-            assert self.battle is not None
-            if self._battle_needs() == "att-item":
-                return f"You attack {self.short_name(int(self.battle['defender']))}! Show:"
-            return f"{self.short_name(int(self.battle['attacker']))} attacks you! Show:"
-        card = self.card(str(task[2]))
-        if card.effect == "pegasus":
-            return "Fly to which square?"
-        if card.effect == "swap" and self._swap_targets(int(task[1])):
-            helped = any(i in card.helped_by for i in self.item_kinds(int(task[1])))
-            return "Avert, or swap with:" if helped else "Change places with:"
-        creature = card.creature
-        for text in (f"Avert the {creature}?", f"{creature}: avert it?"):
-            if creature and len(text) <= 21:
-                return text
-        return "Avert the danger?"
+        return self.card(str(task[2])) if task[0] == _T_CARD else None
 
     # --- moves ----------------------------------------------------------------------
 

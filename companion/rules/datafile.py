@@ -7,7 +7,10 @@ of a mistake in :class:`~companion.rules.errors.BoardDataError`.
 
 from __future__ import annotations
 
+import json
+import math
 import re
+import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -21,21 +24,44 @@ def packaged_path(name: str) -> str:
     return str(resources.files("companion.rules") / "data" / name)
 
 
-def read_text(path: str | Path) -> str:
-    """The UTF-8 text of ``path``.
+MAX_FILE_BYTES = 1 << 20
+"""The largest board, deck or config file read, in bytes (1 MiB; the packaged ones are
+under 12 KiB). A larger file, or a device such as ``/dev/zero``, is refused unread."""
 
-    :raises BoardDataError: the file cannot be read or is not UTF-8 text.
+_BOM = "\ufeff"
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of ``path`` (at most ``limit`` bytes), without a leading byte
+    order mark (Windows Notepad writes one; TOML does not allow it, people do).
+
+    :raises BoardDataError: the file cannot be read, is larger than ``limit`` bytes or
+        is not UTF-8 text; the message names the file.
     """
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise BoardDataError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise BoardDataError(str(path), None, f"larger than {_size(limit)}")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BoardDataError(str(path), None, "not a UTF-8 text file") from None
+    return text.removeprefix(_BOM)
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit} bytes"
 
 
 def parse_toml(text: str, name: str) -> dict[str, Any]:
-    """``tomllib.loads(text)``; a syntax error names ``name`` and its line.
+    """``tomllib.loads(text)``; any failure names ``name`` and, when known, its line.
+
+    Besides syntax errors this refuses, as one-line errors instead of tracebacks, an
+    integer of over 4300 digits (Python's limit on converting them) and arrays or
+    inline tables nested so deeply that the parser would exceed the recursion limit.
 
     :raises BoardDataError: ``name:LINE: not valid TOML: REASON``.
     """
@@ -47,6 +73,85 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         raise BoardDataError(
             name, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
         ) from None
+    except RecursionError:
+        raise BoardDataError(name, None, "not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
+        long = re.search(rf"[0-9_]{{{sys.get_int_max_str_digits()},}}", text)
+        if long is None:
+            raise BoardDataError(name, None, f"not valid TOML: {exc}") from None
+        line = text.count("\n", 0, long.start()) + 1
+        raise BoardDataError(name, line, "not valid TOML: a number with too many digits") from None
+
+
+MAX_JSON_DEPTH = 32
+"""Arrays and objects nested deeper than this are refused before parsing (a position
+nests 4 deep, a journal record 3): Python's parser recurses once per level, and a line
+of 100,000 brackets would otherwise exceed the recursion limit."""
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class JsonTextError(ValueError):
+    """Text that :func:`parse_json` refuses; the message is the reason in one line."""
+
+
+def nests_deeper_than(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the arrays and objects of JSON ``text`` nest more than ``limit`` deep
+    (brackets inside strings do not count): a cheap scan made before parsing, free
+    when the text holds no more than ``limit`` opening brackets at all."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for match in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if match.group() in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonTextError(f"{name} is not allowed: JSON numbers are finite")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonTextError(f"{text} is too large: JSON numbers are finite")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
+def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads(text)`` for text from a file, strict where Python's is lenient.
+
+    Refused: ``NaN``, ``Infinity`` and numbers that overflow to infinity (``1e999``),
+    integers of over 4300 digits, and arrays or objects nested over ``max_depth``
+    deep (checked before parsing, so the parser never recurses that far).
+
+    :raises JsonTextError: the reason in one line (a syntax error with its line and column).
+    """
+    if nests_deeper_than(text, max_depth):
+        raise JsonTextError(f"arrays or objects nested over {max_depth} deep")
+    try:
+        return _DECODER.decode(text)
+    except JsonTextError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
+        if "digits" in str(exc):
+            raise JsonTextError("a number with too many digits") from None
+        raise JsonTextError(str(exc)) from None
+    except RecursionError:  # not reached below max_depth; kept as the last guard
+        raise JsonTextError("arrays or objects nested too deeply") from None
 
 
 class TomlLines:
@@ -59,7 +164,7 @@ class TomlLines:
     """
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
-    _KEY = re.compile(r"^\s*[\"']?([A-Za-z0-9_\-]+)[\"']?\s*=")
+    _KEY = re.compile(r"""^\s*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_\-]+))\s*=""")
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
@@ -80,7 +185,8 @@ class TomlLines:
                 continue
             key = self._KEY.match(line)
             if key:
-                self.keys.setdefault((table, index, key.group(1)), number)
+                name = next(g for g in key.groups() if g is not None)
+                self.keys.setdefault((table, index, name), number)
             if line.count('"""') % 2 == 1:
                 in_string = True
 

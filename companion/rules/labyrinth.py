@@ -21,7 +21,7 @@ How a game runs through the rules core:
   the field where it ends (``1-6 to 12``, ``12-16 to 20``); the events tell the rest
   (goose repeats, jumps, tunnels, swaps, traps). When no remaining value can be used
   the only move is ``pass`` and the events say which values are lost, and why.
-* **Decisions** (:attr:`Phase.DECIDE`, the question in :meth:`LabyrinthState.prompt`):
+* **Decisions** (:attr:`Phase.DECIDE`, what is asked in :meth:`LabyrinthState.waiting_for`):
   landing on the Knight's Orbit offers ``ride from F`` / ``stay on F`` (also a piece
   coming out of the tunnel from 52 to 7, as the last action of its owner's turn);
   landing on the Millstone field ``F`` offers ``cross to G`` / ``stay on F`` (``G``
@@ -103,6 +103,8 @@ EV_STILL_TO_USE: Final = "still-to-use"
 _ASK_RIDE: Final = 1
 _ASK_CROSS: Final = 2
 _RIDE_DIE: Final = 3
+_WAIT_WORDS: Final = {_ASK_RIDE: "ride", _ASK_CROSS: "cross", _RIDE_DIE: "orbit-die"}
+"""What a move waits for, in the position file's words (``pending.what``)."""
 
 _STAGE_START: Final = 0
 _STAGE_PLAY: Final = 1
@@ -209,10 +211,7 @@ def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) ->
         dst: int | None = b or None
         if kind == EV_THROWN:
             src = dst = None
-        # A throw for who starts is a throw like any other (kind "thrown"): the companion
-        # shows it on the next throw screen instead of stopping the game to say it.
-        shown = EV_THROWN if kind == EV_START_THROW else kind
-        ev = Event(shown, p, _text(kind, p, a, b, c, q), src, dst)
+        ev = Event(kind, p, _text(kind, p, a, b, c, q), src, dst)
         _EVENTS[key] = ev
     return ev
 
@@ -305,7 +304,7 @@ class Labyrinth(Game):
                     ahead = "then off" if end == last else f"to {end}"
                     plain = Move(plain.kind, s, plain.dst, (v,), f"{ahead} {label}".strip())
                 self.count_moves[s][v] = plain
-        # Decisions read as answers to the question of LabyrinthState.prompt():
+        # Decisions read as answers to the question asked (LabyrinthState.waiting_for):
         # "Ride the Knight's Orbit?" -- "ride from 7" / "stay on 7".
         self.ride_moves = {
             f: (Move("ride", f, None, (), f"from {f}"), Move("stay", f, None, (), f"on {f}"))
@@ -331,6 +330,20 @@ class Labyrinth(Game):
         scratch.values = [move.values[0], move.values[0]]
         scratch._push_move(move)
         return scratch.pos[0]
+
+    def count_end(self, move: Move) -> int | None:
+        """Where a count move (``move`` or ``bear-off`` from a field, as listed by
+        :meth:`LabyrinthState.legal_moves`) leaves its piece once the landing field's
+        jumps, tunnels and geese are resolved: the field named after ``to`` in the
+        notation (``1-6 to 12`` -> 12), else ``move.dst``; the board's last field
+        (Elysium) when the piece is borne off. ``None`` for any other move (``enter``,
+        a ride, a crossing, ``pass``). Read-only, for the board pictures' previews."""
+        src = move.src
+        if move.kind not in ("move", "bear-off") or not isinstance(src, int) or len(move.values) != 1:
+            return None
+        if not 1 <= src < self.board.last or src in self.board.jumps or not 1 <= move.values[0] <= SIDES:
+            return None
+        return self._count_ends(move)
 
     def player_name(self, player: int, players: int) -> str:
         return COLOURS[player]
@@ -363,7 +376,6 @@ class LabyrinthState(State):
         "pos",
         "stage",
         "start_rolls",
-        "thrown",
         "trap",
         "turn",
         "values",
@@ -385,8 +397,6 @@ class LabyrinthState(State):
         self.occ: list[int] = [NO_PIECE] * (game.board.last + 1)
         self.values: list[int] = []
         """The die values still to use this turn (empty while a throw is due)."""
-        self.thrown: tuple[int, ...] = ()
-        """The two dice thrown this turn (for the screen)."""
         self.pending: tuple[int, int, int] | None = None
         """``(what, piece, field)`` while a move waits for a decision or the orbit die."""
         self.entered = False
@@ -405,7 +415,6 @@ class LabyrinthState(State):
         other.fresh = self.fresh[:]
         other.occ = self.occ[:]
         other.values = self.values[:]
-        other.thrown = self.thrown
         other.pending = self.pending
         other.entered = self.entered
         other.closing = self.closing
@@ -516,64 +525,45 @@ class LabyrinthState(State):
         number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58.'"""
         return square in self.game.board.sanctuaries
 
-    def status_lines(self) -> list[str]:
-        """What the board does not show, in lines of at most 21 characters: while who
-        starts is thrown, the throws so far (``Red 3/Blue 5``); in play, the free orbit
-        die when it is due, the die values still to use, every trapped piece with the
-        turns it still loses (``Red on 13 loses 2``), and how many pieces each player has
-        borne off (``Off: Red 3, Blue 1``). Empty when there is nothing to say."""
-        lines: list[str] = []
-        if self.stage == _STAGE_START:
-            # The throws so far, three to a line: "Red 3/Blue 5/Green 5".
-            thrown = [f"{_name(p)} {self.start_rolls[p]}" for p in self.contenders
-                      if self.start_rolls[p]]
-            if not thrown:  # a tie is known from the history (a position read has none)
-                tie = len(self.contenders) < self.players or bool(self.history)
-                lines.append("Tie: throw again." if tie else "Highest die starts.")
-            lines += ["/".join(thrown[i:i + 3]) for i in range(0, len(thrown), 3)]
-            return lines
-        pending = self.pending
-        if pending is not None:
-            f = pending[2]
-            if pending[0] == _RIDE_DIE:
-                lines += ["Free die for a ride", f"on the Orbit from {f}"]
-            elif pending[0] == _ASK_RIDE:
-                lines.append(f"Orbit ride from {f}?")
-            else:
-                lines.append("Cross the Millstone?")
-        if self.values and self.thrown:
-            lines.append("Still to use: " + " and ".join(map(str, self.values)))
-        # 'lose 2 turns': the turns a trapped piece still loses.
-        lines += [f"{_name(p)} on {f} loses {t}" for p, f, t in self.trapped()]
-        last = self.game.board.last
-        off = [
-            f"{_name(p)} {n}"
-            for p in range(self.players)
-            if (n := sum(1 for k in range(p * PIECES, (p + 1) * PIECES) if self.pos[k] == last))
-        ]
-        if off:  # "Off: Red 3, Green 1," / "Yellow 1"
-            line = "Off:"
-            for i, entry in enumerate(off):
-                entry += "," if i + 1 < len(off) else ""
-                if len(line) + 1 + len(entry) > 21:
-                    lines.append(line)
-                    line = entry
-                else:
-                    line += " " + entry
-            lines.append(line)
-        return lines
+    @property
+    def throwing_for_start(self) -> bool:
+        """Whether the players are still throwing one die each for who starts (seed 000:
+        'Each player rolls one die; the player with the highest number goes first')."""
+        return self.stage == _STAGE_START
 
-    def prompt(self) -> str:
-        """The question of a DECIDE, in at most 21 characters: ``Ride Knight's Orbit?``
-        (answers ``ride from 7`` / ``stay on 7``) or ``Cross the Millstone?`` (answers
-        ``cross to 50`` / ``stay on 44``); ``""`` in any other phase."""
+    def start_throws(self) -> list[tuple[int, int]]:
+        """While who starts is thrown: ``(player, die 1-6)`` for each player who has
+        thrown in this round of start throws, in seat order; ``[]`` before the first
+        throw of a round and once play has begun."""
+        if self.stage != _STAGE_START:
+            return []
+        return [(p, self.start_rolls[p]) for p in self.contenders if self.start_rolls[p]]
+
+    def start_rethrow(self) -> bool:
+        """While who starts is thrown: whether this round is the players tied for the
+        highest throw throwing again. Known when fewer than all players still throw, or
+        from :attr:`history` (a position read from a file has none: with every player
+        still throwing it says ``False``)."""
+        if self.stage != _STAGE_START:
+            return False
+        this_round = len(self.start_throws())
+        return len(self.contenders) < self.players or len(self.history) > this_round
+
+    def waiting_for(self) -> tuple[str, int] | None:
+        """What the move under way waits for, as ``(what, field)``: ``"ride"`` (ride
+        the Knight's Orbit from ``field``? a DECIDE), ``"cross"`` (cross the Millstone
+        from ``field``? a DECIDE) or ``"orbit-die"`` (the free die of a ride from
+        ``field``, a THROW); ``None`` otherwise. The words are the position file's
+        ``pending.what``."""
         pending = self.pending
-        if pending is None or pending[0] == _RIDE_DIE or self.stage != _STAGE_PLAY:
-            return ""
-        return "Ride Knight's Orbit?" if pending[0] == _ASK_RIDE else "Cross the Millstone?"
+        if pending is None or self.stage != _STAGE_PLAY:
+            return None
+        return _WAIT_WORDS[pending[0]], pending[2]
 
     def trapped(self) -> list[tuple[int, int, int]]:
-        """Every trapped piece as ``(player, field, turns still to lose)``, for the screen."""
+        """Every trapped piece as ``(player, field, turns still to lose)``, in piece
+        order (seed 000, 'lose 2 turns': the count includes the owner's turn being
+        played, see docs/rules/labyrinth.md Q13)."""
         return [
             (k // PIECES, self.pos[k], t) for k, t in enumerate(self.trap) if t
         ]
@@ -635,7 +625,6 @@ class LabyrinthState(State):
             return self._ride(pending[1], pending[2], throw.values[0])
         p = self.turn
         self.values = list(throw.values)
-        self.thrown = throw.values
         return [_event(EV_THROWN, p, throw.values[0], throw.values[1])]
 
     def _start_throw(self, value: int) -> list[Event]:
@@ -947,7 +936,6 @@ class LabyrinthState(State):
                 return
         self.closing = False
         self.entered = False
-        self.thrown = ()
         self.turn = (p + 1) % self.players
         events.append(_event(EV_TURN_PASSES, self.turn))
 
@@ -981,14 +969,12 @@ class LabyrinthState(State):
                 COLOURS[p].lower(): (self.start_rolls[p] or None) for p in range(self.players)
             }
             body["contenders"] = [COLOURS[p].lower() for p in self.contenders]
-        body["thrown"] = list(self.thrown) or None
         body["dice"] = list(self.values) if self.values else None
         pending = self.pending
         if pending is None:
             body["pending"] = None
         else:
-            what = {_ASK_RIDE: "ride", _ASK_CROSS: "cross", _RIDE_DIE: "orbit-die"}[pending[0]]
-            body["pending"] = {"what": what, "field": pending[2]}
+            body["pending"] = {"what": _WAIT_WORDS[pending[0]], "field": pending[2]}
         body["entered_this_turn"] = self.entered
         if self.closing:
             body["turn_ending"] = True
@@ -1059,11 +1045,6 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
     if winners:
         state.winner = winners[0]
         state.stage = _STAGE_OVER
-        thrown = data.get("thrown")  # the last throw, kept for the record
-        if isinstance(thrown, list) and len(thrown) == 2 and all(
-            isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= SIDES for t in thrown
-        ):
-            state.thrown = (thrown[0], thrown[1])
         return state
     if stage_name == "over":
         raise PositionError("stage", "the game is over only when a player has borne off all four")
@@ -1095,11 +1076,8 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
         ):
             raise PositionError("dice", f"expected null or a list of 1 or 2 values 1-6, got {dice!r}")
         state.values = list(dice)
-    thrown = data.get("thrown")
-    if isinstance(thrown, list) and len(thrown) == 2 and all(isinstance(t, int) for t in thrown):
-        state.thrown = (int(thrown[0]), int(thrown[1]))
-    elif state.values:
-        state.thrown = tuple(state.values) if len(state.values) == 2 else ()
+    # "thrown" (the two dice of the turn), written by earlier versions, is not read: the
+    # dice still to use are all the rules need.
     state.entered = bool(data.get("entered_this_turn", False))
     state.closing = bool(data.get("turn_ending", False))
     if state.closing and (state.values or data.get("pending") is None):

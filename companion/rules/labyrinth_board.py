@@ -162,7 +162,7 @@ class _Checker:
         out: dict[int, tuple[int, int | None]] = {}
         for key, raw in value.items():
             line = self.where.key(section, key)
-            if not key.isdigit():
+            if not (key.isascii() and key.isdigit()):  # int() also reads "³", "٣"
                 raise self.fail(line, f"[{section}]: {key!r} is not a field number")
             src = self._field(int(key), line, f"[{section}] {key}")
             out[src] = (self._int(raw, line, f"[{section}] {key}"), line)

@@ -28,6 +28,7 @@ A game runs in three stages:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Final
 
@@ -40,6 +41,7 @@ from companion.rules.core import (
     PASS,
     Event,
     Game,
+    IllegalMoveError,
     Move,
     Option,
     Outcome,
@@ -131,6 +133,22 @@ def _and(values: list[int] | tuple[int, ...]) -> str:
     """``2``, ``2 and 4``, ``2, 3 and 4``."""
     words = [str(v) for v in values]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One value of a move as it plays (:meth:`SenetSticksState.path_of`).
+
+    ``value`` is the throw value; ``square`` the square where the value leaves the
+    plinth (1..squares; the river's end when the value ended on a river); ``river`` the
+    river square the value ended on, or ``None``; ``takes``: the value sends an
+    opponent's plinth to the Abyss (on the square it lands on or at the river's end).
+    """
+
+    value: int
+    square: int
+    river: int | None
+    takes: bool
 
 
 class SenetSticks(Game):
@@ -562,48 +580,37 @@ class SenetSticksState(State):
         return self.abyss[player]
 
     def usable_values(self) -> list[int]:
-        """The values the player to act can use right now (each once, sorted), for the
-        screen that marks them; empty unless in MOVE phase."""
+        """The values the player to act can use right now (each once, sorted); empty
+        unless in MOVE phase."""
         if self.phase is not Phase.MOVE:
             return []
         return sorted({v for m in self._legal() for v in m.values})
 
-    def status_lines(self) -> list[str]:
-        """How many plinths each player has in the Abyss, e.g. ``["Abyss: Red 0, Blue 1"]``
-        (one line per player when the colour names make the line longer than 21
-        characters); none before the game has started."""
-        if self.stage != STAGE_PLAY:
-            return []
-        line = f"Abyss: {self.name(0)} {self.abyss[0]}, {self.name(1)} {self.abyss[1]}"
-        if len(line) <= 21:
-            return [line]
-        return [f"{self.name(p)} Abyss: {self.abyss[p]}" for p in (0, 1)]
+    def path_of(self, move: Move) -> tuple[Step, ...]:
+        """How ``move`` (one of :meth:`legal_moves`) plays, value by value: one
+        :class:`Step` per value of ``move.values``, in the order played, each with the
+        square where that value leaves the plinth (after a river), the river square it
+        ended on and whether it sends an opponent's plinth to the Abyss. ``()`` for a
+        move that moves no plinth (``pass``).
 
-    def choice_steps(self, move: Move) -> tuple[str, ...]:
-        """The plinth first, then each value in the order played, with where it lands:
-        ``("plinth on 12", "2 to 14", "3 to 17, takes Blue")``; out of the Abyss the
-        first step is ``"from the Abyss"``. A value ending on a river says
-        ``"2 to 15 via river"`` (the square the river leads to). ``pass`` is one step."""
+        :raises IllegalMoveError: a plinth's move that is not one of :meth:`legal_moves`.
+        """
         if move.kind not in ("move", "resurrect"):
-            return (move.notation,)
+            return ()
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"move {move.notation!r} is not legal in {self.describe()}")
         p = self.turn
         src = move.src
         assert isinstance(src, int) or src is None
-        steps = ["from the Abyss" if src is None else f"plinth on {src}"]
         fresh = src is None or bool(self.moved.get(src, 0) & FRESH)
         here: int | None = src
         taken: tuple[int, ...] = ()
+        steps: list[Step] = []
         for v in move.values:
             landed = self._land(p, here, v, src, taken, fresh)
             assert landed is not None, f"{move} cannot be played"
             t, caught, river = landed
-            label = f"{v} to {t}"
-            if river is not None:
-                label += " via river" if not caught else " river"
-            if caught:
-                takes = f"{label}, takes {self.name(1 - p)}"
-                label = takes if len(takes) <= 20 else f"{label}, takes"
-            steps.append(label)
+            steps.append(Step(v, t, river, bool(caught)))
             taken += caught
             here = t
         return tuple(steps)
@@ -798,13 +805,34 @@ class SenetSticksState(State):
                     move = made[key] = _move(kind, src, t, played)
                 out.append(move)
                 # whether the plinth may go on with a further value of the combination
-                if more and (mid_captures or not caught):
+                # (not past a winning step: the win ends the turn at once)
+                if (
+                    more
+                    and (mid_captures or not caught)
+                    and not self._wins_at(p, src, t, taken + caught)
+                ):
                     heres[i] = t
                     takens[i] = taken + caught if caught else taken
                     i += 1
                 else:
                     i += skip
         return out
+
+    def _wins_at(self, p: int, src: int | None, t: int, taken: tuple[int, ...]) -> bool:
+        """Whether player ``p``'s plinth that left ``src`` (``None``: the Abyss) wins by
+        landing on ``t`` after taking the opponents on ``taken``: :meth:`_has_won` of the
+        position that step makes. docs/rules/senet-sticks.md: 'Checked after every move;
+        the win ends the turn at once' -- so a combination is cut at its winning step
+        (a win in the middle of a combination ends the move there)."""
+        if self.abyss[1 - p] + len(taken) == PLINTHS:
+            return True
+        goal = self.game.homes[1 - p]
+        if t not in goal:
+            return False
+        if self.game.quick:
+            return True
+        arrived = sum(1 for s in goal if self.board[s] == p and s != src)
+        return arrived + 1 >= PLINTHS
 
     def _legal(self) -> tuple[Move, ...]:
         """'All available moves must be made ... A player can not pass on a valid move.'
@@ -1099,4 +1127,6 @@ class SenetSticksState(State):
         return body
 
 
-__all__ = ["ABYSS", "EV_COLOURS", "EV_RESURRECTED", "EV_RIVER", "EV_STARTS", "SenetSticks", "SenetSticksState"]
+__all__ = [
+    "ABYSS", "EV_COLOURS", "EV_RESURRECTED", "EV_RIVER", "EV_STARTS", "SenetSticks", "SenetSticksState", "Step",
+]

@@ -22,12 +22,13 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from companion.rules.errors import InvalidThrowError
 
@@ -66,6 +67,8 @@ class Throw:
         return self.faces[0]
 
     def __str__(self) -> str:
+        """The throw in words, read back by its implement's :meth:`Implement.parse`:
+        ``"card 7"``, ``"2 (LLDD)"`` (score, then the sticks), ``"3 5"``, ``"3:red 2"``."""
         if self.implement.startswith("deck:"):
             return f"card {self.faces[0]}"
         if self.faces and self.faces[0] in (LIGHT, DARK):
@@ -83,7 +86,14 @@ class ChanceOutcome(NamedTuple):
 
 
 class Implement(ABC):
-    """Something thrown (or drawn): knows its outcomes and how to read a throw."""
+    """Something thrown (or drawn): knows its outcomes and how to read a throw.
+
+    ``kind`` names the implement's family for pictures and entry by hand:
+    ``"sticks"`` (faces ``L``/``D``), ``"dice"``, ``"coloured"`` (faces ``"3:red"``),
+    ``"card"`` or ``"faces"`` (anything else).
+    """
+
+    kind: ClassVar[str] = "faces"
 
     def search_outcomes(self) -> tuple[ChanceOutcome, ...]:
         """The outcomes for a search: :meth:`outcomes` with throws that have the same
@@ -93,7 +103,7 @@ class Implement(ABC):
 
         Computed once per implement (implements are immutable values) and cached: the
         same tuple comes back on every call. The likeliest outcomes come first (a search
-        that prunes at chance nodes gets there sooner). Two dice give 21 outcomes (15
+        that prunes at chance nodes gets there sooner). Two dice give twenty-one outcomes (15
         pairs at 1/18, then 6 doubles at 1/36) where :meth:`outcomes` lists 36.
 
         :raises InvalidThrowError: as :meth:`outcomes` (an empty deck).
@@ -151,6 +161,34 @@ class Implement(ABC):
         """Words for the screen: ``"two dice"``, ``"4 casting sticks"``."""
         return self.id
 
+    def entry_slots(self) -> tuple[tuple[str, ...], ...]:
+        """How a person enters a throw of this implement by hand: one slot per die or
+        stick, set one after the other, each slot the face tokens it can show in the
+        order offered. Default: one slot listing every possible throw (its faces
+        joined by spaces), in the order of :meth:`outcomes`."""
+        return ((*(" ".join(t.faces) for t, _ in self.outcomes()),),)
+
+    def entry_words(self, token: str) -> str:
+        """A token of :meth:`entry_slots` in words for the screen (default: itself)."""
+        return token
+
+    def from_slots(self, chosen: Sequence[int]) -> Throw:
+        """The throw entered by choosing, in each of :meth:`entry_slots`, the face at
+        index ``chosen[i]``.
+
+        :raises InvalidThrowError: a wrong number of choices or an index out of range.
+        """
+        slots = self.entry_slots()
+        if len(chosen) != len(slots) or any(
+            not 0 <= c < len(slot) for c, slot in zip(chosen, slots, strict=False)
+        ):
+            raise InvalidThrowError(
+                f"{self.id}: {len(slots)} choice(s) expected, got {list(chosen)}"
+            )
+        if len(slots) == 1 and self.kind in ("faces", "card"):
+            return self.outcomes()[chosen[0]][0]
+        return self.from_faces([slot[c] for slot, c in zip(slots, chosen, strict=True)])
+
 
 @dataclass(frozen=True, slots=True)
 class Dice(Implement):
@@ -158,6 +196,7 @@ class Dice(Implement):
 
     count: int = 2
     sides: int = 6
+    kind: ClassVar[str] = "dice"
     _throws: tuple[Throw, ...] = field(default=(), init=False, repr=False, compare=False)
     """Every throw in the order the faces are drawn (first die slowest), when there are
     at most 64: a draw picks one instead of making it."""
@@ -206,12 +245,16 @@ class Dice(Implement):
             )
         values = []
         for face in faces:
-            if not face.isdigit() or not 1 <= int(face) <= self.sides:
+            if not (face.isascii() and face.isdigit()) or not 1 <= int(face) <= self.sides:
                 raise InvalidThrowError(
                     f"a die of {self.id} shows 1 to {self.sides}, not {face!r}"
                 )
             values.append(int(face))
         return self._make(values)
+
+    def entry_slots(self) -> tuple[tuple[str, ...], ...]:
+        """One slot per die, its pips ``"1"`` to ``"<sides>"``."""
+        return ((*(str(v) for v in range(1, self.sides + 1)),),) * self.count
 
     def describe(self) -> str:
         if self.count == 1:
@@ -230,6 +273,7 @@ class BinarySticks(Implement):
 
     count: int = 4
     scores: tuple[int, ...] = ()
+    kind: ClassVar[str] = "sticks"
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= 8:
@@ -276,13 +320,43 @@ class BinarySticks(Implement):
             )
         return self._make(cleaned)
 
+    def entry_slots(self) -> tuple[tuple[str, ...], ...]:
+        """One slot: the scores these sticks can show, lowest first. Players enter the
+        score they count, not each stick: which stick shows which side does not matter
+        to the rules (the throw is made with the light sides first)."""
+        return (tuple(str(v) for v in sorted(set(self.scores))),)
+
+    def from_slots(self, chosen: Sequence[int]) -> Throw:
+        slot = self.entry_slots()[0]
+        if len(chosen) != 1 or not 0 <= chosen[0] < len(slot):
+            raise InvalidThrowError(f"{self.id}: one score to choose, got {list(chosen)}")
+        return self.parse(slot[chosen[0]])
+
+    def entry_words(self, token: str) -> str:
+        """``"6 (no light side)"``, ``"2 (2 light sides)"``."""
+        lights = self.scores.index(int(token))
+        sides = "no light side" if lights == 0 else (
+            f"{lights} light side" + ("s" if lights > 1 else "")
+        )
+        return f"{token} ({sides})"
+
     def parse(self, text: str) -> Throw:
-        """``"LLDD"``, ``"L L D D"``, or a score such as ``"6"`` (light sides first).
+        """``"LLDD"``, ``"L L D D"``, a score such as ``"6"`` (light sides first), or
+        the text form ``"2 (LLDD)"`` of :class:`Throw` (the score must match the faces).
 
         :raises InvalidThrowError: for a score these sticks cannot show.
         """
         stripped = text.strip()
-        if stripped.isdigit():
+        written = _SCORED.fullmatch(stripped)
+        if written is not None:
+            throw = self.from_faces([written.group(2)])
+            if throw.values[0] != int(written.group(1)):
+                raise InvalidThrowError(
+                    f"{stripped!r}: the faces {written.group(2)} score {throw.values[0]}, "
+                    f"not {written.group(1)}"
+                )
+            return throw
+        if stripped.isascii() and stripped.isdigit():  # int() refuses "²", reads "٣"
             score = int(stripped)
             if score not in self.scores:
                 possible = ", ".join(map(str, sorted(set(self.scores))))
@@ -297,6 +371,8 @@ class BinarySticks(Implement):
         return f"{self.count} casting sticks"
 
 
+_SCORED = re.compile(r"(\d+)\s*\(\s*([A-Za-z]+)\s*\)")
+"""The text form of a throw of two-sided sticks: its score, then its faces in brackets."""
 _CARD_DRAWS: dict[tuple[str, str], Throw] = {}
 """The draw of each card of each deck name, made once (draws recur with every turn)."""
 
@@ -361,6 +437,7 @@ class ColouredSticks(Implement):
 
     sticks: tuple[tuple[StickFace, StickFace], ...]
     name: str = "coloured sticks"
+    kind: ClassVar[str] = "coloured"
     _hash: int = field(default=-1, init=False, repr=False, compare=False)
     """The hash once computed (-1 until then): the sticks are hashed at every chance
     node of a search (its outcomes are cached by implement)."""
@@ -415,6 +492,10 @@ class ColouredSticks(Implement):
             chosen.append(match[0])
         return self._make(chosen)
 
+    def entry_slots(self) -> tuple[tuple[str, ...], ...]:
+        """One slot per stick: its two faces' tokens (``"3:red"``)."""
+        return tuple((pair[0].token, pair[1].token) for pair in self.sticks)
+
     def describe(self) -> str:
         return f"{len(self.sticks)} {self.name}"
 
@@ -431,6 +512,7 @@ class Deck(Implement):
     name: str
     unseen: tuple[str, ...]
     returned: tuple[str, ...] = ()
+    kind: ClassVar[str] = "card"
     _hash: int = field(default=-1, init=False, repr=False, compare=False)
     """The hash once computed (-1, which no hash is, until then): a deck is hashed in
     every position key and outcome cache of a search."""
@@ -488,7 +570,11 @@ class Deck(Implement):
         return self._make(card)
 
     def parse(self, text: str) -> Throw:
-        return self.from_faces([text.strip()])
+        """A card id, or the text form ``"card <id>"`` of :class:`Throw`."""
+        card = text.strip()
+        if card.startswith("card ") and card not in self.unseen and card not in self.returned:
+            card = card[len("card "):].strip()
+        return self.from_faces([card])
 
     def describe(self) -> str:
         return f"a {self.name} card"

@@ -31,7 +31,7 @@ from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
 from companion.devices.clock import ManualScheduler
-from companion.devices.events import ButtonName
+from companion.devices.events import ButtonName, SourceName
 from companion.rules import Implement, Throw
 
 GAME = "senet-tait"
@@ -58,7 +58,7 @@ def demo_config(journal_dir: Path, **overrides: Any) -> dict[str, Any]:
         "hardware": "mock",
         "display.backend": "noop",
         "journal.dir": str(journal_dir),
-        "throw.source": "gpio-shaker",
+        "throw.source": SourceName.GPIO_SHAKER.value,
     })
     values.update(overrides)
     cfg.check(values, "demo")
@@ -282,28 +282,46 @@ def play(
 
 
 def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
-    """On the setup screen: set each of ``options`` by reading the rows (``mode: quick``)
-    and pressing OK on its row until it shows the value wanted, then Begin.
+    """On the setup screen: set each of ``options`` (an option's name and its value as
+    the command line writes it, ``{"mode": "quick", "extra-stick": "yes"}``; or
+    ``"Players"``) as a player would: the row, OK for the option's page, OK until it
+    holds the value, BACK; then Begin.
 
-    :raises RuntimeError: an option the screen does not offer, or a value it never shows.
+    :raises RuntimeError: an option the screen does not offer, or a value it never takes.
     """
+    from companion.app.screens import Setup
+    from companion.rules import game_class
 
     def goto(row: int) -> None:
         way = ButtonName.DOWN if row >= ctl.cursor else ButtonName.UP
         for _ in range(abs(row - ctl.cursor)):
             driver.press(way)
 
+    setup = ctl.page
+    assert isinstance(setup, Setup)
+    declared = {o.name: o for o in game_class(setup.game_id).options}
+    keys = ["Players" if key == "players" else key for key, _ in setup.rows(ctl)]
     for name, value in options.items():
-        rows = [item.split(": ", 1)[0] for item in ctl.view().items]
-        if name not in rows:
-            raise RuntimeError(f"the setup screen offers no option {name!r}: {rows}")
-        goto(rows.index(name))
-        for _ in range(len(ctl.view().items) * 8):
-            if ctl.view().items[ctl.cursor] == f"{name}: {value}":
+        if name not in keys:
+            raise RuntimeError(f"the setup screen offers no option {name!r}: {keys}")
+        goto(keys.index(name))
+        if name == "Players":
+            for _ in range(8):
+                if ctl.view().items[ctl.cursor] == f"Players: {value}":
+                    break
+                driver.press(ButtonName.OK)
+            else:
+                raise RuntimeError(f"the setup screen never shows Players: {value}")
+            continue
+        want = declared[name].parse(value)
+        driver.press(ButtonName.OK)  # the option's page
+        for _ in range(64):
+            if ctl.setup_options.get(name, declared[name].default) == want:
                 break
             driver.press(ButtonName.OK)
         else:
-            raise RuntimeError(f"the setup screen never shows {name}: {value}")
+            raise RuntimeError(f"the setup screen never takes {name} = {value}")
+        driver.press(ButtonName.BACK)
     goto(len(ctl.view().items) - 1)  # Begin
     driver.press(ButtonName.OK)
 

@@ -2,7 +2,10 @@
 (Braille patterns when the terminal is smaller than 130x36).
 
 Each key drives a gpiozero ``MockPin`` (low while "pressed"), so the keys go through
-the same debounce, hold and shaker code as real buttons:
+the same debounce, hold and shaker code as real buttons. All keys wait in ONE queue:
+a key's press starts when the previous key's press (or shake, and the throw drawn
+after it) is over, so keys typed faster than a person presses buttons still act in
+the order typed (Down Down Enter on the menu opens the third game).
 
 ====================  ==============================
 Up / Down, k / j      UP / DOWN
@@ -32,10 +35,8 @@ from companion.app.events import Quit
 from companion.app.service import Parts
 from companion.devices.events import ButtonName
 
-KEYS_HELP = (
-    "keys: Up/Down move  Enter OK  Backspace BACK  u hold BACK (undo)  "
-    "t THROW  s shake  q quit"
-)
+KEYS_HELP = "Up/Down  Enter=OK  Backspace=BACK  u=undo (hold BACK)  t=THROW  s=shake  q=quit"
+"""The line under the panel: 79 columns, so it fits an 80-column terminal."""
 
 
 def to_half_blocks(image: Image.Image) -> list[str]:
@@ -119,7 +120,11 @@ class KeyReader:
         self.hold = float(conf["buttons.hold"])
         self.shaker = conf["shaker.pin"]
         self.min_edges = int(conf["shaker.min_edges"])
-        self._free: dict[ButtonName, float] = {}
+        self.quiet = float(conf["shaker.quiet"])
+        self._lock = threading.Lock()
+        self._free = float("-inf")
+        """When the last key typed is over: the next one starts then (or now, if later)."""
+        self._pending = b""
         self._thread = threading.Thread(target=self._run, name="companion-keys", daemon=True)
 
     def start(self) -> None:
@@ -132,28 +137,38 @@ class KeyReader:
         self._thread.join(timeout=2)
 
     def _tap(self, button: ButtonName, seconds: float = 0.08) -> None:
-        """Press ``button`` for ``seconds``; a key typed while the previous press of the
-        same button is still going is queued after it (never merged into it)."""
+        """Press ``button`` for ``seconds`` once every key typed before it is done."""
         bcm = self.pins.get(button)
         if bcm is None:
             return
         pin = self.parts.pin_factory.pin(bcm)
-        sched = self.parts.scheduler
-        now = sched.now()
-        start = max(now, self._free.get(button, now))
         gap = 2 * float(self.parts.config["buttons.debounce"])
-        self._free[button] = start + seconds + gap
-        sched.call_later(start - now, pin.drive_low)
-        sched.call_later(start - now + seconds, pin.drive_high)
+        self._queue([(0.0, pin.drive_low), (seconds, pin.drive_high)], seconds + gap)
 
     def _shake(self) -> None:
+        """Shake the shaker once every key typed before is done; the next key waits
+        until the shake has ended (``shaker.quiet`` without an edge) and been drawn."""
         if self.shaker is None:
             return
         pin = self.parts.pin_factory.pin(self.shaker)
-        for i in range(self.min_edges + 4):
-            action = pin.drive_low if i % 2 == 0 else pin.drive_high
-            self.parts.scheduler.call_later(0.015 * i, action)
-        self.parts.scheduler.call_later(0.015 * (self.min_edges + 4), pin.drive_high)
+        edges = self.min_edges + 4
+        steps = [(0.015 * i, pin.drive_low if i % 2 == 0 else pin.drive_high)
+                 for i in range(edges)]
+        steps.append((0.015 * edges, pin.drive_high))
+        self._queue(steps, 0.015 * edges + self.quiet + 0.05)
+
+    def _queue(self, steps: list[tuple[float, Callable[[], None]]], length: float) -> None:
+        """Schedule ``steps`` (seconds from the start, pin action) to start when the
+        previous key's are over, and keep the next key ``length`` seconds after that
+        start. ONE queue for every button and the shaker: keys act in the order typed,
+        as fast as they come, each still through its mock pin and the real debounce."""
+        sched = self.parts.scheduler
+        with self._lock:
+            now = sched.now()
+            start = max(now, self._free)
+            self._free = start + length
+            for offset, action in steps:
+                sched.call_later(start - now + offset, action)
 
     def _key(self, key: bytes) -> None:
         if key in (b"\x1b[A", b"k", b"w"):
@@ -182,14 +197,24 @@ class KeyReader:
             if not data:
                 self.parts.service.post(Quit("end of input"))
                 return
-            i = 0
-            while i < len(data):
-                if data[i : i + 2] == b"\x1b[" and i + 2 < len(data):
-                    self._key(data[i : i + 3])
-                    i += 3
-                else:
-                    self._key(data[i : i + 1])
-                    i += 1
+            self.feed(data)
+
+    def feed(self, data: bytes) -> None:
+        """Act on the keys in ``data`` (bytes as the terminal sends them), in order; an
+        escape sequence cut off at the end of ``data`` is completed by the next call."""
+        data = self._pending + data
+        self._pending = b""
+        i = 0
+        while i < len(data):
+            if data[i : i + 1] == b"\x1b" and i + 2 >= len(data) and data[i + 1 : i + 2] in (b"", b"[", b"O"):
+                self._pending = data[i:]  # the rest of the sequence is still on its way
+                return
+            if data[i : i + 2] in (b"\x1b[", b"\x1bO"):
+                self._key(b"\x1b[" + data[i + 2 : i + 3])  # ESC O A: the same arrow
+                i += 3
+            else:
+                self._key(data[i : i + 1])
+                i += 1
 
 
 def run_in_terminal(parts: Parts, run: Callable[[], None]) -> None:

@@ -1,11 +1,14 @@
 """A crisp 5x7 bitmap font for the OLED: no anti-aliasing, every pixel on or off.
 
 The glyphs are ``LCD_FONT`` from ``luma.core.legacy.font`` (luma.core, MIT licence):
-the classic HD44780 character-LCD font, 5 columns by 7 rows (descenders fitted into
-the 7 rows), ASCII 0x20-0x7E. Here each glyph is turned once into a 1-bit PIL mask
-and text is pasted glyph by glyph, so a whole screen draws in well under a
-millisecond. The cell is 6x8 pixels (one column and one row of spacing): 21
-characters across a 128-pixel panel, 8 rows on 64 pixels.
+the classic HD44780 character-LCD font, 5 columns by 7 rows, ASCII 0x20-0x7E. That
+font squeezes the descenders of ``g j p q y`` into the 7 rows, so that on a real panel
+``g`` reads as ``9`` and ``p`` as a raised ``P``; those five letters are drawn here
+with true descenders into the cell's eighth row (:data:`DESCENDERS`, this project's
+own pixels). Each glyph is turned once into a 1-bit PIL mask and text is pasted glyph
+by glyph, so a whole screen draws in well under a millisecond. The cell is 6x8 pixels
+(one column of spacing; the eighth row holds the descenders and otherwise spaces the
+lines): 21 characters across a 128-pixel panel, 8 rows on 64 pixels.
 """
 
 from __future__ import annotations
@@ -19,6 +22,17 @@ CELL_W = 6
 CELL_H = 8
 """Line height in pixels."""
 
+DESCENDERS: dict[str, tuple[str, ...]] = {
+    # 5 columns x 8 rows; the x-height of the LCD font's lower case is rows 2-6, its
+    # baseline row 6: these letters sit on it and hang into row 7.
+    "g": (".....", ".....", ".XXXX", "X...X", "X...X", ".XXXX", "....X", ".XXX."),
+    "j": ("...X.", ".....", "..XX.", "...X.", "...X.", "...X.", "X..X.", ".XX.."),
+    "p": (".....", ".....", "XXXX.", "X...X", "X...X", "XXXX.", "X....", "X...."),
+    "q": (".....", ".....", ".XXXX", "X...X", "X...X", ".XXXX", "....X", "....X"),
+    "y": (".....", ".....", "X...X", "X...X", "X...X", ".XXXX", "....X", ".XXX."),
+}
+"""The lower-case letters with descenders, drawn into the cell's eighth row."""
+
 
 @functools.lru_cache(maxsize=512)
 def glyph(ch: str, scale: int = 1) -> Image.Image:
@@ -26,14 +40,19 @@ def glyph(ch: str, scale: int = 1) -> Image.Image:
     from luma.core.legacy.font import LCD_FONT
 
     code = ord(ch) if " " <= ch <= "~" else ord("?")
-    columns = LCD_FONT[code]
     img = Image.new("1", (5, 8), 0)
     px = img.load()
     assert px is not None
-    for x, bits in enumerate(columns[:5]):
-        for y in range(8):
-            if bits >> y & 1:
-                px[x, y] = 1
+    if ch in DESCENDERS:
+        for y, row in enumerate(DESCENDERS[ch]):
+            for x, dot in enumerate(row):
+                if dot == "X":
+                    px[x, y] = 1
+    else:
+        for x, bits in enumerate(LCD_FONT[code][:5]):
+            for y in range(8):
+                if bits >> y & 1:
+                    px[x, y] = 1
     if scale != 1:
         img = img.resize((5 * scale, 8 * scale), Image.Resampling.NEAREST)
     return img

@@ -36,6 +36,14 @@ def layout(view: View, size: tuple[int, int]) -> tuple[int, int, bool]:
     return y, max(1, (bottom - y) // CELL_H), hint
 
 
+def scroll_limit(view: View, size: tuple[int, int]) -> int:
+    """The furthest a text screen scrolls on a panel of ``size`` pixels: the first line
+    of its last full page (0 when the text fits). The controller keeps
+    :attr:`View.scroll` within it; the renderer draws from ``view.scroll`` as given."""
+    _, rows, _ = layout(view, size)
+    return max(0, len(body_lines(view, size[0])) - rows)
+
+
 def body_lines(view: View, width: int) -> list[str]:
     """The wrapped text lines of ``view`` for a panel ``width`` pixels wide."""
     out: list[str] = []
@@ -46,6 +54,12 @@ def body_lines(view: View, width: int) -> list[str]:
 
 def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """The picture of ``view`` on a panel of ``size`` pixels (mode "1", lit = 1)."""
+    if view.board is not None:
+        from companion.ui.games.boards import draw_board, draw_inventories
+
+        if view.page > 0:
+            return draw_inventories(view.board, size, view.page - 1)
+        return draw_board(view.board, size)
     width, height = size
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
@@ -67,12 +81,13 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
             row_y = y + i * CELL_H
             selected = first + i == view.cursor
             if selected:
-                draw.rectangle((0, row_y - 1, width - 5, row_y + CELL_H - 1), fill=1)
-            draw_text(image, (1, row_y), item[: cols - 1], fill=0 if selected else 1)
+                draw.rectangle((0, row_y - 1, width - 4, row_y + CELL_H - 1), fill=1)
+            # A whole row of text: the list's arrows keep to the last three columns.
+            draw_text(image, (0, row_y), item[:cols], fill=0 if selected else 1)
         _arrows(draw, width, y, rows, first > 0, first + rows < len(view.items))
     else:
         lines = body_lines(view, width)
-        top = max(0, min(view.scroll, len(lines) - rows))
+        top = view.scroll  # kept within scroll_limit() by the controller
         for i, line in enumerate(lines[top : top + rows]):
             draw_text(image, (0, y + i * CELL_H), line)
         _arrows(draw, width, y, rows, top > 0, top + rows < len(lines))
@@ -92,12 +107,13 @@ def _window(cursor: int, count: int, rows: int) -> int:
 
 
 def _arrows(draw: ImageDraw.ImageDraw, width: int, y: int, rows: int, up: bool, down: bool) -> None:
-    x = width - 3
+    """Small arrows in the last three pixel columns (right of a 21-character row)."""
+    x = width - 2
     if up:
-        draw.polygon([(x - 2, y + 3), (x + 2, y + 3), (x, y + 1)], fill=1)
+        draw.polygon([(x - 1, y + 3), (x + 1, y + 3), (x, y + 1)], fill=1)
     if down:
         bottom = y + rows * CELL_H - 2
-        draw.polygon([(x - 2, bottom - 2), (x + 2, bottom - 2), (x, bottom)], fill=1)
+        draw.polygon([(x - 1, bottom - 2), (x + 1, bottom - 2), (x, bottom)], fill=1)
 
 
 def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, top: int) -> None:

@@ -7,17 +7,12 @@ into a picture. Nothing here knows about devices or the event loop.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from companion.rules.throws import (
-    DARK,
-    LIGHT,
-    BinarySticks,
-    ColouredSticks,
-    Deck,
-    Dice,
-    Implement,
-    Throw,
-)
+from companion.rules.throws import DARK, LIGHT, Implement, Throw
+
+if TYPE_CHECKING:
+    from companion.ui.games.boards import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +41,9 @@ class View:
     ``title``: the inverted top line; ``lines``: text, word-wrapped by the renderer and
     shown from line ``scroll``; ``items``: a menu, with ``cursor`` on the chosen one
     (with items, the first few ``lines`` are shown above the menu); ``picture``: a throw; ``hint``: the
-    bottom line (what the buttons do), dropped on a 32-pixel panel.
+    bottom line (what the buttons do), dropped on a 32-pixel panel. ``board``: a board
+    picture fills the whole panel instead (:mod:`companion.ui.games.boards`), its
+    ``page`` 0 the board, 1 and on the inventories where a game has them.
     """
 
     screen: str
@@ -57,19 +54,14 @@ class View:
     scroll: int = 0
     picture: ThrowPicture | None = None
     hint: str = ""
+    board: Board | None = None
+    page: int = 0
 
 
 def kind_of(implement: Implement) -> str:
-    """The picture kind for ``implement`` (see :class:`ThrowPicture`)."""
-    if isinstance(implement, BinarySticks):
-        return "sticks"
-    if isinstance(implement, Dice):
-        return "dice"
-    if isinstance(implement, ColouredSticks):
-        return "coloured"
-    if isinstance(implement, Deck):
-        return "card"
-    return "faces"
+    """The picture kind for ``implement`` (see :class:`ThrowPicture`): its
+    :attr:`~companion.rules.Implement.kind`."""
+    return implement.kind
 
 
 def picture_of(throw: Throw, implement: Implement) -> ThrowPicture:

@@ -27,6 +27,30 @@ def config(text):
     return {"slots": [list(s) for s in c.slots], "echo": [list(p) for p in c.echo]}
 
 
+def could_send(config_text, line):
+    # True when the firmware, configured with config_text, could send exactly this
+    # THROW: the same implement fields (its echo) and faces it can draw, written as
+    # Config.faces_text writes them. Never raises.
+    try:
+        c = Config(dict(pair.split("=", 1) for pair in config_text.split(" ")))
+        type_, _seq, _boot, fields = parse_frame(line.encode() + b"\r\n")
+    except ProtoError:
+        return False
+    if type_ != "THROW":
+        return False
+    echo = [p for p in fields if p[0] in ("kind", "n", "sides", "sticks")]
+    if echo != c.echo:
+        return False
+    faces = dict(fields).get("faces", "")
+    chosen = list(faces) if c.kind == "sticks" else faces.split(",")
+    if len(chosen) != len(c.slots):
+        return False
+    for token, slot in zip(chosen, c.slots):
+        if token not in slot:
+            return False
+    return c.faces_text(chosen) == faces
+
+
 result = {
     "crc": ["%04X" % crc16(v["data"].encode()) for v in vectors["crc"]],
     "valid": [parse(v["line"]) for v in vectors["valid"]],
@@ -36,5 +60,6 @@ result = {
     ],
     "invalid": [parse(v["line"]) for v in vectors["invalid"]],
     "configs": [config(v["fields"]) for v in vectors["configs"]],
+    "throws": [could_send(v["config"], v["line"]) for v in vectors["throws"]],
 }
 print(json.dumps(result))

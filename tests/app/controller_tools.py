@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from walkthroughs import scripted_draw
+
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.sim.screens import scripted_draw
 
 OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
 DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)

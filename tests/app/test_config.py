@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import tomllib
 from pathlib import Path
 
@@ -78,7 +79,9 @@ def test_the_effective_configuration_lists_every_key() -> None:
 
 def test_printed_configuration_reads_back_to_the_same_values(tmp_path: Path) -> None:
     values = cfg.defaults()
-    values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"'})
+    values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"',
+                   "games": {"senet-tait": {"house-of-beauty": "from", "sticks": 5},
+                             "labyrinth": {"board": str(tmp_path / "my board.toml")}}})
     conf = tmp_path / "printed.toml"
     conf.write_text(cfg.to_toml(values))
     assert parse(["--config", str(conf)]) == values
@@ -96,3 +99,122 @@ def test_throw_source_has_a_short_flag(short: str, source: str) -> None:
 def test_a_bad_short_throw_source_is_named() -> None:
     with pytest.raises(cfg.ConfigError, match=r"command line: throw.source"):
         parse(["--throw-source", "wifi"])
+
+
+# --- bad files and bad numbers (issue 11) --------------------------------------
+
+FLOAT_KEYS = [s.name for s in cfg.SCHEMA if s.kind == "float"]
+
+
+@pytest.mark.parametrize("command", ["run", "doctor"])
+def test_a_config_file_that_is_not_utf8_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: a UnicodeDecodeError traceback from `companion run` and `companion doctor`."""
+    from companion.cli import main
+
+    conf = tmp_path / "bad.toml"
+    conf.write_bytes(b"[buttons]\n# caf\xe9\nup = 5\n")  # Latin-1, as an old editor saves it
+    argv = [command, "--config", str(conf)] + (["--print-config"] if command == "run" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"companion: error: {conf}: (file): not a UTF-8 text file\n"
+
+
+@pytest.mark.parametrize("key", FLOAT_KEYS)
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "+nan"])
+def test_a_non_finite_number_is_refused_in_the_file(tmp_path: Path, key: str, text: str) -> None:
+    """Was: `hold = nan` passed every range check (a tap on BACK then undid a move)."""
+    section, _, name = key.rpartition(".")
+    conf = tmp_path / "companion.toml"
+    conf.write_text(f"[{section}]\n{name} = {text}\n")
+    with pytest.raises(cfg.ConfigError) as info:
+        parse(["--config", str(conf)])
+    assert str(info.value) == f"{conf}: {key}: expected a finite number, got {text.lstrip('+')}"
+
+
+@pytest.mark.parametrize("key", FLOAT_KEYS)
+@pytest.mark.parametrize("text", ["nan", "NaN", "inf", "-Infinity", "1e999"])
+def test_a_non_finite_number_is_refused_on_the_command_line(key: str, text: str) -> None:
+    with pytest.raises(cfg.ConfigError) as info:
+        parse([f"--{key}={text}"])
+    assert str(info.value) == f"command line: {key}: expected a finite number, got {text!r}"
+
+
+@pytest.mark.parametrize(
+    ("flag", "text"),
+    [("buttons.up", "\u00b2"), ("buttons.up", "\u0663"), ("display.contrast", "\u0663"),
+     ("buttons.hold", "\u0661.\u0665")],
+)
+def test_digits_that_are_not_ascii_are_refused_on_the_command_line(flag: str, text: str) -> None:
+    """Was: `--buttons.up ²` raised a ValueError traceback (str.isdigit is true for it)."""
+    with pytest.raises(cfg.ConfigError, match=rf"command line: {flag}: (expected|BCM)"):
+        parse([f"--{flag}", text])
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "reason"),
+    [
+        (b"[display]\ncontrast = " + b"9" * 5000 + b"\n", "(syntax)", "a number with too many digits"),
+        (b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n", "(syntax)", "nested too deeply"),
+        (b"x = " + b"{a=" * 2000 + b"1" + b"}" * 2000 + b"\n", "(syntax)", "nested too deeply"),
+        (b"# " + b"x" * (2 << 20) + b"\n", "(file)", "larger than 1 MiB"),
+        (b"\x00\x01\x02", "(syntax)", "line 1"),
+    ],
+    ids=["long-number", "deep-array", "deep-table", "huge", "binary"],
+)
+def test_a_file_no_config_can_be_is_one_clear_error(
+    tmp_path: Path, data: bytes, key: str, reason: str
+) -> None:
+    """Was: a ValueError (over 4300 digits) or RecursionError traceback."""
+    conf = tmp_path / "companion.toml"
+    conf.write_bytes(data)
+    with pytest.raises(cfg.ConfigError) as info:
+        parse(["--config", str(conf)])
+    assert str(info.value).startswith(f"{conf}: {key}: ") and reason in str(info.value)
+    assert "\n" not in str(info.value)
+    assert conf.read_bytes() == data  # nothing on disk changed
+
+
+def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows Notepad saves UTF-8 with a BOM; TOML does not allow one, people do."""
+    conf = tmp_path / "companion.toml"
+    conf.write_bytes(b"\xef\xbb\xbf[buttons]\nhold = 1.5\n")
+    assert parse(["--config", str(conf)])["buttons.hold"] == 1.5
+
+
+def test_a_directory_or_a_device_as_config_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(cfg.ConfigError, match=r": \(file\): cannot read the file: Is a directory"):
+        parse(["--config", str(tmp_path)])
+    with pytest.raises(cfg.ConfigError, match=r"/dev/zero: \(file\): larger than 1 MiB"):
+        parse(["--config", "/dev/zero"])
+
+
+def test_each_game_starts_its_setup_from_the_config_file_and_the_option_flags(
+    tmp_path: Path,
+) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text('[games.senet-tait]\nhouse-of-beauty = "from"\n'
+                    '[games.labyrinth]\nboard = "boards/home.toml"\n')
+    values = parse(["--config", str(conf), "--option", "senet-tait:sticks=5",
+                    "--option", "six-after-lost-throw=no"])
+    assert values["games"] == {
+        "senet-tait": {"house-of-beauty": "from", "sticks": 5, "six-after-lost-throw": False},
+        "labyrinth": {"board": str(tmp_path / "boards" / "home.toml")},  # from the file's folder
+    }
+
+
+@pytest.mark.parametrize(("text", "flags", "message"), [
+    ('[games.chess]\nboard = "x"\n', [], "games.chess: no such game"),
+    ('[games.senet-tait]\nsticks = 7\n', [], "games.senet-tait.sticks: option sticks=7"),
+    ('[games.senet-tait]\nboard = "x"\n', [], "games.senet-tait.board: not an option"),
+    ("", ["--option", "colour=red"], "--option: no game has an option 'colour'"),
+    ("", ["--option", "sticks"], "--option: takes [GAME:]KEY=VALUE"),
+])
+def test_a_bad_game_option_names_the_file_the_key_and_why(
+    tmp_path: Path, text: str, flags: list[str], message: str
+) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text(text)
+    with pytest.raises(cfg.ConfigError, match=re.escape(message)):
+        parse(["--config", str(conf), *flags])

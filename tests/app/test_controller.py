@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, controller, on, send
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import (
@@ -18,7 +19,7 @@ from companion.app.events import (
     SourceFailed,
     ThrowReported,
 )
-from companion.app.journal import load
+from companion.app.journal import JournalStore, load
 from companion.rules import (
     PASS,
     Dice,
@@ -34,6 +35,8 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
+from companion.ui import games
+from companion.ui.games import Presenter
 
 
 def start_senet(ctl: Controller) -> None:
@@ -110,11 +113,16 @@ def test_holding_back_undoes_the_last_move_and_the_journal_agrees(tmp_path: Path
 def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Path) -> None:
     ctl = controller(tmp_path, ["LLLLL"])
     send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK)
-    assert ctl.view().items == ("sticks: 4", "house-of-beauty: onto", "six-after-lost-throw: yes", "Begin")
+    assert ctl.view().items == ("Sticks: 4", "House of Beauty: onto", "Unused 6 rethrow: yes",
+                                "Computer: nobody", "Begin")
     assert ctl.view().lines == ("Black throws first.",)
-    send(ctl, UP, UP, UP, OK)                    # sticks: 5
-    assert ctl.view().items[0] == "sticks: 5"
-    send(ctl, DOWN, DOWN, DOWN, OK, SHAKE)       # begin; five light sides
+    send(ctl, DOWN, OK)                          # the sticks' page: what the option does
+    assert ctl.view().title == "Sticks" and ctl.view().lines[0].startswith("Number of casting")
+    send(ctl, OK)                                # sticks: 5
+    assert "Now: 5" in ctl.view().lines
+    send(ctl, BACK)
+    assert ctl.view().items[0] == "Sticks: 5" and ctl.view().lines == ("Sticks: 5",)
+    send(ctl, UP, OK, SHAKE)                     # begin; five light sides
     assert ctl.view().title == "Black threw 5"
     assert ctl.journal is not None
     assert load(ctl.journal.path).game.option("sticks") == 5
@@ -131,16 +139,33 @@ def test_nothing_to_undo_at_the_start_and_a_throw_alone_is_not_taken_back(tmp_pa
     assert on(ctl) is Screen.MOVES and ctl.view().title == "Black threw 4"
 
 
-def test_manual_entry_sets_each_stick_with_the_buttons(tmp_path: Path) -> None:
+def test_manual_entry_of_sticks_is_by_the_score_counted(tmp_path: Path) -> None:
     ctl = controller(tmp_path, [], source="manual")
     start_senet(ctl)
     assert on(ctl) is Screen.MANUAL
-    # sticks start light; DOWN turns the current one dark. L D D D scores 1.
-    send(ctl, OK, DOWN, OK, DOWN, OK, DOWN)
+    assert ctl.view().lines[0] == "1 (1 light side)"
+    send(ctl, UP)                   # round to the highest score: 6, no light side
+    assert ctl.view().lines[0] == "6 (no light side)"
+    picture = ctl.view().picture
+    assert picture is not None and picture.faces == ("D", "D", "D", "D")
+    send(ctl, DOWN)                 # back to 1: the sticks of that score
     picture = ctl.view().picture
     assert picture is not None and picture.faces == ("L", "D", "D", "D")
     send(ctl, OK)
     assert on(ctl) is Screen.LOST and ctl.view().title == "Black threw 1"
+
+
+def test_manual_entry_of_dice_is_die_by_die(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, [], source="manual", games=["labyrinth"])
+    send(ctl, OK, OK, OK)           # splash, menu, setup: Begin
+    assert on(ctl) is Screen.MANUAL
+    send(ctl, UP)                   # the die: from 1 round to 6 (the first throw: one die)
+    assert ctl.view().lines[0] == "Die 1 of 1: 6"
+    picture = ctl.view().picture
+    assert picture is not None and picture.kind == "dice" and picture.faces == ("6",)
+    send(ctl, OK)
+    first = ctl.actions[0]
+    assert isinstance(first, Throw) and first.values == (6,)
 
 
 def test_the_settings_screen_switches_the_throw_source(tmp_path: Path) -> None:
@@ -259,25 +284,31 @@ class RaceState(State):
     def _body(self) -> dict[str, Any]:
         return {"pos": self.pos}
 
-    def prompt(self) -> str:
+
+class RacePresenter(Presenter):
+    """Race on the screen: a question while deciding, where every piece is."""
+
+    def prompt(self, state: State) -> str:
         return "Take the shortcut to 9?"
 
-    def status_lines(self) -> list[str]:
-        return [f"Player {p + 1} on {s}" for p, s in enumerate(self.pos)]
+    def status_lines(self, state: State) -> list[str]:
+        assert isinstance(state, RaceState)
+        return [f"Player {p + 1} on {s}" for p, s in enumerate(state.pos)]
 
 
 def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race", Race.title))
+    monkeypatch.setitem(games._PRESENTERS, "race", (__name__, "RacePresenter"))
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
-    assert ctl.view().items == ("Players: 2", "Begin")
-    send(ctl, UP, OK)  # three players
+    assert ctl.view().items == ("Players: 2", "Computer: nobody", "Begin")
+    send(ctl, DOWN, OK)  # three players
     assert ctl.view().items[0] == "Players: 3"
     assert ctl.view().lines == ("Player 1, Player 2, Player 3",)  # who plays, by name
-    send(ctl, DOWN, OK, SHAKE)
+    send(ctl, UP, OK, SHAKE)
     view = ctl.view()
     assert view.picture is not None and view.picture.kind == "dice" and view.picture.faces == ("5",)
     send(ctl, OK)                      # 0-5: a decision follows
@@ -297,8 +328,9 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
 
 
 def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
+    for i in range(2):  # unusable journals, each reported at the start
+        (tmp_path / f"2026010{i}-000000-senet-tait.journal").write_bytes(b"not a journal\n")
     ctl = controller(tmp_path, [])
-    ctl.problems = ["a long report " * 12]
     send(ctl, OK)                                    # the journal report
     assert ctl.view().screen == "message"
     send(ctl, *[DOWN] * 30)
@@ -306,3 +338,59 @@ def test_text_screens_scroll_no_further_than_their_end(tmp_path: Path) -> None:
     assert 0 < deepest < 30
     send(ctl, *[UP] * deepest)
     assert ctl.scroll == 0
+
+
+def test_your_own_board_file_is_chosen_on_the_setup_screen_and_a_bad_one_refused(
+    tmp_path: Path,
+) -> None:
+    from importlib import resources
+
+    from companion.app.screens import Setup
+
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    bundled = resources.files("companion.rules").joinpath("data/labyrinth.toml").read_text()
+    (boards / "labyrinth-home.toml").write_text(bundled)
+    (boards / "labyrinth-typo.toml").write_text(bundled.replace("fields = 61", "fields = sixty"))
+    (boards / "senet-sticks-other.toml").write_text("not for this game")
+    ctl = Controller(store=JournalStore(tmp_path / "j"), draw=scripted_draw(["1"]),
+                     sources=["gpio-shaker"], source="gpio-shaker", games=["labyrinth"],
+                     boards=[boards, tmp_path / "missing"])
+    ctl.start()
+    send(ctl, OK, OK)
+    setup = ctl.page
+    assert isinstance(setup, Setup)
+    keys = [key for key, _ in setup.rows(ctl)]
+    assert ctl.view().items[keys.index("board")] == "Board: built-in"
+    send(ctl, *[DOWN] * ((keys.index("board") - ctl.cursor) % len(keys)), OK)
+    assert ctl.view().title == "Board" and "Now: built-in" in ctl.view().lines
+    send(ctl, OK)                                 # the first file found
+    assert "Now: labyrinth-home.toml" in ctl.view().lines
+    send(ctl, OK, BACK)                           # the second: the one with a typo
+    assert ctl.view().items[keys.index("board")] == "Board: labyrinth-typo.toml"
+    assert ctl.view().lines[0].startswith("Cannot begin: ")
+    send(ctl, *[DOWN] * (len(keys) - 1 - ctl.cursor), OK)     # Begin
+    assert ctl.view().title == "Cannot start"
+    assert any("labyrinth-typo.toml" in line for line in ctl.view().lines)
+    assert ctl.table is None and not list((tmp_path / "j").glob("*.journal"))
+    send(ctl, OK)                                 # back to the setup, not the menu
+    assert on(ctl) is Screen.SETUP
+    send(ctl, *[DOWN] * ((keys.index("board") - ctl.cursor) % len(keys)), OK, OK, OK, BACK)
+    send(ctl, *[DOWN] * ((len(keys) - 1 - ctl.cursor) % len(keys)), OK)
+    assert ctl.game is not None and ctl.game.option("board") == str(boards / "labyrinth-home.toml")
+
+
+def test_each_journal_found_wrong_is_said_in_its_own_words(tmp_path: Path) -> None:
+    """An empty journal was nothing to repair: it is said to be set aside, not
+    "repaired"; each journal found wrong gets its own message after the splash."""
+    (tmp_path / "20260101-000000-senet-tait.journal").write_bytes(b"")
+    ctl = controller(tmp_path, [])
+    send(ctl, OK)
+    assert ctl.view().title == "Journal set aside"
+    assert ctl.view().lines == (
+        "20260101-000000-senet-tait.journal: empty: no usable first record",
+        "Nothing could be repaired; set aside as 20260101-000000-senet-tait.journal.unusable.",
+    )
+    send(ctl, OK, OK)                     # the splash again, then the menu
+    assert on(ctl) is Screen.MENU
+    assert (tmp_path / "20260101-000000-senet-tait.journal.unusable").exists()

@@ -21,6 +21,7 @@ import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, on
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from walkthroughs import scripted_draw
 
 from companion.app import journal as journal_module
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
@@ -39,7 +40,6 @@ from companion.app.journal import JournalStore, load
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import Action, Phase, game_ids, get_game
 from companion.sim.demo import seeded_draw
-from companion.sim.screens import scripted_draw
 from companion.ui.render import render
 
 SIZES = ((128, 64), (128, 32))
@@ -475,6 +475,8 @@ def test_a_won_game_whose_end_was_not_saved_is_ended_when_offered(
         ctl.handle(DOWN)
     ctl.handle(OK)
     if choice == "Resume":
+        assert on(ctl) is Screen.BOARD        # the position first, to check the board by
+        ctl.handle(OK)
         assert on(ctl) is Screen.OVER and ctl.view().lines[0].endswith("wins!")
         ctl.handle(OK)
     assert on(ctl) is Screen.MENU

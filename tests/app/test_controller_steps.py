@@ -1,4 +1,4 @@
-"""Choosing a move step by step (``State.choice_steps``), BACK one step back, and the
+"""Choosing a move step by step (``Presenter.choice_steps``), BACK one step back, and the
 usable faces of a throw marked (``State.usable_faces``): with a made-up game, and with
 casting-stick Senet."""
 
@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore, load
+from companion.app.screens import Setup
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import (
     Dice,
@@ -28,7 +30,8 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
-from companion.sim.screens import scripted_draw
+from companion.ui import games
+from companion.ui.games import Presenter
 
 # ------------------------------------------------------------ a made-up game in steps
 
@@ -91,9 +94,6 @@ class HopsState(State):
     def _legal(self) -> tuple[Move, ...]:
         return (A2, A4, A3, B7)
 
-    def choice_steps(self, move: Move) -> tuple[str, ...]:
-        return STEPS[move]
-
     def usable_faces(self) -> tuple[bool, ...]:
         return (True, False)
 
@@ -111,9 +111,17 @@ class HopsState(State):
         return {"moved": self.moved}
 
 
+class HopsPresenter(Presenter):
+    """Hops on the screen: a move in the steps of :data:`STEPS`."""
+
+    def choice_steps(self, state: State, move: Move) -> tuple[str, ...]:
+        return STEPS[move]
+
+
 @pytest.fixture
 def hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Controller:
     monkeypatch.setitem(registry._GAMES, "hops", (__name__, "Hops", Hops.title))
+    monkeypatch.setitem(games._PRESENTERS, "hops", (__name__, "HopsPresenter"))
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["1 2"] * 3),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["hops"])
     ctl.start()
@@ -199,12 +207,16 @@ def sticks(tmp_path: Path, throws: list[str], **options: object) -> Controller:
     ctl.start()
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP
+    setup = ctl.page
+    assert isinstance(setup, Setup)
+    keys = [key for key, _ in setup.rows(ctl)]
     for name, value in options.items():
-        row = [key for key, _ in ctl._setup_items()].index(name)
-        ctl.cursor = row
+        send(ctl, *[DOWN] * ((keys.index(name) - ctl.cursor) % len(keys)))
+        send(ctl, OK)           # the option's page
         while ctl.setup_options.get(name) != value:
             send(ctl, OK)
-    ctl.cursor = len(ctl._setup_items()) - 1
+        send(ctl, BACK)
+    send(ctl, *[DOWN] * ((len(keys) - 1 - ctl.cursor) % len(keys)))
     send(ctl, OK)               # Begin
     send(ctl, SHAKE, OK)        # Red casts the solid stick (events: Red casts 4)
     send(ctl, SHAKE, OK)        # Blue casts, Red goes first
@@ -250,7 +262,7 @@ def test_senet_sticks_quick_mode_and_the_extra_stick_are_chosen_at_setup(tmp_pat
     ctl.start()
     send(ctl, OK, OK)
     items = ctl.view().items
-    assert items[:2] == ("mode: normal", "extra-stick: no")
+    assert items[:2] == ("Mode: normal", "Extra stick: no")
     assert "board" not in " ".join(items)  # a file path is not chosen with buttons
     ctl = sticks(tmp_path / "quick", ["4", "2", "2:red 2:blue 2 4"], mode="quick", **{"extra-stick": True})
     assert ctl.view().lines[1] == "(4 casting sticks)"

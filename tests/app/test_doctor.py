@@ -129,3 +129,109 @@ def test_off_a_pi_it_reports_without_a_traceback(tmp_path: Path) -> None:
     assert done.returncode in (0, 1)
     heads = [line.split()[0] for line in done.stdout.splitlines() if not line.startswith(" ")]
     assert len(heads) == 7 and set(heads) <= {"OK", "FIX", "INFO"}
+
+
+def test_saved_games_with_a_journal_nested_too_deeply(tmp_path: Path, factory: MockFactory) -> None:
+    """Was: a RecursionError traceback from `companion doctor` (issue 11, case 2)."""
+    import zlib
+
+    body = b'{"format":"board-companion/journal","version":1,' + b"[" * 20_000 + b"]" * 20_000 + b"}"
+    path = tmp_path / "20260101-000000-senet-tait.journal"
+    path.write_bytes(b"%08x %s\n" % (zlib.crc32(body), body))
+    (tmp_path / "20250101-000000-senet-tait.journal.damaged.1").write_bytes(b"x")
+    games = diagnose(conf(tmp_path), healthy(factory))[6]
+    assert games.verdict is Verdict.INFO
+    assert games.seen.endswith("; 1 set-aside copies (*.damaged, *.unusable) kept; 1 damaged")
+    assert path.exists()  # the doctor only reads
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert "Traceback" not in done.stderr and done.returncode in (0, 1)
+    assert "1 damaged" in done.stdout
+
+
+# --- which pin factory gpiozero will use (issue 11) ----------------------------------
+
+
+def fake_factory(cls: str) -> Any:
+    """An object whose class has gpiozero's name for a factory (only the name is read)."""
+    return type(cls, (), {"close": lambda self: None})()
+
+
+def pin_probes(factory: Any = None, **changes: Any) -> Probes:
+    probes = Probes(
+        pin_factory=lambda: factory,
+        library_origin=lambda module: "/usr/lib/python3/dist-packages" if module else None,
+        venv_sees_system_packages=lambda: True,
+        environ={},
+    )
+    for name, value in changes.items():
+        setattr(probes, name, value)
+    return probes
+
+
+def test_the_doctor_names_the_factory_gpiozero_will_use_and_where_from() -> None:
+    from companion.app.doctor import check_pin_factory
+
+    found, _ = check_pin_factory(pin_probes(fake_factory("LGPIOFactory")))
+    assert (found.verdict, found.seen) == (
+        Verdict.OK,
+        "lgpio (LGPIOFactory, gpiozero's first choice), lgpio from /usr/lib/python3/dist-packages",
+    )
+
+
+def test_a_fallback_past_lgpio_is_said_with_its_fix() -> None:
+    from companion.app.doctor import check_pin_factory
+
+    found, _ = check_pin_factory(pin_probes(fake_factory("RPiGPIOFactory")))
+    assert found.verdict is Verdict.INFO
+    assert found.seen.startswith("rpigpio (RPiGPIOFactory): gpiozero fell back, lgpio did not load")
+    assert "RPi.GPIO from /usr/lib/python3/dist-packages" in found.seen
+    assert "sudo apt install python3-lgpio" in found.fix
+
+
+def test_a_factory_set_in_the_environment_is_said_so() -> None:
+    from companion.app.doctor import check_pin_factory
+
+    probes = pin_probes(fake_factory("RPiGPIOFactory"), environ={"GPIOZERO_PIN_FACTORY": "rpigpio"})
+    found, _ = check_pin_factory(probes)
+    assert found.verdict is Verdict.OK and "set by $GPIOZERO_PIN_FACTORY" in found.seen
+
+
+def test_none_found_says_why_each_failed_and_a_venv_blind_to_apt_is_the_fix() -> None:
+    from companion.app.doctor import NoPinFactory, check_pin_factory
+
+    def none() -> Any:
+        raise NoPinFactory("BadPinFactory: Unable to load any default pin factory!",
+                           ["lgpio: No module named 'lgpio'", "rpigpio: No module named 'RPi'"])
+
+    found, factory = check_pin_factory(pin_probes(pin_factory=none, venv_sees_system_packages=lambda: False))
+    assert factory is None and found.verdict is Verdict.FIX
+    assert found.seen == ("gpiozero found none (NoPinFactory): lgpio: No module named 'lgpio'; "
+                          "rpigpio: No module named 'RPi'")
+    assert found.fix.startswith("this venv cannot see apt's packages: make it again with "
+                                "python3 -m venv --system-site-packages")
+
+
+def test_the_real_probe_reports_gpiozero_s_reasons(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off a Pi with no pin library: gpiozero's own reason for each factory it tried."""
+    from gpiozero import Device
+
+    from companion.app.doctor import NoPinFactory, _pin_factory
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+
+    def refuse() -> Any:
+        import warnings
+
+        from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(refuse))
+    with pytest.raises(NoPinFactory) as info:
+        _pin_factory()
+    assert info.value.tried == ["lgpio: No module named 'lgpio'"]

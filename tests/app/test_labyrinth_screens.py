@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller_tools import OK, SHAKE, UP, on
+from controller_tools import DOWN, OK, SHAKE, on
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.sim.screens import scripted_draw
 
 
 def test_a_plain_turn_costs_one_shake_and_one_ok_per_value(tmp_path: Path) -> None:
@@ -36,8 +36,7 @@ def test_setup_names_the_players_by_colour(tmp_path: Path) -> None:
     for ev in (OK, OK):
         ctl.handle(ev)
     assert ctl.view().lines == ("Red throws first.",)  # the throws decide who starts
-    for ev in (UP, UP, UP, UP):
-        ctl.handle(ev)
+    ctl.handle(DOWN)  # from Begin round to the top: Players
     assert ctl.view().items[0] == "Players: 2" and ctl.view().lines == ("Red, Blue",)
     ctl.handle(OK)
     assert ctl.view().lines == ("Red, Blue, Green",)

@@ -37,7 +37,15 @@ from companion.devices.shaker_codec import (
 )
 from companion.devices.shaker_link import ShakerLink, ShakerStatus, find_shaker_port
 from companion.rules.errors import InvalidThrowError
-from companion.rules.throws import BinarySticks, Deck, Dice, Implement, Throw
+from companion.rules.throws import (
+    BinarySticks,
+    ColouredSticks,
+    Deck,
+    Dice,
+    Implement,
+    StickFace,
+    Throw,
+)
 
 WAIT = 5.0
 """Seconds any single expectation may take before the test fails (not a timing test)."""
@@ -622,3 +630,68 @@ def test_a_port_that_never_answers_is_reported(monkeypatch: pytest.MonkeyPatch) 
     finally:
         host.link.stop()
         device.unplug()
+
+
+def test_a_port_that_goes_away_ends_the_reader_with_connection_lost() -> None:
+    """Unplugged between two reads, the port's ``in_waiting`` fails with EIO; pyserial's
+    reader thread must still end through ``connection_lost`` (it used to die with an
+    ``OSError``, and the link never heard of the unplug)."""
+    import os
+    import threading
+
+    import serial
+    import serial.threaded
+
+    from companion.devices.shaker_link import _Port
+
+    master, slave = pty.openpty()
+    port = _Port(os.ttyname(slave), 115200, timeout=None)
+    os.close(master)  # the device is gone
+    with pytest.raises(serial.SerialException):
+        _ = port.in_waiting
+    lost = threading.Event()
+
+    class Watch(serial.threaded.Protocol):  # type: ignore[misc]
+        def connection_lost(self, exc: BaseException | None) -> None:
+            lost.set()
+
+    reader = serial.threaded.ReaderThread(port, Watch)
+    reader.start()
+    assert lost.wait(10), "the reader thread ended without connection_lost"
+    reader.join(5)
+    os.close(slave)
+
+
+@pytest.mark.parametrize(
+    ("implement", "faces"),
+    [(BinarySticks(4), "lddl"), (Dice(2, 6), "06,1"),
+     (ColouredSticks(((StickFace(1, "red"), StickFace(2, "red")), (StickFace(3), StickFace(4)))),
+      "2:RED,3")],
+)
+def test_faces_the_protocol_does_not_write_are_refused_counted_and_logged(
+    device: FakeShaker, host: Host, implement: Implement, faces: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Was: the link applied lower-case sticks `lddl`, a die `06` and `2:RED`, which
+    docs/protocol.md does not allow (issue 11, case 6). Now as any impossible throw:
+    acknowledged, counted, reported, and the CONFIG sent again."""
+    host.link.request_throw(implement)
+    config = configured(device, implement)
+    line = device.throw(faces)
+    wait_for(lambda: host.link.counts["invalid-throw"] == 1, "the refused throw")
+    wait_for(lambda: acked(device, parse_frame(line).seq), "its ACK")
+    wait_for(lambda: device.config is not None and device.config.seq != config.seq, "a new CONFIG")
+    assert host.throws == []
+    assert any(faces in e and "not written as the protocol writes" in e for e in host.errors)
+    assert any(faces in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+
+
+def test_a_throw_naming_its_config_with_a_leading_zero_is_not_applied(
+    device: FakeShaker, host: Host
+) -> None:
+    """`cfg` is a sequence number: decimal without leading zeros, like `ref`."""
+    dice = Dice(2, 6)
+    host.link.request_throw(dice)
+    config = configured(device, dice)
+    device.throw("1,2", cfg="0" + str(config.seq))
+    wait_for(lambda: host.link.counts["stale"] >= 1, "the refused throw")
+    assert host.throws == []

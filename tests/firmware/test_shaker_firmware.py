@@ -125,6 +125,14 @@ def test_firmware_and_companion_agree_on_configurations(
             assert got == {"reason": "bad-config"}, vector["meaning"]
 
 
+def test_firmware_and_companion_agree_on_throws(vectors: Any, firmware_says: Any) -> None:
+    """A THROW the companion applies is one the firmware can send for that CONFIG, and
+    one the companion refuses (lower-case sticks, a die written 06, a colour in capitals,
+    an impossible face, another implement) is one the firmware never sends."""
+    for vector, could in zip(vectors["throws"], firmware_says["throws"], strict=True):
+        assert could is vector["valid"], vector["meaning"]
+
+
 # --- shake detection on recorded-style traces -----------------------------------
 
 

@@ -15,6 +15,7 @@ from companion.rules import (
     Deck,
     Dice,
     IllegalMoveError,
+    Implement,
     InvalidThrowError,
     Move,
     OptionError,
@@ -188,3 +189,64 @@ def test_the_menu_titles_are_the_games_own() -> None:
         assert game_title(game_id) == game_class(game_id).title
     with pytest.raises(UnknownGameError):
         game_title("chess")
+
+
+def _implements_met(game_id: str, seed: int) -> list[Implement]:
+    """Every distinct implement due in one random game of ``game_id`` (decks included)."""
+    from companion.rules import Phase, random_action
+
+    state = get_game(game_id).new_state()
+    seen: dict[str, Implement] = {}
+    rng = random.Random(seed)
+    while state.phase is not Phase.OVER:
+        spec = state.throw_spec
+        if spec is not None:
+            seen.setdefault(repr(spec), spec)
+        state.push(random_action(state, rng.randrange))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_throw_written_out_reads_back_as_the_same_throw(game_id: str) -> None:
+    """``str(throw)`` is what a person would type: ``parse`` gives the throw back
+    (``"2 (LLDD)"`` for sticks, ``"card 7"`` for a card, ``"3 5"`` for dice)."""
+    for spec in _implements_met(game_id, 3):
+        for throw, _ in spec.outcomes():
+            assert spec.parse(str(throw)) == throw
+
+
+def test_a_written_stick_throw_must_score_what_its_faces_show() -> None:
+    with pytest.raises(InvalidThrowError, match="score 2, not 3"):
+        BinarySticks().parse("3 (LLDD)")
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_throw_can_be_entered_face_by_face(game_id: str) -> None:
+    """Manual entry: choosing a face in each of ``entry_slots()`` gives every possible
+    throw, and only throws the implement can show."""
+    import itertools
+
+    for spec in _implements_met(game_id, 4):
+        slots = spec.entry_slots()
+        entered = {
+            spec.from_slots(chosen)
+            for chosen in itertools.product(*(range(len(slot)) for slot in slots))
+        }
+        assert entered >= {t for t, _ in spec.outcomes()}
+        for throw in entered:
+            spec.check(throw)
+        with pytest.raises(InvalidThrowError):
+            spec.from_slots([len(slots[0])] * len(slots))
+
+
+def test_entry_by_hand_follows_the_implement() -> None:
+    sticks = BinarySticks(count=4)
+    assert sticks.entry_slots() == (("1", "2", "3", "4", "6"),)  # by score, lowest first
+    assert [sticks.entry_words(t) for t in ("1", "3", "6")] == [
+        "1 (1 light side)", "3 (3 light sides)", "6 (no light side)"]
+    assert sticks.from_slots([4]).faces == ("D", "D", "D", "D")
+    assert Dice(count=2).entry_slots() == (("1", "2", "3", "4", "5", "6"),) * 2
+    coloured = ColouredSticks(((StickFace(1, "red"), StickFace(2)), (StickFace(3), StickFace(4))))
+    assert coloured.entry_slots() == (("1:red", "2"), ("3", "4"))
+    assert Deck("hero", ("b", "a", "a")).entry_slots() == (("a", "b"),)
+    assert Deck("hero", ("b", "a")).from_slots([1]).card == "b"

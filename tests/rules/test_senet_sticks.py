@@ -555,6 +555,23 @@ def test_an_opponent_in_the_home_row_cannot_attack_but_moves_on() -> None:
     assert mv(4, 2, 2) in free.legal_moves()
 
 
+def test_usable_faces_mark_the_movers_colour_and_the_solid_stick() -> None:
+    state = get_game("senet-sticks").new_state()
+    for cast in ("4", "2"):                    # Red casts 4, Blue 2: Red starts
+        spec = state.throw_spec
+        assert spec is not None
+        state.apply(spec.parse(cast))
+    spec = state.throw_spec
+    assert spec is not None
+    state.apply(spec.parse("2:red 2:blue 2"))
+    assert isinstance(state, SenetSticksState)
+    assert state.usable_faces() == (True, False, True)
+    state.apply(Move("move", 5, 7, (2,)))
+    assert state.usable_faces().count(True) == 1
+    # a position read from a file does not know its throw: nothing is marked
+    assert position([1, 2, 3, 4, 5], [26, 27, 28, 29, 30], [2]).usable_faces() == ()
+
+
 # ---------------------------------------------------------------- winning
 
 
@@ -586,6 +603,24 @@ def test_quick_mode_first_plinth_home_wins() -> None:
     normal = position([23, 1, 2, 3, 4], FAR_BLUE, [3])
     normal.apply(mv(23, 26, 3))
     assert normal.outcome is None
+
+
+def test_a_win_in_the_middle_of_a_combination_ends_the_move() -> None:
+    """docs/rules/senet-sticks.md: 'Checked after every move; the win ends the turn at
+    once.' A value that wins ends the move there: the combination is cut at the winning
+    step, so no move goes on past it (seed audit, issue 16)."""
+    quick = position([24, 1, 2, 3, 4], FAR_BLUE, [2, 2], mode="quick")
+    assert mv(24, 26, 2) in quick.legal_moves()        # 26 is in Blue's Home Row: wins
+    assert mv(24, 28, 2, 2) not in quick.legal_moves()
+    events = quick.apply(mv(24, 26, 2))
+    assert quick.outcome is not None and quick.outcome.winners == (0,)
+    assert texts(events)[-1] == "Red wins: first plinth in the opponent's Home Row (quick mode)"
+    # Taking the opponent's last plinth wins at once: 10-12 takes it, 10-15 may not go on.
+    exile = position([10, 1, 2, 3, 4], [12, "abyss", "abyss", "abyss", "abyss"], [2, 3])
+    assert mv(10, 12, 2) in exile.legal_moves()
+    assert mv(10, 15, 2, 3) not in exile.legal_moves()
+    events = exile.apply(mv(10, 12, 2))
+    assert texts(events)[-1] == "Red wins: all the opponent's plinths exiled to the Abyss"
 
 
 def test_a_blocked_board_ends_the_game() -> None:

@@ -1,7 +1,7 @@
 """A whole Cretan Labyrinth game for three players driven only through gpiozero mock
 pins: the buttons are pressed and the shaker shaken as at a table; the driver reads
 the screen and chooses like a player heading for the next diamond, the palace and home
-(:func:`~companion.sim.screens_cretan_labyrinth.goal_seeking_choice`).
+(:func:`~companion.ai.cretan_goal.goal_seeking_choice`).
 
 Random choices would reach the 300-round limit after thousands of actions; this
 player with the throws of seed 7 wins in a few hundred, with every kind of decision on
@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image
+from walkthroughs.cretan_labyrinth import (
+    BATTLE_BY_DICE_SEED,
+    GAME,
+    battle_at,
+    playout,
+    resumed,
+)
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app.controller import Screen
 from companion.app.events import Quit
 from companion.app.journal import load
@@ -25,14 +33,6 @@ from companion.devices.events import ButtonName
 from companion.rules import Phase
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.sim.demo import PinDriver, demo_config, seeded_draw
-from companion.sim.screens_cretan_labyrinth import (
-    BATTLE_BY_DICE_SEED,
-    GAME,
-    battle_at,
-    goal_seeking_choice,
-    playout,
-    resumed,
-)
 from companion.ui.render import render
 from companion.ui.view import View
 

@@ -13,11 +13,13 @@ from companion.app.journal import load
 from companion.rules import Move, Phase, Throw, get_game
 from companion.rules.labyrinth import LabyrinthState
 from companion.sim.demo import DemoResult, play
-from companion.ui.render import body_lines, render
+from companion.ui.games import presenter_for
+from companion.ui.render import body_lines, columns, render
 from companion.ui.view import View, picture_of
 
 SEED = 1
 """A seed whose game has Knight's Orbit rides, Millstone offers and trapped pieces."""
+SHOWN = presenter_for("labyrinth", columns(128))
 
 Frames = list[tuple[bytes, str]]
 """Each distinct frame shown (1-bit 128x64 image bytes) with its screen's name."""
@@ -46,8 +48,8 @@ def test_four_players_are_set_up_with_their_colours(game_played: tuple[Frames, D
     assert screens[:3] == ["splash", "menu", "menu"] and "setup" in screens
     setup = View(
         "setup", "Game of the Labyrinth (Peter Aleff)", ("Red, Blue, Green, Yellow",),
-        items=("Players: 4", "double-one-enters-two: yes", "ride-after-tunnel: yes",
-               "field-52: trap-then-tunnel", "Begin"),
+        items=("Players: 4", "1+1 enters two: yes", "Tunnel then ride: yes",
+               "At 52: trap first", "Begin"),
         cursor=0, hint="OK: change",
     )
     assert _shown(frames, setup)
@@ -102,12 +104,12 @@ def test_the_orbit_and_millstone_questions_and_the_free_die_are_shown(
         if isinstance(action, Throw):
             spec = state.throw_spec
             assert spec is not None
-            if state.status_lines()[:1] == ["Free die for a ride"]:
+            if SHOWN.status_lines(state)[:1] == ["Free die for a ride"]:
                 rides += 1
                 assert spec.id == "1d6"
             picture = picture_of(action, spec)
         elif state.phase is Phase.DECIDE:
-            question = state.prompt()
+            question = SHOWN.prompt(state)
             asked.add(question)
             name = state.player_to_act_name
             view = View("moves", f"{name} decides", (question,),
@@ -136,7 +138,7 @@ def test_trapped_pieces_show_their_turns_while_a_throw_is_due(
     for action in loaded.actions:
         spec = state.throw_spec
         if spec is not None and state.trapped():
-            lines = state.status_lines()
+            lines = SHOWN.status_lines(state)
             p, field, turns = state.trapped()[0]
             assert f"{state.game.player_name(p, 4)} on {field} loses {turns}" in lines
             view = View("throw", "Game of the Labyrinth (Peter Aleff)",

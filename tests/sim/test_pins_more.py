@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import sys
-import threading
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import serving
+from walkthroughs import scripted_draw
 
 from companion.app.controller import Screen
-from companion.app.events import Quit
 from companion.app.journal import load
-from companion.app.service import Parts, build, mock_factory
-from companion.devices.clock import ManualScheduler
+from companion.app.service import Parts
 from companion.devices.events import ButtonName, SourceStatus, ThrowReported
 from companion.devices.sources import (
     PassiveSource,
@@ -25,25 +25,14 @@ from companion.devices.sources import (
 )
 from companion.rules import Implement
 from companion.sim.demo import PinDriver, demo_config
-from companion.sim.screens import scripted_draw
 
 
 @pytest.fixture
 def running(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Parts, PinDriver]]:
     overrides: dict[str, Any] = getattr(request, "param", {})
-    conf = demo_config(tmp_path, **overrides)
-    parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
-                  draw=scripted_draw(["4", "2", "3", "6"]))
-    loop = threading.Thread(target=parts.service.run)
-    loop.start()
-    driver = PinDriver(parts)
-    driver.idle()
-    try:
-        yield parts, driver
-    finally:
-        parts.service.post(Quit())
-        loop.join(5)
-        parts.service.close()
+    with serving(demo_config(tmp_path, **overrides),
+                 draw=scripted_draw(["4", "2", "3", "6"])) as running_parts:
+        yield running_parts
 
 
 def start(parts: Parts, driver: PinDriver) -> None:
@@ -78,8 +67,7 @@ def test_manual_entry_with_the_buttons(running: tuple[Parts, PinDriver]) -> None
     ctl = parts.service.controller
     start(parts, driver)
     assert ctl.view().screen == "manual"
-    for button in (ButtonName.OK, ButtonName.OK, ButtonName.DOWN, ButtonName.OK,
-                   ButtonName.DOWN, ButtonName.OK):  # L L D D: a throw of 2
+    for button in (ButtonName.DOWN, ButtonName.OK):  # the score 2 (two light sides)
         driver.press(button)
     assert ctl.view().title == "Black threw 2"
 
@@ -168,3 +156,58 @@ def test_the_throw_button_throws_when_the_shaker_is_the_source(
     start(parts, driver)
     driver.press(ButtonName.THROW)
     assert parts.service.controller.view().title == "Black threw 4"
+
+
+def test_the_led_and_the_buzzer_follow_the_game_on_their_pins(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    factory = parts.pin_factory
+    led, buzzer = factory.pin(parts.config["led.pin"]), factory.pin(parts.config["buzzer.pin"])
+    start(parts, driver)                              # Black to throw
+    assert led.state                                  # lit: a throw is awaited
+    driver.shake()                                    # Black throws 4
+    assert not led.state                              # a move is chosen now
+    deadline = time.monotonic() + 5
+    while not any(s.state for s in buzzer.states):    # the throw's beep (a wait, not a timing)
+        assert time.monotonic() < deadline, "no beep for the throw"
+        time.sleep(0.005)
+
+
+def test_each_cue_comes_with_its_reply(tmp_path: Path) -> None:
+    from companion.app.controller import Controller
+    from companion.app.journal import JournalStore
+    from companion.devices.events import ButtonEvent, Press, Shaken
+    from companion.devices.indicators import Cue
+    from companion.devices.sources import SOURCE_NAMES
+
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4", "2"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"])
+    ctl.start()
+    ok = ButtonEvent(ButtonName.OK, Press.PRESSED)
+    for event in (ok, ok, ok):                        # splash, menu, setup: Black to throw
+        assert ctl.handle(event).cue is None
+    assert ctl.handle(Shaken("gpio-shaker")).cue is Cue.THROW
+    assert ctl.handle(ok).cue is Cue.TURN             # enter 4: White to throw
+    reply = ctl.handle(ThrowReported("gpio-shaker", "4 sticks", ("X",)))
+    assert reply.view.title == "Throw rejected" and reply.cue is Cue.ERROR
+    assert ctl.handle(ok).cue is None                 # back to White's throw
+    assert ctl.handle(Shaken("gpio-shaker")).cue is Cue.THROW   # White 2: lost
+    assert ctl.handle(ok).cue is Cue.TURN             # the lost throw passes to Black
+
+
+@pytest.mark.parametrize(
+    "running", [{"games": {"senet-tait": {"house-of-beauty": "from"}}}], indirect=True
+)
+def test_the_setup_starts_from_the_game_options_of_the_config(
+    running: tuple[Parts, PinDriver],
+) -> None:
+    parts, driver = running
+    ctl = parts.service.controller
+    driver.press(ButtonName.OK)                       # splash
+    for _ in range(ctl.games.index("senet-tait")):
+        driver.press(ButtonName.DOWN)
+    driver.press(ButtonName.OK)                       # the menu: Senet's setup
+    assert "House of Beauty: from" in ctl.view().items
+    driver.press(ButtonName.OK)                       # Begin
+    assert ctl.game is not None and ctl.game.option("house-of-beauty") == "from"

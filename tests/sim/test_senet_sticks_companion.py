@@ -18,7 +18,8 @@ from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RIVER, SenetSticksState
 from companion.sim.demo import DemoResult, play
 from companion.ui.font import draw_text
-from companion.ui.render import TITLE_H, render
+from companion.ui.games import presenter_for
+from companion.ui.render import TITLE_H, columns, render
 from companion.ui.view import View, picture_of
 
 Frames = list[tuple[Image.Image, str]]
@@ -93,8 +94,9 @@ def test_the_throw_screen_counts_each_players_plinths_in_the_abyss(normal: tuple
     counts = set()
     for action in loaded.actions:
         state.apply(action)
-        if state.phase is Phase.THROW and state.status_lines():
-            counts.add(state.status_lines()[0])
+        lines = presenter_for("senet-sticks", columns(128)).status_lines(state)
+        if state.phase is Phase.THROW and lines:
+            counts.add(lines[0])
     assert any(line != "Abyss: Red 0, Blue 0" for line in counts), counts
     for line in counts:
         assert _line(line) in rows, f"never shown: {line}"

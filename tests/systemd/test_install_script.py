@@ -69,13 +69,17 @@ fi
     "userdel": """
 if [ "$1" = --root ]; then sed -i "/^$3:/d" "$2/etc/passwd"; fi
 """,
-    # python3 -m venv --system-site-packages DIR: make DIR/bin/python, itself a stand-in.
+    # python3 -m venv [--system-site-packages] DIR: make DIR/bin/python, itself a
+    # stand-in, and DIR/pyvenv.cfg as venv writes it.
     "python3": """
 if [ "$1 $2" = "-m venv" ]; then
   dir="${*: -1}"
   mkdir -p "$dir/bin"
   { echo '#!/bin/bash'; echo 'name=venv-python'; cat "$STUB_DIR/.log-line"; } >"$dir/bin/python"
   chmod +x "$dir/bin/python"
+  site=false
+  for arg in "$@"; do [ "$arg" = --system-site-packages ] && site=true; done
+  printf 'home = /usr/bin\ninclude-system-site-packages = %s\nversion = 3.11.2\n' "$site" >"$dir/pyvenv.cfg"
 fi
 """,
 }
@@ -175,6 +179,7 @@ def pi(tmp_path: Path) -> Pi:
 
 
 UNIT = "/etc/systemd/system/board-companion.service"
+WEB_UNIT = "/etc/systemd/system/board-companion-web.service"
 RULE = "/etc/udev/rules.d/99-board-companion-shaker.rules"
 MODULES = "/etc/modules-load.d/board-companion.conf"
 CONFIG = "/etc/board-companion/config.toml"
@@ -207,7 +212,7 @@ def test_dry_run_prints_each_action_and_changes_nothing(pi: Pi) -> None:
         "board-companion",
         f"write {r}{BOOT} (the old one kept as {r}{BOOT}.board-companion.bak)",
         f"+ python3 -m venv --system-site-packages {r}{VENV}",
-        f"+ {r}{VENV}/bin/python -m pip install --upgrade {REPO}[pi]",
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}",
         f"write {r}{CONFIG}",
         f"write {r}{UNIT}",
         f"write {r}{RULE}",
@@ -252,7 +257,7 @@ def test_install_writes_the_files_and_runs_the_commands(pi: Pi) -> None:
     # The venv is where the unit's ExecStart= looks for its interpreter.
     assert exec_start()[0] == f"{VENV}/bin/python"
     assert f"python3 -m venv --system-site-packages {pi.root}{VENV}" in lines
-    assert f"venv-python -m pip install --upgrade {REPO}[pi]" in lines
+    assert f"venv-python -m pip install --upgrade --prefer-binary {REPO}" in lines
     # The service is enabled and started after its unit is in place and systemd reloaded.
     order = names(calls)
     assert order.index("python3") < order.index("venv-python") < order.index("systemctl")
@@ -323,6 +328,7 @@ def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
     [
         (("--frobnicate",), "unknown option: --frobnicate"),
         (("--purge",), "--purge goes with --uninstall"),
+        (("--web", "--uninstall"), "--web goes with an install"),
     ],
 )
 def test_bad_options_are_refused_before_anything_happens(
@@ -366,6 +372,111 @@ def test_missing_config_txt_is_a_warning_not_a_failure(pi: Pi) -> None:
     result = pi.install()
     assert "enable I2C with raspi-config" in result.stdout
     assert pi.file(UNIT).exists()
+
+
+# --- the pin libraries on a real Pi (issue 11) --------------------------------------
+
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+PI4 = "Raspberry Pi 4 Model B Rev 1.4"
+
+
+def with_model(pi: Pi, model: str) -> None:
+    """The model string as the Pi's device tree gives it (NUL-terminated)."""
+    path = pi.file("/proc/device-tree/model")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(model.encode() + b"\0")
+
+
+def apt_install_line(out: str) -> list[str]:
+    (line,) = [x for x in out.splitlines() if x.startswith("+ apt-get install")]
+    return line.split()[5:]
+
+
+def test_dry_run_on_a_pi_5_installs_lgpio_only(pi: Pi) -> None:
+    """Was: the `pi` extra asked pip for RPi.GPIO, which has no wheel for aarch64 and
+    does not work on a Pi 5; the install could fail on 64-bit Raspberry Pi OS."""
+    with_model(pi, PI5)
+    out = pi.install("--dry-run").stdout
+    assert f"== pin libraries for {PI5}" in out
+    assert apt_install_line(out) == list(PACKAGES)
+    assert "python3-rpi.gpio" not in out
+    (pip,) = [x for x in out.splitlines() if " -m pip install " in x]
+    assert pip.endswith(f"--prefer-binary {REPO}")  # no extra: nothing for pip to compile
+    assert f"+ python3 -m venv --system-site-packages {pi.root}{VENV}" in out.splitlines()
+    assert pi.calls() == []
+
+
+def test_dry_run_on_a_pi_4_adds_rpi_gpio_from_apt(pi: Pi) -> None:
+    with_model(pi, PI4)
+    out = pi.install("--dry-run").stdout
+    assert f"== pin libraries for {PI4}" in out
+    assert apt_install_line(out) == [*PACKAGES, "python3-rpi.gpio"]
+    assert not any("pip install" in x and "RPi.GPIO" in x for x in out.splitlines())
+    assert pi.calls() == []
+
+
+def test_on_a_pi_4_with_rpi_lgpio_installed_it_is_kept(pi: Pi) -> None:
+    """rpi-lgpio and RPi.GPIO cannot share an environment: asking apt for
+    python3-rpi.gpio would remove python3-rpi-lgpio."""
+    with_model(pi, PI4)
+    status = pi.file("/var/lib/dpkg/status")
+    status.parent.mkdir(parents=True)
+    status.write_text("Package: python3-rpi-lgpio\nStatus: install ok installed\nVersion: 0.6-0\n\n"
+                      "Package: python3-rpi.gpio\nStatus: deinstall ok config-files\n\n")
+    out = pi.install("--dry-run").stdout
+    assert apt_install_line(out) == list(PACKAGES)
+    assert "python3-rpi-lgpio is installed, kept" in out
+
+
+@pytest.mark.parametrize(
+    ("model", "family"),
+    [
+        ("Raspberry Pi 5 Model B Rev 1.0", "rp1"),
+        ("Raspberry Pi 500 Rev 1.0", "rp1"),
+        ("Raspberry Pi Compute Module 5 Rev 1.0", "rp1"),
+        ("Raspberry Pi 4 Model B Rev 1.5", "bcm"),
+        ("Raspberry Pi 400 Rev 1.0", "bcm"),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", "bcm"),
+        ("Raspberry Pi Zero 2 W Rev 1.0", "bcm"),
+        ("Raspberry Pi Zero W Rev 1.1", "bcm"),
+        ("Raspberry Pi Model B Rev 2", "bcm"),
+        ("Raspberry Pi Compute Module 4 Rev 1.0", "bcm"),
+        ("Raspberry Pi Compute Module 3 Plus Rev 1.0", "bcm"),
+        ("Raspberry Pi Compute Module Rev 1.0", "bcm"),
+        ("Raspberry Pi 6 Model B", "unknown"),
+        ("Pine64 RockPro64", "unknown"),
+    ],
+)
+def test_the_pin_library_family_of_each_model(model: str, family: str) -> None:
+    done = subprocess.run(
+        ["bash", "-c", f'source <(sed "/^main \\"\\$@\\"$/d" {SCRIPT}); pin_family "$1"', "-", model],
+        capture_output=True, text=True, timeout=30, check=True,
+    )
+    assert done.stdout.strip() == family
+
+
+def test_a_venv_that_cannot_see_apt_packages_is_made_again(pi: Pi) -> None:
+    """A venv made without --system-site-packages (an older install, or by hand) cannot
+    see apt's lgpio; it used to be left 'unchanged'."""
+    venv = pi.file(VENV)
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/bash\nname=venv-python\n" + (pi.stub_dir / ".log-line").read_text())
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\ninclude-system-site-packages = false\n")
+    pi.install()
+    assert f"python3 -m venv --system-site-packages {pi.root}{VENV}" in [c.line for c in pi.calls()]
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+
+
+def test_pip_is_never_asked_for_a_pin_library() -> None:
+    """What pip installs has wheels for the Pi (or is pure Python); the pin libraries
+    come from apt. pyproject.toml keeps no `pi` extra with RPi.GPIO or lgpio."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    wanted = [*project["dependencies"], *project.get("optional-dependencies", {}).get("pi", [])]
+    assert not [d for d in wanted if d.lower().startswith(("rpi.gpio", "rpi-gpio", "lgpio", "rpi-lgpio"))]
+    assert "pi" not in project.get("optional-dependencies", {})
 
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
@@ -415,3 +526,63 @@ def test_verify_catches_a_broken_unit(pi: Pi) -> None:
     )
     assert "Unknown key 'WatchdgSec'" in result.stderr
     assert "is not executable" in result.stderr
+
+
+def test_dry_run_with_web_adds_the_spectator_page_and_changes_nothing(pi: Pi) -> None:
+    before = snapshot(pi.root)
+    out = pi.install("--dry-run", "--web").stdout.splitlines()
+    assert snapshot(pi.root) == before and pi.calls() == []
+    r = str(pi.root)
+    for expected in [
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}[web]",
+        f"write {r}{WEB_UNIT}",
+        "+ systemctl enable board-companion-web.service",
+        "+ systemctl restart board-companion-web.service",
+        "+ systemctl restart board-companion.service",  # the referee as ever
+    ]:
+        assert expected in out, f"{expected!r} not in the dry run's output:\n" + "\n".join(out)
+
+
+def test_without_web_the_spectator_page_is_left_off(pi: Pi) -> None:
+    out = pi.install("--dry-run").stdout
+    assert "board-companion-web" not in out and "[web]" not in out
+
+
+def test_install_with_web_writes_and_enables_the_web_unit_and_uninstall_removes_it(pi: Pi) -> None:
+    pi.install("--web")
+    web = REPO / "systemd" / "board-companion-web.service"
+    assert pi.file(WEB_UNIT).read_bytes() == web.read_bytes()
+    assert pi.file(UNIT).read_bytes() == (REPO / "systemd" / "board-companion.service").read_bytes()
+    systemctl = [c.line for c in pi.calls() if c.name == "systemctl"]
+    assert "systemctl enable board-companion-web.service" in systemctl
+    pi.clear_log()
+    pi.install()  # an update keeps the page it has, with its extra
+    assert "systemctl restart board-companion-web.service" in [c.line for c in pi.calls()]
+    pi.clear_log()
+    pi.install("--uninstall")
+    assert not pi.file(WEB_UNIT).exists()
+    assert pi.calls()[0].line == "systemctl disable --now board-companion-web.service"
+
+
+def test_the_web_unit_reads_the_saved_games_only_and_the_referee_stays_offline() -> None:
+    web = (REPO / "systemd" / "board-companion-web.service").read_text()
+    for line in ("ReadOnlyPaths=/var/lib/board-companion", "ProtectSystem=strict",
+                 "PrivateTmp=yes", "NoNewPrivileges=yes",
+                 "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX"):
+        assert line in web.splitlines(), line
+    assert "StateDirectory" not in web  # it never makes or owns the saved games
+    referee = (REPO / "systemd" / "board-companion.service").read_text().splitlines()
+    for line in ("PrivateNetwork=yes", "IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX"):
+        assert line in referee, line
+
+
+@needs_systemd_analyze
+def test_the_installed_web_unit_verifies(pi: Pi) -> None:
+    pi.install("--web")
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", WEB_UNIT],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")

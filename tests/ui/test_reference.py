@@ -2,29 +2,42 @@
 
 A difference fails with the screen's name and the number of pixels that differ. To
 change a screen on purpose, regenerate the references (and the README's enlarged
-copies) and look at them before committing::
+copies in docs/screens/) and look at them before committing::
 
-    .venv/bin/python -m companion.sim.screens tests/ui/reference docs/screens
+    UPDATE_REFERENCE=1 .venv/bin/python -m pytest tests/ui/test_reference.py
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+from walkthroughs.screens import README_SCREENS, images
 
-from companion.sim.screens import images
 from companion.ui.font import glyph
 from companion.ui.render import render
 from companion.ui.view import View
 
 REFERENCE = Path(__file__).parent / "reference"
+README_COPIES = Path(__file__).parents[2] / "docs" / "screens"
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
-    return images(tmp_path_factory.mktemp("screens"))
+    screens = images(tmp_path_factory.mktemp("screens"))
+    if os.environ.get("UPDATE_REFERENCE"):
+        for old in REFERENCE.glob("*.png"):
+            old.unlink()
+        for name, image in screens.items():
+            image.save(REFERENCE / f"{name}.png")
+        for name in README_SCREENS:  # enlarged three times for the README
+            image = screens[name]
+            image.convert("L").resize(
+                (image.width * 3, image.height * 3), Image.Resampling.NEAREST
+            ).save(README_COPIES / f"{name}.png")
+    return screens
 
 
 def test_every_reference_is_still_made(made: dict[str, Image.Image]) -> None:
@@ -76,3 +89,15 @@ def test_wrap_breaks_at_spaces_and_cuts_only_words_too_long() -> None:
 
 def test_characters_outside_the_font_show_a_question_mark() -> None:
     assert glyph("é").tobytes() == glyph("?").tobytes()
+
+
+def test_the_letters_with_descenders_hang_below_the_line_and_g_is_not_9() -> None:
+    """On a real panel the LCD font's ``g`` read as ``9``: g, j, p, q and y now use the
+    cell's eighth row, and no other printable letter does."""
+    for ch in "gjpqy":
+        box = glyph(ch).getbbox()
+        assert box is not None and box[3] == 8, ch
+    assert glyph("g").tobytes() != glyph("9").tobytes()
+    for ch in "abcdefhiklmnorstuvwxzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789":
+        box = glyph(ch).getbbox()
+        assert box is not None and box[3] <= 7, ch

@@ -1,7 +1,7 @@
-"""What casting-stick Senet tells the companion's screens (``status_lines``,
-``choice_steps``, ``usable_faces``), and random games in both modes and with the extra
-stick keeping every invariant of ``test_properties`` plus the step contract: distinct
-legal moves are chosen by distinct steps, each short enough for one OLED row."""
+"""What casting-stick Senet's presenter shows (``status_lines``, ``choice_steps``), and
+random games in both modes and with the extra stick keeping every invariant of
+``test_properties`` plus the step contract: distinct legal moves are chosen by distinct
+steps, each short enough for one OLED row."""
 
 from __future__ import annotations
 
@@ -15,15 +15,21 @@ from hypothesis import strategies as st
 from companion.rules import PASS, Move, Phase, State, Throw, game_ids, get_game
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import DEFAULT_BOARD
+from companion.ui.games import presenter_for
+from companion.ui.render import columns
 
-LABEL_MAX = 20
+LINE = columns(128)
+"""Characters a line on the 128-pixel OLED (21)."""
+LABEL_MAX = LINE - 1
 """Characters of one menu row on the 128-pixel OLED (21 columns less the cursor's)."""
+SHOWN = presenter_for("senet-sticks", LINE)
 
 
 def check_steps(state: State) -> None:
-    """The contract of ``State.choice_steps`` for the legal moves of ``state``."""
+    """The contract of ``Presenter.choice_steps`` for the legal moves of ``state``."""
     moves = state.legal_moves()
-    steps = [state.choice_steps(m) for m in moves]
+    shown = presenter_for(state.game.id, LINE)
+    steps = [shown.choice_steps(state, m) for m in moves]
     assert len(set(steps)) == len(steps), "two moves are chosen by the same steps"
     for move, labels in zip(moves, steps, strict=True):
         assert labels, f"{move} has no step"
@@ -51,7 +57,7 @@ def play(state: State, seed: int) -> State:
             usable = state.usable_faces()
             assert len(usable) == len(throw.faces)
             assert sum(usable) == (0 if state.legal_moves() == (PASS,) else len(state.values))
-            assert all(len(line) <= 21 for line in state.status_lines())
+            assert all(len(line) <= LINE for line in SHOWN.status_lines(state))
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])
     raise AssertionError("the game did not end")
@@ -85,7 +91,7 @@ def test_the_default_step_is_the_notation() -> None:
     state = get_game("senet-tait").new_state()
     state.apply(state.throw_outcomes()[0][0])
     for move in state.legal_moves():
-        assert state.choice_steps(move) == (move.notation,)
+        assert presenter_for("senet-tait", LINE).choice_steps(state, move) == (move.notation,)
 
 
 # ------------------------------------------------------------ the hooks, one by one
@@ -102,8 +108,8 @@ def in_play(red: list[int | str], blue: list[int | str], values: list[int], boar
 
 def test_status_lines_count_each_players_plinths_in_the_abyss() -> None:
     state = in_play([1, 2, 3, "abyss", "abyss"], [26, 27, 28, 29, "abyss"], [2])
-    assert state.status_lines() == ["Abyss: Red 2, Blue 1"]
-    assert get_game("senet-sticks").new_state().status_lines() == []  # before who starts is cast
+    assert SHOWN.status_lines(state) == ["Abyss: Red 2, Blue 1"]
+    assert SHOWN.status_lines(get_game("senet-sticks").new_state()) == []  # before who starts is cast
 
 
 def test_status_lines_split_when_the_colour_names_are_long(tmp_path: Path) -> None:
@@ -111,46 +117,29 @@ def test_status_lines_split_when_the_colour_names_are_long(tmp_path: Path) -> No
     board = tmp_path / "long.toml"
     board.write_text(text, encoding="utf-8")
     state = in_play([1, 2, 3, 4, "abyss"], [26, 27, 28, 29, 30], [2], board=str(board))
-    assert state.status_lines() == ["Yellow Abyss: 1", "Purple Abyss: 0"]
+    assert SHOWN.status_lines(state) == ["Yellow Abyss: 1", "Purple Abyss: 0"]
 
 
 def test_steps_name_the_plinth_then_each_value_where_it_lands() -> None:
     state = in_play([1, 2, 3, 4, 12], [26, 27, 28, 29, 30], [2, 3])
     move = Move("move", 12, 17, (2, 3))
     assert move in state.legal_moves()
-    assert state.choice_steps(move) == ("plinth on 12", "2 to 14", "3 to 17")
+    assert SHOWN.choice_steps(state, move) == ("plinth on 12", "2 to 14", "3 to 17")
 
 
 def test_steps_name_a_river_a_capture_and_the_abyss() -> None:
     state = in_play([1, 2, 3, 4, "abyss"], [26, 27, 28, 29, 17], [2, 3])
     river = Move("move", 4, 15, (2,))          # 4 + 2 = 6, the river to 15
-    assert state.choice_steps(river) == ("plinth on 4", "2 to 15 via river")
+    assert SHOWN.choice_steps(state, river) == ("plinth on 4", "2 to 15 via river")
     both = Move("move", 4, 18, (2, 3))
     assert both in state.legal_moves()
-    assert state.choice_steps(both) == ("plinth on 4", "2 to 15 via river", "3 to 18")
+    assert SHOWN.choice_steps(state, both) == ("plinth on 4", "2 to 15 via river", "3 to 18")
     capture = Move("move", 15, 17, (2,))
     state2 = in_play([1, 2, 3, 15, "abyss"], [26, 27, 28, 29, 17], [2])
     assert capture in state2.legal_moves()
-    assert state2.choice_steps(capture) == ("plinth on 15", "2 to 17, takes Blue")
+    assert SHOWN.choice_steps(state2, capture) == ("plinth on 15", "2 to 17, takes Blue")
     out = Move("resurrect", None, 5, (2, 3))
     state3 = in_play([1, 3, 4, 12, "abyss"], [26, 27, 28, 29, 30], [2, 3])
     assert out in state3.legal_moves()
-    assert state3.choice_steps(out) == ("from the Abyss", "2 to 2", "3 to 5")
-    assert state3.choice_steps(PASS) == ("pass",)
-
-
-def test_usable_faces_mark_the_movers_colour_and_the_solid_stick() -> None:
-    state = get_game("senet-sticks").new_state()
-    for cast in ("4", "2"):                    # Red casts 4, Blue 2: Red starts
-        spec = state.throw_spec
-        assert spec is not None
-        state.apply(spec.parse(cast))
-    spec = state.throw_spec
-    assert spec is not None
-    state.apply(spec.parse("2:red 2:blue 2"))
-    assert isinstance(state, SenetSticksState)
-    assert state.usable_faces() == (True, False, True)
-    state.apply(Move("move", 5, 7, (2,)))
-    assert state.usable_faces().count(True) == 1
-    # a position read from a file does not know its throw: nothing is marked
-    assert in_play([1, 2, 3, 4, 5], [26, 27, 28, 29, 30], [2]).usable_faces() == ()
+    assert SHOWN.choice_steps(state3, out) == ("from the Abyss", "2 to 2", "3 to 5")
+    assert SHOWN.choice_steps(state3, PASS) == ("pass",)

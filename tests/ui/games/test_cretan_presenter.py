@@ -1,4 +1,4 @@
-"""What the Cretan Labyrinth tells the companion's screens: every player's inventory
+"""What the Cretan Labyrinth's presenter shows: every player's inventory
 (``status_lines``), the throw screen's short form (``status_brief``) and the question
 above each choice (``prompt``), all in lines of the 128-pixel panel (21 characters)."""
 
@@ -8,11 +8,15 @@ import random
 
 import pytest
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.rules import Phase, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
-from companion.sim.screens_cretan_labyrinth import goal_seeking_choice
+from companion.ui.games import presenter_for
+from companion.ui.render import columns
 
-LINE = 21
+LINE = columns(128)
+"""Characters a line on the 128-pixel panel (21)."""
+SHOWN = presenter_for("cretan-labyrinth", LINE)
 
 
 def _new(players: int = 2, **options: object) -> CretanLabyrinthState:
@@ -27,7 +31,7 @@ def test_status_lists_each_players_square_diamonds_key_tools_and_lost_turns() ->
     state.keys[1] = True
     state.items[1] = ["yellow-sword", "blue-head", "green-bow"]
     state.lost[2] = 2
-    lines = state.status_lines()
+    lines = SHOWN.status_lines(state)
     start = lines.index(f"Player 2 at {state.square(1)}")
     assert lines[start + 1:start + 5] == [
         "- diamonds: red green",  # the deck file's order of colours
@@ -46,17 +50,17 @@ def test_the_throw_screen_shows_only_what_the_player_to_act_holds() -> None:
     state = _new(2)
     state.stage = "distance"
     state.turn = 0
-    assert state.status_brief() == ["Has: nothing yet"]
+    assert SHOWN.status_brief(state) == ["Has: nothing yet"]
     state.diamonds[0] = {"red", "green", "blue", "yellow"}
     state.items[0] = ["yellow-sword", "blue-head", "green-bow", "red-bow", "yellow-rope", "blue-mirror"]
     state.keys[1] = True
-    brief = state.status_brief()
+    brief = SHOWN.status_brief(state)
     assert brief[0] == "Has: red green blue"
     assert brief[1].endswith("...") and len(brief) == 3  # two lines at most, then the keeper
     assert brief[2] == "Player 2 has the key"
     assert all(len(line) <= LINE for line in brief)
     state.stage = "direction"  # later in the turn: nothing (the last move shows instead)
-    assert state.status_brief() == []
+    assert SHOWN.status_brief(state) == []
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -68,10 +72,10 @@ def test_every_text_fits_a_line_and_every_decision_asks_a_question(players: int)
         state = _new(players, round_limit=60)
         rng = random.Random(seed)
         while state.phase is not Phase.OVER:
-            assert all(len(line) <= LINE for line in state.status_lines())
-            brief = state.status_brief()
+            assert all(len(line) <= LINE for line in SHOWN.status_lines(state))
+            brief = SHOWN.status_brief(state)
             assert len(brief) <= 3 and all(len(line) <= LINE for line in brief)
-            question = state.prompt()
+            question = SHOWN.prompt(state)
             assert len(question) <= LINE
             spec = state.throw_spec
             if spec is not None:
@@ -93,9 +97,9 @@ def test_the_move_question_gives_the_distance_and_the_direction() -> None:
     state.turn = 0
     state.distance = 5
     state.direction = "east"
-    assert state.prompt() == "Stop where? 5 east"
+    assert SHOWN.prompt(state) == "Stop where? 5 east"
     state.direction = "any-way"
-    assert state.prompt() == "Stop where? 5 any way"
+    assert SHOWN.prompt(state) == "Stop where? 5 any way"
 
 
 def test_battle_questions_name_the_other_fighter() -> None:
@@ -107,6 +111,6 @@ def test_battle_questions_name_the_other_fighter() -> None:
     state.turn = 0
     state.queue = [("battle", 0, 1, False), ("end-turn",)]
     state._run([])
-    assert state.current_player == 0 and state.prompt() == "You attack P2! Show:"
+    assert state.current_player == 0 and SHOWN.prompt(state) == "You attack P2! Show:"
     state.apply(state.parse_move("show sword"))
-    assert state.current_player == 1 and state.prompt() == "P1 attacks you! Show:"
+    assert state.current_player == 1 and SHOWN.prompt(state) == "P1 attacks you! Show:"

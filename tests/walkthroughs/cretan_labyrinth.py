@@ -1,14 +1,10 @@
 """The screens particular to `cretan-labyrinth`, made by driving the real controller.
 
-:func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
+:func:`walk` yields ``(name, view)`` pairs; :mod:`walkthroughs.screens` adds them to
 the reference images (names start with the game id). Positions deep in a game (the
 Magic Key offered, a battle) are reached the way a table reaches them: a game played
-by :func:`goal_seeking_choice` with seeded throws is written to a journal, and a
-controller resumes that journal, exactly as after a power cut.
-
-:func:`goal_seeking_choice` is also the player of the end-to-end test: random choices
-almost never finish this game (docs/rules/cretan-labyrinth.md, D27), a player heading
-for the next diamond, the palace and home does.
+by :func:`~companion.ai.cretan_goal.goal_seeking_choice` with seeded throws is written
+to a journal, and a controller resumes that journal, exactly as after a power cut.
 """
 
 from __future__ import annotations
@@ -17,11 +13,12 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
-from companion.rules import Action, Implement, Move, Phase, Throw, get_game
+from companion.rules import Action, Implement, Phase, Throw, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 
@@ -30,34 +27,6 @@ OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
 UP = ButtonEvent(ButtonName.UP, Press.PRESSED)
 DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
 BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
-PREFERRED = ("take-key", "attack", "avert", "show")
-"""Decisions the goal-seeking player takes whenever offered, in this order."""
-
-
-def goal_seeking_choice(state: CretanLabyrinthState, moves: Sequence[Move]) -> int:
-    """The index in ``moves`` (the legal moves, in order) of a plain player's choice:
-    stop nearest the goal (the palace, then the own gateway), preferring a coloured space
-    whose diamond is still missing; take the key, attack, avert a danger, show the first
-    weapon; otherwise the first choice. Deterministic (ties: the first)."""
-    board = state.game.board
-    if moves and moves[0].kind == "move" and moves[0].dst is not None:
-        p = state.turn
-        goal = state.goal(p)
-
-        def score(m: Move) -> int:
-            assert isinstance(m.dst, str)
-            n = board.node(m.dst)
-            colour = board.colours[n]
-            wanted = colour is not None and colour not in state.diamonds[p] and not state.keys[p]
-            return board.gap(n, goal) - (6 if wanted else 0)
-
-        scores = [score(m) for m in moves]
-        return scores.index(min(scores))
-    for kind in PREFERRED:
-        for i, m in enumerate(moves):
-            if m.kind == kind:
-                return i
-    return 0
 
 
 def playout(
@@ -109,7 +78,8 @@ def resumed(
                      games=[GAME])
     ctl.start()
     ctl.handle(OK)  # the splash: an unfinished game
-    ctl.handle(OK)  # resume it
+    ctl.handle(OK)  # resume it: the board first
+    ctl.handle(OK)  # the position's own screen
     return ctl
 
 

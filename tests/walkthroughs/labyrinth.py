@@ -1,6 +1,6 @@
 """The screens particular to `labyrinth`, made by driving the real controller.
 
-:func:`walk` yields ``(name, view)`` pairs; :mod:`companion.sim.screens` adds them to
+:func:`walk` yields ``(name, view)`` pairs; :mod:`walkthroughs.screens` adds them to
 the reference images (names start with the game id). The throws are scripted so that
 one short game shows every screen the Game of the Labyrinth adds: four players with
 their colours at setup, the throws for who starts (a tie), two dice as pips, a move
@@ -56,7 +56,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl = Controller(store=JournalStore(workdir / "setup"), draw=_Scripted([]),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=[GAME])
     ctl.start()
-    for ev in (OK, OK, UP, UP, UP, UP, OK, OK):  # splash, menu, up to "Players", 2 -> 4
+    for ev in (OK, OK, DOWN, OK, OK):  # splash, menu, round to "Players", 2 -> 4
         ctl.handle(ev)
     assert ctl.view().items[0] == "Players: 4"
     yield "labyrinth-setup-players", ctl.view()
@@ -142,6 +142,8 @@ def _won(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl.start()
     ctl.handle(OK)
     yield "labyrinth-resume", ctl.view()
+    ctl.handle(OK)
+    yield "labyrinth-resumed-board", ctl.view()    # the position, to check the board by
     ctl.handle(OK)
     assert ctl.state is not None and ctl.view().screen == "moves"
     _choose(ctl, str(last))

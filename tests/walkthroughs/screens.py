@@ -4,7 +4,7 @@
 reference PNG in ``tests/ui/reference/``. After changing a screen ON PURPOSE, write
 new references (and the enlarged copies shown in the README) with::
 
-    .venv/bin/python -m companion.sim.screens tests/ui/reference docs/screens
+    UPDATE_REFERENCE=1 .venv/bin/python -m pytest tests/ui/test_reference.py
 
 and look at the pictures before committing them.
 """
@@ -12,13 +12,12 @@ and look at the pictures before committing them.
 from __future__ import annotations
 
 import random
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from PIL import Image
 
-from companion.app.controller import Controller, Screen
+from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
@@ -35,20 +34,19 @@ from companion.rules import (
     ColouredSticks,
     Deck,
     Dice,
-    Implement,
     StickFace,
-    Throw,
     get_game,
     play_out,
 )
-from companion.sim import screens_cretan_labyrinth, screens_labyrinth, screens_senet_sticks
 from companion.ui.render import render
 from companion.ui.view import ThrowPicture, View, picture_of
+from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_sticks
 
 SMALL = (128, 32)
 LARGE = (128, 64)
 README_SCREENS = (
-    "throw", "moves", "events", "lost", "manual", "over",
+    "throw", "moves", "events", "lost", "manual", "over", "moves-preview", "resumed-board",
+    "seats", "computer", "hint",
     "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
 )
 """The screens shown (enlarged) in the README."""
@@ -60,18 +58,10 @@ def _press(button: ButtonName, press: Press = Press.PRESSED) -> ButtonEvent:
 
 OK = _press(ButtonName.OK)
 DOWN = _press(ButtonName.DOWN)
+UP = _press(ButtonName.UP)
 BACK = _press(ButtonName.BACK, Press.SHORT)
 HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
-
-
-def scripted_draw(scores: list[str]) -> Callable[[Implement, int], Throw]:
-    """Throws read in order from ``scores`` (as a person would type them)."""
-    queue = list(scores)
-
-    def draw(implement: Implement, n: int) -> Throw:
-        return implement.parse(queue.pop(0))
-
-    return draw
+THROW = _press(ButtonName.THROW)
 
 
 def _finished_game_actions(seed: int) -> list[str]:
@@ -103,6 +93,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "lost", send(Shaken("gpio-shaker"))                 # White 1: nothing to move
     send(OK)                                                  # the throw is lost
     yield "moves", send(Shaken("gpio-shaker"))                # Black 6: enter 6 or 4-10
+    yield "moves-preview", send(DOWN, THROW)                  # THROW: where 4-10 goes
+    send(BACK, UP)                                            # back on the moves, on enter 6
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
@@ -111,15 +103,17 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK, BACK)                                            # the pause menu, the game
     yield "undo", send(HOLD_BACK)
     send(OK)
-    ctl.source = "serial-shaker"
-    send(BACK, OK)                                            # pause, continue: back on moves
+    yield "pause-board", send(BACK, *[DOWN] * PAUSE_ITEMS.index("Board"), OK)  # enter 6
+    send(BACK, BACK)                                          # the pause menu, the moves
+    send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
+    send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
     send(OK)                                                  # events seen
     yield "error", send(ThrowReported("serial-shaker", "2d6", ("3", "4")))
     send(OK)
-    ctl.source = "manual"
-    send(BACK, OK)
-    yield "manual", send(DOWN, OK, DOWN)
+    send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
+    send(UP, OK)                                              # settings' Back: enter the throw
+    yield "manual", send(DOWN)                                # the score 2, in words
     assert ctl.screen is Screen.MANUAL
 
     # Resume a game one move from its end, then win it.
@@ -141,6 +135,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl2.handle(OK)
     yield "resume", ctl2.view()
     ctl2.handle(OK)
+    yield "resumed-board", ctl2.view()                        # the position, to check the board by
+    ctl2.handle(OK)
     assert ctl2.state is not None
     final = ctl2.state.parse_move(actions[-1])
     for _ in range(ctl2.state.legal_moves().index(final)):
@@ -157,6 +153,27 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl3.start()
     ctl3.handle(OK)
     yield "journal-repaired", ctl3.view()
+
+    # A seat for the computer: White plays the first legal move it is given.
+    ctl4 = Controller(store=JournalStore(workdir / "c"), draw=scripted_draw(["4", "4", "6"]),
+                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                      think=lambda state, level: state.legal_moves()[0])
+
+    def send4(*events: Event) -> View:
+        for ev in events:
+            ctl4.handle(ev)
+        return ctl4.view()
+
+    send4(OK, OK, UP, OK)                                     # splash, menu, setup: Computer
+    yield "seats", send4(DOWN, OK, OK)                        # White: computer normal
+    yield "setup-computer", send4(BACK)
+    send4(DOWN, OK, Shaken("gpio-shaker"), OK)                # Begin; Black throws 4, enters
+    yield "computer", ctl4.view()                             # White's throw drawn: its move
+    yield "computer-board", send4(THROW)                      # where it goes
+    send4(OK, OK)                                             # played; what it did (a bump)
+    send4(Shaken("gpio-shaker"))                              # Black throws 6
+    assert ctl4.screen is Screen.MOVES, ctl4.screen
+    yield "hint", send4(BACK, UP, OK)                         # pause menu, Hint (last)
 
     # Throw pictures of the other implements (games still being written use them).
     two_dice = Dice(2, 6)
@@ -182,9 +199,9 @@ def images(workdir: Path) -> dict[str, Image.Image]:
     walks = [
         walk(workdir),
         # Each game's own screens, in a module of its own (see its docstring).
-        screens_labyrinth.walk(workdir / "labyrinth"),
-        screens_senet_sticks.walk(workdir / "senet-sticks"),
-        screens_cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
+        labyrinth.walk(workdir / "labyrinth"),
+        senet_sticks.walk(workdir / "senet-sticks"),
+        cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
     ]
     for name, view in (pair for screens in walks for pair in screens):
         assert name not in out, f"two screens are named {name!r}"
@@ -192,32 +209,3 @@ def images(workdir: Path) -> dict[str, Image.Image]:
         if name in ("throw", "moves", "events", "menu"):
             out[f"{name}-128x32"] = render(view, SMALL)
     return out
-
-
-def main(argv: list[str]) -> int:
-    """Write the reference PNGs into ``argv[0]`` and enlarged README copies into ``argv[1]``."""
-    import tempfile
-
-    if not argv:
-        print("usage: python -m companion.sim.screens REFERENCE_DIR [README_DIR]", file=sys.stderr)
-        return 2
-    ref = Path(argv[0])
-    ref.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        made = images(Path(tmp))
-    for name, image in made.items():
-        image.save(ref / f"{name}.png")
-    if len(argv) > 1:
-        big = Path(argv[1])
-        big.mkdir(parents=True, exist_ok=True)
-        for name in README_SCREENS:
-            image = made[name]
-            image.convert("L").resize((image.width * 3, image.height * 3), Image.Resampling.NEAREST).save(
-                big / f"{name}.png"
-            )
-    print(f"{len(made)} reference images written to {ref}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,91 @@
+"""What a board picture costs next to an ordinary screen, per game.
+
+    .venv/bin/python benchmarks/board_picture_cost.py [--frames N]
+
+For a position in the middle of a seeded game of each game (4 players where a game
+allows them), the CPU time of one board frame -- ``board_model(state, highlight=move)``
+then ``draw_board`` -- and of its words (``pieces_in_words``) and SVG (``board_svg``),
+each printed as a ratio to the floor measured in the same run: ``render`` of a moves
+screen (a title, six menu rows and a hint line), the frame the companion draws on
+every button press. A board frame is drawn when a player opens the board or moves the
+cursor in the move preview, so a ratio of a few times the floor keeps it as quick to
+follow the cursor as the moves screen itself. Run it on the Pi you build (a Pi Zero 2 W
+is several times slower than a desktop).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+
+from PIL import Image
+
+from companion.rules import Move, Phase, State, get_game
+from companion.ui.games.boards import board_model, board_svg, draw_board, pieces_in_words
+from companion.ui.render import render
+from companion.ui.view import View
+
+GAMES = (("senet-tait", 2, 300), ("senet-sticks", 2, 40), ("labyrinth", 4, 160), ("cretan-labyrinth", 4, 120))
+"""(game, players, random actions before the measured position)."""
+
+
+def position(game_id: str, players: int, actions: int) -> tuple[State, Move | None]:
+    rng = random.Random(1)
+    state = get_game(game_id).new_state(players)
+    while state.phase is not Phase.OVER and (len(state.history) < actions or state.phase is Phase.THROW):
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+    move = next((m for m in state.legal_moves() if m.kind != "pass"), None)
+    return state, move
+
+
+def board_frame(state: State, move: Move | None) -> Image.Image:
+    """One frame of the move preview: the model with the move, then its picture."""
+    return draw_board(board_model(state, highlight=move))
+
+
+def per_call(work: Callable[[], object], frames: int) -> float:
+    """Milliseconds per call of ``work``: the best of three runs of ``frames`` calls."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(frames):
+            work()
+        best = min(best, (time.perf_counter() - start) / frames * 1000)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--frames", type=int, default=200, help="calls per measurement (default 200)")
+    args = parser.parse_args()
+    print(f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}")
+    view = View(
+        "moves", "Black threw 3", items=("12-15", "14-17", "20-23", "enter 4", "25-28", "26-29"),
+        hint="OK: move  BACK: menu",
+    )
+    floor = per_call(lambda: render(view), args.frames)
+    print(f"{'floor':18} {floor:6.3f} ms  render() of a moves screen (the frame of every press)")
+    for game_id, players, actions in GAMES:
+        state, move = position(game_id, players, actions)
+        board = board_model(state, highlight=move)
+        frame = per_call(partial(board_frame, state, move), args.frames)
+        words = per_call(partial(pieces_in_words, state, 21), args.frames)
+        svg = per_call(partial(board_svg, board), args.frames)
+        print(
+            f"{game_id:18} {frame:6.3f} ms  board frame {frame / floor:4.1f}x the floor; "
+            f"words {words / floor:4.1f}x; SVG {svg / floor:4.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,661 @@
+"""A game journal as a record the players can read: turns, throws, moves and their events.
+
+This is what ``companion journal list / show / export`` print, and what a page that
+shows a game (issue 15) is to show: :func:`read` turns a journal file into a
+:class:`Record` (plain data: turns of steps, each with who made it and its events in
+the games' own words), :func:`text_lines` formats it as text and :func:`to_json` as a
+JSON-ready dictionary. :func:`summary` gives the one-line state for a list.
+
+Reading never writes: the journal is checked with the companion's own loader
+(:func:`companion.app.journal.load` with ``repair=False``), so a record ends where the
+companion itself would stop reading, and nothing is repaired, renamed or created.
+
+**Actions taken back are shown, marked "taken back", where they were made,** followed
+by the undo that took them back: the record tells what happened at the table, in
+order. (The position at the end counts only the actions in force.)
+
+A damaged journal (a line cut short, a checksum that fails, an action the rules do not
+allow there) gives the record of what could be read, and :attr:`Record.damage` says
+on which line reading stopped and why; lines after it that still decode are kept as
+:attr:`Record.after_damage`, marked as not checked against the rules. A file that is
+not a journal at all raises :class:`~companion.app.journal.JournalError`.
+"""
+
+from __future__ import annotations
+
+import enum
+import textwrap
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from typing import Any, Final
+
+from companion.app.journal import FORMAT as FORMAT_JOURNAL
+from companion.app.journal import (
+    SUFFIX,
+    JournalError,
+    decode,
+    load,
+    parse_action,
+    replay,
+)
+from companion.app.journal import VERSION as VERSION_JOURNAL
+from companion.rules import Action, Game, Phase, RulesError, State, Throw
+
+FORMAT: Final = "board-companion/record"
+"""The ``format`` of :func:`to_json`'s dictionary (``version`` :data:`VERSION`)."""
+VERSION: Final = 1
+WIDTH: Final = 80
+"""Columns of :func:`text_lines` (events are wrapped to fit)."""
+
+
+class Standing(enum.Enum):
+    """How a game stands at the end of what could be read."""
+
+    UNFINISHED = "unfinished"
+    WON = "won"
+    ABANDONED = "abandoned"
+    """Ended from the pause menu ("End game"), or by choosing "New game" over it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of the journal after the first: a throw, a move or an undo.
+
+    ``line``: its line number in the file (the first record is line 1); ``n``: the
+    action number the companion gave it (``None`` for an undo); ``by``: the name of the
+    player who made it (``""`` for an undo); ``kind``: ``"throw"``, ``"move"`` or
+    ``"undo"``; ``text``: the action in the companion's notation (``"throw 4 (LLLL)"``,
+    ``"enter 4"``, ``"card west"``) or, for an undo, what it took back; ``events``: what
+    the action did, in the words the screen showed; ``taken_back``: an undo later took
+    this action back; ``checked``: ``False`` for a line after the damage, read but not
+    replayed.
+    """
+
+    line: int
+    n: int | None
+    by: str
+    kind: str
+    text: str
+    events: tuple[str, ...] = ()
+    taken_back: bool = False
+    checked: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A player's actions one after the other (``number`` counts from 1); an undo
+    made during the turn is one of its :attr:`steps`."""
+
+    number: int
+    by: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Where reading stopped: the file's ``line`` (1-based), the ``reason`` in words,
+    and ``unread``: how many lines from there to the end of the file were not replayed."""
+
+    line: int
+    reason: str
+    unread: int
+
+
+@dataclass(frozen=True)
+class Record:
+    """A journal read for people. Build it with :func:`read`."""
+
+    path: Path
+    game: str
+    """The game id (``"senet-tait"``)."""
+    title: str
+    """The game's own title (``"Senet (Tait's rules)"``)."""
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    """The players' names, in seat order (``("Black", "White")``)."""
+    started: datetime | None
+    """When the game began (timezone-aware; ``None`` when the journal does not say)."""
+    state: Standing
+    winners: tuple[str, ...] = ()
+    reason: str = ""
+    """Why the game was won, in words (``"all five pieces borne off"``)."""
+    to_act: str = ""
+    """For an unfinished game: who acts next and how (``"Black to throw"``)."""
+    actions: int = 0
+    """The actions in force at the end (taken-back ones not counted)."""
+    turns: tuple[Turn, ...] = ()
+    damage: Damage | None = None
+    after_damage: tuple[Step, ...] = field(default=())
+
+    @property
+    def status(self) -> str:
+        """The state in a few words: ``unfinished``, ``won by Black``, ``abandoned``,
+        or ``damaged: line 57: checksum mismatch``."""
+        if self.damage is not None:
+            return f"damaged: line {self.damage.line}: {self.damage.reason}"
+        if self.state is Standing.WON:
+            return "won by " + " and ".join(self.winners)
+        return str(self.state.value)
+
+
+def journal_files(directory: Path) -> list[Path]:
+    """The journals in ``directory``, newest first (their names sort in the order the
+    games began); ``[]`` when it does not exist. Copies the companion set aside
+    (``*.journal.damaged``, ``*.journal.unusable``) are not among them: see
+    :func:`set_aside_files`."""
+    if not directory.is_dir():
+        return []
+    return sorted((p for p in directory.glob("*" + SUFFIX) if p.is_file()), reverse=True)
+
+
+def set_aside_files(directory: Path) -> list[Path]:
+    """Copies the companion set aside in ``directory`` (a repaired journal's original,
+    ``*.journal.damaged``, possibly numbered; a journal it could not use at all,
+    ``*.journal.unusable``), by name."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.glob("*" + SUFFIX + ".*") if p.is_file())
+
+
+def read(path: Path, *, tz: tzinfo | None = None) -> Record:
+    """The record of the journal ``path``, read without writing anything.
+
+    ``tz``: the zone :attr:`Record.started` is given in (default: the machine's local
+    time).
+
+    :raises JournalError: the file has no usable first record (not a journal, an
+        unknown game, options the game refuses); the message names the file.
+    :raises OSError: the file cannot be read.
+    """
+    data = path.read_bytes()
+    try:
+        loaded = load(path, repair=False)
+        intact = loaded.intact if loaded.intact is not None else len(data)
+    except RecursionError:  # a line nested too deep for the loader: treat it as ours
+        intact = None
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if not lines:
+        raise JournalError(f"{path}: line 1 {'was cut short' if tail else 'is missing'}: "
+                           "no usable first record")
+    try:
+        head = decode(lines[0])
+    except (ValueError, RecursionError) as exc:
+        raise JournalError(f"{path}: line 1: {exc}: no usable first record") from None
+    game, players = _header(path, head)
+    return _Reader(path, game, players, head, tz).run(lines, tail, intact)
+
+
+def _header(path: Path, head: dict[str, Any]) -> tuple[Game, int]:
+    # The loader has checked the first record already (unless a later line stopped it
+    # with a RecursionError); this gets the game back.
+    from companion.rules import get_game
+
+    if head.get("format") != FORMAT_JOURNAL or head.get("version") != VERSION_JOURNAL:
+        raise JournalError(f"{path}: not a {FORMAT_JOURNAL} version {VERSION_JOURNAL} file")
+    options = head.get("options", {})
+    players = head.get("players")
+    if not isinstance(options, dict) or not isinstance(players, int):
+        raise JournalError(f"{path}: first record lacks options or players")
+    try:
+        game = get_game(str(head.get("game")), **options)
+        game.check_players(players)
+    except RulesError as exc:
+        raise JournalError(f"{path}: {exc}") from None
+    return game, players
+
+
+class _Reader:
+    """Walks the lines of one journal, as the loader does, keeping every step."""
+
+    def __init__(self, path: Path, game: Game, players: int, head: dict[str, Any],
+                 tz: tzinfo | None) -> None:
+        self.path = path
+        self.game = game
+        self.players = players
+        self.head = head
+        self.tz = tz
+        self.state: State = game.new_state(players)
+        self.actions: list[Action] = []
+        self.steps: list[Step] = []
+        self.live: list[int] = []  # indices into steps of the actions in force
+        self.end: dict[str, Any] | None = None
+
+    def run(self, lines: list[bytes], tail: bytes, intact: int | None) -> Record:
+        damage: Damage | None = None
+        offset = len(lines[0]) + 1
+        stop = len(lines) + 1  # the first line not taken
+        for number, line in enumerate(lines[1:], start=2):
+            if intact is not None and offset + len(line) + 1 > intact:
+                stop = number
+                break
+            problem = self.take(number, line)
+            if problem is not None:
+                damage = Damage(number, problem, len(lines) - number + 1 + bool(tail))
+                stop = number
+                break
+            offset += len(line) + 1
+        else:
+            if tail:
+                damage = Damage(len(lines) + 1, "the line was cut short (a power cut "
+                                "while it was written?)", 1)
+        if damage is None and stop <= len(lines):
+            damage = Damage(stop, self.why(lines[stop - 1]), len(lines) - stop + 1 + bool(tail))
+        after: list[Step] = []
+        if damage is not None:
+            after = self.unchecked(lines, damage.line)
+        return self.record(damage, after)
+
+    def take(self, number: int, line: bytes) -> str | None:
+        """Apply one line; the reason in words when it cannot be taken."""
+        try:
+            record = decode(line)
+        except RecursionError:
+            return "a record nested too deep to read"
+        except ValueError as exc:
+            return str(exc)
+        try:
+            if "undo" in record:
+                self.undo(number, record["undo"])
+            elif "end" in record:
+                self.end = record
+            else:
+                if self.end is not None:
+                    raise ValueError("an action after the end of the game")
+                self.act(number, record)
+        except (ValueError, RulesError) as exc:
+            return str(exc)
+        return None
+
+    def why(self, line: bytes) -> str:
+        """Why the loader stopped at ``line``, found as :meth:`take` would but without
+        taking it; when it would be taken (a limit of the loader's own, whose words are
+        not at hand), what the line is."""
+        try:
+            record = decode(line)
+        except RecursionError:
+            return "a record nested too deep to read"
+        except ValueError as exc:
+            return str(exc)
+        try:
+            if "undo" in record:
+                count = record["undo"]
+                if not isinstance(count, int) or not 0 < count <= len(self.actions):
+                    raise ValueError(f"cannot undo {count!r} actions")
+            elif "end" not in record:
+                if self.end is not None:
+                    raise ValueError("an action after the end of the game")
+                self.state.copy().apply(parse_action(self.state, record))
+        except (ValueError, RulesError) as exc:
+            return str(exc)
+        return f"a line the companion does not read ({len(line)} bytes)"
+
+    def act(self, number: int, record: dict[str, Any]) -> None:
+        action = parse_action(self.state, record)
+        events = self.state.apply(action)
+        self.actions.append(action)
+        written = record.get("events")
+        said = ([str(e) for e in written] if isinstance(written, list)
+                else [e.text for e in events])
+        n = record.get("n")
+        self.live.append(len(self.steps))
+        self.steps.append(Step(
+            line=number, n=n if isinstance(n, int) else len(self.actions),
+            by=str(record.get("by") or ""), kind="throw" if isinstance(action, Throw) else "move",
+            text=action_text(action), events=tuple(said),
+        ))
+
+    def undo(self, number: int, count: object) -> None:
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 < count <= len(self.actions):
+            raise ValueError(f"cannot undo {count!r} actions")
+        gone = self.live[-count:]
+        for i in gone:
+            step = self.steps[i]
+            self.steps[i] = Step(step.line, step.n, step.by, step.kind, step.text, step.events,
+                                 taken_back=True)
+        del self.live[-count:]
+        del self.actions[-count:]
+        self.state = replay(self.game, self.players, self.actions)
+        self.end = None
+        took = [self.steps[i] for i in gone]
+        what = "; ".join(f"{s.by}: {s.text}" for s in took)
+        numbers = f"action {took[0].n}" if count == 1 else f"actions {took[0].n}-{took[-1].n}"
+        self.steps.append(Step(line=number, n=None, by="", kind="undo",
+                               text=f"takes back {numbers} ({what})"))
+
+    def unchecked(self, lines: list[bytes], first: int) -> list[Step]:
+        """The action records after the damage that still decode (not replayed)."""
+        out: list[Step] = []
+        for number in range(first + 1, len(lines) + 1):
+            try:
+                record = decode(lines[number - 1])
+            except (ValueError, RecursionError):
+                continue
+            if "throw" in record and isinstance(record["throw"], dict):
+                faces = record["throw"].get("faces")
+                text = "throw " + (" ".join(map(str, faces)) if isinstance(faces, list) else "?")
+                kind = "throw"
+            elif isinstance(record.get("move"), str):
+                text, kind = record["move"], "move"
+            else:
+                continue
+            events = record.get("events")
+            n = record.get("n")
+            out.append(Step(
+                line=number, n=n if isinstance(n, int) else None, by=str(record.get("by") or ""),
+                kind=kind, text=text,
+                events=tuple(map(str, events)) if isinstance(events, list) else (),
+                checked=False,
+            ))
+        return out
+
+    def record(self, damage: Damage | None, after: list[Step]) -> Record:
+        game, state = self.game, self.state
+        names = tuple(game.player_name(i, self.players) for i in range(self.players))
+        outcome = state.outcome
+        winners: tuple[str, ...] = ()
+        reason = to_act = ""
+        if outcome is not None:
+            kind = Standing.WON
+            winners = tuple(game.player_name(w, self.players) for w in outcome.winners)
+            reason = outcome.reason
+        elif self.end is not None and self.end.get("end") == "won":
+            kind = Standing.WON  # an end record says so, though the replay does not
+            raw = self.end.get("winners")
+            winners = tuple(map(str, raw)) if isinstance(raw, list) else ()
+        elif self.end is not None:
+            kind = Standing.ABANDONED
+        else:
+            kind = Standing.UNFINISHED
+            to_act = f"{state.player_to_act_name} {_PHASE_WORDS.get(state.phase, 'to act')}"
+        return Record(
+            path=self.path, game=game.id, title=game.title,
+            options=dict(self.head.get("options") or {}), players=names,
+            started=_started(self.head, self.path, self.tz), state=kind, winners=winners,
+            reason=reason, to_act=to_act, actions=len(self.actions),
+            turns=tuple(turns(self.steps)), damage=damage, after_damage=tuple(after),
+        )
+
+
+_PHASE_WORDS: Final = {Phase.THROW: "to throw", Phase.MOVE: "to move", Phase.DECIDE: "to decide"}
+
+
+def action_text(action: Action) -> str:
+    """An action in the companion's words: ``"throw 4 (LLLL)"``, ``"throw 2 3"``,
+    ``"card west"`` (a card drawn), or a move's notation (``"enter 4"``, ``"12-16"``)."""
+    if isinstance(action, Throw):
+        text = str(action)
+        return text if action.implement.startswith("deck:") else f"throw {text}"
+    return action.notation
+
+
+def turns(steps: Iterable[Step]) -> list[Turn]:
+    """``steps`` grouped into turns: a turn is the actions one player makes one after
+    the other; an undo belongs to the turn it was made in."""
+    out: list[Turn] = []
+    current: list[Step] = []
+    by = ""
+    for step in steps:
+        if step.kind != "undo" and current and step.by != by:
+            out.append(Turn(len(out) + 1, by, tuple(current)))
+            current = []
+        if step.kind != "undo" and not current:
+            by = step.by
+        current.append(step)
+    if current:
+        out.append(Turn(len(out) + 1, by, tuple(current)))
+    return out
+
+
+def _started(head: dict[str, Any], path: Path, tz: tzinfo | None) -> datetime | None:
+    raw = head.get("started")
+    when: datetime | None = None
+    if isinstance(raw, str):
+        try:
+            when = datetime.fromisoformat(raw)
+        except ValueError:
+            when = None
+    if when is None:  # the name begins with the start time, UTC
+        try:
+            when = datetime.strptime(path.name[:15], "%Y%m%d-%H%M%S")
+        except ValueError:
+            return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(tz)
+
+
+def when_text(record: Record) -> str:
+    """The start as ``"2026-11-22 21:56"`` (``"?"`` when unknown)."""
+    return record.started.strftime("%Y-%m-%d %H:%M") if record.started else "?"
+
+
+# ---------------------------------------------------------------- text
+
+
+def text_lines(record: Record, width: int = WIDTH) -> list[str]:
+    """The whole game in words, for ``companion journal show``: a head (game, file,
+    start, players, options, state), then each turn with its throws and moves and
+    their events, taken-back actions marked, then how the game ended, or where the
+    damage is and what could still be read after it. Lines fit ``width`` columns."""
+    out = [record.title]
+    head = [
+        ("file", record.path.name),
+        ("started", when_text(record)),
+        ("players", ", ".join(record.players)),
+        ("options", ", ".join(f"{k}={_option(v)}" for k, v in record.options.items()) or "none"),
+        ("state", _state_text(record)),
+    ]
+    for key, value in head:
+        out += _wrap(value, width, initial_indent=f"  {key:<8} ",
+                     subsequent_indent=" " * 11) or [f"  {key}"]
+    steps = [s for t in record.turns for s in t.steps] + list(record.after_damage)
+    column = min(max((len(_what(s)) for s in steps), default=0), 24)
+    for turn in record.turns:
+        out += ["", f"Turn {turn.number}: {turn.by}"]
+        for step in turn.steps:
+            out += _step_lines(step, column, width)
+    out.append("")
+    if record.damage is not None:
+        d = record.damage
+        out += _wrap(
+            f"!! Damaged at line {d.line}: {d.reason}. Reading stopped there: "
+            f"{d.unread} line(s) from there on were not replayed; the record above "
+            f"is what could be read ({record.actions} action(s) in force).", width,
+            subsequent_indent="   ")
+        if record.after_damage:
+            out += ["", "After the damage (read, but not checked against the rules):"]
+            for step in record.after_damage:
+                out += _step_lines(step, column, width)
+    else:
+        out += _wrap(_end_text(record), width)
+    return out
+
+
+def _wrap(sentence: str, width: int, initial_indent: str = "",
+          subsequent_indent: str = "") -> list[str]:
+    """``sentence`` in lines of ``width``, never broken inside a word or at a hyphen
+    (``combination-captures``, ``gate1-d2``)."""
+    return textwrap.wrap(sentence, width, initial_indent=initial_indent,
+                         subsequent_indent=subsequent_indent, break_on_hyphens=False,
+                         break_long_words=False)
+
+
+def text(record: Record, width: int = WIDTH) -> str:
+    """:func:`text_lines` joined, with a final newline."""
+    return "\n".join(text_lines(record, width)) + "\n"
+
+
+def _option(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value) if value != "" else "(default)"
+
+
+def _state_text(record: Record) -> str:
+    base = record.status if record.damage is None else {
+        Standing.WON: "won by " + " and ".join(record.winners),
+    }.get(record.state, record.state.value)
+    if record.state is Standing.WON and record.reason:
+        base += f" ({record.reason})"
+    if record.state is Standing.UNFINISHED and record.to_act:
+        base += f": {record.to_act}"
+    if record.damage is not None:
+        return f"damaged at line {record.damage.line}; what was read: {base}"
+    return base
+
+
+def _end_text(record: Record) -> str:
+    if record.state is Standing.WON:
+        who = " and ".join(record.winners) or "?"
+        verb = "win" if len(record.winners) > 1 else "wins"
+        return f"{who} {verb}" + (f": {record.reason}." if record.reason else ".")
+    if record.state is Standing.ABANDONED:
+        return ("Ended without a winner (End game in the pause menu, or a new game begun "
+                "instead of resuming this one).")
+    return f"The game is unfinished: {record.to_act}." if record.to_act else "Unfinished."
+
+
+def _what(step: Step) -> str:
+    if step.kind == "undo":
+        return "undo"
+    return step.text + (" (taken back)" if step.taken_back else "")
+
+
+def _step_lines(step: Step, column: int, width: int) -> list[str]:
+    number = f"{step.n:>6}" if step.n is not None and step.checked else (
+        f"{'L' + str(step.line):>6}" if not step.checked else " " * 6)
+    what = _what(step)
+    said = [step.text] if step.kind == "undo" else list(step.events)
+    if not step.checked and step.by:
+        said = [f"by {step.by}", *said]
+    lead = f"{number}  {what:<{column}}  "
+    indent = " " * len(lead)
+    if len(what) > column:
+        out = [f"{number}  {what}"]
+        lead = indent
+    else:
+        out = []
+    if not said:
+        return out or [lead.rstrip()]
+    for sentence in said:
+        wrapped = _wrap(sentence, max(width - len(indent), 20)) or [""]
+        out.append(lead + wrapped[0])
+        out += [indent + w for w in wrapped[1:]]
+        lead = indent
+    return out
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def to_json(record: Record) -> dict[str, Any]:
+    """The record as a JSON-ready dictionary (``json.dumps`` it): ``format``,
+    ``version``, ``file``, ``game``, ``title``, ``options``, ``players``, ``started``
+    (ISO 8601 or ``null``), ``state`` (``unfinished`` / ``won`` / ``abandoned``),
+    ``status`` (as :attr:`Record.status`), ``winners``, ``reason``, ``to_act``,
+    ``actions``, ``turns`` (each ``{"turn", "by", "steps"}``, a step as
+    :class:`Step`'s fields), ``damage`` (``null`` or ``{"line", "reason",
+    "unread"}``) and ``after_damage`` (steps)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "file": record.path.name,
+        "game": record.game,
+        "title": record.title,
+        "options": record.options,
+        "players": list(record.players),
+        "started": record.started.isoformat() if record.started else None,
+        "state": record.state.value,
+        "status": record.status,
+        "winners": list(record.winners),
+        "reason": record.reason,
+        "to_act": record.to_act,
+        "actions": record.actions,
+        "turns": [
+            {"turn": t.number, "by": t.by, "steps": [_step_json(s) for s in t.steps]}
+            for t in record.turns
+        ],
+        "damage": None if record.damage is None else {
+            "line": record.damage.line, "reason": record.damage.reason,
+            "unread": record.damage.unread,
+        },
+        "after_damage": [_step_json(s) for s in record.after_damage],
+    }
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    return {
+        "line": step.line, "n": step.n, "by": step.by, "kind": step.kind, "text": step.text,
+        "events": list(step.events), "taken_back": step.taken_back, "checked": step.checked,
+    }
+
+
+# ---------------------------------------------------------------- list
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One row of ``companion journal list``: ``index`` (1 = the newest), the file,
+    and either the :class:`Record` or, for a file that is no usable journal, the
+    ``problem`` in words."""
+
+    index: int
+    path: Path
+    record: Record | None
+    problem: str = ""
+
+    @property
+    def status(self) -> str:
+        """``unfinished``, ``won by X``, ``abandoned``, ``damaged: ...`` or ``unusable: ...``."""
+        return self.record.status if self.record is not None else f"unusable: {self.problem}"
+
+
+def entries(directory: Path, *, tz: tzinfo | None = None) -> list[Entry]:
+    """Every journal in ``directory``, newest first, each read with :func:`read`; a
+    file that cannot be used is an entry with its problem, never an exception."""
+    out: list[Entry] = []
+    for index, path in enumerate(journal_files(directory), start=1):
+        try:
+            out.append(Entry(index, path, read(path, tz=tz)))
+        except JournalError as exc:
+            problem = str(exc)
+            prefix = f"{path}: "
+            out.append(Entry(index, path, None, problem.removeprefix(prefix)))
+        except OSError as exc:
+            out.append(Entry(index, path, None, f"cannot read: {exc.strerror or exc}"))
+    return out
+
+
+def list_lines(rows: list[Entry], *, tz: tzinfo | None = None) -> list[str]:
+    """``rows`` as a table: index, start, game, players, state (one line each);
+    ``tz`` as for :func:`read` (for a file whose start only its name gives)."""
+    table = [("#", "started", "game", "players", "state")]
+    for e in rows:
+        r = e.record
+        if r is None:
+            table.append((str(e.index), _name_time(e.path, tz), "?", "?", e.status))
+        else:
+            table.append((str(e.index), when_text(r), r.title, ", ".join(r.players), e.status))
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    return [
+        "  ".join([row[0].rjust(widths[0]), *(c.ljust(w) for c, w in zip(row[1:4], widths[1:], strict=True)), row[4]])
+        for row in table
+    ]
+
+
+def _name_time(path: Path, tz: tzinfo | None) -> str:
+    try:
+        when = datetime.strptime(path.name[:15], "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
+    except ValueError:
+        return "?"
+    return when.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+__all__ = [
+    "FORMAT", "VERSION", "Damage", "Entry", "Record", "Standing", "Step", "Turn",
+    "action_text", "entries", "journal_files", "list_lines", "read", "set_aside_files",
+    "text", "text_lines", "to_json", "turns",
+]

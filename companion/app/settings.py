@@ -1,0 +1,131 @@
+"""Settings changed on the box, saved so that they last.
+
+The settings screen changes a few keys of the configuration at the table (the throw
+source, the display's sleep time and contrast, the buzzer and the LED). Each change is
+saved at once, atomically (a temporary file, fsync, rename, fsync of the directory), to
+``settings.toml`` in the state directory, a TOML file of those keys only that
+:func:`companion.app.config.load_file` reads and checks like any config file. At the
+next start they are restored: defaults, then the config file, then these saved
+settings, then the command line's flags (a flag given on purpose wins); the log says
+where each value came from.
+
+A saved file that cannot be used (a crash of the disk, a hand edit gone wrong) is set
+aside as ``settings.toml.unusable`` (``.unusable.1``, ... : never over an earlier one)
+and reported; the service starts without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.app import config as cfg
+from companion.app.journal import set_aside
+
+log = logging.getLogger(__name__)
+
+SAVED_KEYS = (
+    "throw.source",
+    "display.sleep_after",
+    "display.contrast",
+    "buzzer.sound",
+    "led.enabled",
+)
+"""The keys the settings screen changes and this module saves."""
+
+FILE_NAME = "settings.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Prefs:
+    """The settings changeable at the table, as the service applies them:
+    ``source`` a throw source name, ``sleep_after`` seconds (0: never),
+    ``contrast`` 0-255, ``sound`` and ``light`` on or off."""
+
+    source: str
+    sleep_after: float
+    contrast: int
+    sound: bool
+    light: bool
+
+    @classmethod
+    def from_config(cls, conf: Mapping[str, Any]) -> Prefs:
+        return cls(
+            source=str(conf["throw.source"]),
+            sleep_after=float(conf["display.sleep_after"]),
+            contrast=int(conf["display.contrast"]),
+            sound=bool(conf["buzzer.sound"]),
+            light=bool(conf["led.enabled"]),
+        )
+
+    def as_config(self) -> dict[str, Any]:
+        """These settings as configuration keys (those of :data:`SAVED_KEYS`)."""
+        return {
+            "throw.source": self.source,
+            "display.sleep_after": self.sleep_after,
+            "display.contrast": self.contrast,
+            "buzzer.sound": self.sound,
+            "led.enabled": self.light,
+        }
+
+
+class SavedSettings:
+    """The saved settings file of one state directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / FILE_NAME
+
+    def load(self) -> tuple[dict[str, Any], str | None]:
+        """The saved settings (typed and checked; empty when none were saved) and, when
+        the file could not be used, what was wrong in words (the file is then set aside
+        as ``settings.toml.unusable``, or ``.unusable.1``, ..., so it is reported once)."""
+        if not self.path.exists():
+            return {}, None
+        try:
+            values = cfg.load_file(self.path)
+            unknown = set(values) - set(SAVED_KEYS)
+            if unknown:
+                raise cfg.ConfigError(str(self.path), sorted(unknown)[0], "not a saved setting")
+        except (cfg.ConfigError, UnicodeDecodeError) as exc:
+            if isinstance(exc, UnicodeDecodeError):
+                exc = cfg.ConfigError(str(self.path), "(file)", "not a UTF-8 text file")
+            try:  # never over an earlier one: settings.toml.unusable, .unusable.1, ...
+                kept = set_aside(self.path)
+                problem = f"{exc}; the saved settings were set aside as {kept.name}"
+            except OSError as rename_error:
+                log.warning("cannot set aside %s: %s", self.path, rename_error)
+                problem = f"{exc}; the saved settings are not used"
+            log.warning("%s", problem)
+            return {}, problem
+        return values, None
+
+    def save(self, prefs: Prefs) -> None:
+        """Write ``prefs`` atomically (durable when this returns).
+
+        :raises OSError: the state directory cannot be written (the old file stays).
+        """
+        values = prefs.as_config()
+        text = "# Settings changed on the box (board-companion); restored at each start.\n"
+        text += "".join(
+            line + "\n"
+            for line in cfg.to_toml(values, keys=SAVED_KEYS, comments=False).splitlines()[1:]
+        )
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(FILE_NAME + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+        fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+__all__ = ["FILE_NAME", "SAVED_KEYS", "Prefs", "SavedSettings"]

@@ -1,0 +1,321 @@
+"""What the spectator page shows, as HTML text: pure functions of the journal directory.
+
+Nothing here writes: a journal is read with :func:`companion.app.record.read` (the
+words of ``companion journal show``) and :func:`companion.app.journal.load` with
+``repair=False`` (the position the engine holds), and drawn with
+:func:`companion.ui.games.boards.board_svg`. A file that cannot be read, or reads as
+damaged, gives a page that says so in words; nothing here raises for a bad journal.
+
+Files are found by NAME only: :func:`find` looks a name up in the directory's listing
+(regular files whose names match :data:`NAME`; symbolic links are never listed, so a
+link pointing out of the directory cannot be reached); no name from a URL is ever
+joined to a path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import re
+import stat
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Final
+
+from companion.app import record as rec
+from companion.app.journal import SUFFIX, JournalError, Loaded, load, replay
+from companion.rules import Move, State, Throw
+from companion.ui.games.boards import board_model, board_svg
+
+log = logging.getLogger(__name__)
+
+NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.journal")
+"""A journal file name the page serves: letters, digits, ``_``, ``-`` and single dots,
+ending in ``.journal``; at most :data:`NAME_MAX` characters. (``..``, ``/``, ``\\``,
+``%`` and NUL can never match.)"""
+NAME_MAX: Final = 200
+
+
+def valid_name(name: str) -> bool:
+    """Whether ``name`` may be a journal's file name (see :data:`NAME`)."""
+    return len(name) <= NAME_MAX and NAME.fullmatch(name) is not None
+
+
+def listing(directory: Path) -> list[str]:
+    """The journal names in ``directory``, newest first (names begin with the start time):
+    regular files only (``lstat``: a symbolic link is not followed, not listed), names
+    matching :data:`NAME`. ``[]`` when the directory cannot be read."""
+    names: list[str] = []
+    try:
+        with os.scandir(directory) as it:
+            for entry in it:
+                if not entry.name.endswith(SUFFIX) or not valid_name(entry.name):
+                    continue
+                try:
+                    if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode):
+                        names.append(entry.name)
+                except OSError:
+                    continue
+    except OSError:
+        return []
+    return sorted(names, reverse=True)
+
+
+def find(directory: Path, name: str) -> Path | None:
+    """The journal called ``name`` in ``directory``, or ``None`` when ``name`` is not a
+    valid journal name or not in :func:`listing` (the only way a URL reaches a file)."""
+    if not valid_name(name):
+        return None
+    for listed in listing(directory):
+        if listed == name:
+            return directory / listed
+    return None
+
+
+def signature(directory: Path) -> tuple[object, ...]:
+    """What changes when a game is written: the listing and the newest journal's size
+    and modification time (ns). Polled by the page's event stream."""
+    names = listing(directory)
+    if not names:
+        return ()
+    try:
+        st = (directory / names[0]).stat(follow_symlinks=False)
+        newest: tuple[int, int] = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        newest = (-1, -1)
+    return (tuple(names), newest)
+
+
+# ---------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True)
+class GameView:
+    """One journal read for the page: ``record`` (``None`` when the file is no usable
+    journal: ``problem`` says why), the ``svg`` of the board after the last action in
+    force (``""`` when there is none), the last ``throw`` in force, and ``pending``: a
+    last line still being written (not shown, as the journal loader does)."""
+
+    name: str
+    record: rec.Record | None
+    problem: str = ""
+    svg: str = ""
+    throw: Throw | None = None
+    pending: bool = False
+
+
+_CUT: Final = "the line was cut short"
+
+
+def read_game(path: Path) -> GameView:
+    """``path`` read for the page, never raising: a file that is no journal, cannot be
+    read or fails in any other way gives a :class:`GameView` with a ``problem``."""
+    name = path.name
+    try:
+        record = rec.read(path)
+    except JournalError as exc:
+        return GameView(name, None, str(exc).removeprefix(f"{path}: "))
+    except OSError as exc:
+        return GameView(name, None, f"cannot read: {exc.strerror or exc}")
+    except Exception as exc:  # never a traceback on the page
+        log.warning("web: %s cannot be read", path, exc_info=True)
+        return GameView(name, None, f"cannot be read ({type(exc).__name__})")
+    pending = False
+    d = record.damage
+    if d is not None and d.unread == 1 and d.reason.startswith(_CUT):
+        # The last line is being written (or a power cut stopped it): the loader too
+        # reads up to it; it is not damage to show while the game goes on.
+        record = dataclasses.replace(record, damage=None)
+        pending = True
+    svg, throw = "", None
+    try:
+        loaded = load(path, repair=False)
+        svg, throw = _board(loaded)
+    except Exception as exc:  # drawn from a position the loader accepted; never a 500
+        log.warning("web: no board for %s (%s)", path, type(exc).__name__, exc_info=True)
+    return GameView(name, record, svg=svg, throw=throw, pending=pending)
+
+
+def _board(loaded: Loaded) -> tuple[str, Throw | None]:
+    """The board SVG after the actions in force, the last move that moved a piece
+    highlighted (where it came from and where it landed; a ``pass`` moves nothing, so
+    the move before it is shown, looking back at most :data:`LOOK_BACK` moves), and the
+    last throw in force."""
+    actions = loaded.actions
+    throw = next((a for a in reversed(actions) if isinstance(a, Throw)), None)
+    board = board_model(loaded.state)
+    moves = [i for i in range(len(actions) - 1, -1, -1) if isinstance(actions[i], Move)]
+    for i in moves[:LOOK_BACK]:
+        move = actions[i]
+        assert isinstance(move, Move)
+        try:
+            before: State = replay(loaded.game, loaded.players, actions[:i])
+            highlight = board_model(before, highlight=move).highlight
+        except Exception:  # a move the picture cannot preview: look further back
+            log.debug("web: no highlight for %s", move, exc_info=True)
+            continue
+        if highlight is not None and (highlight.src is not None or highlight.path):
+            board = dataclasses.replace(board, highlight=highlight)
+            break
+    return board_svg(board), throw
+
+
+LOOK_BACK: Final = 6
+"""Moves looked back through for one that moved a piece, to highlight."""
+
+
+# ---------------------------------------------------------------- HTML
+
+
+def throw_html(throw: Throw | None) -> str:
+    """The throw as the table shows it: casting sticks light or dark, dice with their
+    pips, coloured sticks in their colour, a card; with the throw in words."""
+    if throw is None:
+        return '<p class="throw none">No throw yet.</p>'
+    parts: list[str] = []
+    for face in throw.faces:
+        if throw.implement.startswith("deck:"):
+            parts.append(f'<span class="card" title="card">{escape(face)}</span>')
+        elif face in ("L", "D"):
+            side = "light" if face == "L" else "dark"
+            parts.append(f'<span class="stick {side}" title="{side} side up"></span>')
+        elif face.isdigit() and 1 <= int(face) <= 6:
+            parts.append(_die(int(face)))
+        elif ":" in face:
+            value, colour = face.split(":", 1)
+            parts.append(f'<span class="stick coloured c-{escape(colour)}" '
+                         f'title="{escape(colour)} stick">{escape(value)}</span>')
+        else:
+            parts.append(f'<span class="face">{escape(face)}</span>')
+    words = escape(rec.action_text(throw))
+    return (f'<div class="throw" data-throw="{escape(str(throw))}">{"".join(parts)}'
+            f'<span class="words">{words}</span></div>')
+
+
+_PIPS: Final = {
+    1: [(2, 2)], 2: [(1, 1), (3, 3)], 3: [(1, 1), (2, 2), (3, 3)],
+    4: [(1, 1), (1, 3), (3, 1), (3, 3)], 5: [(1, 1), (1, 3), (2, 2), (3, 1), (3, 3)],
+    6: [(1, 1), (1, 2), (1, 3), (3, 1), (3, 2), (3, 3)],
+}
+
+
+def _die(n: int) -> str:
+    pips = "".join(f'<circle cx="{x * 8}" cy="{y * 8}" r="3"/>' for y, x in _PIPS[n])
+    return (f'<svg class="die" viewBox="0 0 32 32" width="32" height="32" role="img" '
+            f'aria-label="die showing {n}"><rect x="1" y="1" width="30" height="30" rx="5" '
+            f'fill="#ffffff" stroke="#000000" stroke-width="1.5"/>{pips}</svg>')
+
+
+def _status(record: rec.Record) -> str:
+    if record.damage is not None:
+        return f"damaged at line {record.damage.line}: {record.damage.reason}"
+    if record.state is rec.Standing.WON:
+        return "won by " + " and ".join(record.winners) + (f" ({record.reason})" if record.reason else "")
+    if record.state is rec.Standing.UNFINISHED:
+        return f"in progress: {record.to_act}" if record.to_act else "in progress"
+    return "ended without a winner"
+
+
+def game_html(view: GameView, *, live: bool) -> str:
+    """The game's section: title, whose turn, the board, the throw, the event log in
+    words (newest first when ``live``), and the damage if any. For a file that is no
+    journal: a section saying so."""
+    name = escape(view.name)
+    if view.record is None:
+        return (f'<section class="game unusable" data-file="{name}"><h2>{name}</h2>'
+                f'<p class="damage">This file is not a usable journal: {escape(view.problem)}.</p>'
+                "</section>")
+    r = view.record
+    out = [f'<section class="game" data-file="{name}" data-game="{escape(r.game)}" '
+           f'data-actions="{r.actions}">',
+           f"<h2>{escape(r.title)}</h2>",
+           f'<p class="meta">{escape(", ".join(r.players))} &middot; started '
+           f"{escape(rec.when_text(r))} &middot; {r.actions} action(s)</p>",
+           f'<p class="status">{escape(_status(r))}</p>']
+    if r.damage is not None:
+        d = r.damage
+        out.append(f'<p class="damage">This journal is damaged at line {d.line}: '
+                   f"{escape(d.reason)}. What could be read is shown; {d.unread} line(s) "
+                   "from there on were not replayed.</p>")
+    if view.pending:
+        out.append('<p class="pending">A line is being written; it shows once complete.</p>')
+    out.append('<div class="table">')
+    out.append(f'<div class="board">{view.svg}</div>' if view.svg else
+               '<div class="board"><p>No board picture.</p></div>')
+    out.append(f'<div class="side"><h3>Throw</h3>{throw_html(view.throw)}'
+               f"<h3>Events</h3>{log_html(r, newest_first=live)}</div>")
+    out.append("</div></section>")
+    return "\n".join(out)
+
+
+def log_html(record: rec.Record, *, newest_first: bool) -> str:
+    """The event log in the words of ``companion journal show``: each turn, its throws
+    and moves with their events, taken-back actions marked."""
+    items: list[str] = []
+    for turn in record.turns:
+        steps = []
+        for step in turn.steps:
+            what = "undo" if step.kind == "undo" else step.text
+            cls = "step taken-back" if step.taken_back else f"step {step.kind}"
+            said = [step.text] if step.kind == "undo" else list(step.events)
+            mark = " (taken back)" if step.taken_back else ""
+            events = "".join(f"<li>{escape(s)}</li>" for s in said)
+            steps.append(f'<li class="{cls}"><span class="what">{escape(what)}{mark}</span>'
+                         f"<ul>{events}</ul></li>")
+        items.append(f'<li class="turn"><span class="who">Turn {turn.number}: '
+                     f"{escape(turn.by)}</span><ul>{''.join(steps)}</ul></li>")
+    if record.after_damage:
+        after = "".join(f"<li>line {s.line}: {escape(s.by)} {escape(s.text)}</li>"
+                        for s in record.after_damage)
+        items.append('<li class="turn after-damage"><span class="who">After the damage (read, '
+                     f"not checked against the rules)</span><ul>{after}</ul></li>")
+    if newest_first:
+        items.reverse()
+    return f'<ol class="log">{"".join(items)}</ol>' if items else '<p class="log">No moves yet.</p>'
+
+
+def live_html(directory: Path) -> str:
+    """The live part of the front page: the newest game, or a line saying there is none."""
+    names = listing(directory)
+    if not names:
+        return '<p class="empty">No game yet: start one on the board.</p>'
+    return game_html(read_game(directory / names[0]), live=True)
+
+
+def games_html(directory: Path) -> str:
+    """The list of saved games: start, game, players and state, each a link to its page."""
+    rows = []
+    for name in listing(directory):
+        view = read_game(directory / name)
+        r = view.record
+        link = f'<a href="/game/{escape(name)}">{escape(name)}</a>'
+        if r is None:
+            rows.append(f'<tr class="unusable"><td>?</td><td>{link}</td><td></td>'
+                        f"<td>unusable: {escape(view.problem)}</td></tr>")
+        else:
+            rows.append(f"<tr><td>{escape(rec.when_text(r))}</td><td>{link}<br>{escape(r.title)}"
+                        f"</td><td>{escape(', '.join(r.players))}</td><td>{escape(r.status)}</td></tr>")
+    if not rows:
+        return '<p class="empty">No saved games.</p>'
+    return ('<table class="games"><thead><tr><th>started</th><th>game</th><th>players</th>'
+            f'<th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def page(title: str, body: str, *, live: bool = False) -> str:
+    """A whole HTML page (its CSS and JS served by the process itself: no CDN)."""
+    script = '<script src="/static/page.js" defer></script>' if live else ""
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<link rel="stylesheet" href="/static/page.css">{script}</head>\n'
+        f'<body><header><a href="/">Board companion</a> &middot; <a href="/games">Saved games</a>'
+        f"</header>\n<main>{body}</main></body></html>\n"
+    )
+
+
+def record_text(view: GameView) -> str:
+    """The record exactly as ``companion journal show`` prints it (``""`` for no journal)."""
+    return rec.text(view.record) if view.record is not None else ""

@@ -1,0 +1,138 @@
+"""Settings changed on the box last: saved atomically beside the journals, restored at
+the next start under the flags, and a damaged saved file never stops the start."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from controller_tools import DOWN, OK, UP, on, send
+from walkthroughs import scripted_draw
+
+from companion.app import config as cfg
+from companion.app.controller import Controller, Screen
+from companion.app.journal import JournalStore
+from companion.app.settings import FILE_NAME, Prefs, SavedSettings
+from companion.devices.indicators import Cue
+from companion.devices.sources import SOURCE_NAMES
+
+
+def args(*flags: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    cfg.add_arguments(parser)
+    return parser.parse_args([*flags])
+
+
+def box(tmp_path: Path, **kw: object) -> Controller:
+    """A controller that saves its settings in ``tmp_path``, on the settings screen."""
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw([]), sources=list(SOURCE_NAMES),
+                     source="gpio-shaker", saved=SavedSettings(tmp_path), **kw)  # type: ignore[arg-type]
+    ctl.start()
+    send(ctl, OK, UP, OK)  # splash, the menu's last row: Settings
+    assert on(ctl) is Screen.SETTINGS
+    return ctl
+
+
+def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
+    ctl = box(tmp_path, buzzer=True, led=True)
+    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
+                                "Sound: on", "Light: on", "Back")
+    send(ctl, OK)                      # the throw source: the serial shaker
+    send(ctl, DOWN, OK, OK)            # sleep: 30 min, 60 min
+    send(ctl, DOWN, OK)                # contrast: from 100% round to 25%
+    send(ctl, DOWN, OK)                # sound off
+    assert ctl.view().items[:4] == ("Throw: serial-shaker", "Sleep: 60 min", "Contrast: 25%",
+                                    "Sound: off")
+    assert (tmp_path / FILE_NAME).exists()
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert resolved.values["throw.source"] == "serial-shaker"
+    assert resolved.values["display.sleep_after"] == 3600.0
+    assert resolved.values["display.contrast"] == 64
+    assert resolved.values["buzzer.sound"] is False
+    assert resolved.origins["display.contrast"] == "saved setting"
+    assert resolved.origins["led.enabled"] == "saved setting"
+    assert resolved.origins["buttons.hold"] == "default"
+    assert "display.contrast = 64  (saved setting)" in cfg.describe(resolved.values, resolved.origins)
+
+
+def test_a_flag_given_on_purpose_wins_over_a_saved_setting(tmp_path: Path) -> None:
+    SavedSettings(tmp_path).save(Prefs("manual", 60.0, 128, False, True))
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}", "--throw-source", "button"),
+                           saved=True)
+    assert resolved.values["throw.source"] == "button"
+    assert resolved.origins["throw.source"] == "command line"
+    assert resolved.values["display.contrast"] == 128
+
+
+def test_the_config_file_is_under_the_saved_settings(tmp_path: Path) -> None:
+    conf = tmp_path / "config.toml"
+    conf.write_text("[display]\ncontrast = 200\nsleep_after = 45\n")
+    SavedSettings(tmp_path).save(Prefs("manual", 60.0, 128, False, True))
+    resolved = cfg.resolve(args("--config", str(conf), f"--journal.dir={tmp_path}"), saved=True)
+    assert resolved.values["display.contrast"] == 128
+    assert resolved.origins["display.contrast"] == "saved setting"
+    plain = cfg.resolve(args("--config", str(conf), f"--journal.dir={tmp_path}"))
+    assert plain.values["display.contrast"] == 200 and plain.origins["display.contrast"] == str(conf)
+
+
+@pytest.mark.parametrize("text", [
+    "[display]\ncontrast = 999\n",             # out of range
+    "[display]\ncontrast = \n",                # not TOML
+    "[buttons]\nhold = 3.0\n",                 # a key the box never saves
+    "\xff\xfe not text",                       # not UTF-8
+])
+def test_a_damaged_saved_file_is_set_aside_and_said_and_the_start_goes_on(
+    tmp_path: Path, text: str
+) -> None:
+    (tmp_path / FILE_NAME).write_bytes(text.encode("latin-1"))
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert resolved.values["display.contrast"] == 255
+    assert len(resolved.problems) == 1 and FILE_NAME in resolved.problems[0]
+    assert not (tmp_path / FILE_NAME).exists()
+    assert (tmp_path / (FILE_NAME + ".unusable")).read_bytes() == text.encode("latin-1")
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw([]),
+                     sources=list(SOURCE_NAMES), source="manual", notices=resolved.problems)
+    ctl.start()
+    send(ctl, OK)
+    assert ctl.view().title == "Settings set aside"
+    send(ctl, OK, OK)                  # then the menu as usual
+    assert on(ctl) is Screen.MENU
+
+
+def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctl = box(tmp_path)
+    send(ctl, DOWN, OK)                # sleep: 30 min, saved
+    before = (tmp_path / FILE_NAME).read_bytes()
+
+    def full(*a: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("companion.app.settings.os.replace", full)
+    reply = ctl.handle(OK)             # sleep: 60 min, not saved
+    assert ctl.view().title == "Cannot save settings" and reply.cue is Cue.ERROR
+    assert (tmp_path / FILE_NAME).read_bytes() == before
+    assert ctl.prefs.sleep_after == 3600.0   # the change holds until the companion stops
+    send(ctl, OK)
+    assert on(ctl) is Screen.SETTINGS
+
+
+def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
+    ctl = box(tmp_path)
+    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%", "Back")
+
+
+def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:
+    """Was: `settings.toml.unusable` was replaced by the next unusable file (issue 11's
+    family of case 4: a set-aside copy is never overwritten); and nan was read."""
+    (tmp_path / FILE_NAME).write_bytes(b"[display]\nsleep_after = nan\n")
+    first = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert "expected a finite number" in first.problems[0]
+    (tmp_path / FILE_NAME).write_bytes(b"[display]\ncontrast = 300\n")
+    second = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    assert len(second.problems) == 1
+    assert (tmp_path / (FILE_NAME + ".unusable")).read_bytes() == b"[display]\nsleep_after = nan\n"
+    assert (tmp_path / (FILE_NAME + ".unusable.1")).read_bytes() == b"[display]\ncontrast = 300\n"
+    assert f"set aside as {FILE_NAME}.unusable.1" in second.problems[0]
