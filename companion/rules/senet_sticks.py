@@ -749,6 +749,8 @@ class SenetSticksState(State):
         opponent_home = game.in_opponent_home[p]
         river_to = game.river_to
         rise_at = game.resurrect_at[p]
+        goal = game.homes[1 - p]
+        exiled = self.abyss[1 - p]
         board = self.board
         heres: list[int] = [0] * size
         takens: list[tuple[int, ...]] = [()] * size
@@ -809,7 +811,11 @@ class SenetSticksState(State):
                 if (
                     more
                     and (mid_captures or not caught)
-                    and not self._wins_at(p, src, t, taken + caught)
+                    and not (
+                        # _wins_at needs a plinth in the goal, or the opponent's last taken
+                        (t in goal or exiled + len(taken) + len(caught) == PLINTHS)
+                        and self._wins_at(p, src, t, taken + caught)
+                    )
                 ):
                     heres[i] = t
                     takens[i] = taken + caught if caught else taken
