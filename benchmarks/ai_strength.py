@@ -1,7 +1,8 @@
 """The computer player's strength and its time per decision, per game.
 
-Run with ``make bench`` (about 10 minutes on two cores; ``--games`` and ``--positions``
-trade time for precision). Two parts:
+Run with ``make bench`` (about 10 to 12 minutes on two cores, most of it the Cretan
+Labyrinth's long games; ``--games`` and ``--positions`` trade time for precision,
+``--game`` picks games). Two parts:
 
 1. **Strength**: for every game and number of players, the ``strong`` level in one seat
    against the floor players in all the others, seats rotating from game to game:
@@ -33,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from companion.ai.match import match, wilson
-from companion.ai.player import DEFAULT_LEVEL, choose, level
+from companion.ai.player import DEFAULT_LEVEL, choose, get_level
 from companion.ai.search import search
 from companion.rules import Move, Phase, State, game_class, game_ids, get_game
 
@@ -178,8 +179,9 @@ def calibrate(games: int, seed: int, game_list: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, metavar="N",
-                        help="games per game, player count and opponent (default 200)")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="games per game, player count and opponent (default 100: 200 "
+                        "per game and player count)")
     parser.add_argument("--positions", type=int, default=200, metavar="N",
                         help="midgame positions per game for the time per decision (default 200)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
@@ -197,7 +199,7 @@ def main() -> None:
     if args.calibrate:
         calibrate(args.calibrate, args.seed, game_list)
         return
-    strong = level("strong")
+    strong = get_level("strong")
     began = time.perf_counter()
 
     if args.part in ("both", "strength"):
@@ -239,7 +241,7 @@ def main() -> None:
         print()
 
     if args.part in ("both", "time"):
-        normal = level(DEFAULT_LEVEL)
+        normal = get_level(DEFAULT_LEVEL)
         print(f"Time per decision at '{DEFAULT_LEVEL}' ({normal.help}), {args.positions} midgame "
               "positions per game;")
         print("floor: a one-ply search of the same positions (each move, then the evaluation).")

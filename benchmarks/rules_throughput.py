@@ -1,13 +1,14 @@
 """Rules throughput: random playouts of every registered game, each beside royalur's.
 
 Run with ``make bench``. For each game and player count: random legal moves and fair
-throws until the game ends, repeated for a fixed time, once through the unchecked
-``push`` (as a playout engine would), once through the checked ``apply``, and once in
-search mode (``search_copy`` + ``play``: no history, no events returned, as
-``companion.ai`` plays). Right before each game the same loop runs on the floor, the
-``royalur`` package (a pure-Python Royal Game of Ur engine, Finkel rules: roll, list
-the moves, make one), so every ratio compares two figures measured side by side under
-the same machine load.
+throws until the game ends, repeated for a fixed time, through the unchecked ``push``
+(as a playout engine would), through the checked ``apply``, and in search mode
+(``search_copy`` + ``play``: no history, no events returned, as ``companion.ai``
+plays). Beside each game the same loop runs on the floor, the ``royalur`` package (a
+pure-Python Royal Game of Ur engine, Finkel rules: roll, list the moves, make one):
+the floor and the three modes take turns in short slices (8 of a quarter second each
+by default), so every ratio compares figures measured side by side under the same
+machine load.
 
 Two figures per row, because neither is the same work in every game:
 
@@ -35,8 +36,9 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from companion.rules import PASS, Phase, State, game_class, game_ids, get_game
+from companion.rules import PASS, Game, Phase, State, game_class, game_ids, get_game
 
 TARGET_ALL = 1.5
 """Every game's push moves per second over royalur's (the search issue)."""
@@ -46,14 +48,26 @@ TARGET_TAIT = 5.0
 MODES = ("push", "apply", "search")
 
 
-def playout_loop(
-    make_state: Callable[[], State], mode: str, seconds: float, seed: int
-) -> tuple[float, float]:
-    """(moves per second, games per second) of random playouts for about ``seconds``.
+@dataclass
+class Tally:
+    """Moves, whole games and seconds of play added up over slices of one measurement."""
+
+    moves: int = 0
+    games: int = 0
+    seconds: float = 0.0
+
+    def per_second(self) -> tuple[float, float]:
+        """(moves per second, games per second)."""
+        return self.moves / self.seconds, self.games / self.seconds
+
+
+def playout_slice(
+    make_state: Callable[[], State], mode: str, seconds: float, rng: random.Random, tally: Tally
+) -> None:
+    """Random playouts, whole games, for about ``seconds``; added to ``tally``.
 
     ``mode``: ``push`` (unchecked), ``apply`` (checked, the companion's way) or
     ``search`` (``search_copy`` of the new state, then ``play``)."""
-    rng = random.Random(seed)
     randrange = rng.randrange
     moves = games = 0
     start = time.perf_counter()
@@ -80,16 +94,16 @@ def playout_loop(
                 if move is not PASS:
                     moves += 1
         games += 1
-    elapsed = time.perf_counter() - start
-    return moves / elapsed, games / elapsed
+    tally.moves += moves
+    tally.games += games
+    tally.seconds += time.perf_counter() - start
 
 
-def royalur_loop(seconds: float, seed: int) -> tuple[float, float]:
-    """The floor: the same loop on royalur (Finkel rules), (moves/s, games/s)."""
+def royalur_slice(seconds: float, rng: random.Random, tally: Tally) -> None:
+    """The floor: the same loop on royalur (Finkel rules: roll, list the moves, make a
+    random one), whole games for about ``seconds``; added to ``tally``."""
     from royalur import Game  # the baseline engine, installed by the dev extra
 
-    random.seed(seed)  # royalur rolls with the random module
-    rng = random.Random(seed)
     moves = games = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -103,13 +117,18 @@ def royalur_loop(seconds: float, seed: int) -> tuple[float, float]:
                 game.make_move(available[rng.randrange(len(available))])
                 moves += 1
         games += 1
-    elapsed = time.perf_counter() - start
-    return moves / elapsed, games / elapsed
+    tally.moves += moves
+    tally.games += games
+    tally.seconds += time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement, in seconds")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="time per measurement, in seconds (taken in --slices slices)")
+    parser.add_argument("--slices", type=int, default=8,
+                        help="slices each measurement is taken in, the floor's and the "
+                        "game's modes in turn (default 8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=float, default=1.0,
                         help="untimed play per game before measuring, in seconds")
@@ -117,30 +136,39 @@ def main() -> None:
                         help="measure only this game (repeatable; default: every game)")
     args = parser.parse_args()
 
-    print("Floor: royalur (Finkel rules), the same random-playout loop, measured right")
-    print("before each game. A 'move' is a different amount of work in each game (see")
-    print("this file's docstring); games/s compares whole games.")
+    print("Floor: royalur (Finkel rules), the same random-playout loop, measured beside")
+    print("each game: the floor and the game's modes take turns in short slices, so a")
+    print("busy machine slows them alike. A 'move' is a different amount of work in each")
+    print("game (see this file's docstring); games/s compares whole games.")
     print()
     head = (f"{'game':<22} {'mode':<7} {'moves/s':>9} {'x floor':>8} "
             f"{'games/s':>9} {'x floor':>8}")
     print(head)
     verdicts: list[str] = []
+    piece = args.seconds / args.slices
     for game_id in args.game or game_ids():
         cls = game_class(game_id)
         for players in sorted({cls.min_players, cls.max_players}):
             game = get_game(game_id)
             label = game_id if cls.min_players == cls.max_players else f"{game_id} ({players}p)"
-            playout_loop(lambda game=game, players=players: game.new_state(players),  # type: ignore[misc]
-                         "push", args.warmup, args.seed + 1000)
-            floor_moves, floor_games = royalur_loop(args.seconds, args.seed)
+
+            def make(game: Game = game, players: int = players) -> State:
+                return game.new_state(players)
+
+            playout_slice(make, "push", args.warmup, random.Random(args.seed + 1000), Tally())
+            random.seed(args.seed)  # royalur rolls with the random module
+            floor = Tally()
+            floor_rng = random.Random(args.seed)
+            tallies = {mode: Tally() for mode in MODES}
+            rngs = {mode: random.Random(args.seed) for mode in MODES}
+            for _ in range(args.slices):
+                royalur_slice(piece, floor_rng, floor)
+                for mode in MODES:
+                    playout_slice(make, mode, piece, rngs[mode], tallies[mode])
+            floor_moves, floor_games = floor.per_second()
             print(f"{'  royalur (floor)':<22} {'':<7} {floor_moves:>9,.0f} {'':>8} {floor_games:>9,.1f}")
             for mode in MODES:
-                moves, games = playout_loop(
-                    lambda game=game, players=players: game.new_state(players),  # type: ignore[misc]
-                    mode,
-                    args.seconds,
-                    args.seed,
-                )
+                moves, games = tallies[mode].per_second()
                 ratio = moves / floor_moves
                 print(f"{label:<22} {mode:<7} {moves:>9,.0f} {ratio:>7.2f}x "
                       f"{games:>9,.1f} {games / floor_games:>7.2f}x")

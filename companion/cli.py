@@ -146,10 +146,10 @@ def _position_with_throw(args: argparse.Namespace) -> tuple[State, dict[str, Any
 
 def cmd_hint(args: argparse.Namespace) -> int:
     """``companion rules hint``: the computer's best move, its value, every move ranked."""
-    from companion.ai.player import choose, estimate, level
+    from companion.ai.player import choose, estimate, get_level
 
     try:
-        level(args.level)
+        get_level(args.level)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     state, result = _position_with_throw(args)

@@ -76,7 +76,7 @@ BASELINES: Final = ("random", "greedy")
 """Players that are not levels: for matches and benchmarks."""
 
 
-def level(name: str) -> Level:
+def get_level(name: str) -> Level:
     """The level called ``name``.
 
     :raises ValueError: naming the levels, for an unknown name.
@@ -89,13 +89,13 @@ def level(name: str) -> Level:
 
 def choose(
     state: State,
-    level_name: str = DEFAULT_LEVEL,
+    level: str = DEFAULT_LEVEL,
     rng: random.Random | None = None,
     budget_s: float | None = None,
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Decision:
-    """The move the computer plays in ``state`` at level ``level_name``.
+    """The move the computer plays in ``state`` at ``level`` (a name of :data:`LEVELS`).
 
     ``rng`` draws the noise of a noisy level (``easy``); ``None`` is a generator
     seeded with 0, so a decision is reproducible unless a time budget cuts the search
@@ -105,7 +105,7 @@ def choose(
     :raises ValueError: for an unknown level.
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
     """
-    chosen = level(level_name)
+    chosen = get_level(level)
     start = clock()
     ranking, depth, nodes = search(
         state,
@@ -162,6 +162,6 @@ __all__ = [
     "RankedMove",
     "choose",
     "estimate",
-    "level",
+    "get_level",
     "player",
 ]

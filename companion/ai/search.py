@@ -44,6 +44,9 @@ game) saved under 8% of the expansions at 4 plies, for twice the code; without p
 the order of the moves inside the tree does not change the work, so moves are ordered
 only at the root (above).
 
+**Garbage collection** is paused during a search (and resumed after): a full collection
+of the process took up to 50 ms in trials, which would break the budget.
+
 **Transposition table**: values by position key (:meth:`State.position_key`) with the
 depth they were searched to, reused for an equal or smaller depth: two move orders
 that reach the same position (the Labyrinth's dice used either way round) are searched
@@ -54,6 +57,7 @@ on every machine).
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -195,6 +199,24 @@ def search(
     run = Search(budget_s, max_nodes, clock)
     if len(moves) == 1:
         return [RankedMove(moves[0], chances(state)[me], 0)], 0, 0
+    # The cyclic garbage collector is paused during a search: a full collection walks
+    # every object of the process (the engines' tables included) and took up to 50 ms
+    # in trials, longer than a whole decision. A search's garbage is freed as it goes
+    # (reference counting); the little that forms cycles waits for the collector, which
+    # resumes afterwards.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _deepen(state, moves, me, max_depth, run)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _deepen(
+    state: State, moves: tuple[Move, ...], me: int, max_depth: int, run: Search
+) -> tuple[list[RankedMove], int, int]:
+    """The iterations of :func:`search`: depth 1, 2, ... while ``run``'s budget lasts."""
     # Until depth 1 reaches a move, it carries the value of the position before it.
     now = chances(state)[me]
     ranking: list[RankedMove] = [RankedMove(m, now, 0) for m in moves]

@@ -130,6 +130,62 @@ NONE_SHOWN: Final = "none"
 
 Task = tuple[Any, ...]
 
+class _BoardTables:
+    """What a board's geometry decides, computed once per board and shared by every game
+    on it (a companion starts a new game object for every game): tables of distances,
+    gateways and the order of squares, and the walks found so far (the stops of a move
+    depend on the board, the direction, the distance and where a keeper stands)."""
+
+    def __init__(self, board: Board) -> None:
+        nodes = range(len(board.names))
+        self.gate_seat_of: tuple[int, ...] = tuple(board.gate_seat(n) for n in nodes)
+        """The seat (0-based) whose gateway node ``n`` is, or -1."""
+        self.reach_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.reach(a, b) for b in nodes) for a in nodes
+        )
+        """``reach_table[a][b]`` is ``board.reach(a, b)`` (squares, diagonal steps counted)."""
+        self.gap_table: tuple[tuple[int, ...], ...] = tuple(
+            tuple(board.gap(a, b) for b in nodes) for a in nodes
+        )
+        """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
+        self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
+        self.widest: int = max(max(r.c1 - r.c0, r.r1 - r.r0) + 1 for r in board.rects)
+        """The most squares a node spans across (2: the palace and the gateways)."""
+        ranked = sorted(nodes, key=_node_order(board))
+        self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
+        """The place of each node in the order legal moves list their squares."""
+        self.barred: dict[int, tuple[frozenset[int], ...]] = {}
+        self.homes: dict[int, tuple[int, ...]] = {}
+        self.ways: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
+        ] = {}
+        self.walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
+        most :data:`_WALKS_KEPT`, then forgotten all at once."""
+        self.met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        """Walks that meet the Magic Key's keeper: by where the players met stand."""
+        self.blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
+        """The blank squares a walk crosses, for a keeper within two spaces of them."""
+        self.flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        """Pegasus's choices by (players, player, square): every square it may fly to."""
+
+
+_BOARDS: dict[tuple[Hashable, ...], _BoardTables] = {}
+_BOARDS_KEPT: Final = 8
+"""Boards whose tables are kept (the default and a player's own ones)."""
+
+
+def _board_tables(board: Board) -> _BoardTables:
+    """The tables of ``board``, shared by every game on a board with the same squares."""
+    key = (board.names, board.rects, board.colours, board.succ, board.gateways, board.palace)
+    tables = _BOARDS.get(key)
+    if tables is None:
+        if len(_BOARDS) >= _BOARDS_KEPT:
+            _BOARDS.clear()
+        tables = _BOARDS[key] = _BoardTables(board)
+    return tables
+
+
 class CretanLabyrinth(Game):
     """The Cretan Labyrinth for 2-4 players.
 
@@ -198,42 +254,24 @@ class CretanLabyrinth(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
-        # Tables of the board, for speed (a move's stops walk the board at every step).
-        board = self.board
-        nodes = range(len(board.names))
-        self.gate_seat_of: tuple[int, ...] = tuple(board.gate_seat(n) for n in nodes)
-        """The seat (0-based) whose gateway node ``n`` is, or -1."""
-        self.reach_table: tuple[tuple[int, ...], ...] = tuple(
-            tuple(board.reach(a, b) for b in nodes) for a in nodes
-        )
-        """``reach_table[a][b]`` is ``board.reach(a, b)`` (squares, diagonal steps counted)."""
-        self.gap_table: tuple[tuple[int, ...], ...] = tuple(
-            tuple(board.gap(a, b) for b in nodes) for a in nodes
-        )
-        """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
-        self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
-        self.widest: int = max(max(r.c1 - r.c0, r.r1 - r.r0) + 1 for r in board.rects)
-        """The most squares a node spans across (2: the palace and the gateways)."""
-        order = _node_order(board)
-        ranked = sorted(nodes, key=order)
-        self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
-        """The place of each node in the order legal moves list their squares."""
-        self._barred: dict[int, tuple[frozenset[int], ...]] = {}
-        self._homes: dict[int, tuple[int, ...]] = {}
-        self._ways: dict[
-            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
-        ] = {}
+        # Tables of the board, for speed (a move's stops walk the board at every step),
+        # made once per board and shared by every game on it (see _BoardTables).
+        tables = _board_tables(self.board)
+        self.gate_seat_of = tables.gate_seat_of
+        self.reach_table = tables.reach_table
+        self.gap_table = tables.gap_table
+        self.longest_gap = tables.longest_gap
+        self.widest = tables.widest
+        self.node_rank = tables.node_rank
+        self._barred = tables.barred
+        self._homes = tables.homes
+        self._ways = tables.ways
+        self._walks = tables.walks
+        self._met_walks = tables.met_walks
+        self._blanks = tables.blanks
+        self._flights = tables.flights
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
-        self._walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
-        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
-        most :data:`_WALKS_KEPT`, then forgotten all at once."""
-        self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
-        """Pegasus's choices by (players, player, square): every square it may fly to."""
-        self._met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
-        """Walks that meet the Magic Key's keeper: by where the players met stand."""
-        self._blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
-        """The blank squares a walk crosses, for a keeper within two spaces of them."""
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""

@@ -438,6 +438,16 @@ class ColouredSticks(Implement):
     sticks: tuple[tuple[StickFace, StickFace], ...]
     name: str = "coloured sticks"
     kind: ClassVar[str] = "coloured"
+    _hash: int = field(default=-1, init=False, repr=False, compare=False)
+    """The hash once computed (-1 until then): the sticks are hashed at every chance
+    node of a search (its outcomes are cached by implement)."""
+
+    def __hash__(self) -> int:
+        known = self._hash
+        if known == -1:
+            known = hash((self.sticks, self.name))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     @property
     def id(self) -> str:
@@ -503,6 +513,16 @@ class Deck(Implement):
     unseen: tuple[str, ...]
     returned: tuple[str, ...] = ()
     kind: ClassVar[str] = "card"
+    _hash: int = field(default=-1, init=False, repr=False, compare=False)
+    """The hash once computed (-1, which no hash is, until then): a deck is hashed in
+    every position key and outcome cache of a search."""
+
+    def __hash__(self) -> int:
+        known = self._hash
+        if known == -1:
+            known = hash((self.name, self.unseen, self.returned))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     @property
     def id(self) -> str:

@@ -273,3 +273,24 @@ def test_estimate_of_a_finished_game_is_certain() -> None:
     state.apply(state.parse_move("58-off"))
     assert state.phase is Phase.OVER
     assert (estimate(state, 0), estimate(state, 1)) == (1.0, 0.0)
+
+
+def test_the_garbage_collector_is_paused_only_during_a_search() -> None:
+    import gc
+
+    state = midgame("labyrinth", 2, 4)
+    paused: list[bool] = []
+
+    def clock() -> float:
+        paused.append(not gc.isenabled())
+        return 0.0
+
+    assert gc.isenabled()
+    choose(state, "normal", clock=clock)
+    assert gc.isenabled() and any(paused)
+    gc.disable()
+    try:
+        choose(state, "normal", clock=frozen_clock)
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()

@@ -121,6 +121,11 @@ def test_keys_are_equal_exactly_when_positions_are(case: tuple[str, int], seed: 
         assert again.position_key() == key, "the position read back has another key"
         # a position and its copies keep their key
         assert state.search_copy().position_key() == key == state.copy().position_key()
+    # a replay of the game's actions, in search mode, reaches the same key
+    replay = game.new_state(players).search_copy()
+    for action in state.history:
+        replay.play(action)
+    assert replay.position_key() == state.position_key()
 
 
 def transpositions(state: State) -> Iterator[tuple[State, State]]:
