@@ -52,7 +52,7 @@ def _symbol(cell: Cell) -> str:
                 arrow = "\u2192" if mark.target > cell.square else "\u2190"
             return f"{arrow}{mark.target}"
         if mark.kind == m.TRAP:
-            return f"\u231b{mark.turns}"
+            return f"T{mark.turns}"  # a trap and its turns (an hourglass has no glyph in most fonts)
     return ""
 
 
