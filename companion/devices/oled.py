@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from luma.core.device import device
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
@@ -136,32 +137,13 @@ def plan_sh1106(spans: Sequence[Span | None]) -> list[tuple[int, Span]]:
     return [(p, span) for p, span in enumerate(spans) if span is not None]
 
 
-class WindowedSSD1306(ssd1306):  # type: ignore[misc]  # luma has no type hints
-    """luma.oled's ``ssd1306`` sending only the changed windows (see the module).
+class _TrackedRam(device):  # type: ignore[misc]  # luma has no type hints
+    """What both windowed drivers share: they remember the panel's RAM (``_ram``) and
+    forget it when a transfer fails or the panel sleeps, so the next frame goes whole;
+    luma's cleanup runs once. Put before luma's driver class in the bases."""
 
-    ``serial_interface``: luma's ``i2c`` (or ``noop``); ``width`` x ``height`` pixels
-    (128x64 or 128x32); ``rotate``: 0-3 quarter turns clockwise; ``windowed``: ``False``
-    for luma's own full-frame ``display()``.
-
-    :raises luma.core.error.DeviceDisplayModeError: an unsupported size.
-    :raises luma.core.error.DeviceNotFoundError: the panel does not answer (at init or
-        at any transfer).
-    """
-
-    def __init__(
-        self,
-        serial_interface: Any = None,
-        width: int = 128,
-        height: int = 64,
-        rotate: int = 0,
-        *,
-        windowed: bool = True,
-    ) -> None:
-        self.windowed = windowed
-        self._ram: bytes | None = None
-        """The GDDRAM bytes the panel holds (as :func:`pack` gives them), if known."""
-        self._cleaned = False
-        super().__init__(serial_interface, width=width, height=height, rotate=rotate)
+    _ram: bytes | None
+    _cleaned: bool
 
     def command(self, *cmd: int) -> None:
         """Send command bytes; a failed transfer makes the panel's RAM unknown."""
@@ -192,6 +174,34 @@ class WindowedSSD1306(ssd1306):  # type: ignore[misc]  # luma has no type hints
         self._cleaned = True
         super().cleanup()
 
+
+class WindowedSSD1306(_TrackedRam, ssd1306):  # type: ignore[misc]  # luma has no type hints
+    """luma.oled's ``ssd1306`` sending only the changed windows (see the module).
+
+    ``serial_interface``: luma's ``i2c`` (or ``noop``); ``width`` x ``height`` pixels
+    (128x64 or 128x32); ``rotate``: 0-3 quarter turns clockwise; ``windowed``: ``False``
+    for luma's own full-frame ``display()``.
+
+    :raises luma.core.error.DeviceDisplayModeError: an unsupported size.
+    :raises luma.core.error.DeviceNotFoundError: the panel does not answer (at init or
+        at any transfer).
+    """
+
+    def __init__(
+        self,
+        serial_interface: Any = None,
+        width: int = 128,
+        height: int = 64,
+        rotate: int = 0,
+        *,
+        windowed: bool = True,
+    ) -> None:
+        self.windowed = windowed
+        self._ram: bytes | None = None
+        """The GDDRAM bytes the panel holds (as :func:`pack` gives them), if known."""
+        self._cleaned = False
+        super().__init__(serial_interface, width=width, height=height, rotate=rotate)
+
     def display(self, image: Image.Image) -> None:
         """Show ``image`` (mode "1", the device's ``size``), sending only what changed.
 
@@ -221,7 +231,7 @@ class WindowedSSD1306(ssd1306):  # type: ignore[misc]  # luma has no type hints
         self._ram = new
 
 
-class WindowedSH1106(sh1106):  # type: ignore[misc]  # luma has no type hints
+class WindowedSH1106(_TrackedRam, sh1106):  # type: ignore[misc]  # luma has no type hints
     """luma.oled's ``sh1106`` sending only the changed part of each page (see the
     module). Parameters, errors: as :class:`WindowedSSD1306`; ``page_address_offset``:
     the RAM column of the panel's first pixel column (2 on 128-wide panels, luma's
@@ -242,34 +252,6 @@ class WindowedSH1106(sh1106):  # type: ignore[misc]  # luma has no type hints
         self._cleaned = False
         super().__init__(serial_interface, width=width, height=height, rotate=rotate,
                          page_address_offset=page_address_offset)
-
-    def command(self, *cmd: int) -> None:
-        """Send command bytes; a failed transfer makes the panel's RAM unknown."""
-        try:
-            super().command(*cmd)
-        except BaseException:
-            self._ram = None
-            raise
-
-    def data(self, data: Sequence[int]) -> None:
-        """Send RAM data bytes; a failed transfer makes the panel's RAM unknown."""
-        try:
-            super().data(data)
-        except BaseException:
-            self._ram = None
-            raise
-
-    def hide(self) -> None:
-        """Switch the panel off (sleep); the next frame after it is sent in full."""
-        self._ram = None
-        super().hide()
-
-    def cleanup(self) -> None:
-        """luma's cleanup, once (luma also calls it from its exit hook)."""
-        if self._cleaned:
-            return
-        self._cleaned = True
-        super().cleanup()
 
     def display(self, image: Image.Image) -> None:
         """Show ``image`` (mode "1", the device's ``size``), sending only what changed.
