@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from companion.rules import Move, State
+from companion.rules import IllegalMoveError, Move, State
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks import SenetSticksState
@@ -51,6 +51,10 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
     :raises IllegalMoveError: ``highlight`` is not a legal move of ``state``.
     :raises ValueError: the game has no board picture.
     """
+    if highlight is not None and highlight not in state.legal_moves():
+        raise IllegalMoveError(
+            f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
+        )
     if isinstance(state, SenetTaitState):
         return senet_tait.board_model(state, highlight)
     if isinstance(state, SenetSticksState):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.rules import IllegalMoveError, Move, PieceZone
+from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.cretan_data import square_name
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
@@ -120,8 +120,6 @@ def board_model(state: CretanLabyrinthState, highlight: Move | None = None) -> B
 def _highlight(state: CretanLabyrinthState, move: Move | None) -> Highlight | None:
     if move is None:
         return None
-    if move not in state.legal_moves():
-        raise IllegalMoveError(f"cannot preview {move.notation!r}: not a legal move in {state.describe()}")
     p = state.current_player
     if move.kind in ("move", "fly") and move.src is not None and move.dst is not None:
         return Highlight(move, p, move.src, PieceZone.BOARD, (move.dst,), PieceZone.BOARD)

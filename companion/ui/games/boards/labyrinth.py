@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from companion.rules import IllegalMoveError, Move, PieceZone
+from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.labyrinth import COLOURS, LabyrinthState
 from companion.rules.labyrinth_board import Board as FieldData
@@ -162,8 +162,6 @@ def board_model(state: LabyrinthState, highlight: Move | None = None) -> Board:
 def _highlight(state: LabyrinthState, move: Move | None) -> Highlight | None:
     if move is None:
         return None
-    if move not in state.legal_moves():
-        raise IllegalMoveError(f"cannot preview {move.notation!r}: not a legal move in {state.describe()}")
     game = state.game
     last = game.board.last
     p = state.current_player

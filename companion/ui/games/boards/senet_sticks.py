@@ -16,7 +16,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from companion.rules import IllegalMoveError, Move, PieceZone
+from companion.rules import Move, PieceZone
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import BoardSpec
 from companion.ui.font import draw_text, text_width
@@ -111,8 +111,6 @@ def board_model(state: SenetSticksState, highlight: Move | None = None) -> Board
 def _highlight(state: SenetSticksState, move: Move | None) -> Highlight | None:
     if move is None:
         return None
-    if move not in state.legal_moves():
-        raise IllegalMoveError(f"cannot preview {move.notation!r}: not a legal move in {state.describe()}")
     p = state.current_player
     if move.kind == "move" and move.dst is not None:
         return Highlight(move, p, move.src, PieceZone.BOARD, (move.dst,), PieceZone.BOARD)
