@@ -170,11 +170,8 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
     :raises OSError: the file cannot be read.
     """
     data = path.read_bytes()
-    try:
-        loaded = load(path, repair=False)
-        intact = loaded.intact if loaded.intact is not None else len(data)
-    except RecursionError:  # a line nested too deep for the loader: treat it as ours
-        intact = None
+    loaded = load(path, repair=False)
+    intact: int | None = loaded.intact if loaded.intact is not None else len(data)
     lines = data.split(b"\n")
     tail = lines.pop()
     if not lines:
@@ -182,15 +179,14 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
                            "no usable first record")
     try:
         head = decode(lines[0])
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         raise JournalError(f"{path}: line 1: {exc}: no usable first record") from None
     game, players = _header(path, head)
     return _Reader(path, game, players, head, tz).run(lines, tail, intact)
 
 
 def _header(path: Path, head: dict[str, Any]) -> tuple[Game, int]:
-    # The loader has checked the first record already (unless a later line stopped it
-    # with a RecursionError); this gets the game back.
+    # The loader has checked the first record already; this gets the game back.
     from companion.rules import get_game
 
     if head.get("format") != FORMAT_JOURNAL or head.get("version") != VERSION_JOURNAL:
@@ -252,8 +248,6 @@ class _Reader:
         """Apply one line; the reason in words when it cannot be taken."""
         try:
             record = decode(line)
-        except RecursionError:
-            return "a record nested too deep to read"
         except ValueError as exc:
             return str(exc)
         try:
@@ -275,8 +269,6 @@ class _Reader:
         not at hand), what the line is."""
         try:
             record = decode(line)
-        except RecursionError:
-            return "a record nested too deep to read"
         except ValueError as exc:
             return str(exc)
         try:
@@ -331,7 +323,7 @@ class _Reader:
         for number in range(first + 1, len(lines) + 1):
             try:
                 record = decode(lines[number - 1])
-            except (ValueError, RecursionError):
+            except ValueError:
                 continue
             if "throw" in record and isinstance(record["throw"], dict):
                 faces = record["throw"].get("faces")
