@@ -842,8 +842,10 @@ class BoardPage(Page):
             self.back(nav)
 
     def back(self, nav: Controller) -> None:
-        if self.back_to is None or self.back_to.kind in IN_GAME:
-            nav.route() if self.back_to is None else nav.goto(self.back_to)
+        if self.back_to is None:
+            nav.route()
+        elif self.back_to.kind in IN_GAME:  # the same screen, its cursor kept
+            nav.goto(self.back_to)
         else:
             nav.goto(self.back_to.again())
 
