@@ -1,14 +1,16 @@
 """How fast the companion digests shaker frames (not a test: prints numbers).
 
-Each rate is printed next to a floor measured in the same run on the same bytes: the
-least any reader of this protocol must do with them (:func:`floor_reader`: cut CR LF
-lines 4 kB at a time, check each line's CRC with the codec's own :func:`crc16`, split
-its fields into key=value pairs), and the ratio of the two.
+Each cost is printed as a ratio to a floor measured in the same run on the same
+bytes: the least any reader of this protocol must do with them (:func:`floor_reader`:
+cut CR LF lines 4 kB at a time, check each line's CRC with the codec's own
+:func:`crc16`, split its fields into key=value pairs). Both in CPU time, interleaved in
+short rounds (benchmarks/measure.py), with the min, median and spread of the per-round
+ratios (``--quick``: a few seconds).
 
 ``python benchmarks/shaker_link_throughput.py`` measures, on this machine:
 
-* frames parsed per second by :func:`companion.devices.shaker_codec.parse_frame`;
-* lines per second through the link's line splitter and frame handling (the path a
+* the CPU time of a frame parsed by :func:`companion.devices.shaker_codec.parse_frame`;
+* the CPU time of lines through the link's line splitter and frame handling (the path a
   ReaderThread feeds), for valid heartbeats and for garbage;
 * the time to skip a 100 kB line without a terminator;
 * how long after a replug (a new pseudo-terminal appearing) the link is connected
@@ -20,15 +22,19 @@ rate above a few thousand per second leaves the Pi's CPU to the rest of the serv
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import pty
 import random
 import select
+import statistics
 import threading
 import time
 import tty
 from collections.abc import Callable
+
+from measure import interleave, ratio_line, repeat_until
 
 from companion.devices import shaker_link
 from companion.devices.shaker_codec import crc16, format_frame, parse_frame
@@ -71,38 +77,30 @@ def _floor_line(line: bytes) -> int:
     return 1
 
 
-def _rate(
-    label: str, count: int, run: Callable[[], None], floor: Callable[[], object]
-) -> None:
-    """Print ``count / time`` of ``run``, the time of ``floor`` (the same input through
-    the least a reader must do), measured now, and the ratio of the two."""
-    start = time.perf_counter()
-    run()
-    elapsed = time.perf_counter() - start
-    start = time.perf_counter()
-    floor()
-    least = time.perf_counter() - start
-    print(f"{label:<48} {count / elapsed:>12,.0f} per second  ({elapsed * 1000:.1f} ms; "
-          f"floor {least * 1000:.1f} ms: {elapsed / least:5.1f}x)")
+def _compare(label: str, run: Callable[[], object], floor: Callable[[], object], rounds: int) -> None:
+    """Print the CPU time of ``run`` over that of ``floor`` (the same input through the
+    least a reader must do), in interleaved rounds (benchmarks/measure.py)."""
+    result = interleave(repeat_until(floor), {label: repeat_until(run)}, rounds, by="time")
+    per_call = 1 / statistics.median(result.rates[label])
+    print(ratio_line(label, result.ratios[label], "x floor time", 50)
+          + f"  ({per_call * 1000:.3f} CPU ms a call)")
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a few seconds (CI sanity)")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds per figure (default 12)")
+    args = parser.parse_args()
+    rounds = 2 if args.quick else args.rounds
     logging.getLogger("companion.devices.shaker_link").setLevel(logging.ERROR)
     heartbeat = format_frame("HEARTBEAT", 1, [("state", "idle"), ("armed", "0"), ("up", "42")], BOOT)
-    n = 50_000
+    n = 2_000
     print("floor: the same bytes cut into CR LF lines 4 kB at a time, each line's CRC "
           "checked with the codec's crc16 (C, table-driven), its fields split into "
-          "key=value pairs")
+          "key=value pairs. CPU time, interleaved rounds (benchmarks/measure.py).")
 
-    def parse_all() -> None:
-        for _ in range(n):
-            parse_frame(heartbeat)
-
-    def floor_parse() -> None:
-        for _ in range(n):
-            _floor_line(heartbeat[:-2])
-
-    _rate("parse_frame(heartbeat)", n, parse_all, floor_parse)
+    _compare("parse_frame(heartbeat)", lambda: parse_frame(heartbeat),
+             lambda: _floor_line(heartbeat[:-2]), rounds)
 
     link = ShakerLink(on_throw=lambda throw: None, find_port=lambda: None)
     protocol = shaker_link._LineProtocol(link, link._generation)
@@ -110,18 +108,19 @@ def main() -> None:
     beats = heartbeat * n
     if floor_reader(beats) != n:
         raise RuntimeError("the floor did not take every heartbeat")
-    _rate("link: heartbeat lines (one 4 kB read at a time)", n, lambda: _feed(protocol, beats),
-          lambda: floor_reader(beats))
+    _compare(f"link: {n} heartbeat lines, 4 kB reads", lambda: _feed(protocol, beats),
+             lambda: floor_reader(beats), rounds)
     rng = random.Random(1)
     garbage = b"".join(bytes(rng.randrange(256) for _ in range(60)) + b"\r\n" for _ in range(n))
-    _rate("link: garbage lines of 60 bytes", n, lambda: _feed(protocol, garbage),
-          lambda: floor_reader(garbage))
+    _compare(f"link: {n} garbage lines of 60 bytes", lambda: _feed(protocol, garbage),
+             lambda: floor_reader(garbage), rounds)
     big = b"A" * 100_000 + b"\r\n"
-    _rate("link: 100 kB lines skipped", 1, lambda: _feed(protocol, big),
-          lambda: floor_reader(big))
-    times = [_reconnect_seconds(away) for away in (0.3, 0.45, 0.6, 0.75, 0.9, 1.3)]
-    label = "reconnect after a replug (6 trials)"
-    print(f"{label:<48} max {max(times):.2f} s, mean {sum(times) / len(times):.2f} s "
+    _compare("link: a 100 kB line skipped", lambda: _feed(protocol, big),
+             lambda: floor_reader(big), rounds)
+    aways = (0.3,) if args.quick else (0.3, 0.45, 0.6, 0.75, 0.9, 1.3)
+    times = [_reconnect_seconds(away) for away in aways]
+    label = f"reconnect after a replug ({len(times)} trials)"
+    print(f"{label:<50} max {max(times):.2f} s, mean {sum(times) / len(times):.2f} s of wall time "
           "(target <= 2 s; no floor: the link polls for the port)")
 
 
