@@ -1,13 +1,13 @@
 """What a board picture costs next to an ordinary screen, per game.
 
-    .venv/bin/python benchmarks/board_picture_cost.py [--frames N]
+    .venv/bin/python benchmarks/board_picture_cost.py [--quick] [--rounds N]
 
 For a position in the middle of a seeded game of each game (4 players where a game
 allows them), the CPU time of one board frame -- ``board_model(state, highlight=move)``
 then ``draw_board`` -- and of its words (``pieces_in_words``) and SVG (``board_svg``),
-each printed as a ratio to the floor measured in the same run: ``render`` of a moves
-screen (a title, six menu rows and a hint line), the frame the companion draws on
-every button press. A board frame is drawn when a player opens the board or moves the
+each printed as a ratio to the floor measured in the same run (CPU time, interleaved
+rounds: benchmarks/measure.py): ``render`` of a moves screen (a title, six menu rows
+and a hint line), the frame the companion draws on every button press. A board frame is drawn when a player opens the board or moves the
 cursor in the move preview, so a ratio of a few times the floor keeps it as quick to
 follow the cursor as the moves screen itself. Run it on the Pi you build (a Pi Zero 2 W
 is several times slower than a desktop).
@@ -18,10 +18,10 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
-from collections.abc import Callable
+import statistics
 from functools import partial
 
+from measure import interleave, ratio_line, repeat_until
 from PIL import Image
 
 from companion.rules import Move, Phase, State, get_game
@@ -53,38 +53,39 @@ def board_frame(state: State, move: Move | None) -> Image.Image:
     return draw_board(board_model(state, highlight=move))
 
 
-def per_call(work: Callable[[], object], frames: int) -> float:
-    """Milliseconds per call of ``work``: the best of three runs of ``frames`` calls."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(frames):
-            work()
-        best = min(best, (time.perf_counter() - start) / frames * 1000)
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--frames", type=int, default=200, help="calls per measurement (default 200)")
+    parser.add_argument("--quick", action="store_true", help="a few seconds (CI sanity)")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds per game (default 10)")
     args = parser.parse_args()
+    rounds = 2 if args.quick else args.rounds
     print(f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}")
+    print("floor: render() of a moves screen (the frame of every press); CPU time, the")
+    print("floor and the three board costs interleaved in rounds (benchmarks/measure.py)")
     view = View(
         "moves", "Black threw 3", items=("12-15", "14-17", "20-23", "enter 4", "25-28", "26-29"),
         hint="OK: move  BACK: menu",
     )
-    floor = per_call(lambda: render(view), args.frames)
-    print(f"{'floor':18} {floor:6.3f} ms  render() of a moves screen (the frame of every press)")
-    for game_id, players, actions in GAMES:
+    floor_ms: list[float] = []
+    for game_id, players, actions in GAMES[:1] if args.quick else GAMES:
         state, move = position(game_id, players, actions)
         board = board_model(state, highlight=move)
-        frame = per_call(partial(board_frame, state, move), args.frames)
-        words = per_call(partial(pieces_in_words, state, 21), args.frames)
-        svg = per_call(partial(board_svg, board), args.frames)
-        print(
-            f"{game_id:18} {frame:6.3f} ms  board frame {frame / floor:4.1f}x the floor; "
-            f"words {words / floor:4.1f}x; SVG {svg / floor:4.1f}x"
+        result = interleave(
+            repeat_until(lambda: render(view)),
+            {
+                "board frame": repeat_until(partial(board_frame, state, move)),
+                "words": repeat_until(partial(pieces_in_words, state, 21)),
+                "SVG": repeat_until(partial(board_svg, board)),
+            },
+            rounds,
+            by="time",
         )
+        floor_ms += [1000 / rate for rate in result.rates["floor"]]
+        frame_ms = 1000 / statistics.median(result.rates["board frame"])
+        print(f"{game_id} ({players}p): board frame {frame_ms:.3f} CPU ms")
+        for name, ratios in result.ratios.items():
+            print(ratio_line(f"  {name}", ratios, "x floor time", 16))
+    print(f"floor: render() of a moves screen {statistics.median(floor_ms):.3f} CPU ms (median)")
 
 
 if __name__ == "__main__":
