@@ -1,17 +1,20 @@
 """What `companion web` costs to keep running: its memory (RSS) and its start time.
 
-    .venv/bin/python benchmarks/web_footprint.py [--runs N]
+    .venv/bin/python benchmarks/web_footprint.py [--quick] [--runs N]
 
 Starts `companion web` on a free loopback port over a journal directory holding one
-whole scripted game (`companion demo`), and measures, median of ``--runs`` starts:
+whole scripted game (`companion demo`), and measures, over ``--runs`` rounds:
 
-* start: seconds from the process's launch to the first answered ``GET /``;
+* start: the process's CPU seconds (all its threads, from ``/proc/PID/task/*/schedstat``)
+  from its launch to the first answered ``GET /``; its wall-clock seconds beside, for
+  information (on a busy machine they say more about the machine than the page);
 * RSS: its resident memory (``/proc/PID/status`` VmRSS) right after that first page,
   and again after 20 more pages and one event stream (the steady state).
 
 The floor, measured in the same run the same way: a bare ``python -c 'import
 starlette, uvicorn'`` process that then serves nothing (it sleeps): the web stack's
-own price, before any of the companion. Ratios to it say what the page adds. A
+own price, before any of the companion. Ratios to it say what the page adds. Each round
+starts floor, web, web, floor (benchmarks/measure.py), one ratio per round. A
 Raspberry Pi Zero 2 W has 512 MB of RAM and a CPU several times slower than a desktop:
 run this on the Pi you build to see its own seconds.
 """
@@ -19,6 +22,7 @@ run this on the Pi you build to see its own seconds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import socket
 import statistics
@@ -29,12 +33,24 @@ import time
 import urllib.request
 from pathlib import Path
 
+from measure import ratio_line
+
 
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds run so far by every thread of process ``pid`` (the scheduler's
+    nanosecond count; /proc/PID/stat's ticks are 10 ms)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a thread that ended
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def free_port() -> int:
@@ -44,8 +60,9 @@ def free_port() -> int:
         return port
 
 
-def floor() -> tuple[float, int]:
-    """Seconds to import starlette and uvicorn in a fresh process, and its RSS then."""
+def floor() -> tuple[float, float, int]:
+    """Wall and CPU seconds to import starlette and uvicorn in a fresh process, and its
+    RSS (KiB) then."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", "import starlette, uvicorn, sys; print('ready', flush=True); "
@@ -53,13 +70,15 @@ def floor() -> tuple[float, int]:
     assert proc.stdout is not None
     proc.stdout.readline()
     took = time.perf_counter() - start
+    cpu = cpu_seconds(proc.pid)
     rss = rss_kib(proc.pid)
     proc.communicate("")
-    return took, rss
+    return took, cpu, rss
 
 
-def web(directory: Path) -> tuple[float, int, int]:
-    """(seconds to the first page, RSS then, RSS after 20 more pages and an event)."""
+def web(directory: Path) -> tuple[float, float, int, int]:
+    """(wall seconds to the first page, CPU seconds then, RSS then, RSS after 20 more
+    pages and an event; RSS in KiB)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
@@ -76,6 +95,7 @@ def web(directory: Path) -> tuple[float, int, int]:
                     raise RuntimeError("companion web stopped") from None
                 time.sleep(0.01)
         took = time.perf_counter() - start
+        cpu = cpu_seconds(proc.pid)
         first = rss_kib(proc.pid)
         for i in range(20):
             with urllib.request.urlopen(url + ("/games" if i % 2 else "/"), timeout=5) as a:
@@ -83,7 +103,7 @@ def web(directory: Path) -> tuple[float, int, int]:
         with urllib.request.urlopen(url + "/events", timeout=5) as stream:
             while b"event: board" not in stream.readline():
                 pass
-        return took, first, rss_kib(proc.pid)
+        return took, cpu, first, rss_kib(proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -91,25 +111,38 @@ def web(directory: Path) -> tuple[float, int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="starts measured (median)")
+    parser.add_argument("--quick", action="store_true", help="one round (CI sanity)")
+    parser.add_argument("--runs", type=int, default=4, help="rounds of floor, web, web, floor")
     args = parser.parse_args()
+    runs = 1 if args.quick else args.runs
+    start_ratio: list[float] = []
+    first_ratio: list[float] = []
+    steady_ratio: list[float] = []
+    walls: list[float] = []
+    floors: list[tuple[float, float, int]] = []
     with tempfile.TemporaryDirectory(prefix="web-footprint-") as tmp:
         subprocess.run([sys.executable, "-m", "companion", "demo", "--journal", tmp],
                        stdout=subprocess.DEVNULL, check=True)
-        floors = [floor() for _ in range(args.runs)]
-        webs = [web(Path(tmp)) for _ in range(args.runs)]
-    f_start = statistics.median(t for t, _ in floors)
-    f_rss = statistics.median(r for _, r in floors)
-    w_start = statistics.median(t for t, _, _ in webs)
-    w_first = statistics.median(r for _, r, _ in webs)
-    w_steady = statistics.median(r for _, _, r in webs)
-    print(f"python {platform.python_version()} on {platform.machine()}, median of {args.runs}")
-    print("floor: a bare `python -c 'import starlette, uvicorn'` process (imports, then waits)")
-    print(f"  floor start      {f_start:6.2f} s   RSS {f_rss / 1024:6.1f} MiB")
-    print(f"  web start        {w_start:6.2f} s   ({w_start / f_start:4.1f}x the floor; to the first page)")
-    print(f"  web RSS, 1 page  {w_first / 1024:6.1f} MiB ({w_first / f_rss:4.1f}x the floor)")
-    print(f"  web RSS, steady  {w_steady / 1024:6.1f} MiB ({w_steady / f_rss:4.1f}x the floor; "
-          "after 21 pages and an event stream)")
+        for _ in range(runs):
+            f1 = floor()
+            w1 = web(Path(tmp))
+            w2 = web(Path(tmp))
+            f2 = floor()
+            floors += [f1, f2]
+            start_ratio.append((w1[1] + w2[1]) / (f1[1] + f2[1]))
+            first_ratio.append((w1[2] + w2[2]) / (f1[2] + f2[2]))
+            steady_ratio.append((w1[3] + w2[3]) / (f1[2] + f2[2]))
+            walls += [w1[0], w2[0]]
+    floor_cpu = statistics.median(c for _, c, _ in floors)
+    floor_rss = statistics.median(r for _, _, r in floors)
+    print(f"python {platform.python_version()} on {platform.machine()}, {runs} rounds of floor, "
+          "web, web, floor")
+    print("floor: a bare `python -c 'import starlette, uvicorn'` process (imports, then waits): "
+          f"{floor_cpu:.2f} CPU s, RSS {floor_rss / 1024:.1f} MiB (medians)")
+    print(ratio_line("web start (CPU s to the first page)", start_ratio, "x floor", 40)
+          + f"  (wall {statistics.median(walls):.2f} s)")
+    print(ratio_line("web RSS, 1 page", first_ratio, "x floor", 40))
+    print(ratio_line("web RSS, steady (21 pages, an event)", steady_ratio, "x floor", 40))
 
 
 if __name__ == "__main__":
