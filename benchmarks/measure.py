@@ -153,9 +153,10 @@ def run_child(args: Sequence[str], timeout: float = 600) -> Any:
     :raises subprocess.CalledProcessError: the child failed.
     :raises subprocess.TimeoutExpired: it ran longer than ``timeout`` seconds.
     """
-    done = subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, check=True, timeout=timeout
-    )
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout)
+    if done.returncode:
+        sys.stderr.write(done.stderr)
+        done.check_returncode()
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
