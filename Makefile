@@ -41,11 +41,16 @@ test: $(STAMP) chromium
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-# Every benchmark script that exists in this checkout, one after the other.
+# Every benchmark script that exists in this checkout, one after the other (the full
+# figures; each also takes --quick, a few seconds, which tests/test_benchmarks_quick.py
+# runs). How they measure and how to read them: benchmarks/README.md.
 BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
               benchmarks/board_picture_cost.py benchmarks/ai_strength.py \
-              benchmarks/web_footprint.py
+              benchmarks/web_footprint.py benchmarks/start_time.py \
+              benchmarks/calibration.py benchmarks/gc_pauses.py \
+              benchmarks/senet_sticks_playouts.py benchmarks/labyrinth_playouts.py \
+              benchmarks/cretan_playouts.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \

@@ -171,7 +171,7 @@ def cold_child(game_id: str, players: int, rounds: int, slice_s: float, seed: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
-                        help="a few seconds in all: one player count per game, few rounds (CI sanity)")
+                        help="a few seconds in all: two games, few rounds, one cold process (CI sanity)")
     parser.add_argument("--rounds", type=int, default=12, help="warm rounds per game (default 12)")
     parser.add_argument("--slice", type=float, default=0.05,
                         help="CPU seconds per slice (default 0.05)")
@@ -191,7 +191,7 @@ def main() -> None:
         return
     todo = configs(args.game)
     if args.quick:
-        todo = [(g, n) for g, n in todo if n == game_class(g).min_players]
+        todo = [(g, n) for g, n in todo if n == game_class(g).min_players][:2]
         args.rounds, args.slice, args.warmup, args.cold, args.cold_rounds = 2, 0.02, 0.05, 1, 2
 
     print("Floor: royalur (Finkel rules), the same random-playout loop. CPU time of this")

@@ -124,15 +124,18 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "companion", "demo", "--journal", tmp],
                        stdout=subprocess.DEVNULL, check=True)
         for _ in range(runs):
-            f1 = floor()
-            w1 = web(Path(tmp))
-            w2 = web(Path(tmp))
-            f2 = floor()
-            floors += [f1, f2]
-            start_ratio.append((w1[1] + w2[1]) / (f1[1] + f2[1]))
-            first_ratio.append((w1[2] + w2[2]) / (f1[2] + f2[2]))
-            steady_ratio.append((w1[3] + w2[3]) / (f1[2] + f2[2]))
-            walls += [w1[0], w2[0]]
+            # --quick: half a round (floor, web), enough to see that it works
+            f = [floor()]
+            w = [web(Path(tmp))]
+            if not args.quick:
+                w.append(web(Path(tmp)))
+                f.append(floor())
+            floors += f
+            f_cpu, f_rss = sum(x[1] for x in f), sum(x[2] for x in f)
+            start_ratio.append(sum(x[1] for x in w) / f_cpu)
+            first_ratio.append(sum(x[2] for x in w) / f_rss)
+            steady_ratio.append(sum(x[3] for x in w) / f_rss)
+            walls += [x[0] for x in w]
     floor_cpu = statistics.median(c for _, c, _ in floors)
     floor_rss = statistics.median(r for _, _, r in floors)
     print(f"python {platform.python_version()} on {platform.machine()}, {runs} rounds of floor, "

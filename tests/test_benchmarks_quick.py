@@ -1,0 +1,54 @@
+"""Every benchmark runs: ``--quick`` in a subprocess exits 0 and prints its figures.
+
+No timing is asserted (figures depend on the machine; benchmarks/README.md says how to
+read them): only that a benchmark still works after a change to what it measures, and
+prints its ratio lines (benchmarks/measure.py's ``ratio min ... median ...``) or, for
+the playout benchmarks that count rather than time, their figure lines.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+HELPERS = {"measure.py", "playouts.py"}
+"""Modules the benchmarks import, not benchmarks."""
+
+RATIO = r"ratio min +\d+\.\d+ +median +\d+\.\d+ "
+EXPECTED = {
+    "senet_sticks_playouts.py": r"blocked board ended \d+ of \d+ random games",
+    "labyrinth_playouts.py": r"4 players: (\d+) of \1 random games ended",
+    "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
+}
+"""What a benchmark that prints no ratio prints instead (default: a ratio line)."""
+
+REQUIRED = {
+    "rules_throughput.py", "shaker_link_throughput.py", "board_picture_cost.py",
+    "web_footprint.py", "gc_pauses.py", *EXPECTED,
+}
+"""Benchmarks that must take ``--quick``; the others are run once they do."""
+
+
+def scripts() -> list[str]:
+    return sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in HELPERS)
+
+
+def test_the_required_benchmarks_exist() -> None:
+    assert set(scripts()) >= REQUIRED
+
+
+@pytest.mark.parametrize("name", scripts())
+def test_quick_run_exits_0_and_prints_its_figures(name: str) -> None:
+    path = BENCHMARKS / name
+    if name not in REQUIRED and "--quick" not in path.read_text():
+        pytest.skip(f"benchmarks/{name} has no --quick mode yet")
+    done = subprocess.run(
+        [sys.executable, str(path), "--quick"], capture_output=True, text=True, timeout=180
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(EXPECTED.get(name, RATIO), done.stdout), done.stdout[-2000:]
