@@ -119,6 +119,9 @@ def main() -> None:
     first_ratio: list[float] = []
     steady_ratio: list[float] = []
     walls: list[float] = []
+    webs_cpu: list[float] = []
+    webs_first: list[int] = []
+    webs_steady: list[int] = []
     floors: list[tuple[float, float, int]] = []
     with tempfile.TemporaryDirectory(prefix="web-footprint-") as tmp:
         subprocess.run([sys.executable, "-m", "companion", "demo", "--journal", tmp],
@@ -136,6 +139,9 @@ def main() -> None:
             first_ratio.append(sum(x[2] for x in w) / f_rss)
             steady_ratio.append(sum(x[3] for x in w) / f_rss)
             walls += [x[0] for x in w]
+            webs_cpu += [x[1] for x in w]
+            webs_first += [x[2] for x in w]
+            webs_steady += [x[3] for x in w]
     floor_cpu = statistics.median(c for _, c, _ in floors)
     floor_rss = statistics.median(r for _, _, r in floors)
     print(f"python {platform.python_version()} on {platform.machine()}, {runs} rounds of floor, "
@@ -143,9 +149,11 @@ def main() -> None:
     print("floor: a bare `python -c 'import starlette, uvicorn'` process (imports, then waits): "
           f"{floor_cpu:.2f} CPU s, RSS {floor_rss / 1024:.1f} MiB (medians)")
     print(ratio_line("web start (CPU s to the first page)", start_ratio, "x floor", 40)
-          + f"  (wall {statistics.median(walls):.2f} s)")
-    print(ratio_line("web RSS, 1 page", first_ratio, "x floor", 40))
-    print(ratio_line("web RSS, steady (21 pages, an event)", steady_ratio, "x floor", 40))
+          + f"  ({statistics.median(webs_cpu):.2f} CPU s; wall {statistics.median(walls):.2f} s)")
+    print(ratio_line("web RSS, 1 page", first_ratio, "x floor", 40)
+          + f"  ({statistics.median(webs_first) / 1024:.1f} MiB)")
+    print(ratio_line("web RSS, steady (21 pages, an event)", steady_ratio, "x floor", 40)
+          + f"  ({statistics.median(webs_steady) / 1024:.1f} MiB)")
 
 
 if __name__ == "__main__":
