@@ -15,7 +15,14 @@ figures then swing by a factor of two between runs. So:
 * **repeated**: one ratio per round, and :func:`ratio_line` prints the min, the median
   and the spread (the interquartile range, and min-max) of those ratios, per game;
 * **warm and cold** where a cache matters: cold is a fresh subprocess (see
-  :func:`run_child`), warm is after untimed play in the same process.
+  :func:`run_child`), warm is after untimed play in the same process;
+* **the garbage collector between slices**, untimed: during :func:`interleave` it is
+  off while a slice runs, and collects the young generations before each slice and
+  everything before each round. Otherwise a full collection that the floor's
+  allocations happen to start scans the measured engine's caches (megabytes in a
+  4-player Cretan game) and is billed to the floor, or lands in one slice of 0.05 s
+  and halves that round's ratio. The collector's pauses are measured on their own, in
+  whole games: benchmarks/gc_pauses.py.
 
 Read a ratio line as: the median is the figure; the IQR says how much it moved between
 rounds of this run; two runs agree when their medians are within a few percent.
@@ -23,6 +30,7 @@ rounds of this run; two runs agree when their medians are within a few percent.
 
 from __future__ import annotations
 
+import gc
 import json
 import statistics
 import subprocess
@@ -73,25 +81,39 @@ def interleave(
         raise ValueError(f"rounds must be at least 1, not {rounds}")
     out = Rounds({name: [] for name in subjects}, {name: [] for name in [*subjects, "floor"]})
     order = list(subjects)
-    for _ in range(rounds):
-        done = {name: 0.0 for name in [*order, "floor"]}
-        spent = dict.fromkeys(done, 0.0)
-        for name in ["floor", *order, *reversed(order), "floor"]:
-            work = floor if name == "floor" else subjects[name]
-            start = clock()
-            units = work(slice_s)
-            spent[name] += clock() - start
-            done[name] += units
-        rates = {}
-        for name in done:
-            if done[name] <= 0 or spent[name] <= 0:
-                raise ValueError(f"{name}: a slice did no work (or took no CPU time)")
-            rates[name] = done[name] / spent[name]
-            out.rates[name].append(rates[name])
-        for name in order:
-            ratio = rates[name] / rates["floor"]
-            out.ratios[name].append(ratio if by == "rate" else 1 / ratio)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            _round(floor, subjects, order, slice_s, out, by)
+    finally:
+        if collecting:
+            gc.enable()
     return out
+
+
+def _round(
+    floor: Work, subjects: Mapping[str, Work], order: list[str], slice_s: float, out: Rounds, by: str
+) -> None:
+    done = {name: 0.0 for name in [*order, "floor"]}
+    spent = dict.fromkeys(done, 0.0)
+    gc.collect()
+    for name in ["floor", *order, *reversed(order), "floor"]:
+        work = floor if name == "floor" else subjects[name]
+        gc.collect(1)  # untimed, between slices: see the module's docstring
+        start = clock()
+        units = work(slice_s)
+        spent[name] += clock() - start
+        done[name] += units
+    rates = {}
+    for name in done:
+        if done[name] <= 0 or spent[name] <= 0:
+            raise ValueError(f"{name}: a slice did no work (or took no CPU time)")
+        rates[name] = done[name] / spent[name]
+        out.rates[name].append(rates[name])
+    for name in order:
+        ratio = rates[name] / rates["floor"]
+        out.ratios[name].append(ratio if by == "rate" else 1 / ratio)
 
 
 def repeat_until(unit: Callable[[], object], per_call: int = 1) -> Work:
