@@ -27,6 +27,10 @@ EXPECTED = {
 }
 """What a benchmark that prints no ratio prints instead (default: a ratio line)."""
 
+ANY_RATIO = r"\d\.\d+ ?x\b"
+"""A ratio as any benchmark prints one (``3.5x``, ``1.20 x floor``): what a benchmark
+not yet on benchmarks/measure.py must print at least."""
+
 REQUIRED = {
     "rules_throughput.py", "shaker_link_throughput.py", "board_picture_cost.py",
     "web_footprint.py", "gc_pauses.py", *EXPECTED,
@@ -51,4 +55,5 @@ def test_quick_run_exits_0_and_prints_its_figures(name: str) -> None:
         [sys.executable, str(path), "--quick"], capture_output=True, text=True, timeout=180
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert re.search(EXPECTED.get(name, RATIO), done.stdout), done.stdout[-2000:]
+    expected = EXPECTED.get(name, RATIO if name in REQUIRED else ANY_RATIO)
+    assert re.search(expected, done.stdout), done.stdout[-2000:]
