@@ -16,13 +16,15 @@ figures then swing by a factor of two between runs. So:
   and the spread (the interquartile range, and min-max) of those ratios, per game;
 * **warm and cold** where a cache matters: cold is a fresh subprocess (see
   :func:`run_child`), warm is after untimed play in the same process;
-* **the garbage collector between slices**, untimed: during :func:`interleave` it is
-  off while a slice runs, and collects the young generations before each slice and
-  everything before each round. Otherwise a full collection that the floor's
-  allocations happen to start scans the measured engine's caches (megabytes in a
-  4-player Cretan game) and is billed to the floor, or lands in one slice of 0.05 s
-  and halves that round's ratio. The collector's pauses are measured on their own, in
-  whole games: benchmarks/gc_pauses.py.
+* **each side pays for its own garbage only**: before each slice, untimed,
+  :func:`gc.freeze` moves every object alive to the collector's permanent generation
+  (a full collection and an unfreeze start each round). A slice pays for collecting
+  what it allocates itself, not for scanning what the other side keeps: otherwise a
+  full collection that the floor's allocations happen to start scans the measured
+  engine's caches (megabytes in a 4-player Cretan game) and is billed to the floor, or
+  lands in one slice of 0.05 s and halves that round's ratio. The pauses of full
+  collections over those caches are measured on their own, in whole games:
+  benchmarks/gc_pauses.py.
 
 Read a ratio line as: the median is the figure; the IQR says how much it moved between
 rounds of this run; two runs agree when their medians are within a few percent.
@@ -81,14 +83,11 @@ def interleave(
         raise ValueError(f"rounds must be at least 1, not {rounds}")
     out = Rounds({name: [] for name in subjects}, {name: [] for name in [*subjects, "floor"]})
     order = list(subjects)
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         for _ in range(rounds):
             _round(floor, subjects, order, slice_s, out, by)
     finally:
-        if collecting:
-            gc.enable()
+        gc.unfreeze()
     return out
 
 
@@ -97,10 +96,11 @@ def _round(
 ) -> None:
     done = {name: 0.0 for name in [*order, "floor"]}
     spent = dict.fromkeys(done, 0.0)
+    gc.unfreeze()
     gc.collect()
     for name in ["floor", *order, *reversed(order), "floor"]:
         work = floor if name == "floor" else subjects[name]
-        gc.collect(1)  # untimed, between slices: see the module's docstring
+        gc.freeze()  # untimed, between slices: see the module's docstring
         start = clock()
         units = work(slice_s)
         spent[name] += clock() - start
