@@ -315,10 +315,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """``companion doctor``: one line per check, OK / FIX / INFO; status 1 when a FIX."""
+    import logging
     import warnings
 
     from companion.app import config as cfg
     from companion.app.doctor import Verdict, diagnose
+
+    # a damaged journal is one of the report's lines: not a log line after it as well
+    logging.getLogger("companion").addHandler(logging.NullHandler())
 
     try:
         conf = cfg.from_args(args)

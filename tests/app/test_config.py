@@ -218,3 +218,32 @@ def test_a_bad_game_option_names_the_file_the_key_and_why(
     conf.write_text(text)
     with pytest.raises(cfg.ConfigError, match=re.escape(message)):
         parse(["--config", str(conf), *flags])
+
+
+def test_run_help_gives_each_default_as_print_config_writes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Was: `run --help` said the I2C address default was "60" and a pin "none: not
+    wired", where --print-config writes 0x3C and `throw = false` (issue 23, item 8)."""
+    from companion.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert main(["run", "--print-config", "--buttons.throw", "false"]) == 0
+    written = capsys.readouterr().out
+    assert "throw = false" in written.splitlines()
+    assert "# BCM pin of the THROW button (false: not wired)" in written.splitlines()
+    defaults, section = {}, ""
+    for line in cfg.to_toml(cfg.defaults(), comments=False).splitlines():
+        if line.startswith("["):
+            section = line.strip("[]") + "."
+        elif " = " in line:
+            key, text = line.split(" = ", 1)
+            defaults[section + key] = text
+    for s in cfg.SCHEMA:
+        entry = shown.split(f"--{s.name} VALUE ")[-1].split(" --")[0]
+        assert entry.startswith(" ".join(s.help.split()))
+        assert entry.endswith(f"; default {defaults[s.name]}"), entry
+    assert shown.split("--display.i2c_address VALUE ")[-1].split(" --")[0].endswith("default 0x3C")
+    assert "none: not wired" not in shown
