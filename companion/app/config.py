@@ -291,11 +291,14 @@ def game_options(
     """The ``[games.<game id>]`` tables of a config file (or the ``--option`` flags):
     each game's options as the setup screen starts them, typed and checked by the
     game's own option declarations. A relative board or deck path is taken from
-    ``base`` (the config file's folder).
+    ``base`` (the config file's folder). A game given its own board or decks is built
+    with them here, so a missing or broken file stops the start (as ``companion rules``
+    refuses it), not the players' Begin.
 
-    :raises ConfigError: an unknown game, an option the game does not have, a bad value.
+    :raises ConfigError: an unknown game, an option the game does not have, a bad value,
+        a board or deck file that cannot be used (its reason names the file and line).
     """
-    from companion.rules import RulesError, game_class, game_ids
+    from companion.rules import RulesError, game_class, game_ids, get_game
 
     if not isinstance(raw, dict):
         raise ConfigError(source, "games", "expected tables [games.<game id>]")
@@ -319,6 +322,13 @@ def game_options(
             if name in ("board", "decks") and typed and base is not None:
                 typed = str(base / typed)
             out.setdefault(game_id, {})[name] = typed
+        files = [name for name in ("board", "decks") if out.get(game_id, {}).get(name)]
+        if files:
+            try:
+                get_game(game_id, **out[game_id])
+            except RulesError as exc:  # BoardDataError: "FILE:LINE: reason"
+                raise ConfigError(source, f"{key}.{files[0] if len(files) == 1 else '/'.join(files)}",
+                                  str(exc)) from None
     return out
 
 
