@@ -360,9 +360,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout),
+    printer = terminal.frame_printer(sys.stdout)
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=printer,
                       origins=resolved.origins, notices=resolved.problems)
-    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
+    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts), printer)
     return 0
 
 
