@@ -25,18 +25,15 @@ FLOOR_IMPORTS = ("gpiozero", "gpiozero.pins.mock", "luma.core.interface.serial",
 RUN_CHILD = r"""
 import json, sys
 import companion.sim.terminal as terminal
-made = terminal.frame_printer
-def frame_printer(out, size=None):
-    show = made(out, size)
-    seen = []
-    def first(image):
-        show(image)
-        if not seen:  # written after the frame is out: the modules up to the first frame
-            seen.append(1)
+class Reporting(terminal.FramePrinter):
+    seen = False
+    def __call__(self, image):
+        super().__call__(image)
+        if not self.seen:  # written after the frame is out: the modules up to the first frame
+            self.seen = True
             with open(sys.argv[1], "w") as fh:
                 json.dump(sorted(sys.modules), fh)
-    return first
-terminal.frame_printer = frame_printer
+terminal.frame_printer = Reporting
 from companion.cli import main
 sys.exit(main(["run", "--journal.dir", sys.argv[2]]))
 """
@@ -88,7 +85,11 @@ def run_start(columns: int = 80, rows: int = 24, timeout: float = 60.0) -> Start
                     f"{shown.decode(errors='replace')[-500:]}")
                 ready, _, _ = select.select([master], [], [], 0.05)
                 if ready:
-                    chunk = os.read(master, 65536)
+                    try:
+                        chunk = os.read(master, 65536)
+                    except OSError:  # the terminal's other end closed: it has ended
+                        proc.wait(timeout=15)
+                        continue
                     if seconds is None and b"+--" in chunk:
                         seconds = time.perf_counter() - t0
                     shown += chunk

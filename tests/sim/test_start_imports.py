@@ -28,3 +28,16 @@ def test_companion_run_imports_no_web_module_up_to_its_first_frame() -> None:
     # email; pathlib: urllib.parse) is the floor's too; the referee adds none of its own
     assert _web(start.modules - floor, WEB) == []
     assert _web(start.modules, NEVER) == []
+
+
+def test_the_menu_is_drawn_before_any_game_engine_is_imported() -> None:
+    """The first frame (the splash, then the menu) draws no board: no game's engine,
+    picture or computer player is imported for it (each is imported when its game is
+    first set up, as the rules registry does)."""
+    start = run_start(80, 24)
+    engines = ("companion.rules.senet_tait", "companion.rules.senet_sticks",
+               "companion.rules.labyrinth", "companion.rules.cretan_labyrinth",
+               "companion.ui.games.boards.senet_tait", "companion.ui.games.boards.labyrinth",
+               "companion.ai")
+    assert _web(start.modules, engines) == []
+    assert "companion.rules.registry" in start.modules  # the menu's list of games

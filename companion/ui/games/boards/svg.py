@@ -23,7 +23,6 @@ import html  # not xml.sax.saxutils: it imports urllib, http and email (the refe
 import textwrap
 
 from companion.rules import PieceZone
-from companion.rules.cretan_data import ITEM_NAMES
 
 from . import model as m
 from .model import Board, Cell, Piece, Side
@@ -75,15 +74,15 @@ def quoteattr(text: str) -> str:
     return '"' + html.escape(text, quote=True) + '"'
 
 
-_ITEM_BY_WORD = {("Medusa-head" if item == "head" else item): name
-                 for item, name in ITEM_NAMES.items()}
-"""The holdings' short word of each tool or weapon, to its name in the seed."""
-
-
 def holdings_in_words(side: Side) -> str:
     """What a Cretan player holds, as a sentence's object: ``"a blue diamond and the
     Mirror"``, ``"red and blue diamonds, a Magic Key and the Magic Sword"``; ``""``
     for nothing."""
+    if not side.holdings:
+        return ""
+    from companion.rules.cretan_data import ITEM_NAMES  # only the Cretan game holds things
+
+    by_word = {("Medusa-head" if item == "head" else item): name for item, name in ITEM_NAMES.items()}
     parts: list[str] = []
     diamonds = list(side.diamonds)
     if diamonds:
@@ -91,7 +90,7 @@ def holdings_in_words(side: Side) -> str:
                      else f"{_and(diamonds)} diamonds")
     if side.key:
         parts.append("a Magic Key")
-    parts += [f"the {_ITEM_BY_WORD.get(word, word)}" for word in side.holdings
+    parts += [f"the {by_word.get(word, word)}" for word in side.holdings
               if word not in side.diamonds and word != "key"]
     return _and(parts)
 
