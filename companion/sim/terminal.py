@@ -101,10 +101,9 @@ def braille_cells(image: Image.Image) -> list[list[tuple[int, bool]]]:
     (the text of a highlighted row), which reverse video shows dark on light, as the
     panel does. Either way the cells give back the image exactly: a lit pixel is a dot
     of a normal cell or a gap of a reversed one."""
-    img = image.convert("1")
+    img = image.convert("L")  # one byte a pixel, 0 or 255: read as one bytes object
     width, height = img.size
-    px = img.load()
-    assert px is not None
+    data = img.point(lambda v: 1 if v >= 128 else 0).tobytes()
     rows: list[list[tuple[int, bool]]] = []
     for y in range(0, height, 4):
         cells: list[tuple[int, int]] = []  # (lit bits, pixels in the cell)
@@ -113,14 +112,17 @@ def braille_cells(image: Image.Image) -> list[list[tuple[int, bool]]]:
             for dx, dy, bit in _BRAILLE_DOTS:
                 if x + dx < width and y + dy < height:
                     inside |= bit
-                    if px[x + dx, y + dy]:
+                    if data[(y + dy) * width + x + dx]:
                         bits |= bit
             cells.append((bits, inside))
+        lit_before, pixels_before = [0], [0]  # running counts: a window's in two lookups
+        for bits, inside in cells:
+            lit_before.append(lit_before[-1] + bits.bit_count())
+            pixels_before.append(pixels_before[-1] + inside.bit_count())
         row = []
         for i, (bits, inside) in enumerate(cells):
-            near = cells[max(0, i - INVERTED_WINDOW) : i + INVERTED_WINDOW + 1]
-            lit = sum(b.bit_count() for b, _ in near)
-            reverse = 2 * lit > sum(n.bit_count() for _, n in near)
+            lo, hi = max(0, i - INVERTED_WINDOW), min(len(cells), i + INVERTED_WINDOW + 1)
+            reverse = 2 * (lit_before[hi] - lit_before[lo]) > pixels_before[hi] - pixels_before[lo]
             row.append((inside & ~bits if reverse else bits, reverse))
         rows.append(row)
     return rows

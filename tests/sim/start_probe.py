@@ -54,7 +54,12 @@ class Start:
 
 
 def _environment(state: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_CONFIG", "PYTHONWARNINGS")}
+    """The children's environment: no config file, the state in ``state``, and byte
+    code cached as on an installed box (a shell with PYTHONDONTWRITEBYTECODE would
+    compile the companion from source at every start: the libraries of the floor are
+    compiled by pip once)."""
+    left_out = ("COMPANION_CONFIG", "PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if k not in left_out}
     env.update(XDG_STATE_HOME=str(state), GPIOZERO_PIN_FACTORY="mock", TERM="xterm")
     return env
 
