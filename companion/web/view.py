@@ -214,7 +214,12 @@ def _status(record: rec.Record) -> str:
     if record.state is rec.Standing.WON:
         return "won by " + " and ".join(record.winners) + (f" ({record.reason})" if record.reason else "")
     if record.state is rec.Standing.UNFINISHED:
-        return f"in progress: {record.to_act}" if record.to_act else "in progress"
+        if not record.to_act:
+            return "in progress"
+        for name, level in record.computer.items():  # "White to throw": the computer's turn?
+            if record.to_act.startswith(name + " "):
+                return f"in progress: {name} (computer, {level}){record.to_act[len(name):]}"
+        return f"in progress: {record.to_act}"
     return "ended without a winner"
 
 

@@ -237,10 +237,13 @@ def test_a_session_of_requests_writes_nothing(tmp_path: Path) -> None:
 def test_the_page_says_which_seat_the_computer_plays_and_at_which_level(tmp_path: Path) -> None:
     """Was: the spectator page named the players only; nobody watching could tell the
     computer's seat (issue 23, item 7)."""
-    write_game(tmp_path, "senet-tait", 12, seats={1: "strong"})
+    path, state = write_game(tmp_path, "senet-tait", 14, seats={1: "strong"})
     c = client(tmp_path)
     front = html.unescape(c.get("/").text)
     assert "Black, White (computer, strong)" in front
+    to_act = record.read(path).to_act  # "White to throw": said with the computer's level
+    assert state.current_player == 1 and to_act == "White to throw"
+    assert '<p class="status">in progress: White (computer, strong) to throw</p>' in front
     assert "Black, White (computer, strong)" in html.unescape(c.get("/games").text)
     assert "(computer" not in html.unescape(client(tmp_path / "none").get("/").text)
 
