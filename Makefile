@@ -6,10 +6,12 @@ STAMP   := $(VENV)/.installed
 
 .PHONY: demo test bench lint typecheck clean chromium
 
+# setuptools' "Editable installation" banner is a warning pip passes on even with
+# --quiet (make demo's first run showed it): filtered by its message, others still show.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 # With a terminal: the companion itself (off a Pi: the OLED drawn in the terminal, keys

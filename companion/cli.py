@@ -145,7 +145,8 @@ def _position_with_throw(args: argparse.Namespace) -> tuple[State, dict[str, Any
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    """``companion rules hint``: the computer's best move, its value, every move ranked."""
+    """``companion rules hint``: the computer's best move for a throw, said in words
+    (ties as ties), and every different result ranked, as JSON (see :func:`hint_answer`)."""
     from companion.ai.player import choose, estimate, get_level
 
     try:
@@ -165,20 +166,88 @@ def cmd_hint(args: argparse.Namespace) -> int:
         )
     me = state.current_player
     decision = choose(state, args.level, random.Random(args.seed))
-    result.update({
-        "to_act": state.player_to_act_name,
-        "level": args.level,
-        "estimate": round(estimate(state, me), 4),
-        "best": decision.move.notation,
-        "value": round(decision.value, 4),
-        "depth": decision.depth,
-        "ranking": [
-            {"move": r.move.notation, "value": round(r.value, 4), "depth": r.depth}
-            for r in decision.ranking
-        ],
-    })
-    print(json.dumps(result, indent=2))
+    result.update(hint_answer(state, args.level, estimate(state, me), decision))
+    print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
+
+
+HINT_DIGITS = 4
+"""Values are given, and compared for ties, to this many decimals."""
+
+
+def hint_answer(state: State, level: str, now: float, decision: Any) -> dict[str, Any]:
+    """The answer of ``rules hint`` for ``state`` (waiting for a move) from the search's
+    ``decision`` (:class:`companion.ai.search.Decision`) at ``level`` and ``now``, the
+    player's chance to win before moving (0..1).
+
+    Moves that reach the same position (the same pieces on the same squares, moved in
+    another order) are one result; results whose values are equal to
+    :data:`HINT_DIGITS` decimals share a rank, and when several share the first, the
+    answer says it is a tie. ``depth`` is the depth of the best result's value, as its
+    entry in ``ranking`` gives it. An ``about`` table says what each field means, and
+    ``summary`` the answer in one sentence.
+    """
+    who = state.player_to_act_name
+    groups: dict[object, list[Any]] = {}
+    for entry in decision.ranking:
+        after = state.copy()
+        after.apply(entry.move)
+        groups.setdefault(after.position_key(), []).append(entry)
+    results: list[dict[str, Any]] = []
+    rank, last = 0, None
+    for n, entries in enumerate(sorted(groups.values(), key=lambda g: -g[0].value), start=1):
+        value = round(entries[0].value, HINT_DIGITS)
+        if value != last:
+            rank, last = n, value
+        results.append({"rank": rank, "moves": [e.move.notation for e in entries],
+                        "value": value, "depth": entries[0].depth})
+    top = results[0]
+    tied = [r["moves"][0] for r in results if r["rank"] == 1]
+    chosen = decision.move.notation
+    ahead = f"looking {top['depth']} move{'s' if top['depth'] != 1 else ''} and throws ahead"
+    either = " or ".join(tied) if len(tied) == 2 else ", ".join(tied[:-1]) + " or " + tied[-1]
+    if len(tied) == 1:
+        first = f"{who}'s best move is {tied[0]}"
+        if len(top["moves"]) > 1:
+            first += f" (or {', '.join(top['moves'][1:])}: the same result)"
+        first += ","
+    elif len(tied) == len(results) > 2:
+        first = f"A tie: all {len(results)} different results are as good for {who} ({either}), each"
+    else:
+        first = f"A tie: {len(tied)} moves are as good for {who} ({either}), each"
+    summary = (f"{first} a {top['value']:.1%} chance to win ({ahead}); before moving, "
+               f"{now:.1%}. The computer at {level} would play {chosen}.")
+    return {
+        "to_act": who,
+        "level": level,
+        "summary": summary,
+        "estimate": round(now, HINT_DIGITS),
+        "best": chosen,
+        "tie": tied if len(tied) > 1 else [],
+        "value": top["value"],
+        "depth": top["depth"],
+        "legal_moves": len(decision.ranking),
+        "results": len(results),
+        "ranking": results,
+        "about": {
+            "estimate": f"{who}'s chance to win now, before moving, from the position of "
+                        "the pieces alone: 0 (lost) to 1 (won)",
+            "best": f"the move the computer would play at level {level} (easy adds noise: "
+                    "not always the first of the ranking)",
+            "tie": "the moves whose results are as good as the best one (equal values); "
+                   "empty when one result is best",
+            "value": f"{who}'s chance to win after the best move, 0 to 1, looking 'depth' "
+                     "moves and throws ahead",
+            "depth": "how many moves and throws (plies) ahead a value looked; deeper is "
+                     "surer",
+            "legal_moves": "how many moves the rules allow with this throw",
+            "results": "how many different positions those moves reach",
+            "ranking": "every different result, best first: 'moves' that reach it (several "
+                       "when they move the same pieces to the same squares in another "
+                       "order), its 'value' and 'depth'; results of equal value share a "
+                       "'rank'",
+        },
+    }
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -291,9 +360,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=terminal.frame_printer(sys.stdout),
+    printer = terminal.frame_printer(sys.stdout)
+    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=printer,
                       origins=resolved.origins, notices=resolved.problems)
-    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts))
+    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts), printer)
     return 0
 
 
@@ -315,10 +385,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """``companion doctor``: one line per check, OK / FIX / INFO; status 1 when a FIX."""
+    import logging
     import warnings
 
     from companion.app import config as cfg
     from companion.app.doctor import Verdict, diagnose
+
+    # a damaged journal is one of the report's lines: not a log line after it as well
+    logging.getLogger("companion").addHandler(logging.NullHandler())
 
     try:
         conf = cfg.from_args(args)
@@ -521,8 +595,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     hint = rsub.add_parser(
         "hint",
-        help="the computer's best move for a throw in a position, its value and every "
-        "move ranked, as JSON",
+        help="the computer's best move for a throw in a position, in one sentence (ties "
+        "said as ties), and every different result ranked with its chance to win, as "
+        "JSON whose 'about' says what each field means",
     )
     hint.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
     hint.add_argument(

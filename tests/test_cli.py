@@ -139,7 +139,9 @@ def test_hint_prints_the_best_move_its_value_and_every_move_ranked(
     assert answer["to_act"] == "White" and answer["level"] == "normal"
     # bumping Black's piece on 11 back to its plinth beats 25-28
     assert answer["best"] == "8-11"
-    assert [r["move"] for r in answer["ranking"]] == ["8-11", "25-28"]
+    assert [r["moves"] for r in answer["ranking"]] == [["8-11"], ["25-28"]]
+    assert [r["rank"] for r in answer["ranking"]] == [1, 2] and answer["tie"] == []
+    assert answer["summary"].startswith("White's best move is 8-11, a ")
     assert answer["value"] == answer["ranking"][0]["value"]
     assert 0 <= answer["ranking"][1]["value"] < answer["value"] <= 1
     assert 0 <= answer["estimate"] <= 1
@@ -206,3 +208,81 @@ def test_match_bad_input_exits_2_with_one_line(
     status, out, err = run(capsys, "rules", "match", *argv)
     assert status == 2 and out == ""
     assert err == f"companion: error: {message}\n"
+
+
+def _sticks_with_extra_stick_to_move() -> tuple[dict[str, object], str]:
+    """A position of casting-stick Senet with the extra stick (seeded random play) and
+    the throw that allows the most moves there: many the same squares in another order."""
+    import random
+
+    from companion.rules import Phase, get_game, random_action
+
+    game = get_game("senet-sticks", **{"extra-stick": "yes"})
+    state, rng = game.new_state(), random.Random(7)
+    for _ in range(rng.randrange(10, 60)):
+        state.apply(random_action(state, rng.randrange))
+    assert state.phase is Phase.THROW
+    most, throw = 0, ""
+    for option, _ in state.throw_outcomes():
+        after = state.copy()
+        after.apply(option)
+        if after.phase is Phase.MOVE and len(after.legal_moves()) > most:
+            most, throw = len(after.legal_moves()), str(option)
+    return state.to_dict(), throw
+
+
+def test_hint_merges_moves_with_the_same_result_and_explains_its_fields(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Was: an extra-stick throw ranked 119 entries, many of them the same squares in
+    another order, with unexplained fields (issue 23, item 9)."""
+    from companion.rules import state_from_dict
+
+    position, throw = _sticks_with_extra_stick_to_move()
+    path = write_position(tmp_path, position)
+    status, out, _ = run(capsys, "rules", "hint", "senet-sticks", "--position", path, "--throw", throw)
+    answer = json.loads(out)
+    assert status == 0
+    state = state_from_dict(position)
+    state.apply(state.throw_spec.parse(throw))  # type: ignore[union-attr]
+    keys = []
+    for result in answer["ranking"]:
+        reached = set()
+        for notation in result["moves"]:
+            after = state.copy()
+            after.apply(state.parse_move(notation))
+            reached.add(after.position_key())
+        assert len(reached) == 1, result  # one result: one position
+        keys.append(reached.pop())
+    assert len(set(keys)) == len(keys) == answer["results"]  # each result once
+    moves = [m for r in answer["ranking"] for m in r["moves"]]
+    assert sorted(moves) == sorted(m.notation for m in state.legal_moves())
+    assert answer["legal_moves"] == len(moves) > answer["results"]  # some were merged
+    assert answer["depth"] == answer["ranking"][0]["depth"]
+    assert answer["value"] == answer["ranking"][0]["value"]
+    fields = set(answer) - {"game", "throw", "throw_events", "to_act", "level", "summary", "about"}
+    assert fields == set(answer["about"])  # every field said in words
+    assert "Red" in answer["about"]["estimate"] or "Blue" in answer["about"]["estimate"]
+
+
+def test_hint_says_a_tie_and_the_depth_of_its_values() -> None:
+    """Was: all 8 Cretan moves at 0.3354 and the first called "best"; `depth` the
+    deepest finished iteration while the entries showed one more."""
+    from companion.ai.search import Decision, RankedMove
+    from companion.cli import hint_answer
+    from companion.rules import state_from_dict
+
+    state = state_from_dict(SENET)
+    state.apply(state.throw_spec.parse("3"))  # type: ignore[union-attr]
+    moves = state.legal_moves()
+    assert len(moves) >= 2
+    ranked = tuple(RankedMove(m, 0.33541 if i < 2 else 0.2, 2) for i, m in enumerate(moves))
+    answer = hint_answer(state, "normal", 0.5, Decision(moves[0], 0.33541, ranked, 1, 10, 0.0))
+    assert answer["tie"] == [moves[0].notation, moves[1].notation]
+    assert [r["rank"] for r in answer["ranking"]][:2] == [1, 1]
+    assert answer["summary"].startswith(f"A tie: 2 moves are as good for {state.player_to_act_name} ")
+    assert answer["depth"] == 2 == answer["ranking"][0]["depth"]
+    alone = hint_answer(state, "normal", 0.5, Decision(moves[0], 0.4, (RankedMove(moves[0], 0.4, 3),
+                        *ranked[1:]), 2, 10, 0.0))
+    assert alone["tie"] == [] and alone["summary"].startswith(
+        f"{state.player_to_act_name}'s best move is {moves[0].notation}, a 40.0% chance")

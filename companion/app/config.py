@@ -177,7 +177,7 @@ def _schema() -> tuple[Setting, ...]:
                 "7-bit I2C address (0x3C or 0x3D)", low=0x03, high=0x77),
         *(
             Setting(f"buttons.{name}", "pin", int(buttons[name]["bcm"]),
-                    f"BCM pin of the {name.upper()} button (none: not wired)")
+                    f"BCM pin of the {name.upper()} button (false: not wired)")
             for name in ("up", "down", "ok", "back", "throw")
         ),
         Setting("buttons.debounce", "float", 0.02,
@@ -189,7 +189,7 @@ def _schema() -> tuple[Setting, ...]:
         Setting("buttons.repeat_interval", "float", 0.15,
                 "seconds between repeats of a held UP/DOWN", low=0.02, high=5.0),
         Setting("shaker.pin", "pin", int(pins["shaker"]["bcm"]),
-                "BCM pin of the vibration / tilt switch (none: not wired)"),
+                "BCM pin of the vibration / tilt switch (false: not wired)"),
         Setting("shaker.quiet", "float", 0.4,
                 "seconds without an edge that end a shake (the throw is drawn then)",
                 low=0.01, high=5.0),
@@ -200,14 +200,14 @@ def _schema() -> tuple[Setting, ...]:
                 "or manual (players enter their own throw)",
                 tuple(name.value for name in SourceName)),
         Setting("buzzer.pin", "pin", int(pins["buzzer"]["bcm"]),
-                "BCM pin of the buzzer (none: not wired)"),
+                "BCM pin of the buzzer (false: not wired)"),
         Setting("buzzer.kind", "str", "active",
                 "active: a buzzer with its own oscillator (beeps of one pitch, told apart by "
                 "their rhythm); passive: a piezo driven by PWM (tones of different pitch)",
                 ("active", "passive")),
         Setting("buzzer.sound", "bool", True,
                 "beep when a throw arrives, at each new turn and on an error (also in Settings)"),
-        Setting("led.pin", "pin", int(pins["led"]["bcm"]), "BCM pin of the LED (none: not wired)"),
+        Setting("led.pin", "pin", int(pins["led"]["bcm"]), "BCM pin of the LED (false: not wired)"),
         Setting("led.enabled", "bool", True,
                 "LED lit while a throw is awaited, blinking while the shaker is disconnected "
                 "(also in Settings)"),
@@ -291,11 +291,14 @@ def game_options(
     """The ``[games.<game id>]`` tables of a config file (or the ``--option`` flags):
     each game's options as the setup screen starts them, typed and checked by the
     game's own option declarations. A relative board or deck path is taken from
-    ``base`` (the config file's folder).
+    ``base`` (the config file's folder). A game given its own board or decks is built
+    with them here, so a missing or broken file stops the start (as ``companion rules``
+    refuses it), not the players' Begin.
 
-    :raises ConfigError: an unknown game, an option the game does not have, a bad value.
+    :raises ConfigError: an unknown game, an option the game does not have, a bad value,
+        a board or deck file that cannot be used (its reason names the file and line).
     """
-    from companion.rules import RulesError, game_class, game_ids
+    from companion.rules import RulesError, game_class, game_ids, get_game
 
     if not isinstance(raw, dict):
         raise ConfigError(source, "games", "expected tables [games.<game id>]")
@@ -319,6 +322,13 @@ def game_options(
             if name in ("board", "decks") and typed and base is not None:
                 typed = str(base / typed)
             out.setdefault(game_id, {})[name] = typed
+        files = [name for name in ("board", "decks") if out.get(game_id, {}).get(name)]
+        if files:
+            try:
+                get_game(game_id, **out[game_id])
+            except RulesError as exc:  # BoardDataError: "FILE:LINE: reason"
+                raise ConfigError(source, f"{key}.{files[0] if len(files) == 1 else '/'.join(files)}",
+                                  str(exc)) from None
     return out
 
 
@@ -359,7 +369,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         extra = f" (choices: {', '.join(map(str, s.choices))})" if s.choices else ""
         group.add_argument(
             f"--{s.name}", dest=f"cfg:{s.name}", metavar="VALUE", default=None,
-            help=f"{s.help}{extra}; default {s.default!r}",
+            help=f"{s.help}{extra}; default {toml_text(s, s.default)}",
         )
     parser.add_argument(
         "--throw-source", dest="throw_source", metavar="SOURCE", default=None,
@@ -494,17 +504,7 @@ def to_toml(
         if head != section:
             section = head
             out += ["", f"[{head}]"]
-        value = values.get(s.name)
-        if value is None:
-            text = "false"
-        elif isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, str):
-            text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        elif s.name == "display.i2c_address":
-            text = f"0x{value:02X}"
-        else:
-            text = repr(value)
+        text = toml_text(s, values.get(s.name))
         if comments:
             out.append(f"# {s.help}")
         out.append(f"{key} = {text}")
@@ -513,6 +513,17 @@ def to_toml(
         for name, value in table.items():
             out.append(f"{name} = {_toml_value(value)}")
     return "\n".join(out) + "\n"
+
+
+def toml_text(setting: Setting, value: object) -> str:
+    """``value`` of ``setting`` as the config file writes it (and the help shows it):
+    ``false`` for a pin not wired, ``true`` / ``false``, a quoted string, the I2C
+    address in hexadecimal (``0x3C``), else the number."""
+    if value is None:
+        return "false"
+    if setting.name == "display.i2c_address" and isinstance(value, int):
+        return f"0x{value:02X}"
+    return _toml_value(value)
 
 
 def _toml_value(value: object) -> str:

@@ -298,15 +298,16 @@ def check_service(probes: Probes) -> Finding:
 
 
 def check_games(conf: Mapping[str, Any]) -> Finding:
-    """The saved games: how many finished, unfinished, damaged (read only: nothing is
-    repaired or renamed here), and how many set-aside copies are kept."""
+    """The saved games: how many finished (won), abandoned (ended from the pause menu),
+    unfinished (to resume) and damaged (read only: nothing is repaired or renamed
+    here), and how many set-aside copies are kept."""
     directory = Path(conf["journal.dir"] or cfg.default_state_dir())
     if not directory.exists():
         return Finding("saved games", Verdict.INFO, f"none yet ({directory} does not exist)")
     if not os.access(directory, os.W_OK):
         return Finding("saved games", Verdict.FIX, f"{directory} is not writable",
                        "games could not be saved: check its owner (the service's user)")
-    finished = unfinished = damaged = 0
+    finished = abandoned = unfinished = damaged = 0
     for path in directory.glob("*" + SUFFIX):
         try:
             loaded = load(path, repair=False)
@@ -315,13 +316,15 @@ def check_games(conf: Mapping[str, Any]) -> Finding:
             continue
         if loaded.damage is not None:
             damaged += 1
-        elif loaded.state.outcome is None:
-            unfinished += 1
-        else:
+        elif loaded.state.outcome is not None:
             finished += 1
+        elif loaded.ended:  # an end record without a winner: "End game"
+            abandoned += 1
+        else:
+            unfinished += 1
     kept = sum(1 for p in directory.glob("*" + SUFFIX + ".*")
                if p.name.split(SUFFIX, 1)[1].startswith((DAMAGED, UNUSABLE)))
-    seen = f"{finished} finished, {unfinished} unfinished in {directory}"
+    seen = f"{finished} finished, {abandoned} abandoned, {unfinished} unfinished in {directory}"
     if kept:
         seen += f"; {kept} set-aside copies (*{DAMAGED}, *{UNUSABLE}) kept"
     if damaged:

@@ -128,6 +128,9 @@ class Record:
     turns: tuple[Turn, ...] = ()
     damage: Damage | None = None
     after_damage: tuple[Step, ...] = field(default=())
+    computer: dict[str, str] = field(default_factory=dict)
+    """The players the computer played, by name, in seat order, with its level
+    (``{"White": "normal"}``); empty when people played every seat."""
 
     @property
     def status(self) -> str:
@@ -368,7 +371,28 @@ class _Reader:
             started=_started(self.head, self.path, self.tz), state=kind, winners=winners,
             reason=reason, to_act=to_act, actions=len(self.actions),
             turns=tuple(turns(self.steps)), damage=damage, after_damage=tuple(after),
+            computer=_computer_seats(self.head, names),
         )
+
+
+def _computer_seats(head: dict[str, Any], names: tuple[str, ...]) -> dict[str, str]:
+    """The header's ``"seats"`` (``{"1": "normal"}``: player index to level) by name,
+    in seat order; a seat that is no player's is left out."""
+    raw = head.get("seats")
+    if not isinstance(raw, dict):
+        return {}
+    levels = {int(p): str(lv) for p, lv in raw.items()
+              if isinstance(p, str) and p.isascii() and p.isdigit() and int(p) < len(names)}
+    return {names[p]: levels[p] for p in sorted(levels)}
+
+
+def players_text(record: Record) -> str:
+    """The players in seat order, the computer's with its level: ``"Black, White
+    (computer, normal)"``."""
+    return ", ".join(
+        f"{name} (computer, {record.computer[name]})" if name in record.computer else name
+        for name in record.players
+    )
 
 
 _PHASE_WORDS: Final = {Phase.THROW: "to throw", Phase.MOVE: "to move", Phase.DECIDE: "to decide"}
@@ -436,7 +460,7 @@ def text_lines(record: Record, width: int = WIDTH) -> list[str]:
     head = [
         ("file", record.path.name),
         ("started", when_text(record)),
-        ("players", ", ".join(record.players)),
+        ("players", players_text(record)),
         ("options", ", ".join(f"{k}={_option(v)}" for k, v in record.options.items()) or "none"),
         ("state", _state_text(record)),
     ]
@@ -546,7 +570,9 @@ def _step_lines(step: Step, column: int, width: int) -> list[str]:
 def to_json(record: Record) -> dict[str, Any]:
     """The record as a JSON-ready dictionary (``json.dumps`` it): ``format``,
     ``version``, ``file``, ``game``, ``title``, ``options``, ``players``, ``started``
-    (ISO 8601 or ``null``), ``state`` (``unfinished`` / ``won`` / ``abandoned``),
+    (ISO 8601 or ``null``), ``computer`` (the players the computer played, by name,
+    with its level: ``{"White": "normal"}``; ``{}`` when people played every seat),
+    ``state`` (``unfinished`` / ``won`` / ``abandoned``),
     ``status`` (as :attr:`Record.status`), ``winners``, ``reason``, ``to_act``,
     ``actions``, ``turns`` (each ``{"turn", "by", "steps"}``, a step as
     :class:`Step`'s fields), ``damage`` (``null`` or ``{"line", "reason",
@@ -559,6 +585,7 @@ def to_json(record: Record) -> dict[str, Any]:
         "title": record.title,
         "options": record.options,
         "players": list(record.players),
+        "computer": dict(record.computer),
         "started": record.started.isoformat() if record.started else None,
         "state": record.state.value,
         "status": record.status,
@@ -630,7 +657,7 @@ def list_lines(rows: list[Entry], *, tz: tzinfo | None = None) -> list[str]:
         if r is None:
             table.append((str(e.index), _name_time(e.path, tz), "?", "?", e.status))
         else:
-            table.append((str(e.index), when_text(r), r.title, ", ".join(r.players), e.status))
+            table.append((str(e.index), when_text(r), r.title, players_text(r), e.status))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     return [
         "  ".join([row[0].rjust(widths[0]), *(c.ljust(w) for c, w in zip(row[1:4], widths[1:], strict=True)), row[4]])
@@ -648,6 +675,7 @@ def _name_time(path: Path, tz: tzinfo | None) -> str:
 
 __all__ = [
     "FORMAT", "VERSION", "Damage", "Entry", "Record", "Standing", "Step", "Turn",
-    "action_text", "entries", "journal_files", "list_lines", "read", "set_aside_files",
+    "action_text", "entries", "journal_files", "list_lines", "players_text", "read",
+    "set_aside_files",
     "text", "text_lines", "to_json", "turns",
 ]

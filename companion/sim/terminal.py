@@ -1,6 +1,12 @@
 """The terminal simulator: the real service on mock pins, the OLED drawn with half blocks
 (Braille patterns when the terminal is smaller than 130x36).
 
+In Braille, a highlighted (inverted) area -- a title, the selected row, a previewed
+square -- is drawn in the terminal's reverse video with its dark pixels as the dots,
+so its text reads as on the panel (inverted dots do not). A terminal too small for
+even the Braille panel gets one line saying the size it needs; resizing the window
+redraws at once (SIGWINCH), not at the next key.
+
 Each key drives a gpiozero ``MockPin`` (low while "pressed"), so the keys go through
 the same debounce, hold and shaker code as real buttons. All keys wait in ONE queue:
 a key's press starts when the previous key's press (or shake, and the throw drawn
@@ -20,8 +26,10 @@ q                     quit
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
+import signal
 import sys
 import termios
 import threading
@@ -37,6 +45,14 @@ from companion.devices.events import ButtonName
 
 KEYS_HELP = "Up/Down  Enter=OK  Backspace=BACK  u=undo (hold BACK)  t=THROW  s=shake  q=quit"
 """The line under the panel: 79 columns, so it fits an 80-column terminal."""
+KEYS_SHORT = "Up/Down Enter=OK Bksp=BACK u=undo t=THROW s=shake q=quit"
+"""The line under the panel in a terminal narrower than :data:`KEYS_HELP` (57 columns:
+narrower than the Braille panel's frame)."""
+REVERSE, NORMAL = "\x1b[7m", "\x1b[27m"
+"""The terminal's reverse video on and off (SGR 7 and 27)."""
+INVERTED_WINDOW = 4
+"""A Braille cell is drawn inverted when most pixels lit in it and this many cells
+either side (the same four pixel rows): a highlighted band, not a stroke of text."""
 
 
 def to_half_blocks(image: Image.Image) -> list[str]:
@@ -62,59 +78,135 @@ _BRAILLE_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 
 
 def to_braille(image: Image.Image) -> list[str]:
     """``image`` as Braille patterns, 2x4 pixels a character (for terminals too small
-    for half blocks: 64 columns by 16 rows for a 128x64 panel)."""
-    img = image.convert("1")
-    width, height = img.size
-    px = img.load()
-    assert px is not None
+    for half blocks: 64 columns by 16 rows for a 128x64 panel), highlighted areas in
+    reverse video (see :func:`braille_cells`)."""
     lines = []
-    for y in range(0, height, 4):
-        row = []
-        for x in range(0, width, 2):
-            bits = 0
-            for dx, dy, bit in _BRAILLE_DOTS:
-                if x + dx < width and y + dy < height and px[x + dx, y + dy]:
-                    bits |= bit
-            row.append(chr(0x2800 + bits))
-        lines.append("".join(row))
+    for row in braille_cells(image):
+        text, inverted = "", False
+        for bits, reverse in row:
+            if reverse != inverted:
+                text += REVERSE if reverse else NORMAL
+                inverted = reverse
+            text += chr(0x2800 + bits)
+        lines.append(text + (NORMAL if inverted else ""))
     return lines
+
+
+def braille_cells(image: Image.Image) -> list[list[tuple[int, bool]]]:
+    """``image`` as rows of Braille cells (2x4 pixels each): ``(dots, reverse)``, the
+    pattern's bits (0-255, from U+2800) and whether the cell is drawn in reverse video.
+
+    A cell is reversed when more than half the pixels are lit in it and in the
+    :data:`INVERTED_WINDOW` cells either side of it: then its dots are its DARK pixels
+    (the text of a highlighted row), which reverse video shows dark on light, as the
+    panel does. Either way the cells give back the image exactly: a lit pixel is a dot
+    of a normal cell or a gap of a reversed one."""
+    img = image.convert("L")  # one byte a pixel, 0 or 255: read as one bytes object
+    width, height = img.size
+    data = img.point(lambda v: 1 if v >= 128 else 0).tobytes()
+    rows: list[list[tuple[int, bool]]] = []
+    for y in range(0, height, 4):
+        cells: list[tuple[int, int]] = []  # (lit bits, pixels in the cell)
+        for x in range(0, width, 2):
+            bits = inside = 0
+            for dx, dy, bit in _BRAILLE_DOTS:
+                if x + dx < width and y + dy < height:
+                    inside |= bit
+                    if data[(y + dy) * width + x + dx]:
+                        bits |= bit
+            cells.append((bits, inside))
+        lit_before, pixels_before = [0], [0]  # running counts: a window's in two lookups
+        for bits, inside in cells:
+            lit_before.append(lit_before[-1] + bits.bit_count())
+            pixels_before.append(pixels_before[-1] + inside.bit_count())
+        row = []
+        for i, (bits, inside) in enumerate(cells):
+            lo, hi = max(0, i - INVERTED_WINDOW), min(len(cells), i + INVERTED_WINDOW + 1)
+            reverse = 2 * (lit_before[hi] - lit_before[lo]) > pixels_before[hi] - pixels_before[lo]
+            row.append((inside & ~bits if reverse else bits, reverse))
+        rows.append(row)
+    return rows
+
+
+def braille_size(image: Image.Image) -> tuple[int, int]:
+    """The (columns, rows) the Braille panel needs: its frame and the keys' line."""
+    return (image.width + 1) // 2 + 2, (image.height + 3) // 4 + 3
+
+
+class FramePrinter:
+    """An ``on_frame`` hook that redraws the panel at the top of the terminal: in half
+    blocks (one character per pixel column, two pixel rows) when the terminal has room,
+    else in Braille patterns; in a terminal too small for those, one line that says the
+    size to make it. ``size()`` gives the terminal's (columns, rows) (default: the
+    terminal's own). :meth:`redraw` draws the last frame again (after a resize); a
+    lock keeps a redraw from another thread from mixing with a frame."""
+
+    def __init__(self, out: TextIO, size: Callable[[], tuple[int, int]] | None = None) -> None:
+        self.out = out
+        self.size = size or _terminal_size
+        self.last: Image.Image | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, image: Image.Image) -> None:
+        with self._lock:
+            self.last = image
+            self._draw(image)
+
+    def redraw(self) -> None:
+        """Draw the last frame again, for the terminal's size now (nothing before the
+        first frame)."""
+        with self._lock:
+            if self.last is not None:
+                self._draw(self.last)
+
+    def _draw(self, image: Image.Image) -> None:
+        cols, rows = self.size()
+        need_cols, need_rows = braille_size(image)
+        if cols < need_cols or rows < need_rows:
+            say = f"make the window at least {need_cols}x{need_rows} (it is {cols}x{rows})"
+            self.out.write("\x1b[H\x1b[J" + say[: max(cols - 1, 1)])
+            self.out.flush()
+            return
+        fits = cols >= image.width + 2 and rows >= image.height // 2 + 4
+        art = to_half_blocks(image) if fits else to_braille(image)
+        border = "+" + "-" * (image.width if fits else need_cols - 2) + "+"
+        keys = KEYS_HELP if cols > len(KEYS_HELP) else KEYS_SHORT
+        text = "\n".join(["\x1b[H\x1b[J" + border, *(f"|{line}|" for line in art),
+                          border, keys])  # no newline after the keys: a window of
+        # exactly the rows needed must not scroll the top border away
+        self.out.write(text)
+        self.out.flush()
+
+
+def _terminal_size() -> tuple[int, int]:
+    import shutil
+
+    cols, rows = shutil.get_terminal_size()
+    return cols, rows
 
 
 def frame_printer(
     out: TextIO, size: Callable[[], tuple[int, int]] | None = None
-) -> Callable[[Image.Image], None]:
-    """An ``on_frame`` hook that redraws the panel at the top of the terminal: in half
-    blocks (one character per pixel column, two pixel rows) when the terminal has room,
-    else in Braille patterns. ``size()`` gives the terminal's (columns, rows)."""
-    import shutil
-
-    def terminal_size() -> tuple[int, int]:
-        cols, rows = shutil.get_terminal_size()
-        return cols, rows
-
-    get_size = size or terminal_size
-
-    def show(image: Image.Image) -> None:
-        cols, rows = get_size()
-        fits = cols >= image.width + 2 and rows >= image.height // 2 + 4
-        art = to_half_blocks(image) if fits else to_braille(image)
-        border = "+" + "-" * len(art[0]) + "+"
-        text = "\n".join(["\x1b[H\x1b[J" + border, *(f"|{line}|" for line in art),
-                          border, KEYS_HELP, ""])
-        out.write(text)
-        out.flush()
-
-    return show
+) -> FramePrinter:
+    """The :class:`FramePrinter` of ``out`` (``size()``: the terminal's columns, rows)."""
+    return FramePrinter(out, size)
 
 
 class KeyReader:
     """Reads keys from a terminal in cbreak mode and drives the mock pins of ``parts``."""
 
-    def __init__(self, parts: Parts, stdin: Any = None) -> None:
+    def __init__(
+        self, parts: Parts, stdin: Any = None, on_resize: Callable[[], None] | None = None
+    ) -> None:
         self.parts = parts
         self.stdin = stdin or sys.stdin
         self.fd = self.stdin.fileno()
         self._stop_r, self._stop_w = os.pipe()
+        self._resize_r, self.resize_w = os.pipe()
+        """A byte written to :attr:`resize_w` (by the SIGWINCH handler: nothing else is
+        safe in a signal handler) makes the reader's thread call ``on_resize``."""
+        os.set_blocking(self.resize_w, False)
+        self.on_resize = on_resize
         conf = parts.config
         self.pins = {b: conf[f"buttons.{b.value}"] for b in ButtonName}
         self.hold = float(conf["buttons.hold"])
@@ -132,9 +224,11 @@ class KeyReader:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop reading keys (wakes the thread through a pipe)."""
+        """Stop reading keys (wakes the thread through a pipe); its pipes are closed."""
         os.write(self._stop_w, b"x")
         self._thread.join(timeout=2)
+        for fd in (self._stop_r, self._stop_w, self._resize_r, self.resize_w):
+            os.close(fd)
 
     def _tap(self, button: ButtonName, seconds: float = 0.08) -> None:
         """Press ``button`` for ``seconds`` once every key typed before it is done."""
@@ -190,9 +284,15 @@ class KeyReader:
 
     def _run(self) -> None:
         while True:
-            ready, _, _ = select.select([self.fd, self._stop_r], [], [])
+            ready, _, _ = select.select([self.fd, self._stop_r, self._resize_r], [], [])
             if self._stop_r in ready:
                 return
+            if self._resize_r in ready:
+                os.read(self._resize_r, 64)  # several resizes: one redraw
+                if self.on_resize is not None:
+                    self.on_resize()
+                if self.fd not in ready:
+                    continue
             data = os.read(self.fd, 64)
             if not data:
                 self.parts.service.post(Quit("end of input"))
@@ -217,17 +317,27 @@ class KeyReader:
                 i += 1
 
 
-def run_in_terminal(parts: Parts, run: Callable[[], None]) -> None:
-    """Put the terminal in cbreak mode, read keys, call ``run()`` (the loop), restore."""
+def run_in_terminal(
+    parts: Parts, run: Callable[[], None], printer: FramePrinter | None = None
+) -> None:
+    """Put the terminal in cbreak mode, read keys, call ``run()`` (the loop), restore.
+    With ``printer`` (the service's ``on_frame``), a resized window is redrawn at once."""
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     sys.stdout.write("\x1b[2J\x1b[?25l")
-    reader = KeyReader(parts)
+    reader = KeyReader(parts, on_resize=printer.redraw if printer is not None else None)
+
+    def resized(signum: int, frame: object) -> None:
+        with contextlib.suppress(OSError):  # the pipe is full: a redraw is on its way
+            os.write(reader.resize_w, b"w")
+
+    previous = signal.signal(signal.SIGWINCH, resized)
     try:
         tty.setcbreak(fd)
         reader.start()
         run()
     finally:
+        signal.signal(signal.SIGWINCH, previous)
         reader.stop()
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         sys.stdout.write("\x1b[?25h\n")

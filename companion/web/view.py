@@ -214,7 +214,12 @@ def _status(record: rec.Record) -> str:
     if record.state is rec.Standing.WON:
         return "won by " + " and ".join(record.winners) + (f" ({record.reason})" if record.reason else "")
     if record.state is rec.Standing.UNFINISHED:
-        return f"in progress: {record.to_act}" if record.to_act else "in progress"
+        if not record.to_act:
+            return "in progress"
+        for name, level in record.computer.items():  # "White to throw": the computer's turn?
+            if record.to_act.startswith(name + " "):
+                return f"in progress: {name} (computer, {level}){record.to_act[len(name):]}"
+        return f"in progress: {record.to_act}"
     return "ended without a winner"
 
 
@@ -231,7 +236,7 @@ def game_html(view: GameView, *, live: bool) -> str:
     out = [f'<section class="game" data-file="{name}" data-game="{escape(r.game)}" '
            f'data-actions="{r.actions}">',
            f"<h2>{escape(r.title)}</h2>",
-           f'<p class="meta">{escape(", ".join(r.players))} &middot; started '
+           f'<p class="meta">{escape(rec.players_text(r))} &middot; started '
            f"{escape(rec.when_text(r))} &middot; {r.actions} action(s)</p>",
            f'<p class="status">{escape(_status(r))}</p>']
     if r.damage is not None:
@@ -296,7 +301,7 @@ def games_html(directory: Path) -> str:
                         f"<td>unusable: {escape(view.problem)}</td></tr>")
         else:
             rows.append(f"<tr><td>{escape(rec.when_text(r))}</td><td>{link}<br>{escape(r.title)}"
-                        f"</td><td>{escape(', '.join(r.players))}</td><td>{escape(r.status)}</td></tr>")
+                        f"</td><td>{escape(rec.players_text(r))}</td><td>{escape(r.status)}</td></tr>")
     if not rows:
         return '<p class="empty">No saved games.</p>'
     return ('<table class="games"><thead><tr><th>started</th><th>game</th><th>players</th>'

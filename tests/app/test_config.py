@@ -12,6 +12,7 @@ import pytest
 from companion.app import config as cfg
 
 PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.toml"
+BUILTIN_BOARD = Path(cfg.__file__).resolve().parents[1] / "rules" / "data" / "labyrinth.toml"
 
 
 def parse(argv: list[str]) -> dict[str, object]:
@@ -78,6 +79,7 @@ def test_the_effective_configuration_lists_every_key() -> None:
 
 
 def test_printed_configuration_reads_back_to_the_same_values(tmp_path: Path) -> None:
+    (tmp_path / "my board.toml").write_bytes(BUILTIN_BOARD.read_bytes())
     values = cfg.defaults()
     values.update({"buttons.throw": None, "display.driver": "sh1106", "journal.dir": 'C:\\a "b"',
                    "games": {"senet-tait": {"house-of-beauty": "from", "sticks": 5},
@@ -193,6 +195,8 @@ def test_a_directory_or_a_device_as_config_is_one_clear_error(tmp_path: Path) ->
 def test_each_game_starts_its_setup_from_the_config_file_and_the_option_flags(
     tmp_path: Path,
 ) -> None:
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "home.toml").write_bytes(BUILTIN_BOARD.read_bytes())
     conf = tmp_path / "config.toml"
     conf.write_text('[games.senet-tait]\nhouse-of-beauty = "from"\n'
                     '[games.labyrinth]\nboard = "boards/home.toml"\n')
@@ -218,3 +222,68 @@ def test_a_bad_game_option_names_the_file_the_key_and_why(
     conf.write_text(text)
     with pytest.raises(cfg.ConfigError, match=re.escape(message)):
         parse(["--config", str(conf), *flags])
+
+
+def test_run_help_gives_each_default_as_print_config_writes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Was: `run --help` said the I2C address default was "60" and a pin "none: not
+    wired", where --print-config writes 0x3C and `throw = false` (issue 23, item 8)."""
+    from companion.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert main(["run", "--print-config", "--buttons.throw", "false"]) == 0
+    written = capsys.readouterr().out
+    assert "throw = false" in written.splitlines()
+    assert "# BCM pin of the THROW button (false: not wired)" in written.splitlines()
+    defaults, section = {}, ""
+    for line in cfg.to_toml(cfg.defaults(), comments=False).splitlines():
+        if line.startswith("["):
+            section = line.strip("[]") + "."
+        elif " = " in line:
+            key, text = line.split(" = ", 1)
+            defaults[section + key] = text
+    for s in cfg.SCHEMA:
+        entry = shown.split(f"--{s.name} VALUE ")[-1].split(" --")[0]
+        assert entry.startswith(" ".join(s.help.split()))
+        assert entry.endswith(f"; default {defaults[s.name]}"), entry
+    assert shown.split("--display.i2c_address VALUE ")[-1].split(" --")[0].endswith("default 0x3C")
+    assert "none: not wired" not in shown
+
+
+@pytest.mark.parametrize("where", ["flag", "file"])
+def test_an_own_board_is_checked_at_start_as_companion_rules_checks_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """Was: `run --option labyrinth:board=FILE` (or the config file's board) with a
+    missing or broken file started, `--print-config` exited 0, and only Begin refused
+    it (issue 23, item 5). Now the start stops with the file, the line and the reason,
+    the same words `companion rules` uses."""
+    from companion.cli import main
+
+    broken = tmp_path / "mine.toml"
+    broken.write_text("fields = 63\n[jumps]\n6 = 99\n", encoding="utf-8")
+    assert main(["rules", "new", "labyrinth", "--option", f"board={broken}"]) == 2
+    rules_says = capsys.readouterr().err.removeprefix("companion: error: ").strip()
+    assert rules_says.startswith(f"{broken}:3: ")
+    missing = tmp_path / "gone.toml"
+    for path, reason in ((broken, rules_says), (missing, f"{missing}: cannot read the file")):
+        if where == "flag":
+            argv = ["run", "--print-config", "--option", f"labyrinth:board={path}"]
+            source = "command line"
+        else:
+            conf = tmp_path / "config.toml"
+            conf.write_text(f'[games.labyrinth]\nboard = "{path.name}"\n', encoding="utf-8")
+            argv = ["run", "--print-config", "--config", str(conf)]
+            source = str(conf)
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(f"companion: error: {source}: games.labyrinth.board: {reason}")
+        assert err.count("\n") == 1
+    good = tmp_path / "good.toml"
+    good.write_bytes(BUILTIN_BOARD.read_bytes())
+    assert main(["run", "--print-config", "--option", f"labyrinth:board={good}"]) == 0
+    assert f'board = "{good}"' in capsys.readouterr().out

@@ -235,3 +235,45 @@ def test_the_real_probe_reports_gpiozero_s_reasons(monkeypatch: pytest.MonkeyPat
     with pytest.raises(NoPinFactory) as info:
         _pin_factory()
     assert info.value.tried == ["lgpio: No module named 'lgpio'"]
+
+
+def test_saved_games_tell_abandoned_from_unfinished_and_damage_prints_no_log_line(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    """Was: an abandoned game ("End game") counted as unfinished, and a damaged journal
+    printed a stray "journal ... damaged" log line after the report (issue 23, item 8)."""
+    import random
+
+    from companion.app.journal import JournalStore
+    from companion.rules import Phase, get_game, random_action
+
+    game = get_game("senet-tait")
+    store = JournalStore(tmp_path)
+    won = store.begin(game, 2)
+    state, rng = game.new_state(2), random.Random(5)
+    while state.phase is not Phase.OVER:
+        who = state.player_to_act_name
+        action = random_action(state, rng.randrange)
+        won.append(who, action, state.apply(action))
+    assert state.outcome is not None
+    won.end("won", [game.player_name(w, 2) for w in state.outcome.winners])
+    won.close()
+    for _ in range(2):
+        abandoned = store.begin(game, 2)
+        abandoned.end("abandoned", [])
+        abandoned.close()
+    store.begin(game, 2).close()  # unfinished: switched off
+    damaged = store.begin(game, 2)
+    damaged.close()
+    with damaged.path.open("ab") as fh:
+        fh.write(b"0badc0de {\"n\": 1}\n")
+
+    games = diagnose(conf(tmp_path), healthy(factory))[6]
+    assert games.seen.startswith(f"1 finished, 2 abandoned, 1 unfinished in {tmp_path}")
+    assert games.seen.endswith("; 1 damaged")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert "1 finished, 2 abandoned, 1 unfinished" in done.stdout
+    assert done.stderr == ""  # the damage is the report's line, not a log line too

@@ -268,3 +268,27 @@ def test_the_help_says_how_undone_actions_are_shown(
         main(["journal", command, "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "Actions taken back with undo are shown where they were made, marked '(taken back)'" in said
+
+
+def test_show_list_and_export_say_which_seat_the_computer_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: a game against the computer read as one between two people in `journal
+    show`, `journal list` and the JSON export (issue 23, item 7)."""
+    from companion.app.journal import JournalStore
+    from companion.rules import get_game
+
+    game = get_game("senet-tait")
+    store = JournalStore(tmp_path)
+    store.begin(game, 2, seats={1: "normal"}).close()
+    store.begin(game, 2).close()
+    _, shown, _ = journal(capsys, "show", "2", "--dir", str(tmp_path))
+    assert "  players  Black, White (computer, normal)" in shown.splitlines()
+    _, out, _ = journal(capsys, "export", "2", "--dir", str(tmp_path))
+    data = json.loads(out)
+    assert data["players"] == ["Black", "White"] and data["computer"] == {"White": "normal"}
+    _, listed, _ = journal(capsys, "list", "--dir", str(tmp_path))
+    rows = listed.splitlines()
+    assert "Black, White (computer, normal)" in rows[2] and "computer" not in rows[1]
+    _, out, _ = journal(capsys, "export", "1", "--dir", str(tmp_path))
+    assert json.loads(out)["computer"] == {}

@@ -232,3 +232,60 @@ def test_a_session_of_requests_writes_nothing(tmp_path: Path) -> None:
         assert c.get(url).status_code in (200, 404)
     first_event(c)
     assert snapshot(games) == before
+
+
+def test_the_page_says_which_seat_the_computer_plays_and_at_which_level(tmp_path: Path) -> None:
+    """Was: the spectator page named the players only; nobody watching could tell the
+    computer's seat (issue 23, item 7)."""
+    path, state = write_game(tmp_path, "senet-tait", 14, seats={1: "strong"})
+    c = client(tmp_path)
+    front = html.unescape(c.get("/").text)
+    assert "Black, White (computer, strong)" in front
+    to_act = record.read(path).to_act  # "White to throw": said with the computer's level
+    assert state.current_player == 1 and to_act == "White to throw"
+    assert '<p class="status">in progress: White (computer, strong) to throw</p>' in front
+    assert "Black, White (computer, strong)" in html.unescape(c.get("/games").text)
+    assert "(computer" not in html.unescape(client(tmp_path / "none").get("/").text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_scales_with_the_window(tmp_path: Path, game: str) -> None:
+    """Was: a board of a fixed 402x182 px, the smallest thing on a desktop screen: the
+    SVG has its proportions (viewBox) and the page's width, no size in pixels, and the
+    page's CSS lets it fill its share of the window (issue 23, item 7)."""
+    write_game(tmp_path, game, 30)
+    c = client(tmp_path)
+    root = ET.fromstring(re.search(r"<svg xmlns=.*?</svg>", c.get("/").text, re.S).group(0))  # type: ignore[union-attr]
+    assert root.attrib["width"] == "100%" and "height" not in root.attrib
+    assert len(root.attrib["viewBox"].split()) == 4
+    css = c.get("/static/page.css").text
+    rule = re.search(r"\.board svg \{([^}]*)\}", css)
+    assert rule is not None and "width: 100%" in rule.group(1) and "max-width" not in rule.group(1)
+
+
+def test_cretan_holdings_are_said_in_words(tmp_path: Path) -> None:
+    """Was: "Player 4: holds blue mirror" for a blue diamond and the Mirror."""
+    import random
+
+    from companion.rules import Phase, get_game, random_action
+    from companion.ui.games.boards import board_model, board_svg
+
+    state, rng = get_game("cretan-labyrinth").new_state(4), random.Random(3)
+    said: set[str] = set()
+    while state.phase is not Phase.OVER and len(said) < 60:
+        state.apply(random_action(state, rng.randrange))
+        svg = board_svg(board_model(state))
+        width = float(svg.split('viewBox="0 0 ', 1)[1].split()[0])
+        lines = re.findall(r'<text class="counts" x="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+        for x, line in lines:  # long holdings go on in the next line, not off the board
+            assert float(x) + len(html.unescape(line)) * 7.5 <= width, line
+        said.update(" ".join(line for _, line in lines).split("holds ")[1:])
+    assert said, "nobody held anything in this game"
+    item = r"(a (red|green|blue|yellow) diamond|(red|green|blue|yellow)( and|,) .* diamonds|" \
+           r"a Magic Key|the (Magic Bow and Arrow|Magic Sword|Magic Feather|Shrinking Potion|" \
+           r"Rope|Mirror|Head of Medusa))"
+    for text in said:
+        text = re.sub(r" (Player \d|To play):.*", "", text).strip()
+        parts = re.split(r", (?=a |the )| and (?=a |the )", text)
+        assert all(re.fullmatch(item, p) for p in parts), text
+    assert any(" diamond and the " in text for text in said)

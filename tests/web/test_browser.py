@@ -138,3 +138,44 @@ def test_the_browser_shows_the_position_after_the_last_move(
             SHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, SHOTS / f"{game}.png")
 
+
+
+def widest_white_run(image: Image.Image) -> int:
+    """The longest run of pure white pixels in any row: the board's frame (the page
+    around it is cream, the events' box off-white)."""
+    rgb = image.convert("RGB")
+    width, height = rgb.size
+    pixels = rgb.load()
+    assert pixels is not None
+    best = 0
+    for y in range(0, height, 4):
+        run = 0
+        for x in range(width):
+            run = run + 1 if pixels[x, y] == (255, 255, 255) else 0
+            best = max(best, run)
+    return best
+
+
+@pytest.mark.parametrize(("size", "low", "high"), [
+    ((1600, 1000), 2.0, None),  # a desktop: the board at twice its sketch's size or more
+    ((390, 844), None, 1.0),  # a phone: the whole width, no wider than the window
+])
+def test_the_board_scales_with_the_window(
+        games: dict[str, Path], tmp_path: Path, size: tuple[int, int],
+        low: float | None, high: float | None) -> None:
+    """Was: a fixed 402x182 px board, the smallest thing on a desktop screen (issue 23,
+    item 7)."""
+    (journal,) = games["senet-tait"].glob("*.journal")
+    sketch = 402  # the SVG's viewBox width for Senet (3 rows of 10 squares)
+    shot = tmp_path / "shot.png"
+    with serving(games["senet-tait"]) as url:
+        done = chromium(f"--window-size={size[0]},{size[1]}", f"--screenshot={shot}", url,
+                        profile=tmp_path / "profile")
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    with Image.open(shot) as image:
+        shown = widest_white_run(image)
+    assert journal.exists()
+    if low is not None:
+        assert shown >= low * sketch, f"the board is {shown} px wide in a {size} window"
+    if high is not None:
+        assert sketch * 0.8 * (size[0] - 40) / sketch <= shown <= high * size[0], shown

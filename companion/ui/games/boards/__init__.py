@@ -13,20 +13,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from PIL import Image
 
 from companion.rules import IllegalMoveError, Move, State
-from companion.rules.cretan_labyrinth import CretanLabyrinthState
-from companion.rules.labyrinth import LabyrinthState
-from companion.rules.senet_sticks import SenetSticksState
-from companion.rules.senet_tait import SenetTaitState
 
-from . import cretan_labyrinth, labyrinth, senet_sticks, senet_tait
 from .model import Board, Cell, Highlight, Mark, Piece, Side
 from .pixels import check_size
 from .svg import board_svg
 from .words import pieces_in_words_of
+
+if TYPE_CHECKING:
+    from companion.rules.cretan_labyrinth import CretanLabyrinthState
+    from companion.rules.labyrinth import LabyrinthState
+    from companion.rules.senet_sticks import SenetSticksState
+    from companion.rules.senet_tait import SenetTaitState
+
+# Each game's picture module (and with it the game's engine) is imported when a board of
+# that game is first drawn, as companion.rules.registry imports the engines: the
+# referee's start, which draws the menu, imports none of them.
 
 __all__ = [
     "Board",
@@ -55,23 +61,48 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
         raise IllegalMoveError(
             f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
         )
-    if isinstance(state, SenetTaitState):
-        return senet_tait.board_model(state, highlight)
-    if isinstance(state, SenetSticksState):
-        return senet_sticks.board_model(state, highlight)
-    if isinstance(state, LabyrinthState):
-        return labyrinth.board_model(state, highlight)
-    if isinstance(state, CretanLabyrinthState):
-        return cretan_labyrinth.board_model(state, highlight)
-    raise ValueError(f"no board picture for the game {state.game.id!r}")
+    game = state.game.id
+    if game == "senet-tait":
+        from . import senet_tait
+
+        return senet_tait.board_model(cast("SenetTaitState", state), highlight)
+    if game == "senet-sticks":
+        from . import senet_sticks
+
+        return senet_sticks.board_model(cast("SenetSticksState", state), highlight)
+    if game == "labyrinth":
+        from . import labyrinth
+
+        return labyrinth.board_model(cast("LabyrinthState", state), highlight)
+    if game == "cretan-labyrinth":
+        from . import cretan_labyrinth
+
+        return cretan_labyrinth.board_model(cast("CretanLabyrinthState", state), highlight)
+    raise ValueError(f"no board picture for the game {game!r}")
 
 
-_DRAW: dict[str, Callable[[Board, tuple[int, int], bool], Image.Image]] = {
-    "senet-tait": senet_tait.draw,
-    "senet-sticks": senet_sticks.draw,
-    "labyrinth": labyrinth.draw,
-    "cretan-labyrinth": cretan_labyrinth.draw,
-}
+def _draw_of(game: str) -> Callable[[Board, tuple[int, int], bool], Image.Image]:
+    """The ``draw`` of ``game``'s picture module (imported now if not yet).
+
+    :raises ValueError: a game with no picture.
+    """
+    if game == "senet-tait":
+        from . import senet_tait
+
+        return senet_tait.draw
+    if game == "senet-sticks":
+        from . import senet_sticks
+
+        return senet_sticks.draw
+    if game == "labyrinth":
+        from . import labyrinth
+
+        return labyrinth.draw
+    if game == "cretan-labyrinth":
+        from . import cretan_labyrinth
+
+        return cretan_labyrinth.draw
+    raise ValueError(f"no board picture for the game {game!r}")
 
 
 def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool = False) -> Image.Image:
@@ -87,11 +118,7 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
     :raises ValueError: ``size`` under 64 x 32 pixels, or a game with no picture.
     """
     size = check_size(size)
-    try:
-        draw = _DRAW[board.game]
-    except KeyError:
-        raise ValueError(f"no board picture for the game {board.game!r}") from None
-    return draw(board, size, blink)
+    return _draw_of(board.game)(board, size, blink)
 
 
 def inventory_pages(board: Board, size: tuple[int, int] = (128, 64)) -> int:
@@ -99,6 +126,8 @@ def inventory_pages(board: Board, size: tuple[int, int] = (128, 64)) -> int:
     whose players hold nothing: every game but the Cretan Labyrinth)."""
     if board.game != "cretan-labyrinth":
         return 0
+    from . import cretan_labyrinth
+
     return cretan_labyrinth.inventory_pages(board, check_size(size))
 
 
@@ -112,6 +141,8 @@ def draw_inventories(board: Board, size: tuple[int, int] = (128, 64), page: int 
     """
     if board.game != "cretan-labyrinth":
         raise ValueError(f"the players of {board.game!r} hold no inventories")
+    from . import cretan_labyrinth
+
     return cretan_labyrinth.draw_inventories(board, check_size(size), page)
 
 

@@ -11,21 +11,29 @@ stands in ``data-player`` (0-based seat) and ``data-square`` (the engine's squar
 :attr:`companion.rules.PieceAt.square`), so that a program reading the page (the
 end-to-end browser test) can compare them with ``state.pieces()``. Pure: the same
 board gives the same text.
+
+The drawing has a ``viewBox`` and a width of 100%, no size in pixels: it fills the
+width it is given (the page's CSS bounds it by the window), large on a desktop screen
+and small on a phone.
 """
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+import html  # not xml.sax.saxutils: it imports urllib, http and email (the referee draws no SVG)
+import textwrap
 
 from companion.rules import PieceZone
 
 from . import model as m
-from .model import Board, Cell, Piece
+from .model import Board, Cell, Piece, Side
 
 CELL = 40
 """Size of one grid square, in SVG user units."""
 LINE = 18
 """Height of a line of text below the board."""
+CHAR = 7.5
+"""Width of a character of the lines below the board (13-unit sans-serif, a wide
+average), in SVG user units: the lines are wrapped to the board's width."""
 
 _SYMBOLS = {
     m.HOUSE_OF_REBIRTH: "\u2625",  # ankh
@@ -54,6 +62,44 @@ def _symbol(cell: Cell) -> str:
         if mark.kind == m.TRAP:
             return f"T{mark.turns}"  # a trap and its turns (an hourglass has no glyph in most fonts)
     return ""
+
+
+def escape(text: str) -> str:
+    """``text`` as XML character data (``&``, ``<`` and ``>`` escaped)."""
+    return html.escape(text, quote=False)
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a double-quoted XML attribute value."""
+    return '"' + html.escape(text, quote=True) + '"'
+
+
+def holdings_in_words(side: Side) -> str:
+    """What a Cretan player holds, as a sentence's object: ``"a blue diamond and the
+    Mirror"``, ``"red and blue diamonds, a Magic Key and the Magic Sword"``; ``""``
+    for nothing."""
+    if not side.holdings:
+        return ""
+    from companion.rules.cretan_data import ITEM_NAMES  # only the Cretan game holds things
+
+    by_word = {("Medusa-head" if item == "head" else item): name for item, name in ITEM_NAMES.items()}
+    parts: list[str] = []
+    diamonds = list(side.diamonds)
+    if diamonds:
+        parts.append(f"a {diamonds[0]} diamond" if len(diamonds) == 1
+                     else f"{_and(diamonds)} diamonds")
+    if side.key:
+        parts.append("a Magic Key")
+    parts += [f"the {by_word.get(word, word)}" for word in side.holdings
+              if word not in side.diamonds and word != "key"]
+    return _and(parts)
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``""`` for none)."""
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _fill(cell: Cell) -> str:
@@ -97,16 +143,22 @@ def board_svg(board: Board) -> str:
         parts = [
             f"{board.count(side.player, zone)} {words}" for zone, words in board.zone_words
         ]
-        if side.holdings:
-            parts.append("holds " + " ".join(side.holdings))
+        held = holdings_in_words(side)
+        if held:
+            parts.append("holds " + held)
         if parts:
             counts.append(f"{side.name}: " + ", ".join(parts))
     if board.to_act is not None:
         counts.append(f"To play: {board.sides[board.to_act].name}")
-    width, height = cols * CELL + 2, rows * CELL + 2 + LINE * len(counts) + (6 if counts else 0)
+    width = cols * CELL + 2
+    chars = max(int((width - 8) / CHAR), 16)  # a long line goes on, indented, below
+    counts = [part for line in counts
+              for part in textwrap.wrap(line, chars, subsequent_indent="    ",
+                                        break_on_hyphens=False)]
+    height = rows * CELL + 2 + LINE * len(counts) + (6 if counts else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board {board.game}" '
-        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" width="100%" '
         'font-family="sans-serif">',
         f'<rect class="frame" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
@@ -160,6 +212,7 @@ def board_svg(board: Board) -> str:
     y = rows * CELL + 2 + 6
     for line in counts:
         y += LINE
-        out.append(f'<text class="counts" x="4" y="{y - 5}" font-size="13">{escape(line)}</text>')
+        indent = 4 + (len(line) - len(line.lstrip())) * CHAR  # a line that goes on: indented
+        out.append(f'<text class="counts" x="{indent:g}" y="{y - 5}" font-size="13">{escape(line.lstrip())}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,0 +1,82 @@
+"""How long the referee takes to show its first frame, next to the import floor.
+
+    .venv/bin/python benchmarks/start_time.py [--runs N] [--quick]
+
+Each run starts `companion run` as a person does, in a pseudo-terminal (80x24, mock
+pins, an empty journal directory), and measures the seconds from spawning Python to
+the first frame's text on the terminal; then it types ``q``. The floor, measured in
+the same run: a Python process that imports the same libraries the referee draws and
+reads pins with (gpiozero with its mock pins, luma.oled's device, luma.core's
+interface, pyserial, Pillow) and exits. The two alternate (which goes first
+alternates too), so a machine busy with something else slows both alike. Printed: the
+median and the spread (lowest and highest) of each, of the child processes' CPU
+seconds as well as of the wall clock, and the ratio of each run to its floor.
+
+The module lists behind it (what the start imports, up to the first frame) are
+checked by tests/sim/test_start_imports.py with the same probe
+(tests/sim/start_probe.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "sim"))
+from start_probe import FLOOR_IMPORTS, Start, floor_start, run_start
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(start: Callable[[], Start]) -> tuple[float, float]:
+    """(wall seconds to the first frame or to exit, CPU seconds of the child)."""
+    before = _children_cpu()
+    result = start()
+    return result.seconds, _children_cpu() - before
+
+
+def _spread(values: list[float], unit: float = 1e3) -> str:
+    return (f"median {statistics.median(values) * unit:6.0f}  "
+            f"[{min(values) * unit:.0f}, {max(values) * unit:.0f}]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="runs of each (default 10)")
+    parser.add_argument("--quick", action="store_true", help="3 runs of each")
+    args = parser.parse_args(argv)
+    runs = 3 if args.quick else max(args.runs, 1)
+    run_start()  # once unmeasured: the byte-code caches written, the files in the page cache
+    walls: dict[str, list[float]] = {"run": [], "floor": []}
+    cpus: dict[str, list[float]] = {"run": [], "floor": []}
+    for i in range(runs):
+        order = [("run", run_start), ("floor", floor_start)]
+        for name, start in order if i % 2 == 0 else reversed(order):
+            wall, cpu = _timed(start)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    print(f"start to first frame, {runs} interleaved runs each ({platform.machine()}, "
+          f"Python {platform.python_version()}), ms:")
+    print(f"  companion run, spawn to first frame   wall {_spread(walls['run'])}   "
+          f"CPU {_spread(cpus['run'])}")
+    print(f"  floor: import {', '.join(FLOOR_IMPORTS)}, spawn to exit")
+    print(f"                                        wall {_spread(walls['floor'])}   "
+          f"CPU {_spread(cpus['floor'])}")
+    ratios = [r / f for r, f in zip(walls["run"], walls["floor"], strict=True)]
+    cpu_ratios = [r / f for r, f in zip(cpus["run"], cpus["floor"], strict=True)]
+    print(f"  ratio run/floor, per run: wall median {statistics.median(ratios):.2f}x "
+          f"[{min(ratios):.2f}, {max(ratios):.2f}]; CPU median "
+          f"{statistics.median(cpu_ratios):.2f}x [{min(cpu_ratios):.2f}, {max(cpu_ratios):.2f}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""`companion run` as a person starts it, in a pseudo-terminal: the modules it has
+imported when its first frame is drawn, and the time from spawning Python to that
+frame. Shared by tests/sim/test_start_imports.py and benchmarks/start_time.py."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+FLOOR_IMPORTS = ("gpiozero", "gpiozero.pins.mock", "luma.core.interface.serial",
+                 "luma.oled.device", "serial", "PIL.Image", "PIL.ImageDraw")
+"""The libraries the referee draws and reads pins with: the import floor."""
+
+RUN_CHILD = r"""
+import json, sys
+import companion.sim.terminal as terminal
+class Reporting(terminal.FramePrinter):
+    seen = False
+    def __call__(self, image):
+        super().__call__(image)
+        if not self.seen:  # written after the frame is out: the modules up to the first frame
+            self.seen = True
+            with open(sys.argv[1], "w") as fh:
+                json.dump(sorted(sys.modules), fh)
+terminal.frame_printer = Reporting
+from companion.cli import main
+sys.exit(main(["run", "--journal.dir", sys.argv[2]]))
+"""
+"""``companion run`` (its own ``main``), the terminal's frame printer wrapped to write
+``sys.modules`` to ``argv[1]`` once the first frame is printed."""
+
+FLOOR_CHILD = "import json, sys\nimport {imports}\njson.dump(sorted(sys.modules), open(sys.argv[1], 'w'))\n"
+
+
+@dataclass(frozen=True)
+class Start:
+    """One start: the modules imported (names), seconds from spawn to the first frame's
+    text on the terminal (for the floor: to exit), and what the terminal showed."""
+
+    modules: frozenset[str]
+    seconds: float
+    screen: str
+
+
+def _environment(state: Path) -> dict[str, str]:
+    """The children's environment: no config file, the state in ``state``, and byte
+    code cached as on an installed box (a shell with PYTHONDONTWRITEBYTECODE would
+    compile the companion from source at every start: the libraries of the floor are
+    compiled by pip once)."""
+    left_out = ("COMPANION_CONFIG", "PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if k not in left_out}
+    env.update(XDG_STATE_HOME=str(state), GPIOZERO_PIN_FACTORY="mock", TERM="xterm")
+    return env
+
+
+def run_start(columns: int = 80, rows: int = 24, timeout: float = 60.0) -> Start:
+    """Start ``companion run`` in a pseudo-terminal of ``columns`` x ``rows``, wait for
+    its first frame, then type ``q`` and wait for it to quit.
+
+    :raises AssertionError: no frame within ``timeout`` seconds, or it did not quit.
+    """
+    with tempfile.TemporaryDirectory(prefix="companion-start-") as tmp:
+        report = Path(tmp) / "modules.json"
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", RUN_CHILD, str(report), str(Path(tmp) / "journal")],
+            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=_environment(Path(tmp)),
+            close_fds=True, start_new_session=True)
+        os.close(slave)
+        shown = b""
+        seconds = None
+        try:
+            deadline = time.monotonic() + timeout
+            while not report.exists():  # the report is written right after the frame
+                assert time.monotonic() < deadline and proc.poll() is None, (
+                    f"no frame: {proc.stderr.read().decode() if proc.stderr and proc.poll() is not None else ''}"
+                    f"{shown.decode(errors='replace')[-500:]}")
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if ready:
+                    try:
+                        chunk = os.read(master, 65536)
+                    except OSError:  # the terminal's other end closed: it has ended
+                        proc.wait(timeout=15)
+                        continue
+                    if seconds is None and b"+--" in chunk:
+                        seconds = time.perf_counter() - t0
+                    shown += chunk
+            time.sleep(0.05)
+            modules = frozenset(json.loads(report.read_text()))
+            os.write(master, b"q")
+            end = time.monotonic() + 15
+            while proc.poll() is None and time.monotonic() < end:
+                ready, _, _ = select.select([master], [], [], 0.05)
+                if ready:
+                    try:
+                        shown += os.read(master, 65536)
+                    except OSError:
+                        break
+            assert proc.wait(timeout=15) == 0, proc.stderr.read().decode() if proc.stderr else ""
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            if proc.stderr:
+                proc.stderr.close()
+            os.close(master)
+        assert seconds is not None
+        return Start(modules, seconds, shown.decode(errors="replace"))
+
+
+def floor_start() -> Start:
+    """A Python process that imports :data:`FLOOR_IMPORTS` and exits."""
+    with tempfile.TemporaryDirectory(prefix="companion-floor-") as tmp:
+        report = Path(tmp) / "modules.json"
+        code = FLOOR_CHILD.format(imports=", ".join(FLOOR_IMPORTS))
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code, str(report)], check=True,
+                       env=_environment(Path(tmp)), stdin=subprocess.DEVNULL)
+        seconds = time.perf_counter() - t0
+        return Start(frozenset(json.loads(report.read_text())), seconds, "")

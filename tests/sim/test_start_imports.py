@@ -1,0 +1,43 @@
+"""`companion run` starts with what it draws: no web stack on the way to the first
+frame (issue 23, item 10: the board SVG module brought urllib, http and email in
+through xml.sax.saxutils, and the start took 2.5x the import floor)."""
+
+from __future__ import annotations
+
+from start_probe import floor_start, run_start
+
+WEB = ("http", "urllib", "email", "xml", "html.parser", "starlette", "uvicorn", "h11",
+       "anyio", "companion.web", "wsgiref", "socketserver")
+"""Modules of a web page or a web server: the spectator page's process needs them, the
+referee does not."""
+
+NEVER = ("http", "urllib.request", "xml", "starlette", "uvicorn", "companion.web")
+"""Not even the libraries below the referee import these."""
+
+
+def _web(names: frozenset[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(n == p or n.startswith(p + ".") for p in prefixes))
+
+
+def test_companion_run_imports_no_web_module_up_to_its_first_frame() -> None:
+    start = run_start(80, 24)
+    assert "Up/Down" in start.screen  # it drew the panel and its key line
+    floor = floor_start().modules
+    assert "gpiozero" in start.modules and "luma.oled.device" in start.modules
+    # what the libraries themselves import (gpiozero: importlib.metadata, which imports
+    # email; pathlib: urllib.parse) is the floor's too; the referee adds none of its own
+    assert _web(start.modules - floor, WEB) == []
+    assert _web(start.modules, NEVER) == []
+
+
+def test_the_menu_is_drawn_before_any_game_engine_is_imported() -> None:
+    """The first frame (the splash, then the menu) draws no board: no game's engine,
+    picture or computer player is imported for it (each is imported when its game is
+    first set up, as the rules registry does)."""
+    start = run_start(80, 24)
+    engines = ("companion.rules.senet_tait", "companion.rules.senet_sticks",
+               "companion.rules.labyrinth", "companion.rules.cretan_labyrinth",
+               "companion.ui.games.boards.senet_tait", "companion.ui.games.boards.labyrinth",
+               "companion.ai")
+    assert _web(start.modules, engines) == []
+    assert "companion.rules.registry" in start.modules  # the menu's list of games
