@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=game_ids(), choices=game_ids(),
                         metavar="GAME", help="games to play (default: all)")
     args = parser.parse_args(argv)
-    warnings.filterwarnings("ignore", "Image.Image.getdata", DeprecationWarning)  # luma's
+    warnings.filterwarnings("ignore", "Image.Image.getdata", DeprecationWarning)  # luma's own display()
     smbus2.SMBus = BusRecorder  # type: ignore[misc,assignment]
 
     print(f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}; "
