@@ -101,6 +101,9 @@ class Service:
         """Seconds without any event after which the panel is switched off (0: never)."""
         self.asleep = False
         self._sleep_timer: Timer | None = None
+        self._sleep_lock = threading.Lock()
+        self._active_at = 0.0
+        """When the last event came (the scheduler's clock)."""
         self._generation = 0
         self.ready = threading.Event()
         """Set once :meth:`run` has started the controller and shown the first frame."""
@@ -134,7 +137,7 @@ class Service:
         prefs = reply.prefs
         if prefs.sleep_after != self.sleep_after:
             self.sleep_after = prefs.sleep_after
-            self._arm_sleep()
+            self._arm_sleep(restart=True)
         if prefs.contrast != self._contrast:
             self._contrast = prefs.contrast
             self.screen.set_contrast(prefs.contrast)
@@ -157,8 +160,8 @@ class Service:
                 self.asleep = True
                 self.screen.sleep()
             return
+        self._arm_sleep()  # first: a sleep timer that sees the new generation sees this
         self._generation += 1
-        self._arm_sleep()
         if self.asleep:
             self.asleep = False
             self.screen.wake()
@@ -200,23 +203,47 @@ class Service:
                 self._count_lock.notify_all()
         self.notifier.stopping()
 
-    def _arm_sleep(self) -> None:
-        if self._scheduler is None or self.sleep_after <= 0:
+    def _arm_sleep(self, restart: bool = False) -> None:
+        """Note activity: the panel sleeps ``sleep_after`` seconds after the last event.
+
+        One timer at a time, which re-arms itself for the rest when activity came
+        meanwhile (:meth:`_sleep_due`): cancelling and scheduling a timer on every
+        event woke the timer thread once per frame, while the loop was drawing it (a
+        tail in press-to-frame). ``restart``: ``sleep_after`` changed."""
+        if self._scheduler is None:
             return
-        if self._sleep_timer is not None:
-            self._sleep_timer.cancel()
-        generation = self._generation
-        self._sleep_timer = self._scheduler.call_later(
-            self.sleep_after, lambda: self.post(PanelIdle(generation))
-        )
+        with self._sleep_lock:
+            self._active_at = self._scheduler.now()
+            if restart and self._sleep_timer is not None:
+                self._sleep_timer.cancel()
+                self._sleep_timer = None
+            if self._sleep_timer is None and self.sleep_after > 0:
+                self._sleep_timer = self._scheduler.call_later(self.sleep_after, self._sleep_due)
+
+    def _sleep_due(self) -> None:
+        """The sleep timer (timer thread): post :class:`PanelIdle` if nothing happened
+        for ``sleep_after`` seconds, else wait for the rest."""
+        scheduler = self._scheduler
+        assert scheduler is not None
+        with self._sleep_lock:
+            self._sleep_timer = None
+            if self._closed or self.sleep_after <= 0:
+                return
+            generation = self._generation  # read before the time: see handle()
+            idle = scheduler.now() - self._active_at
+            if idle < self.sleep_after:
+                self._sleep_timer = scheduler.call_later(self.sleep_after - idle, self._sleep_due)
+                return
+        self.post(PanelIdle(generation))
 
     def close(self) -> None:
         """End cleanly: journal closed, throw source and pins released, display blanked."""
         if self._closed:
             return
         self._closed = True
-        if self._sleep_timer is not None:
-            self._sleep_timer.cancel()
+        with self._sleep_lock:
+            if self._sleep_timer is not None:
+                self._sleep_timer.cancel()
         self.controller.close()
         self.sources.close()
         if self.indicators is not None:
