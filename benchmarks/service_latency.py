@@ -35,7 +35,13 @@ with what the floor does and the ratio; no number is typed in:
 * peak memory: maximum RSS of a process playing a whole demo game, next to a process
   that only imports gpiozero, luma.oled and pyserial (target: within 1.5x);
 * start-to-first-frame: from spawning ``python`` to the first frame reaching the
-  device, next to the time the import-only process takes to start and exit.
+  device, next to the time the import-only process takes to start and exit;
+* garbage-collector pauses during a whole demo game of each game, each game in a
+  fresh process (``gc.callbacks``: the thread CPU time and the wall time of every
+  collection from the second frame on, by generation): as the service runs (once
+  start-up is done it collects and calls ``gc.freeze()``) and, as the floor, with
+  that freeze left out. The frame budget
+  they are held against: :data:`FRAME_BUDGET_MS`.
 
 The service is driven only through its public API: ``build()``, the mock pins,
 ``Service.post``/``wait_idle`` and the screen's device.
@@ -69,6 +75,9 @@ DEBOUNCE = 0.002
 DOWN_PIN = 6
 """BCM pin of DOWN in the default configuration (the floors use the same number)."""
 LATENCY_TARGET = 1.5
+FRAME_BUDGET_MS = 12.0
+"""What a cursor step may cost on the bus at 400 kHz (issue 25): a collection pause
+that reaches it doubles what the player waits for."""
 
 
 def _device() -> Any:
@@ -493,6 +502,64 @@ def start_to_first_frame() -> float:
     return elapsed
 
 
+GC_CHILD = """
+import gc, json, sys, tempfile, time
+from pathlib import Path
+if {no_freeze}:
+    gc.freeze = lambda: None
+    gc.collect = lambda generation=2: 0
+pauses = []
+mark = [0.0, 0.0]
+frames = [0]
+def timing(phase, info):
+    if phase == "start":
+        mark[:] = [time.thread_time(), time.perf_counter()]
+    elif frames[0] >= 2:  # in play: the service's start-up ends after its first frame
+        pauses.append((info["generation"], (time.thread_time() - mark[0]) * 1e3,
+                       (time.perf_counter() - mark[1]) * 1e3))
+def frame(image, screen):
+    frames[0] += 1
+from companion.sim.demo import play
+gc.callbacks.append(timing)
+with tempfile.TemporaryDirectory() as tmp:
+    play(Path(tmp), seed=1, game={game!r}, on_frame=frame)
+print("PAUSES", json.dumps(pauses))
+"""
+
+
+def gc_pauses(game: str, *, freeze: bool) -> list[tuple[int, float, float]]:
+    """(generation, CPU ms, wall ms) of every collection in a whole demo game of
+    ``game`` in a fresh process; ``freeze``: as the service runs (else its
+    ``gc.freeze()`` is left out)."""
+    import json
+
+    code = GC_CHILD.format(no_freeze=not freeze, game=game)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"child failed: {done.stderr}")
+    line = [x for x in done.stdout.splitlines() if x.startswith("PAUSES ")][-1]
+    return [(int(g), float(c), float(w)) for g, c, w in json.loads(line.split(" ", 1)[1])]
+
+
+def report_gc(games: list[str]) -> None:
+    print(f"garbage-collector pauses in whole demo games (ms of thread CPU time; the "
+          f"frame budget is {FRAME_BUDGET_MS:g} ms):")
+    for game in games:
+        for freeze, label in ((False, "without gc.freeze()"), (True, "as the service runs")):
+            pauses = gc_pauses(game, freeze=freeze)
+            parts = []
+            for gen in (0, 1, 2):
+                cpu = [c for g, c, _w in pauses if g == gen]
+                if cpu:
+                    parts.append(f"gen {gen}: {len(cpu):4d}, median {statistics.median(cpu):6.2f}, "
+                                 f"max {max(cpu):6.2f}")
+            worst = max((c for _g, c, _w in pauses), default=0.0)
+            wall = max((w for _g, _c, w in pauses), default=0.0)
+            print(f"  {game:<17}{label:<21} " + "; ".join(parts)
+                  + f"  (worst {worst:.2f} ms CPU, {wall:.2f} ms wall: "
+                  + ("within" if worst < FRAME_BUDGET_MS else "REACHES") + " the budget)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--presses", type=int, default=1000,
@@ -520,6 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"idle CPU over {args.idle:.0f} s: {cpu:.3f} % of one core "
           f"(target < 0.5 %): {'met' if cpu < 0.5 else 'NOT met'}")
     if args.quick:
+        report_gc(["senet-tait"])
         return 0
 
     base_mem, base_time = _child(IMPORT_ONLY)
@@ -533,6 +601,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"start to first frame: {first * 1e3:.0f} ms; floor: a process that imports "
           f"gpiozero, luma.oled and pyserial, start to exit: {base_time * 1e3:.0f} ms: "
           f"{first / base_time:.2f}x")
+
+    from companion.rules.registry import game_ids
+
+    report_gc(game_ids())
     return 0
 
 

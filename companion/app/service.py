@@ -16,6 +16,7 @@ the throw drawing, so tests and the demo use the very same wiring with mock pins
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import secrets
@@ -185,6 +186,14 @@ class Service:
         """Start the controller and loop until a :class:`Quit` event (or the controller
         asks to quit)."""
         self.show(self.controller.start())
+        # What start-up built (modules, tables, the first screen) lives as long as the
+        # process: moved out of the collector's sight, no full collection during play
+        # walks it (without this, one in a demo game of Cretan Labyrinth takes 11-14 ms
+        # of CPU on an x86 desktop, several times that on a Pi: more than a cursor
+        # step's time on the bus; benchmarks/service_latency.py). Garbage first, so
+        # that none is kept for good.
+        gc.collect()
+        gc.freeze()
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")
