@@ -27,7 +27,7 @@ look like a bounce.
 So a contact bounce that settles within ``debounce`` gives exactly one press, even when
 the edges and the timers run up to 400 ms late (tests/devices/test_buttons.py); a level
 that lasts past the check is a real change, so ``debounce`` must exceed the switches'
-bounce time (10-30 ms, hardware-notes).
+bounce time (a few ms for a push button; the default ``debounce`` is 20 ms).
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ from typing import Any
 
 from companion.devices.clock import Scheduler, Timer
 from companion.devices.events import ButtonEvent, ButtonName, Post, Press
+
+MAX_EDGE_LAG = 5.0
+"""Seconds: an edge's tick further in the past than this is taken for a tick of
+another clock (see :class:`Buttons`), and the edge for one that happened now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +244,10 @@ def _edge_input_class() -> Any:
             callback = self.on_edge
             if callback is not None and old is not None and old != new_active:
                 factory = self.pin_factory
-                callback(bool(new_active), max(0.0, float(factory.ticks_diff(factory.ticks(), ticks))))
+                ago = float(factory.ticks_diff(factory.ticks(), ticks))
+                # A tick from another clock than ticks() (a pin library stamping edges
+                # with the wall clock) gives nonsense: then the callback's own time.
+                callback(bool(new_active), ago if 0.0 <= ago <= MAX_EDGE_LAG else 0.0)
 
     return EdgeInput
 
