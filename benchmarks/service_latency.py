@@ -4,25 +4,30 @@ Every figure is printed next to a floor measured in the same run on the same mac
 with what the floor does and the ratio; no number is typed in:
 
 * latency: from ``MockPin.drive_low()`` on the DOWN button's pin to the frame taken by
-  the display device (its ``display()`` returned), p50 and p99 over N presses on the
-  game menu. The device is the service's own (the windowed ``ssd1306`` on luma's
-  ``noop`` interface, so the real driver code runs). Two floors, each a bare gpiozero
+  the display device (its ``display()`` returned), over N presses on the game menu.
+  The device is the service's own (the windowed ``ssd1306`` on luma's ``noop``
+  interface, so the real driver code runs). The floors are each a bare gpiozero
   ``DigitalInputDevice`` (the class the service's buttons use) on a mock pin of the
-  same number, whose ``when_activated`` callback runs in the pin's thread:
+  same number:
 
-  - *like for like*: builds the same menu view, renders it with the project's
-    renderer (``companion.ui.render``) and hands it to the same kind of device --
-    everything a press must do, without the service's event queue, controller and
-    screen; the benchmark checks that its pictures are the service's, pixel for pixel
-    (target: the service's p99 within 1.5x of this floor's p99);
-  - *hand-over only*: hands a ready picture to the device: the cost of the pin, the
-    callback and the driver, without drawing;
-  - *like for like through a queue* (for the diagnosis, not a target): the callback
-    posts the press on a queue and a second thread renders and hands over, as the
-    service's one event loop must: what the design costs before the service's own
-    code (buttons, controller, screen) adds anything.
+  - *the floor* (the target's): the pin's callback posts the press on a queue and a
+    second thread builds the same menu view, renders it with the project's renderer
+    (``companion.ui.render``) and hands it to the same kind of device: the same work
+    as the service including its one hand-off between two threads, without the
+    service's buttons, controller and screen; the benchmark checks that its pictures
+    are the service's, pixel for pixel (target: the service's p99 within 1.5x of
+    this floor's);
+  - *without the hand-off* (for the diagnosis): the callback renders and hands over
+    in the pin's thread.
 
-  The three are measured in alternating rounds so that a busy machine slows all alike.
+  Service and floors are measured ONE PRESS AT A TIME in turn (service, floor,
+  floor, service, ...: a burst of load lands on both), in ``--rounds`` rounds; each
+  round gives the ratios service / floor of the p50 and p99 wall-clock latency and of
+  the median CPU time per press (the process's CPU time over the press: the work is
+  CPU-bound, and CPU time does not count the time another process held the core).
+  Printed: the min, median and max of each ratio over the rounds (the spread). Beside
+  it, the modelled wire time of the same frames at 400 kHz I2C (what a player waits
+  for on the Pi, which the noop device does not spend).
   ``--profile`` runs the service's loop under cProfile for the same presses and prints
   the calls per press of the functions that take the time.
 * idle CPU: CPU time of the whole service process over 10 s with nothing happening,
@@ -30,12 +35,19 @@ with what the floor does and the ratio; no number is typed in:
 * peak memory: maximum RSS of a process playing a whole demo game, next to a process
   that only imports gpiozero, luma.oled and pyserial (target: within 1.5x);
 * start-to-first-frame: from spawning ``python`` to the first frame reaching the
-  device, next to the time the import-only process takes to start and exit.
+  device, next to the time the import-only process takes to start and exit;
+* garbage-collector pauses during a whole demo game of each game, each game in a
+  fresh process (``gc.callbacks``: the thread CPU time and the wall time of every
+  collection from the second frame on, by generation): as the service runs (once
+  start-up is done it collects and calls ``gc.freeze()``) and, as the floor, with
+  that freeze left out. The frame budget
+  they are held against: :data:`FRAME_BUDGET_MS`.
 
 The service is driven only through its public API: ``build()``, the mock pins,
 ``Service.post``/``wait_idle`` and the screen's device.
 
-Usage: ``python benchmarks/service_latency.py [--presses N] [--rounds R] [--idle SECONDS] [--profile]``.
+Usage: ``python benchmarks/service_latency.py [--presses N] [--rounds R] [--idle SECONDS] [--profile] [--quick]``
+(``--quick``: a few seconds, for CI: few presses, no memory or start-up figures).
 """
 
 from __future__ import annotations
@@ -63,6 +75,9 @@ DEBOUNCE = 0.002
 DOWN_PIN = 6
 """BCM pin of DOWN in the default configuration (the floors use the same number)."""
 LATENCY_TARGET = 1.5
+FRAME_BUDGET_MS = 12.0
+"""What a cursor step may cost on the bus at 400 kHz (issue 25): a collection pause
+that reaches it doubles what the player waits for."""
 
 
 def _device() -> Any:
@@ -120,23 +135,26 @@ class Presser:
         self.settle = settle
 
     def measure(self, presses: int) -> list[float]:
-        out = []
-        for _ in range(presses):
-            self.clock.event.clear()
-            t0 = time.perf_counter()
-            self.pin.drive_low()
-            if not self.clock.event.wait(5):
-                raise RuntimeError("no frame after a press")
-            out.append(self.clock.stamp - t0)
-            # Held past the debounce time, so that the release is reported at once:
-            # a release inside the debounce window is reported by a timer, and a press
-            # before that timer ran would be taken for the same press, held (see the
-            # report of issue 14).
-            time.sleep(DEBOUNCE * 2)
-            self.pin.drive_high()
-            time.sleep(DEBOUNCE * 2)
-            self.settle()
-        return out
+        """Wall-clock seconds from each press to its frame."""
+        return [self.press()[0] for _ in range(presses)]
+
+    def press(self) -> tuple[float, float]:
+        """One press: (wall-clock seconds to its frame, CPU seconds of the process
+        over the same time)."""
+        self.clock.event.clear()
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        self.pin.drive_low()
+        if not self.clock.event.wait(5):
+            raise RuntimeError("no frame after a press")
+        wall = self.clock.stamp - t0
+        cpu = time.process_time() - c0
+        # Held past the debounce time, so that the release is reported at once.
+        time.sleep(DEBOUNCE * 2)
+        self.pin.drive_high()
+        time.sleep(DEBOUNCE * 2)
+        self.settle()
+        return wall, cpu
 
 
 class Floor:
@@ -271,26 +289,112 @@ def check_like_for_like(service: ServiceUnderTest, floor: Floor) -> None:
             )
 
 
-def latency(presses: int, rounds: int, profile: cProfile.Profile | None = None) -> dict[str, list[float]]:
-    """Press-to-frame seconds of the two floors and the service, in ``rounds``
-    alternating rounds of ``presses // rounds`` presses each."""
-    results: dict[str, list[float]] = {"like": [], "handover": [], "queue": [], "service": []}
+FLOORS = ("queue", "like")
+"""The floors measured beside the service: ``queue`` is the target's."""
+
+
+def latency(presses: int, rounds: int, profile: cProfile.Profile | None = None
+            ) -> list[dict[str, list[tuple[float, float]]]]:
+    """For each of ``rounds`` rounds, (wall, CPU) seconds of each press of the service
+    and of each floor, ``presses // rounds`` presses each, taken one press at a time in
+    turn (the order reversed every other press: A B B A)."""
+    out: list[dict[str, list[tuple[float, float]]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         service = ServiceUnderTest(Path(tmp), profile)
-        floors = {mode: Floor(mode) for mode in ("like", "handover", "queue")}
+        floors = {mode: Floor(mode) for mode in FLOORS}
+        pressers = {"service": service.presser} | {m: f.presser for m, f in floors.items()}
+        order = list(pressers)
         try:
-            per_round = max(1, presses // rounds)
             for _ in range(rounds):
-                for mode, floor in floors.items():
-                    results[mode] += floor.presser.measure(per_round)
-                results["service"] += service.presser.measure(per_round)
+                results: dict[str, list[tuple[float, float]]] = {k: [] for k in pressers}
+                for n in range(max(1, presses // rounds)):
+                    for key in order if n % 2 == 0 else reversed(order):
+                        results[key].append(pressers[key].press())
+                out.append(results)
             check_like_for_like(service, floors["like"])
             check_like_for_like(service, floors["queue"])
         finally:
             for floor in floors.values():
                 floor.close()
             service.close()
-    return results
+    return out
+
+
+def wire_ms(hertz: int = 400_000) -> float:
+    """Modelled I2C time (ms) of a DOWN step on the game menu through the windowed
+    ssd1306 on luma's real i2c interface (:mod:`companion.devices.oled`)."""
+    import smbus2
+    from luma.core.interface.serial import i2c
+
+    from companion.devices.oled import BusRecorder, WindowedSSD1306
+    from companion.ui.render import render
+
+    saved = smbus2.SMBus
+    smbus2.SMBus = BusRecorder  # type: ignore[misc,assignment]
+    try:
+        device = WindowedSSD1306(i2c(port=1, address=0x3C))
+        device.persist = True
+        bus: BusRecorder = device._serial_interface._bus
+        device.display(render(menu_view(0), device.size))
+        costs = []
+        for k in range(1, MENU_ITEMS * 2):
+            bus.transfers.clear()
+            device.display(render(menu_view(k), device.size))
+            costs.append(bus.periods() / hertz * 1e3)
+        return statistics.median(costs)
+    finally:
+        smbus2.SMBus = saved  # type: ignore[misc]
+
+
+def spread(values: list[float]) -> str:
+    """``min / median / max`` of ``values``."""
+    return f"{min(values):5.2f} / {statistics.median(values):5.2f} / {max(values):5.2f}"
+
+
+def report_latency(rounds: list[dict[str, list[tuple[float, float]]]]) -> float:
+    """Print the latency figures; return the median over rounds of the p99 ratio to
+    the floor."""
+    presses = sum(len(r["service"]) for r in rounds)
+    print(f"press-to-frame: {presses} presses each, one at a time in turn, "
+          f"in {len(rounds)} rounds")
+    what = {
+        "service": "companion service: pin -> buttons -> queue -> controller -> renderer "
+                   "-> screen -> device",
+        "queue": "the floor: the pin's callback posts the press; a second thread renders "
+                 "the same menu and hands it to the same device",
+        "like": "without the hand-off: the pin's callback renders and hands over itself",
+    }
+    for key in ("service", *FLOORS):
+        wall = [w for r in rounds for w, _ in r[key]]
+        cpu = [c for r in rounds for _, c in r[key]]
+        print(f"  {what[key]}")
+        print(f"      wall p50 {statistics.median(wall) * 1e3:7.3f} ms  "
+              f"p99 {_percentile(wall, 0.99) * 1e3:7.3f} ms;  "
+              f"CPU median {statistics.median(cpu) * 1e3:7.3f} ms per press")
+    print("  (the floors' pictures were checked to be the service's)")
+    print("  ratios service / floor over the rounds (min / median / max):")
+    target = 0.0
+    for key in FLOORS:
+        p50 = [statistics.median([w for w, _ in r["service"]])
+               / statistics.median([w for w, _ in r[key]]) for r in rounds]
+        p99 = [_percentile([w for w, _ in r["service"]], 0.99)
+               / _percentile([w for w, _ in r[key]], 0.99) for r in rounds]
+        cpu = [statistics.median([c for _, c in r["service"]])
+               / max(1e-9, statistics.median([c for _, c in r[key]])) for r in rounds]
+        cpu99 = [_percentile([c for _, c in r["service"]], 0.99)
+                 / max(1e-9, _percentile([c for _, c in r[key]], 0.99)) for r in rounds]
+        print(f"    {key:<6} wall p50 {spread(p50)}   wall p99 {spread(p99)}   "
+              f"CPU p50 {spread(cpu)}   CPU p99 {spread(cpu99)}")
+        if key == "queue":
+            target = statistics.median(p99)
+    print(f"  p99 ratio to the floor, median over the rounds: {target:.2f}x "
+          f"(target <= {LATENCY_TARGET}x): {'met' if target <= LATENCY_TARGET else 'NOT met'}")
+    print("  (a wall-clock p99 is one press in a hundred: on a loaded machine it is the "
+          "operating system's wake-up of a thread, for the floor as for the service; "
+          "the CPU ratios say what the service's own code adds)")
+    print(f"  modelled wire time of the same step at 400 kHz I2C: {wire_ms():.1f} ms "
+          "(on the Pi it comes on top of the figures above)")
+    return target
 
 
 def report_profile(profile: cProfile.Profile, presses: int, top: int = 16) -> None:
@@ -403,42 +507,81 @@ def start_to_first_frame() -> float:
     return elapsed
 
 
+GC_CHILD = """
+import gc, json, sys, tempfile, time
+from pathlib import Path
+if {no_freeze}:
+    gc.freeze = lambda: None
+    gc.collect = lambda generation=2: 0
+pauses = []
+mark = [0.0, 0.0]
+frames = [0]
+def timing(phase, info):
+    if phase == "start":
+        mark[:] = [time.thread_time(), time.perf_counter()]
+    elif frames[0] >= 2:  # in play: the service's start-up ends after its first frame
+        pauses.append((info["generation"], (time.thread_time() - mark[0]) * 1e3,
+                       (time.perf_counter() - mark[1]) * 1e3))
+def frame(image, screen):
+    frames[0] += 1
+from companion.sim.demo import play
+gc.callbacks.append(timing)
+with tempfile.TemporaryDirectory() as tmp:
+    play(Path(tmp), seed=1, game={game!r}, on_frame=frame)
+print("PAUSES", json.dumps(pauses))
+"""
+
+
+def gc_pauses(game: str, *, freeze: bool) -> list[tuple[int, float, float]]:
+    """(generation, CPU ms, wall ms) of every collection in a whole demo game of
+    ``game`` in a fresh process; ``freeze``: as the service runs (else its
+    ``gc.freeze()`` is left out)."""
+    import json
+
+    code = GC_CHILD.format(no_freeze=not freeze, game=game)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"child failed: {done.stderr}")
+    line = [x for x in done.stdout.splitlines() if x.startswith("PAUSES ")][-1]
+    return [(int(g), float(c), float(w)) for g, c, w in json.loads(line.split(" ", 1)[1])]
+
+
+def report_gc(games: list[str]) -> None:
+    print(f"garbage-collector pauses in whole demo games (ms of thread CPU time; the "
+          f"frame budget is {FRAME_BUDGET_MS:g} ms):")
+    for game in games:
+        for freeze, label in ((False, "without gc.freeze()"), (True, "as the service runs")):
+            pauses = gc_pauses(game, freeze=freeze)
+            parts = []
+            for gen in (0, 1, 2):
+                cpu = [c for g, c, _w in pauses if g == gen]
+                if cpu:
+                    parts.append(f"gen {gen}: {len(cpu):4d}, median {statistics.median(cpu):6.2f}, "
+                                 f"max {max(cpu):6.2f}")
+            worst = max((c for _g, c, _w in pauses), default=0.0)
+            wall = max((w for _g, _c, w in pauses), default=0.0)
+            print(f"  {game:<17}{label:<21} " + "; ".join(parts)
+                  + f"  (worst {worst:.2f} ms CPU, {wall:.2f} ms wall: "
+                  + ("within" if worst < FRAME_BUDGET_MS else "REACHES") + " the budget)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--presses", type=int, default=1000, help="presses per latency run")
+    parser.add_argument("--presses", type=int, default=1000,
+                        help="presses of the service (and as many of each floor)")
     parser.add_argument("--rounds", type=int, default=5,
-                        help="alternating rounds the presses are split into")
+                        help="rounds the presses are split into (one ratio each)")
     parser.add_argument("--profile", action="store_true",
                         help="also profile the service's loop (cProfile) and print per press")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measurement")
+    parser.add_argument("--quick", action="store_true",
+                        help="a sanity run of a few seconds (CI): 60 presses, 1 s idle, "
+                             "no memory or start-up figures")
     args = parser.parse_args(argv)
 
-    lat = latency(args.presses, args.rounds)
-    print(f"press-to-frame over {len(lat['service'])} presses in {args.rounds} alternating "
-          "rounds (ms):")
-    rows = [
-        ("like", "floor, like for like: a gpiozero input's callback renders the menu with "
-                 "the project's renderer and hands it to the same device"),
-        ("handover", "floor, hand-over only: the callback hands a ready picture to the "
-                     "same device"),
-        ("queue", "floor, like for like through a queue: the callback posts the press; a "
-                  "second thread renders and hands over (the one-loop design alone)"),
-        ("service", "companion service: pin -> buttons -> queue -> controller -> renderer "
-                    "-> screen -> device"),
-    ]
-    p50 = {k: statistics.median(v) for k, v in lat.items()}
-    p99 = {k: _percentile(v, 0.99) for k, v in lat.items()}
-    for key, what in rows:
-        print(f"  {what}")
-        print(f"      p50 {p50[key] * 1e3:7.3f}  p99 {p99[key] * 1e3:7.3f}")
-    print("  (the like-for-like floors' pictures were checked to be the service's)")
-    for key, label in (("like", "like-for-like floor"), ("handover", "hand-over floor"),
-                       ("queue", "queue floor")):
-        print(f"  service / {label}: p50 {p50['service'] / p50[key]:.2f}x, "
-              f"p99 {p99['service'] / p99[key]:.2f}x")
-    ratio = p99["service"] / p99["like"]
-    print(f"  p99 ratio to the like-for-like floor {ratio:.2f}x (target <= {LATENCY_TARGET}x): "
-          f"{'met' if ratio <= LATENCY_TARGET else 'NOT met'}")
+    if args.quick:
+        args.presses, args.rounds, args.idle = min(args.presses, 60), 2, 1.0
+    report_latency(latency(args.presses, args.rounds))
     if args.profile:
         profile = cProfile.Profile()
         presses = max(args.presses // 2, 50)
@@ -448,6 +591,9 @@ def main(argv: list[str] | None = None) -> int:
     cpu = idle_cpu(args.idle)
     print(f"idle CPU over {args.idle:.0f} s: {cpu:.3f} % of one core "
           f"(target < 0.5 %): {'met' if cpu < 0.5 else 'NOT met'}")
+    if args.quick:
+        report_gc(["senet-tait"])
+        return 0
 
     base_mem, base_time = _child(IMPORT_ONLY)
     game_mem, _ = _child(DEMO_GAME)
@@ -460,6 +606,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"start to first frame: {first * 1e3:.0f} ms; floor: a process that imports "
           f"gpiozero, luma.oled and pyserial, start to exit: {base_time * 1e3:.0f} ms: "
           f"{first / base_time:.2f}x")
+
+    from companion.rules.registry import game_ids
+
+    report_gc(game_ids())
     return 0
 
 

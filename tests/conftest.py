@@ -23,10 +23,3 @@ def mock_factory() -> Iterator[Any]:
         factory.reset()
         Device.pin_factory = previous
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    # luma.oled 3.16 calls Image.getdata(), deprecated since Pillow 13 (removed in 14):
-    # one warning per frame drawn through the real drivers would drown the summary.
-    config.addinivalue_line(
-        "filterwarnings", "ignore:Image.Image.getdata is deprecated:DeprecationWarning"
-    )

@@ -16,6 +16,7 @@ the throw drawing, so tests and the demo use the very same wiring with mock pins
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import secrets
@@ -101,6 +102,9 @@ class Service:
         """Seconds without any event after which the panel is switched off (0: never)."""
         self.asleep = False
         self._sleep_timer: Timer | None = None
+        self._sleep_lock = threading.Lock()
+        self._active_at = 0.0
+        """When the last event came (the scheduler's clock)."""
         self._generation = 0
         self.ready = threading.Event()
         """Set once :meth:`run` has started the controller and shown the first frame."""
@@ -134,7 +138,7 @@ class Service:
         prefs = reply.prefs
         if prefs.sleep_after != self.sleep_after:
             self.sleep_after = prefs.sleep_after
-            self._arm_sleep()
+            self._arm_sleep(restart=True)
         if prefs.contrast != self._contrast:
             self._contrast = prefs.contrast
             self.screen.set_contrast(prefs.contrast)
@@ -157,8 +161,8 @@ class Service:
                 self.asleep = True
                 self.screen.sleep()
             return
+        self._arm_sleep()  # first: a sleep timer that sees the new generation sees this
         self._generation += 1
-        self._arm_sleep()
         if self.asleep:
             self.asleep = False
             self.screen.wake()
@@ -182,6 +186,14 @@ class Service:
         """Start the controller and loop until a :class:`Quit` event (or the controller
         asks to quit)."""
         self.show(self.controller.start())
+        # What start-up built (modules, tables, the first screen) lives as long as the
+        # process: moved out of the collector's sight, no full collection during play
+        # walks it (without this, one in a demo game of Cretan Labyrinth takes 11-14 ms
+        # of CPU on an x86 desktop, several times that on a Pi: more than a cursor
+        # step's time on the bus; benchmarks/service_latency.py). Garbage first, so
+        # that none is kept for good.
+        gc.collect()
+        gc.freeze()
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")
@@ -200,23 +212,47 @@ class Service:
                 self._count_lock.notify_all()
         self.notifier.stopping()
 
-    def _arm_sleep(self) -> None:
-        if self._scheduler is None or self.sleep_after <= 0:
+    def _arm_sleep(self, restart: bool = False) -> None:
+        """Note activity: the panel sleeps ``sleep_after`` seconds after the last event.
+
+        One timer at a time, which re-arms itself for the rest when activity came
+        meanwhile (:meth:`_sleep_due`): cancelling and scheduling a timer on every
+        event woke the timer thread once per frame, while the loop was drawing it (a
+        tail in press-to-frame). ``restart``: ``sleep_after`` changed."""
+        if self._scheduler is None:
             return
-        if self._sleep_timer is not None:
-            self._sleep_timer.cancel()
-        generation = self._generation
-        self._sleep_timer = self._scheduler.call_later(
-            self.sleep_after, lambda: self.post(PanelIdle(generation))
-        )
+        with self._sleep_lock:
+            self._active_at = self._scheduler.now()
+            if restart and self._sleep_timer is not None:
+                self._sleep_timer.cancel()
+                self._sleep_timer = None
+            if self._sleep_timer is None and self.sleep_after > 0:
+                self._sleep_timer = self._scheduler.call_later(self.sleep_after, self._sleep_due)
+
+    def _sleep_due(self) -> None:
+        """The sleep timer (timer thread): post :class:`PanelIdle` if nothing happened
+        for ``sleep_after`` seconds, else wait for the rest."""
+        scheduler = self._scheduler
+        assert scheduler is not None
+        with self._sleep_lock:
+            self._sleep_timer = None
+            if self._closed or self.sleep_after <= 0:
+                return
+            generation = self._generation  # read before the time: see handle()
+            idle = scheduler.now() - self._active_at
+            if idle < self.sleep_after:
+                self._sleep_timer = scheduler.call_later(self.sleep_after - idle, self._sleep_due)
+                return
+        self.post(PanelIdle(generation))
 
     def close(self) -> None:
         """End cleanly: journal closed, throw source and pins released, display blanked."""
         if self._closed:
             return
         self._closed = True
-        if self._sleep_timer is not None:
-            self._sleep_timer.cancel()
+        with self._sleep_lock:
+            if self._sleep_timer is not None:
+                self._sleep_timer.cancel()
         self.controller.close()
         self.sources.close()
         if self.indicators is not None:

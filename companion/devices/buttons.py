@@ -8,12 +8,26 @@ on the service's one timer thread. Debouncing is this module's own code (:class:
 because gpiozero's mock backend does not simulate ``bounce_time`` and the real
 backends differ (lgpio waits for a stable level; RPi.GPIO ignores edges for a while):
 
-* the first edge after a quiet period is reported AT ONCE (no latency added);
-* any edge within ``debounce`` seconds of the previous edge is a bounce: it is not
-  reported, but once the pin has been quiet for ``debounce`` seconds its level is
-  compared with what was reported and a missed change is reported then.
+Every decision is taken on the edges' OWN times (gpiozero hands the pin callback the
+tick of the edge; :class:`Buttons` turns it into the scheduler's clock), never on the
+time the callback happens to run: a stall of the edge thread delays callbacks by
+hundreds of milliseconds on a busy Pi, and a bounce split by such a stall must still
+look like a bounce.
 
-So a storm of bounces 1-10 ms apart gives exactly one press with ``debounce`` >= 0.02.
+* an edge at least ``debounce`` seconds after the previous edge (in edge time) that
+  changes the level is reported AT ONCE (no latency added);
+* an edge closer than that to the previous one is a bounce: not reported, but
+  ``debounce`` seconds after the edge before it a check looks at the pin: a
+  level that differs from what was reported, and agrees with the last edge delivered,
+  is reported then (a press or release shorter than ``debounce``, and a new press
+  that follows such a release, are not lost); while edges keep arriving the check
+  repeats ``debounce`` after the last one. A pin that disagrees with the last edge
+  delivered means edges are still on their way: their arrival decides.
+
+So a contact bounce that settles within ``debounce`` gives exactly one press, even when
+the edges and the timers run up to 400 ms late (tests/devices/test_buttons.py); a level
+that lasts past the check is a real change, so ``debounce`` must exceed the switches'
+bounce time (a few ms for a push button; the default ``debounce`` is 20 ms).
 """
 
 from __future__ import annotations
@@ -25,6 +39,10 @@ from typing import Any
 
 from companion.devices.clock import Scheduler, Timer
 from companion.devices.events import ButtonEvent, ButtonName, Post, Press
+
+MAX_EDGE_LAG = 5.0
+"""Seconds: an edge's tick further in the past than this is taken for a tick of
+another clock (see :class:`Buttons`), and the edge for one that happened now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,44 +76,60 @@ class ButtonLogic:
         timing: ButtonTiming,
         *,
         repeats: bool = False,
+        level: Callable[[], bool] | None = None,
     ) -> None:
         self.name = name
         self._post = post
         self._sched = scheduler
         self._timing = timing
         self._repeats = repeats
+        self._level = level
         self._lock = threading.Lock()
         self._raw = False
         self._reported = False
         self._last_edge = float("-inf")
+        self._checked_edge = float("-inf")
         self._held = False
         self._settle: Timer | None = None
         self._hold_timer: Timer | None = None
         self._repeat_timer: Timer | None = None
         self._press_id = 0
 
-    def edge(self, pressed: bool) -> None:
-        """A raw edge: the pin now reads ``pressed``."""
+    def edge(self, pressed: bool, at: float | None = None) -> None:
+        """A raw edge: the pin went to ``pressed`` at time ``at`` (seconds on the
+        scheduler's clock; ``None``: now). Edges must come in the order they happened;
+        ``at`` may lie in the past (a late callback)."""
         out: list[ButtonEvent] = []
         with self._lock:
-            now = self._sched.now()
-            quiet = now - self._last_edge >= self._timing.debounce
-            self._last_edge = now
+            when = self._sched.now() if at is None else at
+            previous = self._last_edge
+            when = max(when, previous)  # a tick never runs backwards
+            quiet = when - previous >= self._timing.debounce
+            self._last_edge = when
             self._raw = pressed
             if quiet and pressed != self._reported:
                 self._report(pressed, out)
-            if self._settle is not None:
-                self._settle.cancel()
-            self._settle = self._sched.call_later(self._timing.debounce, self._on_settle)
+            elif not quiet and self._settle is None:
+                self._arm(previous)
         for ev in out:
             self._post(ev)
+
+    def _arm(self, since: float) -> None:
+        """Check the pin ``debounce`` seconds after the edge at ``since`` (scheduler
+        clock). Lock held."""
+        self._checked_edge = self._last_edge
+        delay = since + self._timing.debounce - self._sched.now()
+        self._settle = self._sched.call_later(max(0.0, delay), self._on_settle)
 
     def _on_settle(self) -> None:
         out: list[ButtonEvent] = []
         with self._lock:
             self._settle = None
-            if self._raw != self._reported:
+            level = self._raw if self._level is None else self._level()
+            if self._raw != self._reported and level == self._raw:
                 self._report(self._raw, out)
+            if self._last_edge > self._checked_edge:
+                self._arm(self._last_edge)  # edges came meanwhile: look again after them
         for ev in out:
             self._post(ev)
 
@@ -168,22 +202,19 @@ class Buttons:
         *,
         pin_factory: Any = None,
     ) -> None:
-        from gpiozero import DigitalInputDevice  # here: the rules never need gpiozero
-
+        edge_input = _edge_input_class()  # here: the rules never need gpiozero
         self.logic: dict[ButtonName, ButtonLogic] = {}
         self._devices: list[Any] = []
         try:
             for name, pin in pins.items():
-                logic = ButtonLogic(
-                    name, post, scheduler, timing, repeats=name in self.REPEATING
-                )
-                device = DigitalInputDevice(
-                    pin, pull_up=True, bounce_time=None, pin_factory=pin_factory
-                )
-                device.when_activated = _edge_callback(logic, True)
-                device.when_deactivated = _edge_callback(logic, False)
-                self.logic[name] = logic
+                device = edge_input(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 self._devices.append(device)
+                logic = ButtonLogic(
+                    name, post, scheduler, timing, repeats=name in self.REPEATING,
+                    level=_level_reader(device),
+                )
+                device.on_edge = _edge_callback(logic, scheduler)
+                self.logic[name] = logic
         except Exception:
             self.close()
             raise
@@ -197,8 +228,39 @@ class Buttons:
         self._devices.clear()
 
 
-def _edge_callback(logic: ButtonLogic, pressed: bool) -> Callable[[], None]:
-    def callback() -> None:
-        logic.edge(pressed)
+def _edge_input_class() -> Any:
+    """gpiozero's ``DigitalInputDevice`` that hands each edge's own tick on: gpiozero
+    calls ``_fire_events(ticks, active)`` with the time the pin library stamped the
+    edge with, and drops it before ``when_activated`` runs."""
+    from gpiozero import DigitalInputDevice
+
+    class EdgeInput(DigitalInputDevice):  # type: ignore[misc]  # gpiozero has no type hints
+        on_edge: Callable[[bool, float], None] | None = None
+        """Called with the new level and how long ago (seconds) the edge happened."""
+
+        def _fire_events(self, ticks: Any, new_active: bool) -> None:
+            old = self._last_active
+            super()._fire_events(ticks, new_active)
+            callback = self.on_edge
+            if callback is not None and old is not None and old != new_active:
+                factory = self.pin_factory
+                ago = float(factory.ticks_diff(factory.ticks(), ticks))
+                # A tick from another clock than ticks() (a pin library stamping edges
+                # with the wall clock) gives nonsense: then the callback's own time.
+                callback(bool(new_active), ago if 0.0 <= ago <= MAX_EDGE_LAG else 0.0)
+
+    return EdgeInput
+
+
+def _level_reader(device: Any) -> Callable[[], bool]:
+    def level() -> bool:
+        return bool(device.is_active)
+
+    return level
+
+
+def _edge_callback(logic: ButtonLogic, scheduler: Scheduler) -> Callable[[bool, float], None]:
+    def callback(pressed: bool, ago: float) -> None:
+        logic.edge(pressed, scheduler.now() - ago)
 
     return callback

@@ -92,7 +92,11 @@ class ThreadScheduler:
         entry = _Entry(time.monotonic() + max(0.0, delay), fn)
         with self._cond:
             self._heap.push(entry)
-            self._cond.notify()
+            if self._heap.next_due() == entry.when:
+                # The new earliest deadline: the thread must wait less. A later one
+                # waits its turn without waking the thread (and taking the GIL from
+                # the loop) now.
+                self._cond.notify()
         return entry
 
     def _run(self) -> None:

@@ -15,7 +15,8 @@ changed -- a cursor step costs a few ms on the bus instead of 23 ms at 400 kHz.
 (a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and a bus error at ``display()``
 (:data:`BUS_ERRORS`: a glitching I2C bus raises ``DeviceNotFoundError`` or ``OSError``
 there) is logged and retried, never raised: the game goes on and the next frame tries
-again. Any other exception is a bug and is raised.
+again (the drivers of :mod:`companion.devices.oled` re-initialise the controller
+first: it may have lost power). Any other exception is a bug and is raised.
 """
 
 from __future__ import annotations

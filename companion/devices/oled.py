@@ -23,8 +23,12 @@ even when a press only moved the cursor one row. :class:`WindowedSSD1306` and
 Costs are I2C clock periods, counted as hardware/README.md counts them
 (:func:`transfer_periods`). When the panel's RAM is unknown -- the first frame, after
 ``hide()`` (the panel slept: treat its RAM as lost), after any failed transfer (a glitch
-or a reconnected panel) -- the next frame is sent in full. ``windowed=False`` gives
-luma's own ``display()`` unchanged (config ``display.windowed = false``).
+or a reconnected panel) -- the next frame is sent in full, after luma's init sequence
+again (the controller may have been reset: see :class:`_TrackedRam`).
+``windowed=False`` (config ``display.windowed = false``) sends every frame whole, the
+bytes luma's own ``display()`` sends (tests/devices/test_oled.py compares them), but
+packed by :func:`pack` from ``Image.tobytes()``: luma's ``display()`` walks the pixels
+with ``Image.getdata()``, deprecated in Pillow 13 and gone in Pillow 14.
 
 :class:`BusRecorder` stands in for ``smbus2.SMBus`` off the Pi and keeps every
 transfer, so tests and ``benchmarks/oled_frame_cost.py`` count the bytes luma's real
@@ -140,30 +144,103 @@ def plan_sh1106(spans: Sequence[Span | None]) -> list[tuple[int, Span]]:
 class _TrackedRam(device):  # type: ignore[misc]  # luma has no type hints
     """What both windowed drivers share: they remember the panel's RAM (``_ram``) and
     forget it when a transfer fails or the panel sleeps, so the next frame goes whole;
-    luma's cleanup runs once. Put before luma's driver class in the bases."""
+    they re-initialise the controller after a failure or a sleep (below); luma's cleanup
+    runs once. Put before luma's driver class in the bases.
+
+    A failed transfer may mean the panel lost power for a moment (a loose wire, a weak
+    supply): its controller is then back in its power-on state -- display off, charge
+    pump off, page addressing, no remaps -- and shows nothing whatever RAM it is sent.
+    So the commands luma's own ``__init__`` sent (recorded as it sends them, up to its
+    first frame) are sent again before the next frame, then the contrast last set, the
+    frame in full, and DISPLAYON unless the panel was hidden. The same after
+    :meth:`hide`: a panel asleep sees no transfers, so a power blip meanwhile would go
+    unnoticed; waking re-initialises it (about 30 command bytes, under 1 ms at 400 kHz).
+    """
 
     _ram: bytes | None
     _cleaned: bool
+    _init_commands: list[tuple[int, ...]] | None
+    _recording: bool
+    _needs_init: bool
+    _shown: bool
+    _level: int | None
+
+    def _start_recording(self) -> None:
+        """Call before luma's ``__init__``: what it sends until its first frame is its
+        init sequence."""
+        self._ram = None
+        self._cleaned = False
+        self._init_commands = []
+        self._recording = True
+        self._needs_init = False
+        self._shown = False
+        self._level = None
 
     def command(self, *cmd: int) -> None:
-        """Send command bytes; a failed transfer makes the panel's RAM unknown."""
+        """Send command bytes; a failed transfer makes the panel's RAM and state unknown."""
+        if self._recording and self._init_commands is not None:
+            self._init_commands.append(cmd)
         try:
             super().command(*cmd)
         except BaseException:
-            self._ram = None
+            self._lost()
             raise
 
     def data(self, data: Sequence[int]) -> None:
-        """Send RAM data bytes; a failed transfer makes the panel's RAM unknown."""
+        """Send RAM data bytes; a failed transfer makes the panel's RAM and state unknown."""
         try:
             super().data(data)
         except BaseException:
-            self._ram = None
+            self._lost()
             raise
 
-    def hide(self) -> None:
-        """Switch the panel off (sleep); the next frame after it is sent in full."""
+    def _lost(self) -> None:
         self._ram = None
+        self._needs_init = not self._recording
+
+    def _before_frame(self) -> bool:
+        """Called first by ``display()``: ends the recording of luma's init; sends it
+        again if the controller may have been reset. Returns whether it did (the frame
+        then goes whole, followed by DISPLAYON: :meth:`_after_frame`)."""
+        self._recording = False
+        if not self._needs_init or self._cleaned:
+            return False
+        self._replay_init()
+        return True
+
+    def _after_frame(self, reinitialised: bool) -> None:
+        if reinitialised:
+            if self._shown:
+                self.command(self._const.DISPLAYON)
+            self._needs_init = False
+
+    def _replay_init(self) -> None:
+        self._ram = None
+        for cmd in self._init_commands or ():
+            self.command(*cmd)
+        if self._level is not None:
+            super().contrast(self._level)
+
+    def contrast(self, level: int) -> None:
+        """Set the contrast (0-255); it is sent again after a re-initialisation."""
+        super().contrast(level)
+        self._level = level
+
+    def show(self) -> None:
+        """Switch the panel on (wake), re-initialising its controller first if it slept
+        or a transfer failed (its RAM is then unknown: the next frame goes whole)."""
+        self._shown = True
+        if self._needs_init and not self._cleaned and not self._recording:
+            self._replay_init()
+        super().show()
+        self._needs_init = False
+
+    def hide(self) -> None:
+        """Switch the panel off (sleep); the next frame after it re-initialises the
+        controller and is sent in full."""
+        self._ram = None
+        self._shown = False
+        self._needs_init = not self._recording
         super().hide()
 
     def cleanup(self) -> None:
@@ -180,7 +257,7 @@ class WindowedSSD1306(_TrackedRam, ssd1306):  # type: ignore[misc]  # luma has n
 
     ``serial_interface``: luma's ``i2c`` (or ``noop``); ``width`` x ``height`` pixels
     (128x64 or 128x32); ``rotate``: 0-3 quarter turns clockwise; ``windowed``: ``False``
-    for luma's own full-frame ``display()``.
+    to send every frame whole (the bytes of luma's own full-frame ``display()``).
 
     :raises luma.core.error.DeviceDisplayModeError: an unsupported size.
     :raises luma.core.error.DeviceNotFoundError: the panel does not answer (at init or
@@ -197,9 +274,7 @@ class WindowedSSD1306(_TrackedRam, ssd1306):  # type: ignore[misc]  # luma has n
         windowed: bool = True,
     ) -> None:
         self.windowed = windowed
-        self._ram: bytes | None = None
-        """The GDDRAM bytes the panel holds (as :func:`pack` gives them), if known."""
-        self._cleaned = False
+        self._start_recording()
         super().__init__(serial_interface, width=width, height=height, rotate=rotate)
 
     def display(self, image: Image.Image) -> None:
@@ -211,14 +286,11 @@ class WindowedSSD1306(_TrackedRam, ssd1306):  # type: ignore[misc]  # luma has n
             either the next frame is sent in full.
         """
         _check_frame(self, image)
-        if not self.windowed:
-            self._ram = None
-            super().display(image)
-            return
+        again = self._before_frame()
         new = pack(self.preprocess(image), self._w, self._pages)
-        old = self._ram
+        old = self._ram if self.windowed else None
         if old is None:
-            windows = [(0, self._pages - 1, 0, self._w - 1)]
+            windows = [(0, self._pages - 1, 0, self._w - 1)]  # luma's frame, byte for byte
         else:
             windows = plan_ssd1306(changed_spans(old, new, self._w, self._pages))
         for p0, p1, x0, x1 in windows:
@@ -229,6 +301,7 @@ class WindowedSSD1306(_TrackedRam, ssd1306):  # type: ignore[misc]  # luma has n
             w = self._w
             self.data(list(b"".join(new[p * w + x0 : p * w + x1 + 1] for p in range(p0, p1 + 1))))
         self._ram = new
+        self._after_frame(again)
 
 
 class WindowedSH1106(_TrackedRam, sh1106):  # type: ignore[misc]  # luma has no type hints
@@ -248,8 +321,7 @@ class WindowedSH1106(_TrackedRam, sh1106):  # type: ignore[misc]  # luma has no 
         page_address_offset: int = 0x02,
     ) -> None:
         self.windowed = windowed
-        self._ram: bytes | None = None
-        self._cleaned = False
+        self._start_recording()
         super().__init__(serial_interface, width=width, height=height, rotate=rotate,
                          page_address_offset=page_address_offset)
 
@@ -262,13 +334,10 @@ class WindowedSH1106(_TrackedRam, sh1106):  # type: ignore[misc]  # luma has no 
             either the next frame is sent in full.
         """
         _check_frame(self, image)
-        if not self.windowed:
-            self._ram = None
-            super().display(image)
-            return
+        again = self._before_frame()
         new = pack(self.preprocess(image), self._w, self._pages)
-        old = self._ram
-        if old is None:
+        old = self._ram if self.windowed else None
+        if old is None:  # luma's frame, byte for byte
             writes = [(p, (0, self._w - 1)) for p in range(self._pages)]
         else:
             writes = plan_sh1106(changed_spans(old, new, self._w, self._pages))
@@ -277,6 +346,7 @@ class WindowedSH1106(_TrackedRam, sh1106):  # type: ignore[misc]  # luma has no 
             self.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
             self.data(list(new[page * self._w + x0 : page * self._w + x1 + 1]))
         self._ram = new
+        self._after_frame(again)
 
 
 def _check_frame(device: Any, image: Image.Image) -> None:

@@ -19,6 +19,15 @@ driver that sent something else would fail the tests.
   0xB0-0xB7 page (command 12), 0x00-0x0F lower and 0x10-0x1F higher column nibble
   (commands 1, 2); each data byte advances the column (a write past column 131 is
   an error here: a driver must never do it).
+
+Both models also keep the settings a power-on reset clears (SSD1306 datasheet 10.1,
+table 9-1 "reset" column; SH1106 datasheet's command table): display on/off (reset
+off), charge pump (reset off), memory addressing mode (reset page), segment remap and
+COM scan direction (reset none), contrast, multiplex ratio, display offset, start line,
+COM pins, clock, pre-charge, VCOM level, entire-display-on and inverse. :meth:`power_loss`
+is a blip of the panel's supply: settings back to their reset values and the RAM lost.
+:meth:`lit` says whether the panel shows its RAM as the driver configured it: display
+on, charge pump on, and every setting as it was after the driver's own initialisation.
 """
 
 from __future__ import annotations
@@ -53,6 +62,23 @@ SH1106_SINGLE = [
 ]
 
 
+SSD1306_RESET = {
+    "display on": 0, "charge pump": 0x10, "addressing mode": 2, "segment remap": 0,
+    "COM scan": 0, "contrast": 0x7F, "multiplex ratio": 63, "display offset": 0,
+    "start line": 0, "COM pins": 0x12, "clock divide": 0x80, "pre-charge period": 0x22,
+    "VCOMH level": 0x20, "entire display on": 0, "inverse": 0,
+}
+"""The SSD1306's settings after a power-on reset (datasheet table 9-1)."""
+SH1106_RESET = {
+    "display on": 0, "charge pump (SSD1306)": 0x10, "DC-DC control": 0x8B,
+    "segment remap": 0, "COM scan": 0, "contrast": 0x80, "multiplex ratio": 63,
+    "display offset": 0, "start line": 0, "COM pins": 0x12, "clock divide": 0x50,
+    "pre-charge period": 0x22, "VCOM deselect level": 0x35, "entire display on": 0,
+    "inverse": 0, "pump voltage": 2,
+}
+"""The SH1106's settings after a power-on reset (datasheet command table)."""
+
+
 class ModelError(AssertionError):
     """The driver sent something the controller would not take as intended."""
 
@@ -61,25 +87,75 @@ def _single(byte: int, table: list[tuple[int, int]]) -> bool:
     return any(low <= byte <= high for low, high in table)
 
 
-class SSD1306Ram:
+def _single_setting(byte: int) -> tuple[str, int] | None:
+    """The setting a one-byte command of both controllers sets, and its value."""
+    if 0x40 <= byte <= 0x7F:
+        return "start line", byte - 0x40
+    if byte in (0xA0, 0xA1):
+        return "segment remap", byte - 0xA0
+    if byte in (0xA4, 0xA5):
+        return "entire display on", byte - 0xA4
+    if byte in (0xA6, 0xA7):
+        return "inverse", byte - 0xA6
+    if byte in (0xAE, 0xAF):
+        return "display on", byte - 0xAE
+    if 0xC0 <= byte <= 0xCF:
+        return "COM scan", (byte >> 3) & 1
+    if 0x30 <= byte <= 0x33:
+        return "pump voltage", byte - 0x30
+    return None
+
+
+class _Settings:
+    """The settings a power-on reset clears (see the module)."""
+
+    RESET: dict[str, int]
+
+    def _reset_settings(self) -> None:
+        self.settings = dict(self.RESET)
+
+    def lit(self, configured: dict[str, int]) -> bool:
+        """Whether the panel shows its RAM as configured (``configured``: the settings
+        right after the driver's initialisation): display on, charge pump on, every
+        setting as then."""
+        pump = self.settings.get("charge pump", self.settings.get("charge pump (SSD1306)", 0))
+        return bool(self.settings["display on"]) and bool(pump & 0x04) \
+            and self.settings == configured
+
+
+class SSD1306Ram(_Settings):
     """The SSD1306's 128 x 8 pages of GDDRAM, starting with random contents (the RAM
-    is not cleared at power-on)."""
+    is not cleared at power-on), and its settings (starting at their reset values)."""
 
     COLUMNS = 128
     PAGES = 8
+    RESET = SSD1306_RESET
 
     def __init__(self, rng: random.Random) -> None:
         self.ram = bytearray(rng.randbytes(self.COLUMNS * self.PAGES))
-        self.mode = 2
+        self._power_on()
+
+    def _power_on(self) -> None:
+        self._reset_settings()
         self.col_start, self.col_end = 0, self.COLUMNS - 1
         self.page_start, self.page_end = 0, self.PAGES - 1
         self.column = 0
         self.page = 0
         self._pending: list[int] = []
 
+    @property
+    def mode(self) -> int:
+        """The memory addressing mode: 0 horizontal, 1 vertical, 2 page."""
+        return self.settings["addressing mode"]
+
     def lose(self, rng: random.Random) -> None:
         """The panel lost its RAM (power, a reconnect): random contents again."""
         self.ram[:] = rng.randbytes(len(self.ram))
+
+    def power_loss(self, rng: random.Random) -> None:
+        """A blip of the supply: RAM lost, every setting back to its reset value."""
+        self.lose(rng)
+        self._power_on()
 
     def feed(self, transfer: bytes) -> None:
         control, payload = transfer[0], transfer[1:]
@@ -112,13 +188,17 @@ class SSD1306Ram:
             self.page = byte & 0x07
         elif not _single(byte, SSD1306_SINGLE):
             raise ModelError(f"not an SSD1306 command: 0x{byte:02X}")
+        elif (setting := _single_setting(byte)) is not None:
+            self.settings[setting[0]] = setting[1]
 
     def _run(self, command: list[int]) -> None:
         code = command[0]
         if code == 0x20:
             if command[1] not in (0, 1, 2):
                 raise ModelError(f"bad addressing mode {command[1]}")
-            self.mode = command[1]
+            self.settings["addressing mode"] = command[1]
+        elif code in SSD1306_WITH_ARGUMENT:
+            self.settings[SSD1306_WITH_ARGUMENT[code]] = command[1]
         elif code == 0x21:
             start, end = command[1], command[2]
             if not start <= end < self.COLUMNS:
@@ -152,14 +232,20 @@ class SSD1306Ram:
         )
 
 
-class SH1106Ram:
-    """The SH1106's 132 x 8 pages of display RAM, starting with random contents."""
+class SH1106Ram(_Settings):
+    """The SH1106's 132 x 8 pages of display RAM, starting with random contents, and
+    its settings (starting at their reset values)."""
 
     COLUMNS = 132
     PAGES = 8
+    RESET = SH1106_RESET
 
     def __init__(self, rng: random.Random) -> None:
         self.ram = bytearray(rng.randbytes(self.COLUMNS * self.PAGES))
+        self._power_on()
+
+    def _power_on(self) -> None:
+        self._reset_settings()
         self.column = 0
         self.page = 0
         self._pending: list[int] = []
@@ -167,6 +253,11 @@ class SH1106Ram:
     def lose(self, rng: random.Random) -> None:
         """The panel lost its RAM (power, a reconnect): random contents again."""
         self.ram[:] = rng.randbytes(len(self.ram))
+
+    def power_loss(self, rng: random.Random) -> None:
+        """A blip of the supply: RAM lost, every setting back to its reset value."""
+        self.lose(rng)
+        self._power_on()
 
     def feed(self, transfer: bytes) -> None:
         control, payload = transfer[0], transfer[1:]
@@ -186,7 +277,8 @@ class SH1106Ram:
 
     def _command_byte(self, byte: int) -> None:
         if self._pending:
-            self._pending = []  # the argument of a setting the model does not need
+            self.settings[SH1106_WITH_ARGUMENT[self._pending[0]]] = byte
+            self._pending = []
             return
         if byte in SH1106_WITH_ARGUMENT:
             self._pending = [byte]
@@ -198,6 +290,8 @@ class SH1106Ram:
             self.page = byte & 0x07
         elif not _single(byte, SH1106_SINGLE):
             raise ModelError(f"not an SH1106 command: 0x{byte:02X}")
+        elif (setting := _single_setting(byte)) is not None:
+            self.settings[setting[0]] = setting[1]
 
     def visible(self, first_column: int, width: int, pages: int) -> bytes:
         """The RAM a ``width`` x ``8 * pages`` panel shows, page by page."""

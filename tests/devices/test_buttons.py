@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import random
 from typing import Any
 
@@ -51,10 +52,16 @@ def test_a_clean_short_press_gives_pressed_then_short(mock_factory: Any) -> None
     buttons.close()
 
 
+def settles_within_debounce(gaps: list[int]) -> bool:
+    """A bounce that is over before the debounce check (``debounce`` after the edge it
+    follows): its edges span less than 20 ms."""
+    return sum(gaps) < 20
+
+
 @settings(max_examples=40, deadline=None)
 @given(
-    press_gaps=st.lists(st.integers(1, 10), min_size=1, max_size=12),
-    release_gaps=st.lists(st.integers(1, 10), min_size=1, max_size=12),
+    press_gaps=st.lists(st.integers(1, 10), min_size=1, max_size=12).filter(settles_within_debounce),
+    release_gaps=st.lists(st.integers(1, 10), min_size=1, max_size=12).filter(settles_within_debounce),
 )
 def test_a_storm_of_bounces_gives_exactly_one_press(press_gaps: list[int], release_gaps: list[int]) -> None:
     from gpiozero.pins.mock import MockFactory
@@ -133,3 +140,130 @@ def test_separate_presses_after_quiet_are_all_counted(mock_factory: Any) -> None
     presses = [e for e in events if isinstance(e, ButtonEvent) and e.press is Press.PRESSED]
     assert len(presses) == 20
     buttons.close()
+
+
+# ------------------------------------------------------------------ late edges, late timers
+
+class StalledClock:
+    """A virtual clock whose timer thread stalls: a call due inside a stall runs at the
+    stall's end (late by up to the stall's length), in due order."""
+
+    def __init__(self, stalls: list[tuple[float, float]]) -> None:
+        self._now = 0.0
+        self._stalls = stalls
+        self._queue: list[tuple[float, int, Any]] = []
+        self._count = 0
+
+    def now(self) -> float:
+        return self._now
+
+    def late(self, when: float) -> float:
+        return max([when] + [start + length for start, length in self._stalls if start <= when < start + length])
+
+    def call_later(self, delay: float, fn: Any) -> Any:
+        entry = _Call(fn)
+        self.at(self.late(self._now + max(0.0, delay)), entry.run)
+        return entry
+
+    def at(self, when: float, fn: Any) -> None:
+        self._count += 1
+        heapq.heappush(self._queue, (max(when, self._now), self._count, fn))
+
+    def run(self) -> None:
+        while self._queue:
+            when, _, fn = heapq.heappop(self._queue)
+            self._now = when
+            fn()
+
+
+class _Call:
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def run(self) -> None:
+        if not self.cancelled:
+            self.fn()
+
+
+def bounced(start: float, level: bool, bounces: list[float]) -> list[tuple[float, bool]]:
+    """The edges of one transition to ``level`` at ``start`` with contact bounce: after
+    the first edge, the contact opens and closes again after each pair of gaps."""
+    edges = [(start, level)]
+    t = start
+    for i, gap in enumerate(bounces):
+        t += gap
+        edges.append((t, level if i % 2 else not level))
+    if len(bounces) % 2:
+        t += 0.001
+        edges.append((t, level))
+    return edges
+
+
+bounce = st.lists(st.floats(0.0003, 0.003), max_size=5)
+presses = st.lists(
+    st.tuples(st.floats(0.04, 0.6), st.floats(0.04, 0.8), bounce, bounce), min_size=1, max_size=8
+)
+stalls = st.lists(st.tuples(st.floats(0.0, 8.0), st.floats(0.001, 0.4)), max_size=12)
+
+
+def play(factory: Any, clock: StalledClock, edges: list[tuple[float, bool]],
+         edge_stalls: list[tuple[float, float]]) -> list[Press]:
+    """Drive the OK pin through ``edges`` (time, pressed): the pin's level changes at
+    the edge's time, its callback (with the edge's tick) runs when the edge thread is
+    free, i.e. after any stall covering it, in order."""
+    events: list[DeviceEvent] = []
+    factory.ticks = clock.now  # the pin library's clock is the scheduler's here
+    buttons = Buttons({ButtonName.OK: 13}, events.append, clock, TIMING, pin_factory=factory)
+    pin = factory.pin(13)
+    delivered = 0.0
+    for when, pressed in edges:
+        clock.at(when, lambda level=not pressed: setattr(pin, "_state", level))
+        delivered = max([delivered, when] + [s + n for s, n in edge_stalls if s <= when < s + n])
+        clock.at(delivered, lambda t=when, level=not pressed:
+                 super(type(pin), pin)._call_when_changed(t, level))
+    clock.run()
+    buttons.close()
+    return [e.press for e in events if isinstance(e, ButtonEvent)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(script=presses, edge_stalls=stalls, timer_stalls=stalls)
+def test_late_edges_and_timers_neither_double_nor_lose_a_press(
+    script: list[tuple[float, float, list[float], list[float]]],
+    edge_stalls: list[tuple[float, float]],
+    timer_stalls: list[tuple[float, float]],
+) -> None:
+    """Issue 22.2: a stall of the edge thread (or the timer thread) of up to 400 ms,
+    anywhere, even splitting a contact bounce: every press of 40 ms or longer is one
+    press, never two, never none."""
+    from gpiozero.pins.mock import MockFactory
+
+    edges: list[tuple[float, bool]] = []
+    t = 0.0
+    for gap, length, down_bounce, up_bounce in script:
+        t += gap
+        edges += bounced(t, True, down_bounce)
+        t += length
+        edges += bounced(t, False, up_bounce)
+    factory = MockFactory()
+    try:
+        got = play(factory, StalledClock(timer_stalls), edges, edge_stalls)
+    finally:
+        factory.reset()
+    assert got.count(Press.PRESSED) == len(script), got
+    assert all((p is Press.PRESSED) == (i % 2 == 0) for i, p in enumerate(got)), got
+    assert len(got) == 2 * len(script), got  # each press ends (short or held)
+
+
+def test_a_release_inside_the_debounce_then_a_new_press_are_both_reported(mock_factory: Any) -> None:
+    """Issue 22.2: a 15 ms press, a 15 ms release, then a long press: the release and
+    the second press were both lost (the second press's edge came before the settle
+    timer and looked like a bounce)."""
+    clock = StalledClock([])
+    edges = [(0.1, True), (0.115, False), (0.130, True), (0.4, False)]
+    got = play(mock_factory, clock, edges, [])
+    assert got == [Press.PRESSED, Press.SHORT, Press.PRESSED, Press.SHORT]

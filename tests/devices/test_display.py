@@ -13,6 +13,9 @@ from companion.app import config as cfg
 from companion.devices.display import DisplaySpec, Screen, make_device
 from companion.devices.oled import COMMAND, DATA, BusRecorder
 
+pytestmark = pytest.mark.filterwarnings("error::DeprecationWarning")
+"""Issue 22.10a: the display path, windowed or full-frame, uses no deprecated Pillow call."""
+
 
 def picture(text_x: int) -> Image.Image:
     img = Image.new("1", (128, 64))

@@ -9,9 +9,15 @@ shows must be the frame.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
 import random
-from dataclasses import dataclass
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +30,7 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
+from companion.devices.display import Screen
 from companion.devices.oled import (
     BusRecorder,
     WindowedSH1106,
@@ -31,6 +38,20 @@ from companion.devices.oled import (
     pack,
     transfer_periods,
 )
+from companion.sim.demo import play
+
+pytestmark = pytest.mark.filterwarnings("error::DeprecationWarning")
+"""Issue 22.10a: nothing on our display path may lean on a deprecated Pillow call
+(luma's own ``display()`` uses ``Image.getdata()``, gone in Pillow 14)."""
+
+
+@contextlib.contextmanager
+def stock_luma() -> Iterator[None]:
+    """Around luma's own drivers, run to compare what they send with ours: their
+    ``display()`` calls the deprecated ``Image.getdata()`` (allowed here only)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Image.Image.getdata", DeprecationWarning)
+        yield
 
 BUS_ERRORS = (DeviceNotFoundError, OSError)
 """What a failed transfer raises through luma's ``i2c``: ``command()`` turns EIO into
@@ -77,6 +98,8 @@ class Panel:
     device: Any
     ram: SSD1306Ram | SH1106Ram
     rng: random.Random
+    configured: dict[str, int] = field(default_factory=dict)
+    """The controller's settings right after the driver's initialisation."""
 
     @property
     def bus(self) -> FailingBus:
@@ -104,6 +127,8 @@ def panel(driver: str, height: int = 64, rotate: int = 0, seed: int = 0, **optio
     device = cls(i2c(port=1, address=0x3C), height=height, rotate=rotate, **options)
     result = Panel(device, model(rng), rng)
     result.deliver()
+    result.configured = dict(result.ram.settings)
+    assert result.ram.lit(result.configured)
     return result
 
 
@@ -125,6 +150,13 @@ def full_frame_periods(device: Any) -> int:
     if isinstance(device, WindowedSSD1306):
         return transfer_periods(6) + transfer_periods(device._w * pages)
     return pages * (transfer_periods(3) + transfer_periods(device._w))
+
+
+def reinit_periods(device: Any) -> int:
+    """What re-initialising the controller adds to a frame: luma's init commands, the
+    contrast and DISPLAYON."""
+    return sum(transfer_periods(len(c)) for c in device._init_commands) + transfer_periods(2) \
+        + transfer_periods(1)
 
 
 # ------------------------------------------------------------------ random frames
@@ -214,7 +246,8 @@ def test_the_panel_ram_always_holds_the_whole_frame(
         sent = p.deliver()
         assert p.shown() == expected(device, frame)
         periods = sum(transfer_periods(len(t) - 1) for t in sent)
-        assert periods <= full_frame_periods(device)
+        again = glitch is not None or isinstance(step, Sleep)  # re-initialised
+        assert periods <= full_frame_periods(device) + again * reinit_periods(device)
 
 
 # ------------------------------------------------------------------ what is sent
@@ -223,11 +256,13 @@ def test_pack_is_what_luma_sends_for_a_whole_frame() -> None:
     rng = random.Random(5)
     for height in (64, 32):
         for rotate in range(4):
-            stock = ssd1306(i2c(port=1), height=height, rotate=rotate)
+            with stock_luma():
+                stock = ssd1306(i2c(port=1), height=height, rotate=rotate)
             bus: BusRecorder = stock._serial_interface._bus
             image = Image.frombytes("1", stock.size, rng.randbytes(128 * height // 8))
             bus.transfers.clear()
-            stock.display(image)
+            with stock_luma():
+                stock.display(image)
             assert bus.transfers[-1][1:] == pack(stock.preprocess(image), 128, height // 8)
 
 
@@ -237,11 +272,13 @@ def test_a_whole_new_screen_is_sent_exactly_as_luma_sends_it(
     driver: str, stock: Any, rotate: int
 ) -> None:
     ours = panel(driver, rotate=rotate)
-    theirs = stock(i2c(port=1), rotate=rotate)
+    with stock_luma():
+        theirs = stock(i2c(port=1), rotate=rotate)
     their_bus: BusRecorder = theirs._serial_interface._bus
     image = Image.frombytes("1", theirs.size, random.Random(rotate).randbytes(1024))
     their_bus.transfers.clear()
-    theirs.display(image)
+    with stock_luma():
+        theirs.display(image)
     ours.device.display(image)
     assert ours.deliver() == their_bus.transfers
 
@@ -336,11 +373,13 @@ def test_after_a_bus_error_the_next_frame_is_sent_in_full(driver: str, skip: int
     with pytest.raises(BUS_ERRORS):
         p.device.display(after)
     p.deliver()
-    p.ram.lose(p.rng)  # the panel was reconnected
+    p.ram.power_loss(p.rng)  # the panel was reconnected
     p.device.display(after)
     sent = p.deliver()
-    assert sum(transfer_periods(len(t) - 1) for t in sent) == full_frame_periods(p.device)
+    assert sum(transfer_periods(len(t) - 1) for t in sent) == \
+        full_frame_periods(p.device) + reinit_periods(p.device)
     assert p.shown() == expected(p.device, after)
+    assert p.ram.lit(p.configured)
 
 
 @pytest.mark.parametrize("driver", sorted(DRIVERS))
@@ -365,3 +404,85 @@ def test_the_recorder_counts_the_readme_s_periods() -> None:
     p = panel("ssd1306")
     p.device.display(Image.new("1", (128, 64), 1))
     assert p.bus.periods() == 9310
+
+
+# ------------------------------------------------------------------ power blips
+
+@functools.cache
+def game_frames() -> tuple[Image.Image, ...]:
+    """The frames of a whole demo game of Senet (816), as the service hands them on."""
+    frames: list[Image.Image] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        play(Path(tmp), seed=1, game="senet-tait", on_frame=lambda image, _s: frames.append(image.copy()))
+    return tuple(frames)
+
+
+OUTAGE = range(40, 46)
+"""The frames during which the panel has no power: every transfer fails."""
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+@pytest.mark.parametrize("windowed", [True, False], ids=["windowed", "full-frame"])
+def test_after_a_power_blip_every_frame_is_lit(driver: str, windowed: bool) -> None:
+    """Issue 22.1: the bus fails for a few frames, then works again with the controller
+    in its power-on state (display off, charge pump off, page addressing, no remaps).
+    Every frame after it must be lit and whole (on main: 0 of them were lit)."""
+    p = panel(driver, windowed=windowed)
+    screen = Screen(p.device)
+    lit = after = 0
+    for n, frame in enumerate(game_frames()):
+        if n in OUTAGE:
+            p.bus.fail = 10**6
+        elif n == OUTAGE.stop:
+            p.bus.fail = 0
+            p.ram.power_loss(p.rng)
+        if not screen.show(frame):
+            assert n in OUTAGE
+            continue
+        p.deliver()
+        if n >= OUTAGE.stop:
+            after += 1
+            lit += p.ram.lit(p.configured) and p.shown() == expected(p.device, frame)
+    assert after > 700
+    assert lit == after
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+@pytest.mark.parametrize("windowed", [True, False], ids=["windowed", "full-frame"])
+def test_a_power_blip_while_the_panel_sleeps_is_healed_by_the_wake(driver: str, windowed: bool) -> None:
+    """Issue 22.1 with ``display.sleep_after``: the panel sleeps, loses power (no
+    transfer fails: nothing is sent meanwhile), wakes: the wake re-initialises it."""
+    p = panel(driver, windowed=windowed)
+    screen = Screen(p.device)
+    frames = game_frames()[:80]
+    for n, frame in enumerate(frames):
+        if n == 30:
+            screen.sleep()
+            p.deliver()
+            p.ram.power_loss(p.rng)
+            screen.wake()
+            p.deliver()
+            assert p.ram.lit(p.configured)
+            assert p.shown() == expected(p.device, frames[29])
+        assert screen.show(frame)
+        p.deliver()
+        assert p.ram.lit(p.configured)
+        assert p.shown() == expected(p.device, frame)
+
+
+@pytest.mark.parametrize("driver", sorted(DRIVERS))
+def test_the_contrast_set_survives_a_power_blip(driver: str) -> None:
+    p = panel(driver)
+    p.device.contrast(40)
+    image, _ = cursor_frames()
+    p.device.display(image)
+    p.deliver()
+    p.configured = dict(p.ram.settings)
+    p.bus.fail = 1
+    with pytest.raises(BUS_ERRORS):
+        p.device.display(Image.new("1", (128, 64)))
+    p.ram.power_loss(p.rng)
+    p.device.display(image)
+    p.deliver()
+    assert p.ram.settings["contrast"] == 40
+    assert p.ram.lit(p.configured)

@@ -23,6 +23,10 @@ from companion.devices.oled import BusRecorder, WindowedSH1106, WindowedSSD1306
 
 README = Path(__file__).resolve().parents[2] / "hardware" / "README.md"
 
+pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata:DeprecationWarning")
+"""luma's stock drivers run here (what it really sends) and their ``display()`` calls
+Pillow's deprecated ``getdata()``; the companion's own path does not (tests/devices)."""
+
 
 @pytest.mark.parametrize(
     ("driver", "periods"),
