@@ -26,8 +26,11 @@ from companion.app import screens as sc
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
+    ComputerChose,
+    ComputerThrew,
     Draw,
     Event,
+    HintFound,
     Press,
     Quit,
     Reply,
@@ -36,14 +39,17 @@ from companion.app.events import (
     SourceFailed,
     SourceStatus,
     ThrowReported,
+    WorkDone,
+    WorkFailed,
 )
 from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
+from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
-from companion.rules import Action, Game, Implement, Move, State, game_ids
+from companion.rules import Action, Game, Implement, Move, RulesError, State, game_ids
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
@@ -64,7 +70,9 @@ class Controller:
     ``notices``: problems of the configuration to show after the splash screen;
     ``boards``: folders of board / deck files; ``game_options``: options by game id;
     ``think``: the computer's choice (:data:`~companion.app.screens.Think`); ``hints``:
-    Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it).
+    Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it);
+    ``worker``: where the computer's throws are drawn and its searches run (default: at
+    once, within the event that asks, see :class:`~companion.app.worker.Worker`).
     """
 
     def __init__(
@@ -87,6 +95,7 @@ class Controller:
         think: Think | None = None,
         hints: bool = True,
         computer_draws: bool = True,
+        worker: Worker | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -115,6 +124,9 @@ class Controller:
         self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
         self.think: Think = think or sc.computer_move
         self.hints, self.computer_draws = hints, computer_draws
+        self.worker = worker if worker is not None else Worker()
+        self._tickets = 0
+        """The number of the last request handed to the worker."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -211,10 +223,23 @@ class Controller:
         return Reply(self.view(), self.due, self.prefs, trouble, self.cue, self.quit)
 
     def handle(self, event: Event) -> Reply:
-        """Apply one event; what it leaves."""
-        page = self.page
+        """Apply one event; what it leaves (with the results of any work it asked for
+        that the worker did at once)."""
         self.cue = None
-        if isinstance(event, Quit):
+        self._apply(event)
+        for _ in range(10_000):  # a computer playing itself ends; the bound is a guard
+            done = self.worker.collect()
+            if not done:
+                break
+            for result in done:
+                self._apply(result)
+        return self.reply()
+
+    def _apply(self, event: Event) -> None:
+        page = self.page
+        if isinstance(event, ComputerThrew | ComputerChose | HintFound | WorkFailed):
+            self._work_done(event)
+        elif isinstance(event, Quit):
             self.quit = True
         elif isinstance(event, ButtonEvent):
             self._button(event.button, event.press)
@@ -239,7 +264,6 @@ class Controller:
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
                                   then=self.page)
                 sc.change(self, replace(self.prefs, source=fallback))
-        return self.reply()
 
     def _button(self, button: ButtonName, press: Press) -> None:
         page = self.page
@@ -260,12 +284,74 @@ class Controller:
     # ------------------------------------------------------------------ for the screens
 
     def goto(self, page: sc.Page) -> None:
-        """Show ``page``."""
+        """Show ``page`` (a :class:`~companion.app.screens.Thinking` screen: its work is
+        handed to the worker)."""
         self.page = page
+        if isinstance(page, sc.Thinking):
+            self._think(page)
 
     def route(self) -> None:
         """Show the screen the game's position calls for (the menu when none is in play)."""
-        self.page = sc.for_position(self) if self.table is not None else sc.Menu()
+        table = self.table
+        if table is None:
+            self.goto(sc.Menu())
+            return
+        self.goto(sc.for_position(table.state, table.seats, source=self.source,
+                                  computer_draws=self.computer_draws))
+
+    # ------------------------------------------------------------------ the worker
+
+    def _think(self, page: sc.Thinking) -> None:
+        """Hand ``page``'s work to the worker; its result comes back as an event."""
+        table = self.table
+        if table is None:
+            self.page = sc.Menu()
+            return
+        self._tickets += 1
+        page.ticket = ticket = self._tickets
+        state = table.state.copy()  # the worker's own: the loop goes on with the table
+        think = self.think
+        if page.job == "throw":
+            spec, draw, n = state.throw_spec, self.draw, len(table.actions)
+            assert spec is not None
+            self.worker.submit(ticket, lambda: ComputerThrew(ticket, draw(spec, n)))
+        elif page.job == "hint":
+            self.worker.submit(ticket, lambda: HintFound(ticket, sc.hint_lines(state, think)))
+        else:
+            level = table.seats.get(state.current_player, "normal")
+            self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))
+
+    def _work_done(self, event: WorkDone) -> None:
+        """Apply the worker's result if its screen still awaits it (else it is stale:
+        the position changed, a move was undone, the game ended, the screen was left)."""
+        page = self.page
+        if not (isinstance(page, sc.Thinking) and page.ticket == event.ticket
+                and self.table is not None):
+            log.info("the worker's result %d dropped: no longer awaited", event.ticket)
+            return
+        if isinstance(event, ComputerThrew):
+            self._computer_threw(self.table, event)
+        elif isinstance(event, ComputerChose):
+            self.goto(sc.ComputerMove(move=event.move))
+        elif isinstance(event, HintFound):
+            self.show_message("Hint", event.lines, then=None)
+        else:
+            self.show_message("Computer failed", (event.text,), then=sc.Pause())
+
+    def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
+        """Make the computer's throw; a disk that cannot take it is said (the game is
+        kept in memory as it was; leaving the message draws the throw anew)."""
+        try:
+            acted = table.act(event.throw)
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc), "The throw was not made."), then=None)
+            return
+        except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
+            self.show_message("Computer failed", (str(exc),), then=sc.Pause())
+            return
+        self.said = tuple(e.text for e in acted.events)
+        self.cue = Cue.THROW
+        self.route()
 
     def show_message(self, title: str, lines: tuple[str, ...], *, then: sc.Page | None) -> None:
         """Show a message; leaving it shows ``then`` anew (``None``: what the position

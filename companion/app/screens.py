@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -69,9 +69,12 @@ class Screen(enum.Enum):
     SEATS = "seats"
     PAUSE = "pause"
     MESSAGE = "message"
+    THINKING = "thinking"
 
 
-IN_GAME = frozenset({Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST, Screen.COMPUTER})
+IN_GAME = frozenset({
+    Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST, Screen.COMPUTER, Screen.THINKING,
+})
 """Screens that follow from the position: leaving a message over one shows what the
 position calls for now (:meth:`Controller.route`)."""
 
@@ -110,7 +113,7 @@ def computer_move(state: State, level: str) -> Move:
 
 ERRORS = frozenset({
     "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
-    "Throw rejected", "Throw source failed",
+    "Throw rejected", "Throw source failed", "Computer failed",
 })
 """Titles of the messages that say something was refused or failed (the error cue)."""
 
@@ -785,7 +788,7 @@ class Pause(Page):
         elif choice == "Settings":
             nav.goto(Settings(back_to=self))
         elif choice == "Hint":
-            hint(nav)
+            nav.goto(Thinking(job="hint"))
         elif choice == "Board":
             move = self.after.highlighted(nav) if isinstance(self.after, Moves) else None
             try:
@@ -885,28 +888,48 @@ class ComputerMove(Page):
         nav.goto(Pause(after=self))
 
 
-def for_position(nav: Controller) -> Page:
-    """The screen the game's position calls for. On the computer's turn its throw is
-    drawn at once (unless the table shakes for it) and its choice shown."""
-    state = nav.position
+@dataclass
+class Thinking(Page):
+    """The computer is at work (:mod:`companion.app.worker`): drawing its throw
+    (``job`` ``throw``), choosing its move (``move``) or the hint (``hint``). The
+    buttons still answer: BACK opens the pause menu (a result that comes back after the
+    screen was left is dropped, and asked for again when the game is shown anew).
+    ``ticket`` numbers the request whose result this screen awaits."""
+
+    kind = Screen.THINKING
+    job: str = "move"
+    ticket: int = 0
+
+    def view(self, nav: Controller) -> View:
+        if self.job == "hint":
+            return View("thinking", "Hint", ("Thinking...",), hint="BACK: menu")
+        state = nav.position
+        doing = "throws" if self.job == "throw" else "is thinking"
+        return View("thinking", state.game.title,
+                    (f"{state.player_to_act_name} (computer) {doing}...", *nav.said),
+                    hint="BACK: menu", scroll=self.scroll)
+
+    def back(self, nav: Controller) -> None:
+        nav.goto(Pause())
+
+
+def for_position(state: State, seats: Mapping[int, str], *, source: str,
+                 computer_draws: bool) -> Page:
+    """The screen ``state`` calls for, with ``seats`` the computer plays (player index:
+    level), ``source`` the throw source in use and ``computer_draws`` whether the
+    computer's throws are drawn for it (else shaken for it). A pure choice: on the
+    computer's turn it is a :class:`Thinking` screen, whose work the controller starts."""
     phase = state.phase
-    table = nav.table
-    computer = table.seats.get(state.current_player) if table is not None else None
-    if computer is not None and phase is Phase.THROW and nav.computer_draws:
-        spec = state.throw_spec
-        assert spec is not None and table is not None
-        acted = table.act(nav.draw(spec, len(table.actions)))
-        nav.said = tuple(e.text for e in acted.events)
-        nav.cue = Cue.THROW
-        return for_position(nav)
-    if computer is not None and phase in (Phase.MOVE, Phase.DECIDE):
-        moves = state.legal_moves()
-        if tuple(moves) != (PASS,):
-            return ComputerMove(move=nav.think(state, computer))
+    computer = seats.get(state.current_player)
+    if computer is not None and phase is Phase.THROW and computer_draws:
+        return Thinking(job="throw")
+    if (computer is not None and phase in (Phase.MOVE, Phase.DECIDE)
+            and tuple(state.legal_moves()) != (PASS,)):
+        return Thinking(job="move")
     if phase is Phase.OVER:
         return Over()
     if phase is Phase.THROW:
-        if nav.source == SourceName.MANUAL:
+        if source == SourceName.MANUAL:
             spec = state.throw_spec
             assert spec is not None
             return Manual(faces=[0] * len(spec.entry_slots()))
@@ -1036,20 +1059,19 @@ def end_game(nav: Controller) -> None:
                          then=Menu())
 
 
-def hint(nav: Controller) -> None:
-    """The best move for the person to act (the computer's ``strong`` search) and their
-    chance to win from here (the evaluation: pieces' progress, no look-ahead); OK
-    shows the moves again."""
+def hint_lines(state: State, think: Think) -> tuple[str, ...]:
+    """The hint for the person to act in ``state``: the best move (``think`` at the
+    ``strong`` level) and their chance to win from here (the evaluation: pieces'
+    progress, no look-ahead). Work for the worker: it searches."""
     from companion.ai.evaluate import estimate
 
-    state = nav.position
-    best = nav.think(state, "strong")
+    best = think(state, "strong")
     chance = round(100 * estimate(state, state.current_player))
-    nav.show_message("Hint", (
+    return (
         f"Best: {best.notation}",
         f"{state.player_to_act_name}'s chance to win: about {chance}% (from the "
         "position of the pieces)",
-    ), then=None)
+    )
 
 
 def change(nav: Controller, prefs: Prefs) -> None:
@@ -1121,12 +1143,14 @@ __all__: Sequence[str] = [
     "Settings",
     "Setup",
     "Splash",
+    "Thinking",
     "Throwing",
     "act",
     "begin",
     "data_files",
     "end_game",
     "for_position",
+    "hint_lines",
     "option_choices",
     "picture_marked",
     "resume_choice",

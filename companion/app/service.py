@@ -34,6 +34,7 @@ from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
 from companion.app.settings import Prefs, SavedSettings
+from companion.app.worker import Worker
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
 from companion.devices.display import DisplaySpec, Screen, make_device
@@ -104,6 +105,12 @@ class Service:
         self._generation = 0
         self.ready = threading.Event()
         """Set once :meth:`run` has started the controller and shown the first frame."""
+        controller.worker.connect(self._reserve, self.queue.put)
+
+    def _reserve(self) -> None:
+        """Count a result the worker will post as posted already (see :meth:`wait_idle`)."""
+        with self._count_lock:
+            self._posted += 1
 
     # ---------------------------------------------------------------- posting
 
@@ -119,7 +126,8 @@ class Service:
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Wait until the loop has started and every event posted so far has been
-        handled; ``False`` on timeout."""
+        handled, the results of the worker's jobs handed over so far included;
+        ``False`` on timeout."""
         if not self.ready.wait(timeout):
             return False
         with self._count_lock:
@@ -218,6 +226,7 @@ class Service:
         if self._sleep_timer is not None:
             self._sleep_timer.cancel()
         self.controller.close()
+        self.controller.worker.close()
         self.sources.close()
         if self.indicators is not None:
             self.indicators.close()
@@ -254,6 +263,7 @@ def build(
     origins: Mapping[str, str] | None = None,
     notices: Sequence[str] = (),
     think: Think | None = None,
+    worker: Worker | None = None,
 ) -> Parts:
     """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
     gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread);
@@ -262,7 +272,9 @@ def build(
     ``origins``: where each configuration value came from (for the log); ``notices``:
     problems met while reading the configuration that did not stop the start (shown
     on the screen after the splash); ``think``: how the computer chooses its moves
-    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level).
+    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level);
+    ``worker``: where the computer's throws are drawn and its searches run (default: a
+    thread of its own, :meth:`Worker.threaded`; the results come back through the queue).
 
     :raises gpiozero.GPIOZeroError: a pin that cannot be used.
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
@@ -300,12 +312,10 @@ def build(
         notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
         game_options=conf.get("games", {}), hints=conf["ai.hints"],
         computer_draws=conf["ai.throw"] == "draw", think=think,
+        worker=worker if worker is not None else Worker.threaded(),
     )
 
-    holder: dict[str, Any] = {}
-
     def context(post: Callable[[Any], None]) -> SourceContext:
-        holder["post"] = post
         return SourceContext(post, sched, pin_factory, conf)
 
     service = Service(controller, screen, source_context=context, closers=closers,
