@@ -6,9 +6,12 @@ give the same screens and the same journal. Three rooms, one each:
 * the game in play is a :class:`~companion.app.table.Table` (position, actions,
   journal; begin, act, undo, end), which never chooses a screen;
 * each screen is a small class in :mod:`companion.app.screens` that says what it shows
-  and what OK, BACK and UP/DOWN do on it;
-* this module routes the events to the screen shown and keeps what lasts between
-  screens: the throw source, the last events said, the game offered for resuming.
+  and what OK, BACK and UP/DOWN do on it, seeing the controller only as a
+  :class:`~companion.app.screens.Seat` (what it may read and ask for);
+* this module routes the events to the screen shown, keeps what lasts between
+  screens (the throw source, the last events said, the game offered for resuming),
+  carries out what the screens ask (act, undo, begin, resume, end, settings) and hands
+  the computer's thinking to the worker (:mod:`companion.app.worker`).
 
 Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
 implement due, the settings in force, a cue). Holding BACK undoes the last move.
@@ -20,6 +23,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from companion.app import config as cfg
 from companion.app import screens as sc
@@ -49,8 +53,20 @@ from companion.app.table import Table
 from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
-from companion.rules import Action, Game, Implement, Move, RulesError, State, game_ids
+from companion.rules import (
+    Action,
+    Game,
+    Implement,
+    Move,
+    Phase,
+    RulesError,
+    State,
+    Throw,
+    game_ids,
+    get_game,
+)
 from companion.ui.games import Presenter, presenter_for
+from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
@@ -116,7 +132,9 @@ class Controller:
         self.said: tuple[str, ...] = ()
         """What the last action said, shown under the next throw (routine events)."""
         self.source_trouble: dict[str, str] = {}
+        """What is wrong with each throw source that reported trouble, in words."""
         self.pending: Loaded | None = None
+        """The unfinished game offered for resuming (``None``: none)."""
         self.problems: list[JournalProblem] = []
         """Journals found damaged or unusable at the start, each said after the splash."""
         self.notices = list(notices)
@@ -263,14 +281,14 @@ class Controller:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
                                   then=self.page)
-                sc.change(self, replace(self.prefs, source=fallback))
+                self.change(replace(self.prefs, source=fallback))
 
     def _button(self, button: ButtonName, press: Press) -> None:
         page = self.page
         if button is ButtonName.BACK:
             if press is Press.HELD:
                 if page.kind not in sc.NO_UNDO and self.table is not None:
-                    sc.undo(self)
+                    self.undo()
             elif press is Press.SHORT:
                 page.back(self)
         elif press is Press.PRESSED or press is Press.REPEAT:
@@ -366,14 +384,138 @@ class Controller:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
 
-    def play(self, table: Table, said: tuple[str, ...]) -> None:
-        """Put ``table``'s game in play (after any other is closed) and show its position."""
+    def play(self, table: Table, said: tuple[str, ...], first: sc.Page | None = None) -> None:
+        """Put ``table``'s game in play (after any other is closed) and show ``first``
+        (``None``: its position)."""
         if table is not self.table:
             self.close()
         self.table = table
         self.presenter = presenter_for(table.game.id, columns(self.size[0]))
         self.said = said
-        self.route()
+        if first is None:
+            self.route()
+        else:
+            self.goto(first)
+
+    def menu(self) -> None:
+        """Show the game menu."""
+        self.goto(sc.Menu())
+
+    def pause(self, after: sc.Page | None = None) -> None:
+        """Show the pause menu, opened from ``after`` (a game's screen)."""
+        self.goto(sc.Pause(after=after))
+
+    def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
+        """The next problem to say after the splash (title, lines), taken off its list:
+        the configuration's problems together first, then each damaged journal."""
+        if self.notices:
+            notices, self.notices = self.notices, []
+            return "Settings set aside", tuple(notices)
+        if self.problems:  # one journal at a time, in its own words
+            problem = self.problems.pop(0)
+            return problem.title, problem.lines
+        return None
+
+    def act(self, action: Action) -> sc.Played | None:
+        """Make ``action`` in the game in play (:meth:`Table.act`, journalled); ``None``
+        when the rules refuse it or the disk cannot take it, said in a message over the
+        screen shown (the game is kept as it was)."""
+        assert self.table is not None
+        before = self.table.state.current_player
+        try:
+            acted = self.table.act(action)
+        except RulesError as exc:
+            self.show_message("Not allowed", (str(exc),), then=self.page)
+            return None
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc), "The action was not made."), then=self.page)
+            return None
+        after = self.table.state
+        if after.phase is Phase.THROW and after.current_player != before:
+            self.cue = Cue.TURN
+        elif acted.implement is not None:
+            self.cue = Cue.THROW
+        texts = tuple(e.text for e in acted.events)
+        notable = any(not self.presenter.routine(e) for e in acted.events)
+        self.said = () if notable and after.phase is not Phase.OVER else texts
+        return sc.Played(acted.by, texts, self.cue, notable)
+
+    def draw_throw(self) -> Throw | None:
+        """A throw of the implement due, drawn with :attr:`draw` (``None``: none is due)."""
+        table = self.table
+        if table is None or table.state.throw_spec is None:
+            return None
+        return self.draw(table.state.throw_spec, len(table.actions))
+
+    def undo(self) -> None:
+        """Take back the last confirmed move (and any throw after it); said in a message."""
+        assert self.table is not None
+        try:
+            undone = self.table.undo()
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc),), then=self.page)
+            return
+        if undone is None:
+            self.show_message("Nothing to undo", ("No move has been made yet.",), then=self.page)
+            return
+        self.said = ()
+        self.show_message("Undone", (f"{undone.by}'s move {undone.move.notation} is taken back.",
+                                     "Put the pieces back as they were."), then=None)
+
+    def begin(self, game_id: str, players: int, options: Mapping[str, Any],
+              seats: Mapping[int, str], *, setup: sc.Page) -> None:
+        """Begin a new game of ``game_id``; a game that cannot be made (a data file with
+        a mistake: file, line and reason) is said, and leads back to its ``setup``."""
+        try:
+            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
+        except RulesError as exc:
+            self.show_message("Cannot start", (str(exc),), then=setup)
+            return
+        except OSError as exc:
+            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            return
+        self.play(table, ())
+
+    def resume(self, resume: bool) -> None:
+        """Resume the game offered at the start (``resume``), or end it and go to the menu."""
+        loaded, self.pending = self.pending, None
+        if loaded is None:
+            self.menu()
+            return
+        try:
+            table = Table.reopen(self.store, loaded)
+        except OSError as exc:
+            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            return
+        if not resume:
+            table.end("abandoned")
+            self.menu()
+            return
+        try:  # the position first: the players check their board against it
+            board_model(table.state)
+        except ValueError:  # a game without a board picture (none of the four)
+            self.play(table, ("Game resumed.",))
+        else:
+            self.play(table, ("Game resumed.",), first=sc.BoardPage())
+
+    def end_game(self) -> None:
+        """End the game in play (recorded as abandoned unless it is over)."""
+        failed = self.table.end("abandoned") if self.table is not None else None
+        self.close()
+        self.menu()
+        if failed is not None:
+            self.show_message("Cannot save", (failed, "The game is offered again at the next start."),
+                              then=sc.Menu())
+
+    def change(self, prefs: Prefs) -> None:
+        """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
+        the change still holds until the companion stops)."""
+        self.prefs = prefs
+        if self.saved is not None:
+            try:
+                self.saved.save(prefs)
+            except OSError as exc:
+                self.show_message("Cannot save settings", (str(exc),), then=self.page)
 
     def close(self) -> None:
         """Close the journal of the game in play (everything in it is already on disk)."""
