@@ -247,9 +247,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from companion.app import config as cfg
     from companion.app import service as svc
+    from companion.app.settings import load_saved
 
     try:
-        resolved = cfg.resolve(args, saved=True)
+        resolved = cfg.resolve(args, saved=load_saved)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     conf = resolved.values
