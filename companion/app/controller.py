@@ -33,8 +33,8 @@ from companion.app.events import (
     ComputerChose,
     ComputerThrew,
     Draw,
-    Event,
     HintFound,
+    LoopEvent,
     Press,
     Quit,
     Reply,
@@ -240,7 +240,7 @@ class Controller:
         trouble = bool(self.source_trouble.get(self.prefs.source))
         return Reply(self.view(), self.due, self.prefs, trouble, self.cue, self.quit)
 
-    def handle(self, event: Event) -> Reply:
+    def handle(self, event: LoopEvent) -> Reply:
         """Apply one event; what it leaves (with the results of any work it asked for
         that the worker did at once)."""
         self.cue = None
@@ -253,7 +253,7 @@ class Controller:
                 self._apply(result)
         return self.reply()
 
-    def _apply(self, event: Event) -> None:
+    def _apply(self, event: LoopEvent) -> None:
         page = self.page
         if isinstance(event, ComputerThrew | ComputerChose | HintFound | WorkFailed):
             self._work_done(event)

@@ -1,5 +1,7 @@
-"""The typed events the service's loop consumes (the devices' events plus the service's
-own) and the one :class:`Reply` the controller gives for each."""
+"""The typed events the service's loop consumes (:data:`LoopEvent`: the devices' events,
+the service's own and the worker's results) and the one :class:`Reply` the controller
+gives for each. (A game's own events, what a move did, are
+:class:`companion.rules.Event`.)"""
 
 from __future__ import annotations
 
@@ -78,7 +80,7 @@ WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | WorkFailed
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
 
-Event: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone
+LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone
 
 
 Draw = Callable[[Implement, int], Throw]
@@ -115,8 +117,8 @@ __all__ = [
     "ComputerThrew",
     "DeviceEvent",
     "Draw",
-    "Event",
     "HintFound",
+    "LoopEvent",
     "PanelIdle",
     "Press",
     "Quit",

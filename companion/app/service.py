@@ -29,7 +29,7 @@ from PIL import Image
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Draw, Reply
-from companion.app.events import Event, PanelIdle, Quit
+from companion.app.events import LoopEvent, PanelIdle, Quit
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
@@ -37,7 +37,7 @@ from companion.app.settings import Prefs, SavedSettings
 from companion.app.worker import Worker
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
-from companion.devices.display import DisplaySpec, Screen, make_device
+from companion.devices.display import DisplaySpec, Panel, make_device
 from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
@@ -71,7 +71,7 @@ class Service:
     def __init__(
         self,
         controller: Controller,
-        screen: Screen,
+        screen: Panel,
         *,
         source_context: Callable[[Callable[[Any], None]], SourceContext],
         closers: list[Callable[[], None]] | None = None,
@@ -86,7 +86,7 @@ class Service:
         self.watchdog = WatchdogPinger.from_env(self.notifier)
         """Pings ``WATCHDOG=1`` from the loop itself, so a hung loop gets restarted."""
         self.screen = screen
-        self.queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[LoopEvent] = queue.SimpleQueue()
         self._count_lock = threading.Condition()
         self._posted = 0
         self._handled = 0
@@ -114,13 +114,13 @@ class Service:
 
     # ---------------------------------------------------------------- posting
 
-    def post(self, event: Event) -> None:
+    def post(self, event: LoopEvent) -> None:
         """Hand ``event`` to the loop (any thread; never blocks for long)."""
         with self._count_lock:
             self._posted += 1
         self.queue.put(event)
 
-    def post_from_signal(self, event: Event) -> None:
+    def post_from_signal(self, event: LoopEvent) -> None:
         """Hand ``event`` to the loop from a signal handler (no locks taken)."""
         self.queue.put(event)
 
@@ -155,7 +155,7 @@ class Service:
             indicators.show(awaiting=reply.due is not None, trouble=reply.trouble)
         self.screen.show(render(reply.view, self.screen.size))
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: LoopEvent) -> None:
         """Handle one event and redraw (what :meth:`run` does for each queued event).
 
         While the panel sleeps, a button press only wakes it (the press is not acted on:
@@ -290,7 +290,7 @@ def build(
     if backend == "auto":
         backend = "i2c" if pin_factory is None and on_raspberry_pi() else "noop"
     spec = DisplaySpec.from_config(conf, backend)
-    screen = Screen(make_device(spec), on_frame=on_frame)
+    screen = Panel(make_device(spec), on_frame=on_frame)
     journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
     available = [
         name for name in SOURCE_NAMES

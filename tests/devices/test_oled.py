@@ -156,7 +156,7 @@ class Sleep:
 class Glitch:
     """While the next frame is sent, ``count`` transfers fail after ``skip`` went
     through; after each failure the panel's RAM is lost (it may have been
-    reconnected) and the frame is sent again, as :class:`Screen` retries it."""
+    reconnected) and the frame is sent again, as :class:`~companion.devices.display.Panel` retries it."""
 
     skip: int
     count: int
