@@ -102,3 +102,11 @@ def test_the_walk_sees_the_imports_it_must_see() -> None:
 def test_no_import_circles_in_companion() -> None:
     found = cycles(graph())
     assert found == [], "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_rules_import_nothing_of_the_project_outside_themselves() -> None:
+    """Why the rules keep their own error root (``RulesError``, not ``CompanionError``):
+    ``companion.rules`` imports nothing of the project outside itself (docs/architecture.md)."""
+    outside = {name: sorted(m for m in found if not m.startswith("companion.rules"))
+               for name, found in graph().items() if name.startswith("companion.rules")}
+    assert {name: found for name, found in outside.items() if found} == {}
