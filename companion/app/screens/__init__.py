@@ -11,8 +11,9 @@ By what they serve:
 
 * :mod:`.base`: the screens' names, the page and seat protocols, the message screen;
 * :mod:`.start`: before a game (splash, resume, setup, seats, an option);
-* :mod:`.play`: a game in play (throw, moves, events, the end, the board, the
-  computer's turn) and :func:`for_position`, the screen a position calls for;
+* :mod:`.play`: a game in play (throw, moves, events, the end, the board);
+* :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
+  computer's turn (thinking on the worker, then its move shown);
 * :mod:`.menus`: the game menu, the settings, the pause menu.
 
 Game-specific words (status lines, prompts, the steps of a choice, which events are
@@ -34,18 +35,13 @@ from companion.app.screens.base import (
 from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
 from companion.app.screens.play import (
     BoardPage,
-    ComputerMove,
     Events,
     Lost,
     Manual,
     Moves,
     Over,
-    Thinking,
     Throwing,
     act,
-    computer_move,
-    for_position,
-    hint_lines,
     picture_marked,
     throw_drawn,
 )
@@ -60,10 +56,18 @@ from companion.app.screens.start import (
     data_files,
     option_choices,
 )
+from companion.app.screens.turn import (
+    WORKER_SLACK,
+    ComputerMove,
+    Thinking,
+    computer_move,
+    for_position,
+    hint_lines,
+)
 
 __all__ = [
     "CONTRAST_CHOICES", "ERRORS", "FILE_OPTIONS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
-    "SEAT_CHOICES", "SLEEP_CHOICES", "BoardPage", "ComputerMove", "Events", "Lost", "Manual",
+    "SEAT_CHOICES", "SLEEP_CHOICES", "WORKER_SLACK", "BoardPage", "ComputerMove", "Events", "Lost", "Manual",
     "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
     "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",
     "act", "computer_move", "data_files", "for_position", "hint_lines", "option_choices",

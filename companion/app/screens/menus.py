@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.app.screens.base import PAUSE_ITEMS, Page, Screen, Seat
-from companion.app.screens.play import BoardPage, Moves, Thinking
+from companion.app.screens.play import BoardPage, Moves
 from companion.app.screens.start import Setup
+from companion.app.screens.turn import Thinking
 from companion.rules import PASS, Phase, game_class, game_title
 from companion.ui.games.boards import board_model, pieces_in_words
 from companion.ui.render import columns
