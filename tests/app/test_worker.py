@@ -195,3 +195,22 @@ def test_buttons_are_handled_while_the_computer_s_search_is_blocked(tmp_path: Pa
         service.post(Quit())
         loop.join(10)
         service.close()
+
+
+def test_a_search_that_fails_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A bug in the search (raised on the worker's thread) must not be lost with the
+    thread, nor end the game: it is said, and the pause menu leads back to the game."""
+
+    def broken(state: State, level: str) -> Move:
+        raise RuntimeError("no moves ranked")
+
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["6", "6"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     think=broken)
+    ctl.start()
+    send(ctl, *SEAT_BLACK)                            # the worker runs it at once here
+    assert ctl.view().title == "Computer failed"
+    assert ctl.view().lines == ("RuntimeError: no moves ranked",)
+    assert len(ctl.actions) == 1 and ctl.journal is not None  # the throw is kept
+    send(ctl, OK)
+    assert on(ctl) is Screen.PAUSE
