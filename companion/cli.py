@@ -316,9 +316,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from companion.app import config as cfg
     from companion.app import service as svc
+    from companion.app.settings import load_saved
 
     try:
-        resolved = cfg.resolve(args, saved=True)
+        resolved = cfg.resolve(args, saved=load_saved)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     conf = resolved.values
@@ -562,30 +563,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
 
-    def game_args(p: argparse.ArgumentParser, players: bool = True) -> None:
-        p.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
-        if players:
-            p.add_argument(
-                "--players", type=int, default=None, metavar="N",
-                help="number of players (default: the game's usual number)",
-            )
-        p.add_argument(
-            "--option", action="append", default=[], metavar="KEY=VALUE",
-            help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
-        )
+    # The arguments several commands share, written once (argparse's parent parsers):
+    # a game id, a number of players, game options, where the journals are, a position.
+    game = argparse.ArgumentParser(add_help=False)
+    game.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
+    players = argparse.ArgumentParser(add_help=False)
+    players.add_argument(
+        "--players", type=int, default=None, metavar="N",
+        help="number of players (default: the game's usual number)",
+    )
+    option = argparse.ArgumentParser(add_help=False)
+    option.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
+    )
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument(
+        "--dir", metavar="DIR", default=None,
+        help="the journal directory (default: journal.dir of the config file, else "
+        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
+        "systemd/install.sh: /var/lib/board-companion)",
+    )
+    where.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="TOML configuration file (default: $COMPANION_CONFIG, else "
+        "/etc/board-companion/config.toml if it exists)",
+    )
+    position = argparse.ArgumentParser(add_help=False)
+    position.add_argument(
+        "--position", required=True, metavar="FILE",
+        help="a position as JSON (docs/positions.md); options come from the file",
+    )
 
-    new = rsub.add_parser("new", help="print the starting position as JSON")
-    game_args(new)
+    new = rsub.add_parser("new", parents=[game, players, option],
+                          help="print the starting position as JSON")
     new.set_defaults(func=cmd_new)
 
     legal = rsub.add_parser(
-        "legal",
+        "legal", parents=[game, position],
         help="print the legal moves for a throw in a position, with the events each causes",
-    )
-    legal.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
-    legal.add_argument(
-        "--position", required=True, metavar="FILE",
-        help="a position as JSON (docs/positions.md); options come from the file",
     )
     legal.add_argument(
         "--throw", metavar="VALUES",
@@ -594,15 +610,10 @@ def build_parser() -> argparse.ArgumentParser:
     legal.set_defaults(func=cmd_legal, option=[])
 
     hint = rsub.add_parser(
-        "hint",
+        "hint", parents=[game, position],
         help="the computer's best move for a throw in a position, in one sentence (ties "
         "said as ties), and every different result ranked with its chance to win, as "
         "JSON whose 'about' says what each field means",
-    )
-    hint.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
-    hint.add_argument(
-        "--position", required=True, metavar="FILE",
-        help="a position as JSON (docs/positions.md); options come from the file",
     )
     hint.add_argument(
         "--throw", metavar="VALUES",
@@ -619,11 +630,10 @@ def build_parser() -> argparse.ArgumentParser:
     hint.set_defaults(func=cmd_hint, option=[])
 
     match_ = rsub.add_parser(
-        "match",
+        "match", parents=[game, option],
         help="play whole games between computer players (seats rotating) and print each "
         "one's win rate with a 95%% confidence interval",
     )
-    match_.add_argument("game", metavar="GAME", help="a game id (see `companion games`)")
     match_.add_argument(
         "--players", required=True, metavar="NAMES",
         help="one player per seat, comma-separated: easy, normal, strong, random (a random "
@@ -633,16 +643,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="number of games (default 100)")
     match_.add_argument("--seed", type=int, default=1, metavar="N",
                         help="seed of the throws and the players' choices (default 1)")
-    match_.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
-    )
     match_.set_defaults(func=cmd_match)
 
     play = rsub.add_parser(
-        "play", help="play a whole game with random legal moves and print its record"
+        "play", parents=[game, players, option],
+        help="play a whole game with random legal moves and print its record",
     )
-    game_args(play)
     play.add_argument(
         "--seed", type=int, default=None, metavar="N",
         help="seed of the random throws and choices (same seed, same game)",
@@ -694,18 +700,6 @@ def build_parser() -> argparse.ArgumentParser:
     journal = sub.add_parser("journal", help=journal_help,
                              description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
     jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
-    where = argparse.ArgumentParser(add_help=False)
-    where.add_argument(
-        "--dir", metavar="DIR", default=None,
-        help="the journal directory (default: journal.dir of the config file, else "
-        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
-        "systemd/install.sh: /var/lib/board-companion)",
-    )
-    where.add_argument(
-        "--config", metavar="FILE", default=None,
-        help="TOML configuration file whose journal.dir to use (default: "
-        "$COMPANION_CONFIG, else /etc/board-companion/config.toml if it exists)",
-    )
     which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
                   "game)")
     list_help = ("one line per saved game, the newest first: number, start (local time), "
@@ -733,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
     web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
                 "events, whose turn), live, and the saved games with their records")
     web = sub.add_parser(
-        "web", help=web_help,
+        "web", help=web_help, parents=[where],
         description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
         "directory (GET and HEAD only; nothing is ever written) and listens on "
         "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
@@ -744,15 +738,6 @@ def build_parser() -> argparse.ArgumentParser:
                      "else 127.0.0.1; 0.0.0.0: every IPv4 interface, :: IPv6 too)")
     web.add_argument("--port", metavar="N", default=None,
                      help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
-    web.add_argument(
-        "--dir", metavar="DIR", default=None,
-        help="the journal directory (default: journal.dir of the config file, else "
-        "$STATE_DIRECTORY, else ~/.local/state/board-companion; on a Pi installed with "
-        "systemd/install.sh: /var/lib/board-companion)")
-    web.add_argument(
-        "--config", metavar="FILE", default=None,
-        help="TOML configuration file (default: $COMPANION_CONFIG, else "
-        "/etc/board-companion/config.toml if it exists)")
     web.set_defaults(func=cmd_web)
     return parser
 

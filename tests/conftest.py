@@ -1,12 +1,23 @@
 """Shared fixtures: a fresh gpiozero MockFactory per test, reset afterwards (gpiozero's
-own pattern: pin reservations outlive a test otherwise)."""
+own pattern: pin reservations outlive a test otherwise).
+
+Hypothesis runs derandomized when ``CI`` is set (the ``ci`` profile): the same
+examples on every run, so a red build is a change's doing, not the draw's. Off CI it
+searches anew each run; ``HYPOTHESIS_PROFILE`` picks a profile by name either way."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import argparse
 import math
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -391,6 +391,11 @@ THROW_SOURCE_SHORT = {"gpio": SourceName.GPIO_SHAKER.value, "serial": SourceName
 DEFAULT_FILE = Path("/etc/board-companion/config.toml")
 
 
+SavedLoader = Callable[[Path], tuple[Mapping[str, Any], str | None]]
+"""Reads the settings saved in a state directory: the values (typed and checked) and
+what was wrong with the file in words (``None``: nothing)."""
+
+
 @dataclass
 class Resolved:
     """The effective configuration, where each value came from (``"default"``, the
@@ -406,12 +411,12 @@ def resolve(
     args: argparse.Namespace,
     *,
     overrides: Mapping[str, Any] | None = None,
-    saved: bool = False,
+    saved: SavedLoader | None = None,
 ) -> Resolved:
     """The effective configuration, in layers: defaults, then the config file, then
-    (``saved``) the settings saved on the box in the state directory
-    (:mod:`companion.app.settings`), then the flags, then ``overrides`` (typed values
-    from a caller such as the demo).
+    the settings saved on the box in the state directory, read by ``saved``
+    (:func:`companion.app.settings.load_saved`; ``None``: not read), then the flags,
+    then ``overrides`` (typed values from a caller such as the demo).
 
     :raises ConfigError: for any bad value of the file or the flags, naming where it
         came from (a bad saved settings file is set aside and reported in
@@ -444,11 +449,9 @@ def resolve(
         raw = getattr(args, f"cfg:{s.name}", None)
         if raw is not None:
             flags[s.name] = s.parse(raw, "command line")
-    if saved:
-        from companion.app.settings import SavedSettings
-
+    if saved is not None:
         state_dir = flags.get("journal.dir") or values["journal.dir"] or default_state_dir()
-        kept, problem = SavedSettings(Path(state_dir)).load()
+        kept, problem = saved(Path(state_dir))
         layer(kept, "saved setting")
         if problem:
             problems.append(problem)

@@ -6,9 +6,12 @@ give the same screens and the same journal. Three rooms, one each:
 * the game in play is a :class:`~companion.app.table.Table` (position, actions,
   journal; begin, act, undo, end), which never chooses a screen;
 * each screen is a small class in :mod:`companion.app.screens` that says what it shows
-  and what OK, BACK and UP/DOWN do on it;
-* this module routes the events to the screen shown and keeps what lasts between
-  screens: the throw source, the last events said, the game offered for resuming.
+  and what OK, BACK and UP/DOWN do on it, seeing the controller only as a
+  :class:`~companion.app.screens.Seat` (what it may read and ask for);
+* this module routes the events to the screen shown, keeps what lasts between
+  screens (the throw source, the last events said, the game offered for resuming),
+  carries out what the screens ask (act, undo, begin, resume, end, settings) and hands
+  the computer's thinking to the worker (:mod:`companion.app.worker`).
 
 Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
 implement due, the settings in force, a cue). Holding BACK undoes the last move.
@@ -20,14 +23,18 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from companion.app import config as cfg
 from companion.app import screens as sc
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
+    ComputerChose,
+    ComputerThrew,
     Draw,
-    Event,
+    HintFound,
+    LoopEvent,
     Press,
     Quit,
     Reply,
@@ -36,15 +43,30 @@ from companion.app.events import (
     SourceFailed,
     SourceStatus,
     ThrowReported,
+    WorkDone,
+    WorkFailed,
 )
 from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table
+from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
-from companion.rules import Action, Game, Implement, Move, State, game_ids
+from companion.rules import (
+    Action,
+    Game,
+    Implement,
+    Move,
+    Phase,
+    RulesError,
+    State,
+    Throw,
+    game_ids,
+    get_game,
+)
 from companion.ui.games import Presenter, presenter_for
+from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
@@ -64,7 +86,9 @@ class Controller:
     ``notices``: problems of the configuration to show after the splash screen;
     ``boards``: folders of board / deck files; ``game_options``: options by game id;
     ``think``: the computer's choice (:data:`~companion.app.screens.Think`); ``hints``:
-    Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it).
+    Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it);
+    ``worker``: where the computer's throws are drawn and its searches run (default: at
+    once, within the event that asks, see :class:`~companion.app.worker.Worker`).
     """
 
     def __init__(
@@ -87,6 +111,7 @@ class Controller:
         think: Think | None = None,
         hints: bool = True,
         computer_draws: bool = True,
+        worker: Worker | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -107,7 +132,9 @@ class Controller:
         self.said: tuple[str, ...] = ()
         """What the last action said, shown under the next throw (routine events)."""
         self.source_trouble: dict[str, str] = {}
+        """What is wrong with each throw source that reported trouble, in words."""
         self.pending: Loaded | None = None
+        """The unfinished game offered for resuming (``None``: none)."""
         self.problems: list[JournalProblem] = []
         """Journals found damaged or unusable at the start, each said after the splash."""
         self.notices = list(notices)
@@ -115,6 +142,9 @@ class Controller:
         self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
         self.think: Think = think or sc.computer_move
         self.hints, self.computer_draws = hints, computer_draws
+        self.worker = worker if worker is not None else Worker()
+        self._tickets = 0
+        """The number of the last request handed to the worker."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -210,11 +240,24 @@ class Controller:
         trouble = bool(self.source_trouble.get(self.prefs.source))
         return Reply(self.view(), self.due, self.prefs, trouble, self.cue, self.quit)
 
-    def handle(self, event: Event) -> Reply:
-        """Apply one event; what it leaves."""
-        page = self.page
+    def handle(self, event: LoopEvent) -> Reply:
+        """Apply one event; what it leaves (with the results of any work it asked for
+        that the worker did at once)."""
         self.cue = None
-        if isinstance(event, Quit):
+        self._apply(event)
+        for _ in range(10_000):  # a computer playing itself ends; the bound is a guard
+            done = self.worker.collect()
+            if not done:
+                break
+            for result in done:
+                self._apply(result)
+        return self.reply()
+
+    def _apply(self, event: LoopEvent) -> None:
+        page = self.page
+        if isinstance(event, ComputerThrew | ComputerChose | HintFound | WorkFailed):
+            self._work_done(event)
+        elif isinstance(event, Quit):
             self.quit = True
         elif isinstance(event, ButtonEvent):
             self._button(event.button, event.press)
@@ -238,15 +281,14 @@ class Controller:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
                                   then=self.page)
-                sc.change(self, replace(self.prefs, source=fallback))
-        return self.reply()
+                self.change(replace(self.prefs, source=fallback))
 
     def _button(self, button: ButtonName, press: Press) -> None:
         page = self.page
         if button is ButtonName.BACK:
             if press is Press.HELD:
                 if page.kind not in sc.NO_UNDO and self.table is not None:
-                    sc.undo(self)
+                    self.undo()
             elif press is Press.SHORT:
                 page.back(self)
         elif press is Press.PRESSED or press is Press.REPEAT:
@@ -260,12 +302,74 @@ class Controller:
     # ------------------------------------------------------------------ for the screens
 
     def goto(self, page: sc.Page) -> None:
-        """Show ``page``."""
+        """Show ``page`` (a :class:`~companion.app.screens.Thinking` screen: its work is
+        handed to the worker)."""
         self.page = page
+        if isinstance(page, sc.Thinking):
+            self._think(page)
 
     def route(self) -> None:
         """Show the screen the game's position calls for (the menu when none is in play)."""
-        self.page = sc.for_position(self) if self.table is not None else sc.Menu()
+        table = self.table
+        if table is None:
+            self.goto(sc.Menu())
+            return
+        self.goto(sc.for_position(table.state, table.seats, source=self.source,
+                                  computer_draws=self.computer_draws))
+
+    # ------------------------------------------------------------------ the worker
+
+    def _think(self, page: sc.Thinking) -> None:
+        """Hand ``page``'s work to the worker; its result comes back as an event."""
+        table = self.table
+        if table is None:
+            self.page = sc.Menu()
+            return
+        self._tickets += 1
+        page.ticket = ticket = self._tickets
+        state = table.state.copy()  # the worker's own: the loop goes on with the table
+        think = self.think
+        if page.job == "throw":
+            spec, draw, n = state.throw_spec, self.draw, len(table.actions)
+            assert spec is not None
+            self.worker.submit(ticket, lambda: ComputerThrew(ticket, draw(spec, n)))
+        elif page.job == "hint":
+            self.worker.submit(ticket, lambda: HintFound(ticket, sc.hint_lines(state, think)))
+        else:
+            level = table.seats.get(state.current_player, "normal")
+            self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))
+
+    def _work_done(self, event: WorkDone) -> None:
+        """Apply the worker's result if its screen still awaits it (else it is stale:
+        the position changed, a move was undone, the game ended, the screen was left)."""
+        page = self.page
+        if not (isinstance(page, sc.Thinking) and page.ticket == event.ticket
+                and self.table is not None):
+            log.info("the worker's result %d dropped: no longer awaited", event.ticket)
+            return
+        if isinstance(event, ComputerThrew):
+            self._computer_threw(self.table, event)
+        elif isinstance(event, ComputerChose):
+            self.goto(sc.ComputerMove(move=event.move))
+        elif isinstance(event, HintFound):
+            self.show_message("Hint", event.lines, then=None)
+        else:
+            self.show_message("Computer failed", (event.text,), then=sc.Pause())
+
+    def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
+        """Make the computer's throw; a disk that cannot take it is said (the game is
+        kept in memory as it was; leaving the message draws the throw anew)."""
+        try:
+            acted = table.act(event.throw)
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc), "The throw was not made."), then=None)
+            return
+        except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
+            self.show_message("Computer failed", (str(exc),), then=sc.Pause())
+            return
+        self.said = tuple(e.text for e in acted.events)
+        self.cue = Cue.THROW
+        self.route()
 
     def show_message(self, title: str, lines: tuple[str, ...], *, then: sc.Page | None) -> None:
         """Show a message; leaving it shows ``then`` anew (``None``: what the position
@@ -280,14 +384,138 @@ class Controller:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
 
-    def play(self, table: Table, said: tuple[str, ...]) -> None:
-        """Put ``table``'s game in play (after any other is closed) and show its position."""
+    def play(self, table: Table, said: tuple[str, ...], first: sc.Page | None = None) -> None:
+        """Put ``table``'s game in play (after any other is closed) and show ``first``
+        (``None``: its position)."""
         if table is not self.table:
             self.close()
         self.table = table
         self.presenter = presenter_for(table.game.id, columns(self.size[0]))
         self.said = said
-        self.route()
+        if first is None:
+            self.route()
+        else:
+            self.goto(first)
+
+    def menu(self) -> None:
+        """Show the game menu."""
+        self.goto(sc.Menu())
+
+    def pause(self, after: sc.Page | None = None) -> None:
+        """Show the pause menu, opened from ``after`` (a game's screen)."""
+        self.goto(sc.Pause(after=after))
+
+    def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
+        """The next problem to say after the splash (title, lines), taken off its list:
+        the configuration's problems together first, then each damaged journal."""
+        if self.notices:
+            notices, self.notices = self.notices, []
+            return "Settings set aside", tuple(notices)
+        if self.problems:  # one journal at a time, in its own words
+            problem = self.problems.pop(0)
+            return problem.title, problem.lines
+        return None
+
+    def act(self, action: Action) -> sc.Played | None:
+        """Make ``action`` in the game in play (:meth:`Table.act`, journalled); ``None``
+        when the rules refuse it or the disk cannot take it, said in a message over the
+        screen shown (the game is kept as it was)."""
+        assert self.table is not None
+        before = self.table.state.current_player
+        try:
+            acted = self.table.act(action)
+        except RulesError as exc:
+            self.show_message("Not allowed", (str(exc),), then=self.page)
+            return None
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc), "The action was not made."), then=self.page)
+            return None
+        after = self.table.state
+        if after.phase is Phase.THROW and after.current_player != before:
+            self.cue = Cue.TURN
+        elif acted.implement is not None:
+            self.cue = Cue.THROW
+        texts = tuple(e.text for e in acted.events)
+        notable = any(not self.presenter.routine(e) for e in acted.events)
+        self.said = () if notable and after.phase is not Phase.OVER else texts
+        return sc.Played(acted.by, texts, self.cue, notable)
+
+    def draw_throw(self) -> Throw | None:
+        """A throw of the implement due, drawn with :attr:`draw` (``None``: none is due)."""
+        table = self.table
+        if table is None or table.state.throw_spec is None:
+            return None
+        return self.draw(table.state.throw_spec, len(table.actions))
+
+    def undo(self) -> None:
+        """Take back the last confirmed move (and any throw after it); said in a message."""
+        assert self.table is not None
+        try:
+            undone = self.table.undo()
+        except OSError as exc:
+            self.show_message("Cannot save", (str(exc),), then=self.page)
+            return
+        if undone is None:
+            self.show_message("Nothing to undo", ("No move has been made yet.",), then=self.page)
+            return
+        self.said = ()
+        self.show_message("Undone", (f"{undone.by}'s move {undone.move.notation} is taken back.",
+                                     "Put the pieces back as they were."), then=None)
+
+    def begin(self, game_id: str, players: int, options: Mapping[str, Any],
+              seats: Mapping[int, str], *, setup: sc.Page) -> None:
+        """Begin a new game of ``game_id``; a game that cannot be made (a data file with
+        a mistake: file, line and reason) is said, and leads back to its ``setup``."""
+        try:
+            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
+        except RulesError as exc:
+            self.show_message("Cannot start", (str(exc),), then=setup)
+            return
+        except OSError as exc:
+            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            return
+        self.play(table, ())
+
+    def resume(self, resume: bool) -> None:
+        """Resume the game offered at the start (``resume``), or end it and go to the menu."""
+        loaded, self.pending = self.pending, None
+        if loaded is None:
+            self.menu()
+            return
+        try:
+            table = Table.reopen(self.store, loaded)
+        except OSError as exc:
+            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            return
+        if not resume:
+            table.end("abandoned")
+            self.menu()
+            return
+        try:  # the position first: the players check their board against it
+            board_model(table.state)
+        except ValueError:  # a game without a board picture (none of the four)
+            self.play(table, ("Game resumed.",))
+        else:
+            self.play(table, ("Game resumed.",), first=sc.BoardPage())
+
+    def end_game(self) -> None:
+        """End the game in play (recorded as abandoned unless it is over)."""
+        failed = self.table.end("abandoned") if self.table is not None else None
+        self.close()
+        self.menu()
+        if failed is not None:
+            self.show_message("Cannot save", (failed, "The game is offered again at the next start."),
+                              then=sc.Menu())
+
+    def change(self, prefs: Prefs) -> None:
+        """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
+        the change still holds until the companion stops)."""
+        self.prefs = prefs
+        if self.saved is not None:
+            try:
+                self.saved.save(prefs)
+            except OSError as exc:
+                self.show_message("Cannot save settings", (str(exc),), then=self.page)
 
     def close(self) -> None:
         """Close the journal of the game in play (everything in it is already on disk)."""

@@ -1,5 +1,7 @@
-"""The typed events the service's loop consumes (the devices' events plus the service's
-own) and the one :class:`Reply` the controller gives for each."""
+"""The typed events the service's loop consumes (:data:`LoopEvent`: the devices' events,
+the service's own and the worker's results) and the one :class:`Reply` the controller
+gives for each. (A game's own events, what a move did, are
+:class:`companion.rules.Event`.)"""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from companion.devices.events import (
     ThrowReported,
 )
 from companion.devices.indicators import Cue
-from companion.rules import Implement, Throw
+from companion.rules import Implement, Move, Throw
 from companion.ui.view import View
 
 
@@ -40,7 +42,45 @@ class PanelIdle:
     generation: int
 
 
-Event: TypeAlias = DeviceEvent | Quit | PanelIdle
+@dataclass(frozen=True, slots=True)
+class ComputerThrew:
+    """The worker drew the computer's throw for the request numbered ``ticket``."""
+
+    ticket: int
+    throw: Throw
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerChose:
+    """The worker's search chose the computer's ``move`` for the request ``ticket``."""
+
+    ticket: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class HintFound:
+    """The worker's search found the hint for the request ``ticket``: its ``lines``."""
+
+    ticket: int
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WorkFailed:
+    """The worker's job for the request ``ticket`` raised: ``text`` says what (a bug;
+    the game is kept and the players are told)."""
+
+    ticket: int
+    text: str
+
+
+WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | WorkFailed
+"""What the worker hands back to the loop (:mod:`companion.app.worker`), as events
+through the same queue as the devices' (like :class:`SourceFailed`). A result whose
+``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
+
+LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone
 
 
 Draw = Callable[[Implement, int], Throw]
@@ -73,9 +113,12 @@ class Reply:
 __all__ = [
     "ButtonEvent",
     "ButtonName",
+    "ComputerChose",
+    "ComputerThrew",
     "DeviceEvent",
     "Draw",
-    "Event",
+    "HintFound",
+    "LoopEvent",
     "PanelIdle",
     "Press",
     "Quit",
@@ -85,4 +128,6 @@ __all__ = [
     "SourceFailed",
     "SourceStatus",
     "ThrowReported",
+    "WorkDone",
+    "WorkFailed",
 ]

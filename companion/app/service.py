@@ -30,14 +30,15 @@ from PIL import Image
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Draw, Reply
-from companion.app.events import Event, PanelIdle, Quit
+from companion.app.events import LoopEvent, PanelIdle, Quit
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
 from companion.app.settings import Prefs, SavedSettings
+from companion.app.worker import Worker
 from companion.devices.buttons import Buttons, ButtonTiming
 from companion.devices.clock import ManualScheduler, Scheduler, ThreadScheduler, Timer
-from companion.devices.display import DisplaySpec, Screen, make_device
+from companion.devices.display import DisplaySpec, Panel, make_device
 from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
@@ -71,7 +72,7 @@ class Service:
     def __init__(
         self,
         controller: Controller,
-        screen: Screen,
+        screen: Panel,
         *,
         source_context: Callable[[Callable[[Any], None]], SourceContext],
         closers: list[Callable[[], None]] | None = None,
@@ -86,7 +87,7 @@ class Service:
         self.watchdog = WatchdogPinger.from_env(self.notifier)
         """Pings ``WATCHDOG=1`` from the loop itself, so a hung loop gets restarted."""
         self.screen = screen
-        self.queue: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[LoopEvent] = queue.SimpleQueue()
         self._count_lock = threading.Condition()
         self._posted = 0
         self._handled = 0
@@ -108,22 +109,29 @@ class Service:
         self._generation = 0
         self.ready = threading.Event()
         """Set once :meth:`run` has started the controller and shown the first frame."""
+        controller.worker.connect(self._reserve, self.queue.put)
+
+    def _reserve(self) -> None:
+        """Count a result the worker will post as posted already (see :meth:`wait_idle`)."""
+        with self._count_lock:
+            self._posted += 1
 
     # ---------------------------------------------------------------- posting
 
-    def post(self, event: Event) -> None:
+    def post(self, event: LoopEvent) -> None:
         """Hand ``event`` to the loop (any thread; never blocks for long)."""
         with self._count_lock:
             self._posted += 1
         self.queue.put(event)
 
-    def post_from_signal(self, event: Event) -> None:
+    def post_from_signal(self, event: LoopEvent) -> None:
         """Hand ``event`` to the loop from a signal handler (no locks taken)."""
         self.queue.put(event)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Wait until the loop has started and every event posted so far has been
-        handled; ``False`` on timeout."""
+        handled, the results of the worker's jobs handed over so far included;
+        ``False`` on timeout."""
         if not self.ready.wait(timeout):
             return False
         with self._count_lock:
@@ -151,7 +159,7 @@ class Service:
             indicators.show(awaiting=reply.due is not None, trouble=reply.trouble)
         self.screen.show(render(reply.view, self.screen.size))
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: LoopEvent) -> None:
         """Handle one event and redraw (what :meth:`run` does for each queued event).
 
         While the panel sleeps, a button press only wakes it (the press is not acted on:
@@ -254,6 +262,7 @@ class Service:
             if self._sleep_timer is not None:
                 self._sleep_timer.cancel()
         self.controller.close()
+        self.controller.worker.close()
         self.sources.close()
         if self.indicators is not None:
             self.indicators.close()
@@ -290,6 +299,7 @@ def build(
     origins: Mapping[str, str] | None = None,
     notices: Sequence[str] = (),
     think: Think | None = None,
+    worker: Worker | None = None,
 ) -> Parts:
     """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
     gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread);
@@ -298,7 +308,9 @@ def build(
     ``origins``: where each configuration value came from (for the log); ``notices``:
     problems met while reading the configuration that did not stop the start (shown
     on the screen after the splash); ``think``: how the computer chooses its moves
-    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level).
+    (default: :func:`companion.app.screens.computer_move`, the search at the seat's level);
+    ``worker``: where the computer's throws are drawn and its searches run (default: a
+    thread of its own, :meth:`Worker.threaded`; the results come back through the queue).
 
     :raises gpiozero.GPIOZeroError: a pin that cannot be used.
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
@@ -314,7 +326,7 @@ def build(
     if backend == "auto":
         backend = "i2c" if pin_factory is None and on_raspberry_pi() else "noop"
     spec = DisplaySpec.from_config(conf, backend)
-    screen = Screen(make_device(spec), on_frame=on_frame)
+    screen = Panel(make_device(spec), on_frame=on_frame)
     journal_dir = Path(conf["journal.dir"] or cfg.default_state_dir())
     available = [
         name for name in SOURCE_NAMES
@@ -336,12 +348,10 @@ def build(
         notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
         game_options=conf.get("games", {}), hints=conf["ai.hints"],
         computer_draws=conf["ai.throw"] == "draw", think=think,
+        worker=worker if worker is not None else Worker.threaded(),
     )
 
-    holder: dict[str, Any] = {}
-
     def context(post: Callable[[Any], None]) -> SourceContext:
-        holder["post"] = post
         return SourceContext(post, sched, pin_factory, conf)
 
     service = Service(controller, screen, source_context=context, closers=closers,

@@ -128,4 +128,11 @@ class SavedSettings:
             os.close(fd)
 
 
-__all__ = ["FILE_NAME", "SAVED_KEYS", "Prefs", "SavedSettings"]
+def load_saved(directory: Path) -> tuple[dict[str, Any], str | None]:
+    """The settings saved in the state directory ``directory`` and what was wrong with
+    the file (see :meth:`SavedSettings.load`); what :func:`companion.app.config.resolve`
+    takes as ``saved``."""
+    return SavedSettings(directory).load()
+
+
+__all__ = ["FILE_NAME", "SAVED_KEYS", "Prefs", "SavedSettings", "load_saved"]

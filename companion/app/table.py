@@ -149,8 +149,12 @@ class Table:
         return failed
 
     def close(self) -> None:
-        """Close the journal (everything in it is already on disk); idempotent."""
-        self.journal.close()
+        """Close the journal (everything in it is already on disk, so a disk error on
+        closing is only logged); idempotent."""
+        try:
+            self.journal.close()
+        except OSError as exc:
+            log.warning("journal %s: error on closing: %s", self.journal.path, exc)
 
     def _record_win(self) -> str | None:
         outcome = self.state.outcome

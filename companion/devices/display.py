@@ -11,7 +11,7 @@ The drivers are luma's classes as :mod:`companion.devices.oled` extends them: wi
 ``display.windowed`` (the default) a frame sends only the pages and columns that
 changed -- a cursor step costs a few ms on the bus instead of 23 ms at 400 kHz.
 
-:class:`Screen` wraps any of them: it pushes a frame only when the picture changed
+:class:`Panel` wraps any of them: it pushes a frame only when the picture changed
 (a frame is 1024 bytes, about 23 ms at 400 kHz I2C), and a bus error at ``display()``
 (:data:`BUS_ERRORS`: a glitching I2C bus raises ``DeviceNotFoundError`` or ``OSError``
 there) is logged and retried, never raised: the game goes on and the next frame tries
@@ -102,7 +102,7 @@ def make_device(spec: DisplaySpec) -> Any:
     return device
 
 
-class Screen:
+class Panel:
     """Shows frames on a luma device; skips unchanged frames; survives bus errors.
 
     ``on_frame(image)`` (optional) is called with each frame handed to the device --

@@ -33,7 +33,7 @@ from companion.devices.events import (
 )
 from companion.devices.shaker_codec import ShakerProtocolError
 from companion.devices.shaker_link import ShakerLink, ShakerStatus
-from companion.devices.sources import SourceContext, ThrowSource
+from companion.devices.source_kinds import SourceContext, ThrowSource
 from companion.rules.throws import Deck, Implement, Throw
 
 log = logging.getLogger(__name__)

@@ -20,11 +20,10 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
 
-from companion.devices.clock import Scheduler
-from companion.devices.events import Post, SourceFailed, SourceName
+from companion.devices.events import SourceFailed, SourceName
+from companion.devices.source_kinds import SourceContext as SourceContext  # re-exported
+from companion.devices.source_kinds import ThrowSource as ThrowSource  # re-exported
 from companion.errors import CompanionError
 from companion.rules.throws import Implement
 
@@ -36,22 +35,6 @@ SOURCE_NAMES: tuple[SourceName, ...] = tuple(SourceName)
 
 DRAWN_BY_SERVICE = frozenset({SourceName.GPIO_SHAKER, SourceName.BUTTON})
 """Sources that only say "throw now"; the service draws the throw itself."""
-
-
-class ThrowSource(Protocol):
-    """A source of throws, started by its factory and posting events to the loop.
-
-    :meth:`arm` is called by the loop whenever what is due changes: an implement when
-    a throw of it is due (a serial shaker may tell its device what to throw), ``None``
-    when no throw is due (shaking is then ignored). :meth:`close` stops threads and
-    releases pins or ports; it must be idempotent.
-    """
-
-    name: str
-
-    def arm(self, implement: Implement | None) -> None: ...
-
-    def close(self) -> None: ...
 
 
 class PassiveSource:
@@ -66,18 +49,6 @@ class PassiveSource:
 
     def close(self) -> None:
         self.armed = None
-
-
-@dataclass(frozen=True, slots=True)
-class SourceContext:
-    """What a source factory may use: the loop's ``post``, the timers, the pin factory
-    (``None``: gpiozero's default) and the whole configuration (a flat ``key -> value``
-    mapping, keys as in the config file: ``"shaker.pin"``, ``"serial.port"``)."""
-
-    post: Post
-    scheduler: Scheduler
-    pin_factory: Any
-    config: dict[str, Any]
 
 
 class SourceUnavailableError(CompanionError):

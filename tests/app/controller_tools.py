@@ -8,7 +8,7 @@ from pathlib import Path
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
-from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
+from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 
@@ -30,7 +30,7 @@ def controller(
     return ctl
 
 
-def send(ctl: Controller, *events: Event) -> Controller:
+def send(ctl: Controller, *events: LoopEvent) -> Controller:
     for ev in events:
         ctl.handle(ev)
     return ctl

@@ -14,7 +14,7 @@ from companion.app.controller import Controller, Screen
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
-    Event,
+    LoopEvent,
     Press,
     SourceFailed,
     ThrowReported,
@@ -52,7 +52,7 @@ def test_same_events_same_screens_and_journal(tmp_path: Path) -> None:
         ctl = controller(tmp_path / name, ["4", "1", "6", "2", "4", "4"])
         start_senet(ctl)
         views = []
-        script: list[Event] = [SHAKE, OK, SHAKE, OK, SHAKE, DOWN, OK, OK, SHAKE, OK, SHAKE]
+        script: list[LoopEvent] = [SHAKE, OK, SHAKE, OK, SHAKE, DOWN, OK, OK, SHAKE, OK, SHAKE]
         for ev in script:
             ctl.handle(ev)
             views.append(ctl.view())

@@ -13,7 +13,7 @@ from walkthroughs import scripted_draw
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.journal import JournalStore
-from companion.app.settings import FILE_NAME, Prefs, SavedSettings
+from companion.app.settings import FILE_NAME, Prefs, SavedSettings, load_saved
 from companion.devices.indicators import Cue
 from companion.devices.sources import SOURCE_NAMES
 
@@ -45,7 +45,7 @@ def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Pa
     assert ctl.view().items[:4] == ("Throw: serial-shaker", "Sleep: 60 min", "Contrast: 25%",
                                     "Sound: off")
     assert (tmp_path / FILE_NAME).exists()
-    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert resolved.values["throw.source"] == "serial-shaker"
     assert resolved.values["display.sleep_after"] == 3600.0
     assert resolved.values["display.contrast"] == 64
@@ -59,7 +59,7 @@ def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Pa
 def test_a_flag_given_on_purpose_wins_over_a_saved_setting(tmp_path: Path) -> None:
     SavedSettings(tmp_path).save(Prefs("manual", 60.0, 128, False, True))
     resolved = cfg.resolve(args(f"--journal.dir={tmp_path}", "--throw-source", "button"),
-                           saved=True)
+                           saved=load_saved)
     assert resolved.values["throw.source"] == "button"
     assert resolved.origins["throw.source"] == "command line"
     assert resolved.values["display.contrast"] == 128
@@ -69,7 +69,7 @@ def test_the_config_file_is_under_the_saved_settings(tmp_path: Path) -> None:
     conf = tmp_path / "config.toml"
     conf.write_text("[display]\ncontrast = 200\nsleep_after = 45\n")
     SavedSettings(tmp_path).save(Prefs("manual", 60.0, 128, False, True))
-    resolved = cfg.resolve(args("--config", str(conf), f"--journal.dir={tmp_path}"), saved=True)
+    resolved = cfg.resolve(args("--config", str(conf), f"--journal.dir={tmp_path}"), saved=load_saved)
     assert resolved.values["display.contrast"] == 128
     assert resolved.origins["display.contrast"] == "saved setting"
     plain = cfg.resolve(args("--config", str(conf), f"--journal.dir={tmp_path}"))
@@ -86,7 +86,7 @@ def test_a_damaged_saved_file_is_set_aside_and_said_and_the_start_goes_on(
     tmp_path: Path, text: str
 ) -> None:
     (tmp_path / FILE_NAME).write_bytes(text.encode("latin-1"))
-    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert resolved.values["display.contrast"] == 255
     assert len(resolved.problems) == 1 and FILE_NAME in resolved.problems[0]
     assert not (tmp_path / FILE_NAME).exists()
@@ -128,10 +128,10 @@ def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Pa
     """Was: `settings.toml.unusable` was replaced by the next unusable file (issue 11's
     family of case 4: a set-aside copy is never overwritten); and nan was read."""
     (tmp_path / FILE_NAME).write_bytes(b"[display]\nsleep_after = nan\n")
-    first = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    first = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert "expected a finite number" in first.problems[0]
     (tmp_path / FILE_NAME).write_bytes(b"[display]\ncontrast = 300\n")
-    second = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=True)
+    second = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert len(second.problems) == 1
     assert (tmp_path / (FILE_NAME + ".unusable")).read_bytes() == b"[display]\nsleep_after = nan\n"
     assert (tmp_path / (FILE_NAME + ".unusable.1")).read_bytes() == b"[display]\ncontrast = 300\n"

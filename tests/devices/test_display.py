@@ -10,7 +10,7 @@ import smbus2
 from PIL import Image, ImageDraw
 
 from companion.app import config as cfg
-from companion.devices.display import DisplaySpec, Screen, make_device
+from companion.devices.display import DisplaySpec, Panel, make_device
 from companion.devices.oled import COMMAND, DATA, BusRecorder
 
 pytestmark = pytest.mark.filterwarnings("error::DeprecationWarning")
@@ -31,11 +31,11 @@ def test_real_drivers_build_on_the_noop_interface(driver: str, height: int) -> N
     luma_driver = getattr(luma.oled.device, driver)
     assert isinstance(device, luma_driver)  # luma's own driver class, windowed
     assert device.windowed is True
-    Screen(device).show(Image.new("1", (128, height)))
+    Panel(device).show(Image.new("1", (128, height)))
 
 
 def test_the_dummy_device_keeps_the_last_frame() -> None:
-    screen = Screen(make_device(DisplaySpec(backend="dummy")))
+    screen = Panel(make_device(DisplaySpec(backend="dummy")))
     screen.show(picture(5))
     assert screen.device.image.tobytes() == picture(5).tobytes()
 
@@ -71,7 +71,7 @@ class Flaky:
 
 def test_an_i2c_error_at_display_is_retried_and_the_game_goes_on(caplog: Any) -> None:
     device = Flaky(failures=1)
-    screen = Screen(device, retries=2)
+    screen = Panel(device, retries=2)
     assert screen.show(picture(1)) is True
     assert device.shown == [picture(1).tobytes()]
     assert "display error" in caplog.text
@@ -79,7 +79,7 @@ def test_an_i2c_error_at_display_is_retried_and_the_game_goes_on(caplog: Any) ->
 
 def test_a_frame_that_failed_every_retry_is_pushed_again_next_time() -> None:
     device = Flaky(failures=3)
-    screen = Screen(device, retries=2)
+    screen = Panel(device, retries=2)
     assert screen.show(picture(1)) is False  # logged, not raised
     assert screen.show(picture(1)) is True   # same picture, but it never arrived: pushed
     assert device.shown == [picture(1).tobytes()]
@@ -87,7 +87,7 @@ def test_a_frame_that_failed_every_retry_is_pushed_again_next_time() -> None:
 
 def test_unchanged_frames_are_not_pushed_again() -> None:
     device = Flaky(failures=0)
-    screen = Screen(device)
+    screen = Panel(device)
     screen.show(picture(1))
     screen.show(picture(1))
     screen.show(picture(2))
@@ -96,7 +96,7 @@ def test_unchanged_frames_are_not_pushed_again() -> None:
 
 def test_close_blanks_the_panel() -> None:
     device = Flaky(failures=0)
-    Screen(device).close()
+    Panel(device).close()
     assert device.shown == [b"blank"]
 
 
@@ -108,7 +108,7 @@ class Buggy(Flaky):
 
 
 def test_a_bug_in_the_driver_is_raised_not_retried_as_a_bus_error(caplog: Any) -> None:
-    screen = Screen(Buggy(failures=0))
+    screen = Panel(Buggy(failures=0))
     with pytest.raises(TypeError):
         screen.show(picture(1))
     assert "display error" not in caplog.text
@@ -125,7 +125,7 @@ def test_a_bus_oserror_is_survived_like_device_not_found() -> None:
             self.shown.append(image.tobytes())
 
     device = DataFails(failures=1)
-    assert Screen(device, retries=1).show(picture(1)) is True
+    assert Panel(device, retries=1).show(picture(1)) is True
     assert device.shown == [picture(1).tobytes()]
 
 
@@ -149,7 +149,7 @@ def data_bytes(recorder: BusRecorder) -> int:
 @pytest.mark.parametrize("windowed", [True, False])
 def test_display_windowed_in_the_config_reaches_the_driver(bus: Any, windowed: bool) -> None:
     conf = cfg.defaults() | {"display.windowed": windowed}
-    screen = Screen(make_device(DisplaySpec.from_config(conf, backend="i2c")))
+    screen = Panel(make_device(DisplaySpec.from_config(conf, backend="i2c")))
     screen.show(picture(1))
     bus().transfers.clear()
     screen.show(picture(2))  # the square (rows 10-20) moved one column right
@@ -179,7 +179,7 @@ def test_the_service_honours_display_windowed_false(tmp_path: Any) -> None:
 
 @pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
 def test_waking_sends_the_last_frame_whole_before_the_panel_lights(bus: Any, driver: str) -> None:
-    screen = Screen(make_device(DisplaySpec(driver=driver, backend="i2c")))
+    screen = Panel(make_device(DisplaySpec(driver=driver, backend="i2c")))
     screen.show(picture(1))
     screen.sleep()
     bus().transfers.clear()
@@ -200,7 +200,7 @@ def test_after_close_luma_s_exit_hook_sends_nothing_more(
 
     hooks: list[Any] = []
     monkeypatch.setattr(luma.core.device.atexit, "register", hooks.append)
-    screen = Screen(make_device(DisplaySpec(driver=driver, backend="i2c")))
+    screen = Panel(make_device(DisplaySpec(driver=driver, backend="i2c")))
     screen.show(picture(1))
     screen.close()
     recorder = bus()
@@ -214,7 +214,7 @@ def test_after_close_luma_s_exit_hook_sends_nothing_more(
 
 def test_closing_twice_blanks_once() -> None:
     device = Flaky(failures=0)
-    screen = Screen(device)
+    screen = Panel(device)
     screen.close()
     screen.close()
     assert device.shown == [b"blank"]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.app.controller import Controller
-from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
+from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import Implement, Phase, Throw, get_game, random_action
@@ -76,7 +76,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl = Controller(store=JournalStore(workdir / "play"), draw=draw,
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=[GAME])
 
-    def send(*events: Event) -> View:
+    def send(*events: LoopEvent) -> View:
         for ev in events:
             ctl.handle(ev)
         return ctl.view()

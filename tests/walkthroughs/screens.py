@@ -21,7 +21,7 @@ from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
-    Event,
+    LoopEvent,
     Press,
     Shaken,
     ShakeStarted,
@@ -77,7 +77,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl = Controller(store=JournalStore(workdir / "a"), draw=draw,
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"])
 
-    def send(*events: Event) -> View:
+    def send(*events: LoopEvent) -> View:
         for ev in events:
             ctl.handle(ev)
         return ctl.view()
@@ -159,7 +159,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
                       sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
                       think=lambda state, level: state.legal_moves()[0])
 
-    def send4(*events: Event) -> View:
+    def send4(*events: LoopEvent) -> View:
         for ev in events:
             ctl4.handle(ev)
         return ctl4.view()

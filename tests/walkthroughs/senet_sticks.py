@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.controller import Controller, Screen
-from companion.app.events import ButtonEvent, ButtonName, Event, Press, Shaken
+from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import PASS, Action, Move, get_game, play_out
@@ -46,7 +46,7 @@ def _controller(store: Path, throws: list[str]) -> Controller:
     return ctl
 
 
-def _send(ctl: Controller, *events: Event) -> View:
+def _send(ctl: Controller, *events: LoopEvent) -> View:
     for ev in events:
         ctl.handle(ev)
     return ctl.view()

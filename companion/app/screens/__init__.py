@@ -1,0 +1,75 @@
+"""The companion's screens: one small class each, behind one protocol.
+
+A screen (:class:`Page`) keeps its own cursor and scroll and knows what it shows
+(:meth:`Page.view`) and what OK, a short BACK and UP/DOWN do on it (:meth:`Page.ok`,
+:meth:`Page.back`, :meth:`Page.step`). It sees the companion through a narrow
+:class:`Seat` (what it may read, what it may ask for: going to another screen, showing
+a message, acting on the game in play), never the controller. A new screen is one
+class and the places that lead to it; the dispatch in the controller does not change.
+
+By what they serve:
+
+* :mod:`.base`: the screens' names, the page and seat protocols, the message screen;
+* :mod:`.start`: before a game (splash, resume, setup, seats, an option);
+* :mod:`.play`: a game in play (throw, moves, events, the end, the board);
+* :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
+  computer's turn (thinking on the worker, then its move shown);
+* :mod:`.menus`: the game menu, the settings, the pause menu.
+
+Game-specific words (status lines, prompts, the steps of a choice, which events are
+routine) come from the game's presenter (:mod:`companion.ui.games`).
+"""
+
+from companion.app.screens.base import (
+    ERRORS,
+    IN_GAME,
+    NO_UNDO,
+    PAUSE_ITEMS,
+    Message,
+    Page,
+    Played,
+    Screen,
+    Seat,
+    Think,
+)
+from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
+from companion.app.screens.play import (
+    BoardPage,
+    Events,
+    Lost,
+    Manual,
+    Moves,
+    Over,
+    Throwing,
+    act,
+    picture_marked,
+    throw_drawn,
+)
+from companion.app.screens.start import (
+    FILE_OPTIONS,
+    SEAT_CHOICES,
+    OptionPage,
+    Resume,
+    Seats,
+    Setup,
+    Splash,
+    data_files,
+    option_choices,
+)
+from companion.app.screens.turn import (
+    WORKER_SLACK,
+    ComputerMove,
+    Thinking,
+    computer_move,
+    for_position,
+    hint_lines,
+)
+
+__all__ = [
+    "CONTRAST_CHOICES", "ERRORS", "FILE_OPTIONS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
+    "SEAT_CHOICES", "SLEEP_CHOICES", "WORKER_SLACK", "BoardPage", "ComputerMove", "Events", "Lost", "Manual",
+    "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
+    "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",
+    "act", "computer_move", "data_files", "for_position", "hint_lines", "option_choices",
+    "picture_marked", "throw_drawn",
+]

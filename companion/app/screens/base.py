@@ -1,0 +1,275 @@
+"""What every screen shares: the :class:`Screen` names, the :class:`Page` protocol of a
+screen, and the :class:`Seat` a page sees of the companion.
+
+A page never holds the controller: it is handed a :class:`Seat`, a narrow view of what
+it may read (the table, the settings, the panel's size, the game's presenter, ...) and
+ask for (go to a page, show a message, act, undo, ...). Asking returns a value
+(:class:`Played`: what was said, the cue, whether something notable happened), so a
+page never writes the companion's state; mypy checks that pages use nothing else.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from companion.app.journal import Loaded
+from companion.app.settings import Prefs
+from companion.app.table import Table
+from companion.devices.events import SourceName
+from companion.devices.indicators import Cue
+from companion.rules import Action, Move, State, Throw
+from companion.ui.games import Presenter
+from companion.ui.view import View
+
+
+class Screen(enum.Enum):
+    """The screens; the value is the view's ``screen`` name (and the reference PNG's)."""
+
+    SPLASH = "splash"
+    RESUME = "resume"
+    MENU = "menu"
+    SETUP = "setup"
+    THROW = "throw"
+    MANUAL = "manual"
+    MOVES = "moves"
+    EVENTS = "events"
+    LOST = "lost"
+    OVER = "over"
+    SETTINGS = "settings"
+    OPTION = "option"
+    BOARD = "board"
+    COMPUTER = "computer"
+    SEATS = "seats"
+    PAUSE = "pause"
+    MESSAGE = "message"
+    THINKING = "thinking"
+
+
+IN_GAME = frozenset({
+    Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST, Screen.COMPUTER, Screen.THINKING,
+})
+"""Screens that follow from the position: leaving a message over one shows what the
+position calls for now (:meth:`Seat.route`)."""
+
+NO_UNDO = frozenset({Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME})
+"""Screens where holding BACK does not undo (no game is in play there)."""
+
+PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "Board", "End game")
+
+ERRORS = frozenset({
+    "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
+    "Throw rejected", "Throw source failed", "Computer failed",
+})
+"""Titles of the messages that say something was refused or failed (the error cue)."""
+
+Think = Callable[[State, str], Move]
+"""How the computer chooses: a move of ``state.legal_moves()`` at a level (``easy``,
+``normal``, ``strong``; :mod:`companion.ai.player`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What an action made through :meth:`Seat.act` did: who made it (``by``, the
+    player's name), the words of its events (``texts``), the ``cue`` sounded and
+    whether something beyond the routine happened (``notable``: its events are worth a
+    screen of their own)."""
+
+    by: str
+    texts: tuple[str, ...]
+    cue: Cue | None
+    notable: bool
+
+
+class Seat(Protocol):
+    """What a page sees of the companion: what it may read, what it may ask for.
+
+    Read-only (a page cannot assign them): the game in play, the settings, the panel,
+    the presenter of the game, what the box offers.
+    """
+
+    @property
+    def table(self) -> Table | None:
+        """The game in play (``None``: none)."""
+
+    @property
+    def position(self) -> State:
+        """The position of the game in play. :raises RuntimeError: none is in play."""
+
+    @property
+    def prefs(self) -> Prefs:
+        """The settings in force."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The panel's size in pixels."""
+
+    @property
+    def presenter(self) -> Presenter:
+        """The game's words and pictures (:mod:`companion.ui.games`)."""
+
+    @property
+    def said(self) -> tuple[str, ...]:
+        """What the last action said, shown under the next throw (routine events)."""
+
+    @property
+    def source(self) -> SourceName:
+        """The throw source in use."""
+
+    @property
+    def source_trouble(self) -> Mapping[str, str]:
+        """What is wrong with each throw source that reported trouble, in words."""
+
+    @property
+    def sources(self) -> Sequence[SourceName]:
+        """The throw sources the settings offer."""
+
+    @property
+    def throw_button(self) -> bool:
+        """Whether a THROW button is wired (else OK throws for the ``button`` source)."""
+
+    @property
+    def wired(self) -> Mapping[str, bool]:
+        """Whether the ``buzzer`` and the ``led`` are wired."""
+
+    @property
+    def games(self) -> Sequence[str]:
+        """The game ids of the menu."""
+
+    @property
+    def game_options(self) -> Mapping[str, Mapping[str, object]]:
+        """The configured options, by game id."""
+
+    @property
+    def boards(self) -> Sequence[Path]:
+        """The folders of board and deck files offered on the setup screen."""
+
+    @property
+    def hints(self) -> bool:
+        """Whether the pause menu offers a hint."""
+
+    @property
+    def pending(self) -> Loaded | None:
+        """The unfinished game offered for resuming (``None``: none)."""
+
+    def clamp_scroll(self, view: View, scroll: int) -> int:
+        """``scroll`` (in lines) kept between the top of ``view``'s text and its last page."""
+
+    # ------------------------------------------------------------------ asking
+
+    def goto(self, page: Page) -> None:
+        """Show ``page``."""
+
+    def route(self) -> None:
+        """Show the screen the position calls for (the menu when no game is in play)."""
+
+    def menu(self) -> None:
+        """Show the game menu."""
+
+    def pause(self, after: Page | None = None) -> None:
+        """Show the pause menu, opened from ``after``."""
+
+    def show_message(self, title: str, lines: tuple[str, ...], *, then: Page | None) -> None:
+        """Show a message; leaving it shows ``then`` anew (``None``: what the position
+        calls for)."""
+
+    def act(self, action: Action) -> Played | None:
+        """Make ``action`` in the game in play (journalled); ``None`` when it was refused
+        or the disk could not take it (said in a message shown now)."""
+
+    def draw_throw(self) -> Throw | None:
+        """A throw of the implement due, drawn by the service (``None``: none is due)."""
+
+    def undo(self) -> None:
+        """Take back the last move (and any throw after it); what happened is said."""
+
+    def begin(self, game_id: str, players: int, options: Mapping[str, Any],
+              seats: Mapping[int, str], *, setup: Page) -> None:
+        """Begin a new game; one that cannot be made is said, leading back to ``setup``."""
+
+    def resume(self, resume: bool) -> None:
+        """Resume the game offered at the start (``resume``), or end it."""
+
+    def end_game(self) -> None:
+        """End the game in play (recorded as abandoned unless it is over)."""
+
+    def change(self, prefs: Prefs) -> None:
+        """Use ``prefs`` from now on and save them (a disk that refuses is said)."""
+
+    def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
+        """The next problem to say after the splash (title, lines), taken from the
+        list: the configuration's first, then each damaged journal; ``None``: none."""
+
+
+@dataclass
+class Page:
+    """A screen: its kind, cursor (menus) and scroll (text, in lines)."""
+
+    kind: ClassVar[Screen]
+    cursor: int = field(default=0, kw_only=True)
+    scroll: int = field(default=0, kw_only=True)
+
+    def view(self, seat: Seat) -> View:
+        """What the screen shows now."""
+        raise NotImplementedError
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        """The menu's rows (none: a text screen that UP/DOWN scroll)."""
+        return ()
+
+    def ok(self, seat: Seat) -> None:
+        """OK was pressed."""
+
+    def back(self, seat: Seat) -> None:
+        """BACK was pressed briefly."""
+
+    def throw_pressed(self, seat: Seat) -> None:
+        """The THROW button was pressed (a screen that has no use for it ignores it)."""
+
+    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+        """UP (``delta`` -1) or DOWN (+1); ``repeat`` when the button is held. A menu's
+        cursor wraps round on a press and stops at the ends while repeating; a text
+        scrolls no further than its end."""
+        items = self.items(seat)
+        if items:
+            n = len(items)
+            target = self.cursor + delta
+            self.cursor = min(max(target, 0), n - 1) if repeat else target % n
+        else:
+            self.scroll = seat.clamp_scroll(self.view(seat), self.scroll + delta)
+
+    def again(self) -> Page:
+        """This screen shown anew (cursor and scroll at the top), as after a message."""
+        return replace(self, cursor=0, scroll=0)
+
+
+@dataclass
+class Message(Page):
+    """A message over another screen; OK or BACK leads back to it."""
+
+    kind = Screen.MESSAGE
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    under: Page | None = None
+    """The screen the message came over (``None``: what the position calls for)."""
+
+    def view(self, seat: Seat) -> View:
+        return View("message", self.title, self.lines, scroll=self.scroll, hint="OK")
+
+    def ok(self, seat: Seat) -> None:
+        under = self.under
+        if under is None or under.kind in IN_GAME:
+            seat.route()
+        else:  # the events the message came over are still unread, and so on
+            seat.goto(under.again())
+
+    back = ok
+
+
+__all__ = [
+    "ERRORS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS", "Message", "Page", "Played", "Screen",
+    "Seat", "Think",
+]

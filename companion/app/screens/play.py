@@ -1,0 +1,374 @@
+"""The screens of a game in play: the throw (by a source or by hand), the moves, a
+lost throw, what a move did, the end, the board; making an action and showing what
+it did (:func:`act`). The computer's turn is in :mod:`.turn`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from companion.app.events import ThrowReported
+from companion.app.screens.base import IN_GAME, Page, Screen, Seat
+from companion.devices.events import SourceName
+from companion.devices.sources import DRAWN_BY_SERVICE
+from companion.rules import PASS, Action, Move, Phase, RulesError
+from companion.ui.games.boards import board_model, inventory_pages
+from companion.ui.view import ThrowPicture, View, picture_of
+
+SOURCE_PROMPTS = {
+    SourceName.GPIO_SHAKER: "shake!",
+    SourceName.SERIAL_SHAKER: "shake!",
+    SourceName.BUTTON: "press THROW",
+}
+
+@dataclass
+class Throwing(Page):
+    """A throw is due from a shaker or the THROW button."""
+
+    kind = Screen.THROW
+    shaking: bool = False
+
+    def view(self, seat: Seat) -> View:
+        state = seat.position
+        spec = state.throw_spec
+        assert spec is not None
+        name = state.player_to_act_name
+        source = seat.source
+        prompt = SOURCE_PROMPTS.get(source, "shake!")
+        if source == SourceName.BUTTON and not seat.throw_button:
+            prompt = "press OK"
+        lines = [f"{name} to throw: {prompt}"]
+        if self.shaking:
+            lines = [f"{name} is shaking..."]
+        trouble = seat.source_trouble.get(source)
+        if trouble:
+            lines.append(trouble)
+        lines += [f"({spec.describe()})", *seat.presenter.status_brief(state), *seat.said]
+        return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
+                    hint="hold BACK: undo")
+
+    def ok(self, seat: Seat) -> None:
+        if seat.source == SourceName.BUTTON and not seat.throw_button:
+            throw_drawn(seat)
+
+    def back(self, seat: Seat) -> None:
+        seat.pause()
+
+    def throw_pressed(self, seat: Seat) -> None:
+        self.thrown(seat, "", button=True)
+
+    def reported(self, seat: Seat, event: ThrowReported) -> None:
+        """A source that draws its own throws (the serial shaker) reports one."""
+        spec = seat.position.throw_spec
+        assert spec is not None
+        try:
+            if event.implement != spec.id:
+                raise RulesError(f"it threw {event.implement}, the game needs {spec.describe()}")
+            throw = spec.from_faces(event.faces)
+        except RulesError as exc:
+            seat.show_message("Throw rejected", (str(exc), "Throw again."), then=None)
+            return
+        act(seat, throw)
+
+    def thrown(self, seat: Seat, source: str, button: bool) -> None:
+        """The THROW button (``button``) or a shaker ``source`` says: throw now."""
+        if (source == seat.source and not button) or (button and seat.source in DRAWN_BY_SERVICE):
+            throw_drawn(seat)
+
+
+@dataclass
+class Manual(Page):
+    """The players threw their own sticks or dice: each face is entered in turn
+    (:meth:`~companion.rules.Implement.entry_slots`)."""
+
+    kind = Screen.MANUAL
+    faces: list[int] = field(default_factory=list)
+    slot: int = 0
+
+    def view(self, seat: Seat) -> View:
+        state = seat.position
+        spec = state.throw_spec
+        assert spec is not None
+        slots = spec.entry_slots()
+        shown = tuple(
+            slots[i][self.faces[i]] if i <= self.slot else "?" for i in range(len(slots))
+        )
+        kind = spec.kind
+        face = shown[self.slot]
+        hint = "UP/DOWN set, OK next"
+        if kind == "sticks":  # by score: the sticks of that score, the score in words
+            throw = spec.from_slots(self.faces)
+            picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
+            entry: tuple[str, ...] = (spec.entry_words(face), "UP/DOWN set, OK enter")
+        else:
+            if len(slots) == 1 and kind in ("card", "faces"):
+                picture = ThrowPicture("faces", (shown[0],))
+            else:
+                picture = ThrowPicture(kind, shown, focus=self.slot)
+            what = {"dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
+            entry = (f"{what} {self.slot + 1} of {len(slots)}: {spec.entry_words(face)}", hint)
+        return View("manual", f"{state.player_to_act_name}: enter throw", entry,
+                    picture=picture, hint="BACK: previous" if self.slot else "BACK: menu")
+
+    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+        spec = seat.position.throw_spec
+        assert spec is not None
+        options = spec.entry_slots()[self.slot]
+        self.faces[self.slot] = (self.faces[self.slot] + delta) % len(options)
+
+    def ok(self, seat: Seat) -> None:
+        spec = seat.position.throw_spec
+        if spec is None:
+            seat.route()
+        elif self.slot + 1 < len(spec.entry_slots()):
+            self.slot += 1
+        else:
+            act(seat, spec.from_slots(self.faces))
+
+    def back(self, seat: Seat) -> None:
+        if self.slot > 0:
+            self.slot -= 1
+        else:
+            seat.pause()
+
+
+@dataclass
+class Moves(Page):
+    """The legal moves, chosen in the steps the game's presenter gives
+    (:meth:`~companion.ui.games.Presenter.choice_steps`): each OK narrows the legal
+    moves by one step, a short BACK takes one step back, and a move is played when its
+    steps are all chosen."""
+
+    kind = Screen.MOVES
+    path: list[str] = field(default_factory=list)
+    """The step labels chosen so far."""
+    path_cursors: list[int] = field(default_factory=list)
+    """The cursor at each step of :attr:`path`, restored when BACK steps back."""
+
+    def choices(self, seat: Seat) -> list[tuple[str, Move | None]]:
+        """The items at the current step: ``(label, move)``, where OK plays ``move``,
+        or goes one step further when it is ``None``.
+
+        The legal moves whose steps begin with :attr:`path` are grouped by their next
+        label, in the order of :meth:`~companion.rules.State.legal_moves`. A label that
+        only one move has and that is its last plays that move. A move whose steps end
+        at :attr:`path` (it is also the beginning of longer moves) is offered first as
+        ``play <notation>``. With one step per move this is the flat list of notations.
+        """
+        state = seat.position
+        presenter = seat.presenter
+        depth = len(self.path)
+        prefix = tuple(self.path)
+        here: Move | None = None
+        groups: dict[str, list[Move]] = {}
+        ends: dict[str, Move] = {}
+        for move in state.legal_moves():
+            steps = presenter.choice_steps(state, move)
+            if steps[:depth] != prefix:
+                continue
+            if len(steps) == depth:
+                here = here or move
+                continue
+            label = steps[depth]
+            groups.setdefault(label, []).append(move)
+            if len(steps) == depth + 1:
+                ends.setdefault(label, move)
+        items: list[tuple[str, Move | None]] = []
+        if here is not None:
+            items.append((f"play {here.notation}", here))
+        for label, moves in groups.items():
+            items.append((label, moves[0] if len(moves) == 1 and label in ends else None))
+        return items
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return tuple(label for label, _ in self.choices(seat))
+
+    def view(self, seat: Seat) -> View:
+        state = seat.position
+        name = state.player_to_act_name
+        title = f"{name} threw{caption(seat)}" if state.phase is Phase.MOVE else f"{name} decides"
+        items = self.items(seat)
+        if self.path:
+            # A step further: the steps chosen so far above the next choices (the
+            # first and the last when there are more), no picture, to leave rows for them.
+            path = self.path if len(self.path) <= 2 else [self.path[0], "...", self.path[-1]]
+            return View("moves", title, (", ".join(path) + ":",), items=items,
+                        cursor=self.cursor, hint="OK: choose BACK: back")
+        question = seat.presenter.prompt(state)
+        return View("moves", title, (question,) if question else (), items=items,
+                    cursor=self.cursor, picture=picture_marked(seat),
+                    hint="OK: move  BACK: menu")
+
+    def ok(self, seat: Seat) -> None:
+        items = self.choices(seat)
+        if 0 <= self.cursor < len(items):
+            label, move = items[self.cursor]
+            if move is not None:
+                act(seat, move)
+            else:  # one step further: the moves that go on with this label
+                self.path.append(label)
+                self.path_cursors.append(self.cursor)
+                self.cursor = 0
+
+    def back(self, seat: Seat) -> None:
+        if self.path:
+            self.path.pop()
+            self.cursor = self.path_cursors.pop()
+        else:
+            seat.pause(after=self)
+
+    def highlighted(self, seat: Seat) -> Move | None:
+        """The move under the cursor when the cursor's row plays one (else ``None``)."""
+        items = self.choices(seat)
+        return items[self.cursor][1] if 0 <= self.cursor < len(items) else None
+
+    def throw_pressed(self, seat: Seat) -> None:
+        """THROW on the moves screen: the board with the highlighted move's piece and
+        where it lands (OK there plays it, BACK comes back here)."""
+        try:
+            board_model(seat.position)
+        except ValueError:  # a game without a board picture (none of the four)
+            return
+        seat.goto(BoardPage(move=self.highlighted(seat), back_to=self))
+
+
+@dataclass
+class Lost(Page):
+    """No legal move: the throw is lost."""
+
+    kind = Screen.LOST
+
+    def view(self, seat: Seat) -> View:
+        name = seat.position.player_to_act_name
+        why = seat.presenter.lost_reason(seat.position)
+        lines = ("The throw is lost:", why) if why else ("No legal move:", "the throw is lost.")
+        return View("lost", f"{name} threw{caption(seat)}", lines,
+                    picture=picture_marked(seat), hint="OK: next", scroll=self.scroll)
+
+    def ok(self, seat: Seat) -> None:
+        act(seat, PASS)
+
+    def back(self, seat: Seat) -> None:
+        seat.pause()
+
+
+@dataclass
+class Events(Page):
+    """What a move did, in words, when something beyond the routine happened."""
+
+    kind = Screen.EVENTS
+    by: str = ""
+    texts: tuple[str, ...] = ()
+
+    def view(self, seat: Seat) -> View:
+        return View("events", f"{self.by}'s move", self.texts, scroll=self.scroll,
+                    hint="OK: next")
+
+    def ok(self, seat: Seat) -> None:
+        seat.route()
+
+    def back(self, seat: Seat) -> None:
+        seat.pause()
+
+
+@dataclass
+class Over(Page):
+    kind = Screen.OVER
+
+    def view(self, seat: Seat) -> View:
+        state = seat.position
+        assert state.outcome is not None
+        winners = " and ".join(state.game.player_name(w, state.players)
+                               for w in state.outcome.winners)
+        return View("over", "Game over", (f"{winners} wins!", state.outcome.reason, *seat.said),
+                    hint="OK: new game", scroll=self.scroll)
+
+    def ok(self, seat: Seat) -> None:
+        seat.end_game()
+
+    def back(self, seat: Seat) -> None:
+        seat.pause()
+
+
+@dataclass
+class BoardPage(Page):
+    """The position as a board picture (:mod:`companion.ui.games.boards`), with a move's
+    piece and where it lands inverted when ``move`` is given: OK plays that move, BACK
+    goes back to ``back_to`` (``None``: what the position calls for). UP/DOWN turn to
+    the inventories where a game has them (the Cretan Labyrinth)."""
+
+    kind = Screen.BOARD
+    move: Move | None = None
+    back_to: Page | None = None
+
+    def view(self, seat: Seat) -> View:
+        state = seat.position
+        board = board_model(state, highlight=self.move)
+        return View("board", state.game.title, board=board, page=self.scroll)
+
+    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+        pages = 1 + inventory_pages(board_model(seat.position), seat.size)
+        self.scroll = (self.scroll + delta) % pages
+
+    def ok(self, seat: Seat) -> None:
+        if self.move is not None:
+            act(seat, self.move)
+        else:
+            self.back(seat)
+
+    def back(self, seat: Seat) -> None:
+        if self.back_to is None:
+            seat.route()
+        elif self.back_to.kind in IN_GAME:  # the same screen, its cursor kept
+            seat.goto(self.back_to)
+        else:
+            seat.goto(self.back_to.again())
+
+
+def picture_marked(seat: Seat) -> ThrowPicture | None:
+    """The last throw's picture with the faces the player may still use marked
+    (:meth:`~companion.rules.State.usable_faces`) while a throw is being played."""
+    table = seat.table
+    if table is None or table.last_throw is None:
+        return None
+    picture = picture_of(*table.last_throw)
+    if table.state.phase is not Phase.MOVE:
+        return picture
+    usable = table.state.usable_faces()
+    if len(usable) != len(picture.faces):
+        return picture
+    return replace(picture, usable=usable)
+
+
+# ---------------------------------------------------------------------- the game's flow
+
+
+def throw_drawn(seat: Seat) -> None:
+    """Draw a throw of the implement due and make it."""
+    throw = seat.draw_throw()
+    if throw is not None:
+        act(seat, throw)
+
+
+def act(seat: Seat, action: Action) -> None:
+    """Make ``action`` in the game in play; show what it did when something notable
+    happened (and the game goes on), else the position next. Refused: the message."""
+    played = seat.act(action)
+    if played is None:
+        return
+    if played.notable and seat.position.phase is not Phase.OVER:
+        seat.goto(Events(by=played.by, texts=played.texts))
+    else:
+        seat.route()
+
+
+def caption(seat: Seat) -> str:
+    """The last throw's score for a title (``" 2+3"``), or ``""``."""
+    picture = picture_marked(seat)
+    return f" {picture.caption}" if picture and picture.caption else ""
+
+
+__all__ = [
+    "SOURCE_PROMPTS", "BoardPage", "Events", "Lost", "Manual", "Moves", "Over", "Throwing",
+    "act", "caption", "picture_marked", "throw_drawn",
+]
+

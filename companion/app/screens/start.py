@@ -1,0 +1,256 @@
+"""The screens before a game: the splash, the offer to resume, a game's setup (its
+players, options and seats) and one option's page."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.app.screens.base import Page, Screen, Seat
+from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
+from companion.ui.games import presenter_for
+from companion.ui.render import columns
+from companion.ui.view import View
+
+SEAT_CHOICES = ("person", "easy", "normal", "strong")
+"""Who plays a seat: a person, or the computer at a level."""
+
+
+@functools.lru_cache(maxsize=16)
+def _default_game(game_id: str) -> Game:
+    """The game with its default options (for its players' names on the setup screen)."""
+    return get_game(game_id)
+
+
+@dataclass
+class Splash(Page):
+    kind = Screen.SPLASH
+
+    def view(self, seat: Seat) -> View:
+        return View("splash", "board companion", (
+            "A referee for Senet and the labyrinth games.", f"version {__version__}",
+        ), hint="OK: start", scroll=self.scroll)
+
+    def ok(self, seat: Seat) -> None:
+        notice = seat.take_notice()
+        if notice is not None:
+            seat.show_message(*notice, then=self)
+        elif seat.pending is not None:
+            seat.goto(Resume())
+        else:
+            seat.menu()
+
+
+@dataclass
+class Resume(Page):
+    kind = Screen.RESUME
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return ("Resume", "New game")
+
+    def view(self, seat: Seat) -> View:
+        about: tuple[str, ...] = ()
+        loaded = seat.pending
+        if loaded is not None:
+            st = loaded.state
+            doing = "over" if st.phase is Phase.OVER else (
+                f"{st.player_to_act_name} to {st.phase.value}"
+            )
+            about = (loaded.game.title, doing)
+        return View("resume", "Unfinished game", about, items=self.items(seat),
+                    cursor=self.cursor, hint="OK: choose")
+
+    def ok(self, seat: Seat) -> None:
+        seat.resume(self.cursor == 0)
+
+    def back(self, seat: Seat) -> None:
+        seat.goto(Splash())
+
+
+@dataclass
+class Setup(Page):
+    """A game's setup: the number of players and the options a player may change, each
+    row its short label and whole value (``House of Beauty: onto 26``); OK on an option
+    opens its explanation, where OK changes it."""
+
+    kind = Screen.SETUP
+    game_id: str = ""
+    players: int = 2
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: dict[int, str] = field(default_factory=dict)
+    """The players the computer plays, by player index, with their level."""
+
+    def rows(self, seat: Seat) -> list[tuple[str, str]]:
+        """The rows: ``(key, label)``; key ``players``, an option name, or ``begin``."""
+        cls = game_class(self.game_id)
+        presenter = presenter_for(self.game_id, columns(seat.size[0]))
+        rows: list[tuple[str, str]] = []
+        if cls.max_players > cls.min_players:
+            rows.append(("players", f"Players: {self.players}"))
+        for option in cls.options:
+            if option_choices(seat, self.game_id, option):
+                value = self.options.get(option.name, option.default)
+                rows.append((option.name, f"{presenter.option_label(option)}: "
+                                          f"{presenter.option_value(option, value)}"))
+        computer = ", ".join(_default_game(self.game_id).player_name(p, self.players)
+                             for p in sorted(self.seats)) or "nobody"
+        rows.append(("seats", f"Computer: {computer}"))
+        rows.append(("begin", "Begin"))
+        return rows
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return tuple(label for _, label in self.rows(seat))
+
+    def view(self, seat: Seat) -> View:
+        cls = game_class(self.game_id)
+        rows = self.rows(seat)
+        key, label = rows[min(self.cursor, len(rows) - 1)]
+        hint = "OK: begin" if key == "begin" else "OK: change"
+        try:
+            game = get_game(self.game_id, **self.options)
+        except RulesError as exc:  # a data file that cannot be used: said, not begun
+            about = f"Cannot begin: {exc}"
+        else:
+            # "throws first", not "starts": in most games the first throws decide who starts.
+            about = f"{game.new_state(self.players).player_to_act_name} throws first."
+            if key == "players":  # who plays, by the names the game gives them (colours)
+                about = ", ".join(game.player_name(p, self.players) for p in range(self.players))
+            elif key != "begin":  # the whole row, which the menu may cut
+                about = label
+        return View("setup", cls.title, (about,), items=tuple(label for _, label in rows),
+                    cursor=self.cursor, hint=hint)
+
+    def ok(self, seat: Seat) -> None:
+        key = self.rows(seat)[self.cursor][0]
+        cls = game_class(self.game_id)
+        if key == "begin":
+            seat.begin(self.game_id, self.players, self.options, self.seats, setup=self)
+        elif key == "players":
+            span = cls.max_players - cls.min_players + 1
+            self.players = cls.min_players + (self.players - cls.min_players + 1) % span
+            self.seats = {p: lv for p, lv in self.seats.items() if p < self.players}
+        elif key == "seats":
+            seat.goto(Seats(setup=self))
+        else:
+            option = next(o for o in cls.options if o.name == key)
+            seat.goto(OptionPage(setup=self, option=option))
+
+    def back(self, seat: Seat) -> None:
+        seat.menu()
+
+    def again(self) -> Page:
+        return replace(self, cursor=0, scroll=0, options=dict(self.options), seats=dict(self.seats))
+
+
+@dataclass
+class Seats(Page):
+    """Who plays each seat: a person, or the computer at a level; OK on a seat
+    changes it, BACK goes back to the setup."""
+
+    kind = Screen.SEATS
+    setup: Setup | None = None
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        assert self.setup is not None
+        setup = self.setup
+        named = _default_game(setup.game_id)
+        return (*(f"{named.player_name(p, setup.players)}: "
+                  + (f"computer {setup.seats[p]}" if p in setup.seats else "person")
+                  for p in range(setup.players)), "Back")
+
+    def view(self, seat: Seat) -> View:
+        return View("seats", "Who plays", ("OK: a person or the computer at a level.",),
+                    items=self.items(seat), cursor=self.cursor, hint="OK: change")
+
+    def ok(self, seat: Seat) -> None:
+        assert self.setup is not None
+        seats = self.setup.seats
+        p = self.cursor
+        if p >= self.setup.players:
+            self.back(seat)
+            return
+        who = SEAT_CHOICES[(SEAT_CHOICES.index(seats.get(p, "person")) + 1) % len(SEAT_CHOICES)]
+        seats.pop(p, None)
+        if who != "person":
+            seats[p] = who
+
+    def back(self, seat: Seat) -> None:
+        assert self.setup is not None
+        seat.goto(self.setup)
+
+
+@dataclass
+class OptionPage(Page):
+    """One option of a game's setup: what it does (the option's own description), its
+    value now; OK changes the value, BACK goes back to the setup."""
+
+    kind = Screen.OPTION
+    setup: Setup | None = None
+    option: Option | None = None
+
+    def view(self, seat: Seat) -> View:
+        assert self.setup is not None and self.option is not None
+        option, setup = self.option, self.setup
+        presenter = presenter_for(setup.game_id, columns(seat.size[0]))
+        value = setup.options.get(option.name, option.default)
+        lines = [option.help[:1].upper() + option.help[1:] + ".",
+                 f"Now: {presenter.option_value(option, value)}"]
+        if isinstance(value, str) and value and option.name in FILE_OPTIONS:
+            lines.append(value)  # the whole path of a data file
+        return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
+                    hint="OK: change BACK: done")
+
+    def ok(self, seat: Seat) -> None:
+        assert self.setup is not None and self.option is not None
+        option, options = self.option, self.setup.options
+        choices = option_choices(seat, self.setup.game_id, option)
+        value = options.get(option.name, option.default)
+        i = choices.index(value) if value in choices else -1
+        options[option.name] = choices[(i + 1) % len(choices)]
+
+    def back(self, seat: Seat) -> None:
+        assert self.setup is not None
+        seat.goto(self.setup)
+
+
+FILE_OPTIONS = frozenset({"board", "decks"})
+"""Options whose value is the path of a data file (empty: the bundled one)."""
+
+
+def data_files(directories: Sequence[Path], game_id: str, option: str) -> list[str]:
+    """The data files offered for ``option`` of ``game_id``: in each of ``directories``
+    (in order), the files ``<game id>*.toml`` -- those with ``decks`` in their name for
+    the ``decks`` option, the others for ``board`` -- sorted by name. A folder that is
+    missing or unreadable offers nothing."""
+    found: list[str] = []
+    for directory in directories:
+        try:
+            names = sorted(p for p in directory.glob(f"{game_id}*.toml") if p.is_file())
+        except OSError:
+            continue
+        found += [str(p) for p in names if ("decks" in p.name) == (option == "decks")]
+    return found
+
+
+def option_choices(seat: Seat, game_id: str, option: Option) -> tuple[Any, ...]:
+    """The values the setup offers for ``option`` (none: not offered): its choices, yes
+    and no, or, for a data file, the bundled default first, then the files found in the
+    boards folders (:func:`data_files`), when there are any."""
+    if option.choices:
+        return option.choices
+    if isinstance(option.default, bool):
+        return (True, False)
+    if option.name in FILE_OPTIONS:  # offered once there is a file to choose
+        files = data_files(seat.boards, game_id, option.name)
+        return ("", *files) if files else ()
+    return ()
+
+
+__all__ = [
+    "FILE_OPTIONS", "SEAT_CHOICES", "OptionPage", "Resume", "Seats", "Setup", "Splash",
+    "data_files", "option_choices",
+]

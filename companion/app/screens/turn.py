@@ -1,0 +1,149 @@
+"""Whose turn it is: the screen a position calls for (:func:`for_position`, a pure
+choice), and the computer's turn: the :class:`Thinking` screen while the worker draws
+its throw or searches (:mod:`companion.app.worker`), then its move shown
+(:class:`ComputerMove`) for the table to make; the hint's search."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.app.screens.base import Page, Screen, Seat, Think
+from companion.app.screens.play import (
+    BoardPage,
+    Lost,
+    Manual,
+    Moves,
+    Over,
+    Throwing,
+    act,
+    caption,
+    picture_marked,
+)
+from companion.devices.events import SourceName
+from companion.rules import PASS, Move, Phase, State
+from companion.ui.games.boards import board_model
+from companion.ui.view import View
+
+WORKER_SLACK = 40
+"""On the worker the computer's search may take this many times its level's time
+budget (strong: 10 s instead of 250 ms): a safety net only, so that the node budget,
+not the clock, ends the search and the same position gets the same move on every Pi
+(a Pi Zero 2 W is 8-12x slower per core than a desktop). The buttons answer meanwhile."""
+
+
+def computer_move(state: State, level: str) -> Move:
+    """The computer's move (:func:`companion.ai.player.choose` at ``level``, within the
+    level's node budget; the time budget stretched by :data:`WORKER_SLACK`). Work for
+    the worker: it may take a second on a Pi Zero.
+
+    :raises ValueError: an unknown level.
+    """
+    from companion.ai.player import choose, get_level
+
+    budget = get_level(level).budget_s
+    return choose(state, level, budget_s=None if budget is None else budget * WORKER_SLACK).move
+
+
+@dataclass
+class ComputerMove(Page):
+    """The computer's move or decision, for the players to make on the real board:
+    OK once its pieces are moved plays it; THROW (or DOWN) shows it on the board."""
+
+    kind = Screen.COMPUTER
+    move: Move | None = None
+
+    def view(self, seat: Seat) -> View:
+        assert self.move is not None
+        state = seat.position
+        name = state.player_to_act_name
+        did = "threw" + caption(seat) if state.phase is Phase.MOVE else "decides"
+        return View("computer", f"{name} {did}", (
+            f"Computer: {self.move.notation}", "Move its piece, then OK.",
+        ), picture=picture_marked(seat), hint="OK: done THROW: board")
+
+    def ok(self, seat: Seat) -> None:
+        assert self.move is not None
+        act(seat, self.move)
+
+    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+        self.throw_pressed(seat)
+
+    def throw_pressed(self, seat: Seat) -> None:
+        try:
+            board_model(seat.position)
+        except ValueError:  # a game without a board picture (none of the four)
+            return
+        seat.goto(BoardPage(move=self.move, back_to=self))
+
+    def back(self, seat: Seat) -> None:
+        seat.pause(after=self)
+
+
+@dataclass
+class Thinking(Page):
+    """The computer is at work (:mod:`companion.app.worker`): drawing its throw
+    (``job`` ``throw``), choosing its move (``move``) or the hint (``hint``). The
+    buttons still answer: BACK opens the pause menu (a result that comes back after the
+    screen was left is dropped, and asked for again when the game is shown anew).
+    ``ticket`` numbers the request whose result this screen awaits."""
+
+    kind = Screen.THINKING
+    job: str = "move"
+    ticket: int = 0
+
+    def view(self, seat: Seat) -> View:
+        if self.job == "hint":
+            return View("thinking", "Hint", ("Thinking...",), hint="BACK: menu")
+        state = seat.position
+        doing = "throws" if self.job == "throw" else "is thinking"
+        return View("thinking", state.game.title,
+                    (f"{state.player_to_act_name} (computer) {doing}...", *seat.said),
+                    hint="BACK: menu", scroll=self.scroll)
+
+    def back(self, seat: Seat) -> None:
+        seat.pause()
+
+
+def for_position(state: State, seats: Mapping[int, str], *, source: str,
+                 computer_draws: bool) -> Page:
+    """The screen ``state`` calls for, with ``seats`` the computer plays (player index:
+    level), ``source`` the throw source in use and ``computer_draws`` whether the
+    computer's throws are drawn for it (else shaken for it). A pure choice: on the
+    computer's turn it is a :class:`Thinking` screen, whose work the controller starts."""
+    phase = state.phase
+    computer = seats.get(state.current_player)
+    if computer is not None and phase is Phase.THROW and computer_draws:
+        return Thinking(job="throw")
+    if (computer is not None and phase in (Phase.MOVE, Phase.DECIDE)
+            and tuple(state.legal_moves()) != (PASS,)):
+        return Thinking(job="move")
+    if phase is Phase.OVER:
+        return Over()
+    if phase is Phase.THROW:
+        if source == SourceName.MANUAL:
+            spec = state.throw_spec
+            assert spec is not None
+            return Manual(faces=[0] * len(spec.entry_slots()))
+        return Throwing()
+    if tuple(state.legal_moves()) == (PASS,):
+        return Lost()
+    return Moves()
+
+
+def hint_lines(state: State, think: Think) -> tuple[str, ...]:
+    """The hint for the person to act in ``state``: the best move (``think`` at the
+    ``strong`` level) and their chance to win from here (the evaluation: pieces'
+    progress, no look-ahead). Work for the worker: it searches."""
+    from companion.ai.evaluate import estimate
+
+    best = think(state, "strong")
+    chance = round(100 * estimate(state, state.current_player))
+    return (
+        f"Best: {best.notation}",
+        f"{state.player_to_act_name}'s chance to win: about {chance}% (from the "
+        "position of the pieces)",
+    )
+
+
+__all__ = ["WORKER_SLACK", "ComputerMove", "Thinking", "computer_move", "for_position", "hint_lines"]
