@@ -30,7 +30,7 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-from companion.devices.display import Panel
+from companion.devices.display import Panel as Display
 from companion.devices.oled import (
     BusRecorder,
     WindowedSH1106,
@@ -428,7 +428,7 @@ def test_after_a_power_blip_every_frame_is_lit(driver: str, windowed: bool) -> N
     in its power-on state (display off, charge pump off, page addressing, no remaps).
     Every frame after it must be lit and whole (on main: 0 of them were lit)."""
     p = panel(driver, windowed=windowed)
-    screen = Panel(p.device)
+    screen = Display(p.device)
     lit = after = 0
     for n, frame in enumerate(game_frames()):
         if n in OUTAGE:
@@ -453,7 +453,7 @@ def test_a_power_blip_while_the_panel_sleeps_is_healed_by_the_wake(driver: str, 
     """Issue 22.1 with ``display.sleep_after``: the panel sleeps, loses power (no
     transfer fails: nothing is sent meanwhile), wakes: the wake re-initialises it."""
     p = panel(driver, windowed=windowed)
-    screen = Panel(p.device)
+    screen = Display(p.device)
     frames = game_frames()[:80]
     for n, frame in enumerate(frames):
         if n == 30:
