@@ -311,9 +311,11 @@ class Game(ABC):
         """
 
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Read a position written by :meth:`State.to_dict` or by hand.
+        """Read a position written by :meth:`State.to_dict` or by hand, then
+        :meth:`validate` it.
 
-        :raises PositionError: naming the key and the reason when anything is wrong;
+        :raises PositionError: naming the key and the reason when anything is wrong or
+            impossible;
             also, without a key, for a value whose type or shape the game's own
             reader did not expect (never a ``TypeError`` or ``KeyError``).
         """
@@ -338,7 +340,9 @@ class Game(ABC):
         except OptionError as exc:
             raise PositionError("players", str(exc)) from None
         try:
-            return self._state_from_body(data, players)
+            state = self._state_from_body(data, players)
+            self.validate(state)
+            return state
         except RulesError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
@@ -351,6 +355,17 @@ class Game(ABC):
     @abstractmethod
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> State:
         """Build a state from the game-specific keys of ``data`` (envelope already checked)."""
+
+    def validate(self, state: State) -> None:
+        """Check that play could have reached ``state`` (a position read from a file or
+        made by hand); :meth:`state_from_dict` calls it on every position it reads. Every
+        position reached by play from a valid one is valid.
+
+        The default accepts everything; each game here overrides it.
+
+        :raises PositionError: naming the key and what is impossible.
+        """
+        return None
 
     def __repr__(self) -> str:
         changed = {
