@@ -62,6 +62,8 @@ class BoardTables:
         self.visited: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
         """Every node a walk goes through: a keeper's walk meets nobody when none of
         them is within two spaces of another player."""
+        self.prepared: set[int] = set()
+        """The player counts whose walks are all found (see ``CretanLabyrinthRules.prepare``)."""
         self.flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         """Pegasus's choices by (players, player, square): every square it may fly to."""
 
