@@ -226,6 +226,8 @@ class Labyrinth(Game):
       allows one entry per turn.
     * ``ride-after-tunnel``: a piece that leaves the trap on 52 through the tunnel to 7
       is offered a ride on the Knight's Orbit (default yes).
+    * ``ride-to-52``: ``tunnel`` (default: a ride ending on 52 drops through the tunnel
+      to 7 at once) or ``trap`` (it is trapped there, as a count ending on 52 is).
     * ``field-52``: ``trap-then-tunnel`` (default; "Lose two turns and then take the
       tunnel to field 7") or ``tunnel-then-trap`` ("take the one-way tunnel back to 7
       and lose 2 turns").
@@ -258,6 +260,13 @@ class Labyrinth(Game):
             "field 52: lose two turns there, then the tunnel to 7; or the tunnel first",
             ("trap-then-tunnel", "tunnel-then-trap"),
         ),
+        Option(
+            "ride-to-52",
+            "tunnel",
+            "a Knight's Orbit ride ending on 52: drops through the tunnel to 7 at once, "
+            "or is trapped there like a count ending on 52",
+            ("tunnel", "trap"),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
@@ -269,6 +278,7 @@ class Labyrinth(Game):
         self.two_entries = bool(self.option("double-one-enters-two"))
         self.tunnel_first = self.option("field-52") == "tunnel-then-trap"
         self.ride_after_tunnel = bool(self.option("ride-after-tunnel"))
+        self.ride_trapped = self.option("ride-to-52") == "trap"
         last = board.last
         # Interned moves: every legal move is one of these objects.
         self.enter_move = Move("enter", None, 1, (board.entry_value,))
@@ -866,10 +876,15 @@ class LabyrinthState(State):
         self.pending = None
         self._lift(k)
         exit_ = board.trap_exits.get(dst)
-        if exit_ is not None:
-            events.append(_event(EV_DROP, p, dst, exit_))
-            dst = exit_
-        self._arrive(k, dst, f, events)
+        if exit_ is not None and game.ride_trapped:
+            # Option ride-to-52=trap: the ride's landing is a landing on the trap
+            # (docs/rules/labyrinth.md Q17).
+            self._settle(k, dst, f, events)
+        else:
+            if exit_ is not None:
+                events.append(_event(EV_DROP, p, dst, exit_))
+                dst = exit_
+            self._arrive(k, dst, f, events)
         if self.values:
             # The screen now shows the free die; say which value of the turn's throw is left.
             events.append(_event(EV_STILL_TO_USE, p, c=self.values[0]))

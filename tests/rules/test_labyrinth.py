@@ -609,6 +609,18 @@ def test_orbit_ride_ending_on_52_drops_to_7() -> None:
     assert where(state, "red")[0] == 7  # not trapped
 
 
+def test_orbit_ride_ending_on_52_is_trapped_with_the_option() -> None:
+    """Q17, the other reading (option ``ride-to-52=trap``): seed 001 'Field 52 -- Lose two
+    turns and then take the tunnel to field 7.' A ride ending on 52 lands there like a
+    count does: trapped for two turns, no drop to 7 yet."""
+    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1],
+                     pending={"what": "ride", "field": 46}, g=Labyrinth(ride_to_52="trap"))
+    play(state, "ride from 46")
+    events = play(state, "throw 2")
+    assert not any("drops through the tunnel" in t for t in events)
+    assert where(state, "red")[0] == {"field": 52, "turns_to_lose": 2, "trapped_this_turn": True}
+
+
 def test_orbit_ride_landing_swaps() -> None:
     """Seed 000: 'If one arrives on an occupied field, that occupant goes to where the new
     arrival just came from' -- the ride's landing is an arrival."""

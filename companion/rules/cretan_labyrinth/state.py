@@ -106,6 +106,9 @@ class CretanLabyrinthRules(Game):
       battles);
     * ``weapon-columns``: ``attack-defend`` (default) or ``defend-attack``: which of the
       weapon table's two "Will Defeat" columns holds for the attacker;
+    * ``keeper-near-start``: ``free`` (default) or ``stop``: whether the keeper of the
+      Magic Key who starts a move within two spaces of another player must stop at the
+      first step and battle (docs/rules/cretan-labyrinth.md D29);
     * ``round-limit``: the number of rounds after which the game ends, the leaders
       (key first, then diamonds) sharing the win; 300 by default, 0 for no limit.
 
@@ -136,6 +139,13 @@ class CretanLabyrinthRules(Game):
             ("attack-defend", "defend-attack"),
         ),
         Option(
+            "keeper-near-start",
+            "free",
+            "a keeper starting a move within two spaces of a player: walks on (free) or "
+            "must stop at the first step and battle (stop)",
+            ("free", "stop"),
+        ),
+        Option(
             "round-limit",
             DEFAULT_ROUND_LIMIT,
             "end the game after this many rounds (0: no limit); the leaders share the win",
@@ -161,6 +171,7 @@ class CretanLabyrinthRules(Game):
         self.distance_dice = Dice(int(self.option("distance-dice")), 6)
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
+        self.stop_near_start: bool = self.option("keeper-near-start") == "stop"
         self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         # Tables of the board, for speed (a move's stops walk the board at every step),
         # owned by this game and built now (see BoardTables).
@@ -784,6 +795,7 @@ class CretanLabyrinthState(State):
         palace = board.palace
         gate_seat = game.gate_seat_of
         start = self.pos[p]
+        stop_near_start = game.stop_near_start
         result: dict[int, int] = {}
 
         def stoppable(n: int) -> bool:
@@ -806,7 +818,7 @@ class CretanLabyrinthState(State):
             then [he] must stop and do battle ... as soon as [he] comes within range.'
             The player met stepping from ``n`` to ``s``, or -1."""
             for q, r in others:
-                if r[s] <= 2 and r[n] > 2:
+                if r[s] <= 2 and (r[n] > 2 or (stop_near_start and n == start)):
                     return q
             return -1
 
@@ -1204,7 +1216,10 @@ class CretanLabyrinthState(State):
             events.append(Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"))
             self._send(p, self.own_gateway(p), events)
         elif effect == "go-back":
-            self._send(p, self.origin[p], events)
+            # Rule 9: only the nearest-gateway card may put a player into another
+            # player's gateway; back where they came from, if that was one, they stay.
+            back = self.origin[p]
+            self._send(p, back if self.passable(p, back) else self.pos[p], events)
         elif effect == "pegasus":
             assert choice is not None and isinstance(choice.dst, str)
             self.origin[p] = self.pos[p]
