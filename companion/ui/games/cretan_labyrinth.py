@@ -48,6 +48,7 @@ class CretanLabyrinthPresenter(Presenter):
         "distance-dice": "Distance dice",
         "magic-keys": "Magic Keys",
         "weapon-columns": "Weapon table",
+        "keeper-near-start": "Keeper near",
         "round-limit": "Round limit",
     }
 

@@ -27,6 +27,7 @@ class LabyrinthPresenter(Presenter):
         "double-one-enters-two": "1+1 enters two",
         "ride-after-tunnel": "Tunnel then ride",
         "field-52": "At 52",
+        "ride-to-52": "Ride ends 52",
     }
 
     def lost_reason(self, state: State) -> str:
