@@ -365,6 +365,38 @@ class Labyrinth(Game):
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> LabyrinthState:
         return _read_body(self, data, players)
 
+    def validate(self, state: State) -> None:
+        """Check that play could have reached a Labyrinth position.
+
+        :raises PositionError: naming what is impossible: a piece losing more turns than
+            any trap of the board gives; a ride offered (or its free die due) on a field
+            that offers no ride (a trap of the orbit: 'except for the trap in 52'); the
+            start stage with a piece already entered.
+        """
+        assert isinstance(state, LabyrinthState)
+        board = self.board
+        names = COLOURS[: state.players]
+        most = max(board.traps.values(), default=0)
+        for k, turns in enumerate(state.trap):
+            if turns > most:
+                colour, i = names[k // PIECES].lower(), k % PIECES
+                raise PositionError(
+                    f"pieces.{colour}[{i}].turns_to_lose",
+                    f"{turns} turns to lose, but no trap of the board takes more than {most}",
+                )
+        pending = state.pending
+        if pending is not None and pending[0] in (_ASK_RIDE, _RIDE_DIE) and pending[2] in board.traps:
+            raise PositionError(
+                "pending.field", f"{pending[2]} is a trap: it offers no ride on the Knight's Orbit"
+            )
+        if state.stage == _STAGE_START:
+            for k, f in enumerate(state.pos):
+                if f != OUTSIDE:
+                    colour, i = names[k // PIECES].lower(), k % PIECES
+                    raise PositionError(
+                        f"pieces.{colour}[{i}]", "before the start is decided every piece is outside"
+                    )
+
 
 class LabyrinthState(State):
     """A Labyrinth position.
@@ -1010,6 +1042,12 @@ def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> Labyri
     if stage_name not in _STAGE_NAMES:
         raise PositionError("stage", f"expected start, play or over, got {stage_name!r}")
     pieces = require(data, "pieces", dict)
+    for key in pieces:
+        if not isinstance(key, str) or key.lower() not in [c.lower() for c in names]:
+            raise PositionError(
+                f"pieces.{key}",
+                f"no such colour in a game of {players}: the colours are {', '.join(c.lower() for c in names)}",
+            )
     for p, colour in enumerate(names):
         where = f"pieces.{colour.lower()}"
         entries = pieces.get(colour.lower(), pieces.get(colour))
