@@ -692,6 +692,47 @@ def test_round_limit_ends_the_game_with_the_leaders_sharing_the_win() -> None:
         get_game("cretan-labyrinth", round_limit=-1)
 
 
+# ------------------------------------------------------------- impossible positions
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        # A pending battle against a player who holds no key (the winner would make a
+        # second Magic Key).
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "d4"}, {"square": "d5"}],
+          "pending": [["battle", 1, 2, False], ["end-turn"]]}, "does not hold it"),
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "d4"}, {"square": "d5"}],
+          "pending": [["battle-offer", 1, 2], ["end-turn"]]}, "does not hold it"),
+        # A key offer for a player without four diamonds.
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "palace", "diamonds": ["red"]}, {"square": "a12"}],
+          "pending": [["key-offer", 1], ["end-turn"]]}, "holds 1 of the 4 diamonds"),
+        # Home with four diamonds and the key while play goes on.
+        ({"stage": "distance", "pieces": [{"square": "gate1", "diamonds": FOUR, "key": True},
+                                          {"square": "a12"}]}, "that wins, yet play goes on"),
+        # A finished game naming the wrong winner.
+        ({"stage": "over", "winners": [2], "distance": 3,
+          "pieces": [{"square": "gate1", "diamonds": FOUR, "key": True}, {"square": "a12"}]},
+         "the winners must be the player home"),
+        ({"stage": "over", "winners": [1], "pieces": [{"square": "d4"}, {"square": "a12"}]},
+         "the round limit is not reached"),
+        # The player on turn still has turns to lose.
+        ({"stage": "distance", "turn": 2,
+          "pieces": [{"square": "d4"}, {"square": "a12", "lost_turns": 1}]}, "turns still to lose"),
+        # The start stage with a piece away from its gateway.
+        ({"stage": "start", "pieces": [{"square": "d4"}, {"square": "gate3"}]}, "before the first turn"),
+    ],
+)
+def test_impossible_positions_are_refused_naming_what_is_impossible(body: dict[str, Any], words: str) -> None:
+    """Issue 22.5: every position read goes through CretanLabyrinth.validate, which names
+    what no game can reach."""
+    with pytest.raises(PositionError, match=words):
+        position(**body)
+
+
 # -------------------------------------------------------------------------- data files
 
 
