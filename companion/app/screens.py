@@ -357,7 +357,7 @@ class OptionPage(Page):
         value = setup.options.get(option.name, option.default)
         lines = [option.help[:1].upper() + option.help[1:] + ".",
                  f"Now: {presenter.option_value(option, value)}"]
-        if isinstance(value, str) and value and option.name in FILE_OPTIONS:
+        if isinstance(value, str) and value and option.names_file:
             lines.append(value)  # the whole path of a data file
         return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
                     hint="OK: change BACK: done")
@@ -1069,10 +1069,6 @@ def caption(nav: Controller) -> str:
     return f" {picture.caption}" if picture and picture.caption else ""
 
 
-FILE_OPTIONS = frozenset({"board", "decks"})
-"""Options whose value is the path of a data file (empty: the bundled one)."""
-
-
 def data_files(directories: Sequence[Path], game_id: str, option: str) -> list[str]:
     """The data files offered for ``option`` of ``game_id``: in each of ``directories``
     (in order), the files ``<game id>*.toml`` -- those with ``decks`` in their name for
@@ -1096,7 +1092,7 @@ def option_choices(nav: Controller, game_id: str, option: Option) -> tuple[Any, 
         return option.choices
     if isinstance(option.default, bool):
         return (True, False)
-    if option.name in FILE_OPTIONS:  # offered once there is a file to choose
+    if option.names_file:  # a FileOption: offered once there is a file to choose
         files = data_files(nav.boards, game_id, option.name)
         return ("", *files) if files else ()
     return ()

@@ -210,6 +210,9 @@ class Option:
     help: str
     choices: tuple[Any, ...] = ()
 
+    names_file: ClassVar[bool] = False
+    """Whether the value is the path of a data file (see :class:`FileOption`)."""
+
     def parse(self, raw: object) -> Any:
         """Convert ``raw`` (a string from the command line, or a typed value from JSON).
 
@@ -245,6 +248,18 @@ class Option:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class FileOption(Option):
+    """An option whose value is the path of a data file of the game (a board, a deck
+    file); ``""`` (the default) is the packaged file. A setup screen offers the files it
+    finds, a configuration file's relative path is read from its folder."""
+
+    default: Any = ""
+    help: str = ""
+
+    names_file: ClassVar[bool] = True
+
+
 # -------------------------------------------------------------------------- game
 
 
@@ -265,6 +280,15 @@ class Game(ABC):
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = ()
+    sharpness: ClassVar[float] = 3.0
+    """How steeply a lead in :meth:`State.progress` turns into a chance to win, for the
+    computer player's evaluation (``companion.ai.evaluate``): fitted per game to whole
+    games' outcomes."""
+    presenter: ClassVar[str] = ""
+    """Where the companion's screens find this game's one UI entry (its presenter:
+    status words, board model, board drawing, inventory pages) as ``"module:Class"``,
+    imported only when a screen needs it; ``""``: the default presenter, no board
+    picture. Named by a string so the rules import nothing of the screens."""
 
     def __init__(self, **options: object) -> None:
         known = {o.name: o for o in self.options}
@@ -763,6 +787,7 @@ __all__ = [
     "Action",
     "BoardDataError",
     "Event",
+    "FileOption",
     "Game",
     "IllegalMoveError",
     "InvalidThrowError",

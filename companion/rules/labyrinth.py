@@ -56,6 +56,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     Move,
     Option,
@@ -239,11 +240,13 @@ class Labyrinth(Game):
     id = "labyrinth"
     title = "Game of the Labyrinth (Peter Aleff)"
     seed_files = ("000_764640a44232cb09.txt", "001_7445520b05b4b51e.txt")
+    sharpness = 4.5
+    presenter = "companion.ui.games.labyrinth:LabyrinthPresenter"
     min_players = 2
     max_players = 4
     default_players = 2
     options = (
-        Option("board", "", "path of a board TOML file (empty: the built-in board)"),
+        FileOption("board", "", "path of a board TOML file (empty: the built-in board)"),
         Option(
             "double-one-enters-two",
             True,

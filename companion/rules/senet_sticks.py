@@ -40,6 +40,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     IllegalMoveError,
     Move,
@@ -170,6 +171,8 @@ class SenetSticks(Game):
     id = "senet-sticks"
     title = "Casting-stick Senet"
     seed_files = ("002_4a37d4d91a7a1598.txt",)
+    sharpness = 2.7
+    presenter = "companion.ui.games.senet_sticks:SenetSticksPresenter"
     min_players = max_players = default_players = 2
     options = (
         Option(
@@ -188,7 +191,7 @@ class SenetSticks(Game):
             "a value inside a combination may land on and take an opponent "
             "(no: only the last value of a combination may)",
         ),
-        Option("board", "", "a board file (TOML) describing your own board and sticks"),
+        FileOption("board", "", "a board file (TOML) describing your own board and sticks"),
     )
 
     def __init__(self, **options: object) -> None:

@@ -142,6 +142,8 @@ class SenetTait(Game):
     id = "senet-tait"
     title = "Senet (Tait's rules)"
     seed_files = ("003_30ab1187949567ae.txt",)
+    sharpness = 2.4
+    presenter = "companion.ui.games.senet_tait:SenetTaitPresenter"
     min_players = max_players = default_players = 2
     options = (
         Option(

@@ -648,7 +648,7 @@ def test_a_blocked_board_read_from_a_file_waits_for_a_throw_as_in_play() -> None
     state.apply(spec.draw(lambda n: 0))
     assert state.legal_moves() == (PASS,)
     state.apply(PASS)
-    assert state.phase is Phase.OVER and state.outcome is not None
+    assert state.outcome is not None and state.legal_moves() == () and state.throw_spec is None
     assert state.to_dict()["blocked"] is True
     # A board that is not blocked cannot claim to be.
     data = position([1, 2, 3, 4, 5], [26, 27, 28, 29, 30], []).to_dict()

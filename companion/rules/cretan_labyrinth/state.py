@@ -19,6 +19,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     Move,
     Option,
@@ -119,12 +120,14 @@ class CretanLabyrinthRules(Game):
     id = "cretan-labyrinth"
     title = "The Cretan Labyrinth"
     seed_files = ("004_fc892f1937d88e90.txt",)
+    sharpness = 0.9
+    presenter = "companion.ui.games.cretan_labyrinth:CretanLabyrinthPresenter"
     min_players = 2
     max_players = 4
     default_players = 2
     options = (
-        Option("board", "", "path of a board file (TOML) to use instead of the default board"),
-        Option("decks", "", "path of a deck file (TOML) to use instead of the default decks"),
+        FileOption("board", "", "path of a board file (TOML) to use instead of the default board"),
+        FileOption("decks", "", "path of a deck file (TOML) to use instead of the default decks"),
         Option("distance-dice", 1, "dice thrown for the distance of a move", (1, 2)),
         Option(
             "magic-keys",

@@ -12,17 +12,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PIL import Image
 
 from companion.rules import IllegalMoveError, Move, State
-from companion.rules.cretan_labyrinth import CretanLabyrinthState
-from companion.rules.labyrinth import LabyrinthState
-from companion.rules.senet_sticks import SenetSticksState
-from companion.rules.senet_tait import SenetTaitState
 
-from . import cretan_labyrinth, labyrinth, senet_sticks, senet_tait
+from .entry import entry_class
 from .model import Board, Cell, Highlight, Mark, Piece, Side
 from .pixels import check_size
 from .svg import board_svg
@@ -55,23 +49,7 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
         raise IllegalMoveError(
             f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
         )
-    if isinstance(state, SenetTaitState):
-        return senet_tait.board_model(state, highlight)
-    if isinstance(state, SenetSticksState):
-        return senet_sticks.board_model(state, highlight)
-    if isinstance(state, LabyrinthState):
-        return labyrinth.board_model(state, highlight)
-    if isinstance(state, CretanLabyrinthState):
-        return cretan_labyrinth.board_model(state, highlight)
-    raise ValueError(f"no board picture for the game {state.game.id!r}")
-
-
-_DRAW: dict[str, Callable[[Board, tuple[int, int], bool], Image.Image]] = {
-    "senet-tait": senet_tait.draw,
-    "senet-sticks": senet_sticks.draw,
-    "labyrinth": labyrinth.draw,
-    "cretan-labyrinth": cretan_labyrinth.draw,
-}
+    return entry_class(state.game.id).board_model(state, highlight)
 
 
 def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool = False) -> Image.Image:
@@ -87,32 +65,24 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
     :raises ValueError: ``size`` under 64 x 32 pixels, or a game with no picture.
     """
     size = check_size(size)
-    try:
-        draw = _DRAW[board.game]
-    except KeyError:
-        raise ValueError(f"no board picture for the game {board.game!r}") from None
-    return draw(board, size, blink)
+    return entry_class(board.game).draw(board, size, blink)
 
 
 def inventory_pages(board: Board, size: tuple[int, int] = (128, 64)) -> int:
     """How many pages :func:`draw_inventories` needs on a panel of ``size`` (0 for a game
-    whose players hold nothing: every game but the Cretan Labyrinth)."""
-    if board.game != "cretan-labyrinth":
-        return 0
-    return cretan_labyrinth.inventory_pages(board, check_size(size))
+    whose players hold nothing: every game here but the Cretan Labyrinth)."""
+    return entry_class(board.game).inventory_pages(board, check_size(size))
 
 
 def draw_inventories(board: Board, size: tuple[int, int] = (128, 64), page: int = 0) -> Image.Image:
-    """The Cretan Labyrinth's second page: what each player holds (diamonds found lit,
+    """A game's second page (the Cretan Labyrinth's): what each player holds (diamonds found lit,
     the ones still to find dotted, the Magic Key, tools and weapons, turns still lost),
     page ``page`` of :func:`inventory_pages`.
 
-    :raises ValueError: not a Cretan Labyrinth board, a ``size`` under 64 x 32 pixels,
+    :raises ValueError: a game whose players hold nothing, a ``size`` under 64 x 32 pixels,
         or ``page`` outside ``0 .. inventory_pages() - 1``.
     """
-    if board.game != "cretan-labyrinth":
-        raise ValueError(f"the players of {board.game!r} hold no inventories")
-    return cretan_labyrinth.draw_inventories(board, check_size(size), page)
+    return entry_class(board.game).draw_inventories(board, check_size(size), page)
 
 
 def pieces_in_words(state: State, width: int) -> list[str]:
