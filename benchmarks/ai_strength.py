@@ -166,14 +166,14 @@ def fit_sharpness(data: list[tuple[float, int]]) -> float:
 
 
 def calibrate(games: int, seed: int, game_list: list[str]) -> None:
-    """Print the fitted sharpness of each game next to the one in companion/ai/evaluate.py."""
-    from companion.ai.evaluate import DEFAULT_SHARPNESS, SHARPNESS
+    """Print the fitted sharpness of each game next to the one its Game class declares."""
+    from companion.rules import game_class
 
     print(f"Sharpness k of the evaluation, fitted on {games} two-player games at '{DEFAULT_LEVEL}':")
     for game_id in game_list:
         data = calibration_data(game_id, games, seed)
         k = fit_sharpness(data)
-        used = SHARPNESS.get(game_id, DEFAULT_SHARPNESS)
+        used = game_class(game_id).sharpness
         print(f"{game_id:<18} fitted {k:5.1f}  (in use {used:g}; {len(data)} positions)", flush=True)
 
 

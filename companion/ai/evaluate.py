@@ -8,7 +8,8 @@ way home in the Cretan Labyrinth). The win chances are a softmax of the progress
     chance[p] = exp(k * progress[p]) / sum over players q of exp(k * progress[q])
 
 With two players that is the logistic function of ``k`` times the difference of the
-progresses. ``k``, the game's :data:`SHARPNESS`, says how much a lead in progress is
+progresses. ``k``, the game's ``sharpness`` (a fact of its :class:`~companion.rules.Game`
+class), says how much a lead in progress is
 worth: it was fitted to the outcomes of whole games (the logistic regression of the
 winner on the progress difference, at every fifth decision of 100 two-player games
 between players of the default level: ``python benchmarks/ai_strength.py --calibrate
@@ -22,20 +23,8 @@ The chances sum to 1: a search backs them up as vectors (see :mod:`companion.ai.
 from __future__ import annotations
 
 import math
-from typing import Final
 
 from companion.rules import State
-
-SHARPNESS: Final[dict[str, float]] = {
-    "senet-tait": 2.4,
-    "labyrinth": 4.5,
-    "senet-sticks": 2.7,
-    "cretan-labyrinth": 0.9,
-}
-"""Per game, how steeply a lead in progress turns into a win chance (see above)."""
-
-DEFAULT_SHARPNESS: Final = 3.0
-"""For a game not in :data:`SHARPNESS`."""
 
 
 def chances(state: State) -> tuple[float, ...]:
@@ -47,7 +36,7 @@ def chances(state: State) -> tuple[float, ...]:
     if outcome is not None:
         share = 1.0 / len(outcome.winners)
         return tuple(share if p in outcome.winners else 0.0 for p in range(n))
-    k = SHARPNESS.get(state.game.id, DEFAULT_SHARPNESS)
+    k = state.game.sharpness
     if n == 2:
         x = k * (state.progress(0) - state.progress(1))
         first = 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0

@@ -319,7 +319,7 @@ def game_options(
                 typed = option.parse(value)
             except RulesError as exc:
                 raise ConfigError(source, f"{key}.{name}", str(exc)) from None
-            if name in ("board", "decks") and typed and base is not None:
+            if option.names_file and typed and base is not None:
                 typed = str(base / typed)
             out.setdefault(game_id, {})[name] = typed
         files = [name for name in ("board", "decks") if out.get(game_id, {}).get(name)]

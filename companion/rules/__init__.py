@@ -14,6 +14,7 @@ from companion.rules.core import (
     PASS,
     Action,
     Event,
+    FileOption,
     Game,
     Move,
     Option,
@@ -39,6 +40,7 @@ from companion.rules.registry import (
     game_ids,
     game_title,
     get_game,
+    register,
     state_from_dict,
 )
 from companion.rules.throws import (
@@ -62,6 +64,7 @@ __all__ = [
     "Deck",
     "Dice",
     "Event",
+    "FileOption",
     "Game",
     "IllegalMoveError",
     "Implement",
@@ -85,5 +88,6 @@ __all__ = [
     "get_game",
     "play_out",
     "random_action",
+    "register",
     "state_from_dict",
 ]

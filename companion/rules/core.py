@@ -210,6 +210,9 @@ class Option:
     help: str
     choices: tuple[Any, ...] = ()
 
+    names_file: ClassVar[bool] = False
+    """Whether the value is the path of a data file (see :class:`FileOption`)."""
+
     def parse(self, raw: object) -> Any:
         """Convert ``raw`` (a string from the command line, or a typed value from JSON).
 
@@ -245,6 +248,18 @@ class Option:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class FileOption(Option):
+    """An option whose value is the path of a data file of the game (a board, a deck
+    file); ``""`` (the default) is the packaged file. A setup screen offers the files it
+    finds, a configuration file's relative path is read from its folder."""
+
+    default: Any = ""
+    help: str = ""
+
+    names_file: ClassVar[bool] = True
+
+
 # -------------------------------------------------------------------------- game
 
 
@@ -265,6 +280,15 @@ class Game(ABC):
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int] = 2
     options: ClassVar[tuple[Option, ...]] = ()
+    sharpness: ClassVar[float] = 3.0
+    """How steeply a lead in :meth:`State.progress` turns into a chance to win, for the
+    computer player's evaluation (``companion.ai.evaluate``): fitted per game to whole
+    games' outcomes."""
+    presenter: ClassVar[str] = ""
+    """Where the companion's screens find this game's one UI entry (its presenter:
+    status words, board model, board drawing, inventory pages) as ``"module:Class"``,
+    imported only when a screen needs it; ``""``: the default presenter, no board
+    picture. Named by a string so the rules import nothing of the screens."""
 
     def __init__(self, **options: object) -> None:
         known = {o.name: o for o in self.options}
@@ -311,9 +335,11 @@ class Game(ABC):
         """
 
     def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """Read a position written by :meth:`State.to_dict` or by hand.
+        """Read a position written by :meth:`State.to_dict` or by hand, then
+        :meth:`validate` it.
 
-        :raises PositionError: naming the key and the reason when anything is wrong;
+        :raises PositionError: naming the key and the reason when anything is wrong or
+            impossible;
             also, without a key, for a value whose type or shape the game's own
             reader did not expect (never a ``TypeError`` or ``KeyError``).
         """
@@ -338,7 +364,9 @@ class Game(ABC):
         except OptionError as exc:
             raise PositionError("players", str(exc)) from None
         try:
-            return self._state_from_body(data, players)
+            state = self._state_from_body(data, players)
+            self.validate(state)
+            return state
         except RulesError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
@@ -351,6 +379,17 @@ class Game(ABC):
     @abstractmethod
     def _state_from_body(self, data: Mapping[str, Any], players: int) -> State:
         """Build a state from the game-specific keys of ``data`` (envelope already checked)."""
+
+    def validate(self, state: State) -> None:
+        """Check that play could have reached ``state`` (a position read from a file or
+        made by hand); :meth:`state_from_dict` calls it on every position it reads. Every
+        position reached by play from a valid one is valid.
+
+        The default accepts everything; each game here overrides it.
+
+        :raises PositionError: naming the key and what is impossible.
+        """
+        return None
 
     def __repr__(self) -> str:
         changed = {
@@ -748,6 +787,7 @@ __all__ = [
     "Action",
     "BoardDataError",
     "Event",
+    "FileOption",
     "Game",
     "IllegalMoveError",
     "InvalidThrowError",

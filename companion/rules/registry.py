@@ -28,6 +28,21 @@ _GAMES: dict[str, tuple[str, str, str]] = {
 }
 
 
+def register(cls: type[Game]) -> type[Game]:
+    """Add a :class:`Game` subclass (already imported) to the list, last in the menu;
+    returns ``cls``. For a game kept outside this package (a test's toy game, a
+    house rule); every fact of the game is read from its class (python-chess's
+    variants).
+
+    :raises ValueError: another class is registered under ``cls.id``.
+    """
+    entry = (cls.__module__, cls.__qualname__, cls.title)
+    if _GAMES.get(cls.id, entry) != entry:
+        raise ValueError(f"a game {cls.id!r} is already registered")
+    _GAMES[cls.id] = entry
+    return cls
+
+
 def game_ids() -> list[str]:
     """Every registered game id, in menu order."""
     return list(_GAMES)

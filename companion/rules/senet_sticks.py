@@ -40,6 +40,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     IllegalMoveError,
     Move,
@@ -170,6 +171,8 @@ class SenetSticks(Game):
     id = "senet-sticks"
     title = "Casting-stick Senet"
     seed_files = ("002_4a37d4d91a7a1598.txt",)
+    sharpness = 2.7
+    presenter = "companion.ui.games.senet_sticks:SenetSticksPresenter"
     min_players = max_players = default_players = 2
     options = (
         Option(
@@ -188,7 +191,7 @@ class SenetSticks(Game):
             "a value inside a combination may land on and take an opponent "
             "(no: only the last value of a combination may)",
         ),
-        Option("board", "", "a board file (TOML) describing your own board and sticks"),
+        FileOption("board", "", "a board file (TOML) describing your own board and sticks"),
     )
 
     def __init__(self, **options: object) -> None:
@@ -388,8 +391,14 @@ class SenetSticks(Game):
             state.winner = winners[0]
             state.values = []
             state.moved = {}
-        elif stage == STAGE_PLAY and not values and state._blocked():
-            # A game that ended on a blocked board reads back as ended.
+        elif data.get("blocked", False) is not False:
+            # A game that ended on a blocked board (after the pass that found it) reads
+            # back as ended. A blocked board without this key waits for a throw, as in
+            # play: the throw is passed, and that pass ends the game.
+            if data.get("blocked") is not True or stage != STAGE_PLAY or values or not state._blocked():
+                raise PositionError(
+                    "blocked", "true only for a game in play, no values left, on a board no throw can change"
+                )
             state.blocked = True
             outcome = state.outcome
             assert outcome is not None
@@ -540,6 +549,7 @@ class SenetSticksState(State):
             self.abyss[0],
             self.abyss[1],
             tuple(sorted(moved.items())) if moved else (),
+            self.blocked,
             *self.board,
         )
 
@@ -1125,6 +1135,8 @@ class SenetSticksState(State):
             "values": list(self.values),
             "plinths": plinths,
         }
+        if self.blocked:
+            body["blocked"] = True
         # Only mid-turn, and only when some plinth carries a mark.
         for key, flag in _MARK_KEYS:
             squares = sorted(s for s, m in self.moved.items() if m & flag)

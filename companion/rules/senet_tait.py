@@ -142,6 +142,8 @@ class SenetTait(Game):
     id = "senet-tait"
     title = "Senet (Tait's rules)"
     seed_files = ("003_30ab1187949567ae.txt",)
+    sharpness = 2.4
+    presenter = "companion.ui.games.senet_tait:SenetTaitPresenter"
     min_players = max_players = default_players = 2
     options = (
         Option(
@@ -180,6 +182,11 @@ class SenetTait(Game):
         state = SenetTaitState(self)
         state.turn = choose_index(COLOURS, require(data, "to_act", str), "to_act")
         pieces = require(data, "pieces", dict)
+        for key in pieces:
+            if not isinstance(key, str) or key.lower() not in [c.lower() for c in COLOURS]:
+                raise PositionError(
+                    f"pieces.{key}", f"no such colour: the colours are {', '.join(c.lower() for c in COLOURS)}"
+                )
         for p, colour in enumerate(COLOURS):
             where = f"pieces.{colour.lower()}"
             entries = pieces.get(colour.lower(), pieces.get(colour))

@@ -35,7 +35,6 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
-from companion.ui import games
 from companion.ui.games import Presenter
 
 
@@ -300,7 +299,7 @@ def test_a_game_with_dice_players_and_a_decision_plays_without_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(registry._GAMES, "race", (__name__, "Race", Race.title))
-    monkeypatch.setitem(games._PRESENTERS, "race", (__name__, "RacePresenter"))
+    monkeypatch.setattr(Race, "presenter", f"{__name__}:RacePresenter")
     ctl = controller(tmp_path, ["5", "1", "1", "1", "3"], games=["race"])
     send(ctl, OK, OK)
     assert on(ctl) is Screen.SETUP

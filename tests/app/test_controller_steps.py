@@ -30,7 +30,6 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
-from companion.ui import games
 from companion.ui.games import Presenter
 
 # ------------------------------------------------------------ a made-up game in steps
@@ -121,7 +120,7 @@ class HopsPresenter(Presenter):
 @pytest.fixture
 def hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Controller:
     monkeypatch.setitem(registry._GAMES, "hops", (__name__, "Hops", Hops.title))
-    monkeypatch.setitem(games._PRESENTERS, "hops", (__name__, "HopsPresenter"))
+    monkeypatch.setattr(Hops, "presenter", f"{__name__}:HopsPresenter")
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["1 2"] * 3),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["hops"])
     ctl.start()

@@ -75,6 +75,7 @@ def test_count_end_agrees_with_where_every_legal_count_leaves_the_piece() -> Non
 def test_turns_to_lose_reads_the_turns_a_player_still_loses() -> None:
     game = get_game("cretan-labyrinth")
     data = game.new_state(2).to_dict()
+    data["stage"] = "distance"  # before the first turn nobody can have lost turns
     data["pieces"][1]["lost_turns"] = 2
     state = game.state_from_dict(data)
     assert isinstance(state, CretanLabyrinthState)

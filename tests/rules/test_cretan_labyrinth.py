@@ -386,6 +386,25 @@ def test_rattle_snake_sends_back_where_the_move_began() -> None:
 
 
 
+def test_rattle_snake_does_not_send_a_player_back_into_another_players_gateway() -> None:
+    """Rule 9: 'A player may not enter another player's gateway. ... An exception here
+    would be when a player is sent to the nearest gateway by a card.' Player 1, sent to
+    Player 2's gateway by the nearest-gateway card, walks out to g9 and meets a rattle
+    snake ('go back where you came from'): that card is not the exception, so Player 1
+    stays on g9 (docs/rules/cretan-labyrinth.md)."""
+    state = moving(["gate3", "a12"], 2, "any-way")
+    play(state, "gate3-g9")  # red
+    events = draw(state, "red-rattlesnake")
+    assert state.square(0) == "g9"
+    assert "Player 1 stays on g9" in events
+    # The negative case: a player's own gateway is no bar, the snake sends them back.
+    state = moving(["gate1", "gate3"], 2, "any-way")
+    red = [m.notation for m in state.legal_moves() if GAME.board.colours[GAME.board.node(str(m.dst))] == "red"]
+    play(state, red[0])
+    draw(state, "red-rattlesnake")
+    assert state.square(0) == "gate1"
+
+
 def test_rattle_snake_after_the_unicorn_sends_a_player_moved_out_of_turn_back_to_where_they_came_from() -> None:
     """'RATTLE SNAKE: ... It's best to go back where you came from rather than trying to
     pass.' and 'Even if a player is transported to another space when it's not their turn
@@ -624,6 +643,21 @@ def test_a_keeper_passing_within_two_spaces_must_stop_and_battle() -> None:
     assert "Player 2 with the Magic Key comes within two spaces of Player 3 and must stop and fight" in play(state, "d1-d5")
 
 
+def test_a_keeper_starting_within_two_spaces_walks_on_unless_the_option_stops_it() -> None:
+    """Key rule 7: '... must stop and do battle with that player as soon as the player
+    comes within range.' D29: a player already within range when the keeper's move
+    begins does not stop it (default); option ``keeper-near-start=stop``: the keeper stops
+    at the first step and battles."""
+    pieces = [{"square": "d1", "key": True}, {"square": "a12"}, {"square": "c2"}]
+    state = moving(["d1", "a12", "c2"], 3, "north", players=3, pieces=pieces)
+    assert "d4" in stops(state)  # the roll's full length: no battle stops it
+    game = get_game("cretan-labyrinth", keeper_near_start="stop")
+    assert isinstance(game, CretanLabyrinth)
+    state = moving(["d1", "a12", "c2"], 3, "north", players=3, pieces=pieces, game=game)
+    assert stops(state) == {"d2"}
+    assert "Player 1 with the Magic Key comes within two spaces of Player 3 and must stop and fight" in play(state, "d1-d2")
+
+
 def test_four_magic_keys_and_no_battles_by_option() -> None:
     """Footnote: 'An option would be to use four magic keys and eliminate rules 10 through
     16, the battle rules.'"""
@@ -656,6 +690,47 @@ def test_round_limit_ends_the_game_with_the_leaders_sharing_the_win() -> None:
     assert state.outcome is not None and state.outcome.winners == (0, 1)
     with pytest.raises(OptionError):
         get_game("cretan-labyrinth", round_limit=-1)
+
+
+# ------------------------------------------------------------- impossible positions
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        # A pending battle against a player who holds no key (the winner would make a
+        # second Magic Key).
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "d4"}, {"square": "d5"}],
+          "pending": [["battle", 1, 2, False], ["end-turn"]]}, "does not hold it"),
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "d4"}, {"square": "d5"}],
+          "pending": [["battle-offer", 1, 2], ["end-turn"]]}, "does not hold it"),
+        # A key offer for a player without four diamonds.
+        ({"stage": "resolve", "distance": 2, "direction": "north",
+          "pieces": [{"square": "palace", "diamonds": ["red"]}, {"square": "a12"}],
+          "pending": [["key-offer", 1], ["end-turn"]]}, "holds 1 of the 4 diamonds"),
+        # Home with four diamonds and the key while play goes on.
+        ({"stage": "distance", "pieces": [{"square": "gate1", "diamonds": FOUR, "key": True},
+                                          {"square": "a12"}]}, "that wins, yet play goes on"),
+        # A finished game naming the wrong winner.
+        ({"stage": "over", "winners": [2], "distance": 3,
+          "pieces": [{"square": "gate1", "diamonds": FOUR, "key": True}, {"square": "a12"}]},
+         "the winners must be the player home"),
+        ({"stage": "over", "winners": [1], "pieces": [{"square": "d4"}, {"square": "a12"}]},
+         "the round limit is not reached"),
+        # The player on turn still has turns to lose.
+        ({"stage": "distance", "turn": 2,
+          "pieces": [{"square": "d4"}, {"square": "a12", "lost_turns": 1}]}, "turns still to lose"),
+        # The start stage with a piece away from its gateway.
+        ({"stage": "start", "pieces": [{"square": "d4"}, {"square": "gate3"}]}, "before the first turn"),
+    ],
+)
+def test_impossible_positions_are_refused_naming_what_is_impossible(body: dict[str, Any], words: str) -> None:
+    """Issue 22.5: every position read goes through CretanLabyrinth.validate, which names
+    what no game can reach."""
+    with pytest.raises(PositionError, match=words):
+        position(**body)
 
 
 # -------------------------------------------------------------------------- data files

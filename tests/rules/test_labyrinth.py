@@ -609,6 +609,18 @@ def test_orbit_ride_ending_on_52_drops_to_7() -> None:
     assert where(state, "red")[0] == 7  # not trapped
 
 
+def test_orbit_ride_ending_on_52_is_trapped_with_the_option() -> None:
+    """Q17, the other reading (option ``ride-to-52=trap``): seed 001 'Field 52 -- Lose two
+    turns and then take the tunnel to field 7.' A ride ending on 52 lands there like a
+    count does: trapped for two turns, no drop to 7 yet."""
+    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1],
+                     pending={"what": "ride", "field": 46}, g=Labyrinth(ride_to_52="trap"))
+    play(state, "ride from 46")
+    events = play(state, "throw 2")
+    assert not any("drops through the tunnel" in t for t in events)
+    assert where(state, "red")[0] == {"field": 52, "turns_to_lose": 2, "trapped_this_turn": True}
+
+
 def test_orbit_ride_landing_swaps() -> None:
     """Seed 000: 'If one arrives on an occupied field, that occupant goes to where the new
     arrival just came from' -- the ride's landing is an arrival."""
@@ -639,6 +651,27 @@ def test_a_ride_touches_down_only_where_it_ends() -> None:
     assert not any("goes to" in t for t in events)
     assert where(state, "red")[0] == 7
     assert where(state, "blue")[:2] == [49, {"field": 52, "turns_to_lose": 1}]
+
+# ------------------------------------------------------------- impossible positions
+
+
+def test_impossible_positions_are_refused_naming_what_is_impossible() -> None:
+    """Issue 22.5: Labyrinth.validate names what no game can reach."""
+    with pytest.raises(PositionError, match="no trap of the board takes more than 2"):
+        position({"red": [{"field": 13, "turns_to_lose": 5}, "outside", "outside", "outside"]}, dice=[1, 2])
+    with pytest.raises(PositionError, match="offers no ride"):
+        position({"red": [52, "outside", "outside", "outside"]}, dice=[1, 1],
+                 pending={"what": "ride", "field": 52})
+    with pytest.raises(PositionError, match="every piece is outside"):
+        position({"red": [12, "outside", "outside", "outside"]}, stage="start")
+    data = position({"red": [12, "outside", "outside", "outside"]}, dice=[1, 2]).to_dict()
+    data["pieces"]["green"] = [20, "outside", "outside", "outside"]  # silently dropped before
+    with pytest.raises(PositionError, match="no such colour in a game of 2"):
+        game().state_from_dict(data)
+    # The cases read in play stay valid: a trap serving its turns, a ride offered on 46.
+    position({"red": [{"field": 13, "turns_to_lose": 2}, "outside", "outside", "outside"]}, dice=[1, 2])
+    position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1], pending={"what": "ride", "field": 46})
+
 
 # ------------------------------------------------------------------ Millstone
 

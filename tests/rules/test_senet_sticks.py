@@ -636,6 +636,27 @@ def test_a_blocked_board_ends_the_game() -> None:
     assert again.phase is Phase.OVER and again.outcome == state.outcome
 
 
+def test_a_blocked_board_read_from_a_file_waits_for_a_throw_as_in_play() -> None:
+    """Issue 22.10: the same blocked board, reached in play or read from a position file,
+    behaves the same: the player to act throws (seed: every turn begins with a throw of
+    the casting sticks), cannot move, and that pass ends the game. Only a file that says
+    the game already ended there ("blocked": true) reads back as over."""
+    state = position([24, 26, 27, 28, 29], [1, 2, 3, 30, "abyss"], [])
+    assert state.phase is Phase.THROW and state.outcome is None
+    spec = state.throw_spec
+    assert spec is not None
+    state.apply(spec.draw(lambda n: 0))
+    assert state.legal_moves() == (PASS,)
+    state.apply(PASS)
+    assert state.outcome is not None and state.legal_moves() == () and state.throw_spec is None
+    assert state.to_dict()["blocked"] is True
+    # A board that is not blocked cannot claim to be.
+    data = position([1, 2, 3, 4, 5], [26, 27, 28, 29, 30], []).to_dict()
+    data["blocked"] = True
+    with pytest.raises(PositionError, match="blocked"):
+        state_from_dict(data)
+
+
 def test_an_edited_board_file_is_read_again(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(default_text(), encoding="utf-8")

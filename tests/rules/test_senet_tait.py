@@ -381,11 +381,13 @@ def test_position_round_trips_through_json() -> None:
         ({"black": [27], "white": []}, "pieces.black[0]", "House of Water"),
         ({"black": [31], "white": []}, "pieces.black[0]", "1 to 30"),
         ({"black": ["nowhere"], "white": []}, "pieces.black[0]", "expected a square"),
+        # Pieces of a colour the game does not have were silently dropped (issue 22.5).
+        ({"black": [], "white": [], "red": [3]}, "pieces.red", "no such colour"),
     ],
 )
 def test_bad_positions_name_the_key(pieces: dict[str, list[Any]], where: str, reason: str) -> None:
     """A hand-written position with a mistake gets an error naming the key and the reason."""
-    for colour in ("black", "white"):
+    for colour in pieces:
         pieces[colour] = pieces[colour] + ["plinth"] * (5 - len(pieces[colour]))
     with pytest.raises(PositionError) as info:
         get_game("senet-tait").state_from_dict(

@@ -171,7 +171,7 @@ def test_the_throw_screen_says_what_a_battle_without_weapons_is_thrown_for(tmp_p
     ctl = resumed(tmp_path, actions, 2)
     state = ctl.state
     assert isinstance(state, CretanLabyrinthState) and state.battle is not None
-    att, dfn = int(state.battle["attacker"]), int(state.battle["defender"])
+    att, dfn = state.battle.attacker, state.battle.defender
     view = ctl.view()
     assert view.screen == "throw"
     assert f"Battle: P{att + 1} vs P{dfn + 1}" in view.lines

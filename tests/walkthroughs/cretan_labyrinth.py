@@ -105,7 +105,7 @@ def task_at(kind: str) -> Callable[[CretanLabyrinthState], bool]:
     """A test of a position: the first task waiting is ``kind`` (``key-offer``, ...)."""
 
     def at(state: CretanLabyrinthState) -> bool:
-        return state.phase is not Phase.OVER and bool(state.queue) and state.queue[0][0] == kind
+        return state.phase is not Phase.OVER and bool(state.queue) and state.queue[0].kind == kind
     return at
 
 

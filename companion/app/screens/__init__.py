@@ -46,7 +46,6 @@ from companion.app.screens.play import (
     throw_drawn,
 )
 from companion.app.screens.start import (
-    FILE_OPTIONS,
     SEAT_CHOICES,
     OptionPage,
     Resume,
@@ -66,7 +65,7 @@ from companion.app.screens.turn import (
 )
 
 __all__ = [
-    "CONTRAST_CHOICES", "ERRORS", "FILE_OPTIONS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
+    "CONTRAST_CHOICES", "ERRORS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
     "SEAT_CHOICES", "SLEEP_CHOICES", "WORKER_SLACK", "BoardPage", "ComputerMove", "Events", "Lost", "Manual",
     "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
     "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",

@@ -199,7 +199,7 @@ class OptionPage(Page):
         value = setup.options.get(option.name, option.default)
         lines = [option.help[:1].upper() + option.help[1:] + ".",
                  f"Now: {presenter.option_value(option, value)}"]
-        if isinstance(value, str) and value and option.name in FILE_OPTIONS:
+        if isinstance(value, str) and value and option.names_file:
             lines.append(value)  # the whole path of a data file
         return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
                     hint="OK: change BACK: done")
@@ -215,10 +215,6 @@ class OptionPage(Page):
     def back(self, seat: Seat) -> None:
         assert self.setup is not None
         seat.goto(self.setup)
-
-
-FILE_OPTIONS = frozenset({"board", "decks"})
-"""Options whose value is the path of a data file (empty: the bundled one)."""
 
 
 def data_files(directories: Sequence[Path], game_id: str, option: str) -> list[str]:
@@ -244,13 +240,13 @@ def option_choices(seat: Seat, game_id: str, option: Option) -> tuple[Any, ...]:
         return option.choices
     if isinstance(option.default, bool):
         return (True, False)
-    if option.name in FILE_OPTIONS:  # offered once there is a file to choose
+    if option.names_file:  # a FileOption: offered once there is a file to choose
         files = data_files(seat.boards, game_id, option.name)
         return ("", *files) if files else ()
     return ()
 
 
 __all__ = [
-    "FILE_OPTIONS", "SEAT_CHOICES", "OptionPage", "Resume", "Seats", "Setup", "Splash",
+    "SEAT_CHOICES", "OptionPage", "Resume", "Seats", "Setup", "Splash",
     "data_files", "option_choices",
 ]

@@ -9,22 +9,24 @@ events are routine enough not to stop on the events screen. Its :attr:`Presenter
 is the panel's characters per line, from :func:`companion.ui.render.columns`; a
 presenter never assumes a width.
 
-:func:`presenter_for` finds a game's presenter by game id. Presenter modules are
-imported on first use, as :mod:`companion.rules.registry` does for the engines; a game
-without a presenter of its own (Senet under Tait's rules: its board shows everything)
-gets the default :class:`Presenter`.
+:func:`presenter_for` finds a game's presenter by game id: the game's one UI entry,
+named by its Game class (``Game.presenter``) and imported on first use, as
+:mod:`companion.rules.registry` does for the engines. A presenter is also the game's
+board picture (:class:`~companion.ui.games.boards.entry.BoardPictures`: the board
+model, its drawing, the inventory pages); a game that names none gets the default
+:class:`Presenter`, with no picture.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import ClassVar, Final
 
-from companion.rules import Event, Move, Option, State, UnknownGameError, game_ids
+from companion.rules import Event, Move, Option, State
 from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.font import wrap
+from companion.ui.games.boards.entry import BoardPictures, entry_class
 
 MIN_WIDTH: Final = 10
 """The narrowest panel a presenter serves, in characters per line (a 64-pixel-wide panel)."""
@@ -33,15 +35,6 @@ ROUTINE: Final = frozenset({EV_MOVED, EV_ENTERED, EV_THROWN, EV_THROW_LOST, EV_T
 """Event kinds that do not stop the game on the events screen by default (they are
 shown as the last move on the next screen). A turn passing is routine: the next screen
 names the player to throw."""
-
-_PRESENTERS: dict[str, tuple[str, str]] = {
-    # game id: (module, class). A game not listed here uses the default Presenter.
-    "senet-tait": ("companion.ui.games.senet_tait", "SenetTaitPresenter"),
-    "labyrinth": ("companion.ui.games.labyrinth", "LabyrinthPresenter"),
-    "senet-sticks": ("companion.ui.games.senet_sticks", "SenetSticksPresenter"),
-    "cretan-labyrinth": ("companion.ui.games.cretan_labyrinth", "CretanLabyrinthPresenter"),
-}
-
 
 def wording(width: int, *texts: str) -> str:
     """The first of ``texts`` (longest wording first) of at most ``width`` characters;
@@ -58,8 +51,9 @@ def fit(width: int, *texts: str) -> str:
     return wording(width, *texts)[:width]
 
 
-class Presenter:
-    """What a game shows beyond the rules' facts, on a panel ``width`` characters wide.
+class Presenter(BoardPictures):
+    """What a game shows beyond the rules' facts, on a panel ``width`` characters wide,
+    and (class methods of :class:`BoardPictures`) its board picture.
 
     This base class is every game's default: no status lines, the status lines again
     under the throw, no question above the choices, one step per move (its notation:
@@ -142,9 +136,7 @@ class Presenter:
         if isinstance(value, bool):
             return "yes" if value else "no"
         text = str(value)
-        if isinstance(option.default, str) and option.default == "" and option.name in (
-            "board", "decks",
-        ):
+        if option.names_file:
             return Path(text).name if text else "built-in"
         return self.value_words.get(text, text)
 
@@ -166,13 +158,11 @@ def presenter_for(game_id: str, width: int) -> Presenter:
     :raises UnknownGameError: ``game_id`` is neither ``""`` nor a registered game.
     :raises ValueError: ``width`` below :data:`MIN_WIDTH`.
     """
-    entry = _PRESENTERS.get(game_id)
-    if entry is None:
-        if game_id and game_id not in game_ids():
-            raise UnknownGameError(f"unknown game {game_id!r}; games: {', '.join(game_ids())}")
+    if not game_id:
         return Presenter(width)
-    module_name, class_name = entry
-    cls: type[Presenter] = getattr(importlib.import_module(module_name), class_name)
+    cls = entry_class(game_id)
+    if not issubclass(cls, Presenter):
+        return Presenter(width)  # a game that names no presenter of its own
     return cls(width)
 
 

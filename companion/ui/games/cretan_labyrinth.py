@@ -5,16 +5,16 @@ choice."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import ClassVar
 
-from companion.rules import State
-from companion.rules.cretan_data import ITEMS
+from PIL import Image
+
+from companion.rules import Move, State
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.games import Presenter, fit, wording
-
-SHORT_ITEM_NAMES: Final = {i: ("Medusa-head" if i == "head" else i) for i in ITEMS}
-"""One word per tool or weapon for the lists (C5: the Head of Medusa is ``Medusa-head``,
-not ``Medusa``, which is also a creature on the cards)."""
+from companion.ui.games.boards import cretan_labyrinth as pictures
+from companion.ui.games.boards.cretan_labyrinth import SHORT_ITEM_NAMES, holdings
+from companion.ui.games.boards.model import Board, Side
 
 
 def _cretan(state: State) -> CretanLabyrinthState:
@@ -28,17 +28,6 @@ def short_name(p: int) -> str:
     return f"P{p + 1}"
 
 
-def holdings(state: CretanLabyrinthState, p: int) -> list[str]:
-    """What player ``p`` holds, one short word each, in a fixed order: the diamonds by
-    colour (the deck file's order), ``key`` for a Magic Key, then the tools and weapons
-    in the weapon table's order (``Medusa-head`` for the Head of Medusa). The board
-    picture's inventories use the same words."""
-    words = state.diamonds_held(p)
-    if state.keys[p]:
-        words.append("key")
-    return words + [SHORT_ITEM_NAMES[i] for i in state.item_kinds(p)]
-
-
 class CretanLabyrinthPresenter(Presenter):
     """The Cretan Labyrinth on a panel :attr:`width` characters wide."""
 
@@ -48,8 +37,36 @@ class CretanLabyrinthPresenter(Presenter):
         "distance-dice": "Distance dice",
         "magic-keys": "Magic Keys",
         "weapon-columns": "Weapon table",
+        "keeper-near-start": "Keeper near",
         "round-limit": "Round limit",
     }
+
+    @classmethod
+    def board_model(cls, state: State, highlight: Move | None) -> Board:
+        """The board picture's model of the position (:mod:`companion.ui.games.boards.cretan_labyrinth`)."""
+        if not isinstance(state, CretanLabyrinthState):
+            raise TypeError(f"expected a Cretan Labyrinth position, got {state!r}")
+        return pictures.board_model(state, highlight)
+
+    @classmethod
+    def draw(cls, board: Board, size: tuple[int, int], blink: bool) -> Image.Image:
+        """The OLED picture of the board (:mod:`companion.ui.games.boards.cretan_labyrinth`)."""
+        return pictures.draw(board, size, blink)
+
+    @classmethod
+    def inventory_pages(cls, board: Board, size: tuple[int, int]) -> int:
+        """Pages of what the players hold (diamonds, key, tools and weapons, lost turns)."""
+        return pictures.inventory_pages(board, size)
+
+    @classmethod
+    def draw_inventories(cls, board: Board, size: tuple[int, int], page: int) -> Image.Image:
+        """Page ``page`` of what the players hold."""
+        return pictures.draw_inventories(board, size, page)
+
+    @classmethod
+    def place_words(cls, board: Board, side: Side) -> str | None:
+        """``in the palace``, ``on gate1, own gateway``, ``on d4``: no track to count along."""
+        return pictures.place_words(board, side)
 
     def lost_reason(self, state: State) -> str:
         """No move the rules allow can use this throw."""

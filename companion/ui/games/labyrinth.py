@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar
 
-from companion.rules import Event, PieceZone, State
+from PIL import Image
+
+from companion.rules import Event, Move, PieceZone, State
 from companion.rules.labyrinth import EV_START_THROW, LabyrinthState
 from companion.ui.games import Presenter, fit, wording
+from companion.ui.games.boards import labyrinth as pictures
+from companion.ui.games.boards.model import Board
 
 
 def _labyrinth(state: State) -> LabyrinthState:
@@ -27,7 +31,20 @@ class LabyrinthPresenter(Presenter):
         "double-one-enters-two": "1+1 enters two",
         "ride-after-tunnel": "Tunnel then ride",
         "field-52": "At 52",
+        "ride-to-52": "Ride ends 52",
     }
+
+    @classmethod
+    def board_model(cls, state: State, highlight: Move | None) -> Board:
+        """The board picture's model of the position (:mod:`companion.ui.games.boards.labyrinth`)."""
+        if not isinstance(state, LabyrinthState):
+            raise TypeError(f"expected a Labyrinth position, got {state!r}")
+        return pictures.board_model(state, highlight)
+
+    @classmethod
+    def draw(cls, board: Board, size: tuple[int, int], blink: bool) -> Image.Image:
+        """The OLED picture of the board (:mod:`companion.ui.games.boards.labyrinth`)."""
+        return pictures.draw(board, size, blink)
 
     def lost_reason(self, state: State) -> str:
         """Seed 000: a piece enters only on the entry value (a 1 on the default board);

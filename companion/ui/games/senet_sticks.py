@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from PIL import Image
+
 from companion.rules import Move, State
 from companion.rules.senet_sticks import STAGE_PLAY, SenetSticksState
 from companion.ui.games import Presenter, fit
+from companion.ui.games.boards import senet_sticks as pictures
+from companion.ui.games.boards.model import Board
 
 
 def _sticks(state: State) -> SenetSticksState:
@@ -27,6 +31,18 @@ class SenetSticksPresenter(Presenter):
         "combination-captures": "Combos capture",
         "board": "Board",
     }
+
+    @classmethod
+    def board_model(cls, state: State, highlight: Move | None) -> Board:
+        """The board picture's model of the position (:mod:`companion.ui.games.boards.senet_sticks`)."""
+        if not isinstance(state, SenetSticksState):
+            raise TypeError(f"expected a casting-stick Senet position, got {state!r}")
+        return pictures.board_model(state, highlight)
+
+    @classmethod
+    def draw(cls, board: Board, size: tuple[int, int], blink: bool) -> Image.Image:
+        """The OLED picture of the board (:mod:`companion.ui.games.boards.senet_sticks`)."""
+        return pictures.draw(board, size, blink)
 
     def lost_reason(self, state: State) -> str:
         """No plinth of the player's can move by any value of the sticks it may use

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from companion.rules import PieceZone, State, Throw
+from PIL import Image
+
+from companion.rules import Move, PieceZone, State, Throw
+from companion.rules.senet_tait import SenetTaitState
 from companion.ui.games import Presenter
+from companion.ui.games.boards import senet_tait as pictures
+from companion.ui.games.boards.model import Board
 
 
 def _value_played(state: State) -> int:
@@ -26,6 +31,18 @@ class SenetTaitPresenter(Presenter):
         "house-of-beauty": "House of Beauty",
         "six-after-lost-throw": "Unused 6 rethrow",
     }
+
+    @classmethod
+    def board_model(cls, state: State, highlight: Move | None) -> Board:
+        """The board picture's model of the position (:mod:`companion.ui.games.boards.senet_tait`)."""
+        if not isinstance(state, SenetTaitState):
+            raise TypeError(f"expected a Senet (Tait) position, got {state!r}")
+        return pictures.board_model(state, highlight)
+
+    @classmethod
+    def draw(cls, board: Board, size: tuple[int, int], blink: bool) -> Image.Image:
+        """The OLED picture of the board (:mod:`companion.ui.games.boards.senet_tait`)."""
+        return pictures.draw(board, size, blink)
 
     def lost_reason(self, state: State) -> str:
         """Tait: 'New pieces can be placed on the board on a throw of four or six'; a

@@ -11,6 +11,7 @@ import pytest
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.rules import Phase, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
+from companion.rules.cretan_labyrinth.tasks import END_TURN, Fight
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
 
@@ -109,7 +110,7 @@ def test_battle_questions_name_the_other_fighter() -> None:
     state.keys[1] = True
     state.stage = "resolve"
     state.turn = 0
-    state.queue = [("battle", 0, 1, False), ("end-turn",)]
+    state.queue = [Fight(0, 1, False), END_TURN]
     state._run([])
     assert state.current_player == 0 and SHOWN.prompt(state) == "You attack P2! Show:"
     state.apply(state.parse_move("show sword"))

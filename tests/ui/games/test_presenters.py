@@ -128,7 +128,10 @@ def test_no_rules_module_knows_the_screen_width() -> None:
     for path in sorted(RULES.rglob("*.py")):
         found += _offending(path, r"(?<![\w.])21(?![\w.])")
         found += _offending(path, r"(?<![\w:])LINE\b(?!:)")
-        found += _offending(path, r"companion\.(ui|app|sim)\b")
+        # (a game names its UI entry as a string, ``presenter = "companion.ui...:Class"``,
+        # which only the screens import)
+        found += [line for line in _offending(path, r"companion\.(ui|app|sim)\b")
+                  if not re.search(r': presenter = "[\w.]+:\w+"$', line)]
     assert found == []
 
 

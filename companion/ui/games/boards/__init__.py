@@ -12,27 +12,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
-
 from PIL import Image
 
 from companion.rules import IllegalMoveError, Move, State
 
+from .entry import entry_class
 from .model import Board, Cell, Highlight, Mark, Piece, Side
 from .pixels import check_size
 from .svg import board_svg
 from .words import pieces_in_words_of
-
-if TYPE_CHECKING:
-    from companion.rules.cretan_labyrinth import CretanLabyrinthState
-    from companion.rules.labyrinth import LabyrinthState
-    from companion.rules.senet_sticks import SenetSticksState
-    from companion.rules.senet_tait import SenetTaitState
-
-# Each game's picture module (and with it the game's engine) is imported when a board of
-# that game is first drawn, as companion.rules.registry imports the engines: the
-# referee's start, which draws the menu, imports none of them.
 
 __all__ = [
     "Board",
@@ -61,48 +49,7 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
         raise IllegalMoveError(
             f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
         )
-    game = state.game.id
-    if game == "senet-tait":
-        from . import senet_tait
-
-        return senet_tait.board_model(cast("SenetTaitState", state), highlight)
-    if game == "senet-sticks":
-        from . import senet_sticks
-
-        return senet_sticks.board_model(cast("SenetSticksState", state), highlight)
-    if game == "labyrinth":
-        from . import labyrinth
-
-        return labyrinth.board_model(cast("LabyrinthState", state), highlight)
-    if game == "cretan-labyrinth":
-        from . import cretan_labyrinth
-
-        return cretan_labyrinth.board_model(cast("CretanLabyrinthState", state), highlight)
-    raise ValueError(f"no board picture for the game {game!r}")
-
-
-def _draw_of(game: str) -> Callable[[Board, tuple[int, int], bool], Image.Image]:
-    """The ``draw`` of ``game``'s picture module (imported now if not yet).
-
-    :raises ValueError: a game with no picture.
-    """
-    if game == "senet-tait":
-        from . import senet_tait
-
-        return senet_tait.draw
-    if game == "senet-sticks":
-        from . import senet_sticks
-
-        return senet_sticks.draw
-    if game == "labyrinth":
-        from . import labyrinth
-
-        return labyrinth.draw
-    if game == "cretan-labyrinth":
-        from . import cretan_labyrinth
-
-        return cretan_labyrinth.draw
-    raise ValueError(f"no board picture for the game {game!r}")
+    return entry_class(state.game.id).board_model(state, highlight)
 
 
 def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool = False) -> Image.Image:
@@ -118,32 +65,24 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
     :raises ValueError: ``size`` under 64 x 32 pixels, or a game with no picture.
     """
     size = check_size(size)
-    return _draw_of(board.game)(board, size, blink)
+    return entry_class(board.game).draw(board, size, blink)
 
 
 def inventory_pages(board: Board, size: tuple[int, int] = (128, 64)) -> int:
     """How many pages :func:`draw_inventories` needs on a panel of ``size`` (0 for a game
-    whose players hold nothing: every game but the Cretan Labyrinth)."""
-    if board.game != "cretan-labyrinth":
-        return 0
-    from . import cretan_labyrinth
-
-    return cretan_labyrinth.inventory_pages(board, check_size(size))
+    whose players hold nothing: every game here but the Cretan Labyrinth)."""
+    return entry_class(board.game).inventory_pages(board, check_size(size))
 
 
 def draw_inventories(board: Board, size: tuple[int, int] = (128, 64), page: int = 0) -> Image.Image:
-    """The Cretan Labyrinth's second page: what each player holds (diamonds found lit,
+    """A game's second page (the Cretan Labyrinth's): what each player holds (diamonds found lit,
     the ones still to find dotted, the Magic Key, tools and weapons, turns still lost),
     page ``page`` of :func:`inventory_pages`.
 
-    :raises ValueError: not a Cretan Labyrinth board, a ``size`` under 64 x 32 pixels,
+    :raises ValueError: a game whose players hold nothing, a ``size`` under 64 x 32 pixels,
         or ``page`` outside ``0 .. inventory_pages() - 1``.
     """
-    if board.game != "cretan-labyrinth":
-        raise ValueError(f"the players of {board.game!r} hold no inventories")
-    from . import cretan_labyrinth
-
-    return cretan_labyrinth.draw_inventories(board, check_size(size), page)
+    return entry_class(board.game).draw_inventories(board, check_size(size), page)
 
 
 def pieces_in_words(state: State, width: int) -> list[str]:

@@ -17,14 +17,15 @@ holds the Magic Key. The inventories are a second page (:func:`draw_inventories`
 
 from __future__ import annotations
 
+from typing import Final
+
 from PIL import Image, ImageDraw
 
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
-from companion.rules.cretan_data import square_name
+from companion.rules.cretan_data import ITEMS, square_name
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.font import draw_text, text_width, wrap
-from companion.ui.games.cretan_labyrinth import holdings
 
 from . import model as m
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -43,6 +44,22 @@ from .pixels import (
     tiny,
     token,
 )
+
+SHORT_ITEM_NAMES: Final = {i: ("Medusa-head" if i == "head" else i) for i in ITEMS}
+"""One word per tool or weapon for the lists (C5: the Head of Medusa is ``Medusa-head``,
+not ``Medusa``, which is also a creature on the cards)."""
+
+
+def holdings(state: CretanLabyrinthState, p: int) -> list[str]:
+    """What player ``p`` holds, one short word each, in a fixed order: the diamonds by
+    colour (the deck file's order), ``key`` for a Magic Key, then the tools and weapons
+    in the weapon table's order (``Medusa-head`` for the Head of Medusa). The board
+    picture's inventories use the same words."""
+    words = state.diamonds_held(p)
+    if state.keys[p]:
+        words.append("key")
+    return words + [SHORT_ITEM_NAMES[i] for i in state.item_kinds(p)]
+
 
 PALETTE = ("firebrick", "royalblue", "forestgreen", "goldenrod")
 """The web page's colours of Players 1-4 (the seed gives the players no colours)."""
@@ -339,3 +356,18 @@ def draw_inventories(board: Board, size: tuple[int, int], page: int,
         if side.key and x + art_size(KEY)[0] <= size[0]:
             blit(image, x + 1, y + 2, KEY)
     return image
+
+
+def place_words(board: Board, side: Side) -> str:
+    """Where a player stands, in words: ``in the palace``, ``on gate1, own gateway``, ``on d4``."""
+    squares = board.squares_of(side.player)
+    if not squares:
+        return "not on the board"
+    cell = board.cell(squares[0])
+    if cell.has(m.PALACE):
+        return "in the palace"
+    gate = cell.mark(m.GATEWAY)
+    if gate is not None:
+        own = ", own gateway" if gate.player == side.player else ""
+        return f"on {cell.label}{own}"
+    return f"on {cell.label}"

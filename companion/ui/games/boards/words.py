@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rules import PieceZone
 
-from . import model as m
+from .entry import entry_class
 from .model import Board, Side
 
 MIN_WIDTH = 12
@@ -15,8 +15,9 @@ _ZONES = (PieceZone.OUTSIDE, PieceZone.HELD, PieceZone.OFF)
 
 def entry(board: Board, side: Side) -> str:
     """One player's pieces in one sentence (see :func:`pieces_in_words_of`)."""
-    if board.game == "cretan-labyrinth":
-        return f"{side.name}: {_cretan_place(board, side)}"
+    place = entry_class(board.game).place_words(board, side)
+    if place is not None:
+        return f"{side.name}: {place}"
     parts: list[str] = []
     squares = board.squares_of(side.player)
     if squares:
@@ -38,20 +39,6 @@ def entry(board: Board, side: Side) -> str:
         if n:
             parts.append(f"{n} {board.zone_word(zone) or zone.value}")
     return f"{side.name}: " + ("; ".join(parts) if parts else "no pieces")
-
-
-def _cretan_place(board: Board, side: Side) -> str:
-    squares = board.squares_of(side.player)
-    if not squares:
-        return "not on the board"
-    cell = board.cell(squares[0])
-    if cell.has(m.PALACE):
-        return "in the palace"
-    gate = cell.mark(m.GATEWAY)
-    if gate is not None:
-        own = ", own gateway" if gate.player == side.player else ""
-        return f"on {cell.label}{own}"
-    return f"on {cell.label}"
 
 
 GLUE = "\x00"

@@ -1,37 +1,12 @@
-"""The Cretan Labyrinth (seed ``004_fc892f1937d88e90.txt``).
-
-2-4 players start at their own gateway on the sides of a square board, collect one
-diamond of each of four colours, hand them in for the Magic Key in the palace at the
-centre, and carry four diamonds and the key back to their own gateway. Direction cards
-say where a piece may go, a die how far; coloured "do" cards bring creatures, tools,
-weapons and diamonds.
-
-The board and the decks are data (:mod:`companion.rules.cretan_data`): the packaged
-defaults, or a user's own files through the options ``board`` and ``decks``. Every
-decision the seed leaves open is written in ``docs/rules/cretan-labyrinth.md``.
-
-A turn (seed, "Starting the Game" rule 1: "The first player first rolls the dice to see
-how far to go and then takes a direction card to see which direction to go"):
-
-1. THROW the distance die (:class:`~companion.rules.throws.Dice`);
-2. THROW = draw a direction card (a :class:`~companion.rules.throws.Deck`);
-3. MOVE: choose where the move stops (``f3-f6``), or ``pass`` when the piece cannot move;
-4. the landing is resolved: the key taken from its keeper or a battle offered, the card
-   of a coloured space drawn (a THROW of that colour's deck) and done, the Magic Key
-   offered in the palace, the win at the own gateway. Decisions on the way
-   (avert a danger, attack, show a weapon, take the key, fly on Pegasus, change places
-   with the unicorn) are :attr:`~companion.rules.core.Phase.DECIDE` or MOVE choices;
-5. the direction card goes to the bottom of its deck; the next player clockwise, or the
-   same player again for an extra turn.
-
-Before the first turn every player throws one die; the highest throw starts, tied
-players throw again.
-"""
+"""The rules of the Cretan Labyrinth (seed ``004_fc892f1937d88e90.txt``): the game's
+options and tables (:class:`CretanLabyrinthRules`) and its positions
+(:class:`CretanLabyrinthState`). See the package's docstring for a turn's shape."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
+from dataclasses import replace
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -44,6 +19,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     Move,
     Option,
@@ -52,10 +28,8 @@ from companion.rules.core import (
     Phase,
     PieceAt,
     PieceZone,
-    PositionError,
     Square,
     State,
-    require,
 )
 from companion.rules.cretan_data import (
     DIRECTIONS,
@@ -67,6 +41,22 @@ from companion.rules.cretan_data import (
     battle_by_weapons,
     load_board,
     load_decks,
+)
+from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables
+from companion.rules.cretan_labyrinth.tasks import (
+    END_TURN,
+    LANDS,
+    NONE_SHOWN,
+    Battle,
+    BattleOffer,
+    DoCard,
+    Draw,
+    EndTurn,
+    Fight,
+    KeyOffer,
+    Land,
+    Task,
+    Win,
 )
 from companion.rules.errors import BoardDataError
 from companion.rules.throws import Deck, Dice, Implement, Throw
@@ -86,37 +76,15 @@ EV_SENT: Final = "sent"
 EV_ROUND_LIMIT: Final = "round-limit"
 
 # Stages of a turn (the JSON "stage").
-_START = "start"
-_DISTANCE = "distance"
-_DIRECTION = "direction"
-_MOVE = "move"
-_RESOLVE = "resolve"
-_OVER = "over"
-_STAGES: Final = (_START, _DISTANCE, _DIRECTION, _MOVE, _RESOLVE, _OVER)
-
-# Pending tasks of the resolve stage (tuples; the JSON "pending" list, players 1-based).
-_T_LAND = "land"
-_T_DRAW = "draw"
-_T_CARD = "card"
-_T_KEY = "key-offer"
-_T_ATTACK = "battle-offer"
-_T_BATTLE = "battle"
-_T_WIN = "win"
-_T_END = "end-turn"
+STAGE_START = "start"
+STAGE_DISTANCE = "distance"
+STAGE_DIRECTION = "direction"
+STAGE_MOVE = "move"
+STAGE_RESOLVE = "resolve"
+STAGE_OVER = "over"
+STAGES: Final = (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE, STAGE_OVER)
 
 _PASS_ONLY: Final = (PASS,)
-
-_END: Final = (_T_END,)
-_LAND: Final = tuple((_T_LAND, p) for p in range(4))
-"""The tasks queued by every move, per player (at most 4: ``max_players``)."""
-
-_WALKS_KEPT: Final = 40_000
-"""The board's walks (stops and legal moves of one move) a game keeps: all of them for
-four players on the default board (about 15,500, some 10 MB)."""
-
-_MET_WALKS_KEPT: Final = 4_000
-"""Walks that meet the Magic Key's keeper a game keeps (they depend on where players
-stand, and recur less)."""
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -125,72 +93,10 @@ DEFAULT_ROUND_LIMIT: Final = 300
 """Rounds after which a game ends by default: a safety net, since by the rules a game can
 go on for ever (diamonds are lost and found again, the key changes hands)."""
 
-NONE_SHOWN: Final = "none"
-"""What a player without tools or weapons shows in a battle."""
 
-Task = tuple[Any, ...]
-
-class _BoardTables:
-    """What a board's geometry decides, computed once per board and shared by every game
-    on it (a companion starts a new game object for every game): tables of distances,
-    gateways and the order of squares, and the walks found so far (the stops of a move
-    depend on the board, the direction, the distance and where a keeper stands)."""
-
-    def __init__(self, board: Board) -> None:
-        nodes = range(len(board.names))
-        self.gate_seat_of: tuple[int, ...] = tuple(board.gate_seat(n) for n in nodes)
-        """The seat (0-based) whose gateway node ``n`` is, or -1."""
-        self.reach_table: tuple[tuple[int, ...], ...] = tuple(
-            tuple(board.reach(a, b) for b in nodes) for a in nodes
-        )
-        """``reach_table[a][b]`` is ``board.reach(a, b)`` (squares, diagonal steps counted)."""
-        self.gap_table: tuple[tuple[int, ...], ...] = tuple(
-            tuple(board.gap(a, b) for b in nodes) for a in nodes
-        )
-        """``gap_table[a][b]`` is ``board.gap(a, b)`` (squares, walls ignored)."""
-        self.longest_gap: int = max(1, max(max(row) for row in self.gap_table))
-        self.widest: int = max(max(r.c1 - r.c0, r.r1 - r.r0) + 1 for r in board.rects)
-        """The most squares a node spans across (2: the palace and the gateways)."""
-        ranked = sorted(nodes, key=_node_order(board))
-        self.node_rank: tuple[int, ...] = tuple(ranked.index(n) for n in nodes)
-        """The place of each node in the order legal moves list their squares."""
-        self.barred: dict[int, tuple[frozenset[int], ...]] = {}
-        self.homes: dict[int, tuple[int, ...]] = {}
-        self.ways: dict[
-            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
-        ] = {}
-        self.walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
-        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
-        most :data:`_WALKS_KEPT`, then forgotten all at once."""
-        self.met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
-        """Walks that meet the Magic Key's keeper: by where the players met stand."""
-        self.blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
-        """The blank squares a walk crosses, for a keeper within two spaces of them."""
-        self.visited: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
-        """Every node a walk goes through: a keeper's walk meets nobody when none of
-        them is within two spaces of another player."""
-        self.flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
-        """Pegasus's choices by (players, player, square): every square it may fly to."""
-
-
-_BOARDS: dict[tuple[Hashable, ...], _BoardTables] = {}
-_BOARDS_KEPT: Final = 8
-"""Boards whose tables are kept (the default and a player's own ones)."""
-
-
-def _board_tables(board: Board) -> _BoardTables:
-    """The tables of ``board``, shared by every game on a board with the same squares."""
-    key = (board.names, board.rects, board.colours, board.succ, board.gateways, board.palace)
-    tables = _BOARDS.get(key)
-    if tables is None:
-        if len(_BOARDS) >= _BOARDS_KEPT:
-            _BOARDS.clear()
-        tables = _BOARDS[key] = _BoardTables(board)
-    return tables
-
-
-class CretanLabyrinth(Game):
-    """The Cretan Labyrinth for 2-4 players.
+class CretanLabyrinthRules(Game):
+    """The Cretan Labyrinth for 2-4 players: the rules (reading a position is added by
+    :class:`~companion.rules.cretan_labyrinth.CretanLabyrinth`).
 
     Options (see ``docs/rules/cretan-labyrinth.md``):
 
@@ -201,6 +107,9 @@ class CretanLabyrinth(Game):
       battles);
     * ``weapon-columns``: ``attack-defend`` (default) or ``defend-attack``: which of the
       weapon table's two "Will Defeat" columns holds for the attacker;
+    * ``keeper-near-start``: ``free`` (default) or ``stop``: whether the keeper of the
+      Magic Key who starts a move within two spaces of another player must stop at the
+      first step and battle (docs/rules/cretan-labyrinth.md D29);
     * ``round-limit``: the number of rounds after which the game ends, the leaders
       (key first, then diamonds) sharing the win; 300 by default, 0 for no limit.
 
@@ -211,12 +120,14 @@ class CretanLabyrinth(Game):
     id = "cretan-labyrinth"
     title = "The Cretan Labyrinth"
     seed_files = ("004_fc892f1937d88e90.txt",)
+    sharpness = 0.9
+    presenter = "companion.ui.games.cretan_labyrinth:CretanLabyrinthPresenter"
     min_players = 2
     max_players = 4
     default_players = 2
     options = (
-        Option("board", "", "path of a board file (TOML) to use instead of the default board"),
-        Option("decks", "", "path of a deck file (TOML) to use instead of the default decks"),
+        FileOption("board", "", "path of a board file (TOML) to use instead of the default board"),
+        FileOption("decks", "", "path of a deck file (TOML) to use instead of the default decks"),
         Option("distance-dice", 1, "dice thrown for the distance of a move", (1, 2)),
         Option(
             "magic-keys",
@@ -229,6 +140,13 @@ class CretanLabyrinth(Game):
             "attack-defend",
             "which 'Will Defeat' column of the weapon table holds for the attacker's item",
             ("attack-defend", "defend-attack"),
+        ),
+        Option(
+            "keeper-near-start",
+            "free",
+            "a keeper starting a move within two spaces of a player: walks on (free) or "
+            "must stop at the first step and battle (stop)",
+            ("free", "stop"),
         ),
         Option(
             "round-limit",
@@ -256,10 +174,11 @@ class CretanLabyrinth(Game):
         self.distance_dice = Dice(int(self.option("distance-dice")), 6)
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
+        self.stop_near_start: bool = self.option("keeper-near-start") == "stop"
         self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         # Tables of the board, for speed (a move's stops walk the board at every step),
-        # made once per board and shared by every game on it (see _BoardTables).
-        tables = _board_tables(self.board)
+        # owned by this game and built now (see BoardTables).
+        tables = self.tables = BoardTables(self.board)
         self.gate_seat_of = tables.gate_seat_of
         self.reach_table = tables.reach_table
         self.gap_table = tables.gap_table
@@ -323,15 +242,16 @@ class CretanLabyrinth(Game):
     ) -> tuple[dict[int, int], tuple[Move, ...]]:
         """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
         board's walks (at most 5 directions x 6 distances per square and player) are
-        kept up to :data:`_WALKS_KEPT`; walks that meet a keeper (``rare``), which
-        depend on where players stand, up to :data:`_MET_WALKS_KEPT`. A full store is
+        kept up to :data:`WALKS_KEPT`; walks that meet a keeper (``rare``), which
+        depend on where players stand, up to :data:`MET_WALKS_KEPT`. A full store is
         emptied and starts again."""
         kept = self._met_walks if rare else self._walks
-        if len(kept) >= (_MET_WALKS_KEPT if rare else _WALKS_KEPT):
+        if len(kept) >= (MET_WALKS_KEPT if rare else WALKS_KEPT):
             kept.clear()
             if not rare:
                 self._blanks.clear()
                 self._visited.clear()
+                self.tables.prepared.clear()
         kept[memo] = found
         return found
 
@@ -362,10 +282,40 @@ class CretanLabyrinth(Game):
 
     def new_state(self, players: int | None = None) -> CretanLabyrinthState:
         n = self.check_players(players)
+        self.prepare(n)
         return CretanLabyrinthState(self, n)
 
-    def _state_from_body(self, data: Mapping[str, Any], players: int) -> CretanLabyrinthState:
-        return _read_state(self, data, players)
+    def prepare(self, players: int) -> None:
+        """Find every walk of the board for ``players`` players once, when the first
+        new game for that many is made (:meth:`new_state`; a position read for a one-off
+        question does not pay for it): every square, direction card and distance, for each
+        player (about 15,500 walks for four players on the default board, 0.2 s of CPU
+        here, some 10 MB; within :data:`WALKS_KEPT` for 2, 3 and 4 players together). A
+        fresh game then plays as fast as one that has run for a while. Walks that meet the
+        Magic Key's keeper still depend on where players stand and are found in play."""
+        if players in self.tables.prepared:
+            return
+        self.tables.prepared.add(players)
+        scratch = CretanLabyrinthState(self, players)
+        scratch.stage = STAGE_MOVE
+        ways = {card.go: cid for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK}
+        dice = self.distance_dice
+        distances = range(dice.count, 6 * dice.count + 1)
+        nodes = range(len(self.board.names))
+        for p in range(players):
+            scratch.turn = p
+            barred = self.barred(players)[p]
+            for node in nodes:
+                if node in barred:
+                    continue
+                scratch.pos[p] = node
+                for card in ways.values():
+                    scratch.direction = card
+                    for distance in distances:
+                        scratch.distance = distance
+                        scratch._stops = None
+                        scratch._walk()
+
 
 
 class CretanLabyrinthState(State):
@@ -403,9 +353,9 @@ class CretanLabyrinthState(State):
         "winners",
     )
 
-    game: CretanLabyrinth
+    game: CretanLabyrinthRules
 
-    def __init__(self, game: CretanLabyrinth, players: int) -> None:
+    def __init__(self, game: CretanLabyrinthRules, players: int) -> None:
         super().__init__(game, players)
         board = game.board
         seats = game.seats(players)
@@ -418,14 +368,14 @@ class CretanLabyrinthState(State):
         self.decks: dict[str, Deck] = {
             name: Deck(name, cards) for name, cards in game.decks.contents.items()
         }
-        self.stage = _START
+        self.stage = STAGE_START
         self.turn = 0
         self.rollers: list[int] = list(range(players))
         self.rolls: list[int] = []
         self.distance = 0
         self.direction: str | None = None
         self.queue: list[Task] = []
-        self.battle: dict[str, Any] | None = None
+        self.battle: Battle | None = None
         self.extra = False
         self.fought = False
         """A battle was fought this turn: landing offers no second one."""
@@ -452,7 +402,7 @@ class CretanLabyrinthState(State):
         other.distance = self.distance
         other.direction = self.direction
         other.queue = self.queue[:]
-        other.battle = None if self.battle is None else dict(self.battle)
+        other.battle = self.battle
         other.extra = self.extra
         other.fought = self.fought
         other.turns = self.turns
@@ -525,7 +475,7 @@ class CretanLabyrinthState(State):
             tuple(self.lost),
             tuple(self.decks.values()),
             tuple(self.queue),
-            None if battle is None else tuple(sorted(battle.items())),
+            battle,
             self.extra,
             self.fought,
             self.turns,
@@ -569,50 +519,51 @@ class CretanLabyrinthState(State):
     @property
     def phase(self) -> Phase:
         stage = self.stage
-        if stage == _OVER:
+        if stage == STAGE_OVER:
             return Phase.OVER
-        if stage in (_START, _DISTANCE, _DIRECTION):
+        if stage in (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION):
             return Phase.THROW
-        if stage == _MOVE:
+        if stage == STAGE_MOVE:
             return Phase.MOVE
         task = self.queue[0]
-        kind = task[0]
-        if kind == _T_DRAW:
+        kind = type(task)
+        if kind is Draw:
             return Phase.THROW
-        if kind == _T_BATTLE:
+        if kind is Fight:
             return Phase.THROW if self._battle_needs() in ("att-roll", "def-roll") else Phase.DECIDE
-        if kind == _T_CARD and self.card(task[2]).effect == "pegasus":
+        if type(task) is DoCard and self.card(task.card).effect == "pegasus":
             return Phase.MOVE
         return Phase.DECIDE
 
     @property
     def current_player(self) -> int:
         stage = self.stage
-        if stage == _START:
+        if stage == STAGE_START:
             return self.rollers[len(self.rolls)]
-        if stage != _RESOLVE:
+        if stage != STAGE_RESOLVE:
             return self.turn
         task = self.queue[0]
-        if task[0] == _T_BATTLE:
+        if type(task) is Fight:
             need = self._battle_needs()
             assert self.battle is not None
-            return int(self.battle["defender"] if need in ("def-item", "def-roll") else self.battle["attacker"])
-        return int(task[1])
+            return self.battle.defender if need in ("def-item", "def-roll") else self.battle.attacker
+        assert not isinstance(task, EndTurn)
+        return task.player
 
     @property
     def throw_spec(self) -> Implement | None:
         stage = self.stage
-        if stage == _START:
+        if stage == STAGE_START:
             return self.game.die
-        if stage == _DISTANCE:
+        if stage == STAGE_DISTANCE:
             return self.game.distance_dice
-        if stage == _DIRECTION:
+        if stage == STAGE_DIRECTION:
             return self.decks[DIRECTION_DECK]
-        if stage == _RESOLVE:
+        if stage == STAGE_RESOLVE:
             task = self.queue[0]
-            if task[0] == _T_DRAW:
-                return self.decks[task[2]]
-            if task[0] == _T_BATTLE and self._battle_needs() in ("att-roll", "def-roll"):
+            if type(task) is Draw:
+                return self.decks[task.colour]
+            if type(task) is Fight and self._battle_needs() in ("att-roll", "def-roll"):
                 return self.game.die
         return None
 
@@ -637,8 +588,8 @@ class CretanLabyrinthState(State):
         if self.direction is not None:
             held[self.direction] += 1
         for task in self.queue:
-            if task[0] == _T_CARD:
-                held[task[2]] += 1
+            if type(task) is DoCard:
+                held[task.card] += 1
         return held
 
     # --- what the board does not show ------------------------------------------------
@@ -661,37 +612,36 @@ class CretanLabyrinthState(State):
     def fighters(self) -> tuple[int, int] | None:
         """The battle under way as ``(attacker, defender)`` (player indices), or ``None``.
         Key rule 5: 'In case of a tie the defender wins'."""
-        if self.stage != _RESOLVE or self.battle is None:
+        if self.stage != STAGE_RESOLVE or self.battle is None:
             return None
-        return int(self.battle["attacker"]), int(self.battle["defender"])
+        return self.battle.attacker, self.battle.defender
 
     def card_being_done(self) -> Card | None:
         """The card whose player must decide how it is done (where Pegasus flies,
         whether to avert a danger with a tool, whom to change places with), or ``None``
         when no card waits for a decision."""
-        if self.stage != _RESOLVE or self.throw_spec is not None:
+        if self.stage != STAGE_RESOLVE or self.throw_spec is not None:
             return None
         task = self.queue[0]
-        return self.card(str(task[2])) if task[0] == _T_CARD else None
+        return self.card(task.card) if type(task) is DoCard else None
 
     # --- moves ----------------------------------------------------------------------
 
     def _legal(self) -> tuple[Move, ...]:
         g = self.game
         board = g.board
-        if self.stage == _MOVE:
+        if self.stage == STAGE_MOVE:
             return self._walk()[1]
         task = self.queue[0]
-        kind = task[0]
         p = self.current_player
-        if kind == _T_KEY:
+        if type(task) is KeyOffer:
             return (g.move("take-key"), g.move("keep-diamonds"))
-        if kind == _T_ATTACK:
-            return (g.move("attack", label=self.name(task[2])), g.move("no-attack"))
-        if kind == _T_BATTLE:
+        if type(task) is BattleOffer:
+            return (g.move("attack", label=self.name(task.keeper)), g.move("no-attack"))
+        if type(task) is Fight:
             return tuple(g.move("show", label=item) for item in self.item_kinds(p))
-        assert kind == _T_CARD
-        card = self.card(task[2])
+        assert type(task) is DoCard
+        card = self.card(task.card)
         if card.effect == "pegasus":
             # Every square but the own and others' gateways: the same from the same square.
             flight = (self.players, p, self.pos[p])
@@ -712,7 +662,7 @@ class CretanLabyrinthState(State):
 
     def legal_moves(self) -> tuple[Move, ...]:
         """As :meth:`State.legal_moves`; a move's stops first, at once."""
-        if self.stage == _MOVE:
+        if self.stage == STAGE_MOVE:
             return self._walk()[1]
         return super().legal_moves()
 
@@ -784,7 +734,7 @@ class CretanLabyrinthState(State):
                 found = g._met_walks.get(memo)
                 if found is None:
                     found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
-            if self.stage == _MOVE:
+            if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
         if keeper is not None and keeper != p:
@@ -801,7 +751,7 @@ class CretanLabyrinthState(State):
                             stops[b] = -1
                         with_extra = g.keep_walk(memo, self._stops_and_moves(stops), rare=True)
                     found = with_extra
-        if self.stage == _MOVE:
+        if self.stage == STAGE_MOVE:
             self._stops = found
         return found
 
@@ -848,6 +798,7 @@ class CretanLabyrinthState(State):
         palace = board.palace
         gate_seat = game.gate_seat_of
         start = self.pos[p]
+        stop_near_start = game.stop_near_start
         result: dict[int, int] = {}
 
         def stoppable(n: int) -> bool:
@@ -870,7 +821,7 @@ class CretanLabyrinthState(State):
             then [he] must stop and do battle ... as soon as [he] comes within range.'
             The player met stepping from ``n`` to ``s``, or -1."""
             for q, r in others:
-                if r[s] <= 2 and r[n] > 2:
+                if r[s] <= 2 and (r[n] > 2 or (stop_near_start and n == start)):
                     return q
             return -1
 
@@ -941,19 +892,19 @@ class CretanLabyrinthState(State):
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         stage = self.stage
-        if stage == _DISTANCE:
+        if stage == STAGE_DISTANCE:
             self.distance = sum(throw.values)
-            self.stage = _DIRECTION
+            self.stage = STAGE_DIRECTION
             p, d = self.turn, self.distance
             said = self.game._events.get((EV_THROWN, p, d))  # _told, inlined: every turn says it
             if said is None:
                 said = self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))
             return [said]
-        if stage == _DIRECTION:
+        if stage == STAGE_DIRECTION:
             card = throw.faces[0]  # the card drawn (a throw of the direction deck)
             self._take(DIRECTION_DECK, card)
             self.direction = card
-            self.stage = _MOVE
+            self.stage = STAGE_MOVE
             self._stops = None
             p = self.turn
             said = self.game._events.get((EV_CARD_DRAWN, p, card))  # _told, inlined
@@ -964,7 +915,7 @@ class CretanLabyrinthState(State):
                 )
             return [said]
         events: list[Event] = []
-        if stage == _START:
+        if stage == STAGE_START:
             p = self.current_player
             value = throw.values[0]
             self.rolls.append(value)
@@ -975,7 +926,7 @@ class CretanLabyrinthState(State):
                 if len(tied) == 1:
                     # 'Each player rolls one die and the highest roll goes first.'
                     self.turn = tied[0]
-                    self.stage = _DISTANCE
+                    self.stage = STAGE_DISTANCE
                     self.turns = 1
                     events.append(Event(EV_TURN_PASSES, self.turn, f"{self.name(self.turn)} throws highest and starts"))
                 else:
@@ -985,20 +936,24 @@ class CretanLabyrinthState(State):
                     self.rolls = []
             return events
         task = self.queue[0]
-        if task[0] == _T_DRAW:
-            p, colour = task[1], task[2]
+        if type(task) is Draw:
+            p, colour = task.player, task.colour
             card = throw.faces[0]  # the card drawn (a throw of that colour's deck)
             self._take(colour, card)
-            self.queue[0] = (_T_CARD, p, card)
+            self.queue[0] = DoCard(p, card)
             events.append(self._told(
                 (EV_CARD_DRAWN, p, colour, card),
                 lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
             ))
         else:
-            assert self.battle is not None
-            who = "attacker" if self._battle_needs() == "att-roll" else "defender"
-            self.battle[f"{who}_roll"] = throw.values[0]
-            p = int(self.battle[who])
+            battle = self.battle
+            assert battle is not None
+            if battle.needs() == "att-roll":
+                self.battle = replace(battle, attacker_roll=throw.values[0])
+                p = battle.attacker
+            else:
+                self.battle = replace(battle, defender_roll=throw.values[0])
+                p = battle.defender
             events.append(Event(EV_THROWN, p, f"{self.name(p)} throws {throw.values[0]} in the battle"))
         self._run(events)
         return events
@@ -1008,14 +963,14 @@ class CretanLabyrinthState(State):
     def _push_move(self, move: Move) -> list[Event]:
         events: list[Event] = []
         board = self.game.board
-        if self.stage == _MOVE:
+        if self.stage == STAGE_MOVE:
             p = self.turn
             if move.kind == "pass":
                 events.append(self._told(
                     (EV_THROW_LOST, p, self.direction),
                     lambda: Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"),
                 ))
-                self.queue = [(_T_END,)]
+                self.queue = [END_TURN]
                 self._stops = None
             else:
                 assert isinstance(move.dst, str)
@@ -1030,21 +985,20 @@ class CretanLabyrinthState(State):
                     (EV_MOVED, p, move.src, move.dst),
                     lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
                 ))
-                self.queue = [_LAND[p], _END]
+                self.queue = [LANDS[p], END_TURN]
                 if battle_with >= 0:
                     events.append(Event(
                         EV_BATTLE, battle_with,
                         f"{self.name(p)} with the Magic Key comes within two spaces of "
                         f"{self.name(battle_with)} and must stop and fight",
                     ))
-                    self.queue.insert(0, (_T_BATTLE, battle_with, p, True))
-            self.stage = _RESOLVE
+                    self.queue.insert(0, Fight(battle_with, p, True))
+            self.stage = STAGE_RESOLVE
             self._run(events)
             return events
         task = self.queue[0]
-        kind = task[0]
         p = self.current_player
-        if kind == _T_KEY:
+        if type(task) is KeyOffer:
             self.queue.pop(0)
             if move.kind == "take-key":
                 # 'Once there you may obtain a Magic Key by handing in one of each (4)
@@ -1054,23 +1008,26 @@ class CretanLabyrinthState(State):
                 events.append(Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"))
             else:
                 events.append(Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds"))
-        elif kind == _T_ATTACK:
+        elif type(task) is BattleOffer:
             self.queue.pop(0)
-            q = int(task[2])
+            q = task.keeper
             if move.kind == "attack":
                 events.append(Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"))
-                self.queue.insert(0, (_T_BATTLE, p, q, False))
+                self.queue.insert(0, Fight(p, q, False))
             else:
                 events.append(Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"))
-        elif kind == _T_BATTLE:
-            assert self.battle is not None
-            who = "attacker" if self._battle_needs() == "att-item" else "defender"
-            self.battle[f"{who}_shows"] = move.label
+        elif type(task) is Fight:
+            battle = self.battle
+            assert battle is not None
+            if battle.needs() == "att-item":
+                self.battle = replace(battle, attacker_shows=move.label)
+            else:
+                self.battle = replace(battle, defender_shows=move.label)
             events.append(Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[move.label]}"))
         else:
-            assert kind == _T_CARD
+            assert type(task) is DoCard
             self.queue.pop(0)
-            self._do_card(p, str(task[2]), move, events)
+            self._do_card(p, task.card, move, events)
         self._run(events)
         return events
 
@@ -1084,30 +1041,29 @@ class CretanLabyrinthState(State):
 
     def _run(self, events: list[Event]) -> None:
         """Resolve pending tasks until one needs a throw or a decision, or the turn ends."""
-        while self.queue and self.stage == _RESOLVE:
+        while self.queue and self.stage == STAGE_RESOLVE:
             task = self.queue[0]
-            kind = task[0]
-            if kind == _T_LAND:
+            if type(task) is Land:
                 self.queue.pop(0)
-                self._land(task[1], events)
-            elif kind == _T_WIN:
+                self._land(task.player, events)
+            elif type(task) is Win:
                 self.queue.pop(0)
-                self._check_win(int(task[1]), events)
-            elif kind == _T_END:
+                self._check_win(task.player, events)
+            elif type(task) is EndTurn:
                 self.queue.pop(0)
                 self._end_turn(events)
-            elif kind == _T_DRAW:
-                if self.decks[task[2]].unseen or self.decks[task[2]].returned:
+            elif type(task) is Draw:
+                if self.decks[task.colour].unseen or self.decks[task.colour].returned:
                     return
                 self.queue.pop(0)
-                events.append(Event(EV_CARD_DRAWN, int(task[1]), f"the {task[2]} deck is empty: no card"))
-            elif kind == _T_CARD:
-                p = task[1]
-                if self._card_waits(p, task[2]):
+                events.append(Event(EV_CARD_DRAWN, task.player, f"the {task.colour} deck is empty: no card"))
+            elif type(task) is DoCard:
+                p = task.player
+                if self._card_waits(p, task.card):
                     return
                 self.queue.pop(0)
-                self._do_card(p, task[2], None, events)
-            elif kind == _T_BATTLE:
+                self._do_card(p, task.card, None, events)
+            elif type(task) is Fight:
                 if self.battle is None:
                     self._start_battle(task)
                 if self._battle_needs():
@@ -1136,15 +1092,15 @@ class CretanLabyrinthState(State):
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
-                tasks.append((_T_ATTACK, p, keeper))
+                tasks.append(BattleOffer(p, keeper))
         colour = board.colours[n]
         if colour is not None:
             # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
-            tasks.append((_T_DRAW, p, colour))
+            tasks.append(Draw(p, colour))
         if n == board.palace and len(self.diamonds[p]) == len(self.game.decks.colours) and self.key_available(p):
-            tasks.append((_T_KEY, p))
+            tasks.append(KeyOffer(p))
         if n == self.own_gateway(p):
-            tasks.append((_T_WIN, p))
+            tasks.append(Win(p))
         if tasks:
             self.queue[0:0] = tasks
 
@@ -1158,7 +1114,7 @@ class CretanLabyrinthState(State):
         ):
             self.winners = (p,)
             self.reason = "back at the own gateway with four diamonds and the Magic Key"
-            self.stage = _OVER
+            self.stage = STAGE_OVER
             self.queue = []
             self.battle = None
             events.append(Event(EV_WON, p, f"{self.name(p)} escapes the labyrinth and wins!"))
@@ -1170,32 +1126,18 @@ class CretanLabyrinthState(State):
             return True
         return bool(self.items[p]) and any(i in card.helped_by for i in self.item_kinds(p))
 
-    def _start_battle(self, task: Task) -> None:
-        att, dfn = int(task[1]), int(task[2])
-        self.battle = {
-            "attacker": att,
-            "defender": dfn,
-            "forced": bool(task[3]),
-            "attacker_shows": None if self.items[att] else NONE_SHOWN,
-            "defender_shows": None if self.items[dfn] else NONE_SHOWN,
-            "attacker_roll": 0,
-            "defender_roll": 0,
-        }
+    def _start_battle(self, task: Fight) -> None:
+        att, dfn = task.attacker, task.defender
+        self.battle = Battle(
+            att, dfn, task.forced,
+            None if self.items[att] else NONE_SHOWN,
+            None if self.items[dfn] else NONE_SHOWN,
+        )
 
     def _battle_needs(self) -> str:
         """What the battle waits for: ``att-item``, ``def-item``, ``att-roll``, ``def-roll`` or ``""``."""
-        b = self.battle
-        assert b is not None
-        if b["attacker_shows"] is None:
-            return "att-item"
-        if b["defender_shows"] is None:
-            return "def-item"
-        if b["attacker_shows"] == NONE_SHOWN and b["defender_shows"] == NONE_SHOWN:
-            if not b["attacker_roll"]:
-                return "att-roll"
-            if not b["defender_roll"]:
-                return "def-roll"
-        return ""
+        assert self.battle is not None
+        return self.battle.needs()
 
     def _settle_battle(self, events: list[Event]) -> None:
         """Key rules 3-6: the weapon table, dice when neither has a weapon, ties to the
@@ -1204,10 +1146,10 @@ class CretanLabyrinthState(State):
         assert b is not None
         self.battle = None
         self.fought = True
-        att, dfn = int(b["attacker"]), int(b["defender"])
-        a_item, d_item = str(b["attacker_shows"]), str(b["defender_shows"])
+        att, dfn = b.attacker, b.defender
+        a_item, d_item = str(b.attacker_shows), str(b.defender_shows)
         if a_item == NONE_SHOWN and d_item == NONE_SHOWN:
-            won = int(b["attacker_roll"]) > int(b["defender_roll"])
+            won = b.attacker_roll > b.defender_roll
         elif d_item == NONE_SHOWN:
             won = True
         elif a_item == NONE_SHOWN:
@@ -1220,9 +1162,9 @@ class CretanLabyrinthState(State):
         self.keys[dfn] = False
         self.keys[att] = True
         events.append(Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"))
-        if not b["forced"] and att == self.turn:
+        if not b.forced and att == self.turn:
             self.extra = True
-        self.queue.insert(0, (_T_WIN, att))
+        self.queue.insert(0, Win(att))
 
     def _do_card(self, p: int, card_id: str, choice: Move | None, events: list[Event]) -> None:
         """Do what card ``card_id`` says for player ``p`` (``choice``: the decision taken)."""
@@ -1277,7 +1219,10 @@ class CretanLabyrinthState(State):
             events.append(Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"))
             self._send(p, self.own_gateway(p), events)
         elif effect == "go-back":
-            self._send(p, self.origin[p], events)
+            # Rule 9: only the nearest-gateway card may put a player into another
+            # player's gateway; back where they came from, if that was one, they stay.
+            back = self.origin[p]
+            self._send(p, back if self.passable(p, back) else self.pos[p], events)
         elif effect == "pegasus":
             assert choice is not None and isinstance(choice.dst, str)
             self.origin[p] = self.pos[p]
@@ -1297,7 +1242,7 @@ class CretanLabyrinthState(State):
             # 'In this case if the two players are taking the same color card the player
             # who's turn it is draws first.'
             first, second = (p, q) if p == self.turn or q != self.turn else (q, p)
-            self.queue[0:0] = [(_T_LAND, first), (_T_LAND, second)]
+            self.queue[0:0] = [LANDS[first], LANDS[second]]
         # "nothing": no effect
 
     def _send(self, p: int, node: int, events: list[Event]) -> None:
@@ -1311,7 +1256,7 @@ class CretanLabyrinthState(State):
         events.append(self._told(
             (EV_SENT, p, src, dst), lambda: Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
         ))
-        self.queue.insert(0, (_T_LAND, p))
+        self.queue.insert(0, LANDS[p])
 
     def goal(self, p: int) -> int:
         """'Your first goal is to reach the temple' -- then 'your original gateway'."""
@@ -1365,12 +1310,12 @@ class CretanLabyrinthState(State):
             best = max(score)
             self.winners = tuple(q for q in range(self.players) if score[q] == best)
             self.reason = f"the round limit ({limit}) is reached; the leaders share the win"
-            self.stage = _OVER
+            self.stage = STAGE_OVER
             names = ", ".join(self.name(q) for q in self.winners)
             events.append(Event(EV_ROUND_LIMIT, None, f"Round limit reached: {names} lead{'s' if len(self.winners) == 1 else ''}"))
             return
         self.turns += 1
-        self.stage = _DISTANCE
+        self.stage = STAGE_DISTANCE
         if self.extra and not self.lost[p]:
             self.extra = False
             events.append(Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn"))
@@ -1413,10 +1358,8 @@ class CretanLabyrinthState(State):
                 name: {"unseen": list(deck.unseen), "returned": list(deck.returned)}
                 for name, deck in self.decks.items()
             },
-            "pending": [_task_to_json(t) for t in self.queue],
-            "battle": None if self.battle is None else {
-                k: (v + 1 if k in ("attacker", "defender") else v) for k, v in self.battle.items()
-            },
+            "pending": [t.to_json() for t in self.queue],
+            "battle": None if self.battle is None else self.battle.to_json(),
             "extra_turn": self.extra,
             "fought": self.fought,
             "turns": self.turns,
@@ -1425,241 +1368,3 @@ class CretanLabyrinthState(State):
         }
 
 
-def _node_order(board: Board) -> Any:
-    """Sort key: palace and gateways first, then squares by column and row."""
-
-    def key(n: int) -> tuple[int, int, int]:
-        r = board.rects[n]
-        return (0 if board.colours[n] is None and r.c0 != r.c1 else 1, r.c0, r.r0)
-
-    return key
-
-
-def _task_to_json(task: Task) -> list[Any]:
-    kind = task[0]
-    if kind == _T_END:
-        return [kind]
-    if kind in (_T_LAND, _T_WIN, _T_KEY):
-        return [kind, task[1] + 1]
-    if kind in (_T_DRAW, _T_CARD):
-        return [kind, task[1] + 1, task[2]]
-    if kind == _T_ATTACK:
-        return [kind, task[1] + 1, task[2] + 1]
-    return [kind, task[1] + 1, task[2] + 1, bool(task[3])]
-
-
-# ----------------------------------------------------------------- reading positions
-
-
-def _opt(data: Mapping[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
-    """``data[key]`` checked like :func:`require`, or ``default`` when the key is left out."""
-    if key not in data:
-        return default
-    return require(data, key, kind, where)
-
-
-def _player_no(value: object, players: int, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
-        raise PositionError(where, f"expected a player number 1 to {players}, got {value!r}")
-    return value - 1
-
-
-def _read_state(game: CretanLabyrinth, data: Mapping[str, Any], players: int) -> CretanLabyrinthState:
-    board = game.board
-    decks = game.decks
-    state = CretanLabyrinthState(game, players)
-    stage = _opt(data, "stage", str, _DISTANCE)
-    if stage not in _STAGES:
-        raise PositionError("stage", f"expected one of {', '.join(_STAGES)}, got {stage!r}")
-    state.stage = stage
-    state.turn = _player_no(_opt(data, "turn", int, 1), players, "turn")
-    rollers = _opt(data, "start_rollers", list, list(range(1, players + 1)))
-    state.rollers = [_player_no(v, players, f"start_rollers[{i}]") for i, v in enumerate(rollers)]
-    rolls = _opt(data, "start_rolls", list, [])
-    if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in rolls):
-        raise PositionError("start_rolls", f"expected die values 1-6, got {rolls!r}")
-    state.rolls = list(rolls)
-    if stage == _START and (not state.rollers or len(state.rolls) >= len(state.rollers)):
-        raise PositionError("start_rolls", "in the start stage someone must still throw")
-    distance = data.get("distance")
-    dice = game.distance_dice
-    if distance is None:
-        distance = 0
-    elif not isinstance(distance, int) or isinstance(distance, bool) or not dice.count <= distance <= 6 * dice.count:
-        raise PositionError("distance", f"expected null or {dice.count} to {6 * dice.count}, got {distance!r}")
-    state.distance = distance
-    # A finished game keeps the last distance thrown, for the record.
-    if stage != _OVER and (stage in (_DIRECTION, _MOVE, _RESOLVE)) != bool(distance):
-        raise PositionError("distance", f"a distance is thrown exactly in the direction, move and resolve stages (stage {stage!r})")
-    direction = data.get("direction")
-    if direction is not None and (direction not in decks.cards or decks.cards[direction].deck != DIRECTION_DECK):
-        raise PositionError("direction", f"expected null or a direction card id, got {direction!r}")
-    if stage in (_MOVE, _RESOLVE) and direction is None:
-        raise PositionError("direction", f"the {stage} stage needs the direction card drawn")
-    if stage in (_START, _DISTANCE, _DIRECTION) and direction is not None:
-        raise PositionError("direction", f"no direction card is in play in the {stage} stage")
-    state.direction = direction
-    entries = require(data, "pieces", list)
-    if len(entries) != players:
-        raise PositionError("pieces", f"expected {players} entries (one per player), got {len(entries)}")
-    for p, entry in enumerate(entries):
-        where = f"pieces[{p}]"
-        if not isinstance(entry, Mapping):
-            raise PositionError(where, "expected an object")
-        for key, attr in (("square", state.pos), ("came_from", state.origin)):
-            name = _opt(entry, key, str, entry.get("square"), where) if key == "came_from" else require(entry, key, str, where)
-            if name.lower() not in board.index:
-                raise PositionError(f"{where}.{key}", f"no square {name!r} on the board")
-            attr[p] = board.node(name)
-        diamonds = _opt(entry, "diamonds", list, [], where)
-        if not all(d in decks.colours for d in diamonds) or len(set(diamonds)) != len(diamonds):
-            raise PositionError(f"{where}.diamonds", f"expected distinct colours of {', '.join(decks.colours)}, got {diamonds!r}")
-        state.diamonds[p] = set(diamonds)
-        items = _opt(entry, "items", list, [], where)
-        for i, item in enumerate(items):
-            if item not in decks.cards or not decks.cards[item].is_item:
-                raise PositionError(f"{where}.items[{i}]", f"expected a tool or weapon card id, got {item!r}")
-        state.items[p] = list(items)
-        state.keys[p] = _opt(entry, "key", bool, False, where)
-        lost = _opt(entry, "lost_turns", int, 0, where)
-        if not 0 <= lost <= 100:
-            raise PositionError(f"{where}.lost_turns", f"expected 0 to 100, got {lost}")
-        state.lost[p] = lost
-    if game.single_key and sum(state.keys) > 1:
-        raise PositionError("pieces", "there is only one Magic Key but more than one player holds it")
-    raw_decks = _opt(data, "decks", dict, {})
-    for name in decks.contents:
-        entry = raw_decks.get(name)
-        where = f"decks.{name}"
-        if entry is None:
-            continue  # filled in below: every card not held, unseen
-        if not isinstance(entry, Mapping):
-            raise PositionError(where, "expected an object with unseen and returned cards")
-        unseen = _opt(entry, "unseen", list, [], where)
-        returned = _opt(entry, "returned", list, [], where)
-        for key, cards in (("unseen", unseen), ("returned", returned)):
-            for i, card in enumerate(cards):
-                if card not in decks.cards or decks.cards[card].deck != name:
-                    raise PositionError(f"{where}.{key}[{i}]", f"{card!r} is not a card of the {name} deck")
-        state.decks[name] = Deck(name, tuple(unseen), tuple(returned))
-    for name in raw_decks:
-        if name not in decks.contents:
-            raise PositionError(f"decks.{name}", "no such deck")
-    pending = _opt(data, "pending", list, [])
-    state.queue = [_task_from_json(t, players, decks, f"pending[{i}]") for i, t in enumerate(pending)]
-    if (stage == _RESOLVE) != bool(state.queue):
-        raise PositionError("pending", "tasks are pending exactly in the resolve stage")
-    if stage == _RESOLVE and state.queue[-1][0] != _T_END:
-        raise PositionError("pending", "the last pending task of a turn must be end-turn")
-    battle = data.get("battle")
-    if battle is not None:
-        if not state.queue or state.queue[0][0] != _T_BATTLE or not isinstance(battle, Mapping):
-            raise PositionError("battle", "a battle is only under way when the first pending task is a battle")
-        task = state.queue[0]
-        b: dict[str, Any] = {
-            "attacker": _player_no(battle.get("attacker"), players, "battle.attacker"),
-            "defender": _player_no(battle.get("defender"), players, "battle.defender"),
-            "forced": battle.get("forced"),
-        }
-        if (b["attacker"], b["defender"], b["forced"]) != (task[1], task[2], task[3]):
-            raise PositionError("battle", "attacker, defender and forced must match the pending battle task")
-        for who in ("attacker", "defender"):
-            shows = battle.get(f"{who}_shows")
-            allowed = [None, *state.item_kinds(b[who])] if state.items[b[who]] else [NONE_SHOWN]
-            if shows not in allowed:
-                raise PositionError(f"battle.{who}_shows", f"expected one of {allowed}, got {shows!r}")
-            b[f"{who}_shows"] = shows
-            roll = battle.get(f"{who}_roll", 0)
-            if not isinstance(roll, int) or isinstance(roll, bool) or not 0 <= roll <= 6:
-                raise PositionError(f"battle.{who}_roll", f"expected 0 (not thrown) to 6, got {roll!r}")
-            b[f"{who}_roll"] = roll
-        state.battle = b
-    state.extra = _opt(data, "extra_turn", bool, False)
-    state.fought = _opt(data, "fought", bool, False)
-    turns = _opt(data, "turns", int, 1)
-    if turns < 0:
-        raise PositionError("turns", f"expected a count of turns played, got {turns}")
-    state.turns = turns
-    winners = data.get("winners")
-    if (winners is not None) != (stage == _OVER):
-        raise PositionError("winners", "winners are given exactly when the stage is over")
-    if winners is not None:
-        if not isinstance(winners, list) or not winners:
-            raise PositionError("winners", "expected a list of player numbers")
-        state.winners = tuple(_player_no(w, players, f"winners[{i}]") for i, w in enumerate(winners))
-        state.reason = str(data.get("reason", ""))
-    # Decks left out hold every card that is not held or in play, unseen.
-    held = state.cards_held()
-    for name, cards in decks.contents.items():
-        if raw_decks.get(name) is None:
-            left = Counter(cards) - held
-            unseen_cards: list[str] = []
-            for c in cards:
-                if left[c] > 0:
-                    unseen_cards.append(c)
-                    left[c] -= 1
-            state.decks[name] = Deck(name, tuple(unseen_cards))
-    # Every card is somewhere, exactly once: in a deck, in a hand, in play.
-    found: Counter[str] = Counter()
-    for deck in state.decks.values():
-        found.update(deck.unseen)
-        found.update(deck.returned)
-    found.update(state.cards_held())
-    expected: Counter[str] = Counter()
-    for cards in decks.contents.values():
-        expected.update(cards)
-    if found != expected:
-        extra = found - expected
-        missing = expected - found
-        parts = []
-        if extra:
-            parts.append("too many: " + ", ".join(sorted(extra.elements())))
-        if missing:
-            parts.append("missing: " + ", ".join(sorted(missing.elements())))
-        raise PositionError("decks", "the cards do not add up to the deck file's; " + "; ".join(parts))
-    if stage == _RESOLVE:
-        first = state.queue[0]
-        kind = first[0]
-        if kind in (_T_LAND, _T_WIN, _T_END):
-            raise PositionError("pending[0]", f"the first pending task must wait for a player, not {kind!r}")
-        if kind == _T_DRAW and not (state.decks[first[2]].unseen or state.decks[first[2]].returned):
-            raise PositionError("pending[0]", f"the {first[2]} deck is empty: no card can be drawn")
-        if kind == _T_CARD and not state._card_waits(first[1], first[2]):
-            raise PositionError("pending[0]", f"card {first[2]!r} needs no decision; resolve it before saving")
-        if kind == _T_BATTLE and state.battle is None:
-            state._start_battle(first)
-    if stage == _DIRECTION and not (state.decks[DIRECTION_DECK].unseen or state.decks[DIRECTION_DECK].returned):
-        raise PositionError("decks.direction", "the direction deck is empty but a card is due")
-    return state
-
-
-def _task_from_json(raw: object, players: int, decks: Decks, where: str) -> Task:
-    if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
-        raise PositionError(where, "expected a list such as [\"land\", 1]")
-    kind = raw[0]
-    shapes = {
-        _T_END: 1, _T_LAND: 2, _T_WIN: 2, _T_KEY: 2, _T_DRAW: 3, _T_CARD: 3, _T_ATTACK: 3, _T_BATTLE: 4,
-    }
-    if kind not in shapes:
-        raise PositionError(where, f"unknown task {kind!r} (known: {', '.join(shapes)})")
-    if len(raw) != shapes[kind]:
-        raise PositionError(where, f"task {kind!r} has {shapes[kind]} entries, got {len(raw)}")
-    if kind == _T_END:
-        return (kind,)
-    p = _player_no(raw[1], players, f"{where}[1]")
-    if kind in (_T_LAND, _T_WIN, _T_KEY):
-        return (kind, p)
-    if kind == _T_DRAW:
-        if raw[2] not in decks.colours:
-            raise PositionError(f"{where}[2]", f"expected a colour of {', '.join(decks.colours)}, got {raw[2]!r}")
-        return (kind, p, raw[2])
-    if kind == _T_CARD:
-        if raw[2] not in decks.cards or decks.cards[raw[2]].deck == DIRECTION_DECK:
-            raise PositionError(f"{where}[2]", f"expected a coloured card id, got {raw[2]!r}")
-        return (kind, p, raw[2])
-    q = _player_no(raw[2], players, f"{where}[2]")
-    if kind == _T_ATTACK:
-        return (kind, p, q)
-    if not isinstance(raw[3], bool):
-        raise PositionError(f"{where}[3]", "expected true (the keeper had to stop) or false")
-    return (kind, p, q, raw[3])

@@ -1,47 +1,9 @@
-"""Peter Aleff's Game of the Labyrinth (seeds ``000_764640a44232cb09.txt`` and
-``001_7445520b05b4b51e.txt``).
-
-61 fields on a spiral path from the entrance (field 1) to Elysium (field 61) in the
-centre. 2, 3 or 4 players (Red, Blue, Green, Yellow, seated clockwise in that order),
-four pieces ("Athenians") each, waiting outside the entrance; two six-sided dice.
-The board (sanctuaries, exact-count fields, geese, jumps and tunnels, traps, the
-Knight's Orbit, the Millstone) is data: ``companion/rules/data/labyrinth.toml``, or a
-user's copy with the option ``board=PATH`` (see :mod:`companion.rules.labyrinth_board`).
-Every decision the seeds leave open is written in ``docs/rules/labyrinth.md``.
-
-How a game runs through the rules core:
-
-* **Who starts** (:attr:`Phase.THROW`, one die): "Each player rolls one die; the
-  player with the highest number goes first." Players tied for the highest throw
-  again; then play passes clockwise (player index + 1).
-* **A turn**: a throw of two dice (:attr:`Phase.THROW`), then one :class:`Move` per
-  die value (``Move.values == (v,)``), in either order (:attr:`Phase.MOVE`). A move
-  names the piece by its field and the field its count lands on (``12-13``,
-  ``enter 1``, ``58-off``), and where a jump, the tunnel or the geese carry it on,
-  the field where it ends (``1-6 to 12``, ``12-16 to 20``); the events tell the rest
-  (goose repeats, jumps, tunnels, swaps, traps). When no remaining value can be used
-  the only move is ``pass`` and the events say which values are lost, and why.
-* **Decisions** (:attr:`Phase.DECIDE`, what is asked in :meth:`LabyrinthState.waiting_for`):
-  landing on the Knight's Orbit offers ``ride from F`` / ``stay on F`` (also a piece
-  coming out of the tunnel from 52 to 7, as the last action of its owner's turn);
-  landing on the Millstone field ``F`` offers ``cross to G`` / ``stay on F`` (``G``
-  the field across).
-* **The free orbit die** (:attr:`Phase.THROW`, one die) is thrown after ``ride from F``.
-
-Why every random game's turn ends (no move can loop forever), with no arbitrary cap:
-goose repeats count forwards, each repeat further on, until an exact-count bounce
-turns them backwards, after which each repeat is further back, and a backward count
-stops at field 1 (a repeat that cannot move the piece ends the repeats); jumps cannot
-form a cycle (the board file is rejected) and a jump's destination does not repeat a
-goose ("the last single die number which brought you on that field": a jump is not a
-die); an orbit ride and a Millstone crossing end the piece's move (no second offer on
-the field they end on), and the tunnel from 52 offers one ride before the turn passes.
-So every move has a bounded number of steps, and every turn a bounded number of moves.
-"""
+"""The rules of Peter Aleff's Game of the Labyrinth: the game's options and tables
+(:class:`LabyrinthRules`) and its positions (:class:`LabyrinthState`). See the
+package's docstring for how a game runs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -56,6 +18,7 @@ from companion.rules.core import (
     EV_WON,
     PASS,
     Event,
+    FileOption,
     Game,
     Move,
     Option,
@@ -63,10 +26,7 @@ from companion.rules.core import (
     Phase,
     PieceAt,
     PieceZone,
-    PositionError,
     State,
-    choose_index,
-    require,
 )
 from companion.rules.labyrinth_board import SIDES, Board, load_board
 from companion.rules.throws import Dice, Implement, Throw
@@ -216,7 +176,7 @@ def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) ->
     return ev
 
 
-class Labyrinth(Game):
+class LabyrinthRules(Game):
     """Peter Aleff's Game of the Labyrinth, 2-4 players.
 
     Options (see ``docs/rules/labyrinth.md`` for the readings they select):
@@ -226,6 +186,8 @@ class Labyrinth(Game):
       allows one entry per turn.
     * ``ride-after-tunnel``: a piece that leaves the trap on 52 through the tunnel to 7
       is offered a ride on the Knight's Orbit (default yes).
+    * ``ride-to-52``: ``tunnel`` (default: a ride ending on 52 drops through the tunnel
+      to 7 at once) or ``trap`` (it is trapped there, as a count ending on 52 is).
     * ``field-52``: ``trap-then-tunnel`` (default; "Lose two turns and then take the
       tunnel to field 7") or ``tunnel-then-trap`` ("take the one-way tunnel back to 7
       and lose 2 turns").
@@ -237,11 +199,13 @@ class Labyrinth(Game):
     id = "labyrinth"
     title = "Game of the Labyrinth (Peter Aleff)"
     seed_files = ("000_764640a44232cb09.txt", "001_7445520b05b4b51e.txt")
+    sharpness = 4.5
+    presenter = "companion.ui.games.labyrinth:LabyrinthPresenter"
     min_players = 2
     max_players = 4
     default_players = 2
     options = (
-        Option("board", "", "path of a board TOML file (empty: the built-in board)"),
+        FileOption("board", "", "path of a board TOML file (empty: the built-in board)"),
         Option(
             "double-one-enters-two",
             True,
@@ -258,6 +222,13 @@ class Labyrinth(Game):
             "field 52: lose two turns there, then the tunnel to 7; or the tunnel first",
             ("trap-then-tunnel", "tunnel-then-trap"),
         ),
+        Option(
+            "ride-to-52",
+            "tunnel",
+            "a Knight's Orbit ride ending on 52: drops through the tunnel to 7 at once, "
+            "or is trapped there like a count ending on 52",
+            ("tunnel", "trap"),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
@@ -269,6 +240,7 @@ class Labyrinth(Game):
         self.two_entries = bool(self.option("double-one-enters-two"))
         self.tunnel_first = self.option("field-52") == "tunnel-then-trap"
         self.ride_after_tunnel = bool(self.option("ride-after-tunnel"))
+        self.ride_trapped = self.option("ride-to-52") == "trap"
         last = board.last
         # Interned moves: every legal move is one of these objects.
         self.enter_move = Move("enter", None, 1, (board.entry_value,))
@@ -352,10 +324,6 @@ class Labyrinth(Game):
         n = self.check_players(players)
         return LabyrinthState(self, n)
 
-    def _state_from_body(self, data: Mapping[str, Any], players: int) -> LabyrinthState:
-        return _read_body(self, data, players)
-
-
 class LabyrinthState(State):
     """A Labyrinth position.
 
@@ -382,9 +350,9 @@ class LabyrinthState(State):
         "winner",
     )
 
-    game: Labyrinth
+    game: LabyrinthRules
 
-    def __init__(self, game: Labyrinth, players: int) -> None:
+    def __init__(self, game: LabyrinthRules, players: int) -> None:
         super().__init__(game, players)
         n = players * PIECES
         self.stage = _STAGE_START
@@ -866,10 +834,15 @@ class LabyrinthState(State):
         self.pending = None
         self._lift(k)
         exit_ = board.trap_exits.get(dst)
-        if exit_ is not None:
-            events.append(_event(EV_DROP, p, dst, exit_))
-            dst = exit_
-        self._arrive(k, dst, f, events)
+        if exit_ is not None and game.ride_trapped:
+            # Option ride-to-52=trap: the ride's landing is a landing on the trap
+            # (docs/rules/labyrinth.md Q17).
+            self._settle(k, dst, f, events)
+        else:
+            if exit_ is not None:
+                events.append(_event(EV_DROP, p, dst, exit_))
+                dst = exit_
+            self._arrive(k, dst, f, events)
         if self.values:
             # The screen now shows the free die; say which value of the turn's throw is left.
             events.append(_event(EV_STILL_TO_USE, p, c=self.values[0]))
@@ -980,127 +953,3 @@ class LabyrinthState(State):
             body["turn_ending"] = True
         body["pieces"] = pieces
         return body
-
-
-def _read_body(game: Labyrinth, data: Mapping[str, Any], players: int) -> LabyrinthState:
-    """Build a state from the keys written by :meth:`LabyrinthState._body` (or by hand).
-
-    :raises PositionError: naming the key and the reason.
-    """
-    board = game.board
-    last = board.last
-    state = LabyrinthState(game, players)
-    names = COLOURS[:players]
-    stage_name = data.get("stage", "play")
-    if stage_name not in _STAGE_NAMES:
-        raise PositionError("stage", f"expected start, play or over, got {stage_name!r}")
-    pieces = require(data, "pieces", dict)
-    for p, colour in enumerate(names):
-        where = f"pieces.{colour.lower()}"
-        entries = pieces.get(colour.lower(), pieces.get(colour))
-        if not isinstance(entries, list) or len(entries) != PIECES:
-            raise PositionError(where, f"expected a list of {PIECES} entries")
-        for i, entry in enumerate(entries):
-            at = f"{where}[{i}]"
-            k = p * PIECES + i
-            turns = 0
-            fresh = False
-            if isinstance(entry, dict):
-                field = require(entry, "field", int, at)
-                turns = require(entry, "turns_to_lose", int, at)
-                fresh = bool(entry.get("trapped_this_turn", False))
-                if not 0 <= turns <= 9:
-                    raise PositionError(f"{at}.turns_to_lose", f"expected 0 to 9, got {turns}")
-                entry = field
-            if entry == "outside":
-                continue
-            if entry == "off":
-                state.pos[k] = last
-                continue
-            if isinstance(entry, bool) or not isinstance(entry, int):
-                raise PositionError(
-                    at, f"expected a field 1-{last - 1}, 'outside', 'off' or an object, got {entry!r}"
-                )
-            if not 1 <= entry < last:
-                raise PositionError(at, f"field must be 1 to {last - 1}, got {entry}")
-            if entry in board.jumps:
-                raise PositionError(
-                    at, f"no piece can stay on {entry}: it moves on to {board.jumps[entry]}"
-                )
-            if not game.shared[entry]:
-                if state.occ[entry] != NO_PIECE:
-                    raise PositionError(at, f"field {entry} already holds a piece (not a sanctuary)")
-                state.occ[entry] = k
-            state.pos[k] = entry
-            state.trap[k] = turns
-            state.fresh[k] = fresh and turns > 0
-    winners = [
-        p for p in range(players)
-        if all(state.pos[k] == last for k in range(p * PIECES, (p + 1) * PIECES))
-    ]
-    if len(winners) > 1:
-        raise PositionError("pieces", "only one player can have borne off all four pieces")
-    if "to_act" in data:
-        state.turn = choose_index(names, data["to_act"], "to_act")
-    if winners:
-        state.winner = winners[0]
-        state.stage = _STAGE_OVER
-        return state
-    if stage_name == "over":
-        raise PositionError("stage", "the game is over only when a player has borne off all four")
-    if stage_name == "start":
-        state.stage = _STAGE_START
-        rolls = data.get("start_throws") or {}
-        if not isinstance(rolls, Mapping):
-            raise PositionError("start_throws", "expected an object of colour: throw or null")
-        contenders = data.get("contenders", [c.lower() for c in names])
-        if not isinstance(contenders, list) or not contenders:
-            raise PositionError("contenders", "expected a list of colours")
-        state.contenders = sorted(
-            {choose_index(names, c, "contenders") for c in contenders}
-        )
-        for p in range(players):
-            roll = rolls.get(names[p].lower())
-            if roll is not None:
-                if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= SIDES:
-                    raise PositionError(f"start_throws.{names[p].lower()}", f"expected 1-6 or null, got {roll!r}")
-                state.start_rolls[p] = roll
-        if all(state.start_rolls[c] for c in state.contenders):
-            raise PositionError("start_throws", "every contender has thrown: the start is decided")
-        return state
-    state.stage = _STAGE_PLAY
-    dice = data.get("dice")
-    if dice is not None:
-        if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or any(
-            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= SIDES for d in dice
-        ):
-            raise PositionError("dice", f"expected null or a list of 1 or 2 values 1-6, got {dice!r}")
-        state.values = list(dice)
-    # "thrown" (the two dice of the turn), written by earlier versions, is not read: the
-    # dice still to use are all the rules need.
-    state.entered = bool(data.get("entered_this_turn", False))
-    state.closing = bool(data.get("turn_ending", False))
-    if state.closing and (state.values or data.get("pending") is None):
-        raise PositionError(
-            "turn_ending", "only a ride offered after the tunnel from 52 waits at the end of a turn"
-        )
-    pending = data.get("pending")
-    if pending is not None:
-        if not isinstance(pending, Mapping):
-            raise PositionError("pending", "expected null or an object {what, field}")
-        what = pending.get("what")
-        field = require(pending, "field", int, "pending")
-        codes = {"ride": _ASK_RIDE, "cross": _ASK_CROSS, "orbit-die": _RIDE_DIE}
-        if what not in codes:
-            raise PositionError("pending.what", f"expected ride, cross or orbit-die, got {what!r}")
-        if what == "cross" and field not in board.millstone:
-            raise PositionError("pending.field", f"{field} is not a Millstone field")
-        if what != "cross" and field not in game.orbit_index:
-            raise PositionError("pending.field", f"{field} is not a field of the Knight's Orbit")
-        base = state.turn * PIECES
-        movers = [k for k in range(base, base + PIECES) if state.pos[k] == field and not state.trap[k]]
-        if not movers:
-            raise PositionError("pending.field", f"{names[state.turn]} has no free piece on {field}")
-        state.pending = (codes[what], movers[0], field)
-    return state
-

@@ -1,0 +1,29 @@
+"""The Cretan Labyrinth's game object: the rules of :mod:`.state` plus reading and
+checking a position (:mod:`.position`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules.core import State
+from companion.rules.cretan_labyrinth.position import read_state, validate
+from companion.rules.cretan_labyrinth.state import CretanLabyrinthRules, CretanLabyrinthState
+
+
+class CretanLabyrinth(CretanLabyrinthRules):
+    __doc__ = CretanLabyrinthRules.__doc__
+
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> CretanLabyrinthState:
+        return read_state(self, data, players)
+
+    def validate(self, state: State) -> None:
+        """Check a Cretan Labyrinth position (see :func:`.position.validate`).
+
+        :raises PositionError: naming the key and what is impossible.
+        """
+        assert isinstance(state, CretanLabyrinthState)
+        validate(state)
+
+
+__all__ = ["CretanLabyrinth"]

@@ -1,0 +1,365 @@
+"""Reading a Cretan Labyrinth position (``docs/positions.md``) and checking that a game
+could have reached it.
+
+:func:`read_state` checks each key's type and shape; :func:`validate` then checks the
+position as a whole and names what is impossible (a battle against a player without the
+Magic Key, a key offered for too few diamonds, a finished game naming the wrong winner,
+...). ``CretanLabyrinth.state_from_dict`` runs both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules.core import PositionError, require
+from companion.rules.cretan_data import Decks
+from companion.rules.cretan_labyrinth.state import (
+    DIRECTION_DECK,
+    STAGE_DIRECTION,
+    STAGE_DISTANCE,
+    STAGE_MOVE,
+    STAGE_OVER,
+    STAGE_RESOLVE,
+    STAGE_START,
+    STAGES,
+    CretanLabyrinthRules,
+    CretanLabyrinthState,
+)
+from companion.rules.cretan_labyrinth.tasks import (
+    NONE_SHOWN,
+    Battle,
+    BattleOffer,
+    DoCard,
+    Draw,
+    EndTurn,
+    Fight,
+    KeyOffer,
+    Land,
+    Task,
+    Win,
+    task_kinds,
+)
+from companion.rules.throws import Deck
+
+# ----------------------------------------------------------------- reading positions
+
+
+def _opt(data: Mapping[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
+    """``data[key]`` checked like :func:`require`, or ``default`` when the key is left out."""
+    if key not in data:
+        return default
+    return require(data, key, kind, where)
+
+
+def _player_no(value: object, players: int, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= players:
+        raise PositionError(where, f"expected a player number 1 to {players}, got {value!r}")
+    return value - 1
+
+
+def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int) -> CretanLabyrinthState:
+    board = game.board
+    decks = game.decks
+    state = CretanLabyrinthState(game, players)
+    stage = _opt(data, "stage", str, STAGE_DISTANCE)
+    if stage not in STAGES:
+        raise PositionError("stage", f"expected one of {', '.join(STAGES)}, got {stage!r}")
+    state.stage = stage
+    state.turn = _player_no(_opt(data, "turn", int, 1), players, "turn")
+    rollers = _opt(data, "start_rollers", list, list(range(1, players + 1)))
+    state.rollers = [_player_no(v, players, f"start_rollers[{i}]") for i, v in enumerate(rollers)]
+    rolls = _opt(data, "start_rolls", list, [])
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in rolls):
+        raise PositionError("start_rolls", f"expected die values 1-6, got {rolls!r}")
+    state.rolls = list(rolls)
+    if stage == STAGE_START and (not state.rollers or len(state.rolls) >= len(state.rollers)):
+        raise PositionError("start_rolls", "in the start stage someone must still throw")
+    distance = data.get("distance")
+    dice = game.distance_dice
+    if distance is None:
+        distance = 0
+    elif not isinstance(distance, int) or isinstance(distance, bool) or not dice.count <= distance <= 6 * dice.count:
+        raise PositionError("distance", f"expected null or {dice.count} to {6 * dice.count}, got {distance!r}")
+    state.distance = distance
+    # A finished game keeps the last distance thrown, for the record.
+    if stage != STAGE_OVER and (stage in (STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE)) != bool(distance):
+        raise PositionError("distance", f"a distance is thrown exactly in the direction, move and resolve stages (stage {stage!r})")
+    direction = data.get("direction")
+    if direction is not None and (direction not in decks.cards or decks.cards[direction].deck != DIRECTION_DECK):
+        raise PositionError("direction", f"expected null or a direction card id, got {direction!r}")
+    if stage in (STAGE_MOVE, STAGE_RESOLVE) and direction is None:
+        raise PositionError("direction", f"the {stage} stage needs the direction card drawn")
+    if stage in (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION) and direction is not None:
+        raise PositionError("direction", f"no direction card is in play in the {stage} stage")
+    state.direction = direction
+    entries = require(data, "pieces", list)
+    if len(entries) != players:
+        raise PositionError("pieces", f"expected {players} entries (one per player), got {len(entries)}")
+    for p, entry in enumerate(entries):
+        where = f"pieces[{p}]"
+        if not isinstance(entry, Mapping):
+            raise PositionError(where, "expected an object")
+        for key, attr in (("square", state.pos), ("came_from", state.origin)):
+            name = _opt(entry, key, str, entry.get("square"), where) if key == "came_from" else require(entry, key, str, where)
+            if name.lower() not in board.index:
+                raise PositionError(f"{where}.{key}", f"no square {name!r} on the board")
+            attr[p] = board.node(name)
+        diamonds = _opt(entry, "diamonds", list, [], where)
+        if not all(d in decks.colours for d in diamonds) or len(set(diamonds)) != len(diamonds):
+            raise PositionError(f"{where}.diamonds", f"expected distinct colours of {', '.join(decks.colours)}, got {diamonds!r}")
+        state.diamonds[p] = set(diamonds)
+        items = _opt(entry, "items", list, [], where)
+        for i, item in enumerate(items):
+            if item not in decks.cards or not decks.cards[item].is_item:
+                raise PositionError(f"{where}.items[{i}]", f"expected a tool or weapon card id, got {item!r}")
+        state.items[p] = list(items)
+        state.keys[p] = _opt(entry, "key", bool, False, where)
+        lost = _opt(entry, "lost_turns", int, 0, where)
+        if not 0 <= lost <= 100:
+            raise PositionError(f"{where}.lost_turns", f"expected 0 to 100, got {lost}")
+        state.lost[p] = lost
+    if game.single_key and sum(state.keys) > 1:
+        raise PositionError("pieces", "there is only one Magic Key but more than one player holds it")
+    raw_decks = _opt(data, "decks", dict, {})
+    for name in decks.contents:
+        entry = raw_decks.get(name)
+        where = f"decks.{name}"
+        if entry is None:
+            continue  # filled in below: every card not held, unseen
+        if not isinstance(entry, Mapping):
+            raise PositionError(where, "expected an object with unseen and returned cards")
+        unseen = _opt(entry, "unseen", list, [], where)
+        returned = _opt(entry, "returned", list, [], where)
+        for key, cards in (("unseen", unseen), ("returned", returned)):
+            for i, card in enumerate(cards):
+                if card not in decks.cards or decks.cards[card].deck != name:
+                    raise PositionError(f"{where}.{key}[{i}]", f"{card!r} is not a card of the {name} deck")
+        state.decks[name] = Deck(name, tuple(unseen), tuple(returned))
+    for name in raw_decks:
+        if name not in decks.contents:
+            raise PositionError(f"decks.{name}", "no such deck")
+    pending = _opt(data, "pending", list, [])
+    state.queue = [_task_from_json(t, players, decks, f"pending[{i}]") for i, t in enumerate(pending)]
+    if (stage == STAGE_RESOLVE) != bool(state.queue):
+        raise PositionError("pending", "tasks are pending exactly in the resolve stage")
+    if stage == STAGE_RESOLVE and type(state.queue[-1]) is not EndTurn:
+        raise PositionError("pending", "the last pending task of a turn must be end-turn")
+    battle = data.get("battle")
+    if battle is not None:
+        task = state.queue[0] if state.queue else None
+        if not isinstance(task, Fight) or not isinstance(battle, Mapping):
+            raise PositionError("battle", "a battle is only under way when the first pending task is a battle")
+        attacker = _player_no(battle.get("attacker"), players, "battle.attacker")
+        defender = _player_no(battle.get("defender"), players, "battle.defender")
+        forced = battle.get("forced")
+        if (attacker, defender, forced) != (task.attacker, task.defender, task.forced):
+            raise PositionError("battle", "attacker, defender and forced must match the pending battle task")
+        shown: dict[str, Any] = {}
+        for who, q in (("attacker", attacker), ("defender", defender)):
+            shows = battle.get(f"{who}_shows")
+            allowed = [None, *state.item_kinds(q)] if state.items[q] else [NONE_SHOWN]
+            if shows not in allowed:
+                raise PositionError(f"battle.{who}_shows", f"expected one of {allowed}, got {shows!r}")
+            roll = battle.get(f"{who}_roll", 0)
+            if not isinstance(roll, int) or isinstance(roll, bool) or not 0 <= roll <= 6:
+                raise PositionError(f"battle.{who}_roll", f"expected 0 (not thrown) to 6, got {roll!r}")
+            shown[who] = (shows, roll)
+        state.battle = Battle(
+            attacker, defender, task.forced, shown["attacker"][0], shown["defender"][0],
+            shown["attacker"][1], shown["defender"][1],
+        )
+    state.extra = _opt(data, "extra_turn", bool, False)
+    state.fought = _opt(data, "fought", bool, False)
+    turns = _opt(data, "turns", int, 1)
+    if turns < 0:
+        raise PositionError("turns", f"expected a count of turns played, got {turns}")
+    state.turns = turns
+    winners = data.get("winners")
+    if (winners is not None) != (stage == STAGE_OVER):
+        raise PositionError("winners", "winners are given exactly when the stage is over")
+    if winners is not None:
+        if not isinstance(winners, list) or not winners:
+            raise PositionError("winners", "expected a list of player numbers")
+        state.winners = tuple(_player_no(w, players, f"winners[{i}]") for i, w in enumerate(winners))
+        state.reason = str(data.get("reason", ""))
+    # Decks left out hold every card that is not held or in play, unseen.
+    held = state.cards_held()
+    for name, cards in decks.contents.items():
+        if raw_decks.get(name) is None:
+            left = Counter(cards) - held
+            unseen_cards: list[str] = []
+            for c in cards:
+                if left[c] > 0:
+                    unseen_cards.append(c)
+                    left[c] -= 1
+            state.decks[name] = Deck(name, tuple(unseen_cards))
+    first = state.queue[0] if state.queue else None
+    if isinstance(first, Fight) and state.battle is None:
+        state._start_battle(first)
+    return state
+
+
+def validate(state: CretanLabyrinthState) -> None:
+    """Check that a game could have reached ``state``; the stage, pieces and tasks must
+    agree with each other and with the rules.
+
+    :raises PositionError: naming the key and what is impossible: the cards do not add
+        up; a pending task or battle that play never leaves waiting; a battle or battle
+        offer against a player who holds no Magic Key (or any battle in a game with four
+        keys); a key offer for a player who is not in the palace with four diamonds or
+        for whom no key is left; a player at their own gateway with four diamonds and
+        the Magic Key while play goes on; a finished game naming other winners than the
+        rules would; the player on turn still having turns to lose; the start stage with
+        a piece away from its gateway or holding anything.
+    """
+    game = state.game
+    decks = game.decks
+    stage = state.stage
+    # Every card is somewhere, exactly once: in a deck, in a hand, in play.
+    found: Counter[str] = Counter()
+    for deck in state.decks.values():
+        found.update(deck.unseen)
+        found.update(deck.returned)
+    found.update(state.cards_held())
+    expected: Counter[str] = Counter()
+    for cards in decks.contents.values():
+        expected.update(cards)
+    if found != expected:
+        extra = found - expected
+        missing = expected - found
+        parts = []
+        if extra:
+            parts.append("too many: " + ", ".join(sorted(extra.elements())))
+        if missing:
+            parts.append("missing: " + ", ".join(sorted(missing.elements())))
+        raise PositionError("decks", "the cards do not add up to the deck file's; " + "; ".join(parts))
+    if stage == STAGE_RESOLVE:
+        first = state.queue[0]
+        if isinstance(first, (Land, Win, EndTurn)):
+            raise PositionError("pending[0]", f"the first pending task must wait for a player, not {first.kind!r}")
+        if isinstance(first, Draw) and not (state.decks[first.colour].unseen or state.decks[first.colour].returned):
+            raise PositionError("pending[0]", f"the {first.colour} deck is empty: no card can be drawn")
+        if isinstance(first, DoCard) and not state._card_waits(first.player, first.card):
+            raise PositionError("pending[0]", f"card {first.card!r} needs no decision; resolve it before saving")
+    if stage == STAGE_DIRECTION and not (state.decks[DIRECTION_DECK].unseen or state.decks[DIRECTION_DECK].returned):
+        raise PositionError("decks.direction", "the direction deck is empty but a card is due")
+    _validate_quest(state)
+
+
+def _validate_quest(state: CretanLabyrinthState) -> None:
+    """The checks of :func:`validate` about keys, battles, the win and lost turns."""
+    game = state.game
+    stage = state.stage
+    players = state.players
+    wanted = len(game.decks.colours)
+    name = state.name
+    for i, task in enumerate(state.queue):
+        where = f"pending[{i}]"
+        if isinstance(task, (Fight, BattleOffer)):
+            if not game.single_key:
+                raise PositionError(where, "a battle for the Magic Key, but with four keys there are no battles")
+            keeper = task.defender if isinstance(task, Fight) else task.keeper
+            other = task.attacker if isinstance(task, Fight) else task.player
+            if other == keeper:
+                raise PositionError(where, f"{name(other)} cannot fight themself for the Magic Key")
+            if not state.keys[keeper]:
+                raise PositionError(
+                    where, f"a battle for the Magic Key against {name(keeper)}, who does not hold it"
+                )
+        elif isinstance(task, KeyOffer):
+            p = task.player
+            if len(state.diamonds[p]) != wanted:
+                raise PositionError(
+                    where, f"the Magic Key is offered to {name(p)}, who holds "
+                    f"{len(state.diamonds[p])} of the {wanted} diamonds"
+                )
+            if state.pos[p] != game.board.palace:
+                raise PositionError(where, f"the Magic Key is offered to {name(p)} outside the palace")
+            if not state.key_available(p):
+                raise PositionError(where, f"the Magic Key is offered to {name(p)} but none is left for them")
+    home = [
+        p for p in range(players)
+        if state.pos[p] == state.own_gateway(p) and state.keys[p] and len(state.diamonds[p]) == wanted
+    ]
+    # A keeper stopped at home for a forced battle has not landed yet.
+    landing = {t.player for t in state.queue if isinstance(t, (Land, Win))}
+    if stage != STAGE_OVER:
+        home = [p for p in home if p not in landing]
+        if home:
+            raise PositionError(
+                "pieces", f"{name(home[0])} is home with {wanted} diamonds and the Magic Key: "
+                "that wins, yet play goes on"
+            )
+        if stage in (STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE) and state.lost[state.turn]:
+            raise PositionError(
+                f"pieces[{state.turn}].lost_turns",
+                f"{name(state.turn)} is on turn with turns still to lose (a lost turn is skipped)",
+            )
+    else:
+        assert state.winners is not None
+        limit = game.round_limit
+        if home:
+            right: tuple[int, ...] = (home[0],) if len(home) == 1 else ()
+            why = "the player home with four diamonds and the Magic Key"
+        elif limit and state.turns >= limit * players:
+            score = [(state.keys[q], len(state.diamonds[q])) for q in range(players)]
+            right = tuple(q for q in range(players) if score[q] == max(score))
+            why = "the leaders at the round limit"
+        else:
+            raise PositionError(
+                "winners", "the game is over but nobody is home with four diamonds and the "
+                "Magic Key and the round limit is not reached"
+            )
+        if tuple(sorted(state.winners)) != right:
+            names = ", ".join(name(q) for q in right) or "nobody"
+            raise PositionError("winners", f"the winners must be {why}: {names}")
+    if stage == STAGE_START:
+        for p in range(players):
+            if (
+                state.pos[p] != state.own_gateway(p) or state.diamonds[p] or state.items[p]
+                or state.keys[p] or state.lost[p]
+            ):
+                raise PositionError(
+                    f"pieces[{p}]", "before the first turn every piece stands on its gateway holding nothing"
+                )
+
+
+def _task_from_json(raw: object, players: int, decks: Decks, where: str) -> Task:
+    if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
+        raise PositionError(where, "expected a list such as [\"land\", 1]")
+    kinds = task_kinds()
+    kind = raw[0]
+    shapes = {"end-turn": 1, "land": 2, "win": 2, "key-offer": 2, "draw": 3, "card": 3, "battle-offer": 3, "battle": 4}
+    if kind not in kinds:
+        raise PositionError(where, f"unknown task {kind!r} (known: {', '.join(kinds)})")
+    if len(raw) != shapes[kind]:
+        raise PositionError(where, f"task {kind!r} has {shapes[kind]} entries, got {len(raw)}")
+    cls = kinds[kind]
+    if cls is EndTurn:
+        return EndTurn()
+    p = _player_no(raw[1], players, f"{where}[1]")
+    if cls is Land:
+        return Land(p)
+    if cls is Win:
+        return Win(p)
+    if cls is KeyOffer:
+        return KeyOffer(p)
+    if cls is Draw:
+        if raw[2] not in decks.colours:
+            raise PositionError(f"{where}[2]", f"expected a colour of {', '.join(decks.colours)}, got {raw[2]!r}")
+        return Draw(p, raw[2])
+    if cls is DoCard:
+        if raw[2] not in decks.cards or decks.cards[raw[2]].deck == DIRECTION_DECK:
+            raise PositionError(f"{where}[2]", f"expected a coloured card id, got {raw[2]!r}")
+        return DoCard(p, raw[2])
+    q = _player_no(raw[2], players, f"{where}[2]")
+    if cls is BattleOffer:
+        return BattleOffer(p, q)
+    if not isinstance(raw[3], bool):
+        raise PositionError(f"{where}[3]", "expected true (the keeper had to stop) or false")
+    return Fight(p, q, raw[3])
+
+
+__all__ = ["read_state", "validate"]

@@ -1,0 +1,191 @@
+"""Reading a Game of the Labyrinth position (``docs/positions.md``) and checking that a
+game could have reached it: :func:`read_state` checks each key, :func:`validate` the
+position as a whole. ``Labyrinth.state_from_dict`` runs both."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules.core import PositionError, choose_index, require
+from companion.rules.labyrinth.state import (
+    _ASK_CROSS,
+    _ASK_RIDE,
+    _RIDE_DIE,
+    _STAGE_NAMES,
+    _STAGE_OVER,
+    _STAGE_PLAY,
+    _STAGE_START,
+    COLOURS,
+    NO_PIECE,
+    OUTSIDE,
+    PIECES,
+    LabyrinthRules,
+    LabyrinthState,
+)
+from companion.rules.labyrinth_board import SIDES
+
+
+def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> LabyrinthState:
+    """Build a state from the keys written by :meth:`LabyrinthState._body` (or by hand).
+
+    :raises PositionError: naming the key and the reason.
+    """
+    board = game.board
+    last = board.last
+    state = LabyrinthState(game, players)
+    names = COLOURS[:players]
+    stage_name = data.get("stage", "play")
+    if stage_name not in _STAGE_NAMES:
+        raise PositionError("stage", f"expected start, play or over, got {stage_name!r}")
+    pieces = require(data, "pieces", dict)
+    for key in pieces:
+        if not isinstance(key, str) or key.lower() not in [c.lower() for c in names]:
+            raise PositionError(
+                f"pieces.{key}",
+                f"no such colour in a game of {players}: the colours are {', '.join(c.lower() for c in names)}",
+            )
+    for p, colour in enumerate(names):
+        where = f"pieces.{colour.lower()}"
+        entries = pieces.get(colour.lower(), pieces.get(colour))
+        if not isinstance(entries, list) or len(entries) != PIECES:
+            raise PositionError(where, f"expected a list of {PIECES} entries")
+        for i, entry in enumerate(entries):
+            at = f"{where}[{i}]"
+            k = p * PIECES + i
+            turns = 0
+            fresh = False
+            if isinstance(entry, dict):
+                field = require(entry, "field", int, at)
+                turns = require(entry, "turns_to_lose", int, at)
+                fresh = bool(entry.get("trapped_this_turn", False))
+                if not 0 <= turns <= 9:
+                    raise PositionError(f"{at}.turns_to_lose", f"expected 0 to 9, got {turns}")
+                entry = field
+            if entry == "outside":
+                continue
+            if entry == "off":
+                state.pos[k] = last
+                continue
+            if isinstance(entry, bool) or not isinstance(entry, int):
+                raise PositionError(
+                    at, f"expected a field 1-{last - 1}, 'outside', 'off' or an object, got {entry!r}"
+                )
+            if not 1 <= entry < last:
+                raise PositionError(at, f"field must be 1 to {last - 1}, got {entry}")
+            if entry in board.jumps:
+                raise PositionError(
+                    at, f"no piece can stay on {entry}: it moves on to {board.jumps[entry]}"
+                )
+            if not game.shared[entry]:
+                if state.occ[entry] != NO_PIECE:
+                    raise PositionError(at, f"field {entry} already holds a piece (not a sanctuary)")
+                state.occ[entry] = k
+            state.pos[k] = entry
+            state.trap[k] = turns
+            state.fresh[k] = fresh and turns > 0
+    winners = [
+        p for p in range(players)
+        if all(state.pos[k] == last for k in range(p * PIECES, (p + 1) * PIECES))
+    ]
+    if len(winners) > 1:
+        raise PositionError("pieces", "only one player can have borne off all four pieces")
+    if "to_act" in data:
+        state.turn = choose_index(names, data["to_act"], "to_act")
+    if winners:
+        state.winner = winners[0]
+        state.stage = _STAGE_OVER
+        return state
+    if stage_name == "over":
+        raise PositionError("stage", "the game is over only when a player has borne off all four")
+    if stage_name == "start":
+        state.stage = _STAGE_START
+        rolls = data.get("start_throws") or {}
+        if not isinstance(rolls, Mapping):
+            raise PositionError("start_throws", "expected an object of colour: throw or null")
+        contenders = data.get("contenders", [c.lower() for c in names])
+        if not isinstance(contenders, list) or not contenders:
+            raise PositionError("contenders", "expected a list of colours")
+        state.contenders = sorted(
+            {choose_index(names, c, "contenders") for c in contenders}
+        )
+        for p in range(players):
+            roll = rolls.get(names[p].lower())
+            if roll is not None:
+                if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= SIDES:
+                    raise PositionError(f"start_throws.{names[p].lower()}", f"expected 1-6 or null, got {roll!r}")
+                state.start_rolls[p] = roll
+        if all(state.start_rolls[c] for c in state.contenders):
+            raise PositionError("start_throws", "every contender has thrown: the start is decided")
+        return state
+    state.stage = _STAGE_PLAY
+    dice = data.get("dice")
+    if dice is not None:
+        if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or any(
+            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= SIDES for d in dice
+        ):
+            raise PositionError("dice", f"expected null or a list of 1 or 2 values 1-6, got {dice!r}")
+        state.values = list(dice)
+    # "thrown" (the two dice of the turn), written by earlier versions, is not read: the
+    # dice still to use are all the rules need.
+    state.entered = bool(data.get("entered_this_turn", False))
+    state.closing = bool(data.get("turn_ending", False))
+    if state.closing and (state.values or data.get("pending") is None):
+        raise PositionError(
+            "turn_ending", "only a ride offered after the tunnel from 52 waits at the end of a turn"
+        )
+    pending = data.get("pending")
+    if pending is not None:
+        if not isinstance(pending, Mapping):
+            raise PositionError("pending", "expected null or an object {what, field}")
+        what = pending.get("what")
+        field = require(pending, "field", int, "pending")
+        codes = {"ride": _ASK_RIDE, "cross": _ASK_CROSS, "orbit-die": _RIDE_DIE}
+        if what not in codes:
+            raise PositionError("pending.what", f"expected ride, cross or orbit-die, got {what!r}")
+        if what == "cross" and field not in board.millstone:
+            raise PositionError("pending.field", f"{field} is not a Millstone field")
+        if what != "cross" and field not in game.orbit_index:
+            raise PositionError("pending.field", f"{field} is not a field of the Knight's Orbit")
+        base = state.turn * PIECES
+        movers = [k for k in range(base, base + PIECES) if state.pos[k] == field and not state.trap[k]]
+        if not movers:
+            raise PositionError("pending.field", f"{names[state.turn]} has no free piece on {field}")
+        state.pending = (codes[what], movers[0], field)
+    return state
+
+
+def validate(state: LabyrinthState) -> None:
+    """Check that play could have reached a Labyrinth position.
+
+    :raises PositionError: naming what is impossible: a piece losing more turns than
+        any trap of the board gives; a ride offered (or its free die due) on a field
+        that offers no ride (a trap of the orbit: 'except for the trap in 52'); the
+        start stage with a piece already entered.
+    """
+    game = state.game
+    board = game.board
+    names = COLOURS[: state.players]
+    most = max(board.traps.values(), default=0)
+    for k, turns in enumerate(state.trap):
+        if turns > most:
+            colour, i = names[k // PIECES].lower(), k % PIECES
+            raise PositionError(
+                f"pieces.{colour}[{i}].turns_to_lose",
+                f"{turns} turns to lose, but no trap of the board takes more than {most}",
+            )
+    pending = state.pending
+    if pending is not None and pending[0] in (_ASK_RIDE, _RIDE_DIE) and pending[2] in board.traps:
+        raise PositionError(
+            "pending.field", f"{pending[2]} is a trap: it offers no ride on the Knight's Orbit"
+        )
+    if state.stage == _STAGE_START:
+        for k, f in enumerate(state.pos):
+            if f != OUTSIDE:
+                colour, i = names[k // PIECES].lower(), k % PIECES
+                raise PositionError(
+                    f"pieces.{colour}[{i}]", "before the start is decided every piece is outside"
+                )
+
+
+__all__ = ["read_state", "validate"]
