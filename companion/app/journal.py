@@ -47,7 +47,7 @@ from typing import Any, Final
 
 from companion.errors import CompanionError
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
-from companion.rules.datafile import parse_json
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
 
 log = logging.getLogger(__name__)
 
@@ -249,29 +249,32 @@ def replay(game: Game, players: int, actions: list[Action]) -> State:
     return state
 
 
-def _read(path: Path) -> bytes:
-    """The bytes of ``path``, at most :data:`MAX_FILE_BYTES`.
+def read_journal_bytes(path: Path) -> bytes:
+    """The bytes of the journal ``path``, at most :data:`MAX_FILE_BYTES`, read with
+    :func:`companion.rules.datafile.read_bytes` (never waiting on a FIFO, never reading
+    a device such as ``/dev/zero``).
 
-    :raises OSError: it cannot be read. :raises JournalError: it is longer.
+    :raises JournalError: it is not a regular file, or is longer (nothing more is read).
+    :raises OSError: it cannot be opened or read.
     """
-    with path.open("rb") as fh:
-        data = fh.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise JournalError(f"{path}: over {MAX_FILE_BYTES >> 20} MiB: not a journal")
-    return data
+    try:
+        return read_bytes(path, MAX_FILE_BYTES)
+    except RefusedFileError as exc:
+        raise JournalError(f"{exc}: not a journal") from None
 
 
-def load(path: Path, *, repair: bool = True) -> Loaded:
+def load(path: Path, *, repair: bool = True, data: bytes | None = None) -> Loaded:
     """Read and replay the journal ``path``; repair a damaged tail (see module doc).
 
     Any record that cannot be read or replayed, whatever is in it, ends the intact
-    prefix: it is reported in :attr:`Loaded.damage`, never raised.
+    prefix: it is reported in :attr:`Loaded.damage`, never raised. ``data``: the file's
+    bytes when the caller has read them already (:func:`read_journal_bytes`).
 
     :raises JournalError: when the first record is missing or unusable, or the file
-        is over :data:`MAX_FILE_BYTES`. :raises OSError: when it cannot be read.
-        Nothing else.
+        is over :data:`MAX_FILE_BYTES` or not a regular file (a FIFO, a device).
+        :raises OSError: when it cannot be read. Nothing else.
     """
-    data = _read(path)
+    data = read_journal_bytes(path) if data is None else data
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with a newline
     damage: str | None = None
@@ -601,7 +604,7 @@ class JournalStore:
         fh = loaded.path.open("ab", buffering=0)
         try:
             if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
-                keep_copy(loaded.path, loaded.path.read_bytes())
+                keep_copy(loaded.path, read_journal_bytes(loaded.path))
                 fh.truncate(loaded.intact)
         except OSError:
             fh.close()

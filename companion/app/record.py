@@ -38,6 +38,7 @@ from companion.app.journal import (
     decode,
     load,
     parse_action,
+    read_journal_bytes,
     replay,
 )
 from companion.app.journal import VERSION as VERSION_JOURNAL
@@ -169,8 +170,8 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
         unknown game, options the game refuses); the message names the file.
     :raises OSError: the file cannot be read.
     """
-    data = path.read_bytes()
-    loaded = load(path, repair=False)
+    data = read_journal_bytes(path)
+    loaded = load(path, repair=False, data=data)
     intact: int | None = loaded.intact if loaded.intact is not None else len(data)
     lines = data.split(b"\n")
     tail = lines.pop()
