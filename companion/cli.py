@@ -499,9 +499,7 @@ def cmd_web(args: argparse.Namespace) -> int:
                          f"IPv4 interface, :: for IPv6 too) or localhost, got {bind!r}") from None
     directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
     try:
-        import uvicorn
-
-        from companion.web.app import create_app
+        from companion.web.server import serve
     except ImportError as exc:
         raise UsageError(f"companion web needs the web extra ({exc.name} is missing): "
                          "pip install 'board-companion[web]'") from None
@@ -511,9 +509,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     host = f"[{bind}]" if ":" in bind else bind
     print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
           flush=True)
-    uvicorn.run(create_app(directory), host=bind, port=port, log_level="warning",
-                access_log=False, server_header=False, lifespan="off", http="h11", ws="none",
-                proxy_headers=False)
+    serve(directory, bind, port)
     return 0
 
 
