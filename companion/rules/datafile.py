@@ -58,8 +58,9 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
 
     The file is opened with ``O_NONBLOCK`` (opening a FIFO does not wait for a writer),
     checked with ``fstat`` on the open descriptor (no race with a rename) to be a
-    regular file no longer than ``limit``, then read in chunks up to ``limit + 1``
-    bytes (a file that grows meanwhile is still refused, never read to its end).
+    regular file no longer than ``limit``, then read in one piece of the size found,
+    and in chunks while it grows, up to ``limit + 1`` bytes (a file that grows past the
+    limit meanwhile is still refused, never read to its end).
 
     :raises RefusedFileError: not a regular file (a FIFO, ``/dev/zero``, a directory,
         a socket: nothing is read), or over ``limit`` bytes.
@@ -74,17 +75,19 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
             raise RefusedFileError(path, f"not a regular file ({kind})")
         if info.st_size > limit:
             raise RefusedFileError(path, f"larger than {_size(limit)}")
-        chunks: list[bytes] = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
+        # One read of the size fstat gave (plus one byte, to see growth): one buffer, no
+        # second copy of a large file; then small reads while it still grows.
+        chunks = [os.read(fd, info.st_size + 1)]
+        total = len(chunks[0])
+        while total <= limit:
+            chunk = os.read(fd, min(limit + 1 - total, _CHUNK))
             if not chunk:
                 break
             chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
+            total += len(chunk)
+        if total > limit:
             raise RefusedFileError(path, f"larger than {_size(limit)}")
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 

@@ -36,6 +36,7 @@ UNIT = Path(__file__).resolve().parents[2] / "systemd" / "board-companion-web.se
 UNIT_OPEN_FILES = 1024
 """systemd's default soft LimitNOFILE (the unit sets none)."""
 BIG = "20250101-000000-senet-tait.journal"
+LINES = "20250102-000000-senet-tait.journal"
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 
@@ -174,9 +175,12 @@ class Spectators:
 def journals(tmp_path: Path) -> Path:
     folder = tmp_path / "state"
     folder.mkdir()
-    write_game(folder, "senet-tait", 40, seed=3)
+    path, _ = write_game(folder, "senet-tait", 40, seed=3)
     with (folder / BIG).open("wb") as fh:  # 200 MB (sparse: no disk used)
         fh.truncate(200 * 1000 * 1000)
+    head = path.read_bytes().split(b"\n", 1)[0] + b"\n"
+    with (folder / LINES).open("wb") as fh:  # under the 32 MiB cap: 31 million empty lines
+        fh.write(head + b"\n" * ((31 << 20) - len(head)))
     return folder
 
 
@@ -202,9 +206,10 @@ def test_spectators_and_idle_connections_within_the_units_limits(
         crowd = Spectators(port, 300)
         crowd.read_for(3.0)
         assert crowd.served == 300 and not crowd.cut
-        pages = [_get(port, p) for p in ("/", "/games", f"/game/{BIG}", "/live")]
-        assert [code for code, _ in pages] == [200, 200, 200, 200]
+        pages = [_get(port, p) for p in ("/", "/games", f"/game/{BIG}", f"/game/{LINES}", "/live")]
+        assert [code for code, _ in pages] == [200] * 5
         assert b"larger than 32 MiB" in pages[2][1]  # the 200 MB journal: refused unread
+        assert b"no checksum" in pages[3][1]  # read line by line, never a list of them all
 
         idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(1100)]
         try:
