@@ -91,10 +91,13 @@ class LiveBoard:
         """Increased at each new rendering (0: none yet)."""
         self.payload = ""
         """The current ``event: board`` message, whole."""
+        self.closing = False
+        """Set by :meth:`close`: every stream ends at once (the server is stopping)."""
         self._cache: tuple[tuple[object, ...], str] | None = None
         self._streams = 0
         self._task: asyncio.Task[None] | None = None
         self._changed: asyncio.Condition | None = None
+        self._wake: asyncio.Task[None] | None = None
 
     async def in_thread(self, call: Callable[..., _T], *args: object) -> _T:
         """``call(*args)`` in a worker thread, at most :data:`READERS` at once."""
@@ -130,7 +133,19 @@ class LiveBoard:
             await asyncio.sleep(self.poll)
 
     def _newer(self, seen: int) -> bool:
-        return self.version > seen
+        return self.version > seen or self.closing
+
+    def close(self) -> None:
+        """End every event stream now (call in the loop's thread): a stopping server
+        need not wait for spectators who never leave."""
+        self.closing = True
+        changed = self._changed
+        if changed is not None:
+            async def wake(cond: asyncio.Condition) -> None:
+                async with cond:
+                    cond.notify_all()
+
+            self._wake = asyncio.get_running_loop().create_task(wake(changed))
 
     async def stream(self, limit: int | None) -> AsyncIterator[str]:
         """One spectator's event stream: the current board at once, each change after,
@@ -147,11 +162,13 @@ class LiveBoard:
             yield "retry: 1000\n\n"  # a browser reconnects after a second when the link drops
             seen = 0
             sent = 0
-            while limit is None or sent < limit:
+            while (limit is None or sent < limit) and not self.closing:
                 async with changed:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait_for(partial(self._newer, seen)),
                                                KEEPALIVE)
+                if self.closing:
+                    break
                 if self.version > seen:
                     seen = self.version
                     sent += 1
@@ -170,8 +187,10 @@ class ReadOnly:
     any route is looked at; the security headers (:data:`HEADERS`) and a ``Cache-Control``
     on every response."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, board: LiveBoard | None = None) -> None:
         self.app = app
+        self.board = board
+        """The live board feeding the event streams (:meth:`LiveBoard.close` ends them)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -196,7 +215,7 @@ class ReadOnly:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None = None) -> ASGIApp:
+def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None = None) -> ReadOnly:
     """The application serving the journals of ``directory`` (read-only).
 
     ``poll``: seconds between two looks at the directory by the event streams' watcher
@@ -267,4 +286,4 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         Route("/game/{name}/record.txt", record_txt), Route("/static/{name}", static_file),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
-    return ReadOnly(app)
+    return ReadOnly(app, board)

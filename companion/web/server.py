@@ -20,23 +20,26 @@ The unit (``systemd/board-companion-web.service``) gives the page ``TasksMax=32`
   its size, unread), and at most :data:`~companion.web.app.READERS` at once.
 
 asyncio's own "out of resources" message (``accept()`` failing) is let through once a
-minute at most (:class:`OncePerMinute`).
+minute at most (:class:`OncePerMinute`). SIGTERM ends the event streams at once, so a
+stop does not wait for spectators who never leave.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
 import time
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final
 
 import anyio.to_thread
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from companion.web.app import create_app
+from companion.web.app import LiveBoard, create_app
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,8 @@ IDLE_GRACE: Final = 1.0
 client that has just connected is about to send its request)."""
 REFUSED_LINGER: Final = 2.0
 """Seconds a refused connection is kept for its client to read the 503."""
+STOP_TIMEOUT: Final = 5
+"""Seconds a stopping server waits for responses under way (the unit allows 10)."""
 THREADS: Final = 4
 """anyio's default worker-thread pool (the journals use their own, smaller one)."""
 SWEEP: Final = 1.0
@@ -221,6 +226,20 @@ class OncePerMinute(logging.Filter):
         return True
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server that also ends the event streams when asked to stop (SIGTERM,
+    Ctrl-C): they would otherwise keep the shutdown waiting until systemd kills it."""
+
+    board: LiveBoard | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        board = self.board
+        if board is not None:
+            with contextlib.suppress(RuntimeError):  # no loop running: nothing streams
+                asyncio.get_running_loop().call_soon_threadsafe(board.close)
+
+
 def serve(directory: Path, host: str, port: int, *, max_connections: int = MAX_CONNECTIONS,
           head_timeout: float = HEAD_TIMEOUT) -> None:
     """Serve the spectator page of ``directory`` on ``host``:``port`` until SIGTERM or
@@ -234,15 +253,17 @@ def serve(directory: Path, host: str, port: int, *, max_connections: int = MAX_C
     files = raise_open_files()
     cap = max(1, min(max_connections, files - SPARE_FILES))
     protocol = type("Guarded", (GuardedH11Protocol,), {"gate": Gate(cap, head_timeout=head_timeout)})
+    app = create_app(directory)
     config = uvicorn.Config(
-        create_app(directory), host=host, port=port, log_level="warning", access_log=False,
+        app, host=host, port=port, log_level="warning", access_log=False,
         server_header=False, lifespan="off", http=protocol, ws="none", proxy_headers=False,
         timeout_keep_alive=int(KEEP_ALIVE), h11_max_incomplete_event_size=MAX_HEAD,
-        loop="asyncio",
+        loop="asyncio", timeout_graceful_shutdown=STOP_TIMEOUT,
     )
     for name in ("asyncio", "uvicorn.error"):  # after Config: it sets up uvicorn's loggers
         logging.getLogger(name).addFilter(OncePerMinute())
-    server = uvicorn.Server(config)
+    server = _Server(config)
+    server.board = app.board
 
     async def main() -> None:
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS

@@ -85,11 +85,12 @@ def _unit_open_files() -> None:  # in the server's child process, before exec
 
 
 @contextlib.contextmanager
-def serving(directory: Path, log: Path, code: str | None = None) -> Iterator[tuple[int, Peak]]:
+def serving(directory: Path, log: Path,
+            code: str | None = None) -> Iterator[tuple[int, Peak, subprocess.Popen[bytes]]]:
     """The spectator page on a free loopback port under the unit's open-file limit
     (``code``: a Python program instead of `companion web`, given the port as
-    ``sys.argv[1]`` and the directory as ``sys.argv[2]``); yields the port and the
-    sampler of its peak threads and memory."""
+    ``sys.argv[1]`` and the directory as ``sys.argv[2]``); yields the port, the
+    sampler of its peak threads and memory, and the process."""
     port = _free_port()
     argv = ([sys.executable, "-c", code, str(port), str(directory)] if code else
             [sys.executable, "-m", "companion", "web", "--bind", "127.0.0.1", "--port",
@@ -105,7 +106,7 @@ def serving(directory: Path, log: Path, code: str | None = None) -> Iterator[tup
         while _get(port, "/", 1)[0] != 200:
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
-        yield port, peak
+        yield port, peak, proc
     finally:
         proc.terminate()
         try:
@@ -197,7 +198,7 @@ def test_spectators_and_idle_connections_within_the_units_limits(
     tasks_max, memory_max = unit_limits()
     _enough_files(1600)
     log = tmp_path / "web.log"
-    with serving(journals, log) as (port, peak):
+    with serving(journals, log) as (port, peak, _):
         forty = Spectators(port, 40)
         forty.read_for(2.0)
         assert forty.served == 40 and not forty.cut
@@ -239,13 +240,18 @@ serve(Path(sys.argv[2]), "127.0.0.1", int(sys.argv[1]), max_connections=50, head
 def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
         journals: Path, tmp_path: Path) -> None:
     log = tmp_path / "web.log"
-    with serving(journals, log, CAPPED) as (port, _):
+    with serving(journals, log, CAPPED) as (port, _, _):
         crowd = Spectators(port, 45)
         crowd.read_for(1.0)
         assert crowd.served == 45
         idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(20)]
+        slow = idle[-1]  # a slow client: its request head a few bytes at a time
         try:
-            time.sleep(1.2)  # idle for longer than the grace a newcomer's connection gets
+            began = time.monotonic()
+            for part in (b"GET / HT", b"TP/1.1\r\n", b"Host: x\r\n", b"X-Slow: 1\r\n"):
+                slow.sendall(part)
+                time.sleep(0.3)
+            time.sleep(max(0.0, 1.2 - (time.monotonic() - began)))  # older than the grace  # idle for longer than the grace a newcomer's connection gets
             assert _get(port, "/")[0] == 200  # the longest-idle one was closed for it
             more = Spectators(port, 10)  # 55 streams wanted: served, or a 503; none cut
             more.read_for(1.5)
@@ -256,8 +262,10 @@ def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
             more.close()
             for s in idle:  # each closed: a 503, room for another, or the head timeout (1.5 s)
                 s.settimeout(5)
-                while s.recv(4096):
-                    pass
+                with contextlib.suppress(ConnectionResetError):
+                    while s.recv(4096):
+                        pass
+            assert time.monotonic() - began < 8  # the slow one too, head unfinished
         finally:
             for s in idle:
                 s.close()
@@ -266,3 +274,19 @@ def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
     said = log.read_text()
     assert said.count("connections open, the most allowed") == 1, said
     assert "Traceback" not in said
+
+
+def test_sigterm_ends_the_streams_and_stops_the_server(journals: Path, tmp_path: Path) -> None:
+    with serving(journals, tmp_path / "web.log") as (port, _, proc):
+        crowd = Spectators(port, 20)
+        crowd.read_for(1.0)
+        assert crowd.served == 20
+        began = time.monotonic()
+        proc.terminate()
+        proc.wait(timeout=10)
+        stopped = time.monotonic() - began
+        crowd.read_for(0.5)
+        assert len(crowd.cut) == 20
+        crowd.close()
+    assert stopped < 3, f"{stopped:.1f} s to stop with 20 streams open (the unit allows 10)"
+    assert "Traceback" not in (tmp_path / "web.log").read_text()
