@@ -33,7 +33,6 @@ the connection limits).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -42,6 +41,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Final, TypeVar
 
+import anyio
 import anyio.to_thread
 from anyio import CapacityLimiter
 from starlette.applications import Starlette
@@ -164,9 +164,11 @@ class LiveBoard:
             sent = 0
             while (limit is None or sent < limit) and not self.closing:
                 async with changed:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(changed.wait_for(partial(self._newer, seen)),
-                                               KEEPALIVE)
+                    # anyio's timeout, not asyncio.wait_for: Starlette ends a stream whose
+                    # client left by cancelling an anyio scope, which wait_for (3.11) turns
+                    # into an error logged with its traceback.
+                    with anyio.move_on_after(KEEPALIVE):
+                        await changed.wait_for(partial(self._newer, seen))
                 if self.closing:
                     break
                 if self.version > seen:
