@@ -294,3 +294,40 @@ def test_sigterm_ends_the_streams_and_stops_the_server(journals: Path, tmp_path:
         crowd.close()
     assert stopped < 3, f"{stopped:.1f} s to stop with 50 streams open (the unit allows 10)"
     assert "Traceback" not in (tmp_path / "web.log").read_text()
+
+
+class _Conn:
+    """A stand-in for a connection, as the gate sees one."""
+
+    def __init__(self, idle: bool, waiting: float, paused: float | None = None) -> None:
+        self.idle = idle
+        self.waiting_since = waiting
+        self.paused_since = paused
+        self.dropped = False
+
+    def drop(self) -> None:
+        self.dropped = True
+
+
+def test_the_gate_cuts_idle_heads_and_unread_responses_but_not_streams() -> None:
+    import asyncio
+
+    from companion.web.server import Gate
+
+    async def sweep() -> list[bool]:
+        gate = Gate(10, head_timeout=10, slow_timeout=30)
+        now = time.monotonic()
+        conns = [
+            _Conn(idle=True, waiting=now - 11),             # no request head for 11 s
+            _Conn(idle=True, waiting=now - 2),              # just connected
+            _Conn(idle=False, waiting=now - 600),           # a stream read for 10 min
+            _Conn(idle=False, waiting=now - 60, paused=now - 31),  # unread for 31 s
+            _Conn(idle=False, waiting=now - 60, paused=now - 5),   # a moment's backlog
+        ]
+        for conn in conns:
+            gate.open[conn] = None  # type: ignore[index]
+        gate._sweep()
+        await asyncio.sleep(0)
+        return [c.dropped for c in conns]
+
+    assert asyncio.run(sweep()) == [True, False, False, True, False]
