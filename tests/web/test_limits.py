@@ -251,7 +251,7 @@ def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
             for part in (b"GET / HT", b"TP/1.1\r\n", b"Host: x\r\n", b"X-Slow: 1\r\n"):
                 slow.sendall(part)
                 time.sleep(0.3)
-            time.sleep(max(0.0, 1.2 - (time.monotonic() - began)))  # older than the grace  # idle for longer than the grace a newcomer's connection gets
+            time.sleep(max(0.0, 1.2 - (time.monotonic() - began)))  # idle past the grace
             assert _get(port, "/")[0] == 200  # the longest-idle one was closed for it
             more = Spectators(port, 10)  # 55 streams wanted: served, or a 503; none cut
             more.read_for(1.5)
@@ -263,9 +263,8 @@ def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
             for s in idle:  # each closed: a 503, room for another, or the head timeout (1.5 s)
                 s.settimeout(5)
                 with contextlib.suppress(ConnectionResetError):
-                    while s.recv(4096):
+                    while s.recv(4096):  # a socket left open: timeout, the test fails
                         pass
-            assert time.monotonic() - began < 8  # the slow one too, head unfinished
         finally:
             for s in idle:
                 s.close()
@@ -277,6 +276,9 @@ def test_at_the_cap_idle_connections_make_room_and_the_overload_is_said_once(
 
 
 def test_sigterm_ends_the_streams_and_stops_the_server(journals: Path, tmp_path: Path) -> None:
+    found = re.search(r"^TimeoutStopSec=(\d+)$", UNIT.read_text(), re.M)
+    assert found is not None
+    stop_timeout = int(found.group(1))
     with serving(journals, tmp_path / "web.log") as (port, _, proc):
         crowd = Spectators(port, 100)
         crowd.read_for(1.5)
@@ -285,15 +287,13 @@ def test_sigterm_ends_the_streams_and_stops_the_server(journals: Path, tmp_path:
         for s in leaving:
             crowd.selector.unregister(s)
             s.close()
-        began = time.monotonic()
         proc.terminate()
-        proc.wait(timeout=10)
-        stopped = time.monotonic() - began
+        proc.wait(timeout=stop_timeout)  # else systemd would kill it
         crowd.read_for(0.5)
         assert len(crowd.cut) == 50
         crowd.close()
-    assert stopped < 3, f"{stopped:.1f} s to stop with 50 streams open (the unit allows 10)"
-    assert "Traceback" not in (tmp_path / "web.log").read_text()
+    said = (tmp_path / "web.log").read_text()  # no "Cancel 50 running task(s)" either
+    assert "Traceback" not in said and "ERROR" not in said, said[:2000]
 
 
 class _Conn:
