@@ -98,6 +98,7 @@ class LiveBoard:
         self._task: asyncio.Task[None] | None = None
         self._changed: asyncio.Condition | None = None
         self._wake: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def in_thread(self, call: Callable[..., _T], *args: object) -> _T:
         """``call(*args)`` in a worker thread, at most :data:`READERS` at once."""
@@ -151,7 +152,10 @@ class LiveBoard:
         """One spectator's event stream: the current board at once, each change after,
         a comment after :data:`KEEPALIVE` seconds without news; ends after ``limit``
         board events (``None``: never)."""
-        if self._streams == 0:  # the first spectator starts the watcher (in this loop)
+        loop = asyncio.get_running_loop()
+        if self._streams == 0 or self._loop is not loop:  # the first spectator (of this
+            self._streams = 0                            # loop) starts the watcher
+            self._loop = loop
             self._changed = asyncio.Condition()
             self.version = 0
             self._task = asyncio.create_task(self._watch())
