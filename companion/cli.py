@@ -269,7 +269,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if hardware == "auto":
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
-        lock = _hold_state_folder(_state_dir(conf))
+        lock = _hold_state_folder(_state_dir(conf), echo=False)  # the log is stderr here
         if lock is None:
             return 1
         with lock:
@@ -315,10 +315,10 @@ def _state_dir(conf: dict[str, Any]) -> Path:
     return Path(conf["journal.dir"] or cfg.default_state_dir())
 
 
-def _hold_state_folder(directory: Path) -> StateLock | None:
+def _hold_state_folder(directory: Path, *, echo: bool = True) -> StateLock | None:
     """The state folder's writer lock (:mod:`companion.app.lock`), taken; ``None`` (said
-    on the terminal and in the log, naming the process that holds it) when another
-    companion writes there: this one then writes nothing.
+    in the log and, with ``echo``, on the terminal, naming the process that holds it)
+    when another companion writes there: this one then writes nothing.
 
     :raises UsageError: the folder or its lock file cannot be made or opened.
     """
@@ -331,7 +331,8 @@ def _hold_state_folder(directory: Path) -> StateLock | None:
         lock.acquire()
     except StateFolderInUseError as exc:
         logging.getLogger("companion.app.lock").error("%s", exc)
-        print(f"companion: {exc}", file=sys.stderr)
+        if echo:
+            print(f"companion: {exc}", file=sys.stderr)
         return None
     except OSError as exc:
         raise UsageError(f"{lock.path}: cannot lock the state folder: {exc.strerror or exc}") from None
