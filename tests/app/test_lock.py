@@ -112,10 +112,14 @@ def test_a_second_companion_names_the_holder_and_writes_nothing(tmp_path: Path) 
         assert done.returncode == 1 and f"(process {first})" in done.stderr
         assert "cannot open the hardware" not in done.stderr
 
-        # Reading is not writing: journal list works beside the writer.
-        listed = subprocess.run([sys.executable, "-m", "companion", "journal", "list", "--dir",
-                                 str(tmp_path)], capture_output=True, text=True, timeout=60)
-        assert listed.returncode == 0 and "unfinished" in listed.stdout
+        # Reading is not writing: journal list, show and export work beside the writer.
+        for action, expected in (("list", "unfinished"), ("show", "Senet"),
+                                 ("export", '"format": "board-companion/record"')):
+            read = subprocess.run(
+                [sys.executable, "-m", "companion", "journal", action, "--dir", str(tmp_path),
+                 *(["1"] if action != "list" else [])],
+                capture_output=True, text=True, timeout=60)
+            assert read.returncode == 0 and expected in read.stdout, (action, read.stderr)
         assert _snapshot(tmp_path) == before
     finally:
         _end(first, signal.SIGKILL)
