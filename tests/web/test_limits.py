@@ -331,3 +331,39 @@ def test_the_gate_cuts_idle_heads_and_unread_responses_but_not_streams() -> None
         return [c.dropped for c in conns]
 
     assert asyncio.run(sweep()) == [True, False, False, True, False]
+
+
+UNREAD = """
+import sys
+import uvicorn
+from companion.web.server import Gate, GuardedH11Protocol
+
+BODY = b"x" * (20 << 20)
+
+
+async def app(scope, receive, send):
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", str(len(BODY)).encode())]})
+    await send({"type": "http.response.body", "body": BODY})
+
+
+protocol = type("P", (GuardedH11Protocol,), {"gate": Gate(10, slow_timeout=1.0)})
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), http=protocol, lifespan="off",
+            log_level="warning")
+"""
+
+
+def test_a_client_that_leaves_a_response_unread_is_cut(tmp_path: Path) -> None:
+    with serving(tmp_path, tmp_path / "web.log", UNREAD) as (port, _, _):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(3)  # reads nothing: the server's buffer stays full past slow_timeout (1 s)
+        s.settimeout(10)
+        got = 0
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(1 << 16):
+                got += len(chunk)
+        s.close()
+    assert got < 20 << 20  # cut before the end of the 20 MiB body
