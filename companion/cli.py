@@ -15,7 +15,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__
 from companion.errors import CompanionError
@@ -33,6 +33,9 @@ from companion.rules import (
     state_from_dict,
 )
 from companion.rules.datafile import JsonTextError, parse_json, read_text
+
+if TYPE_CHECKING:
+    from companion.app.lock import StateLock
 
 EXIT_USAGE = 2
 """Exit status for bad input (a malformed position, an unknown game, a bad throw)."""
@@ -336,13 +339,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     if hardware == "auto":
         hardware = "pi" if svc.on_raspberry_pi() else "mock"
     if hardware == "pi":
-        try:
-            parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
-        except Exception as exc:  # no pin library, no I2C bus, a pin in use
-            print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
-                  file=sys.stderr)
+        lock = _hold_state_folder(_state_dir(conf), echo=False)  # the log is stderr here
+        if lock is None:
             return 1
-        svc.run_forever(parts)
+        with lock:
+            try:
+                parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
+            except Exception as exc:  # no pin library, no I2C bus, a pin in use
+                print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
+                      file=sys.stderr)
+                return 1
+            svc.run_forever(parts)
         return 0
     if not sys.stdin.isatty():
         raise UsageError(
@@ -361,11 +368,45 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     else:
         root.addHandler(logging.NullHandler())
-    printer = terminal.frame_printer(sys.stdout)
-    parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=printer,
-                      origins=resolved.origins, notices=resolved.problems)
-    terminal.run_in_terminal(parts, lambda: svc.run_forever(parts), printer)
+    lock = _hold_state_folder(_state_dir(conf))
+    if lock is None:
+        return 1
+    with lock:
+        printer = terminal.frame_printer(sys.stdout)
+        parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=printer,
+                          origins=resolved.origins, notices=resolved.problems)
+        terminal.run_in_terminal(parts, lambda: svc.run_forever(parts), printer)
     return 0
+
+
+def _state_dir(conf: dict[str, Any]) -> Path:
+    from companion.app import config as cfg
+
+    return Path(conf["journal.dir"] or cfg.default_state_dir())
+
+
+def _hold_state_folder(directory: Path, *, echo: bool = True) -> StateLock | None:
+    """The state folder's writer lock (:mod:`companion.app.lock`), taken; ``None`` (said
+    in the log and, with ``echo``, on the terminal, naming the process that holds it)
+    when another companion writes there: this one then writes nothing.
+
+    :raises UsageError: the folder or its lock file cannot be made or opened.
+    """
+    import logging
+
+    from companion.app.lock import StateFolderInUseError, StateLock
+
+    lock = StateLock(directory)
+    try:
+        lock.acquire()
+    except StateFolderInUseError as exc:
+        logging.getLogger("companion.app.lock").error("%s", exc)
+        if echo:
+            print(f"companion: {exc}", file=sys.stderr)
+        return None
+    except OSError as exc:
+        raise UsageError(f"{lock.path}: cannot lock the state folder: {exc.strerror or exc}") from None
+    return lock
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -376,8 +417,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     frames = Path(args.frames) if args.frames else None
     if args.journal:
-        return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames, out=sys.stdout,
-                         game=args.game)
+        lock = _hold_state_folder(Path(args.journal))
+        if lock is None:
+            return 1
+        with lock:
+            return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames,
+                             out=sys.stdout, game=args.game)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         return demo.main(
             Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout, keep=False, game=args.game
@@ -529,9 +574,7 @@ def cmd_web(args: argparse.Namespace) -> int:
                          f"IPv4 interface, :: for IPv6 too) or localhost, got {bind!r}") from None
     directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
     try:
-        import uvicorn
-
-        from companion.web.app import create_app
+        from companion.web.server import serve
     except ImportError as exc:
         raise UsageError(f"companion web needs the web extra ({exc.name} is missing): "
                          "pip install 'board-companion[web]'") from None
@@ -541,9 +584,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     host = f"[{bind}]" if ":" in bind else bind
     print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
           flush=True)
-    uvicorn.run(create_app(directory), host=bind, port=port, log_level="warning",
-                access_log=False, server_header=False, lifespan="off", http="h11", ws="none",
-                proxy_headers=False)
+    serve(directory, bind, port)
     return 0
 
 

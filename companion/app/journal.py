@@ -39,7 +39,7 @@ import logging
 import os
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,7 +47,7 @@ from typing import Any, Final
 
 from companion.errors import CompanionError
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
-from companion.rules.datafile import parse_json
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ MAX_DEPTH: Final = 16
 """The deepest nesting of arrays and objects a record may have (a real one: 3)."""
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 """The longest journal read, in bytes (a long game of random moves: about 300 KiB)."""
+NEWLINE: Final = b"\n"
 DAMAGED: Final = ".damaged"
 """Suffix of the copy of a damaged journal kept before it is cut (then ``.1``, ...)."""
 UNUSABLE: Final = ".unusable"
@@ -85,7 +86,7 @@ def encode(record: Mapping[str, Any]) -> bytes:
     return b"%08x %s\n" % (zlib.crc32(body), body)
 
 
-def decode(line: bytes) -> dict[str, Any]:
+def decode(line: bytes | memoryview) -> dict[str, Any]:
     """The record of one journal line (without its newline).
 
     :raises ValueError: for a line over :data:`MAX_LINE_BYTES`, a bad checksum, text
@@ -95,7 +96,7 @@ def decode(line: bytes) -> dict[str, Any]:
     """
     if len(line) > MAX_LINE_BYTES:
         raise ValueError(f"a line of {len(line)} bytes (at most {MAX_LINE_BYTES} are written)")
-    crc, sep, body = line.partition(b" ")
+    crc, sep, body = bytes(line).partition(b" ")
     if not sep or len(crc) != 8 or not re.fullmatch(rb"[0-9a-f]{8}", crc):
         raise ValueError("no checksum")
     if int(crc, 16) != zlib.crc32(body):
@@ -249,34 +250,49 @@ def replay(game: Game, players: int, actions: list[Action]) -> State:
     return state
 
 
-def _read(path: Path) -> bytes:
-    """The bytes of ``path``, at most :data:`MAX_FILE_BYTES`.
+def read_journal_bytes(path: Path) -> bytes:
+    """The bytes of the journal ``path``, at most :data:`MAX_FILE_BYTES`, read with
+    :func:`companion.rules.datafile.read_bytes` (never waiting on a FIFO, never reading
+    a device such as ``/dev/zero``).
 
-    :raises OSError: it cannot be read. :raises JournalError: it is longer.
+    :raises JournalError: it is not a regular file, or is longer (nothing more is read).
+    :raises OSError: it cannot be opened or read.
     """
-    with path.open("rb") as fh:
-        data = fh.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise JournalError(f"{path}: over {MAX_FILE_BYTES >> 20} MiB: not a journal")
-    return data
+    try:
+        return read_bytes(path, MAX_FILE_BYTES)
+    except RefusedFileError as exc:
+        raise JournalError(f"{exc}: not a journal") from None
 
 
-def load(path: Path, *, repair: bool = True) -> Loaded:
+def iter_lines(data: bytes, start: int = 0) -> Iterator[tuple[int, memoryview]]:
+    """The whole lines of ``data`` from byte ``start`` (without their newlines), each
+    with the offset it begins at; the cut-short rest after the last newline is not
+    among them. One line at a time and no copy (a view into ``data``): a file of
+    millions of empty lines costs no list, a line of 30 MB no second 30 MB."""
+    view = memoryview(data)
+    end = data.rfind(NEWLINE)
+    while start <= end:
+        stop = data.index(NEWLINE, start)
+        yield start, view[start:stop]
+        start = stop + 1
+
+
+def load(path: Path, *, repair: bool = True, data: bytes | None = None) -> Loaded:
     """Read and replay the journal ``path``; repair a damaged tail (see module doc).
 
     Any record that cannot be read or replayed, whatever is in it, ends the intact
-    prefix: it is reported in :attr:`Loaded.damage`, never raised.
+    prefix: it is reported in :attr:`Loaded.damage`, never raised. ``data``: the file's
+    bytes when the caller has read them already (:func:`read_journal_bytes`).
 
     :raises JournalError: when the first record is missing or unusable, or the file
-        is over :data:`MAX_FILE_BYTES`. :raises OSError: when it cannot be read.
-        Nothing else.
+        is over :data:`MAX_FILE_BYTES` or not a regular file (a FIFO, a device).
+        :raises OSError: when it cannot be read. Nothing else.
     """
-    data = _read(path)
-    lines = data.split(b"\n")
-    tail = lines.pop()  # b"" when the file ends with a newline
+    data = read_journal_bytes(path) if data is None else data
+    end = data.rfind(NEWLINE) + 1  # after the last whole line; what follows was cut short
     damage: str | None = None
-    if tail:
-        damage = f"the last line ({len(lines) + 1}) was cut short"
+    if end < len(data):
+        damage = f"the last line ({data.count(NEWLINE) + 1}) was cut short"
     header: dict[str, Any] | None = None
     game: Game | None = None
     players = 0
@@ -284,8 +300,8 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
     actions: list[Action] = []
     records: list[dict[str, Any]] = []
     ended = False
-    good = 0
-    for number, line in enumerate(lines, start=1):
+    intact = 0  # bytes of the whole lines taken so far
+    for number, (start, line) in enumerate(iter_lines(data), start=1):
         try:
             record = decode(line)
         except ValueError as exc:
@@ -293,7 +309,7 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
             break
         if header is None:
             header, game, players, state = _read_header(path, record)
-            good = number
+            intact = start + len(line) + 1
             continue
         assert game is not None and state is not None
         try:
@@ -305,7 +321,7 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
             log.warning("journal %s: line %d cannot be replayed", path, number, exc_info=True)
             damage = f"line {number}: cannot be replayed ({type(exc).__name__})"
             break
-        good = number
+        intact = start + len(line) + 1
     if header is None or game is None or state is None:
         raise JournalError(f"{path}: {damage or 'empty'}: no usable first record")
     copy: Path | None = None
@@ -316,11 +332,10 @@ def load(path: Path, *, repair: bool = True) -> Loaded:
         if repair:
             try:
                 copy = keep_copy(path, data)
-                _rewrite(path, lines[:good])
+                _rewrite(path, data[:intact])
                 repaired = True
             except OSError as exc:  # a full disk: the tail is cut off when appending
                 log.warning("journal %s: cannot repair it now: %s", path, exc)
-    intact = sum(len(line) + 1 for line in lines[:good])
     return Loaded(path, game, players, header, actions, records, state, ended, damage, intact,
                   copy, repaired)
 
@@ -455,13 +470,13 @@ def set_aside(path: Path) -> Path:
     raise OSError(errno.EEXIST, f"{MAX_COPIES} set-aside files of {path.name} already there")
 
 
-def _rewrite(path: Path, lines: list[bytes]) -> None:
-    """Keep ``lines`` only: write a temporary file, fsync, rename over ``path``, fsync
-    the directory. (The caller has kept a copy of the original first.)"""
+def _rewrite(path: Path, prefix: bytes) -> None:
+    """Keep ``prefix`` (the intact lines) only: write a temporary file, fsync, rename
+    over ``path``, fsync the directory. (The caller has kept a copy of the original.)"""
     tmp = path.with_name(path.name + ".tmp")
     try:
         with tmp.open("wb") as fh:
-            fh.write(b"".join(line + b"\n" for line in lines))
+            fh.write(prefix)
             fh.flush()
             os.fsync(fh.fileno())
     except OSError:
@@ -601,7 +616,7 @@ class JournalStore:
         fh = loaded.path.open("ab", buffering=0)
         try:
             if loaded.intact is not None and fh.seek(0, os.SEEK_END) > loaded.intact:
-                keep_copy(loaded.path, loaded.path.read_bytes())
+                keep_copy(loaded.path, read_journal_bytes(loaded.path))
                 fh.truncate(loaded.intact)
         except OSError:
             fh.close()

@@ -17,13 +17,14 @@ order. (The position at the end counts only the actions in force.)
 A damaged journal (a line cut short, a checksum that fails, an action the rules do not
 allow there) gives the record of what could be read, and :attr:`Record.damage` says
 on which line reading stopped and why; lines after it that still decode are kept as
-:attr:`Record.after_damage`, marked as not checked against the rules. A file that is
-not a journal at all raises :class:`~companion.app.journal.JournalError`.
+:attr:`Record.after_damage`, marked as not checked against the rules (the first
+:data:`AFTER_DAMAGE` lines after it are looked at). A file that is not a journal at all raises :class:`~companion.app.journal.JournalError`.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,11 +34,14 @@ from typing import Any, Final
 
 from companion.app.journal import FORMAT as FORMAT_JOURNAL
 from companion.app.journal import (
+    NEWLINE,
     SUFFIX,
     JournalError,
     decode,
+    iter_lines,
     load,
     parse_action,
+    read_journal_bytes,
     replay,
 )
 from companion.app.journal import VERSION as VERSION_JOURNAL
@@ -46,6 +50,9 @@ from companion.rules import Action, Game, Phase, RulesError, State, Throw
 FORMAT: Final = "board-companion/record"
 """The ``format`` of :func:`to_json`'s dictionary (``version`` :data:`VERSION`)."""
 VERSION: Final = 1
+AFTER_DAMAGE: Final = 10_000
+"""Lines after a journal's damage looked at for records that still decode (shown
+unchecked); a real game has a few thousand lines, a hostile file millions."""
 WIDTH: Final = 80
 """Columns of :func:`text_lines` (events are wrapped to fit)."""
 
@@ -172,20 +179,19 @@ def read(path: Path, *, tz: tzinfo | None = None) -> Record:
         unknown game, options the game refuses); the message names the file.
     :raises OSError: the file cannot be read.
     """
-    data = path.read_bytes()
-    loaded = load(path, repair=False)
+    data = read_journal_bytes(path)
+    loaded = load(path, repair=False, data=data)
     intact: int | None = loaded.intact if loaded.intact is not None else len(data)
-    lines = data.split(b"\n")
-    tail = lines.pop()
-    if not lines:
-        raise JournalError(f"{path}: line 1 {'was cut short' if tail else 'is missing'}: "
+    first = next(iter_lines(data), None)
+    if first is None:
+        raise JournalError(f"{path}: line 1 {'was cut short' if data else 'is missing'}: "
                            "no usable first record")
     try:
-        head = decode(lines[0])
+        head = decode(first[1])
     except ValueError as exc:
         raise JournalError(f"{path}: line 1: {exc}: no usable first record") from None
     game, players = _header(path, head)
-    return _Reader(path, game, players, head, tz).run(lines, tail, intact)
+    return _Reader(path, game, players, head, tz).run(data, intact)
 
 
 def _header(path: Path, head: dict[str, Any]) -> tuple[Game, int]:
@@ -222,32 +228,38 @@ class _Reader:
         self.live: list[int] = []  # indices into steps of the actions in force
         self.end: dict[str, Any] | None = None
 
-    def run(self, lines: list[bytes], tail: bytes, intact: int | None) -> Record:
+    def run(self, data: bytes, intact: int | None) -> Record:
+        """The record of the journal ``data`` (its first line read already), taking
+        the lines up to ``intact`` bytes as the loader did. Lines are walked one at a
+        time (never a list of them all: a file of millions of empty lines costs none)."""
         damage: Damage | None = None
-        offset = len(lines[0]) + 1
-        stop = len(lines) + 1  # the first line not taken
-        for number, line in enumerate(lines[1:], start=2):
-            if intact is not None and offset + len(line) + 1 > intact:
-                stop = number
+        count = data.count(NEWLINE)  # whole lines
+        tail = data.rfind(NEWLINE) + 1 < len(data)
+        stopped: tuple[int, memoryview, int] | None = None  # the first line not taken, its end
+        for number, (start, line) in enumerate(iter_lines(data), start=1):
+            if number == 1:
+                continue
+            end = start + len(line) + 1
+            if intact is not None and end > intact:
+                stopped = (number, line, end)
                 break
             problem = self.take(number, line)
             if problem is not None:
-                damage = Damage(number, problem, len(lines) - number + 1 + bool(tail))
-                stop = number
+                damage = Damage(number, problem, count - number + 1 + tail)
+                stopped = (number, line, end)
                 break
-            offset += len(line) + 1
         else:
             if tail:
-                damage = Damage(len(lines) + 1, "the line was cut short (a power cut "
+                damage = Damage(count + 1, "the line was cut short (a power cut "
                                 "while it was written?)", 1)
-        if damage is None and stop <= len(lines):
-            damage = Damage(stop, self.why(lines[stop - 1]), len(lines) - stop + 1 + bool(tail))
+        if damage is None and stopped is not None:
+            damage = Damage(stopped[0], self.why(stopped[1]), count - stopped[0] + 1 + tail)
         after: list[Step] = []
-        if damage is not None:
-            after = self.unchecked(lines, damage.line)
+        if stopped is not None:
+            after = self.unchecked(data, stopped[0], stopped[2])
         return self.record(damage, after)
 
-    def take(self, number: int, line: bytes) -> str | None:
+    def take(self, number: int, line: bytes | memoryview) -> str | None:
         """Apply one line; the reason in words when it cannot be taken."""
         try:
             record = decode(line)
@@ -266,7 +278,7 @@ class _Reader:
             return str(exc)
         return None
 
-    def why(self, line: bytes) -> str:
+    def why(self, line: bytes | memoryview) -> str:
         """Why the loader stopped at ``line``, found as :meth:`take` would but without
         taking it; when it would be taken (a limit of the loader's own, whose words are
         not at hand), what the line is."""
@@ -320,12 +332,15 @@ class _Reader:
         self.steps.append(Step(line=number, n=None, by="", kind="undo",
                                text=f"takes back {numbers} ({what})"))
 
-    def unchecked(self, lines: list[bytes], first: int) -> list[Step]:
-        """The action records after the damage that still decode (not replayed)."""
+    def unchecked(self, data: bytes, first: int, offset: int) -> list[Step]:
+        """The action records after the damage (line ``first``, ending at byte
+        ``offset``) that still decode (not replayed); at most :data:`AFTER_DAMAGE`
+        lines are looked at (a real game has a few thousand)."""
         out: list[Step] = []
-        for number in range(first + 1, len(lines) + 1):
+        lines = iter_lines(data, offset)
+        for number, (_, line) in enumerate(itertools.islice(lines, AFTER_DAMAGE), start=first + 1):
             try:
-                record = decode(lines[number - 1])
+                record = decode(line)
             except ValueError:
                 continue
             if "throw" in record and isinstance(record["throw"], dict):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import sys
 import tomllib
 from importlib import resources
@@ -31,20 +33,79 @@ under 12 KiB). A larger file, or a device such as ``/dev/zero``, is refused unre
 _BOM = "\ufeff"
 
 
+class RefusedFileError(ValueError):
+    """A file left unread because of what it is: not a regular file (a FIFO, a device
+    such as ``/dev/zero``, a directory, a socket) or larger than the limit.
+
+    ``str(error)`` is one line, ``PATH: REASON``; :attr:`reason` is the reason alone.
+    """
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"),
+          (stat.S_ISSOCK, "a socket"))
+_CHUNK = 1 << 16
+
+
+def read_bytes(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (following symbolic links), at most
+    ``limit`` bytes, read without ever blocking on what the path names.
+
+    The file is opened with ``O_NONBLOCK`` (opening a FIFO does not wait for a writer),
+    checked with ``fstat`` on the open descriptor (no race with a rename) to be a
+    regular file no longer than ``limit``, then read in one piece of the size found,
+    and in chunks while it grows, up to ``limit + 1`` bytes (a file that grows past the
+    limit meanwhile is still refused, never read to its end).
+
+    :raises RefusedFileError: not a regular file (a FIFO, ``/dev/zero``, a directory,
+        a socket: nothing is read), or over ``limit`` bytes.
+    :raises OSError: it cannot be opened or read (missing, no permission, I/O error).
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "a special file")
+            raise RefusedFileError(path, f"not a regular file ({kind})")
+        if info.st_size > limit:
+            raise RefusedFileError(path, f"larger than {_size(limit)}")
+        # One read of the size fstat gave (plus one byte, to see growth): one buffer, no
+        # second copy of a large file; then small reads while it still grows.
+        chunks = [os.read(fd, info.st_size + 1)]
+        total = len(chunks[0])
+        while total <= limit:
+            chunk = os.read(fd, min(limit + 1 - total, _CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise RefusedFileError(path, f"larger than {_size(limit)}")
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of ``path`` (at most ``limit`` bytes), without a leading byte
     order mark (Windows Notepad writes one; TOML does not allow it, people do).
+    Read with :func:`read_bytes`: a FIFO or a device is refused, never waited on.
 
-    :raises BoardDataError: the file cannot be read, is larger than ``limit`` bytes or
-        is not UTF-8 text; the message names the file.
+    :raises BoardDataError: the file cannot be read, is not a regular file, is larger
+        than ``limit`` bytes or is not UTF-8 text; the message names the file.
     """
     try:
-        with Path(path).open("rb") as fh:
-            data = fh.read(limit + 1)
+        data = read_bytes(path, limit)
     except OSError as exc:
         raise BoardDataError(str(path), None, f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise BoardDataError(str(path), None, f"larger than {_size(limit)}")
+    except RefusedFileError as exc:
+        raise BoardDataError(str(path), None, exc.reason) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -6,7 +6,10 @@ Routes (every one GET or HEAD; any other method is answered 405 before routing):
 * ``/events``: server-sent events: an ``event: board`` whose ``data`` is JSON
   ``{"html": ...}`` (the live part of ``/``) at once and then whenever the journal
   directory's listing or the newest journal's size or modification time changes
-  (polled every ``poll`` seconds); a comment every 15 seconds keeps proxies open;
+  (polled every ``poll`` seconds); a comment every 15 seconds keeps proxies open.
+  Every stream is fed by one shared watcher (:class:`LiveBoard`): one look at the
+  directory per ``poll`` and one rendering per change, whatever the number of
+  spectators, and no thread per stream;
 * ``/live``: the live part of ``/`` alone (HTML fragment);
 * ``/games``: the saved games, newest first, each a link to ``/game/NAME``;
 * ``/game/NAME``: one game (board at its end, throw, the whole event log);
@@ -19,19 +22,29 @@ Every response carries ``Content-Security-Policy: default-src 'self'`` (no inlin
 script, nothing from elsewhere), ``X-Content-Type-Options: nosniff``,
 ``Referrer-Policy: no-referrer`` and ``Cache-Control: no-store`` (the static files:
 ``no-cache``).
+
+Files are read in worker threads, at most :data:`READERS` at once (an
+:class:`anyio.CapacityLimiter`), each journal through the bounded reader of
+:func:`companion.app.journal.read_journal_bytes`: the threads and the memory the page
+uses do not grow with the number of spectators (see :mod:`companion.web.server` for
+the connection limits).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
+import anyio
+import anyio.to_thread
+from anyio import CapacityLimiter
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
@@ -50,8 +63,129 @@ HEADERS: Final = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
 }
+READERS: Final = 2
+"""Worker threads reading journals at once (more requests wait their turn)."""
 _STATIC: Final = {"page.css": "text/css; charset=utf-8",
                   "page.js": "text/javascript; charset=utf-8"}
+
+
+log = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+
+class LiveBoard:
+    """The live part of the front page, kept for every stream by one watcher.
+
+    While at least one event stream is open, one asyncio task looks at the directory
+    (:func:`view.signature`) every ``poll`` seconds and renders the live part when it
+    changed; every stream waits for the next version on one condition. The work per
+    change is the same for 1 spectator or 300. :meth:`live` gives the front page the
+    same rendering when nothing changed since.
+    """
+
+    def __init__(self, directory: Path, poll: float, limiter: CapacityLimiter) -> None:
+        self.directory = directory
+        self.poll = poll
+        self.limiter = limiter
+        self.version = 0
+        """Increased at each new rendering (0: none yet)."""
+        self.payload = ""
+        """The current ``event: board`` message, whole."""
+        self.closing = False
+        """Set by :meth:`close`: every stream ends at once (the server is stopping)."""
+        self._cache: tuple[tuple[object, ...], str] | None = None
+        self._streams = 0
+        self._task: asyncio.Task[None] | None = None
+        self._changed: asyncio.Condition | None = None
+        self._wake: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def in_thread(self, call: Callable[..., _T], *args: object) -> _T:
+        """``call(*args)`` in a worker thread, at most :data:`READERS` at once."""
+        return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter)
+
+    async def live(self) -> tuple[tuple[object, ...], str]:
+        """The directory's signature and the live part's HTML (rendered again only
+        when the signature changed since the last rendering)."""
+        sig = await self.in_thread(view.signature, self.directory)
+        cached = self._cache
+        if cached is not None and cached[0] == sig:
+            return cached
+        html = await self.in_thread(view.live_html, self.directory)
+        self._cache = (sig, html)
+        return sig, html
+
+    async def _watch(self) -> None:
+        changed = self._changed
+        assert changed is not None
+        last: tuple[object, ...] | None = None
+        while True:
+            try:
+                sig, html = await self.live()
+            except Exception:  # never: view functions do not raise; keep the streams alive
+                log.exception("web: the live board cannot be rendered")
+                sig, html = (), '<p class="empty">The game cannot be shown just now.</p>'
+            if sig != last or self.version == 0:
+                last = sig
+                self.payload = f"event: board\ndata: {json.dumps({'html': html})}\n\n"
+                self.version += 1
+                async with changed:
+                    changed.notify_all()
+            await asyncio.sleep(self.poll)
+
+    def _newer(self, seen: int) -> bool:
+        return self.version > seen or self.closing
+
+    def close(self) -> None:
+        """End every event stream now (call in the loop's thread): a stopping server
+        need not wait for spectators who never leave."""
+        self.closing = True
+        changed = self._changed
+        if changed is not None:
+            async def wake(cond: asyncio.Condition) -> None:
+                async with cond:
+                    cond.notify_all()
+
+            self._wake = asyncio.get_running_loop().create_task(wake(changed))
+
+    async def stream(self, limit: int | None) -> AsyncIterator[str]:
+        """One spectator's event stream: the current board at once, each change after,
+        a comment after :data:`KEEPALIVE` seconds without news; ends after ``limit``
+        board events (``None``: never)."""
+        loop = asyncio.get_running_loop()
+        if self._streams == 0 or self._loop is not loop:  # the first spectator (of this
+            self._streams = 0                            # loop) starts the watcher
+            self._loop = loop
+            self._changed = asyncio.Condition()
+            self.version = 0
+            self._task = asyncio.create_task(self._watch())
+        changed = self._changed
+        assert changed is not None
+        self._streams += 1
+        try:
+            yield "retry: 1000\n\n"  # a browser reconnects after a second when the link drops
+            seen = 0
+            sent = 0
+            while (limit is None or sent < limit) and not self.closing:
+                async with changed:
+                    # anyio's timeout, not asyncio.wait_for: Starlette ends a stream whose
+                    # client left by cancelling an anyio scope, which wait_for (3.11) turns
+                    # into an error logged with its traceback.
+                    with anyio.move_on_after(KEEPALIVE):
+                        await changed.wait_for(partial(self._newer, seen))
+                if self.closing:
+                    break
+                if self.version > seen:
+                    seen = self.version
+                    sent += 1
+                    yield self.payload
+                else:
+                    yield ": still here\n\n"
+        finally:
+            self._streams -= 1
+            if self._streams == 0 and self._task is not None:  # the last one stops it
+                self._task.cancel()
+                self._task = None
 
 
 class ReadOnly:
@@ -59,8 +193,10 @@ class ReadOnly:
     any route is looked at; the security headers (:data:`HEADERS`) and a ``Cache-Control``
     on every response."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, board: LiveBoard | None = None) -> None:
         self.app = app
+        self.board = board
+        """The live board feeding the event streams (:meth:`LiveBoard.close` ends them)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -85,28 +221,30 @@ class ReadOnly:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None = None) -> ASGIApp:
+def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None = None) -> ReadOnly:
     """The application serving the journals of ``directory`` (read-only).
 
-    ``poll``: seconds between two looks at the directory by an event stream (0.01-5);
-    ``stream_limit``: end each event stream after this many ``board`` events (tests;
-    ``None``: never).
+    ``poll``: seconds between two looks at the directory by the event streams' watcher
+    (0.01-5); ``stream_limit``: end each event stream after this many ``board`` events
+    (tests; ``None``: never).
     """
     static = {name: (resources.files("companion.web") / "static" / name).read_bytes()
               for name in _STATIC}
+    board = LiveBoard(directory, poll, CapacityLimiter(READERS))
 
     async def front(request: Request) -> Response:
-        live = await run_in_threadpool(view.live_html, directory)
+        _, live = await board.live()
         body = (f'<div id="live" aria-live="polite">{live}</div>'
                 '<p class="foot"><noscript>Reload the page to see new moves. </noscript>'
                 '<a href="/games">Saved games</a></p>')
         return HTMLResponse(view.page("Board companion: the game in progress", body, live=True))
 
     async def live_part(request: Request) -> Response:
-        return HTMLResponse(await run_in_threadpool(view.live_html, directory))
+        _, live = await board.live()
+        return HTMLResponse(live)
 
     async def games(request: Request) -> Response:
-        table = await run_in_threadpool(view.games_html, directory)
+        table = await board.in_thread(view.games_html, directory)
         return HTMLResponse(view.page("Board companion: saved games",
                                       f"<h1>Saved games</h1>{table}"))
 
@@ -117,14 +255,14 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         return view.read_game(path)
 
     async def game(request: Request) -> Response:
-        seen = await run_in_threadpool(_found, request)
+        seen = await board.in_thread(_found, request)
         body = view.game_html(seen, live=False)
         if seen.record is not None:
             body += f'<p class="foot"><a href="/game/{seen.name}/record.txt">The record as text</a></p>'
         return HTMLResponse(view.page(f"Board companion: {seen.name}", body))
 
     async def record_txt(request: Request) -> Response:
-        seen = await run_in_threadpool(_found, request)
+        seen = await board.in_thread(_found, request)
         if seen.record is None:
             return PlainTextResponse(f"{seen.name}: not a usable journal: {seen.problem}\n",
                                      status_code=404)
@@ -137,7 +275,7 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         return Response(static[name], media_type=_STATIC[name])
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(_stream(request, directory, poll, stream_limit),
+        return StreamingResponse(board.stream(stream_limit),
                                  media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
 
@@ -154,30 +292,4 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         Route("/game/{name}/record.txt", record_txt), Route("/static/{name}", static_file),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
-    return ReadOnly(app)
-
-
-async def _stream(request: Request, directory: Path, poll: float,
-                  limit: int | None) -> AsyncIterator[str]:
-    """The event stream: a ``board`` event at once and after every change."""
-    last: tuple[object, ...] | None = None
-    sent = 0
-    quiet = 0.0
-    yield "retry: 1000\n\n"  # a browser reconnects after a second when the link drops
-    while True:
-        sig = await run_in_threadpool(view.signature, directory)
-        if sig != last:
-            last = sig
-            html = await run_in_threadpool(view.live_html, directory)
-            yield f"event: board\ndata: {json.dumps({'html': html})}\n\n"
-            sent += 1
-            quiet = 0.0
-            if limit is not None and sent >= limit:
-                return
-        elif quiet >= KEEPALIVE:
-            yield ": still here\n\n"
-            quiet = 0.0
-        if await request.is_disconnected():
-            return
-        await asyncio.sleep(poll)
-        quiet += poll
+    return ReadOnly(app, board)

@@ -186,9 +186,10 @@ def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
 
 
 def test_a_directory_or_a_device_as_config_is_one_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(cfg.ConfigError, match=r": \(file\): cannot read the file: Is a directory"):
+    with pytest.raises(cfg.ConfigError, match=r": \(file\): not a regular file \(a directory\)"):
         parse(["--config", str(tmp_path)])
-    with pytest.raises(cfg.ConfigError, match=r"/dev/zero: \(file\): larger than 1 MiB"):
+    with pytest.raises(cfg.ConfigError,
+                       match=r"/dev/zero: \(file\): not a regular file \(a character device\)"):
         parse(["--config", "/dev/zero"])
 
 

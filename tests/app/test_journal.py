@@ -334,7 +334,7 @@ def test_a_file_too_big_to_be_a_journal_is_set_aside_unread(tmp_path: Path) -> N
     with path.open("wb") as fh:
         fh.truncate(jr.MAX_FILE_BYTES + 1)  # sparse: no disk used
     (problem,) = jr.JournalStore(tmp_path).survey().problems
-    assert problem.kind is jr.ProblemKind.SET_ASIDE and "over 32 MiB" in problem.reason
+    assert problem.kind is jr.ProblemKind.SET_ASIDE and "larger than 32 MiB" in problem.reason
 
 
 def test_the_companion_starts_and_plays_beside_a_journal_nested_too_deeply(tmp_path: Path) -> None:

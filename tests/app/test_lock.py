@@ -1,0 +1,157 @@
+"""One writer per state folder (issue 22 part 3), with real processes.
+
+With the service running, a second ``companion run`` on the same journal folder offered
+to resume the game in play and "New game" ended it as abandoned while the first kept
+appending. Now the writer holds an advisory lock; a second one names the holder and
+writes nothing; readers are unaffected; a killed holder leaves no stale lock.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.app.lock import LOCK_NAME, StateFolderInUseError, StateLock
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from companion.app.lock import StateLock
+lock = StateLock(Path(sys.argv[1]))
+lock.acquire()
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def _read_until(fd: int, marker: bytes, timeout: float) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def _spawn_run(state: Path) -> tuple[int, int]:
+    """``companion run`` (the terminal simulator) in a pseudo-terminal on ``state``."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        os.execve(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
+                                   "--journal.dir", str(state), "--buttons.debounce", "0.005"],
+                  env)
+    return pid, fd
+
+
+def _end(pid: int, sig: int | None = signal.SIGKILL, timeout: float = 10) -> int | None:
+    """Wait status of ``pid`` after ``sig`` (``None``: none sent), or ``None`` when it is
+    still running after ``timeout`` seconds (it is killed then)."""
+    if sig is not None:
+        os.kill(pid, sig)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return None
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_a_second_companion_names_the_holder_and_writes_nothing(tmp_path: Path) -> None:
+    first, fd = _spawn_run(tmp_path)
+    try:
+        assert b"q=quit" in _read_until(fd, b"q=quit", 30)
+        os.write(fd, b"\r\r\r")  # OK x3: splash, menu, setup: the game starts
+        deadline = time.monotonic() + 15
+        while not list(tmp_path.glob("*.journal")) and time.monotonic() < deadline:
+            _read_until(fd, b"\x00", 0.1)
+        assert list(tmp_path.glob("*.journal"))
+        _read_until(fd, b"\x00", 0.5)
+        before = _snapshot(tmp_path)
+
+        second, fd2 = _spawn_run(tmp_path)
+        try:
+            said = _read_until(fd2, b"in use", 30)
+            status = _end(second, None, 15)  # it ends by itself
+        finally:
+            os.close(fd2)
+        assert f"(process {first})".encode() in said and b"writes nothing" in said
+        assert status is not None and os.waitstatus_to_exitcode(status) == 1
+
+        # The systemd way (real hardware asked for): the same refusal, before any pin.
+        done = subprocess.run([sys.executable, "-m", "companion", "run", "--hardware", "pi",
+                               "--journal.dir", str(tmp_path)],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and f"(process {first})" in done.stderr
+        assert "cannot open the hardware" not in done.stderr
+
+        # Reading is not writing: journal list, show and export work beside the writer.
+        for action, expected in (("list", "unfinished"), ("show", "Senet"),
+                                 ("export", '"format": "board-companion/record"')):
+            read = subprocess.run(
+                [sys.executable, "-m", "companion", "journal", action, "--dir", str(tmp_path),
+                 *(["1"] if action != "list" else [])],
+                capture_output=True, text=True, timeout=60)
+            assert read.returncode == 0 and expected in read.stdout, (action, read.stderr)
+        assert _snapshot(tmp_path) == before
+    finally:
+        _end(first, signal.SIGKILL)
+        os.close(fd)
+
+
+def test_a_killed_holder_leaves_the_folder_free(tmp_path: Path) -> None:
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(StateFolderInUseError) as info:
+            StateLock(tmp_path).acquire()
+        assert info.value.pid == holder.pid and f"process {holder.pid}" in str(info.value)
+        holder.send_signal(signal.SIGKILL)  # as a power cut or a crash: no clean-up runs
+        holder.wait(10)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+    lock = StateLock(tmp_path)
+    lock.acquire()
+    try:
+        assert (tmp_path / LOCK_NAME).read_text() == f"{os.getpid()}\n"
+    finally:
+        lock.release()
+    lock.release()  # twice is safe
+
+
+def test_a_lock_file_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / LOCK_NAME)
+    with pytest.raises(OSError, match="not a regular file"):
+        StateLock(tmp_path).acquire()
