@@ -21,7 +21,9 @@ look like a bounce.
   level that differs from what was reported, and agrees with the last edge delivered,
   is reported then (a press or release shorter than ``debounce``, and a new press
   that follows such a release, are not lost); while edges keep arriving the check
-  repeats ``debounce`` after the last one. A pin that disagrees with the last edge
+  repeats ``debounce`` after the last one. A check whose timer runs late (its
+  thread stalled) is made by the first edge after it was due, on the level the pin
+  had then, before that edge counts. A pin that disagrees with the last edge
   delivered means edges are still on their way: their arrival decides.
 
 So a contact bounce that settles within ``debounce`` gives exactly one press, even when
@@ -91,6 +93,9 @@ class ButtonLogic:
         self._checked_edge = float("-inf")
         self._held = False
         self._settle: Timer | None = None
+        self._due: float | None = None
+        """When the pending check is due (scheduler clock), or ``None``."""
+        self._generation = 0
         self._hold_timer: Timer | None = None
         self._repeat_timer: Timer | None = None
         self._press_id = 0
@@ -105,6 +110,10 @@ class ButtonLogic:
             previous = self._last_edge
             when = max(when, previous)  # a tick never runs backwards
             quiet = when - previous >= self._timing.debounce
+            if self._due is not None and when >= self._due:
+                # The check due before this edge has not run (its thread is late):
+                # run it now, on the level the pin had then, before this edge counts.
+                self._check(self._raw, out)
             self._last_edge = when
             self._raw = pressed
             if quiet and pressed != self._reported:
@@ -116,18 +125,32 @@ class ButtonLogic:
 
     def _arm(self, since: float) -> None:
         """Check the pin ``debounce`` seconds after the edge at ``since`` (scheduler
-        clock). Lock held."""
+        clock): on the timer, or on the first edge at or after that time, whichever
+        comes first. Lock held."""
         self._checked_edge = self._last_edge
-        delay = since + self._timing.debounce - self._sched.now()
-        self._settle = self._sched.call_later(max(0.0, delay), self._on_settle)
+        self._due = since + self._timing.debounce
+        self._generation += 1
+        generation = self._generation
+        delay = self._due - self._sched.now()
+        self._settle = self._sched.call_later(max(0.0, delay), lambda: self._on_settle(generation))
 
-    def _on_settle(self) -> None:
+    def _check(self, level: bool, out: list[ButtonEvent]) -> None:
+        """The check due at ``self._due``, with the pin's ``level`` then. Lock held."""
+        if self._settle is not None:
+            self._settle.cancel()
+        self._settle = self._due = None
+        if self._raw != self._reported and level == self._raw:
+            self._report(self._raw, out)
+
+    def _on_settle(self, generation: int) -> None:
         out: list[ButtonEvent] = []
         with self._lock:
-            self._settle = None
-            level = self._raw if self._level is None else self._level()
-            if self._raw != self._reported and level == self._raw:
-                self._report(self._raw, out)
+            if generation != self._generation or self._due is None:
+                return  # already checked by a later edge, or replaced
+            # Every edge delivered so far happened before the check was due (a later
+            # one would have run it): the last one gives the level then, if the pin
+            # agrees (it disagrees while edges are still on their way: they decide).
+            self._check(self._raw if self._level is None else self._level(), out)
             if self._last_edge > self._checked_edge:
                 self._arm(self._last_edge)  # edges came meanwhile: look again after them
         for ev in out:
@@ -178,6 +201,7 @@ class ButtonLogic:
                 if timer is not None:
                     timer.cancel()
             self._settle = self._hold_timer = self._repeat_timer = None
+            self._due = None
             self._press_id += 1
 
 
