@@ -1,33 +1,10 @@
-"""Casting-stick Senet (seed ``002_4a37d4d91a7a1598.txt``): plinths, coloured casting
-sticks, rivers, the Abyss, Home Rows and Sun squares.
-
-Two players, five plinths each. The board and the stick faces are data
-(:mod:`companion.rules.senet_sticks_board`; default
-``companion/rules/data/senet_sticks.toml``, option ``board=PATH`` for a player's
-own set). Squares are numbered along Player 1's path; Player 2 travels the other
-way. Every decision the seed leaves open is written in ``docs/rules/senet-sticks.md``.
-
-A game runs in three stages:
-
-1. ``colour-toss`` (only with option ``colour-toss``): "one player tosses a colored
-   stick and takes the color shown" -- Player 1 throws one dual-coloured stick;
-2. ``who-starts``: "Each player casts a solid color stick. The player with the
-   highest value goes first." -- two throws of one solid stick, a tie casts again;
-3. ``play``: a turn is one throw of the casting sticks, then moves until every
-   usable value is used or lost. A :class:`~companion.rules.core.Move` moves ONE
-   plinth by one value or by a combination of values; ``Move.values`` lists them in
-   the order played (``12-17 [2+3]``); ``resurrect 4 [2+2]`` brings a plinth out of
-   the Abyss. A value that can no longer be used in any order is discarded with an
-   ``value-lost`` event; when no remaining value can be used the only move is an
-   explicit ``pass`` whose event names the values lost. A plinth moved again later in
-   the same turn continues its combination: one resurrected this turn lands only on
-   open squares (``resurrected`` in the position), and with
-   ``combination-captures=no`` one that took moves no more (``took``).
-"""
+"""The rules of casting-stick Senet: the game's options and tables
+(:class:`SenetSticksRules`) and its positions (:class:`SenetSticksState`). See the
+package's docstring for how a game runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Final
@@ -49,9 +26,7 @@ from companion.rules.core import (
     Phase,
     PieceAt,
     PieceZone,
-    PositionError,
     State,
-    require,
 )
 from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
 from companion.rules.throws import ColouredSticks, Implement, Throw
@@ -152,7 +127,7 @@ class Step:
     takes: bool
 
 
-class SenetSticks(Game):
+class SenetSticksRules(Game):
     """Casting-stick Senet. Options (see ``docs/rules/senet-sticks.md``):
 
     * ``mode``: ``normal`` (all five plinths must enter the opponent's Home Row) or
@@ -296,117 +271,6 @@ class SenetSticks(Game):
             state.board[self.squares + 1 - s] = 1
         return state
 
-    def _state_from_body(self, data: Mapping[str, Any], players: int) -> SenetSticksState:
-        state = SenetSticksState(self)
-        n = self.squares
-        stage = require(data, "stage", str)
-        if stage not in _STAGES:
-            raise PositionError("stage", f"expected one of {', '.join(_STAGES)}, got {stage!r}")
-        if stage == STAGE_TOSS and not self.option("colour-toss"):
-            raise PositionError("stage", "a colour toss is due only with option colour-toss")
-        state.stage = stage
-        colours = data.get("colours")
-        if stage == STAGE_TOSS:
-            if colours is not None:
-                raise PositionError("colours", "must be null before the colour toss")
-            state.colours = None
-        elif colours is None and not self.option("colour-toss"):
-            state.colours = self.spec.colours
-        else:
-            pair = self.spec.colours
-            if not isinstance(colours, list) or sorted(colours) != sorted(pair):
-                raise PositionError("colours", f"expected the colours of Players 1 and 2, e.g. {list(pair)}, got {colours!r}")
-            state.colours = (colours[0], colours[1])
-        to_act = require(data, "to_act", int)
-        if to_act not in (1, 2):
-            raise PositionError("to_act", f"expected 1 or 2, got {to_act}")
-        state.turn = to_act - 1
-        casts = data.get("start_casts", [None, None])
-        faces = {f.value for f in self.spec.solid}
-        if (
-            not isinstance(casts, list) or len(casts) != 2
-            or any(c is not None and c not in faces for c in casts)
-            or (casts[0] is None and casts[1] is not None)
-        ):
-            raise PositionError(
-                "start_casts", f"expected [first, second], each null or a solid-stick value {sorted(faces)}, got {casts!r}"
-            )
-        if stage == STAGE_START:
-            if casts[1] is not None:
-                raise PositionError("start_casts", "both casts made: the starting player is already decided")
-            state.casts = [casts[0], casts[1]]
-        values = data.get("values", [])
-        possible = {f.value for pair in self.sticks.sticks for f in pair}
-        if (
-            not isinstance(values, list) or len(values) > len(self.sticks.sticks)
-            or any(isinstance(v, bool) or v not in possible for v in values)
-        ):
-            raise PositionError(
-                "values", f"expected up to {len(self.sticks.sticks)} stick values from {sorted(possible)}, got {values!r}"
-            )
-        if values and stage != STAGE_PLAY:
-            raise PositionError("values", "values are played only once the game has started")
-        state.values = list(values)
-        marks = {key: data.get(key, []) for key, _flag in _MARK_KEYS}
-        plinths = require(data, "plinths", list)
-        if len(plinths) != 2:
-            raise PositionError("plinths", "expected two lists, Player 1's and Player 2's")
-        for p, entries in enumerate(plinths):
-            where = f"plinths[{p}]"
-            if not isinstance(entries, list) or len(entries) != PLINTHS:
-                raise PositionError(where, f"expected a list of {PLINTHS} entries")
-            for i, entry in enumerate(entries):
-                at = f"{where}[{i}]"
-                if entry == ABYSS:
-                    state.abyss[p] += 1
-                elif isinstance(entry, int) and not isinstance(entry, bool):
-                    if not 1 <= entry <= n:
-                        raise PositionError(at, f"square must be 1 to {n}, got {entry}")
-                    if entry in self.spec.rivers:
-                        raise PositionError(at, f"no plinth stays on square {entry}: its river carries it on")
-                    if state.board[entry] != EMPTY:
-                        raise PositionError(at, f"square {entry} already holds a plinth")
-                    state.board[entry] = p
-                else:
-                    raise PositionError(at, f"expected a square 1-{n} or {ABYSS!r}, got {entry!r}")
-        for key, flag in _MARK_KEYS:
-            squares = marks[key]
-            if squares and not values:
-                raise PositionError(key, "marks a plinth moved this turn: only while values remain to play")
-            if key == "took" and squares and self.mid_captures:
-                raise PositionError(key, "is kept only with option combination-captures=no")
-            if not isinstance(squares, list) or any(
-                not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= n
-                or state.board[s] != state.turn for s in squares
-            ):
-                raise PositionError(
-                    key, f"expected a list of squares holding a plinth of the player to act, got {squares!r}"
-                )
-            for s in squares:
-                state.moved[s] = state.moved.get(s, 0) | flag
-        winners = [p for p in (0, 1) if state._has_won(p)]
-        if len(winners) == 2:
-            raise PositionError("plinths", "both players cannot have won")
-        if winners:
-            state.winner = winners[0]
-            state.values = []
-            state.moved = {}
-        elif data.get("blocked", False) is not False:
-            # A game that ended on a blocked board (after the pass that found it) reads
-            # back as ended. A blocked board without this key waits for a throw, as in
-            # play: the throw is passed, and that pass ends the game.
-            if data.get("blocked") is not True or stage != STAGE_PLAY or values or not state._blocked():
-                raise PositionError(
-                    "blocked", "true only for a game in play, no values left, on a board no throw can change"
-                )
-            state.blocked = True
-            outcome = state.outcome
-            assert outcome is not None
-            state.winner = outcome.winners[0]
-        elif stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
-            raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
-        return state
-
 
 class SenetSticksState(State):
     """A casting-stick Senet position.
@@ -420,9 +284,9 @@ class SenetSticksState(State):
         "_cache", "abyss", "blocked", "board", "casts", "colours", "moved", "stage", "turn", "values", "winner",
     )
 
-    game: SenetSticks
+    game: SenetSticksRules
 
-    def __init__(self, game: SenetSticks) -> None:
+    def __init__(self, game: SenetSticksRules) -> None:
         super().__init__(game, 2)
         self.board: list[int] = [EMPTY] * (game.squares + 1)
         self.abyss: list[int] = [0, 0]
@@ -1143,8 +1007,3 @@ class SenetSticksState(State):
             if squares:
                 body[key] = squares
         return body
-
-
-__all__ = [
-    "ABYSS", "EV_COLOURS", "EV_RESURRECTED", "EV_RIVER", "EV_STARTS", "SenetSticks", "SenetSticksState", "Step",
-]
