@@ -165,14 +165,14 @@ root_tarball() {
     say "building $tarball with mmdebstrap (about 6-10 minutes on 2 cores; log: $log)" >&2
     local include started=$SECONDS
     include=$(IFS=,; printf '%s' "${ROOT_PACKAGES[*]}")
-    if ! mmdebstrap "${MMDEBSTRAP_OPTIONS[@]}" --format=tar --include="$include" "$SUITE" "$tarball.part" \
+    if ! mmdebstrap "${MMDEBSTRAP_OPTIONS[@]}" --format=tar --include="$include" "$SUITE" "$tarball.$$.part" \
         "${MIRRORS[@]}" >"$log" 2>&1; then
-        rm -f -- "$tarball.part"
+        rm -f -- "$tarball.$$.part"
         say "FAIL mmdebstrap could not build the root" >&2
         show_tail "$log" >&2
         return 1
     fi
-    mv -- "$tarball.part" "$tarball"
+    mv -- "$tarball.$$.part" "$tarball"
     # One root at a time: an older recipe's tarball is not used again.
     find "$CACHE_DIR" -maxdepth 1 \( -name "$ARCH-root-*.tar" -o -name "$ARCH-root-*.log" \) \
         ! -name "$ARCH-root-$SUITE-$key.*" -delete
