@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test bench lint typecheck clean chromium
+.PHONY: demo test test-pi bench lint typecheck clean chromium
 
 # setuptools' "Editable installation" banner is a warning pip passes on even with
 # --quiet (make demo's first run showed it): filtered by its message, others still show.
@@ -42,6 +42,16 @@ test: $(STAMP) chromium
 	$(BIN)/ruff check companion tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# The install on a Pi-like machine: an arm64 Debian bookworm root under qemu-user
+# (built once, then reused from /var/cache/board-companion), systemd/install.sh into a
+# fake Pi 5 and Pi 4, `companion doctor`, a demo game per game compared byte for byte
+# with this machine's frames, and the device tests with the arm64 Python. Needs root;
+# installs mmdebstrap, qemu-user-static, binfmt-support and arch-test with apt-get when
+# missing; where arm64 programs cannot run it says why in one line and passes.
+# What it proves and what it does not: systemd/README.md.
+test-pi: $(STAMP)
+	COMPANION=$(CURDIR)/$(BIN)/companion bash tests/pi/run.sh
 
 # Every benchmark script that exists in this checkout, one after the other (the full
 # figures; each also takes --quick, a few seconds, which tests/test_benchmarks_quick.py

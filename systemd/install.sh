@@ -33,11 +33,17 @@ readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
 # python3-venv: the venv; python3-lgpio: gpiozero's first choice of pin library, the
-# only one that works on a Pi 5, from apt because it must match the kernel (PyPI's
-# lgpio needs the liblgpio C library pip cannot install); python3-pil: pulls in the
-# image libraries that pip's Pillow wheel links against on 32-bit systems;
-# i2c-tools: i2cdetect for the first-power-on checklist.
+# only one that works on a Pi 5, from apt where apt has it (Raspberry Pi OS: built for
+# its kernel and Python); python3-pil: pulls in the image libraries that pip's Pillow
+# wheel links against on 32-bit systems; i2c-tools: i2cdetect for the first-power-on
+# checklist.
 readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
+# python3-lgpio is in the Raspberry Pi archive only: on plain Debian (arm64) apt cannot
+# locate it. There lgpio comes from PyPI into the venv instead: its cp311/cp312 aarch64
+# wheels carry the liblgpio C library inside, so nothing is compiled. Wheels only: no
+# other Python or machine (armv7l, cp313) has one, and this script installs no compiler.
+readonly APT_LGPIO=python3-lgpio
+readonly PIP_LGPIO=lgpio
 # On a Pi 1-4 (Zero, Zero 2, 400, Compute Module 1-4) also RPi.GPIO, gpiozero's
 # fallback there, from apt: PyPI has no wheel of it for aarch64 or armv7l and this
 # script installs no compiler. It cannot share an environment with rpi-lgpio (its
@@ -223,10 +229,21 @@ apt_installed() {
         END { exit !found }' "$status"
 }
 
-# The apt packages to install on this model (APT_PACKAGES, and RPi.GPIO on a Pi 1-4).
+# apt_has NAME: apt's package lists know NAME (after apt-get update; in a dry run,
+# the lists as they are).
+apt_has() {
+    apt-cache show "$1" >/dev/null 2>&1
+}
+
+# The apt packages to install on this model (APT_PACKAGES, less python3-lgpio where
+# apt lacks it, and RPi.GPIO on a Pi 1-4).
 apt_packages() {
-    local model=$1
-    printf '%s\n' "${APT_PACKAGES[@]}"
+    local model=$1 package
+    for package in "${APT_PACKAGES[@]}"; do
+        if [[ $package != "$APT_LGPIO" ]] || apt_has "$APT_LGPIO"; then
+            printf '%s\n' "$package"
+        fi
+    done
     if [[ $(pin_family "$model") == bcm ]] && ! apt_installed "$APT_RPI_LGPIO"; then
         printf '%s\n' "$APT_RPI_GPIO"
     fi
@@ -246,11 +263,10 @@ do_install() {
     local -a root_opts
     mapfile -t root_opts < <(root_args)
 
-    local model family
+    local model family lgpio_from_pip=0
     local -a packages
     model=$(pi_model)
     family=$(pin_family "$model")
-    mapfile -t packages < <(apt_packages "$model")
     say "== pin libraries for ${model:-an unknown model (no /proc/device-tree/model)}"
     case $family in
         rp1) say "lgpio (python3-lgpio): the only pin library of the Pi 5 family" ;;
@@ -266,6 +282,11 @@ do_install() {
 
     say "== apt packages"
     run apt-get update
+    mapfile -t packages < <(apt_packages "$model")
+    if ! apt_has "$APT_LGPIO"; then
+        lgpio_from_pip=1
+        say "apt has no $APT_LGPIO (it is in the Raspberry Pi archive only): $PIP_LGPIO comes from PyPI into the venv"
+    fi
     run apt-get install -y --no-install-recommends "${packages[@]}"
 
     say "== groups and the service user"
@@ -302,14 +323,19 @@ do_install() {
         # install, or by hand): venv rewrites its pyvenv.cfg and keeps what pip put in.
         run python3 -m venv --system-site-packages "$ROOT$VENV"
     fi
-    # No pin library from pip (apt's are seen through --system-site-packages); wheels
-    # preferred, so that nothing is compiled (there is no compiler).
+    # No pin library from pip (apt's are seen through --system-site-packages), except
+    # lgpio where apt lacks it (above); wheels preferred, so that nothing is compiled
+    # (there is no compiler).
     # With --web (or a web unit installed before): the web extra (Starlette, uvicorn).
     local spec=$SOURCE
     if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
         spec="${SOURCE}[web]"
     fi
     run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec"
+    if [[ $lgpio_from_pip -eq 1 ]]; then
+        run "$ROOT$VENV/bin/python" -m pip install --upgrade --only-binary=:all: "$PIP_LGPIO" ||
+            say "warning: PyPI has no $PIP_LGPIO wheel for this Python and machine (cp311/cp312 aarch64 only): gpiozero has no lgpio; companion doctor says which pin library it uses"
+    fi
     install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
 
     say "== configuration"

