@@ -16,6 +16,9 @@ from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
+settings.register_profile("pi", derandomize=True, print_blob=True, max_examples=20)
+"""For `make test-pi`: the same code on an emulated arm64 CPU, 10-50x slower; the
+search for failing examples is done on the build machine, this shows the code runs."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI") else "dev"))
 

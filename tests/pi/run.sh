@@ -346,7 +346,7 @@ dev_tests() {
     fi
     step "the device tests with the arm64 Python"
     log=$WORK/logs/device-tests.log
-    if in_root sh -c "cd $SRC && .venv/bin/python -m pytest -p no:cacheprovider tests/devices \
+    if in_root sh -c "cd $SRC && HYPOTHESIS_PROFILE=pi .venv/bin/python -m pytest -p no:cacheprovider tests/devices \
             tests/systemd/test_systemd_files.py::test_shellcheck_passes_on_install_sh tests/pi" \
         >"$log" 2>&1; then
         ok "tests/devices, tests/pi and shellcheck on install.sh: $(tail -n 1 "$log")"
