@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from companion.ai.evaluate import estimate
+from companion.ai.learned import estimate
 from companion.ai.search import Decision, RankedMove, search
 from companion.rules import Move, State
 

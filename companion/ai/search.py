@@ -9,8 +9,9 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
   :meth:`~companion.rules.State.chance_outcomes`, weighted by its probability (the
   exact distribution as floats; throws that differ only in the order of their dice or
   sticks are one outcome);
-* a *leaf*: a finished game, or where the depth ends: the evaluation of
-  :mod:`companion.ai.evaluate` (one win chance per player).
+* a *leaf*: a finished game, or where the depth ends: the learned evaluation of
+  :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
+  :mod:`companion.ai.evaluate` for a game without a shipped model).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
 by *expectimax-n* (max-n, Luckhardt and Irani 1986, with chance nodes): at a decision
@@ -63,7 +64,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from companion.ai.evaluate import chances
+from companion.ai.learned import chances
 from companion.errors import CompanionError
 from companion.rules import Action, IllegalMoveError, Move, Phase, State
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from companion.ai.evaluate import chances, estimate
+from companion.ai.evaluate import estimate
+from companion.ai.learned import chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import Search, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
