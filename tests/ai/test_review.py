@@ -68,7 +68,7 @@ def played(game_id: str, seed: int, pick_worst: int | None) -> tuple[list[Action
     rng = random.Random(seed)
     state = get_game(game_id).new_state()
     actions: list[Action] = []
-    while state.phase is not Phase.OVER and len(actions) < 400:
+    while state.phase is not Phase.OVER and len(actions) < 3000:
         action: Action
         if state.phase is Phase.THROW:
             spec = state.throw_spec
@@ -108,6 +108,10 @@ def write_journal(directory: Path, game_id: str, seed: int) -> tuple[Path, int]:
         by = replay.player_to_act_name
         events = replay.apply(action)
         journal.append(by, action, events)
+    outcome = replay.outcome
+    if outcome is not None:
+        names = [game.player_name(p, replay.players) for p in outcome.winners]
+        journal.end(outcome.reason, names)
     journal.close()
     return journal.path, len(actions)
 
@@ -136,3 +140,17 @@ def test_export_with_review_adds_the_review_block(
     assert [p["name"] for p in block["players"]] == ["Black", "White"]
     assert all(m["error"] >= 0 for m in block["moves"])
     assert block["throws"] and all(-1 <= t["luck"] <= 1 for t in block["throws"])
+
+
+def test_the_page_of_a_finished_game_shows_its_review(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+
+    path, _count = write_journal(tmp_path, "senet-tait", 5)
+    page = TestClient(create_app(tmp_path, poll=0.01, stream_limit=1)).get(f"/game/{path.name}")
+    assert page.status_code == 200
+    html = page.text
+    assert '<section class="review">' in html and 'class="chances"' in html
+    assert html.count("<polyline") == 2  # a line per player
+    assert "Worst mistakes" in html and "Biggest swings" in html
