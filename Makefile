@@ -45,7 +45,8 @@ test: $(STAMP) chromium
 BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
               benchmarks/board_picture_cost.py benchmarks/ai_strength.py \
-              benchmarks/web_footprint.py
+              benchmarks/web_footprint.py benchmarks/calibration.py \
+              benchmarks/review_speed.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \
