@@ -14,7 +14,9 @@ weighted by the bin's share of predictions), the Brier score (mean squared diffe
 between the predicted chance and the result, 1 for a win, 1/k each for a k-way shared
 win, 0 otherwise, over every player of every position), the Brier score of always
 1/players, and 95% intervals by bootstrap over games (``--boot`` resamples of whole
-games, not positions: positions of one game are not independent). Then each learned
+games, not positions: positions of one game are not independent), and the learned
+minus the progress Brier score with its interval from the same resamples (paired: both
+evaluations see the same games, so this interval is much narrower than either). Then each learned
 model's reliability table by deciles. Targets: ECE <= 0.03 and the learned Brier score
 below the progress one with the intervals apart.
 
@@ -137,7 +139,7 @@ def main() -> None:
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")
     print(f"{'game':<18} {'n':>1} {'positions':>9}  {'ECE learned':>20} {'ECE progress':>20}  "
-          f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  verdict")
+          f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  verdict")
     tables = []
     for game_id in args.game or game_ids():
         cls = game_class(game_id)
@@ -145,12 +147,14 @@ def main() -> None:
             per_game = held_out(game_id, players, args.games, args.seed, args.every, args.player)
             rng = random.Random(f"boot:{args.seed}")
             boots: dict[str, list[list[float]]] = {"learned": [[], []], "progress": [[], []]}
+            paired: list[float] = []
             for _ in range(args.boot):
                 pick = [per_game[rng.randrange(len(per_game))] for _ in per_game]
                 for name, lists in boots.items():
                     t = merged([g[name] for g in pick])
                     lists[0].append(ece(t))
                     lists[1].append(brier(t))
+                paired.append(boots["learned"][1][-1] - boots["progress"][1][-1])
             whole = {name: merged([g[name] for g in per_game]) for name in ("learned", "progress", "uniform")}
             cells = []
             for k in (0, 1):
@@ -164,8 +168,10 @@ def main() -> None:
                        f"{'lower, apart' if apart else ('lower, overlapping' if cells[2][0] < cells[3][0] else 'NOT LOWER')}")
             text = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[:2])
             text2 = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[2:])
+            d_low, d_high = interval(paired)
             print(f"{game_id:<18} {players:>1} {whole['learned'].count // players:>9}  {text}  {text2} "
-                  f"{brier(whole['uniform']):>6.3f}  {verdict}", flush=True)
+                  f"{brier(whole['uniform']):>6.3f}  {cells[2][0] - cells[3][0]:+.4f} "
+                  f"[{d_low:+.4f},{d_high:+.4f}]  {verdict}", flush=True)
             tables.append((game_id, players, whole["learned"]))
     print()
     print("Reliability of the learned evaluation by deciles of predicted chance: "
