@@ -145,8 +145,8 @@ def fit(data: Sequence[Sample], ridge: float = 1.0, iterations: int = 12) -> lis
                 q = pi[p]
                 for i in range(d):
                     vi = v[i]
-                    if vi:
-                        grad[i] += err * row[i]
+                    if vi:  # sum of err * row[i] over players = sum of err * v[i] (errs sum to 0)
+                        grad[i] += err * vi
                         qi = q * vi
                         hrow = hess[i]
                         for j in range(i, d):
