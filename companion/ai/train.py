@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from companion.ai.evaluate import chances as progress_chances
 from companion.ai.learned import FEATURES, Model, features, model_chances
-from companion.ai.search import search
 from companion.errors import CompanionError
 from companion.rules import Game, Move, Phase, State, game_class, get_game
 
@@ -53,8 +53,17 @@ def selfplay_move(state: State, rng: random.Random, epsilon: float) -> Move:
         return moves[0]
     if rng.random() < epsilon:
         return moves[rng.randrange(len(moves))]
-    ranking, _depth, _nodes = search(state, 1)
-    return ranking[0].move
+    # The progress heuristic, not the learned model: the games (and so the trained
+    # weights) must not depend on the model that happens to be shipped.
+    me = state.current_player
+    best, best_value = moves[0], -1.0
+    for move in moves:
+        after = state.search_copy()
+        after.play(move)
+        value = progress_chances(after)[me]
+        if value > best_value:
+            best, best_value = move, value
+    return best
 
 
 def selfplay_game(
