@@ -84,3 +84,28 @@ def test_the_fit_finds_a_planted_weight() -> None:
         data.append((rows, (1.0, 0.0) if won else (0.0, 1.0)))
     weights = train.fit(data, ridge=0.01)
     assert weights[0] == pytest.approx(3.0, abs=0.4)
+
+
+def test_the_hints_chance_to_win_is_the_learned_models() -> None:
+    """The box's Hint and `rules hint` read `estimate`: it is the learned model's
+    chance, not the progress softmax (they differ on a position in play)."""
+    import random
+
+    from companion.ai import evaluate, player
+
+    rng = random.Random(9)
+    state = get_game("labyrinth").new_state(3)
+    differed = False
+    for _ in range(60):
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+            continue
+        for p in range(3):
+            chance = learned.chances(state)[p]
+            assert evaluate.estimate(state, p) == chance == player.estimate(state, p)
+            differed |= abs(chance - evaluate.chances(state)[p]) > 1e-3
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    assert differed
