@@ -323,8 +323,10 @@ def record_text(view: GameView) -> str:
 
 # ------------------------------------------------- the review (docs/ai.md, issue 24)
 
-REVIEW_MAX_ACTIONS: Final = 2000
-"""A game longer than this is not reviewed on the page (the review takes too long)."""
+REVIEW_MAX_ACTIONS: Final = 600
+"""A game longer than this is not reviewed on the page: the review of 600 actions
+takes a few seconds here, up to about a minute on a Pi (`companion journal review`
+reviews any length)."""
 
 _PALETTE: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
 _reviews: dict[tuple[str, int, int], str] = {}
