@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from companion.ai.learned import chances as learned_chances
 from companion.ai.search import Search, Values
 from companion.rules import Action, Game, Move, Phase, State
 
@@ -176,14 +177,14 @@ def _after(state: State, action: Action) -> State:
 def move_values(state: State) -> list[tuple[Move, Values]]:
     """Every legal move of ``state`` (a decision is due) with the value vector after
     it (:data:`REVIEW_DEPTH` plies searched)."""
-    run = Search()
+    run = Search(evaluation=learned_chances)
     return [(m, run.value(_after(state, m), REVIEW_DEPTH)) for m in state.legal_moves()]
 
 
 def throw_values(state: State) -> list[tuple[Action, float, Values]]:
     """Every throw that can come in ``state`` (a throw is due) with its chance (a
     float, summing to 1) and the value vector after it, its best move included."""
-    run = Search()
+    run = Search(evaluation=learned_chances)
     return [(t, w, run.value(_after(state, t), REVIEW_DEPTH + 1))
             for t, _p, w in state.chance_outcomes()]
 
@@ -199,8 +200,8 @@ def review(game: Game, players: int, actions: Sequence[Action],
     seats = tuple(names) if names else tuple(game.player_name(p, players) for p in range(players))
     moves: list[MoveReview] = []
     throws: list[ThrowReview] = []
-    start = Search().value(state, REVIEW_DEPTH + 1) if state.phase is Phase.THROW else \
-        Search().value(state, REVIEW_DEPTH)
+    start = Search(evaluation=learned_chances).value(state, REVIEW_DEPTH + 1) if state.phase is Phase.THROW else \
+        Search(evaluation=learned_chances).value(state, REVIEW_DEPTH)
     chances: list[Values] = [start]
     total = len(actions)
     for number, action in enumerate(actions, start=1):
@@ -212,14 +213,14 @@ def review(game: Game, players: int, actions: Sequence[Action],
             after_values = next((v for t, _w, v in outcomes if _after(state, t).position_key() == key),
                                 None)
             if after_values is None:  # a throw the merged outcomes name another way
-                after_values = Search().value(_after(state, action), REVIEW_DEPTH + 1)
+                after_values = Search(evaluation=learned_chances).value(_after(state, action), REVIEW_DEPTH + 1)
             throws.append(ThrowReview(number, me, _throw_text(action), after_values[me], average))
             chances.append(after_values)
         else:
             assert isinstance(action, Move)
             valued = move_values(state)
             chosen = next(v for m, v in valued if m == action) if any(m == action for m, _ in valued) \
-                else Search().value(_after(state, action), REVIEW_DEPTH)
+                else Search(evaluation=learned_chances).value(_after(state, action), REVIEW_DEPTH)
             best_move, best = max(valued, key=lambda mv: mv[1][me])
             if len(valued) > 1:
                 moves.append(MoveReview(number, me, action.notation, chosen[me], best[me],

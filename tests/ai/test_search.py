@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion.ai.evaluate import estimate
-from companion.ai.learned import chances
+from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import Search, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
