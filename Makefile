@@ -60,7 +60,7 @@ BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
               benchmarks/board_picture_cost.py benchmarks/ai_strength.py \
               benchmarks/web_footprint.py benchmarks/start_time.py \
-              benchmarks/calibration.py benchmarks/gc_pauses.py \
+              benchmarks/calibration.py benchmarks/review_speed.py benchmarks/gc_pauses.py \
               benchmarks/senet_sticks_playouts.py benchmarks/labyrinth_playouts.py \
               benchmarks/cretan_playouts.py
 

@@ -528,13 +528,45 @@ def cmd_journal_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review(rec: Any) -> Any:
+    """The review of a journal's record, with a progress line on stderr."""
+    from companion.ai import review
+    from companion.app.journal import JournalError
+
+    def progress(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        print(f"\rreviewing: action {done} of {total}", end=end, file=sys.stderr, flush=True)
+
+    try:
+        return review.review_journal(rec.path, progress)
+    except (JournalError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_journal_review(args: argparse.Namespace) -> int:
+    """``companion journal review``: each move's error, each throw's luck, the totals."""
+    from companion.ai import review
+
+    result = _review(_journal_record(args))
+    if args.format == "json":
+        print(json.dumps(review.to_json(result), indent=2, ensure_ascii=False))
+    else:
+        print(review.text(result), end="")
+    return 0
+
+
 def cmd_journal_export(args: argparse.Namespace) -> int:
     """``companion journal export``: the record as JSON or text, to stdout or a file."""
     from companion.app import record
 
     rec = _journal_record(args)
     if args.format == "json":
-        out = json.dumps(record.to_json(rec), indent=2, ensure_ascii=False) + "\n"
+        exported = record.to_json(rec)
+        if args.review:
+            from companion.ai import review
+
+            exported["review"] = review.to_json(_review(rec))
+        out = json.dumps(exported, indent=2, ensure_ascii=False) + "\n"
     else:
         out = record.text(rec)
     if args.output in (None, "-"):
@@ -763,7 +795,20 @@ def build_parser() -> argparse.ArgumentParser:
                          help="json (default) or text")
     jexport.add_argument("-o", "--output", metavar="FILE", default=None,
                          help="write here instead of standard output")
+    jexport.add_argument("--review", action="store_true",
+                         help="add a 'review' block to the JSON (as `journal review "
+                         "--format json`; seconds for a long game)")
     jexport.set_defaults(func=cmd_journal_export)
+    review_help = ("the game reviewed: each move's error (the win chance given away against "
+                   "the best move), each throw's luck, per player the totals, the biggest swings")
+    jreview = jsub.add_parser("review", parents=[where], help=review_help,
+                              description=f"{review_help[0].upper()}{review_help[1:]}. Win "
+                              "chances come from the learned evaluation (docs/ai.md); undone "
+                              "actions are left out. A progress line goes to stderr.")
+    jreview.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+    jreview.add_argument("--format", choices=("text", "json"), default="text",
+                         help="text (default) or json")
+    jreview.set_defaults(func=cmd_journal_review)
 
     web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
                 "events, whose turn), live, and the saved games with their records")

@@ -47,12 +47,13 @@ def chances(state: State) -> tuple[float, ...]:
 
 
 def estimate(state: State, player: int) -> float:
-    """``player``'s chance to win from ``state``, 0..1, from the evaluation alone (no
-    look-ahead): :func:`chances` of that player. Cheap (microseconds): fit for a
-    screen that shows it on every position.
+    """``player``'s chance to win from ``state``, 0..1, with no look-ahead: the
+    learned evaluation's (:func:`companion.ai.learned.estimate`; this progress
+    heuristic only for a game without a shipped model). Cheap (microseconds): fit for
+    a screen that shows it on every position (the hint's "chance to win").
 
     :raises IndexError: for a player the game does not have.
     """
-    if not 0 <= player < state.players:
-        raise IndexError(f"player {player} of {state.players}")
-    return chances(state)[player]
+    from companion.ai import learned  # it falls back on this module's chances
+
+    return learned.estimate(state, player)

@@ -17,12 +17,13 @@ levels (:data:`LEVELS`):
 * ``easy``: one ply (each move, then the evaluation), its choice blurred by noise from
   the seeded random generator: it often picks the second or third best move;
 * ``normal`` (the default): iterative deepening to 4 plies within 250 node
-  expansions and 40 ms;
-* ``strong``: iterative deepening to 8 plies within 1000 node expansions and 250 ms.
+  expansions;
+* ``strong``: iterative deepening to 8 plies within 1000 node expansions.
 
-The node budget usually ends a search first, which makes a decision the same on every
-machine; the time budget is the guarantee for a slow machine (a Raspberry Pi 4 is about
-four times slower than the machine these were measured on).
+The levels have node budgets and no time budget: a decision depends on the position
+(and ``easy``'s seeded noise) only, so it is the same on every machine, a slow Pi
+included; a Raspberry Pi is about 8 to 12 times slower per core than the machine the
+times in docs/ai.md were measured on.
 
 A budget given to :func:`choose` replaces the level's (seconds of wall-clock time; the
 search never goes over it by more than one node expansion); ``max_nodes`` caps the node
@@ -43,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from companion.ai.evaluate import estimate
+from companion.ai.learned import estimate
 from companion.ai.search import Decision, RankedMove, search
 from companion.rules import Move, State
 
@@ -65,8 +66,8 @@ class Level:
 
 LEVELS: Final[dict[str, Level]] = {
     "easy": Level("easy", 1, 0.04, None, 0.12, "one ply ahead, and often not the best move"),
-    "normal": Level("normal", 4, 0.04, 250, 0.0, "up to 4 plies, 250 positions, within 40 ms"),
-    "strong": Level("strong", 8, 0.25, 1000, 0.0, "up to 8 plies, 1000 positions, within 250 ms"),
+    "normal": Level("normal", 4, None, 250, 0.0, "up to 4 plies within 250 positions"),
+    "strong": Level("strong", 8, None, 1000, 0.0, "up to 8 plies within 1000 positions"),
 }
 """The levels a seat can be given, by name."""
 

@@ -9,8 +9,10 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
   :meth:`~companion.rules.State.chance_outcomes`, weighted by its probability (the
   exact distribution as floats; throws that differ only in the order of their dice or
   sticks are one outcome);
-* a *leaf*: a finished game, or where the depth ends: the evaluation of
-  :mod:`companion.ai.evaluate` (one win chance per player).
+* a *leaf*: a finished game, or where the depth ends: the learned evaluation of
+  :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
+  :mod:`companion.ai.evaluate` for a game without a shipped model, and in the
+  Labyrinth, where it plays better: :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
 by *expectimax-n* (max-n, Luckhardt and Irani 1986, with chance nodes): at a decision
@@ -63,7 +65,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from companion.ai.evaluate import chances
+from companion.ai.learned import search_chances as chances
 from companion.errors import CompanionError
 from companion.rules import Action, IllegalMoveError, Move, Phase, State
 
@@ -108,7 +110,8 @@ class Search:
 
     ``budget_s``: wall-clock seconds (``None``: no time limit); ``max_nodes``: node
     expansions (``None``: no limit); ``clock``: the time source (seconds, monotonic;
-    ``time.perf_counter`` unless a test gives its own).
+    ``time.perf_counter`` unless a test gives its own); ``evaluation``: the leaves'
+    win chances (the review passes the learned model's in every game).
     """
 
     def __init__(
@@ -116,8 +119,11 @@ class Search:
         budget_s: float | None = None,
         max_nodes: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        evaluation: Callable[[State], Values] = chances,
     ) -> None:
         self.clock = clock
+        self.evaluation = evaluation
+        """The leaves' values (default: :func:`companion.ai.learned.search_chances`)."""
         self.started = clock()
         self.deadline = math.inf if budget_s is None else self.started + budget_s
         self.max_nodes = math.inf if max_nodes is None else max_nodes
@@ -144,7 +150,7 @@ class Search:
         """
         phase = state.phase
         if phase is Phase.OVER or depth <= 0:
-            return chances(state)
+            return self.evaluation(state)
         key = state.position_key()
         known = self.table.get(key)
         if known is not None and known[0] >= depth:

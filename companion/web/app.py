@@ -257,6 +257,9 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
     async def game(request: Request) -> Response:
         seen = await board.in_thread(_found, request)
         body = view.game_html(seen, live=False)
+        found = view.find(directory, seen.name)
+        if seen.record is not None and found is not None:
+            body += await board.in_thread(view.review_html, found)
         if seen.record is not None:
             body += f'<p class="foot"><a href="/game/{seen.name}/record.txt">The record as text</a></p>'
         return HTMLResponse(view.page(f"Board companion: {seen.name}", body))

@@ -324,3 +324,98 @@ def page(title: str, body: str, *, live: bool = False) -> str:
 def record_text(view: GameView) -> str:
     """The record exactly as ``companion journal show`` prints it (``""`` for no journal)."""
     return rec.text(view.record) if view.record is not None else ""
+
+
+# ------------------------------------------------- the review (docs/ai.md, issue 24)
+
+REVIEW_MAX_ACTIONS: Final = 600
+"""A game longer than this is not reviewed on the page: the review of 600 actions
+takes a few seconds here, up to about a minute on a Pi (`companion journal review`
+reviews any length)."""
+
+_PALETTE: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
+_reviews: dict[tuple[str, int, int], str] = {}
+
+
+def review_html(path: Path) -> str:
+    """The review section of a finished game's page: every player's win chance over
+    the game as an SVG graph (the worst mistakes marked with a circle), each player's
+    total error, error per move and luck, and the worst mistakes and biggest swings in
+    words (:mod:`companion.ai.review`). ``""`` for an unfinished or unreadable game,
+    or one longer than :data:`REVIEW_MAX_ACTIONS`. Cached per file, size and time."""
+    from companion.ai import review
+
+    try:
+        st = path.stat()
+        key = (str(path), st.st_size, st.st_mtime_ns)
+        if key in _reviews:
+            return _reviews[key]
+        loaded = load(path, repair=False)
+        if not loaded.ended or loaded.state.outcome is None or len(loaded.actions) > REVIEW_MAX_ACTIONS:
+            return ""
+        names = tuple(loaded.game.player_name(p, loaded.players) for p in range(loaded.players))
+        result = review.review(loaded.game, loaded.players, loaded.actions, names)
+    except Exception as exc:  # a review is extra: never a 500 for it
+        log.warning("web: no review for %s (%s)", path, type(exc).__name__, exc_info=True)
+        return ""
+    html = _review_section(result)
+    if len(_reviews) > 64:
+        _reviews.clear()
+    _reviews[key] = html
+    return html
+
+
+def _review_section(result: object) -> str:
+    from companion.ai.review import Review
+
+    assert isinstance(result, Review)
+    worst = result.worst()
+    rows = "".join(
+        f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{100 * p.error:.0f}%</td>"
+        f"<td>{100 * p.error_per_move:.1f}%</td><td>{100 * p.luck:+.0f}%</td></tr>"
+        for p in result.players)
+    mistakes = "".join(
+        f'<tr class="worst"><td>{m.number}</td><td>{escape(result.names[m.player])}</td>'
+        f"<td>{escape(m.move)}</td><td>{escape(m.best_move)}</td><td>-{100 * m.error:.0f}%</td></tr>"
+        for m in result.worst(10))
+    swings = "".join(f"<li>{escape(s)}</li>" for s in result.swings())
+    return (
+        '<section class="review"><h3>Review</h3>'
+        f"{_chance_svg(result.chances, result.names, [(m.number, m.player) for m in worst])}"
+        '<table class="review-players"><thead><tr><th>player</th><th>moves</th>'
+        "<th>total error</th><th>error per move</th><th>luck</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+        f"<h4>Biggest swings</h4><ul>{swings or '<li>none</li>'}</ul>"
+        '<h4>Worst mistakes</h4><table class="review-moves"><thead><tr><th>action</th>'
+        "<th>player</th><th>played</th><th>best</th><th>chance lost</th></tr></thead>"
+        f"<tbody>{mistakes or '<tr><td colspan=5>none</td></tr>'}</tbody></table>"
+        '<p class="meta">Win chances from the learned evaluation, one ply ahead (docs/ai.md).</p>'
+        "</section>")
+
+
+def _chance_svg(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...],
+                marks: list[tuple[int, int]], width: int = 600, height: int = 160) -> str:
+    """A line per player: its win chance (0 at the bottom, 1 at the top) after each
+    action; ``marks`` (action number, player) circled."""
+    n = max(1, len(chances) - 1)
+
+    def xy(i: int, v: float) -> str:
+        return f"{width * i / n:.1f},{height * (1 - v):.1f}"
+
+    parts = [f'<svg class="chances" viewBox="-4 -4 {width + 8} {height + 24}" width="{width}" '
+             f'role="img" aria-label="win chance over the game">',
+             f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#ccc"/>']
+    for p, name in enumerate(names):
+        colour = _PALETTE[p % len(_PALETTE)]
+        points = " ".join(xy(i, v[p]) for i, v in enumerate(chances))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}">'
+                     f"<title>{escape(name)}</title></polyline>")
+        parts.append(f'<text x="{4 + 90 * p}" y="{height + 16}" fill="{colour}" '
+                     f'font-size="12">{escape(name)}</text>')
+    for number, p in marks:
+        if number < len(chances):
+            x, y = xy(number, chances[number][p]).split(",")
+            parts.append(f'<circle class="mistake" cx="{x}" cy="{y}" r="5" fill="none" '
+                         f'stroke="{_PALETTE[p % len(_PALETTE)]}" stroke-width="2"/>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from companion.ai.evaluate import chances, estimate
+from companion.ai.evaluate import estimate
+from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import Search, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
@@ -294,3 +295,27 @@ def test_the_garbage_collector_is_paused_only_during_a_search() -> None:
         assert not gc.isenabled()  # left as it was found
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("game_id", ["senet-tait", "labyrinth", "senet-sticks", "cretan-labyrinth"])
+def test_the_levels_decide_by_nodes_not_by_the_clock(game_id: str) -> None:
+    """The same position gets the same move whether the clock seems to stand still or
+    to run ten seconds between two looks (a very fast or a very slow machine)."""
+    rng = random.Random(11)
+    state = get_game(game_id).new_state()
+    checked = 0
+    while state.phase is not Phase.OVER and checked < 4:
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+            continue
+        moves = state.legal_moves()
+        if len(moves) > 1:
+            for level in ("normal", "strong"):
+                ticks = itertools.count(0.0, 10.0)
+                still = choose(state, level, clock=frozen_clock)
+                slow = choose(state, level, clock=ticks.__next__)
+                assert slow.move == still.move and slow.nodes == still.nodes
+            checked += 1
+        state.apply(moves[rng.randrange(len(moves))])

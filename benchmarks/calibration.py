@@ -1,0 +1,187 @@
+"""How honest the computer's "chance to win" is: calibration over held-out games.
+
+For every game and number of players, plays ``--games`` self-play games that the
+learned evaluation was not trained on (seeds ``heldout:SEED:PLAYERS:I``; training uses
+``train:...``), takes every player's predicted win chance at every ``--every``-th
+action, and compares it with who won, for two evaluations side by side:
+
+* ``learned``: :mod:`companion.ai.learned` (what the hint shows);
+* ``progress``: :mod:`companion.ai.evaluate`, the softmax of progress used before.
+
+Printed per game and player count: the expected calibration error (ECE: the mean, over
+ten bins of predicted chance 0-0.1, ..., 0.9-1, of |mean predicted - share won|,
+weighted by the bin's share of predictions), the Brier score (mean squared difference
+between the predicted chance and the result, 1 for a win, 1/k each for a k-way shared
+win, 0 otherwise, over every player of every position), the Brier score of always
+1/players, and 95% intervals by bootstrap over games (``--boot`` resamples of whole
+games, not positions: positions of one game are not independent), and the learned
+minus the progress Brier score with its interval from the same resamples (paired: both
+evaluations see the same games, so this interval is much narrower than either). Then each learned
+model's reliability table by deciles. Targets: ECE <= 0.03 and the learned Brier score
+below the progress one with the intervals apart.
+
+``--player normal`` plays the held-out games between ``normal`` computer players
+instead of the self-play player (slower; casting-stick Senet most).
+
+Run: ``python benchmarks/calibration.py`` (part of ``make bench``; a few minutes).
+Nothing here fails a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.ai import evaluate, learned
+from companion.ai.player import choose
+from companion.ai.train import selfplay_game
+from companion.rules import Move, State, game_class, game_ids, get_game
+
+BINS = 10
+TARGET_ECE = 0.03
+
+
+@dataclass
+class Tally:
+    """Per game, per model: per bin (count, sum of predictions, sum of results) and the
+    sum of squared errors."""
+
+    bins: list[list[float]]
+    squared: float = 0.0
+    count: int = 0
+
+    @classmethod
+    def empty(cls) -> Tally:
+        return cls([[0.0, 0.0, 0.0] for _ in range(BINS)])
+
+    def add(self, predicted: float, result: float) -> None:
+        b = self.bins[min(BINS - 1, int(predicted * BINS))]
+        b[0] += 1
+        b[1] += predicted
+        b[2] += result
+        self.squared += (predicted - result) ** 2
+        self.count += 1
+
+
+def merged(tallies: Sequence[Tally]) -> Tally:
+    out = Tally.empty()
+    for t in tallies:
+        for b, c in zip(out.bins, t.bins, strict=True):
+            b[0] += c[0]
+            b[1] += c[1]
+            b[2] += c[2]
+        out.squared += t.squared
+        out.count += t.count
+    return out
+
+
+def ece(t: Tally) -> float:
+    """Expected calibration error of a merged tally."""
+    if not t.count:
+        return 0.0
+    return sum(abs(b[1] - b[2]) for b in t.bins if b[0]) / t.count
+
+
+def brier(t: Tally) -> float:
+    return t.squared / t.count if t.count else 0.0
+
+
+def held_out(game_id: str, players: int, games: int, seed: int, every: int,
+             mover: str) -> list[dict[str, Tally]]:
+    """Per held-out game, a tally per model ('learned', 'progress', 'uniform')."""
+    game = get_game(game_id)
+    move: Callable[[State, random.Random], Move] | None = None
+    if mover != "selfplay":
+        def move(state: State, rng: random.Random) -> Move:
+            return choose(state, mover, rng).move
+    out = []
+    for i in range(games):
+        played = selfplay_game(game, players, random.Random(f"heldout:{seed}:{players}:{i}"),
+                               0.1, every, move)
+        if played is None:
+            continue
+        positions, result = played
+        tallies = {"learned": Tally.empty(), "progress": Tally.empty(), "uniform": Tally.empty()}
+        for s in positions:
+            for name, values in (("learned", learned.chances(s)), ("progress", evaluate.chances(s)),
+                                 ("uniform", (1 / players,) * players)):
+                tally = tallies[name]
+                for p in range(players):
+                    tally.add(values[p], result[p])
+        out.append(tallies)
+    return out
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    values = sorted(values)
+    return values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300, metavar="N",
+                        help="held-out games per game and player count (default 300)")
+    parser.add_argument("--every", type=int, default=5, metavar="K",
+                        help="a position every K actions (default 5)")
+    parser.add_argument("--boot", type=int, default=500, help="bootstrap resamples (default 500)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", default="selfplay",
+                        help="who plays the held-out games: selfplay (default) or a level")
+    parser.add_argument("--game", action="append", default=None, metavar="ID")
+    parser.add_argument("--quick", action="store_true", help="60 games, 200 resamples")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.boot = 60, 200
+    began = time.process_time()
+    print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
+          f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")
+    print(f"{'game':<18} {'n':>1} {'positions':>9}  {'ECE learned':>20} {'ECE progress':>20}  "
+          f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  verdict")
+    tables = []
+    for game_id in args.game or game_ids():
+        cls = game_class(game_id)
+        for players in range(cls.min_players, cls.max_players + 1):
+            per_game = held_out(game_id, players, args.games, args.seed, args.every, args.player)
+            rng = random.Random(f"boot:{args.seed}")
+            boots: dict[str, list[list[float]]] = {"learned": [[], []], "progress": [[], []]}
+            paired: list[float] = []
+            for _ in range(args.boot):
+                pick = [per_game[rng.randrange(len(per_game))] for _ in per_game]
+                for name, lists in boots.items():
+                    t = merged([g[name] for g in pick])
+                    lists[0].append(ece(t))
+                    lists[1].append(brier(t))
+                paired.append(boots["learned"][1][-1] - boots["progress"][1][-1])
+            whole = {name: merged([g[name] for g in per_game]) for name in ("learned", "progress", "uniform")}
+            cells = []
+            for k in (0, 1):
+                for name in ("learned", "progress"):
+                    value = (ece if k == 0 else brier)(whole[name])
+                    low, high = interval(boots[name][k])
+                    cells.append((value, low, high))
+            ok_ece = cells[0][0] <= TARGET_ECE
+            apart = cells[2][2] < cells[3][1]
+            verdict = (f"ECE {'meets' if ok_ece else 'ABOVE'}; Brier "
+                       f"{'lower, apart' if apart else ('lower, overlapping' if cells[2][0] < cells[3][0] else 'NOT LOWER')}")
+            text = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[:2])
+            text2 = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[2:])
+            d_low, d_high = interval(paired)
+            print(f"{game_id:<18} {players:>1} {whole['learned'].count // players:>9}  {text}  {text2} "
+                  f"{brier(whole['uniform']):>6.3f}  {cells[2][0] - cells[3][0]:+.4f} "
+                  f"[{d_low:+.4f},{d_high:+.4f}]  {verdict}", flush=True)
+            tables.append((game_id, players, whole["learned"]))
+    print()
+    print("Reliability of the learned evaluation by deciles of predicted chance: "
+          "mean predicted / share won (count)")
+    for game_id, players, t in tables:
+        row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
+                       for b in t.bins)
+        print(f"{game_id:<18} {players}  {row}")
+    print(f"({time.process_time() - began:.0f} s of CPU)")
+
+
+if __name__ == "__main__":
+    main()

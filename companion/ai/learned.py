@@ -1,0 +1,226 @@
+"""A learned evaluation: every player's chance to win, fitted to self-play outcomes.
+
+Per game and number of players, a small model shipped as data
+(``companion/ai/data/<game>.json``, written by :mod:`companion.ai.train`). Each player
+``p`` gets a score, a weighted sum of its :func:`features` (read through the public
+rules API: ``progress``, ``pieces``, the player to act, and the Cretan Labyrinth's
+diamonds and key), and the win chances are the softmax of the scores::
+
+    chance[p] = exp(score[p]) / sum over players q of exp(score[q])
+
+(a conditional logit; with two players the logistic function of the difference of the
+scores). The weights maximise the likelihood of the winners of self-play games (see
+:mod:`companion.ai.train` and docs/ai.md); ``benchmarks/calibration.py`` measures how
+well the chances match the outcomes of other games.
+
+A finished game gives its winners equal shares. A game or player count without a
+shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
+Plain Python: about 10 microseconds a position (the features read the pieces once).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from companion.ai import evaluate
+from companion.errors import CompanionError
+from companion.rules import PieceZone, State
+
+FEATURES: Final = (
+    "progress",
+    "progress_squared",
+    "to_act",
+    "outside",
+    "held",
+    "off",
+    "at_risk",
+    "threats",
+    "diamonds",
+    "key",
+)
+"""The names of a player's features, in the order of :func:`features` and the weights."""
+
+REACH: Final = 6
+"""How far behind (in squares along a numbered track) a piece threatens another one."""
+
+
+class ModelError(CompanionError):
+    """A shipped model file is unreadable or does not fit :data:`FEATURES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The weights of one game at one number of players (one per :data:`FEATURES`)."""
+
+    game: str
+    players: int
+    weights: tuple[float, ...]
+
+
+def features(state: State) -> list[list[float]]:
+    """Every player's features (one list per player, in :data:`FEATURES` order):
+
+    * ``progress``, ``progress_squared``: :meth:`State.progress` (0..1) and its square;
+    * ``to_act``: 1 for the player to act (the tempo), else 0;
+    * ``outside``, ``held``, ``off``: the share of the player's pieces waiting to
+      enter, held off the track (the Abyss), borne off;
+    * ``at_risk``: the share of its pieces on a numbered square with an opponent's
+      piece 1 to :data:`REACH` squares behind; ``threats``: the share of the
+      opponents' pieces it has 1 to :data:`REACH` squares ahead of its own (a shared,
+      numbered track: Senet; elsewhere these measure little and the fit says so);
+    * ``diamonds``, ``key``: the Cretan Labyrinth's diamonds held (over 4) and the
+      Magic Key (0 or 1); 0 in the other games.
+    """
+    n = state.players
+    pieces = state.pieces()
+    count = [0] * n
+    zones = [[0, 0, 0] for _ in range(n)]
+    squares: list[list[int]] = [[] for _ in range(n)]
+    for piece in pieces:
+        p = piece.player
+        count[p] += 1
+        zone = piece.zone
+        if zone is PieceZone.BOARD:
+            if isinstance(piece.square, int):
+                squares[p].append(piece.square)
+        elif zone is PieceZone.OUTSIDE:
+            zones[p][0] += 1
+        elif zone is PieceZone.HELD:
+            zones[p][1] += 1
+        else:
+            zones[p][2] += 1
+    over = state.outcome is not None
+    acting = -1 if over else state.current_player
+    diamonds = getattr(state, "diamonds", None)
+    keys = getattr(state, "keys", None)
+    rows: list[list[float]] = []
+    for p in range(n):
+        total = count[p] or 1
+        others = [s for q in range(n) if q != p for s in squares[q]]
+        risk = sum(1 for s in squares[p] if any(0 < s - o <= REACH for o in others))
+        threat = sum(1 for o in others if any(0 < o - s <= REACH for s in squares[p]))
+        progress = state.progress(p)
+        rows.append([
+            progress,
+            progress * progress,
+            1.0 if p == acting else 0.0,
+            zones[p][0] / total,
+            zones[p][1] / total,
+            zones[p][2] / total,
+            risk / total,
+            threat / max(1, len(others)),
+            len(diamonds[p]) / 4 if isinstance(diamonds, list) else 0.0,
+            1.0 if isinstance(keys, list) and keys[p] else 0.0,
+        ])
+    return rows
+
+
+def softmax(scores: Sequence[float]) -> tuple[float, ...]:
+    """``exp(s) / sum(exp)`` of each score, computed without overflow."""
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def model_chances(model: Model, rows: Sequence[Sequence[float]]) -> tuple[float, ...]:
+    """The win chances the model gives players with these feature ``rows``."""
+    w = model.weights
+    return softmax([sum(wi * xi for wi, xi in zip(w, row, strict=True)) for row in rows])
+
+
+@cache
+def _models(game_id: str) -> dict[int, Model]:
+    """The shipped models of ``game_id`` by number of players ({} when none ships).
+
+    :raises ModelError: when the file is there but unusable.
+    """
+    try:
+        text = resources.files("companion.ai").joinpath("data", f"{game_id}.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    try:
+        data = json.loads(text)
+        if list(data["features"]) != list(FEATURES):
+            raise ValueError(f"features {data['features']} are not {list(FEATURES)}")
+        return {
+            int(players): Model(game_id, int(players), tuple(float(x) for x in entry["weights"]))
+            for players, entry in data["models"].items()
+        }
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"companion/ai/data/{game_id}.json: {exc}") from None
+
+
+def model_for(game_id: str, players: int) -> Model | None:
+    """The shipped model of ``game_id`` at ``players`` players, or ``None``.
+
+    :raises ModelError: when the game's model file is unusable.
+    """
+    return _models(game_id).get(players)
+
+
+def chances(state: State) -> tuple[float, ...]:
+    """Every player's chance to win from ``state`` (one float per player, 0..1, sum 1):
+    the winners' shares in a finished game, else the learned model's softmax, else (no
+    model for this game and player count) :func:`companion.ai.evaluate.chances`.
+
+    :raises ModelError: when the game's model file is unusable.
+    """
+    outcome = state.outcome
+    if outcome is not None:
+        share = 1.0 / len(outcome.winners)
+        return tuple(share if p in outcome.winners else 0.0 for p in range(state.players))
+    model = model_for(state.game.id, state.players)
+    if model is None:
+        return evaluate.chances(state)
+    return model_chances(model, features(state))
+
+
+SEARCH_BY_PROGRESS: Final = frozenset({"labyrinth"})
+"""Games whose search values its leaves by the progress heuristic, not the model: in
+the Labyrinth ``strong`` with the learned model won 30.5% of 200 games against the
+depth-2 expectimax (the model is calibrated but flat; it ranks the moves of a turn
+worse than the progress it is fitted on). The hint still shows the model's chance."""
+
+
+def search_chances(state: State) -> tuple[float, ...]:
+    """The values of a search's leaf: :func:`chances`, or the progress heuristic's
+    (:func:`companion.ai.evaluate.chances`) for a game of :data:`SEARCH_BY_PROGRESS`.
+
+    :raises ModelError: when the game's model file is unusable.
+    """
+    if state.game.id in SEARCH_BY_PROGRESS:
+        return evaluate.chances(state)
+    return chances(state)
+
+
+def estimate(state: State, player: int) -> float:
+    """``player``'s chance to win from ``state``, 0..1: :func:`chances` of that player.
+
+    :raises IndexError: for a player the game does not have.
+    :raises ModelError: when the game's model file is unusable.
+    """
+    if not 0 <= player < state.players:
+        raise IndexError(f"player {player} of {state.players}")
+    return chances(state)[player]
+
+
+__all__ = [
+    "FEATURES",
+    "SEARCH_BY_PROGRESS",
+    "Model",
+    "ModelError",
+    "chances",
+    "estimate",
+    "features",
+    "model_chances",
+    "model_for",
+    "search_chances",
+    "softmax",
+]

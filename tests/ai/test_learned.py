@@ -1,0 +1,111 @@
+"""The learned evaluation: shipped for every game and player count, a chance that sums
+to 1, and training that gives the same file from the same seed."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from companion.ai import learned, train
+from companion.rules import Phase, game_class, game_ids, get_game, play_out
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_model_ships_for_every_player_count(game_id: str) -> None:
+    cls = game_class(game_id)
+    for players in range(cls.min_players, cls.max_players + 1):
+        model = learned.model_for(game_id, players)
+        assert model is not None and len(model.weights) == len(learned.FEATURES)
+        assert any(model.weights), "an all-zero model says nothing"
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_chances_sum_to_one_along_a_game(game_id: str) -> None:
+    import random
+
+    game = get_game(game_id)
+    rng = random.Random(3)
+    state = game.new_state()
+    for _ in range(120):
+        if state.phase is Phase.OVER:
+            break
+        values = learned.chances(state)
+        assert len(values) == state.players
+        assert all(0.0 <= v <= 1.0 for v in values) and sum(values) == pytest.approx(1.0)
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+
+
+def test_a_finished_game_is_certain() -> None:
+    import random
+
+    state = play_out(get_game("senet-tait").new_state(), random.Random(5).randrange)
+    assert state.outcome is not None
+    winner = state.outcome.winners[0]
+    assert learned.chances(state)[winner] == 1.0
+
+
+def test_training_is_reproducible_from_its_seed() -> None:
+    """A tiny training run twice: the same file, byte for byte; another seed differs."""
+    first = train.dumps(train.train("senet-tait", 7, 3))
+    again = train.dumps(train.train("senet-tait", 7, 3))
+    other = train.dumps(train.train("senet-tait", 8, 3))
+    assert first == again
+    assert first != other
+
+
+def test_the_shipped_files_say_how_they_were_made() -> None:
+    for game_id in game_ids():
+        text = resources.files("companion.ai").joinpath("data", f"{game_id}.json").read_text("utf-8")
+        data = json.loads(text)
+        assert data["features"] == list(learned.FEATURES)
+        command = data["training"]["command"]
+        assert command.startswith(f"python -m companion.ai.train --game {game_id} --seed ")
+
+
+def test_the_fit_finds_a_planted_weight() -> None:
+    """Results drawn from a known model (progress weight 3) are fitted back near 3."""
+    import random
+
+    rng = random.Random(1)
+    truth = learned.Model("", 2, (3.0,) + (0.0,) * (len(learned.FEATURES) - 1))
+    data: list[train.Sample] = []
+    for _ in range(4000):
+        rows = [[rng.random()] + [0.0] * (len(learned.FEATURES) - 1) for _ in range(2)]
+        p0 = learned.model_chances(truth, rows)[0]
+        won = rng.random() < p0
+        data.append((rows, (1.0, 0.0) if won else (0.0, 1.0)))
+    weights = train.fit(data, ridge=0.01)
+    assert weights[0] == pytest.approx(3.0, abs=0.4)
+
+
+def test_the_hints_chance_to_win_is_the_learned_models() -> None:
+    """The box's Hint and `rules hint` read `estimate`: it is the learned model's
+    chance, not the progress softmax (they differ on a position in play)."""
+    import random
+
+    from companion.ai import evaluate, player
+
+    rng = random.Random(9)
+    state = get_game("labyrinth").new_state(3)
+    differed = False
+    for _ in range(60):
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+            continue
+        for p in range(3):
+            chance = learned.chances(state)[p]
+            assert evaluate.estimate(state, p) == chance == player.estimate(state, p)
+            differed |= abs(chance - evaluate.chances(state)[p]) > 1e-3
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    assert differed
