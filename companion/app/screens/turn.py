@@ -133,8 +133,9 @@ def for_position(state: State, seats: Mapping[int, str], *, source: str,
 
 def hint_lines(state: State, think: Think) -> tuple[str, ...]:
     """The hint for the person to act in ``state``: the best move (``think`` at the
-    ``strong`` level) and their chance to win from here (the evaluation: pieces'
-    progress, no look-ahead). Work for the worker: it searches."""
+    ``strong`` level) and their chance to win from here (the learned evaluation of the
+    position, :mod:`companion.ai.learned`, no look-ahead). Work for the worker: it
+    searches."""
     from companion.ai.evaluate import estimate
 
     best = think(state, "strong")
