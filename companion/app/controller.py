@@ -49,16 +49,18 @@ from companion.app.events import (
 from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
-from companion.app.table import Table
+from companion.app.table import Table, TakenBack
 from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.rules import (
+    PASS,
     Action,
     Game,
     Implement,
     Move,
     Phase,
+    PieceZone,
     RulesError,
     State,
     Throw,
@@ -314,8 +316,27 @@ class Controller:
         if table is None:
             self.goto(sc.Menu())
             return
-        self.goto(sc.for_position(table.state, table.seats, source=self.source,
-                                  computer_draws=self.computer_draws))
+        page = sc.for_position(table.state, table.seats, source=self.source,
+                               computer_draws=self.computer_draws)
+        if isinstance(page, sc.Lost) and table.state.current_player in table.seats:
+            self._computer_lost(table)
+            return
+        self.goto(page)
+
+    def _computer_lost(self, table: Table) -> None:
+        """The computer's throw is lost: passed at once, with no OK of its own. What it
+        said (the throw lost and why) is shown under the next throw; a lost throw that
+        did more (a notable event) gets the events screen, the one OK the players give."""
+        why = self.presenter.lost_reason(table.state)
+        played = self.act(PASS)
+        if played is None:  # refused or not saved: said in a message (leaving it tries again)
+            return
+        if played.notable and table.state.phase is not Phase.OVER:  # worth a screen
+            self.goto(sc.Events(by=played.by, texts=(*played.texts, *([why] if why else []))))
+            return
+        if why:
+            self.said = (*self.said, why)
+        self.route()
 
     # ------------------------------------------------------------------ the worker
 
@@ -459,8 +480,9 @@ class Controller:
             self.show_message("Nothing to undo", ("No move has been made yet.",), then=self.page)
             return
         self.said = ()
-        self.show_message("Undone", (f"{undone.by}'s move {undone.move.notation} is taken back.",
-                                     "Put the pieces back as they were."), then=None)
+        taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
+        lines = tuple(taken_back_words(t) for t in taken)
+        self.show_message("Undone", (*lines, "Put the pieces back as they were."), then=None)
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
               seats: Mapping[int, str], *, setup: sc.Page) -> None:
@@ -524,4 +546,27 @@ class Controller:
             self.table = None
 
 
-__all__ = ["PAUSE_ITEMS", "Controller", "Draw", "Reply", "Screen"]
+def taken_back_words(taken: TakenBack) -> str:
+    """One move taken back, in words, with where its piece goes back to: ``Black's move
+    11-13 is taken back: back to 11.``, ``White's move enter 6 is taken back: back on
+    the plinth.``; a move that moved no piece (a pass, an answer) only by its name."""
+    if taken.move == PASS:
+        return f"{taken.by}'s lost throw is taken back."
+    said = f"{taken.by}'s move {taken.move.notation} is taken back"
+    try:
+        highlight = board_model(taken.before, highlight=taken.move).highlight
+    except ValueError:  # a game without a board picture (none of the four)
+        highlight = None
+    if highlight is None:
+        src = taken.move.src
+        return f"{said}: back to {src}." if src is not None else f"{said}."
+    if highlight.src is not None:
+        return f"{said}: back to {highlight.src}."
+    if highlight.src_zone is PieceZone.BOARD:  # no piece moved
+        return f"{said}."
+    board = board_model(taken.before)
+    where = board.zone_word(highlight.src_zone) or highlight.src_zone.value
+    return f"{said}: back {where}."
+
+
+__all__ = ["PAUSE_ITEMS", "Controller", "Draw", "Reply", "Screen", "taken_back_words"]

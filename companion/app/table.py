@@ -39,13 +39,26 @@ class Acted:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenBack:
+    """One move taken back: who had made it (the player's name), the move, and the
+    position it was made in (``before``: its piece is back where it stands there)."""
+
+    by: str
+    move: Move
+    before: State
+
+
+@dataclass(frozen=True, slots=True)
 class Undone:
-    """The last move taken back: who had made it, the move, and how many actions went
-    with it (the move and any throw made after it)."""
+    """What an undo took back: the person's last move (``by``, ``move``), how many
+    actions went with it (the move, any throw made after it and the computer's replies)
+    and every move taken back, in the order they had been made (``moves``: the person's
+    first, then each reply)."""
 
     by: str
     move: Move
     count: int
+    moves: tuple[TakenBack, ...] = ()
 
 
 class Table:
@@ -135,10 +148,17 @@ class Table:
         count = len(self._actions) - keep
         move = self._actions[keep]
         assert isinstance(move, Move)
+        undone = self._actions[keep:]
         self.journal.undo(count)
         del self._actions[keep:]
         self._replay()
-        return Undone(self.state.player_to_act_name, move, count)
+        taken: list[TakenBack] = []
+        state = self.state.copy()
+        for action in undone:  # each move with the position it was made in
+            if isinstance(action, Move):
+                taken.append(TakenBack(state.player_to_act_name, action, state.copy()))
+            state.apply(action)
+        return Undone(self.state.player_to_act_name, move, count, tuple(taken))
 
     def end(self, reason: str) -> str | None:
         """Record the end of an unfinished game (``reason``: ``"abandoned"``) and close
@@ -189,4 +209,4 @@ def _end(journal: Journal, reason: str, winners: list[str]) -> str | None:
     return None
 
 
-__all__ = ["Acted", "Table", "Undone"]
+__all__ = ["Acted", "Table", "TakenBack", "Undone"]

@@ -52,14 +52,20 @@ def body_lines(view: View, width: int) -> list[str]:
     return out
 
 
+def board_size(view: View, size: tuple[int, int]) -> tuple[int, int]:
+    """The pixels a board view's picture gets on a panel of ``size``: between the title
+    bar and the key line on a 64-pixel panel when the view has a title or a hint, else
+    the whole panel (a 32-pixel panel has room for the board only)."""
+    width, height = size
+    if height >= 64 and (view.title or view.hint):
+        return width, height - (TITLE_H + 1) - (HINT_Y_FROM_BOTTOM + 2)
+    return size
+
+
 def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """The picture of ``view`` on a panel of ``size`` pixels (mode "1", lit = 1)."""
     if view.board is not None:
-        from companion.ui.games.boards import draw_board, draw_inventories
-
-        if view.page > 0:
-            return draw_inventories(view.board, size, view.page - 1)
-        return draw_board(view.board, size)
+        return _board(view, size)
     width, height = size
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
@@ -95,6 +101,31 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
         hy = height - HINT_Y_FROM_BOTTOM
         draw.line((0, hy - 2, width - 1, hy - 2), fill=1)
         draw_text(image, (0, hy), view.hint[:cols])
+    return image
+
+
+def _board(view: View, size: tuple[int, int]) -> Image.Image:
+    """A board view: the board (or an inventory page), with the title bar above and the
+    key line below when :func:`board_size` leaves room for them."""
+    from companion.ui.games.boards import draw_board, draw_inventories
+
+    assert view.board is not None
+    inner = board_size(view, size)
+    if view.page > 0:
+        picture = draw_inventories(view.board, inner, view.page - 1)
+    else:
+        picture = draw_board(view.board, inner)
+    if inner == size:
+        return picture
+    width, height = size
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
+    draw_text(image, (1, 1), view.title[: columns(width - 2)], fill=0)
+    image.paste(picture, (0, TITLE_H + 1))
+    hy = height - HINT_Y_FROM_BOTTOM
+    draw.line((0, hy - 2, width - 1, hy - 2), fill=1)
+    draw_text(image, (0, hy), view.hint[: columns(width)])
     return image
 
 

@@ -100,7 +100,7 @@ def test_holding_back_undoes_the_last_move_and_the_journal_agrees(tmp_path: Path
     before = ctl.state.to_dict()
     send(ctl, HOLD_BACK)
     assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Undone"
-    assert "Black's move enter 4 is taken back." in ctl.view().lines
+    assert "Black's move enter 4 is taken back: back on the plinth." in ctl.view().lines
     send(ctl, OK)
     assert on(ctl) is Screen.MOVES and ctl.view().items == ("enter 4",)
     assert ctl.state.to_dict() != before
@@ -142,7 +142,7 @@ def test_manual_entry_of_sticks_is_by_the_score_counted(tmp_path: Path) -> None:
     ctl = controller(tmp_path, [], source="manual")
     start_senet(ctl)
     assert on(ctl) is Screen.MANUAL
-    assert ctl.view().lines[0] == "1 (1 light side)"
+    assert ctl.view().lines[0] == "Score: ?"       # nothing chosen yet
     send(ctl, UP)                   # round to the highest score: 6, no light side
     assert ctl.view().lines[0] == "6 (no light side)"
     picture = ctl.view().picture

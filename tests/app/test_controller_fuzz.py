@@ -525,7 +525,7 @@ def test_ending_a_game_on_a_full_disk_says_so_and_offers_the_game_again(tmp_path
     ctl = senet(tmp_path)
     DISK["ok"] = False
     try:
-        for ev in (BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK):
+        for ev in (BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, DOWN, OK):  # confirmed
             ctl.handle(ev)
     finally:
         DISK["ok"] = True

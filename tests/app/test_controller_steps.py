@@ -185,7 +185,7 @@ def test_holding_back_in_the_middle_of_the_steps_still_undoes_the_last_move(hops
     assert hops.path == ["piece a"]
     send(hops, HOLD_BACK)
     assert hops.view().title == "Undone"
-    assert "Player 1's move b-7 is taken back." in hops.view().lines
+    assert "Player 1's move b-7 is taken back: back to b." in hops.view().lines
     send(hops, OK)
     assert on(hops) is Screen.MOVES and hops.path == []
     assert hops.view().items == ("piece a", "piece b")

@@ -31,7 +31,7 @@ def short_game(directory: Path) -> Path:
     send(ctl, OK)             # 4-7 again
     send(ctl, SHAKE, OK)      # White throws 4, enters on 4
     send(ctl, SHAKE)          # Black throws 2
-    send(ctl, BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK)
+    send(ctl, BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, DOWN, OK)  # confirmed
     (path,) = directory.glob("*.journal")
     return path
 

@@ -104,7 +104,7 @@ def test_a_result_that_comes_back_after_an_undo_or_a_new_game_is_dropped(
     ctl.handle(chosen)
     assert on(ctl) is Screen.THINKING
     # A new game: the old search's answer does not come to it.
-    send(ctl, BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK)
+    send(ctl, BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, DOWN, OK)  # confirmed
     assert on(ctl) is Screen.MENU
     send(ctl, OK, OK)
     deliver(ctl, executor, results)

@@ -116,7 +116,9 @@ def test_undo_takes_back_the_computer_s_reply_with_the_person_s_move(
     before = moves_by()
     assert before[-2:] == ["Black", "White"]          # Black's move, the computer's reply
     driver.press(ButtonName.BACK, hold=True)
-    assert ctl.view().title == "Undone" and ctl.view().lines[0].startswith("Black's move")
+    lines = ctl.view().lines
+    assert ctl.view().title == "Undone" and lines[0].startswith("Black's ")
+    assert lines[1].startswith("White's ")            # the computer's reply named too
     assert moves_by() == before[:-2]                  # both taken back
     driver.press(ButtonName.OK)                       # Black's throw again, to move anew
     assert ctl.screen in (Screen.MOVES, Screen.LOST)

@@ -67,7 +67,7 @@ def test_manual_entry_with_the_buttons(running: tuple[Parts, PinDriver]) -> None
     ctl = parts.service.controller
     start(parts, driver)
     assert ctl.view().screen == "manual"
-    for button in (ButtonName.DOWN, ButtonName.OK):  # the score 2 (two light sides)
+    for button in (ButtonName.DOWN, ButtonName.DOWN, ButtonName.OK):  # the score 2 (two light sides)
         driver.press(button)
     assert ctl.view().title == "Black threw 2"
 

@@ -46,7 +46,7 @@ SMALL = (128, 32)
 LARGE = (128, 64)
 README_SCREENS = (
     "throw", "moves", "events", "lost", "manual", "over", "moves-preview", "resumed-board",
-    "seats", "computer", "hint",
+    "confirm-end", "seats", "computer", "hint",
     "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
 )
 """The screens shown (enlarged) in the README."""
@@ -105,6 +105,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK)
     yield "pause-board", send(BACK, *[DOWN] * PAUSE_ITEMS.index("Board"), OK)  # enter 6
     send(BACK, BACK)                                          # the pause menu, the moves
+    yield "confirm-end", send(BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, DOWN)
+    send(BACK)                                                # kept: the moves again
     send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
     send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again
@@ -113,7 +115,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(OK)
     send(BACK, DOWN, DOWN, OK, OK, OK)                        # pause, settings: manual entry
     send(UP, OK)                                              # settings' Back: enter the throw
-    yield "manual", send(DOWN)                                # the score 2, in words
+    yield "manual-unchosen", send(OK)                         # no score yet: OK asks
+    yield "manual", send(DOWN, DOWN)                          # the score 2, in words
     assert ctl.screen is Screen.MANUAL
 
     # Resume a game one move from its end, then win it.
@@ -134,6 +137,10 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl2.start()
     ctl2.handle(OK)
     yield "resume", ctl2.view()
+    ctl2.handle(DOWN)
+    ctl2.handle(OK)
+    yield "confirm-new", ctl2.view()                          # New game: end it? (keep it)
+    ctl2.handle(BACK)                                         # kept: offered again
     ctl2.handle(OK)
     yield "resumed-board", ctl2.view()                        # the position, to check the board by
     ctl2.handle(OK)

@@ -25,6 +25,7 @@ from companion.app.screens.base import (
     IN_GAME,
     NO_UNDO,
     PAUSE_ITEMS,
+    Confirm,
     Message,
     Page,
     Played,
@@ -34,6 +35,7 @@ from companion.app.screens.base import (
 )
 from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
 from companion.app.screens.play import (
+    UNCHOSEN,
     BoardPage,
     Events,
     Lost,
@@ -66,7 +68,7 @@ from companion.app.screens.turn import (
 
 __all__ = [
     "CONTRAST_CHOICES", "ERRORS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
-    "SEAT_CHOICES", "SLEEP_CHOICES", "WORKER_SLACK", "BoardPage", "ComputerMove", "Events", "Lost", "Manual",
+    "SEAT_CHOICES", "SLEEP_CHOICES", "UNCHOSEN", "WORKER_SLACK", "BoardPage", "ComputerMove", "Confirm", "Events", "Lost", "Manual",
     "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
     "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",
     "act", "computer_move", "data_files", "for_position", "hint_lines", "option_choices",

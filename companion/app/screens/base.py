@@ -47,6 +47,7 @@ class Screen(enum.Enum):
     PAUSE = "pause"
     MESSAGE = "message"
     THINKING = "thinking"
+    CONFIRM = "confirm"
 
 
 IN_GAME = frozenset({
@@ -269,7 +270,52 @@ class Message(Page):
     back = ok
 
 
+@dataclass
+class Confirm(Page):
+    """A question before something that cannot be taken back (ending a game): two rows,
+    the cursor on keeping (:attr:`keep_label`), so a stray or doubled OK keeps; OK on
+    :attr:`end_label` does :attr:`then_end`; BACK keeps. Keeping shows :attr:`keep`
+    anew (``None``: what the position calls for)."""
+
+    kind = Screen.CONFIRM
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    keep_label: str = "Keep playing"
+    end_label: str = "End game"
+    then_end: Callable[[Seat], None] | None = None
+    keep: Page | None = None
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return (self.keep_label, self.end_label)
+
+    def view(self, seat: Seat) -> View:
+        hint = "OK: end  BACK: keep" if self.cursor % 2 else "OK/BACK: keep"
+        return View("confirm", self.title, self.lines, items=self.items(seat),
+                    cursor=self.cursor, hint=hint)
+
+    def ok(self, seat: Seat) -> None:
+        if self.cursor % 2 and self.then_end is not None:
+            self.then_end(seat)
+        else:
+            self.back(seat)
+
+    def back(self, seat: Seat) -> None:
+        if self.keep is None:
+            seat.route()
+        else:
+            seat.goto(self.keep.again())
+
+
 __all__ = [
-    "ERRORS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS", "Message", "Page", "Played", "Screen",
-    "Seat", "Think",
+    "ERRORS",
+    "IN_GAME",
+    "NO_UNDO",
+    "PAUSE_ITEMS",
+    "Confirm",
+    "Message",
+    "Page",
+    "Played",
+    "Screen",
+    "Seat",
+    "Think",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.app.screens.base import PAUSE_ITEMS, Page, Screen, Seat
+from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
 from companion.app.screens.play import BoardPage, Moves
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
@@ -161,8 +161,10 @@ class Pause(Page):
                 seat.show_message("Board", (str(exc),), then=self)
                 return
             seat.goto(BoardPage(move=move, back_to=self))
-        else:
-            seat.end_game()
+        else:  # End game: asked first, naming the game; keeping is the default
+            title = seat.position.game.title
+            seat.goto(Confirm(title="End game?", lines=(f"End {title}?",),
+                              then_end=_end_game, keep=None))
 
     def back(self, seat: Seat) -> None:
         seat.route()
@@ -180,6 +182,11 @@ class Pause(Page):
             places = []
         lines = (*places, *seat.presenter.status_lines(state)) or ("Nothing to say.",)
         seat.show_message(state.game.title, lines, then=self)
+
+
+def _end_game(seat: Seat) -> None:
+    """End the game in play (the pause menu's "End game", confirmed)."""
+    seat.end_game()
 
 
 __all__ = ["CONTRAST_CHOICES", "SLEEP_CHOICES", "Menu", "Pause", "Settings"]

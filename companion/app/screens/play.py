@@ -12,6 +12,7 @@ from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.rules import PASS, Action, Move, Phase, RulesError
 from companion.ui.games.boards import board_model, inventory_pages
+from companion.ui.render import board_size
 from companion.ui.view import ThrowPicture, View, picture_of
 
 SOURCE_PROMPTS = {
@@ -78,57 +79,93 @@ class Throwing(Page):
 @dataclass
 class Manual(Page):
     """The players threw their own sticks or dice: each face is entered in turn
-    (:meth:`~companion.rules.Implement.entry_slots`)."""
+    (:meth:`~companion.rules.Implement.entry_slots`). Each slot starts with no value
+    chosen (:data:`UNCHOSEN`): UP/DOWN choose one, and an OK before that records
+    nothing but asks to choose (a stray OK never enters a 1)."""
 
     kind = Screen.MANUAL
     faces: list[int] = field(default_factory=list)
+    """The face index chosen in each slot (:data:`UNCHOSEN`: none yet)."""
     slot: int = 0
+    asked: bool = False
+    """OK was pressed before a value was chosen: the screen asks to choose."""
 
     def view(self, seat: Seat) -> View:
         state = seat.position
         spec = state.throw_spec
         assert spec is not None
         slots = spec.entry_slots()
+        faces = self._faces(len(slots))
         shown = tuple(
-            slots[i][self.faces[i]] if i <= self.slot else "?" for i in range(len(slots))
+            slots[i][faces[i]] if i <= self.slot and faces[i] != UNCHOSEN else "?"
+            for i in range(len(slots))
         )
+        chosen = faces[self.slot] != UNCHOSEN
         kind = spec.kind
         face = shown[self.slot]
         hint = "UP/DOWN set, OK next"
+        if not chosen:
+            hint = "Choose with UP/DOWN." if self.asked else "UP/DOWN: choose"
+        words = spec.entry_words(face) if chosen else "?"
+        picture: ThrowPicture | None
         if kind == "sticks":  # by score: the sticks of that score, the score in words
-            throw = spec.from_slots(self.faces)
-            picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
-            entry: tuple[str, ...] = (spec.entry_words(face), "UP/DOWN set, OK enter")
+            if chosen:
+                throw = spec.from_slots(faces)
+                picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
+                entry: tuple[str, ...] = (words, "UP/DOWN set, OK enter")
+            else:
+                picture = None
+                entry = ("Score: ?", hint)
         else:
             if len(slots) == 1 and kind in ("card", "faces"):
                 picture = ThrowPicture("faces", (shown[0],))
             else:
                 picture = ThrowPicture(kind, shown, focus=self.slot)
             what = {"dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
-            entry = (f"{what} {self.slot + 1} of {len(slots)}: {spec.entry_words(face)}", hint)
+            entry = (f"{what} {self.slot + 1} of {len(slots)}: {words}", hint)
         return View("manual", f"{state.player_to_act_name}: enter throw", entry,
                     picture=picture, hint="BACK: previous" if self.slot else "BACK: menu")
+
+    def _faces(self, n: int) -> list[int]:
+        """:attr:`faces`, one per slot (a slot not set yet: :data:`UNCHOSEN`)."""
+        if len(self.faces) != n:
+            self.faces = [*self.faces[:n], *[UNCHOSEN] * (n - len(self.faces))]
+        return self.faces
 
     def step(self, seat: Seat, delta: int, repeat: bool) -> None:
         spec = seat.position.throw_spec
         assert spec is not None
         options = spec.entry_slots()[self.slot]
-        self.faces[self.slot] = (self.faces[self.slot] + delta) % len(options)
+        faces = self._faces(len(spec.entry_slots()))
+        if faces[self.slot] == UNCHOSEN:  # the first press: the first (or, UP, the last) value
+            faces[self.slot] = 0 if delta > 0 else len(options) - 1
+        else:
+            faces[self.slot] = (faces[self.slot] + delta) % len(options)
+        self.asked = False
 
     def ok(self, seat: Seat) -> None:
         spec = seat.position.throw_spec
         if spec is None:
             seat.route()
+            return
+        faces = self._faces(len(spec.entry_slots()))
+        if faces[self.slot] == UNCHOSEN:  # nothing chosen: nothing recorded, ask
+            self.asked = True
         elif self.slot + 1 < len(spec.entry_slots()):
             self.slot += 1
         else:
-            act(seat, spec.from_slots(self.faces))
+            act(seat, spec.from_slots(faces))
 
     def back(self, seat: Seat) -> None:
+        self.asked = False
         if self.slot > 0:
             self.slot -= 1
         else:
             seat.pause()
+
+
+UNCHOSEN = -1
+"""A slot of :class:`Manual` whose value is not chosen yet."""
 
 
 @dataclass
@@ -223,12 +260,13 @@ class Moves(Page):
 
     def throw_pressed(self, seat: Seat) -> None:
         """THROW on the moves screen: the board with the highlighted move's piece and
-        where it lands (OK there plays it, BACK comes back here)."""
+        where it lands (OK there plays it, as its key line says; BACK comes back here)."""
         try:
             board_model(seat.position)
         except ValueError:  # a game without a board picture (none of the four)
             return
-        seat.goto(BoardPage(move=self.highlighted(seat), back_to=self))
+        move = self.highlighted(seat)
+        seat.goto(BoardPage(move=move, back_to=self, plays="play" if move is not None else ""))
 
 
 @dataclass
@@ -291,28 +329,47 @@ class Over(Page):
 
 @dataclass
 class BoardPage(Page):
-    """The position as a board picture (:mod:`companion.ui.games.boards`), with a move's
-    piece and where it lands inverted when ``move`` is given: OK plays that move, BACK
-    goes back to ``back_to`` (``None``: what the position calls for). UP/DOWN turn to
-    the inventories where a game has them (the Cretan Labyrinth)."""
+    """The position as a board picture (:mod:`companion.ui.games.boards`) under a title,
+    with a key line; a move's piece and where it lands inverted when ``move`` is given.
+
+    An information page (``plays`` empty: the pause menu's "Board", the board shown on
+    resuming) never acts: OK and BACK close it. A preview that may play (``plays``, the
+    key's word: ``"play"`` from the moves screen, ``"done"`` for the computer's move)
+    plays ``move`` on OK and says so on its key line. BACK goes back to ``back_to``
+    (``None``: what the position calls for). UP/DOWN turn to the inventories where a
+    game has them (the Cretan Labyrinth)."""
 
     kind = Screen.BOARD
     move: Move | None = None
     back_to: Page | None = None
+    plays: str = ""
 
     def view(self, seat: Seat) -> View:
         state = seat.position
         board = board_model(state, highlight=self.move)
-        return View("board", state.game.title, board=board, page=self.scroll)
+        title = state.game.title
+        if self.move is not None:
+            title = f"{state.player_to_act_name}: {self.move.notation}"
+        if self.plays and self.move is not None:
+            hint = f"OK: {self.plays}  BACK: back"
+        elif self._pages(seat) > 1:
+            hint = "OK: back  DOWN: more"
+        else:
+            hint = "OK: back" if self.back_to is not None else "OK: go on"
+        return View("board", title, board=board, page=self.scroll, hint=hint)
+
+    def _pages(self, seat: Seat) -> int:
+        """The board and its inventory pages (1: the board alone)."""
+        probe = View("board", "board", hint="keys")  # the room a board view leaves
+        return 1 + inventory_pages(board_model(seat.position), board_size(probe, seat.size))
 
     def step(self, seat: Seat, delta: int, repeat: bool) -> None:
-        pages = 1 + inventory_pages(board_model(seat.position), seat.size)
-        self.scroll = (self.scroll + delta) % pages
+        self.scroll = (self.scroll + delta) % self._pages(seat)
 
     def ok(self, seat: Seat) -> None:
-        if self.move is not None:
+        if self.plays and self.move is not None:
             act(seat, self.move)
-        else:
+        else:  # an information page never acts
             self.back(seat)
 
     def back(self, seat: Seat) -> None:
@@ -368,7 +425,7 @@ def caption(seat: Seat) -> str:
 
 
 __all__ = [
-    "SOURCE_PROMPTS", "BoardPage", "Events", "Lost", "Manual", "Moves", "Over", "Throwing",
+    "SOURCE_PROMPTS", "UNCHOSEN", "BoardPage", "Events", "Lost", "Manual", "Moves", "Over", "Throwing",
     "act", "caption", "picture_marked", "throw_drawn",
 ]
 

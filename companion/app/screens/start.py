@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.app.screens.base import Page, Screen, Seat
+from companion.app.screens.base import Confirm, Page, Screen, Seat
 from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
@@ -65,10 +65,22 @@ class Resume(Page):
                     cursor=self.cursor, hint="OK: choose")
 
     def ok(self, seat: Seat) -> None:
-        seat.resume(self.cursor == 0)
+        loaded = seat.pending
+        if self.cursor == 0 or loaded is None or loaded.state.phase is Phase.OVER:
+            seat.resume(self.cursor == 0)
+            return
+        # A new game over an unfinished one ends it: asked first, naming the game.
+        seat.goto(Confirm(title="New game?", lines=(f"End {loaded.game.title}?",),
+                          keep_label="Keep it", end_label="End it", then_end=_new_game,
+                          keep=self))
 
     def back(self, seat: Seat) -> None:
         seat.goto(Splash())
+
+
+def _new_game(seat: Seat) -> None:
+    """End the game offered for resuming and go to the menu (its "New game", confirmed)."""
+    seat.resume(False)
 
 
 @dataclass
@@ -92,8 +104,10 @@ class Setup(Page):
         if cls.max_players > cls.min_players:
             rows.append(("players", f"Players: {self.players}"))
         for option in cls.options:
-            if option_choices(seat, self.game_id, option):
-                value = self.options.get(option.name, option.default)
+            value = self.options.get(option.name, option.default)
+            # A data file given by --option or the config is named even when the boards
+            # folders offer no other (a Board / Decks row with its file name).
+            if option_choices(seat, self.game_id, option) or (option.names_file and value):
                 rows.append((option.name, f"{presenter.option_label(option)}: "
                                           f"{presenter.option_value(option, value)}"))
         computer = ", ".join(_default_game(self.game_id).player_name(p, self.players)
@@ -201,13 +215,17 @@ class OptionPage(Page):
                  f"Now: {presenter.option_value(option, value)}"]
         if isinstance(value, str) and value and option.names_file:
             lines.append(value)  # the whole path of a data file
+        changes = bool(option_choices(seat, setup.game_id, option))
         return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
-                    hint="OK: change BACK: done")
+                    hint="OK: change BACK: done" if changes else "OK/BACK: done")
 
     def ok(self, seat: Seat) -> None:
         assert self.setup is not None and self.option is not None
         option, options = self.option, self.setup.options
         choices = option_choices(seat, self.setup.game_id, option)
+        if not choices:  # a file given at start, no other offered: nothing to change
+            self.back(seat)
+            return
         value = options.get(option.name, option.default)
         i = choices.index(value) if value in choices else -1
         options[option.name] = choices[(i + 1) % len(choices)]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from companion.app.screens.base import Page, Screen, Seat, Think
 from companion.app.screens.play import (
+    UNCHOSEN,
     BoardPage,
     Lost,
     Manual,
@@ -74,7 +75,7 @@ class ComputerMove(Page):
             board_model(seat.position)
         except ValueError:  # a game without a board picture (none of the four)
             return
-        seat.goto(BoardPage(move=self.move, back_to=self))
+        seat.goto(BoardPage(move=self.move, back_to=self, plays="done"))
 
     def back(self, seat: Seat) -> None:
         seat.pause(after=self)
@@ -124,7 +125,7 @@ def for_position(state: State, seats: Mapping[int, str], *, source: str,
         if source == SourceName.MANUAL:
             spec = state.throw_spec
             assert spec is not None
-            return Manual(faces=[0] * len(spec.entry_slots()))
+            return Manual(faces=[UNCHOSEN] * len(spec.entry_slots()))
         return Throwing()
     if tuple(state.legal_moves()) == (PASS,):
         return Lost()

@@ -1,0 +1,244 @@
+"""No surprises at the table (issue 23 items 1, 2, 5, 8; issue 22 part 7), through the
+controller: events in, screens out.
+
+Looking never moves a piece; every page says what its keys do; undo names every move
+it takes back; an own board given at start is named on the setup screen; the
+computer's lost throw needs no OK of its own; manual entry starts with nothing chosen;
+ending a game asks first, naming it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, controller, on, send
+from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_sticks
+from walkthroughs.screens import walk
+
+from companion.app.controller import PAUSE_ITEMS, Controller, Screen
+from companion.app.events import ButtonEvent, ButtonName, Press
+from companion.app.journal import JournalStore, load
+from companion.app.screens import Confirm
+from companion.app.worker import Worker
+from companion.devices.sources import SOURCE_NAMES
+from companion.rules import Move, State, Throw
+from companion.ui.view import View
+
+THROW = ButtonEvent(ButtonName.THROW, Press.PRESSED)
+DATA = Path(__file__).parents[2] / "companion" / "rules" / "data"
+
+
+def first_move(state: State, level: str) -> Move:
+    return state.legal_moves()[0]
+
+
+def white_the_computer(tmp_path: Path, scores: list[str], worker: Worker | None = None) -> Controller:
+    """Senet (Tait's rules) begun with White the computer (easy), throws ``scores``."""
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(scores),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     think=first_move, worker=worker)
+    ctl.start()
+    send(ctl, OK, OK, UP, OK, DOWN, OK, BACK, DOWN, OK)  # setup: Computer: White; Begin
+    assert on(ctl) is Screen.THROW and ctl.table is not None and ctl.table.seats == {1: "easy"}
+    return ctl
+
+
+def moves_made(ctl: Controller) -> list[Move]:
+    return [a for a in ctl.actions if isinstance(a, Move)]
+
+
+# ------------------------------------------------------------------ looking never acts
+
+
+def test_the_board_from_the_pause_menu_never_plays_the_highlighted_move(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["4"], games=["senet-tait"])
+    send(ctl, OK, OK, OK, SHAKE)                      # Black threw 4: enter 4 highlighted
+    assert on(ctl) is Screen.MOVES
+    send(ctl, BACK, *[DOWN] * PAUSE_ITEMS.index("Board"), OK)
+    view = ctl.view()
+    assert on(ctl) is Screen.BOARD
+    assert view.title and view.hint == "OK: back"     # a title and a key line
+    send(ctl, OK)                                     # OK closes it, like Game status
+    assert on(ctl) is Screen.PAUSE and moves_made(ctl) == []
+    send(ctl, BACK)
+    assert on(ctl) is Screen.MOVES and moves_made(ctl) == []
+
+
+def test_the_throw_preview_may_play_and_says_so(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["4"], games=["senet-tait"])
+    send(ctl, OK, OK, OK, SHAKE, THROW)
+    view = ctl.view()
+    assert on(ctl) is Screen.BOARD and view.hint == "OK: play  BACK: back"
+    assert view.title == "Black: enter 4"
+    send(ctl, OK)
+    assert [m.notation for m in moves_made(ctl)] == ["enter 4"]
+
+
+def _walked(tmp: Path) -> Iterator[tuple[str, View]]:
+    yield from walk(tmp / "screens")
+    yield from labyrinth.walk(tmp / "labyrinth")
+    yield from senet_sticks.walk(tmp / "senet-sticks")
+    yield from cretan_labyrinth.walk(tmp / "cretan-labyrinth")
+
+
+def test_every_page_kind_shows_what_its_keys_do(tmp_path: Path) -> None:
+    """Every screen the walkthroughs reach through a controller (not the bare throw
+    pictures they also draw) has a title and a key line; every kind of page is among them."""
+    seen: set[str] = set()
+    for name, view in _walked(tmp_path):
+        if name.startswith("picture-") or name == "manual-dice":  # Views made by hand
+            continue
+        seen.add(view.screen)
+        assert view.title, name
+        assert view.hint, f"{name}: no key line"
+    thinking = white_the_computer(tmp_path / "held", ["4"], worker=_held_worker())
+    send(thinking, SHAKE, OK)                         # Black enters; the computer thinks
+    assert on(thinking) is Screen.THINKING and thinking.view().hint
+    seen.add(thinking.view().screen)
+    assert seen == {s.value for s in Screen}
+
+
+class Held(Executor):
+    """An executor that never runs its jobs."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()
+
+
+def _held_worker() -> Worker:
+    """A worker whose jobs never run (the computer stays at work)."""
+    worker = Worker(Held())
+    worker.connect(lambda: None, lambda result: None)
+    return worker
+
+
+# ------------------------------------------------------------------ undo says everything
+
+
+def test_undo_after_the_computer_s_reply_names_every_move_taken_back(tmp_path: Path) -> None:
+    ctl = white_the_computer(tmp_path, ["4", "6", "3"])
+    send(ctl, SHAKE, OK)                              # Black: enter 4
+    assert on(ctl) is Screen.COMPUTER                 # White threw 6: enter 6
+    send(ctl, OK, OK, OK)                             # played; its extra throw; 3: 6-9
+    assert [m.notation for m in moves_made(ctl)] == ["enter 4", "enter 6", "6-9"]
+    send(ctl, HOLD_BACK)
+    view = ctl.view()
+    assert view.title == "Undone"
+    assert view.lines == (
+        "Black's move enter 4 is taken back: back on the plinth.",
+        "White's move enter 6 is taken back: back on the plinth.",
+        "White's move 6-9 is taken back: back to 6.",
+        "Put the pieces back as they were.",
+    )
+    assert moves_made(ctl) == []
+    assert ctl.journal is not None
+    assert [r for r in load(ctl.journal.path, repair=False).records if "move" in r] == []
+
+
+def test_table_undo_returns_every_move_it_took_back(tmp_path: Path) -> None:
+    ctl = white_the_computer(tmp_path, ["4", "6", "3"])
+    send(ctl, SHAKE, OK, OK, OK, OK)
+    assert ctl.table is not None
+    undone = ctl.table.undo()
+    assert undone is not None and undone.count == 5  # the move, two throws and two moves after it
+    assert [(t.by, t.move.notation) for t in undone.moves] == [
+        ("Black", "enter 4"), ("White", "enter 6"), ("White", "6-9")]
+
+
+# ------------------------------------------------------------------ own boards named
+
+
+@pytest.mark.parametrize(("game", "option", "data", "row"), [
+    ("labyrinth", "board", "labyrinth.toml", "Board: my-board.toml"),
+    ("cretan-labyrinth", "decks", "cretan_decks.toml", "Decks: my-board.toml"),
+])
+def test_a_board_or_decks_given_at_start_is_named_on_the_setup(
+    tmp_path: Path, game: str, option: str, data: str, row: str,
+) -> None:
+    own = tmp_path / "my-board.toml"
+    shutil.copyfile(DATA / data, own)
+    ctl = Controller(store=JournalStore(tmp_path / "j"), draw=scripted_draw([]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=[game],
+                     game_options={game: {option: str(own)}})
+    ctl.start()
+    send(ctl, OK, OK)
+    assert on(ctl) is Screen.SETUP
+    assert row in ctl.view().items
+    send(ctl, *[UP] * (len(ctl.view().items) - 1 - ctl.view().items.index(row)), OK)
+    assert on(ctl) is Screen.OPTION and str(own) in ctl.view().lines
+    send(ctl, OK)                                     # nothing else offered: back, unchanged
+    assert on(ctl) is Screen.SETUP and row in ctl.view().items
+
+
+# ------------------------------------------------------------------ small frictions
+
+
+def test_the_computer_s_lost_throw_needs_no_ok_of_its_own(tmp_path: Path) -> None:
+    ctl = white_the_computer(tmp_path, ["3", "2"])
+    send(ctl, SHAKE)
+    assert on(ctl) is Screen.LOST                     # Black's own lost throw: OK
+    send(ctl, OK)
+    # White threw 2, lost too: said under Black's next throw, with no screen of its own.
+    view = ctl.view()
+    assert on(ctl) is Screen.THROW and view.lines[0].startswith("Black to throw")
+    assert "White's throw of 2 is lost: no legal move" in view.lines
+    assert "A piece enters only on a 4 or a 6." in view.lines
+    assert [a for a in ctl.actions if isinstance(a, Move)][-1].kind == "pass"
+
+
+def test_manual_entry_starts_with_nothing_chosen(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, [], source="manual", games=["labyrinth"])
+    send(ctl, OK, OK, OK)
+    assert on(ctl) is Screen.MANUAL and ctl.view().lines[0] == "Die 1 of 1: ?"
+    send(ctl, OK)                                     # a stray OK records nothing
+    assert on(ctl) is Screen.MANUAL and ctl.actions == []
+    assert "Choose with UP/DOWN." in ctl.view().lines
+    send(ctl, DOWN, OK)                               # the first value, then OK: a 1
+    first = ctl.actions[0]
+    assert isinstance(first, Throw) and first.values == (1,)
+
+
+# ------------------------------------------------------------------ ending asks first
+
+
+def test_end_game_asks_first_naming_the_game_and_keeps_by_default(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["4"], games=["senet-tait"])
+    send(ctl, OK, OK, OK)
+    end = [BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK]
+    send(ctl, *end)
+    view = ctl.view()
+    assert on(ctl) is Screen.CONFIRM and "End Senet (Tait's rules)?" in view.lines
+    assert view.items[view.cursor] == "Keep playing"
+    send(ctl, OK)                                     # a doubled OK keeps the game
+    assert on(ctl) is Screen.THROW and ctl.table is not None
+    send(ctl, *end, BACK)                             # BACK keeps it too
+    assert on(ctl) is Screen.THROW and ctl.table is not None
+    send(ctl, *end, DOWN)
+    assert ctl.view().hint == "OK: end  BACK: keep"
+    journal = ctl.journal
+    assert journal is not None
+    send(ctl, OK)
+    assert on(ctl) is Screen.MENU and ctl.table is None
+    assert load(journal.path, repair=False).ended
+
+
+def test_new_game_over_an_unfinished_game_asks_first(tmp_path: Path) -> None:
+    first = controller(tmp_path, ["4"], games=["senet-tait"])
+    send(first, OK, OK, OK, SHAKE, OK)
+    assert first.journal is not None
+    path = first.journal.path
+    first.close()
+    ctl = controller(tmp_path, [], games=["senet-tait"])
+    send(ctl, OK)
+    assert on(ctl) is Screen.RESUME
+    send(ctl, DOWN, OK)                               # New game
+    page = ctl.page
+    assert isinstance(page, Confirm) and "End Senet (Tait's rules)?" in ctl.view().lines
+    send(ctl, OK)                                     # on "Keep it": kept, offered again
+    assert on(ctl) is Screen.RESUME and not load(path, repair=False).ended
+    send(ctl, DOWN, OK, DOWN, OK)                     # New game, End it
+    assert on(ctl) is Screen.MENU and load(path, repair=False).ended
