@@ -17,6 +17,7 @@ import math
 from PIL import Image, ImageDraw
 
 from companion.rules import Move, PieceZone
+from companion.rules.core import Square
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import BoardSpec
 from companion.ui.font import draw_text, text_width
@@ -112,10 +113,19 @@ def _highlight(state: SenetSticksState, move: Move | None) -> Highlight | None:
     if move is None:
         return None
     p = state.current_player
-    if move.kind == "move" and move.dst is not None:
-        return Highlight(move, p, move.src, PieceZone.BOARD, (move.dst,), PieceZone.BOARD)
-    if move.kind == "resurrect" and move.dst is not None:
-        return Highlight(move, p, None, PieceZone.HELD, (move.dst,), PieceZone.BOARD)
+    if move.kind in ("move", "resurrect") and move.dst is not None:
+        # Every value's landing in the order played (a river's square, then its end),
+        # so that a row naming one value ("4 to 16 via river") has its square marked.
+        path: list[Square] = []
+        for step in state.path_of(move):
+            for square in (step.river, step.square):
+                if square is not None and square not in path:
+                    path.append(square)
+        if move.dst in path:
+            path.remove(move.dst)
+        path.append(move.dst)
+        src_zone = PieceZone.BOARD if move.kind == "move" else PieceZone.HELD
+        return Highlight(move, p, move.src, src_zone, tuple(path), PieceZone.BOARD)
     return Highlight(move, p, None, PieceZone.BOARD, (), PieceZone.BOARD)
 
 
