@@ -93,7 +93,7 @@ def clip(text: str, columns: int) -> str:
 def wrap(text: str, columns: int) -> list[str]:
     """``text`` broken into lines of at most ``columns`` characters, at spaces where
     possible; a longer word (a path) is broken after a ``/`` where one falls in the line,
-    else cut: its rest goes on in the next line, nothing is lost."""
+    else after a ``-``, else cut: its rest goes on in the next line, nothing is lost."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -102,7 +102,7 @@ def wrap(text: str, columns: int) -> list[str]:
                 if line:
                     lines.append(line)
                     line = ""
-                cut = word.rfind("/", 0, columns) + 1 or columns
+                cut = word.rfind("/", 0, columns) + 1 or word.rfind("-", 0, columns) + 1 or columns
                 lines.append(word[:cut])
                 word = word[cut:]
             candidate = f"{line} {word}" if line else word

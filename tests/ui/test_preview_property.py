@@ -8,7 +8,8 @@ plain board. What the move's piece and landing are is read from the move and the
 position here, not from the preview code.
 
 Exempt, by name: moves without a piece (:data:`NO_PIECE`: a pass, the Cretan
-decisions to avert a card or to face the danger), and the landing of a Labyrinth
+decisions: avert a card with a tool or face the danger, show a tool in a fight,
+attack a keeper or not, take the Magic Key or keep the diamonds), and the landing of a Labyrinth
 ``ride`` (the Knight's Orbit: the free die that says where is still to be thrown).
 """
 
@@ -24,7 +25,9 @@ from companion.rules.core import Square
 from companion.ui.games.boards import board_model, draw_board
 from companion.ui.games.boards.pixels import highlighted_squares
 
-NO_PIECE = frozenset({"pass", "avert", "face-danger"})
+NO_PIECE = frozenset({
+    "pass", "avert", "face-danger", "show", "attack", "no-attack", "take-key", "keep-diamonds",
+})
 """Move kinds that move no piece: nothing to mark."""
 LANDING_UNKNOWN = frozenset({"ride"})
 """Move kinds whose landing is not known when chosen (the piece is still marked)."""
