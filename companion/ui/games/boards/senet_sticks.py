@@ -20,7 +20,7 @@ from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import BoardSpec
-from companion.ui.font import draw_text, text_width
+from companion.ui.font import clip, draw_text, text_width
 
 from . import model as m
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -254,7 +254,7 @@ def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, top
         if board.to_act == side.player:
             blit(image, left, y + 1, MARKER)
         disc(dr, (left + 4, y, left + 10, y + 6), side.filled)
-        draw_text(image, (left + 12, y), side.name[:chars])
+        draw_text(image, (left + 12, y), clip(side.name, chars))
         held = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.HELD)
         text = f"Abyss {held}" if text_width(f"Abyss {held}") <= width - left - 2 else f"A {held}"
         draw_text(image, (left + 2, y + 8), text)
