@@ -33,6 +33,15 @@ DESCENDERS: dict[str, tuple[str, ...]] = {
 }
 """The lower-case letters with descenders, drawn into the cell's eighth row."""
 
+ELLIPSIS = "\u2026"
+"""The sign that a text goes on beyond what is shown (three dots on the baseline);
+this project's own glyph, the LCD font has none."""
+
+EXTRA: dict[str, tuple[str, ...]] = {
+    ELLIPSIS: (".....", ".....", ".....", ".....", ".....", ".....", "X.X.X", "....."),
+}
+"""Characters beyond ASCII that the panel draws, 5 columns x 8 rows."""
+
 
 @functools.lru_cache(maxsize=512)
 def glyph(ch: str, scale: int = 1) -> Image.Image:
@@ -43,8 +52,9 @@ def glyph(ch: str, scale: int = 1) -> Image.Image:
     img = Image.new("1", (5, 8), 0)
     px = img.load()
     assert px is not None
-    if ch in DESCENDERS:
-        for y, row in enumerate(DESCENDERS[ch]):
+    own = DESCENDERS.get(ch) or EXTRA.get(ch)
+    if own is not None:
+        for y, row in enumerate(own):
             for x, dot in enumerate(row):
                 if dot == "X":
                     px[x, y] = 1
@@ -72,9 +82,18 @@ def draw_text(image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1,
         x += CELL_W * scale
 
 
+def clip(text: str, columns: int) -> str:
+    """``text`` if it fits in ``columns`` characters, else its beginning and
+    :data:`ELLIPSIS` in ``columns`` characters: never cut without the sign."""
+    if len(text) <= columns:
+        return text
+    return text[: max(0, columns - 1)] + ELLIPSIS
+
+
 def wrap(text: str, columns: int) -> list[str]:
     """``text`` broken into lines of at most ``columns`` characters, at spaces where
-    possible (a longer word is cut)."""
+    possible; a longer word (a path) is broken after a ``/`` where one falls in the line,
+    else after a ``-``, else cut: its rest goes on in the next line, nothing is lost."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -83,8 +102,9 @@ def wrap(text: str, columns: int) -> list[str]:
                 if line:
                     lines.append(line)
                     line = ""
-                lines.append(word[:columns])
-                word = word[columns:]
+                cut = word.rfind("/", 0, columns) + 1 or word.rfind("-", 0, columns) + 1 or columns
+                lines.append(word[:cut])
+                word = word[cut:]
             candidate = f"{line} {word}" if line else word
             if len(candidate) <= columns:
                 line = candidate

@@ -5,13 +5,19 @@ Layout on 128x64: an inverted title bar (9 pixels), then the throw picture if an
 bottom under a rule. On 128x32 the picture and the hint are left out and the rows
 scroll. The selected menu item is drawn inverted; small arrows at the right edge
 show that the list goes on above or below.
+
+No text is cut without a sign that there is more: text lines wrap (a path after a
+``/``) and scroll; a title, a key line or a menu row too long for the panel ends in
+an ellipsis (:data:`~companion.ui.font.ELLIPSIS`), and the selected menu row shows its
+whole text over as many rows as it needs (its last row clipped with the ellipsis when
+even those are too few); the lines above a menu that do not fit end in the ellipsis.
 """
 
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.ui.font import CELL_H, CELL_W, draw_text, text_width, wrap
+from companion.ui.font import CELL_H, CELL_W, ELLIPSIS, clip, draw_text, text_width, wrap
 from companion.ui.view import LIGHT, ThrowPicture, View
 
 TITLE_H = 9
@@ -70,27 +76,36 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
-    draw_text(image, (1, 1), view.title[: columns(width - 2)], fill=0)
+    draw_text(image, (1, 1), clip(view.title, columns(width - 2)), fill=0)
     y, rows, hint = layout(view, size)
     if view.picture is not None and height >= 64:
         _picture(image, draw, view.picture, TITLE_H + 2)
     cols = columns(width)
     if view.items:
         if view.lines:  # a few lines of text above the menu, at most half the rows
-            above = body_lines(view, width)[: max(1, rows // 2)]
+            text = body_lines(view, width)
+            above = text[: max(1, rows // 2)]
+            if len(above) < len(text):  # the rest is not shown: say so
+                above[-1] = clip(above[-1] + " " + ELLIPSIS, cols)
             for i, line in enumerate(above):
                 draw_text(image, (0, y + i * CELL_H), line)
             y += len(above) * CELL_H + 2
             rows = max(1, rows - len(above))
-        first = _window(view.cursor, len(view.items), rows)
-        for i, item in enumerate(view.items[first : first + rows]):
-            row_y = y + i * CELL_H
+        # The selected row over as many rows as its text needs, the others clipped.
+        spread = _spread(view.items[view.cursor], cols, rows) if 0 <= view.cursor < len(view.items) else [""]
+        shown = max(1, rows - (len(spread) - 1))
+        first = _window(view.cursor, len(view.items), shown)
+        row_y = y
+        for i, item in enumerate(view.items[first : first + shown]):
             selected = first + i == view.cursor
-            if selected:
-                draw.rectangle((0, row_y - 1, width - 4, row_y + CELL_H - 1), fill=1)
             # A whole row of text: the list's arrows keep to the last three columns.
-            draw_text(image, (0, row_y), item[:cols], fill=0 if selected else 1)
-        _arrows(draw, width, y, rows, first > 0, first + rows < len(view.items))
+            texts = spread if selected else [clip(item, cols)]
+            if selected:
+                draw.rectangle((0, row_y - 1, width - 4, row_y + len(texts) * CELL_H - 1), fill=1)
+            for piece in texts:
+                draw_text(image, (0, row_y), piece, fill=0 if selected else 1)
+                row_y += CELL_H
+        _arrows(draw, width, y, rows, first > 0, first + shown < len(view.items))
     else:
         lines = body_lines(view, width)
         top = view.scroll  # kept within scroll_limit() by the controller
@@ -100,7 +115,7 @@ def render(view: View, size: tuple[int, int] = (128, 64)) -> Image.Image:
     if hint:
         hy = height - HINT_Y_FROM_BOTTOM
         draw.line((0, hy - 2, width - 1, hy - 2), fill=1)
-        draw_text(image, (0, hy), view.hint[:cols])
+        draw_text(image, (0, hy), clip(view.hint, cols))
     return image
 
 
@@ -121,12 +136,24 @@ def _board(view: View, size: tuple[int, int]) -> Image.Image:
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
-    draw_text(image, (1, 1), view.title[: columns(width - 2)], fill=0)
+    draw_text(image, (1, 1), clip(view.title, columns(width - 2)), fill=0)
     image.paste(picture, (0, TITLE_H + 1))
     hy = height - HINT_Y_FROM_BOTTOM
     draw.line((0, hy - 2, width - 1, hy - 2), fill=1)
-    draw_text(image, (0, hy), view.hint[: columns(width)])
+    draw_text(image, (0, hy), clip(view.hint, columns(width)))
     return image
+
+
+def _spread(item: str, cols: int, rows: int) -> list[str]:
+    """The selected menu row's text over at most ``rows`` rows of ``cols`` characters
+    (one row when it fits); the last row ends in the ellipsis when even those are too few."""
+    if len(item) <= cols:
+        return [item]
+    lines = wrap(item, cols)
+    if len(lines) > rows:
+        lines = lines[:rows]
+        lines[-1] = clip(lines[-1] + " " + ELLIPSIS, cols)
+    return lines
 
 
 def _window(cursor: int, count: int, rows: int) -> int:

@@ -83,7 +83,10 @@ def test_wrap_breaks_at_spaces_and_cuts_only_words_too_long() -> None:
 
     assert wrap("Black's piece on 12 is bumped back to its plinth", 21) == [
         "Black's piece on 12", "is bumped back to its", "plinth"]
-    assert wrap("20261120-215931-senet-tait", 10) == ["20261120-2", "15931-sene", "t-tait"]
+    # A word too long for a line breaks after a '/' (a path), else after a '-', else anywhere.
+    assert wrap("20261120-215931-senet-tait", 10) == ["20261120-", "215931-", "senet-tait"]
+    assert wrap("/var/lib/companion/x-y", 12) == ["/var/lib/", "companion/", "x-y"]
+    assert wrap("abcdefghijklmnop", 10) == ["abcdefghij", "klmnop"]
     assert wrap("a\nb", 21) == ["a", "b"]
 
 

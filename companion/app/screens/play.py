@@ -11,7 +11,7 @@ from companion.app.screens.base import IN_GAME, Page, Screen, Seat
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.rules import PASS, Action, Move, Phase, RulesError
-from companion.ui.games.boards import board_model, inventory_pages
+from companion.ui.games.boards import board_model, board_preview, inventory_pages
 from companion.ui.render import board_size
 from companion.ui.view import ThrowPicture, View, picture_of
 
@@ -182,8 +182,14 @@ class Moves(Page):
     """The cursor at each step of :attr:`path`, restored when BACK steps back."""
 
     def choices(self, seat: Seat) -> list[tuple[str, Move | None]]:
-        """The items at the current step: ``(label, move)``, where OK plays ``move``,
-        or goes one step further when it is ``None``.
+        """Each row's label and the move it plays (``None``: it narrows the choice; see
+        :meth:`rows`)."""
+        return [(label, move) for label, move, _ in self.rows(seat)]
+
+    def rows(self, seat: Seat) -> list[tuple[str, Move | None, tuple[Move, ...]]]:
+        """The items at the current step: ``(label, move, moves)``, where OK plays
+        ``move``, or goes one step further when it is ``None``; ``moves`` are the legal
+        moves the row leads to (what THROW previews).
 
         The legal moves whose steps begin with :attr:`path` are grouped by their next
         label, in the order of :meth:`~companion.rules.State.legal_moves`. A label that
@@ -209,11 +215,11 @@ class Moves(Page):
             groups.setdefault(label, []).append(move)
             if len(steps) == depth + 1:
                 ends.setdefault(label, move)
-        items: list[tuple[str, Move | None]] = []
+        items: list[tuple[str, Move | None, tuple[Move, ...]]] = []
         if here is not None:
-            items.append((f"play {here.notation}", here))
+            items.append((f"play {here.notation}", here, (here,)))
         for label, moves in groups.items():
-            items.append((label, moves[0] if len(moves) == 1 and label in ends else None))
+            items.append((label, moves[0] if len(moves) == 1 and label in ends else None, tuple(moves)))
         return items
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -259,14 +265,18 @@ class Moves(Page):
         return items[self.cursor][1] if 0 <= self.cursor < len(items) else None
 
     def throw_pressed(self, seat: Seat) -> None:
-        """THROW on the moves screen: the board with the highlighted move's piece and
-        where it lands (OK there plays it, as its key line says; BACK comes back here)."""
+        """THROW on the moves screen: the board with the piece and the landings of the
+        moves the cursor's row leads to (OK there plays the row's move when it plays
+        one, as its key line says; BACK comes back here)."""
         try:
             board_model(seat.position)
         except ValueError:  # a game without a board picture (none of the four)
             return
         move = self.highlighted(seat)
-        seat.goto(BoardPage(move=move, back_to=self, plays="play" if move is not None else ""))
+        rows = self.rows(seat)
+        moves = rows[self.cursor][2] if 0 <= self.cursor < len(rows) else ()
+        seat.goto(BoardPage(move=move, back_to=self, moves=moves,
+                            plays="play" if move is not None else ""))
 
 
 @dataclass
@@ -343,10 +353,17 @@ class BoardPage(Page):
     move: Move | None = None
     back_to: Page | None = None
     plays: str = ""
+    """The word for what OK does ("play"): empty for an information page, whose OK
+    only closes it."""
+    moves: tuple[Move, ...] = ()
+    """The moves a row of the moves screen leads to, previewed (not played) together."""
 
     def view(self, seat: Seat) -> View:
         state = seat.position
-        board = board_model(state, highlight=self.move)
+        if self.moves:
+            board = board_preview(state, self.moves)
+        else:
+            board = board_model(state, highlight=self.move)
         title = state.game.title
         if self.move is not None:
             title = f"{state.player_to_act_name}: {self.move.notation}"

@@ -12,9 +12,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from PIL import Image
 
-from companion.rules import IllegalMoveError, Move, State
+from companion.rules import IllegalMoveError, Move, PieceZone, State
+from companion.rules.core import Square
 
 from .entry import entry_class
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -30,6 +34,7 @@ __all__ = [
     "Piece",
     "Side",
     "board_model",
+    "board_preview",
     "board_svg",
     "draw_board",
     "draw_inventories",
@@ -50,6 +55,41 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
             f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
         )
     return entry_class(state.game.id).board_model(state, highlight)
+
+
+def board_preview(state: State, moves: Sequence[Move]) -> Board:
+    """The board of ``state`` previewing a row of the moves screen that narrows the
+    choice to ``moves`` (legal moves of ``state``; one move: :func:`board_model` of it):
+    the squares every one of them marks, the piece's square first, then every landing
+    (``"plinth on 29"``: the plinth and every square it can reach with these sticks).
+    The highlight's :attr:`Highlight.move` is the first of ``moves``; its piece is the
+    one they all move, or none when they move different pieces.
+
+    :raises IllegalMoveError: one of ``moves`` is not a legal move of ``state``.
+    :raises ValueError: ``moves`` is empty, or the game has no board picture.
+    """
+    if not moves:
+        raise ValueError("no move to preview")
+    boards = [board_model(state, highlight=move) for move in moves]
+    if len(boards) == 1:
+        return boards[0]
+    lights = [b.highlight for b in boards if b.highlight is not None]
+    first = lights[0]
+    same = all((h.src, h.src_zone) == (first.src, first.src_zone) for h in lights)
+    path: list[Square] = []
+    if not same:  # different pieces: each piece's square is marked as a landing would be
+        path += [h.src for h in lights if h.src is not None and h.src not in path]
+    for h in lights:
+        path += [s for s in h.path if s not in path]
+    ends = {h.dst_zone for h in lights}
+    merged = replace(
+        first,
+        src=first.src if same else None,
+        src_zone=first.src_zone if same else PieceZone.BOARD,
+        path=tuple(path),
+        dst_zone=ends.pop() if len(ends) == 1 else PieceZone.BOARD,
+    )
+    return replace(boards[0], highlight=merged)
 
 
 def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool = False) -> Image.Image:

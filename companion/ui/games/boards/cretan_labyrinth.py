@@ -140,6 +140,11 @@ def _highlight(state: CretanLabyrinthState, move: Move | None) -> Highlight | No
     p = state.current_player
     if move.kind in ("move", "fly") and move.src is not None and move.dst is not None:
         return Highlight(move, p, move.src, PieceZone.BOARD, (move.dst,), PieceZone.BOARD)
+    if move.kind == "swap":  # the unicorn: change places with the player named
+        where = {q.player: q.square for q in state.pieces() if q.zone is PieceZone.BOARD and q.square is not None}
+        other = next((q for q in range(state.players) if state.name(q) == move.label), None)
+        if p in where and other in where:
+            return Highlight(move, p, where[p], PieceZone.BOARD, (where[other],), PieceZone.BOARD)
     return Highlight(move, p, None, PieceZone.BOARD, (), PieceZone.BOARD)
 
 

@@ -17,9 +17,10 @@ import math
 from PIL import Image, ImageDraw
 
 from companion.rules import Move, PieceZone
+from companion.rules.core import Square
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import BoardSpec
-from companion.ui.font import draw_text, text_width
+from companion.ui.font import clip, draw_text, text_width
 
 from . import model as m
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -112,10 +113,19 @@ def _highlight(state: SenetSticksState, move: Move | None) -> Highlight | None:
     if move is None:
         return None
     p = state.current_player
-    if move.kind == "move" and move.dst is not None:
-        return Highlight(move, p, move.src, PieceZone.BOARD, (move.dst,), PieceZone.BOARD)
-    if move.kind == "resurrect" and move.dst is not None:
-        return Highlight(move, p, None, PieceZone.HELD, (move.dst,), PieceZone.BOARD)
+    if move.kind in ("move", "resurrect") and move.dst is not None:
+        # Every value's landing in the order played (a river's square, then its end),
+        # so that a row naming one value ("4 to 16 via river") has its square marked.
+        path: list[Square] = []
+        for step in state.path_of(move):
+            for square in (step.river, step.square):
+                if square is not None and square not in path:
+                    path.append(square)
+        if move.dst in path:
+            path.remove(move.dst)
+        path.append(move.dst)
+        src_zone = PieceZone.BOARD if move.kind == "move" else PieceZone.HELD
+        return Highlight(move, p, move.src, src_zone, tuple(path), PieceZone.BOARD)
     return Highlight(move, p, None, PieceZone.BOARD, (), PieceZone.BOARD)
 
 
@@ -244,7 +254,7 @@ def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, top
         if board.to_act == side.player:
             blit(image, left, y + 1, MARKER)
         disc(dr, (left + 4, y, left + 10, y + 6), side.filled)
-        draw_text(image, (left + 12, y), side.name[:chars])
+        draw_text(image, (left + 12, y), clip(side.name, chars))
         held = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.HELD)
         text = f"Abyss {held}" if text_width(f"Abyss {held}") <= width - left - 2 else f"A {held}"
         draw_text(image, (left + 2, y + 8), text)
