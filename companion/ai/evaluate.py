@@ -45,15 +45,3 @@ def chances(state: State) -> tuple[float, ...]:
     total = sum(weights)
     return tuple(w / total for w in weights)
 
-
-def estimate(state: State, player: int) -> float:
-    """``player``'s chance to win from ``state``, 0..1, with no look-ahead: the
-    learned evaluation's (:func:`companion.ai.learned.estimate`; this progress
-    heuristic only for a game without a shipped model). Cheap (microseconds): fit for
-    a screen that shows it on every position (the hint's "chance to win").
-
-    :raises IndexError: for a player the game does not have.
-    """
-    from companion.ai import learned  # it falls back on this module's chances
-
-    return learned.estimate(state, player)

@@ -104,7 +104,7 @@ def test_the_hints_chance_to_win_is_the_learned_models() -> None:
             continue
         for p in range(3):
             chance = learned.chances(state)[p]
-            assert evaluate.estimate(state, p) == chance == player.estimate(state, p)
+            assert learned.estimate(state, p) == chance == player.estimate(state, p)
             differed |= abs(chance - evaluate.chances(state)[p]) > 1e-3
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])

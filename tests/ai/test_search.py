@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.ai.evaluate import estimate
+from companion.ai.learned import estimate
 from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import Search, search

@@ -137,7 +137,7 @@ def hint_lines(state: State, think: Think) -> tuple[str, ...]:
     ``strong`` level) and their chance to win from here (the learned evaluation of the
     position, :mod:`companion.ai.learned`, no look-ahead). Work for the worker: it
     searches."""
-    from companion.ai.evaluate import estimate
+    from companion.ai.learned import estimate
 
     best = think(state, "strong")
     chance = round(100 * estimate(state, state.current_player))
