@@ -18,12 +18,22 @@ The engines keep caches (walks, events; megabytes in a 4-player Cretan game), so
 * **in play**: how many collections of each generation the game made, and their CPU ms
   (median, max). A full collection walks megabytes, so on a busy machine another
   process's use of the shared caches stretches it: these move from run to run;
-* **a full collection at the end / budget**: on the loop's thread, when the end screen
-  is drawn (everything the game built still alive), :data:`REPEATS` full collections,
-  the least of them; one per game, min / median / spread over the games. The line to
-  compare between runs and machines, with the objects the collector tracked then.
-
-Each game is played in a fresh process, so one game's caches do not weigh on the next.
+* **a full collection at the end / floor**: on the loop's thread, when the end screen
+  is drawn (everything the game built still alive), full collections of that heap
+  interleaved with full collections of its **floor**: a synthetic heap of plain
+  containers with the same shape (one per tracked object, with as many references: a
+  dict for a dict, a list for a list, a tuple for any other; they point at earlier
+  ones, so nothing is garbage), built in a
+  helper process started then (its own start-up frozen, as the service freezes its
+  own: :func:`gc.freeze`), so its collector walks the same number of objects and
+  references. In :data:`ROUNDS` rounds of game, floor, floor, game
+  (benchmarks/measure.py's palindrome, one process waiting while the other collects;
+  each timed collection follows an untimed one of the same heap), so a neighbour's
+  use of the shared caches stretches both sides alike; one ratio per
+  round (the game's CPU ms over the floor's), min / median / spread over the rounds
+  of every game played. The line to compare between runs and machines. Beside it the
+  absolute CPU ms (least and median of the game's side) against the budget, with the
+  objects tracked: what a pause costs on this machine now, which moves with its load.
 """
 
 from __future__ import annotations
@@ -31,7 +41,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import json
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -95,32 +108,111 @@ class PauseRecorder:
         gc.callbacks.remove(self)
 
 
+Shape = list[tuple[str, int]]
+"""Per tracked object of a heap: its kind (``"dict"``, ``"list"``, ``"tuple"``: what
+the floor makes for it) and how many objects it references."""
+
+
+def heap_shape() -> Shape:
+    """The shape of every object the collector tracks now (dicts as dicts, lists as
+    lists, any other container as a tuple), in the collector's order."""
+    shape: Shape = []
+    for obj in gc.get_objects():
+        kind = "dict" if type(obj) is dict else "list" if type(obj) is list else "tuple"
+        shape.append((kind, len(gc.get_referents(obj))))
+    return shape
+
+
+def encode(shape: Shape) -> str:
+    """``shape`` as one line for the floor process (:func:`floor_process`)."""
+    return json.dumps([[kind[0], refs] for kind, refs in shape])
+
+
+def floor_process() -> None:
+    """The floor's side (``--floor``): read a shape line from stdin, build
+    :func:`floor_heap` of it, print ``ready``; then for every ``collect`` line, print
+    the CPU ms of two :func:`timed_collection` s; end at end of input."""
+    gc.collect()
+    gc.freeze()  # this process's start-up, as the service freezes its own
+    kinds = {"d": "dict", "l": "list", "t": "tuple"}
+    shape = [(kinds[kind], refs) for kind, refs in json.loads(sys.stdin.readline())]
+    heap = floor_heap(shape)
+    del shape
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() == "collect":
+            print(json.dumps([timed_collection(), timed_collection()]), flush=True)
+    del heap
+
+
+def floor_heap(shape: Shape) -> list[object]:
+    """Plain containers of ``shape``, each referencing earlier ones (spread over the
+    heap, no cycle: nothing is garbage, as in the game's heap at the end), all tracked
+    (a leaf is an empty list)."""
+    built: list[object] = []
+    for i, (kind, refs) in enumerate(shape):
+        if not built or refs == 0:
+            built.append([])
+            continue
+        n = len(built)
+        if kind == "dict":
+            built.append({j: built[(i * 7919 + j * 104729) % n] for j in range(max(1, refs // 2))})
+        else:
+            items = [built[(i * 7919 + j * 104729) % n] for j in range(refs)]
+            built.append(items if kind == "list" else tuple(items))
+    return built
+
+
+def timed_collection() -> float:
+    """CPU ms of a full collection, after an untimed one of the same heap."""
+    gc.collect()
+    start = time.thread_time()
+    gc.collect()
+    return (time.thread_time() - start) * 1000
+
+
 @dataclass
 class AtTheEnd:
     """Full collections made on the loop's thread when the game is over (the end
-    screen's frame), with everything the game built still alive: the CPU ms of each of
-    :data:`REPEATS`, and the objects the collector tracked then."""
+    screen's frame), with everything the game built still alive, interleaved with
+    collections of a floor heap of the same shape (:func:`floor_heap`): the CPU ms of
+    each side per round, and the objects the collector tracked then."""
 
     recorder: PauseRecorder
-    cpu_ms: list[float] = dataclasses.field(default_factory=list)
+    game_ms: list[float] = dataclasses.field(default_factory=list)
+    """CPU ms of each of the game heap's timed collections, two per round."""
+    floor_ms: list[float] = dataclasses.field(default_factory=list)
+    """The same of the floor heap's, two per round."""
     tracked: int = 0
 
     def frame(self, image: object, screen: str) -> None:
-        if screen != "over" or self.cpu_ms:
+        if screen != "over" or self.game_ms:
             return
         self.recorder.recording = False  # these are not the game's own collections
-        self.tracked = len(gc.get_objects())
-        for _ in range(REPEATS):
-            start = time.thread_time()
-            gc.collect()
-            self.cpu_ms.append((time.thread_time() - start) * 1000)
+        gc.collect()
+        shape = heap_shape()
+        self.tracked = len(shape)
+        with subprocess.Popen([sys.executable, __file__, "--floor"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) as floor:
+            assert floor.stdin is not None and floor.stdout is not None
+            floor.stdin.write(encode(shape) + "\n")
+            floor.stdin.flush()
+            del shape
+            if floor.stdout.readline().strip() != "ready":
+                raise RuntimeError("the floor process did not start")
+            for _ in range(ROUNDS):
+                first = timed_collection()
+                floor.stdin.write("collect\n")
+                floor.stdin.flush()
+                self.floor_ms += json.loads(floor.stdout.readline())
+                self.game_ms += [first, timed_collection()]
+            floor.stdin.close()
         self.recorder.recording = True
 
 
-REPEATS = 7
-"""Full collections timed at the end of a game; the least is the figure (the one least
-slowed by other work on the machine: a collection walks megabytes, so a neighbour's use
-of the shared caches stretches it)."""
+ROUNDS = 9
+"""Rounds of game, floor, floor, game full collections at the end of a game: one
+ratio per round."""
 
 
 def child(game: str, players: int | None, seed: int) -> None:
@@ -129,21 +221,39 @@ def child(game: str, players: int | None, seed: int) -> None:
     with tempfile.TemporaryDirectory(prefix="gc-pauses-") as tmp, PauseRecorder() as recorder:
         end = AtTheEnd(recorder)
         play(Path(tmp), seed=seed, game=game, players=players, on_frame=end.frame)
-    emit({"pauses": [dataclasses.astuple(p) for p in recorder.pauses], "end": end.cpu_ms,
-          "tracked": end.tracked})
+    emit({"pauses": [dataclasses.astuple(p) for p in recorder.pauses], "game": end.game_ms,
+          "floor": end.floor_ms, "tracked": end.tracked})
 
 
-def measure(game: str, players: int | None, seed: int) -> tuple[list[Pause], float, int]:
+@dataclass(frozen=True)
+class Measured:
+    """One whole game's collections (:func:`measure`)."""
+
+    pauses: list[Pause]
+    game_ms: list[float]
+    """CPU ms of the game heap's full collections at the end, two per round."""
+    floor_ms: list[float]
+    """CPU ms of the floor heap's, interleaved (see :class:`AtTheEnd`)."""
+    tracked: int
+
+    def ratios(self) -> list[float]:
+        """Per round: the game heap's CPU ms over the floor's (above 1 costs more)."""
+        g, f = self.game_ms, self.floor_ms
+        return [(g[i] + g[i + 1]) / (f[i] + f[i + 1]) for i in range(0, len(g) - 1, 2)]
+
+
+def measure(game: str, players: int | None, seed: int) -> Measured:
     """The collections during one whole demo game of ``game`` (seeded), played in a
-    fresh process (its heap holds what a companion just started holds); the least
-    CPU ms of a full collection at its end; the objects tracked then.
+    fresh process (its heap holds what a companion just started holds), and the full
+    collections at its end beside their floor's.
 
     :raises RuntimeError: the game's end screen never came.
     """
     found = run_child([__file__, "--child", game, str(players or 0), str(seed)])
-    if not found["end"]:
+    if not found["game"]:
         raise RuntimeError(f"{game}: no end screen")
-    return [Pause(*row) for row in found["pauses"]], min(found["end"]), found["tracked"]
+    return Measured([Pause(*row) for row in found["pauses"]], found["game"], found["floor"],
+                    found["tracked"])
 
 
 def main() -> None:
@@ -151,7 +261,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one short game (CI sanity)")
     parser.add_argument("--seeds", type=int, default=3, help="whole games per game (default 3)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.floor:
+        floor_process()
+        return
     if args.child:
         child(args.child[0], int(args.child[1]) or None, int(args.child[2]))
         return
@@ -162,7 +276,7 @@ def main() -> None:
     over: list[str] = []
     for game, players in todo:
         measured = [measure(game, players, seed) for seed in seeds]
-        pauses = [p for found, _, _ in measured for p in found]
+        pauses = [p for m in measured for p in m.pauses]
         name = game if players is None else f"{game} ({players}p)"
         counts = [sum(1 for p in pauses if p.generation == g) for g in range(3)]
         young = [p.cpu_ms for p in pauses if p.generation < 2]
@@ -177,14 +291,16 @@ def main() -> None:
                         f"max {max(p.cpu_ms for p in full):.1f} ms (wall max "
                         f"{max(p.wall_ms for p in full):.1f} ms)")
         print(in_play)
-        at_end = [least for _, least, _ in measured]
-        print(ratio_line("  full collection at the end / budget", [ms / FRAME_BUDGET_MS for ms in at_end],
-                         "x budget", 38)
-              + f"  ({statistics.median(at_end):.1f} ms; "
-              f"{statistics.median(t for _, _, t in measured):,.0f} objects tracked)")
-        if worst.cpu_ms >= FRAME_BUDGET_MS or max(at_end) >= FRAME_BUDGET_MS:
+        at_end = [ms for m in measured for ms in m.game_ms]
+        print(ratio_line("  full collection at the end / floor", [r for m in measured for r in m.ratios()],
+                         "x floor time", 38))
+        print(f"  full collection at the end: least {min(at_end):.1f} ms, median "
+              f"{statistics.median(at_end):.1f} ms CPU against the {FRAME_BUDGET_MS:g} ms budget "
+              f"(floor median {statistics.median(ms for m in measured for ms in m.floor_ms):.1f} ms; "
+              f"{statistics.median(m.tracked for m in measured):,.0f} objects tracked)")
+        if worst.cpu_ms >= FRAME_BUDGET_MS or min(at_end) >= FRAME_BUDGET_MS:
             over.append(f"{name}: full collections reach the {FRAME_BUDGET_MS:g} ms budget "
-                        f"(in play up to {worst.cpu_ms:.1f} ms, at the end {max(at_end):.1f} ms)")
+                        f"(in play up to {worst.cpu_ms:.1f} ms, at the end at least {min(at_end):.1f} ms)")
     print()
     for line in over or ["no pause reached the frame budget"]:
         print(line)
