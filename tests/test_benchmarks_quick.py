@@ -24,7 +24,6 @@ EXPECTED = {
     "senet_sticks_playouts.py": r"blocked board ended \d+ of \d+ random games",
     "labyrinth_playouts.py": r"4 players: (\d+) of \1 random games ended",
     "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
-    "calibration.py": r"senet-tait +2 +\d+ +\d\.\d+ .*(ECE|Brier)",
     "oled_frame_cost.py": r"senet-tait +ssd1306 +\d+ .* \d\.\d\d\n(.|\n)*target met in every game: ",
     "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
     "gc_pauses.py": r"full collection at the end / floor +" + RATIO[:-1]

@@ -49,3 +49,26 @@ def test_what_start_up_built_is_out_of_the_collector_s_sight(tmp_path: Path) -> 
             assert not any(o is controller for o in gc.get_objects(generation=2))
     finally:
         gc.unfreeze()
+
+
+def test_what_a_new_game_built_is_out_of_the_collector_s_sight(tmp_path: Path) -> None:
+    """Issue 25: a Cretan Labyrinth game builds its board's tables when it begins, after
+    start-up's freeze; full collections during play walked them (10-40 ms of CPU here,
+    benchmarks/gc_pauses.py). The service freezes them once the game's screen is drawn."""
+    try:
+        with serving(demo_config(tmp_path), games=["cretan-labyrinth"]) as (parts, driver):
+            controller = parts.service.controller
+            driver.press(ButtonName.OK)  # splash
+            driver.press(ButtonName.OK)  # the only game: its setup
+            assert controller.view().items[controller.cursor] == "Begin"
+            driver.press(ButtonName.OK)
+            driver.idle()
+            table = controller.table
+            assert table is not None
+            frozen = gc.get_freeze_count()
+            assert not any(o is table.game for o in gc.get_objects(generation=2))
+            assert not any(o is table.game for o in gc.get_objects(generation=1))
+            assert not any(o is table.game for o in gc.get_objects(generation=0))
+            assert frozen > 0
+    finally:
+        gc.unfreeze()
