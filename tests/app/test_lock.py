@@ -9,8 +9,6 @@ writes nothing; readers are unaffected; a killed holder leaves no stale lock.
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
 import subprocess
 import sys
@@ -18,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ptyrun import read_until, spawn_run
 
 from companion.app.lock import LOCK_NAME, StateFolderInUseError, StateLock
 
@@ -30,38 +29,6 @@ lock.acquire()
 print("held", flush=True)
 time.sleep(120)
 """
-
-
-def _read_until(fd: int, marker: bytes, timeout: float) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while marker not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
-def _spawn_run(state: Path) -> tuple[int, int]:
-    """``companion run`` (the terminal simulator) in a pseudo-terminal on ``state``."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        import fcntl
-        import struct
-        import termios
-
-        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        os.execve(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
-                                   "--journal.dir", str(state), "--buttons.debounce", "0.005"],
-                  env)
-    return pid, fd
 
 
 def _end(pid: int, sig: int | None = signal.SIGKILL, timeout: float = 10) -> int | None:
@@ -85,20 +52,20 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def test_a_second_companion_names_the_holder_and_writes_nothing(tmp_path: Path) -> None:
-    first, fd = _spawn_run(tmp_path)
+    first, fd = spawn_run(tmp_path, "--buttons.debounce", "0.005")
     try:
-        assert b"q=quit" in _read_until(fd, b"q=quit", 30)
+        assert b"q=quit" in read_until(fd, b"q=quit", 30)
         os.write(fd, b"\r\r\r")  # OK x3: splash, menu, setup: the game starts
         deadline = time.monotonic() + 15
         while not list(tmp_path.glob("*.journal")) and time.monotonic() < deadline:
-            _read_until(fd, b"\x00", 0.1)
+            read_until(fd, b"\x00", 0.1)
         assert list(tmp_path.glob("*.journal"))
-        _read_until(fd, b"\x00", 0.5)
+        read_until(fd, b"\x00", 0.5)
         before = _snapshot(tmp_path)
 
-        second, fd2 = _spawn_run(tmp_path)
+        second, fd2 = spawn_run(tmp_path, "--buttons.debounce", "0.005")
         try:
-            said = _read_until(fd2, b"in use", 30)
+            said = read_until(fd2, b"in use", 30)
             status = _end(second, None, 15)  # it ends by itself
         finally:
             os.close(fd2)

@@ -11,8 +11,6 @@ file in a thread with a timeout, so a hang fails the test instead of hanging it.
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
 import subprocess
 import sys
@@ -23,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ptyrun import read_until, spawn_run
 
 from companion.app import config as cfg
 from companion.app.journal import JournalStore
@@ -191,37 +190,6 @@ def test_the_spectator_page_reads_no_special_file(
 
 # ------------------------------------------------------------------ whole processes
 
-def _read_until(fd: int, marker: bytes, timeout: float) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while marker not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
-def _spawn_run(state: Path) -> tuple[int, int]:
-    """``companion run`` (terminal simulator) in a pseudo-terminal on ``state``."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        import fcntl
-        import struct
-        import termios
-
-        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-        os.execve(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
-                                   "--journal.dir", str(state)], env)
-    return pid, fd
-
-
 def _exit_status(pid: int, timeout: float) -> int | None:
     """The exit status, or ``None`` (the process is killed) if it is still running
     after ``timeout`` seconds."""
@@ -239,9 +207,9 @@ def _exit_status(pid: int, timeout: float) -> int | None:
 def test_the_service_starts_beside_fifos_and_stops_on_sigterm(tmp_path: Path, fifos: list[Path]) -> None:
     _make(tmp_path / JOURNAL, "fifo", fifos)
     _make(tmp_path / "settings.toml", "fifo", fifos)
-    pid, fd = _spawn_run(tmp_path)
+    pid, fd = spawn_run(tmp_path)
     try:
-        shown = _read_until(fd, b"q=quit", 30)
+        shown = read_until(fd, b"q=quit", 30)
         assert b"q=quit" in shown, "the service did not reach its first screen"
         os.kill(pid, signal.SIGTERM)
         status = _exit_status(pid, 10)
@@ -252,7 +220,7 @@ def test_the_service_starts_beside_fifos_and_stops_on_sigterm(tmp_path: Path, fi
 
 def test_sigterm_during_start_stops_the_service(tmp_path: Path, fifos: list[Path]) -> None:
     _make(tmp_path / JOURNAL, "fifo", fifos)
-    pid, fd = _spawn_run(tmp_path)
+    pid, fd = spawn_run(tmp_path)
     try:
         time.sleep(3.0)  # importing, reading the configuration and the journals
         os.kill(pid, signal.SIGTERM)
