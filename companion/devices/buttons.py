@@ -23,7 +23,8 @@ look like a bounce.
   that follows such a release, are not lost); while edges keep arriving the check
   repeats ``debounce`` after the last one. A check whose timer runs late (its
   thread stalled) is made by the first edge after it was due, on the level the pin
-  had then, before that edge counts. A pin that disagrees with the last edge
+  had then, before that edge counts; with no such edge it is made
+  :data:`EDGE_DELAY_MAX` after it was due, on the edges alone (the pin has moved on). A pin that disagrees with the last edge
   delivered means edges are still on their way: their arrival decides.
 
 So a contact bounce that settles within ``debounce`` gives exactly one press, even when
@@ -41,6 +42,13 @@ from typing import Any
 
 from companion.devices.clock import Scheduler, Timer
 from companion.devices.events import ButtonEvent, ButtonName, Post, Press
+
+EDGE_DELAY_MAX = 0.5
+"""Seconds: the longest an edge's callback is taken to run after the edge (a stalled
+edge thread; tests/devices/test_buttons.py models stalls up to 0.4 s). A debounce check
+whose timer runs late decides this long after it was due, on the edges alone: a press
+or release shorter than ``debounce`` is then reported that late (longer ones are
+reported at their first edge, at once)."""
 
 MAX_EDGE_LAG = 5.0
 """Seconds: an edge's tick further in the past than this is taken for a tick of
@@ -142,15 +150,29 @@ class ButtonLogic:
         if self._raw != self._reported and level == self._raw:
             self._report(self._raw, out)
 
-    def _on_settle(self, generation: int) -> None:
+    def _on_settle(self, generation: int, final: bool = False) -> None:
         out: list[ButtonEvent] = []
         with self._lock:
             if generation != self._generation or self._due is None:
                 return  # already checked by a later edge, or replaced
+            now = self._sched.now()
+            if not final and now - self._due > self._timing.debounce / 4:
+                # The timer ran late: the pin no longer shows its level at the time the
+                # check was due, and edges from before then may still be on their way
+                # (an even number of them would make the pin agree by chance). Wait
+                # until every edge before that time must have come; an edge after it
+                # makes the check first, exactly.
+                self._settle = self._sched.call_later(
+                    max(0.0, self._due + EDGE_DELAY_MAX - now),
+                    lambda: self._on_settle(generation, final=True),
+                )
+                return
             # Every edge delivered so far happened before the check was due (a later
-            # one would have run it): the last one gives the level then, if the pin
-            # agrees (it disagrees while edges are still on their way: they decide).
-            self._check(self._raw if self._level is None else self._level(), out)
+            # one would have run it): the last one gives the level then. On time, the
+            # pin must agree (it disagrees while edges are still on their way: they
+            # decide); at the final look every edge before then has come.
+            level = self._raw if final or self._level is None else self._level()
+            self._check(level, out)
             if self._last_edge > self._checked_edge:
                 self._arm(self._last_edge)  # edges came meanwhile: look again after them
         for ev in out:

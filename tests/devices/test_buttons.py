@@ -238,6 +238,13 @@ def play(factory: Any, clock: StalledClock, edges: list[tuple[float, bool]],
             (0.296875, 0.3359375, [0.001953125], [0.001953125])],
     edge_stalls=[], timer_stalls=[(1.595703125, 0.318359375)],
 )
+@example(  # a late check found the pin pressed again by the next press while two edges
+    # of the release's bounce were still stalled: the pin agreed with the stale level
+    script=[(0.5, 0.400390625, [], []),
+            (0.4140625, 0.083984375, [], [0.001953125, 0.001953125, 0.0029917690857533094]),
+            (0.125, 0.5, [], [])],
+    edge_stalls=[(1.40625, 0.25)], timer_stalls=[(1.375, 0.25)],
+)
 def test_late_edges_and_timers_neither_double_nor_lose_a_press(
     script: list[tuple[float, float, list[float], list[float]]],
     edge_stalls: list[tuple[float, float]],
