@@ -15,6 +15,7 @@ joined to a path.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import re
@@ -22,12 +23,15 @@ import stat
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from companion.app import record as rec
 from companion.app.journal import SUFFIX, JournalError, Loaded, load, replay
 from companion.rules import Move, State, Throw
 from companion.ui.games.boards import board_model, board_svg
+
+if TYPE_CHECKING:
+    from companion.ai.review import Review
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +338,9 @@ takes a few seconds here, up to about a minute on a Pi (`companion journal revie
 reviews any length)."""
 
 _PALETTE: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
-_reviews: dict[tuple[str, int, int], str] = {}
+REVIEWS_KEPT: Final = 64
+"""Review sections kept (a finished game's review does not change: keyed by the
+journal's path, size and modification time)."""
 
 
 def review_html(path: Path) -> str:
@@ -342,15 +348,24 @@ def review_html(path: Path) -> str:
     the game as an SVG graph (the worst mistakes marked with a circle), each player's
     total error, error per move and luck, and the worst mistakes and biggest swings in
     words (:mod:`companion.ai.review`). ``""`` for an unfinished or unreadable game,
-    or one longer than :data:`REVIEW_MAX_ACTIONS`. Cached per file, size and time."""
+    or one longer than :data:`REVIEW_MAX_ACTIONS`. The last :data:`REVIEWS_KEPT` are
+    kept, per file, size and time."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        log.warning("web: no review for %s (%s)", path, type(exc).__name__)
+        return ""
+    return _review_of(str(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=REVIEWS_KEPT)
+def _review_of(path: str, size: int, mtime_ns: int) -> str:
+    """:func:`review_html` of the journal at ``path`` as it is at ``size`` bytes and
+    ``mtime_ns`` (the cache's key; not read otherwise)."""
     from companion.ai import review
 
     try:
-        st = path.stat()
-        key = (str(path), st.st_size, st.st_mtime_ns)
-        if key in _reviews:
-            return _reviews[key]
-        loaded = load(path, repair=False)
+        loaded = load(Path(path), repair=False)
         if not loaded.ended or loaded.state.outcome is None or len(loaded.actions) > REVIEW_MAX_ACTIONS:
             return ""
         names = tuple(loaded.game.player_name(p, loaded.players) for p in range(loaded.players))
@@ -358,17 +373,10 @@ def review_html(path: Path) -> str:
     except Exception as exc:  # a review is extra: never a 500 for it
         log.warning("web: no review for %s (%s)", path, type(exc).__name__, exc_info=True)
         return ""
-    html = _review_section(result)
-    if len(_reviews) > 64:
-        _reviews.clear()
-    _reviews[key] = html
-    return html
+    return _review_section(result)
 
 
-def _review_section(result: object) -> str:
-    from companion.ai.review import Review
-
-    assert isinstance(result, Review)
+def _review_section(result: Review) -> str:
     worst = result.worst()
     rows = "".join(
         f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{100 * p.error:.0f}%</td>"
