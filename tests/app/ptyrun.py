@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import sys
 import time
 from pathlib import Path
@@ -43,3 +44,17 @@ def spawn_run(state: Path, *extra: str) -> tuple[int, int]:
         os.execve(sys.executable, [sys.executable, "-m", "companion", "run", "--hardware", "mock",
                                    "--journal.dir", str(state), *extra], env)
     return pid, fd
+
+
+def exit_status(pid: int, timeout: float) -> int | None:
+    """The wait status of ``pid``, or ``None`` when it is still running after ``timeout``
+    seconds (it is killed then)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return None

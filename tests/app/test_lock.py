@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ptyrun import read_until, spawn_run
+from ptyrun import exit_status, read_until, spawn_run
 
 from companion.app.lock import LOCK_NAME, StateFolderInUseError, StateLock
 
@@ -36,15 +36,7 @@ def _end(pid: int, sig: int | None = signal.SIGKILL, timeout: float = 10) -> int
     still running after ``timeout`` seconds (it is killed then)."""
     if sig is not None:
         os.kill(pid, sig)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
+    return exit_status(pid, timeout)
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:

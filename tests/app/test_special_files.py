@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ptyrun import read_until, spawn_run
+from ptyrun import exit_status, read_until, spawn_run
 
 from companion.app import config as cfg
 from companion.app.journal import JournalStore
@@ -190,20 +190,6 @@ def test_the_spectator_page_reads_no_special_file(
 
 # ------------------------------------------------------------------ whole processes
 
-def _exit_status(pid: int, timeout: float) -> int | None:
-    """The exit status, or ``None`` (the process is killed) if it is still running
-    after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
-
-
 def test_the_service_starts_beside_fifos_and_stops_on_sigterm(tmp_path: Path, fifos: list[Path]) -> None:
     _make(tmp_path / JOURNAL, "fifo", fifos)
     _make(tmp_path / "settings.toml", "fifo", fifos)
@@ -212,7 +198,7 @@ def test_the_service_starts_beside_fifos_and_stops_on_sigterm(tmp_path: Path, fi
         shown = read_until(fd, b"q=quit", 30)
         assert b"q=quit" in shown, "the service did not reach its first screen"
         os.kill(pid, signal.SIGTERM)
-        status = _exit_status(pid, 10)
+        status = exit_status(pid, 10)
     finally:
         os.close(fd)
     assert status is not None, "SIGTERM did not stop it"
@@ -224,7 +210,7 @@ def test_sigterm_during_start_stops_the_service(tmp_path: Path, fifos: list[Path
     try:
         time.sleep(3.0)  # importing, reading the configuration and the journals
         os.kill(pid, signal.SIGTERM)
-        status = _exit_status(pid, 10)
+        status = exit_status(pid, 10)
     finally:
         os.close(fd)
     assert status is not None, "SIGTERM during start did not stop it"
