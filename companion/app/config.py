@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.devices.events import SourceName
 from companion.errors import CompanionError
+from companion.i18n import languages
 from companion.rules.datafile import parse_toml, read_text
 from companion.rules.errors import BoardDataError
 
@@ -175,6 +176,9 @@ def _schema() -> tuple[Setting, ...]:
                 low=0, high=20),
         Setting("display.i2c_address", "int", int(pins["oled"]["address"]),
                 "7-bit I2C address (0x3C or 0x3D)", low=0x03, high=0x77),
+        Setting("display.language", "str", "en",
+                "language of the screens and of speech (a catalogue in companion/locale; "
+                "also in Settings)", languages()),
         *(
             Setting(f"buttons.{name}", "pin", int(buttons[name]["bcm"]),
                     f"BCM pin of the {name.upper()} button (false: not wired)")
@@ -211,12 +215,30 @@ def _schema() -> tuple[Setting, ...]:
         Setting("led.enabled", "bool", True,
                 "LED lit while a throw is awaited, blinking while the shaker is disconnected "
                 "(also in Settings)"),
+        Setting("speech.enabled", "bool", False,
+                "say whose turn it is, the throws, the moves and the winner aloud (espeak-ng "
+                "through ALSA; also in Settings)"),
+        Setting("speech.voice", "str", "",
+                "espeak-ng voice, e.g. en-gb or de (empty: the voice of display.language; "
+                "also in Settings)"),
+        Setting("speech.rate", "int", 160, "speaking rate in words per minute (also in Settings)",
+                low=80, high=450),
+        Setting("speech.volume", "int", 100,
+                "loudness as espeak-ng's amplitude, 0-200 (also in Settings)", low=0, high=200),
+        Setting("speech.device", "str", "",
+                "ALSA output device for `aplay -D` (empty: the system default)"),
         Setting("ai.throw", "str", "draw",
                 "the computer's throws: draw (the companion draws them) or shake (the table "
                 "shakes or throws for it, as for a person)", ("draw", "shake")),
         Setting("ai.hints", "bool", True,
                 "offer Hint in the pause menu (the best move and a chance to win); false for "
                 "tournaments"),
+        Setting("ai.tutor", "bool", False,
+                "tutor: before a move that loses more than ai.tutor_share of the mover's "
+                "chance to win, ask to confirm it (also in Settings)"),
+        Setting("ai.tutor_share", "float", 0.10,
+                "share of the chance to win (0.01-0.5) a move must lose for the tutor to ask",
+                low=0.01, high=0.5),
         Setting("serial.port", "str", "", "serial device of the Pico shaker (/dev/board-shaker with "
                 "the udev rule); empty: find the Pico by its USB IDs 2E8A:0005"),
         Setting("serial.baud", "int", 115200, "baud rate of the Pico shaker", low=1200,

@@ -34,6 +34,13 @@ SAVED_KEYS = (
     "display.contrast",
     "buzzer.sound",
     "led.enabled",
+    "display.language",
+    "speech.enabled",
+    "speech.voice",
+    "speech.rate",
+    "speech.volume",
+    "ai.tutor",
+    "ai.tutor_share",
 )
 """The keys the settings screen changes and this module saves."""
 
@@ -44,13 +51,23 @@ FILE_NAME = "settings.toml"
 class Prefs:
     """The settings changeable at the table, as the service applies them:
     ``source`` a throw source name, ``sleep_after`` seconds (0: never),
-    ``contrast`` 0-255, ``sound`` and ``light`` on or off."""
+    ``contrast`` 0-255, ``sound`` and ``light`` on or off; ``language`` a catalogue's
+    code; ``speech`` on or off with its ``voice`` (an espeak-ng voice, empty: the
+    language's), ``rate`` (words per minute, 80-450) and ``volume`` (0-200); ``tutor``
+    on or off and ``tutor_share`` (0.01-0.5 of the chance to win)."""
 
     source: str
     sleep_after: float
     contrast: int
     sound: bool
     light: bool
+    language: str = "en"
+    speech: bool = False
+    voice: str = ""
+    rate: int = 160
+    volume: int = 100
+    tutor: bool = False
+    tutor_share: float = 0.10
 
     @classmethod
     def from_config(cls, conf: Mapping[str, Any]) -> Prefs:
@@ -60,6 +77,13 @@ class Prefs:
             contrast=int(conf["display.contrast"]),
             sound=bool(conf["buzzer.sound"]),
             light=bool(conf["led.enabled"]),
+            language=str(conf["display.language"]),
+            speech=bool(conf["speech.enabled"]),
+            voice=str(conf["speech.voice"]),
+            rate=int(conf["speech.rate"]),
+            volume=int(conf["speech.volume"]),
+            tutor=bool(conf["ai.tutor"]),
+            tutor_share=float(conf["ai.tutor_share"]),
         )
 
     def as_config(self) -> dict[str, Any]:
@@ -70,6 +94,13 @@ class Prefs:
             "display.contrast": self.contrast,
             "buzzer.sound": self.sound,
             "led.enabled": self.light,
+            "display.language": self.language,
+            "speech.enabled": self.speech,
+            "speech.voice": self.voice,
+            "speech.rate": self.rate,
+            "speech.volume": self.volume,
+            "ai.tutor": self.tutor,
+            "ai.tutor_share": self.tutor_share,
         }
 
 
