@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test test-pi bench lint typecheck clean chromium
+.PHONY: demo test test-pi bench lint typecheck clean debian-tools
 
 # setuptools' "Editable installation" banner is a warning pip passes on even with
 # --quiet (make demo's first run showed it): filtered by its message, others still show.
@@ -24,21 +24,19 @@ demo: $(STAMP)
 		$(BIN)/companion demo --frames frames; \
 	fi
 
-# The end-to-end test of `companion web` drives Debian's headless Chromium. Installed
-# here when it is missing and apt-get can be used (root); otherwise that test skips
-# and says why. Phony: the look for /usr/bin/chromium costs nothing, and a browser
+# The Debian programs the tests drive, installed when missing and apt-get can be used
+# (root), in one apt-get call: Chromium (the end-to-end test of `companion web`),
+# espeak-ng, sox and aplay (speech), mosquitto (the club's broker). Where one cannot be
+# installed, tests/tools/debian-packages.sh says so and the tests that need it skip
+# with a line saying why. Phony: looking for the programs costs nothing, and one
 # removed since is installed again.
-chromium:
-	@if [ -x /usr/bin/chromium ]; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "installing Debian's chromium for tests/web/test_browser.py"; \
-		(apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 || \
-		 (apt-get update -q >/dev/null 2>&1 && \
-		  apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1)) || \
-		echo "chromium could not be installed: the browser test will skip"; \
-	else echo "no /usr/bin/chromium and no apt-get as root: the browser test will skip"; fi
+DEBIAN_TEST_PROGRAMS := /usr/bin/chromium:chromium espeak-ng:espeak-ng sox:sox \
+                        aplay:alsa-utils /usr/sbin/mosquitto:mosquitto \
+                        mosquitto_passwd:mosquitto
+debian-tools:
+	@bash tests/tools/debian-packages.sh $(DEBIAN_TEST_PROGRAMS)
 
-test: $(STAMP) chromium
+test: $(STAMP) debian-tools
 	$(BIN)/ruff check companion tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
