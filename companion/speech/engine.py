@@ -1,0 +1,528 @@
+"""The engine that says the cues: espeak-ng piped into ALSA's ``aplay``, run by a small
+child program, so the service's loop never waits for speech.
+
+Two processes, two sides:
+
+* the service's side, :class:`EspeakSpeaker`: :meth:`~EspeakSpeaker.say` puts one
+  message on a bounded queue and returns; a writer thread of its own starts the child
+  program and writes each message to the child's stdin as one JSON line; a reader
+  thread turns the child's reports into ``on_error`` calls (the service posts them to
+  its loop as a ``SpeechFailed`` event);
+* the child, ``python -m companion.speech.engine --voice V --rate R --volume A
+  [--device D]`` (:func:`main`): reads the JSON lines, keeps the texts waiting in
+  order and says each with ``espeak-ng -v V -s R -a A --stdout TEXT | aplay -q [-D D]``
+  (an OS pipe between the two programs: no Python touches the audio).
+
+Why a child program rather than threads in the service, or :mod:`multiprocessing`:
+the service's process never forks (it holds gpiozero's threads and a frozen heap of a
+hundred MB or so); the pipes, waits and kills of espeak-ng and aplay run outside the
+loop's interpreter lock; a crash on the audio side cannot take the game with it. A
+``spawn`` context of :mod:`multiprocessing` would start the same kind of process, but
+re-import the service's main module in it and add its own feeder thread and pickling;
+one JSON line per message is simpler, and can be typed by hand to try the engine::
+
+    echo '{"say": ["Red throws five and one"], "cut": false}' | python -m companion.speech.engine
+
+Why aplay and not espeak-ng's own audio output: espeak-ng plays through pcaudiolib to
+the system's default device and cannot be given an ALSA device (``speech.device``:
+``plughw:1,0`` for a USB speaker); ``aplay -D`` can, and reports a device that fails.
+
+Messages to the child: ``{"say": [text, ...], "cut": bool}``; ``cut`` stops what is
+being said and drops what waits before the new texts are queued. End of input: the
+child stops what it says and exits. Reports from the child, one JSON line each:
+``{"failed": KIND, "detail": TEXT}`` with KIND one of ``no-espeak``, ``no-aplay``,
+``audio`` (aplay failed: no such device, device busy), ``espeak`` (espeak-ng failed: an
+unknown voice). After a failure the child says nothing for a while (:data:`BACKOFF`,
+doubling up to :data:`BACKOFF_MAX` seconds) and reports again only after a success:
+one message a streak, no storm of retries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from companion.i18n import _, language
+from companion.speech import Cue
+
+log = logging.getLogger(__name__)
+
+VOICES = {"en": "en-gb", "de": "de"}
+"""The espeak-ng voice of a language code (others: the code itself)."""
+
+BACKOFF = 5.0
+"""Seconds of silence after the first failure (then doubled at each failure in a row)."""
+BACKOFF_MAX = 300.0
+"""The longest silence after failures in a row, in seconds."""
+QUEUE_SIZE = 32
+"""Messages waiting for the child at most; more are dropped (and logged)."""
+
+
+def voice_for(code: str) -> str:
+    """The espeak-ng voice for the language ``code`` (``"en"`` -> ``"en-gb"``, ``"de"`` ->
+    ``"de"``, another code: itself)."""
+    return VOICES.get(code, code)
+
+
+def failure_text(kind: str, detail: str, device: str = "") -> str:
+    """A child's report (``kind``, ``detail``) as the one line the players are shown,
+    in the language in use."""
+    if kind == "no-espeak":
+        return _("espeak-ng is not installed: the game goes on without speech.")
+    if kind == "no-aplay":
+        return _("aplay (alsa-utils) is not installed: the game goes on without speech.")
+    if kind == "audio":
+        return _("No sound from {device}: {detail}").format(
+            device=device or _("the default device"), detail=detail)
+    if kind == "espeak":
+        return _("espeak-ng failed: {detail}").format(detail=detail)
+    return _("The speech engine stopped: {detail}").format(detail=detail)
+
+
+# ====================================================================== the service's side
+
+
+class EspeakSpeaker:
+    """Says cues with espeak-ng through ALSA, in a child program (see the module's text).
+
+    ``voice``: an espeak-ng voice (empty: the voice of the language in use,
+    :func:`voice_for` of :func:`companion.i18n.language`); ``rate``: words per minute
+    (80-450); ``volume``: espeak-ng's amplitude (0-200, 100 normal); ``device``: the ALSA
+    device for ``aplay -D`` (empty: the default); ``on_error``: called with one line in
+    words when speech fails (a missing espeak-ng or aplay, an audio device that fails, a
+    child that dies), at most once per streak of failures, from a thread of the
+    speaker's own: hand it to the loop, never act on it there. ``python``: the
+    interpreter of the child program.
+
+    Nothing here blocks the caller: the child is started by the writer thread (at once,
+    so that the first cue does not wait for it to start).
+    """
+
+    def __init__(
+        self,
+        voice: str = "",
+        rate: int = 160,
+        volume: int = 100,
+        device: str = "",
+        on_error: Callable[[str], None] | None = None,
+        *,
+        python: str = sys.executable,
+    ) -> None:
+        self.voice = voice or voice_for(language())
+        self.rate, self.volume, self.device = rate, volume, device
+        self.on_error = on_error or (lambda text: log.warning("speech: %s", text))
+        self.python = python
+        self.last: list[Cue] = []
+        """The last cues given to :meth:`say` (what :meth:`repeat` says again)."""
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(QUEUE_SIZE)
+        self._closed = False
+        self._lock = threading.Lock()
+        self._failing = False
+        self._writer = threading.Thread(target=self._write, name="speech-writer", daemon=True)
+        self._writer.start()
+
+    # ------------------------------------------------------------------ the Speaker
+
+    def say(self, cues: list[Cue]) -> None:
+        """Say ``cues`` after what is being said; a cue that cuts off first stops that and
+        drops what waits. Returns at once."""
+        if not cues:
+            return
+        self.last = list(cues)
+        self._send([c.text for c in cues], cut=any(c.cuts_off for c in cues))
+
+    def repeat(self) -> None:
+        """Say the last cues again, now (what is being said is stopped)."""
+        if self.last:
+            self._send([c.text for c in self.last], cut=True)
+
+    def close(self) -> None:
+        """Stop speaking, end the child program and the threads (idempotent; waits at
+        most about two seconds)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._drain()
+            self._queue.put_nowait(None)  # room for it: drained, and nothing put after
+        self._writer.join(timeout=3)
+
+    # ------------------------------------------------------------------ inside
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                return
+
+    def _send(self, texts: list[str], *, cut: bool) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            if cut:  # what waits here is as stale as what the child has queued
+                self._drain()
+            try:
+                self._queue.put_nowait({"say": texts, "cut": cut})
+            except queue.Full:
+                log.warning("speech: %d cues waiting, %r dropped", QUEUE_SIZE, texts)
+
+    def command(self) -> list[str]:
+        """The child program's command line."""
+        args = [self.python, "-m", "companion.speech.engine", "--voice", self.voice,
+                "--rate", str(self.rate), "--volume", str(self.volume)]
+        return args + (["--device", self.device] if self.device else [])
+
+    def _start(self) -> subprocess.Popen[bytes] | None:
+        try:
+            child = subprocess.Popen(
+                self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                env={**os.environ, "PYTHONPATH": _package_root()}, close_fds=True,
+            )
+        except OSError as exc:
+            self._failed("engine", str(exc))
+            return None
+        threading.Thread(target=self._read, args=(child,), name="speech-reader",
+                         daemon=True).start()
+        return child
+
+    def _failed(self, kind: str, detail: str) -> None:
+        if self._failing:
+            return
+        self._failing = True
+        try:
+            self.on_error(failure_text(kind, detail, self.device))
+        except Exception:
+            log.exception("speech: on_error failed")
+
+    def _read(self, child: subprocess.Popen[bytes]) -> None:
+        """The child's reports (its stdout), until it ends."""
+        assert child.stdout is not None
+        for line in child.stdout:
+            try:
+                report = json.loads(line)
+            except ValueError:
+                continue
+            if "failed" in report:
+                self._failed(str(report["failed"]), str(report.get("detail", "")))
+            elif report.get("ok"):
+                self._failing = False
+
+    def _write(self) -> None:
+        """The writer thread: start the child, hand it each message; a child that dies is
+        reported once and started again after a pause (doubling, see :data:`BACKOFF`)."""
+        backoff, wait_until = BACKOFF, 0.0
+        child = self._start()
+        while True:
+            message = self._queue.get()
+            if message is None:
+                break
+            if child is None or child.poll() is not None:
+                if time.monotonic() < wait_until:
+                    continue  # silent for a while: dropped
+                if child is not None:
+                    self._failed("engine", f"exit status {child.returncode}")
+                child = self._start()
+                if child is None:
+                    wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
+                    continue
+            assert child.stdin is not None
+            try:
+                child.stdin.write(json.dumps(message).encode() + b"\n")
+                child.stdin.flush()
+            except OSError as exc:  # the child died: said once, restarted after a pause
+                self._failed("engine", exc.strerror or str(exc))
+                wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
+        if child is not None:
+            _stop_child(child)
+
+
+def _stop_child(child: subprocess.Popen[bytes]) -> None:
+    try:
+        if child.stdin is not None:
+            child.stdin.close()  # end of input: the child stops what it says and exits
+    except OSError:
+        pass
+    try:
+        child.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def _package_root() -> str:
+    """The folder that holds the ``companion`` package, first on the child's path (so the
+    child runs this very code, installed or not), then the caller's ``PYTHONPATH``."""
+    root = str(Path(__file__).resolve().parent.parent.parent)
+    rest = os.environ.get("PYTHONPATH", "")
+    return root + (os.pathsep + rest if rest else "")
+
+
+# ====================================================================== to files
+
+
+class WavSpeaker:
+    """Writes each cue as a numbered WAV file (``0001.wav``, ...) into ``directory`` with
+    ``espeak-ng -w``, and one line ``NNNN.wav<TAB>text`` per cue into ``cues.txt`` there:
+    a whole game to listen to (``companion demo --speech DIR``). WAVs and an index of an
+    earlier run in ``directory`` are removed first.
+
+    ``voice`` (empty: the language's, as :class:`EspeakSpeaker`), ``rate``, ``volume`` as
+    for :class:`EspeakSpeaker`. A thread of its own runs espeak-ng, so :meth:`say` returns
+    at once; :meth:`close` waits until every file is written. ``on_error`` is called once
+    with the first failure in words (later cues are then only listed in ``cues.txt``).
+
+    :raises OSError: ``directory`` cannot be made or written.
+    """
+
+    def __init__(self, directory: Path, voice: str = "", rate: int = 160, volume: int = 100,
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self.directory = directory
+        self.voice = voice or voice_for(language())
+        self.rate, self.volume = rate, volume
+        self.on_error = on_error or (lambda text: log.warning("speech: %s", text))
+        self.last: list[Cue] = []
+        self.written: list[Path] = []
+        """The WAV files written so far, in order."""
+        self.failed = False
+        directory.mkdir(parents=True, exist_ok=True)
+        for old in directory.glob("[0-9][0-9][0-9][0-9].wav"):
+            old.unlink()
+        self.index = directory / "cues.txt"
+        self.index.write_text("", encoding="utf-8")
+        self._count = 0
+        self._queue: queue.SimpleQueue[tuple[Path, str] | None] = queue.SimpleQueue()
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="speech-wav", daemon=True)
+        self._thread.start()
+
+    def say(self, cues: list[Cue]) -> None:
+        """Write ``cues`` as the next numbered WAV files (returns at once)."""
+        if not cues or self._closed:
+            return
+        self.last = list(cues)
+        for cue in cues:
+            self._count += 1
+            name = f"{self._count:04d}.wav"
+            with self.index.open("a", encoding="utf-8") as fh:
+                fh.write(f"{name}\t{' '.join(cue.text.split())}\n")
+            self._queue.put((self.directory / name, cue.text))
+
+    def repeat(self) -> None:
+        """Write the last cues again, as new files."""
+        self.say(self.last)
+
+    def close(self) -> None:
+        """Wait until every file is written (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join()
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            path, text = item
+            if self.failed:
+                continue
+            command = ["espeak-ng", "-v", self.voice, "-s", str(self.rate),
+                       "-a", str(self.volume), "-w", str(path), text]
+            try:
+                done = subprocess.run(command, capture_output=True, check=False)
+            except FileNotFoundError:
+                self._fail(failure_text("no-espeak", "espeak-ng"))
+                continue
+            if done.returncode != 0:
+                detail = done.stderr.decode(errors="replace").strip().splitlines()
+                self._fail(failure_text("espeak", detail[-1] if detail else f"exit status {done.returncode}"))
+                continue
+            self.written.append(path)
+
+    def _fail(self, text: str) -> None:
+        self.failed = True
+        try:
+            self.on_error(text)
+        except Exception:
+            log.exception("speech: on_error failed")
+
+
+# ====================================================================== the child
+
+
+class Player:
+    """The child's side: the texts waiting, said one at a time by :meth:`run` (a thread),
+    with ``espeak-ng ... --stdout TEXT | aplay -q [-D device]``. ``report`` is given each
+    report (a dict, written as a JSON line by :func:`main`)."""
+
+    def __init__(self, voice: str, rate: int, volume: int, device: str,
+                 report: Callable[[dict[str, str | bool]], None]) -> None:
+        self.voice, self.rate, self.volume, self.device = voice, rate, volume, device
+        self.report = report
+        self.waiting: deque[str] = deque()
+        self._cond = threading.Condition()
+        self._playing: list[subprocess.Popen[bytes]] = []
+        self._cuts = 0
+        """How many cut-offs came so far (one during a text, or before it starts, is seen)."""
+        self._stopping = False
+        self._failing = False
+        self._silent_until = 0.0
+        self._backoff = BACKOFF
+
+    def add(self, texts: Sequence[str], cut: bool) -> None:
+        """Queue ``texts``; ``cut`` stops the one being said and drops the waiting first."""
+        with self._cond:
+            if cut:
+                self.waiting.clear()
+                self._cuts += 1
+                self._kill()
+            self.waiting.extend(texts)
+            self._cond.notify()
+
+    def stop(self) -> None:
+        """Stop what is said, drop what waits, end :meth:`run`."""
+        with self._cond:
+            self._stopping = True
+            self.waiting.clear()
+            self._cuts += 1
+            self._kill()
+            self._cond.notify()
+
+    def _kill(self) -> None:
+        for proc in self._playing:
+            if proc.poll() is None:
+                proc.kill()
+
+    def run(self) -> None:
+        while True:
+            with self._cond:
+                while not self.waiting and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+                text, cuts = self.waiting.popleft(), self._cuts
+                if time.monotonic() < self._silent_until:
+                    continue  # failed a moment ago: silent for a while
+            self.play(text, cuts)
+
+    def play(self, text: str, cuts: int) -> None:
+        """Say ``text`` (returns when it is said, stopped or failed); ``cuts``: the
+        count of cut-offs when it was taken (a later one stops it, even before it starts)."""
+        speak = ["espeak-ng", "-v", self.voice, "-s", str(self.rate), "-a", str(self.volume),
+                 "--stdout", text]
+        out = ["aplay", "-q"] + (["-D", self.device] if self.device else [])
+        with self._cond:
+            if self._stopping or self._cuts != cuts:
+                return
+            try:
+                espeak = subprocess.Popen(speak, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            except FileNotFoundError:
+                self._fail("no-espeak", "espeak-ng")
+                return
+            assert espeak.stdout is not None
+            try:
+                aplay = subprocess.Popen(out, stdin=espeak.stdout, stderr=subprocess.PIPE)
+            except FileNotFoundError:
+                espeak.kill()
+                espeak.wait()
+                self._fail("no-aplay", "aplay")
+                return
+            finally:
+                espeak.stdout.close()
+            self._playing = [espeak, aplay]
+        aplay_err = _first_line(aplay.stderr)
+        aplay.wait()
+        espeak_err = _first_line(espeak.stderr)
+        espeak.wait()
+        with self._cond:
+            self._playing = []
+            if self._cuts != cuts:
+                return  # stopped on purpose
+        if espeak.returncode not in (0, -signal.SIGPIPE):  # SIGPIPE: aplay ended first
+            self._fail("espeak", espeak_err or f"exit status {espeak.returncode}")
+        elif aplay.returncode != 0:
+            self._fail("audio", aplay_err or f"exit status {aplay.returncode}")
+        elif self._failing:
+            self._failing, self._backoff = False, BACKOFF
+            self.report({"ok": True})
+
+    def _fail(self, kind: str, detail: str) -> None:
+        """Report the first failure of a streak; silent for a while after each."""
+        with self._cond:
+            self.waiting.clear()
+            self._silent_until = time.monotonic() + self._backoff
+            self._backoff = min(self._backoff * 2, BACKOFF_MAX)
+            first = not self._failing
+            self._failing = True
+        if first:
+            self.report({"failed": kind, "detail": detail})
+
+
+def _first_line(stream: IO[bytes] | None) -> str:
+    """The last non-empty line a program wrote to ``stream`` that is not ALSA's
+    library chatter (aplay: ``aplay: main:831: audio open error: No such file or
+    directory``), shortened to its message; read to the end."""
+    if stream is None:
+        return ""
+    lines = [ln.strip() for ln in stream.read().decode(errors="replace").splitlines()]
+    stream.close()
+    lines = [ln for ln in lines if ln and not ln.startswith("ALSA lib")] or [""]
+    return re.sub(r"^aplay: \w+:\d+: ", "", lines[-1])[:120]
+
+
+def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
+         stdout: IO[str] | None = None) -> int:
+    """The child program: JSON lines in (``{"say": [...], "cut": bool}``), reports out."""
+    parser = argparse.ArgumentParser(prog="python -m companion.speech.engine",
+                                     description="say JSON lines of texts with espeak-ng and aplay")
+    parser.add_argument("--voice", default="en-gb", help="espeak-ng voice")
+    parser.add_argument("--rate", type=int, default=160, help="words per minute")
+    parser.add_argument("--volume", type=int, default=100, help="amplitude, 0-200")
+    parser.add_argument("--device", default="", help="ALSA device for aplay -D (default: none)")
+    args = parser.parse_args(argv)
+    src = stdin if stdin is not None else sys.stdin
+    dst = stdout if stdout is not None else sys.stdout
+    lock = threading.Lock()
+
+    def report(what: dict[str, str | bool]) -> None:
+        with lock:
+            try:
+                dst.write(json.dumps(what) + "\n")
+                dst.flush()
+            except (OSError, ValueError):  # the service is gone
+                pass
+
+    player = Player(args.voice, args.rate, args.volume, args.device, report)
+    thread = threading.Thread(target=player.run, name="speech-player", daemon=True)
+    thread.start()
+    for line in src:
+        try:
+            message = json.loads(line)
+            texts = [str(t) for t in message.get("say", [])]
+        except (ValueError, AttributeError, TypeError):
+            print(f"speech engine: not a message: {line.strip()[:80]}", file=sys.stderr)
+            continue
+        player.add(texts, bool(message.get("cut", False)))
+    player.stop()
+    thread.join(timeout=2)
+    return 0
+
+
+__all__ = ["BACKOFF", "BACKOFF_MAX", "VOICES", "EspeakSpeaker", "Player", "WavSpeaker",
+           "failure_text", "main", "voice_for"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
