@@ -42,6 +42,7 @@ from companion.app.events import (
     ShakeStarted,
     SourceFailed,
     SourceStatus,
+    SpeechFailed,
     ThrowReported,
     WorkDone,
     WorkFailed,
@@ -53,6 +54,7 @@ from companion.app.table import Table, TakenBack
 from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
+from companion.i18n import _
 from companion.rules import (
     PASS,
     Action,
@@ -67,6 +69,7 @@ from companion.rules import (
     game_ids,
     get_game,
 )
+from companion.speech import Silent, Speaker
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
@@ -90,7 +93,9 @@ class Controller:
     ``think``: the computer's choice (:data:`~companion.app.screens.Think`); ``hints``:
     Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it);
     ``worker``: where the computer's throws are drawn and its searches run (default: at
-    once, within the event that asks, see :class:`~companion.app.worker.Worker`).
+    once, within the event that asks, see :class:`~companion.app.worker.Worker`);
+    ``speaker``: what says the cues (default: :class:`~companion.speech.Silent`; the
+    service replaces it when the speech settings change).
     """
 
     def __init__(
@@ -114,8 +119,10 @@ class Controller:
         hints: bool = True,
         computer_draws: bool = True,
         worker: Worker | None = None,
+        speaker: Speaker | None = None,
     ) -> None:
         self.store = store
+        self.speaker: Speaker = speaker if speaker is not None else Silent()
         self.draw = draw
         self.sources = [SourceName(s) for s in sources]
         base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
@@ -247,7 +254,7 @@ class Controller:
         that the worker did at once)."""
         self.cue = None
         self._apply(event)
-        for _ in range(10_000):  # a computer playing itself ends; the bound is a guard
+        for _round in range(10_000):  # a computer playing itself ends; the bound is a guard
             done = self.worker.collect()
             if not done:
                 break
@@ -284,6 +291,8 @@ class Controller:
                 self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
                                   then=self.page)
                 self.change(replace(self.prefs, source=fallback))
+        elif isinstance(event, SpeechFailed):  # the game goes on silently
+            self.show_message(_("Speech failed"), (event.text,), then=self.page)
 
     def _button(self, button: ButtonName, press: Press) -> None:
         page = self.page

@@ -75,12 +75,22 @@ class WorkFailed:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class SpeechFailed:
+    """Speech failed (no espeak-ng, an audio device that fails, the engine's process
+    died): ``text`` says what in one line, in the language in use. The speaker reports
+    it once and goes silent for a while (:mod:`companion.speech.engine`); the game goes
+    on without speech."""
+
+    text: str
+
+
 WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | WorkFailed
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
 
-LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone
+LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone | SpeechFailed
 
 
 Draw = Callable[[Implement, int], Throw]
@@ -127,6 +137,7 @@ __all__ = [
     "Shaken",
     "SourceFailed",
     "SourceStatus",
+    "SpeechFailed",
     "ThrowReported",
     "WorkDone",
     "WorkFailed",

@@ -30,7 +30,7 @@ from PIL import Image
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Draw, Reply
-from companion.app.events import LoopEvent, PanelIdle, Quit
+from companion.app.events import LoopEvent, PanelIdle, Quit, SpeechFailed
 from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
@@ -43,6 +43,7 @@ from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.rules import Implement, Throw
+from companion.speech import Silent, Speaker
 from companion.ui.render import render
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,34 @@ directory): ``<game id>*.toml``, ``<game id>-decks*.toml`` for the Cretan decks.
 def secure_draw(implement: Implement, n: int) -> Throw:
     """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`)."""
     return implement.draw(secrets.randbelow)
+
+
+MakeSpeaker = Callable[[Prefs, Callable[[str], None]], Speaker]
+"""Builds the speaker for the settings in force; the callable it is given reports a
+failure of speech in one line (the service posts it as
+:class:`~companion.app.events.SpeechFailed`)."""
+
+
+def speaker_for(device: str) -> MakeSpeaker:
+    """The service's speakers: :class:`~companion.speech.Silent` with speech off, else an
+    :class:`~companion.speech.engine.EspeakSpeaker` with the settings' voice (empty: the
+    voice of the settings' language), rate and volume, on the ALSA ``device`` (empty:
+    the default)."""
+
+    def make(prefs: Prefs, on_error: Callable[[str], None]) -> Speaker:
+        if not prefs.speech:
+            return Silent()
+        from companion.speech.engine import EspeakSpeaker, voice_for
+
+        return EspeakSpeaker(prefs.voice or voice_for(prefs.language), prefs.rate,
+                             prefs.volume, device, on_error)
+
+    return make
+
+
+def speech_settings(prefs: Prefs) -> tuple[object, ...]:
+    """The settings a speaker is built from: a change of any rebuilds it."""
+    return (prefs.speech, prefs.voice, prefs.rate, prefs.volume, prefs.language)
 
 
 def on_raspberry_pi() -> bool:
@@ -80,8 +109,13 @@ class Service:
         sleep_after: float = 0.0,
         notifier: Notifier | None = None,
         indicators: Indicators | None = None,
+        make_speaker: MakeSpeaker | None = None,
     ) -> None:
         self.controller = controller
+        self.make_speaker = make_speaker
+        """Builds the speaker for the settings in force (``None``: the controller's is kept)."""
+        self._speech: tuple[object, ...] | None = None
+        """The speech settings the controller's speaker was built for."""
         self.notifier = notifier if notifier is not None else Notifier.from_env()
         """systemd's notify socket (a no-op off systemd): READY, WATCHDOG, STATUS, STOPPING."""
         self.watchdog = WatchdogPinger.from_env(self.notifier)
@@ -152,6 +186,8 @@ class Service:
         if prefs.contrast != self._contrast:
             self._contrast = prefs.contrast
             self.screen.set_contrast(prefs.contrast)
+        if self.make_speaker is not None and speech_settings(prefs) != self._speech:
+            self._new_speaker(prefs, self.make_speaker)
         self.sources.want(reply.source, reply.due)
         indicators = self.indicators
         if indicators is not None:
@@ -160,6 +196,18 @@ class Service:
                 indicators.cue(reply.cue)
             indicators.show(awaiting=reply.due is not None, trouble=reply.trouble)
         self.screen.show(render(reply.view, self.screen.size))
+
+    def _new_speaker(self, prefs: Prefs, make: MakeSpeaker) -> None:
+        """Replace the controller's speaker by one for ``prefs`` (the old one closed; what
+        it said last is kept for "say it again")."""
+        old = self.controller.speaker
+        self._speech = speech_settings(prefs)
+        last = list(getattr(old, "last", []))
+        old.close()
+        new = make(prefs, lambda text: self.post(SpeechFailed(text)))
+        if last and hasattr(new, "last"):
+            new.last = last
+        self.controller.speaker = new
 
     def handle(self, event: LoopEvent) -> None:
         """Handle one event and redraw (what :meth:`run` does for each queued event).
@@ -279,6 +327,7 @@ class Service:
                 self._sleep_timer.cancel()
         self.controller.close()
         self.controller.worker.close()
+        self.controller.speaker.close()
         self.sources.close()
         if self.indicators is not None:
             self.indicators.close()
@@ -316,6 +365,7 @@ def build(
     notices: Sequence[str] = (),
     think: Think | None = None,
     worker: Worker | None = None,
+    speaker: MakeSpeaker | None = None,
 ) -> Parts:
     """Build the service from ``config``. ``pin_factory``: a gpiozero factory (``None``:
     gpiozero's default, i.e. the real pins); ``scheduler``: timers (default: a thread);
@@ -326,7 +376,10 @@ def build(
     on the screen after the splash); ``think``: how the computer chooses its moves
     (default: :func:`companion.app.screens.computer_move`, the search at the seat's level);
     ``worker``: where the computer's throws are drawn and its searches run (default: a
-    thread of its own, :meth:`Worker.threaded`; the results come back through the queue).
+    thread of its own, :meth:`Worker.threaded`; the results come back through the queue);
+    ``speaker``: builds what says the cues for the settings in force, again whenever the
+    speech settings change (default: :func:`speaker_for` the configured
+    ``speech.device``: espeak-ng when ``speech.enabled``, else silence).
 
     :raises gpiozero.GPIOZeroError: a pin that cannot be used.
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
@@ -372,7 +425,8 @@ def build(
 
     service = Service(controller, screen, source_context=context, closers=closers,
                       scheduler=sched, sleep_after=conf["display.sleep_after"],
-                      indicators=indicators)
+                      indicators=indicators,
+                      make_speaker=speaker or speaker_for(str(conf["speech.device"])))
     timing = ButtonTiming(
         debounce=conf["buttons.debounce"], hold=conf["buttons.hold"],
         repeat_delay=conf["buttons.repeat_delay"], repeat_interval=conf["buttons.repeat_interval"],

@@ -22,6 +22,7 @@ from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.rules import Action, Move, State, Throw
+from companion.speech import Speaker
 from companion.ui.games import Presenter
 from companion.ui.view import View
 
@@ -63,7 +64,7 @@ PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "Board",
 
 ERRORS = frozenset({
     "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
-    "Throw rejected", "Throw source failed", "Computer failed",
+    "Throw rejected", "Throw source failed", "Computer failed", "Speech failed",
 })
 """Titles of the messages that say something was refused or failed (the error cue)."""
 
@@ -155,6 +156,11 @@ class Seat(Protocol):
     @property
     def pending(self) -> Loaded | None:
         """The unfinished game offered for resuming (``None``: none)."""
+
+    @property
+    def speaker(self) -> Speaker:
+        """What says the cues aloud (:class:`companion.speech.Silent` with speech off);
+        its methods return at once."""
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` (in lines) kept between the top of ``view``'s text and its last page."""

@@ -1,0 +1,116 @@
+"""The service's speaker: built from the settings in force (silence with speech off),
+built anew when the speech settings change, closed when the service stops; a failure
+of speech is one message on the screen and the game goes on."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app import config as cfg
+from companion.app.controller import Screen
+from companion.app.events import Quit
+from companion.app.service import Parts, build, speaker_for
+from companion.app.settings import Prefs
+from companion.speech import Cue, CueKind, Silent
+
+
+class Recorder:
+    """A speaker that keeps what it was built for and told."""
+
+    def __init__(self, prefs: Prefs, on_error: Callable[[str], None]) -> None:
+        self.prefs, self.on_error = prefs, on_error
+        self.last: list[Cue] = []
+        self.said: list[list[Cue]] = []
+        self.closed = False
+
+    def say(self, cues: list[Cue]) -> None:
+        self.said.append(list(cues))
+        self.last = list(cues)
+
+    def repeat(self) -> None:
+        self.said.append(list(self.last))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture
+def made() -> list[Recorder]:
+    return []
+
+
+@pytest.fixture
+def parts(tmp_path: Path, mock_factory: Any, made: list[Recorder]) -> Iterator[Parts]:
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path)})
+
+    def make(prefs: Prefs, on_error: Callable[[str], None]) -> Recorder:
+        made.append(Recorder(prefs, on_error))
+        return made[-1]
+
+    built = build(values, pin_factory=mock_factory, speaker=make, save_settings=False)
+    loop = threading.Thread(target=built.service.run)
+    loop.start()
+    assert built.service.wait_idle(5)
+    try:
+        yield built
+    finally:
+        built.service.post(Quit())
+        loop.join(5)
+        built.service.close()
+
+
+def test_the_speaker_is_built_for_the_settings_and_again_when_speech_settings_change(
+    parts: Parts, made: list[Recorder]
+) -> None:
+    service = parts.service
+    assert len(made) == 1 and service.controller.speaker is made[0]
+    assert made[0].prefs.speech is False  # the configuration's default
+    made[0].say([Cue("Red's turn.", CueKind.TURN)])
+    reply = service.controller.reply()
+    service.show(reply)  # the same settings: the same speaker
+    assert len(made) == 1
+    for change in ({"speech": True}, {"rate": 220}, {"voice": "de"}, {"volume": 40},
+                   {"language": "de"}):
+        before = made[-1]
+        service.show(replace(reply, prefs=replace(made[-1].prefs, **change)))
+        assert before.closed and service.controller.speaker is made[-1] is not before
+        assert made[-1].last == [Cue("Red's turn.", CueKind.TURN)]  # "say it again" still can
+    service.show(replace(reply, prefs=replace(made[-1].prefs, contrast=10)))
+    assert len(made) == 6  # a setting other than speech's does not rebuild it
+    service.close()
+    assert made[-1].closed
+
+
+def test_a_failure_of_speech_is_one_message_and_the_game_goes_on(
+    parts: Parts, made: list[Recorder]
+) -> None:
+    service, ctl = parts.service, parts.service.controller
+    made[0].on_error("espeak-ng is not installed: the game goes on without speech.")  # any thread
+    assert service.wait_idle(5)
+    view = ctl.view()
+    assert view.screen == "message" and view.title == "Speech failed"
+    assert view.lines == ("espeak-ng is not installed: the game goes on without speech.",)
+    pin = parts.pin_factory.pin(parts.config["buttons.ok"])
+    pin.drive_low()
+    pin.drive_high()
+    assert service.wait_idle(5)
+    assert ctl.screen is Screen.SPLASH  # back where the message came over
+
+
+def test_the_default_speaker_is_silence_with_speech_off_and_espeak_with_it_on() -> None:
+    from companion.speech.engine import EspeakSpeaker
+
+    make = speaker_for("plughw:1,0")
+    prefs = Prefs.from_config(cfg.defaults())
+    assert isinstance(make(prefs, print), Silent)
+    speaker = make(replace(prefs, speech=True, voice="", language="de", rate=200), print)
+    speaker.close()
+    assert isinstance(speaker, EspeakSpeaker)
+    assert (speaker.voice, speaker.rate, speaker.device) == ("de", 200, "plughw:1,0")
