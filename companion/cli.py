@@ -411,22 +411,25 @@ def _hold_state_folder(directory: Path, *, echo: bool = True) -> StateLock | Non
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """``companion demo``: a scripted whole game through the mock pins."""
+    import shutil
     import tempfile
 
     from companion.sim import demo
 
     frames = Path(args.frames) if args.frames else None
+    speech = Path(args.speech) if args.speech else None
+    if speech is not None and shutil.which("espeak-ng") is None:
+        raise UsageError("--speech needs espeak-ng (Debian: apt install espeak-ng)")
     if args.journal:
         lock = _hold_state_folder(Path(args.journal))
         if lock is None:
             return 1
         with lock:
             return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames,
-                             out=sys.stdout, game=args.game)
+                             out=sys.stdout, game=args.game, speech_dir=speech)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
-        return demo.main(
-            Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout, keep=False, game=args.game
-        )
+        return demo.main(Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout,
+                         keep=False, game=args.game, speech_dir=speech)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -749,6 +752,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--frames", metavar="DIR", default=None,
                       help="write every distinct 128x64 frame as a PNG into DIR")
+    demo.add_argument("--speech", metavar="DIR", default=None,
+                      help="write every cue said aloud as a numbered WAV into DIR (espeak-ng), "
+                      "listed in DIR/cues.txt; DIR may be the frames' folder")
     demo.add_argument("--seed", type=int, default=1, metavar="N",
                       help="seed of the throws and the choices (default 1)")
     demo.add_argument("--journal", metavar="DIR", default=None,

@@ -30,6 +30,7 @@ from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
 from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
+from companion.app.settings import Prefs
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceName
 from companion.rules import Implement, Throw
@@ -148,6 +149,8 @@ class DemoResult:
     """The name of the screen of each distinct frame, in order."""
     steps_back: int = 0
     """How often the player took a step back (BACK) while choosing a move in steps."""
+    cues: list[Path] = field(default_factory=list)
+    """The WAV file of each cue said, in order (with ``speech_dir``)."""
 
 
 def record_lines(journal: Path) -> list[str]:
@@ -180,13 +183,16 @@ def play(
     bounces: int = 0,
     options: Mapping[str, str] | None = None,
     players: int | None = None,
+    speech_dir: Path | None = None,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
     ``bounces``: contact bounces (1 ms apart) on every press and release. ``options``:
     game options set on the setup screen with the buttons, as the screen words them
     (``{"mode": "quick", "extra-stick": "yes"}``). ``players``: the number of players
-    set on the setup screen (default: the game's default).
+    set on the setup screen (default: the game's default). ``speech_dir``: each cue
+    said is written there as a numbered WAV with espeak-ng, listed in ``cues.txt``
+    (:class:`~companion.speech.engine.WavSpeaker`), whether or not speech is on.
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
     """
@@ -208,8 +214,20 @@ def play(
         if on_frame is not None:
             on_frame(image, screen)
 
+    speaker = None
+    if speech_dir is not None:
+        from companion.speech.engine import WavSpeaker, voice_for
+
+        language = str(conf["display.language"])
+        wav = WavSpeaker(speech_dir, voice=str(conf["speech.voice"]) or voice_for(language),
+                         rate=int(conf["speech.rate"]), volume=int(conf["speech.volume"]))
+
+        def speaker(prefs: Prefs, on_error: Callable[[str], None]) -> WavSpeaker:
+            wav.on_error = on_error
+            return wav  # the one speaker, whatever the settings: the demo is to be heard
+
     parts = build(conf, pin_factory=mock_factory(), scheduler=ManualScheduler(),
-                  draw=seeded_draw(seed), on_frame=frame)
+                  draw=seeded_draw(seed), on_frame=frame, speaker=speaker)
     holder["parts"] = parts
     service = parts.service
     loop = threading.Thread(target=service.run, name="companion-loop")
@@ -275,7 +293,9 @@ def play(
     finally:
         service.post(Quit("demo over"))
         loop.join(timeout=10)
-        service.close()
+        service.close()  # the speaker's files written, too
+    if speech_dir is not None:
+        result.cues = list(wav.written)
     if result.journal is not None:
         result.record = record_lines(result.journal)
     return result
@@ -328,15 +348,18 @@ def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
 
 def main(
     journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True,
-    game: str = GAME,
+    game: str = GAME, speech_dir: Path | None = None,
 ) -> int:
-    """``companion demo``: play ``game``, print the record and where the frames (and,
-    when ``keep``, the journal) went."""
-    result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game)
+    """``companion demo``: play ``game``, print the record and where the frames, the cues'
+    WAV files (``speech_dir``) and, when ``keep``, the journal went."""
+    result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game,
+                  speech_dir=speech_dir)
     for line in result.record:
         print(line, file=out)
     if frames_dir is not None:
         print(f"{len(result.frames)} frames written to {frames_dir}", file=out)
+    if speech_dir is not None:
+        print(f"{len(result.cues)} cues written to {speech_dir} (listed in cues.txt)", file=out)
     if keep and result.journal is not None:
         print(f"journal: {result.journal}", file=out)
     return 0

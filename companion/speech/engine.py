@@ -282,7 +282,8 @@ class WavSpeaker:
 
     ``voice`` (empty: the language's, as :class:`EspeakSpeaker`), ``rate``, ``volume`` as
     for :class:`EspeakSpeaker`. A thread of its own runs espeak-ng, so :meth:`say` returns
-    at once; :meth:`close` waits until every file is written. ``on_error`` is called once
+    at once; :meth:`close` waits until every file is written. The numbering and the
+    index are written by :meth:`say`, in the caller's order. ``on_error`` is called once
     with the first failure in words (later cues are then only listed in ``cues.txt``).
 
     :raises OSError: ``directory`` cannot be made or written.
@@ -305,15 +306,16 @@ class WavSpeaker:
         self.index.write_text("", encoding="utf-8")
         self._count = 0
         self._queue: queue.SimpleQueue[tuple[Path, str] | None] = queue.SimpleQueue()
-        self._closed = False
-        self._thread = threading.Thread(target=self._work, name="speech-wav", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
 
     def say(self, cues: list[Cue]) -> None:
         """Write ``cues`` as the next numbered WAV files (returns at once)."""
-        if not cues or self._closed:
+        if not cues:
             return
         self.last = list(cues)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="speech-wav", daemon=True)
+            self._thread.start()
         for cue in cues:
             self._count += 1
             name = f"{self._count:04d}.wav"
@@ -326,12 +328,13 @@ class WavSpeaker:
         self.say(self.last)
 
     def close(self) -> None:
-        """Wait until every file is written (idempotent)."""
-        if self._closed:
-            return
-        self._closed = True
-        self._queue.put(None)
-        self._thread.join()
+        """Wait until every file is written (idempotent). A later :meth:`say` goes on
+        with the next number: the demo's service closes its speaker and takes it again
+        when the speech settings change."""
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join()
 
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
