@@ -9,6 +9,7 @@ the playout benchmarks that count rather than time, their figure lines.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,8 @@ EXPECTED = {
     "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
     "gc_pauses.py": r"full collection at the end / floor +" + RATIO[:-1]
     + r".*\n +full collection at the end: least \d+\.\d ms, median \d+\.\d ms CPU against the 12 ms budget",
+    "speech_latency.py": r"en-gb +speaker median +\d+\.\d +p90 +\d+\.\d(.|\n)*"
+    + r"target: p90 <= 150 ms: (met|NOT met)(.|\n)*speaking / silent, p99 ratio +" + RATIO[:-1],
 }
 """What a benchmark must print where a ratio line is not enough: its figure lines (the
 playout benchmarks count rather than time, calibration scores chances; gc_pauses must
@@ -44,6 +47,11 @@ REQUIRED = {
 """Benchmarks that must take ``--quick``; the others are run once they do."""
 
 
+NEEDS = {"speech_latency.py": "espeak-ng"}
+"""Benchmarks that drive a Debian program (``make debian-tools`` installs it): skipped
+with a reason where it is missing."""
+
+
 def scripts() -> list[str]:
     return sorted(p.name for p in BENCHMARKS.glob("*.py") if p.name not in HELPERS)
 
@@ -57,6 +65,8 @@ def test_quick_run_exits_0_and_prints_its_figures(name: str) -> None:
     path = BENCHMARKS / name
     if name not in REQUIRED and "--quick" not in path.read_text():
         pytest.skip(f"benchmarks/{name} has no --quick mode yet")
+    if name in NEEDS and shutil.which(NEEDS[name]) is None:
+        pytest.skip(f"benchmarks/{name} needs {NEEDS[name]} (make debian-tools)")
     done = subprocess.run(
         [sys.executable, str(path), "--quick"], capture_output=True, text=True, timeout=180
     )
