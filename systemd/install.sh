@@ -36,8 +36,10 @@ readonly GROUPS_NEEDED=(gpio i2c spi dialout)
 # only one that works on a Pi 5, from apt where apt has it (Raspberry Pi OS: built for
 # its kernel and Python); python3-pil: pulls in the image libraries that pip's Pillow
 # wheel links against on 32-bit systems; i2c-tools: i2cdetect for the first-power-on
-# checklist.
-readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools)
+# checklist; espeak-ng and alsa-utils (aplay): speech (speech.enabled, also in the
+# box's Settings), installed always: together a few MB, and speech can then be switched
+# on at the table without running this script again.
+readonly APT_PACKAGES=(python3-venv python3-lgpio python3-pil i2c-tools espeak-ng alsa-utils)
 # python3-lgpio is in the Raspberry Pi archive only: on plain Debian (arm64) apt cannot
 # locate it. There lgpio comes from PyPI into the venv instead: its cp311/cp312 aarch64
 # wheels carry the liblgpio C library inside, so nothing is compiled. Wheels only: no

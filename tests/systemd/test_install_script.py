@@ -196,7 +196,7 @@ MODULES = "/etc/modules-load.d/board-companion.conf"
 CONFIG = "/etc/board-companion/config.toml"
 BOOT = "/boot/firmware/config.txt"
 VENV = "/opt/board-companion/venv"
-PACKAGES = ("python3-venv", "python3-lgpio", "python3-pil", "i2c-tools")
+PACKAGES = ("python3-venv", "python3-lgpio", "python3-pil", "i2c-tools", "espeak-ng", "alsa-utils")
 
 
 def exec_start() -> list[str]:
