@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -137,7 +137,8 @@ def connections(pinmap: Mapping[str, Any]) -> list[Connection]:
     """Every wire the pin map asks for, in the order a person builds the box.
 
     :raises PinMapError: a key missing, a ``bcm`` not at its ``header`` pin, ``vcc``
-        not on 3.3 V, ``gnd`` not on ground, or two signals on one GPIO pin.
+        not on 3.3 V, ``gnd`` not on ground, an amplifier's I2S signal off its fixed
+        pin, or two signals on one GPIO pin.
     """
     wires: list[Connection] = []
 
@@ -197,6 +198,10 @@ def connections(pinmap: Mapping[str, Any]) -> list[Connection]:
         note = f"via {ohms} ohm" if ohms else ""
         wires.append(Connection(part, signal, _gpio(key, extra), "signal", optional, note))
 
+    amplifier = pinmap.get("amplifier")
+    if amplifier is not None:
+        wires.extend(_amplifier(amplifier, table))
+
     used: dict[int, Connection] = {}
     for wire in wires:
         if wire.role != "signal":
@@ -208,6 +213,34 @@ def connections(pinmap: Mapping[str, Any]) -> list[Connection]:
                 f"{other.part} {other.terminal} and {wire.part} {wire.terminal}"
             )
         used[wire.header] = wire
+    return wires
+
+
+_I2S = (("BCLK", "bclk", 18), ("LRC", "lrc", 19), ("DIN", "din", 21))
+"""The I2S terminals of an amplifier board, their pin map keys and their fixed BCM pins
+(the Pi's PCM_CLK, PCM_FS and PCM_DOUT)."""
+
+
+def _amplifier(
+    amplifier: object, table: Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
+) -> list[Connection]:
+    """The wires of the I2S amplifier (a MAX98357A board): VIN, GND, BCLK, LRC, DIN.
+
+    :raises PinMapError: a key missing, or an I2S signal not on its fixed pin.
+    """
+    if not isinstance(amplifier, Mapping):
+        raise PinMapError("amplifier: must be a table")
+    part, optional = "MAX98357A", bool(amplifier.get("optional", False))
+    vin = _supply("amplifier.vin", table("amplifier.vin", amplifier), "power")
+    gnd = _supply("amplifier.gnd", table("amplifier.gnd", amplifier), "ground")
+    wires = [Connection(part, "VIN", vin, "power", optional),
+             Connection(part, "GND", gnd, "ground", optional)]
+    for terminal, key, bcm in _I2S:
+        entry = table(f"amplifier.{key}", amplifier)
+        pin = _gpio(f"amplifier.{key}", entry)
+        if entry.get("bcm") != bcm:
+            raise PinMapError(f"amplifier.{key}: I2S's {terminal} is BCM {bcm}")
+        wires.append(Connection(part, terminal, pin, "signal", optional))
     return wires
 
 
@@ -227,6 +260,7 @@ _PART_COLOURS = {
     "shaker": "#ff7f0e",
     "buzzer": "#9467bd",
     "LED": "#e377c2",
+    "MAX98357A": "#8c564b",
 }
 _UNUSED = "#b0b0b0"
 _TITLE = "board-companion wiring: Raspberry Pi 40-pin header, seen from above"

@@ -125,3 +125,26 @@ def test_header_names() -> None:
         "3V3", "5V", "GPIO2 SDA", "GND", "GPIO17", "GPIO0 ID_SD", "GPIO21",
     ]  # fmt: skip
     assert sum(name.startswith("GPIO") for name in HEADER.values()) == 28
+
+
+def test_the_i2s_amplifier_is_wired_on_the_pis_fixed_i2s_pins_beside_everything_else() -> None:
+    wires = connections(load_pinmap())
+    table = wiring_table(wires)
+    for row in ("| MAX98357A | BCLK | 12 | GPIO18 | optional |",
+                "| MAX98357A | LRC | 35 | GPIO19 | optional |",
+                "| MAX98357A | DIN | 40 | GPIO21 | optional |",
+                "| MAX98357A | VIN | 1 | 3V3 | optional |"):
+        assert row in table
+    # the buttons and the buzzer keep clear of the I2S pins (connections() refuses a
+    # pin carrying two signals; here: none of theirs is an I2S pin)
+    i2s = {12, 35, 40}
+    assert not any(w.header in i2s for w in wires if w.part != "MAX98357A")
+    text = (REPO / "companion" / "devices" / "pinmap.toml").read_text()
+    moved = text.replace("din = { bcm = 21, header = 40 }", "din = { bcm = 22, header = 15 }")
+    assert moved != text
+    with pytest.raises(PinMapError, match=r"amplifier\.din: I2S's DIN is BCM 21"):
+        connections(load_pinmap(moved))
+    back = text.replace("bcm = 16\nheader = 36", "bcm = 19\nheader = 35")  # BACK's old pin
+    assert back != text
+    with pytest.raises(PinMapError, match=r"header pin 35 \(GPIO19\) carries both"):
+        connections(load_pinmap(back))
