@@ -198,12 +198,14 @@ class Service:
         self.screen.show(render(reply.view, self.screen.size))
 
     def _new_speaker(self, prefs: Prefs, make: MakeSpeaker) -> None:
-        """Replace the controller's speaker by one for ``prefs`` (the old one closed; what
-        it said last is kept for "say it again")."""
+        """Replace the controller's speaker by one for ``prefs`` (the old one closed
+        meanwhile; what it said last is kept for "say it again")."""
         old = self.controller.speaker
         self._speech = speech_settings(prefs)
         last = list(getattr(old, "last", []))
-        old.close()
+        # Closed on a thread of its own: ending the old engine's child program may take
+        # a moment, and the loop never waits for speech.
+        threading.Thread(target=old.close, name="speaker-close", daemon=True).start()
         new = make(prefs, lambda text: self.post(SpeechFailed(text)))
         if last and hasattr(new, "last"):
             new.last = last

@@ -5,8 +5,10 @@ of speech is one message on the screen and the game goes on."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,12 +82,21 @@ def test_the_speaker_is_built_for_the_settings_and_again_when_speech_settings_ch
                    {"language": "de"}):
         before = made[-1]
         service.show(replace(reply, prefs=replace(made[-1].prefs, **change)))
-        assert before.closed and service.controller.speaker is made[-1] is not before
+        assert service.controller.speaker is made[-1] is not before
+        until(partial(getattr, before, "closed"), "the old speaker is closed")
         assert made[-1].last == [Cue("Red's turn.", CueKind.TURN)]  # "say it again" still can
     service.show(replace(reply, prefs=replace(made[-1].prefs, contrast=10)))
     assert len(made) == 6  # a setting other than speech's does not rebuild it
     service.close()
-    assert made[-1].closed
+    assert made[-1].closed  # at once: the service's end waits for its speaker
+
+
+def until(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    """Wait for ``check()`` (a bound against a hang, not a timing test)."""
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, f"not within {timeout} s: {what}"
+        time.sleep(0.01)
 
 
 def test_a_failure_of_speech_is_one_message_and_the_game_goes_on(
@@ -114,3 +125,34 @@ def test_the_default_speaker_is_silence_with_speech_off_and_espeak_with_it_on() 
     speaker.close()
     assert isinstance(speaker, EspeakSpeaker)
     assert (speaker.voice, speaker.rate, speaker.device) == ("de", 200, "plughw:1,0")
+
+
+def test_with_speech_on_and_no_espeak_ng_the_service_says_so_once_and_goes_on(
+    tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no espeak-ng, no aplay
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path / "j"),
+                   "speech.enabled": True})
+    built = build(values, pin_factory=mock_factory, save_settings=False)
+    service, ctl = built.service, built.service.controller
+    loop = threading.Thread(target=service.run)
+    loop.start()
+    try:
+        assert service.wait_idle(5)
+        ctl.speaker.say([Cue("Red's turn.", CueKind.TURN)])  # as the cues will
+        until(lambda: service.wait_idle(5) and ctl.view().screen == "message", "the message")
+        assert ctl.view().title == "Speech failed"
+        assert ctl.view().lines == ("espeak-ng is not installed: the game goes on without speech.",)
+        pin = built.pin_factory.pin(built.config["buttons.ok"])
+        pin.drive_low()
+        pin.drive_high()
+        for _ in range(3):
+            ctl.speaker.say([Cue("Blue's turn.", CueKind.TURN)])
+        time.sleep(0.5)  # time enough for a second report, were one sent
+        assert service.wait_idle(5)
+        assert ctl.screen is Screen.SPLASH  # one message, left with OK; no other
+    finally:
+        service.post(Quit())
+        loop.join(5)
+        service.close()
