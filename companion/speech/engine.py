@@ -230,11 +230,14 @@ class EspeakSpeaker:
             message = self._queue.get()
             if message is None:
                 break
-            if child is None or child.poll() is not None:
+            if child is not None and child.poll() is not None:  # it died: said once
+                self._failed("engine", f"exit status {child.returncode}")
+                _stop_child(child)
+                child = None
+                wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
+            if child is None:
                 if time.monotonic() < wait_until:
-                    continue  # silent for a while: dropped
-                if child is not None:
-                    self._failed("engine", f"exit status {child.returncode}")
+                    continue  # silent for a while: dropped (no storm of restarts)
                 child = self._start()
                 if child is None:
                     wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
@@ -243,8 +246,10 @@ class EspeakSpeaker:
             try:
                 child.stdin.write(json.dumps(message).encode() + b"\n")
                 child.stdin.flush()
-            except OSError as exc:  # the child died: said once, restarted after a pause
+            except OSError as exc:  # the child died: said once, started again after a pause
                 self._failed("engine", exc.strerror or str(exc))
+                _stop_child(child)
+                child = None
                 wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
         if child is not None:
             _stop_child(child)

@@ -118,11 +118,11 @@ def speaker(errors: list[str]) -> Iterator[EspeakSpeaker]:
 
 @needs_espeak
 def test_say_returns_while_the_audio_still_plays(aplay: Aplay, speaker: EspeakSpeaker) -> None:
+    # aplay "plays" until released: a say() that waited for the audio would never return
     speaker.say([Cue("Red throws five and one.", CueKind.THROW)])
-    assert aplay.runs() == []  # say() returned before aplay was even started
     until(lambda: aplay.runs() and aplay.audio(aplay.runs()[0]), "aplay got the audio")
     (run,) = aplay.runs()
-    assert not aplay.done(run)  # still playing
+    assert not aplay.done(run)  # still playing, and say() has returned
     assert aplay.args(run) == ["-q", "-D", "null"]
     audio = aplay.audio(run)
     assert audio is not None and int(str(audio["bytes"])) > 10_000  # a WAV of speech
@@ -267,3 +267,25 @@ def test_wav_speaker_without_espeak_ng_says_so_once(
     assert errors == ["espeak-ng is not installed: the game goes on without speech."]
     assert speaker.written == []
     assert len((tmp_path / "speech" / "cues.txt").read_text().splitlines()) == 2
+
+
+def test_an_engine_that_keeps_dying_is_reported_once_and_not_restarted_in_a_storm(
+    tmp_path: Path, errors: list[str]
+) -> None:
+    starts = tmp_path / "starts"
+    broken = tmp_path / "python"  # stands in for the interpreter of the child program
+    broken.write_text(f"#!/bin/sh\necho started >> {starts}\nexit 3\n")
+    broken.chmod(0o755)
+    speaker = EspeakSpeaker("en-gb", on_error=errors.append, python=str(broken))
+    try:
+        until(starts.exists, "the child was started")
+        time.sleep(0.2)  # it has died
+        for n in range(20):
+            speaker.say([Cue(f"Cue {n}.", CueKind.TURN)])
+            time.sleep(0.02)
+        until(lambda: errors, "the death was reported")
+        time.sleep(0.3)
+    finally:
+        speaker.close()
+    assert errors == ["The speech engine stopped: exit status 3"]
+    assert len(starts.read_text().splitlines()) == 1  # not started again within the pause
