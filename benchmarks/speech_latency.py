@@ -69,18 +69,19 @@ SENTENCES = {
 
 FAKE_APLAY = """#!{python}
 import os, sys, time
+WAV_HEADER = 44
 folder = os.environ["SPEECH_BENCH_STAMPS"]
 pace = float(os.environ.get("SPEECH_BENCH_PACE", "0"))
 first, total, start = True, 0, time.monotonic()
 while chunk := os.read(0, 4096):
-    if first:
+    total += len(chunk)
+    if first and total > WAV_HEADER:  # the first audio sample, not the header alone
         stamp = time.monotonic_ns()
         path = os.path.join(folder, f"{{os.getpid()}}")
         with open(path + ".tmp", "w") as fh:
             fh.write(str(stamp))
         os.rename(path + ".tmp", path + ".first")
         first = False
-    total += len(chunk)
     if pace:
         ahead = total / pace - (time.monotonic() - start)
         if ahead > 0:
@@ -175,7 +176,7 @@ def p90(values: list[float]) -> float:
 
 
 def report_say(results: dict[str, dict[str, list[float]]], rounds: int) -> None:
-    print("say() to the first audio bytes handed to aplay (ms, wall clock; fake aplay):")
+    print("say() to the first audio sample handed to aplay (ms, wall clock; fake aplay):")
     for voice, times in results.items():
         sp, fl = times["speaker"], times["floor"]
         ok = p90(sp) <= TARGET_MS
