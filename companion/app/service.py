@@ -203,10 +203,11 @@ class Service:
         old = self.controller.speaker
         self._speech = speech_settings(prefs)
         last = list(getattr(old, "last", []))
-        # Closed on a thread of its own: ending the old engine's child program may take
-        # a moment, and the loop never waits for speech.
-        threading.Thread(target=old.close, name="speaker-close", daemon=True).start()
         new = make(prefs, lambda text: self.post(SpeechFailed(text)))
+        if new is not old:
+            # Closed on a thread of its own: ending the old engine's child program may
+            # take a moment, and the loop never waits for speech.
+            threading.Thread(target=old.close, name="speaker-close", daemon=True).start()
         if last and hasattr(new, "last"):
             new.last = last
         self.controller.speaker = new
