@@ -40,6 +40,7 @@ one message a streak, no storm of retries.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -67,6 +68,10 @@ BACKOFF = 5.0
 """Seconds of silence after the first failure (then doubled at each failure in a row)."""
 BACKOFF_MAX = 300.0
 """The longest silence after failures in a row, in seconds."""
+NICE = 5
+"""How much lower the child program (and so espeak-ng and aplay) runs than the service:
+on a busy CPU the loop's thread, drawing the next frame, goes first; espeak-ng makes
+speech several times faster than it is played, so aplay is not starved."""
 QUEUE_SIZE = 32
 """Messages waiting for the child at most; more are dropped (and logged)."""
 
@@ -528,9 +533,11 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
     return 0
 
 
-__all__ = ["BACKOFF", "BACKOFF_MAX", "VOICES", "EspeakSpeaker", "Player", "WavSpeaker",
+__all__ = ["BACKOFF", "BACKOFF_MAX", "NICE", "VOICES", "EspeakSpeaker", "Player", "WavSpeaker",
            "failure_text", "main", "voice_for"]
 
 
 if __name__ == "__main__":
+    with contextlib.suppress(OSError):
+        os.nice(NICE)  # the child program only; espeak-ng and aplay inherit it
     sys.exit(main())
