@@ -9,7 +9,9 @@ using it skip, saying why, when mosquitto or mosquitto_passwd is missing (``make
 test`` installs them: tests/tools/debian-packages.sh).
 
 :class:`Listener` is a paho subscriber that collects messages, for assertions.
-Generic: the box's publisher and the club page use it alike.
+Generic: the box's publisher and the club page use it alike: a test module names it
+with ``pytest_plugins = ["broker"]`` (PYTEST_DONT_REWRITE: the module is imported by the
+tests before pytest loads it as a plugin, and has no test assertions to rewrite).
 """
 
 from __future__ import annotations

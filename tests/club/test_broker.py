@@ -9,6 +9,8 @@ import time
 import pytest
 from broker import Broker, BrokerFactory, Listener, TlsFiles, acl_for_club
 
+pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
+
 PREFIX = "board-companion"
 USERS = {"club": "club-pw", "t1": "t1-pw", "t2": "t2-pw"}
 

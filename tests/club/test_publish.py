@@ -27,6 +27,8 @@ from tables import PublishProcess, Table, club_config
 from companion.app.journal import load, parse_action
 from companion.club import protocol
 
+pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
+
 PREFIX = protocol.DEFAULT_PREFIX
 USERS = {"club": "club-secret", "t1": "t1-secret", "t2": "t2-secret"}
 ALL = f"{PREFIX}/#"
