@@ -659,7 +659,11 @@ def cmd_publish(args: argparse.Namespace) -> int:
                         format="%(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    publisher = Publisher(settings, directory, state)
+    try:
+        publisher = Publisher(settings, directory, state)
+    except OSError as exc:
+        raise UsageError(f"{state}: cannot keep the club outbox there: "
+                         f"{exc.strerror or exc}") from None
     print(f"companion publish: the journals of {directory}, read-only, as table "
           f"{settings.table} to {settings.broker}:{settings.port}"
           f"{' (TLS)' if settings.tls_ca else ''}; outbox {publisher.outbox.path}", flush=True)

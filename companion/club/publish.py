@@ -224,6 +224,9 @@ class Snapshot:
     loaded: Loaded | None
     header_line: bytes = b""
     written: datetime | None = None
+    readable: bool = False
+    """The journal could be read (``loaded`` may since have been let go: see
+    :meth:`Publisher._trim`)."""
 
     @property
     def written_iso(self) -> str:
@@ -244,7 +247,7 @@ def read_snapshot(path: Path, st: os.stat_result) -> Snapshot:
     loaded = load(path, repair=False, data=data)
     header = data[:data.find(b"\n")] if b"\n" in data else data
     return Snapshot(_signature(st), loaded, header,
-                    datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC))
+                    datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC), readable=True)
 
 
 class Publisher:
@@ -383,13 +386,13 @@ class Publisher:
     def _record_acks(self) -> None:
         for rid, info in list(self._pending.items()):
             if info.is_published():
-                try:
-                    self.outbox.add(rid)
-                except OSError as exc:
-                    log.error("club outbox %s cannot be written: %s", self.outbox.path, exc)
-                    continue
                 del self._pending[rid]
                 log.info("result %s acknowledged by the club broker", rid)
+                try:
+                    self.outbox.add(rid)
+                except OSError as exc:  # kept in memory: not sent again by this process
+                    log.error("club outbox %s cannot be written (%s): result %s may be sent "
+                              "again after a restart", self.outbox.path, exc, rid)
 
     def _scan(self) -> Snapshot | None:
         """Read the journals that changed; the newest readable one's snapshot."""
@@ -408,7 +411,8 @@ class Publisher:
             except OSError:
                 continue
             old = self._snapshots.get(path)
-            if old is not None and old.signature == _signature(st):
+            if old is not None and old.signature == _signature(st) and (
+                    old.loaded is not None or not old.readable or newest is not None):
                 snap = old
             elif index > 0 and st.st_mtime_ns < since_ns:
                 continue  # an old game, neither the live one nor a result to send
@@ -419,7 +423,21 @@ class Publisher:
                 newest = snap
         for gone in set(self._snapshots) - set(paths):
             del self._snapshots[gone]
+        self._trim(newest)
         return newest
+
+    def _trim(self, newest: Snapshot | None) -> None:
+        """Let go of the games no longer needed in memory (over a season, hundreds):
+        all but the live one and the finished ones whose result is still to be sent.
+        The stat signature is kept, so they are not read again unless they change."""
+        for path, snap in self._snapshots.items():
+            loaded = snap.loaded
+            if loaded is None or snap is newest:
+                continue
+            if protocol.status(loaded) == "finished" and (
+                    protocol.result_id(snap.header_line, loaded.records) not in self.outbox):
+                continue
+            self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
 
     def _read(self, path: Path, st: os.stat_result) -> Snapshot:
         try:

@@ -166,3 +166,28 @@ def test_publish_refuses_a_config_it_cannot_use(
                  "--state-dir", str(tmp_path / "state")]) == status
     assert message in capsys.readouterr().err
     assert not (tmp_path / "state").exists()  # nothing written
+
+
+def test_the_publisher_keeps_in_memory_only_the_live_game_and_results_to_send(
+        tmp_path: Path) -> None:
+    from companion.club.publish import ClubSettings, Publisher
+
+    journals = tmp_path / "journals"
+    publisher = Publisher(ClubSettings("127.0.0.1", 9, "t1"), journals, tmp_path / "state")
+    table = Table(journals, seed=4)
+    paths = []
+    for _ in range(3):
+        paths.append(table.new_game())
+        table.finish()
+    first = load(paths[0], repair=False)
+    publisher.outbox.add(protocol.result_id(header_of(paths[0]), first.records))
+    publisher.poll()  # not connected: reads, sends nothing
+    kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
+    assert kept == {paths[1].name, paths[2].name}  # the first's result is acknowledged
+    for path in paths[1:]:
+        loaded = load(path, repair=False)
+        publisher.outbox.add(protocol.result_id(header_of(path), loaded.records))
+    publisher.poll()
+    kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
+    assert kept == {paths[2].name}  # the live (newest) game only
+    publisher.close()
