@@ -13,11 +13,19 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from broker import HOST, Broker
 
 from companion.app.journal import Journal, JournalStore
 from companion.rules import Phase, State, get_game
 from companion.rules.core import random_action
+
+
+@pytest.fixture
+def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journals written by the test without ``fsync`` (hundreds per game, seconds on a
+    slow disk): what is tested is what the publisher reads, not the disk."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 class Table:

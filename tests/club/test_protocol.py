@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tables import Table
+from tables import Table, no_fsync
 
 from companion.app.journal import load
 from companion.club import protocol
 from companion.club.protocol import ProtocolError
 from companion.club.publish import Outbox
 from companion.errors import CompanionError
+
+pytestmark = pytest.mark.usefixtures(no_fsync.__name__)
 
 
 def finished(tmp_path: Path, seed: int = 1) -> tuple[Path, Any]:

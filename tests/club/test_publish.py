@@ -22,11 +22,12 @@ import pytest
 from broker import Broker, BrokerFactory, Listener, TlsFiles, acl_for_club
 from paho.mqtt import client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from tables import PublishProcess, Table, club_config
+from tables import PublishProcess, Table, club_config, no_fsync
 
 from companion.app.journal import load, parse_action
 from companion.club import protocol
 
+pytestmark = pytest.mark.usefixtures(no_fsync.__name__)
 pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
 
 PREFIX = protocol.DEFAULT_PREFIX
@@ -176,6 +177,7 @@ def test_broker_outage_and_power_cut_lose_and_double_nothing(
     table.new_game()
     publisher = start_publisher(broker, box)
     try:
+        publisher.wait_log("connected to the club broker")
         table.finish()  # game 1: published while the broker is there
         club.wait_for(lambda m: len(results(m)) == 1)
         table.new_game()  # game 2 begins, then the broker goes for the "10 minutes"
@@ -267,11 +269,12 @@ def test_a_box_cannot_write_another_tables_topics(make_broker: BrokerFactory,
     club = Listener(broker, "club", [ALL]).start()
     table = Table(box[0])
     table.new_game()
-    table.finish()
     # the box of table t1 set up as t2: mosquitto acknowledges its QoS 1 messages (MQTT
     # 3.1.1 has no way to say no) and drops them
     impostor = start_publisher(broker, box, table="t2", user="t1")
     try:
+        impostor.wait_log("connected to the club broker")
+        table.finish()
         impostor.wait_log("acknowledged by the club broker")
     finally:
         impostor.stop()
