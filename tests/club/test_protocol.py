@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tables import Table, no_fsync
 
 from companion.app.journal import load
@@ -193,3 +196,32 @@ def test_the_publisher_keeps_in_memory_only_the_live_game_and_results_to_send(
     kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
     assert kept == {paths[2].name}  # the live (newest) game only
     publisher.close()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                               max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=200) | json_values.map(lambda v: json.dumps(v).encode()))
+def test_any_bytes_are_a_payload_or_a_protocol_error(data: bytes) -> None:
+    try:
+        obj = protocol.decode(data)
+    except ProtocolError:
+        return
+    assert isinstance(obj, dict)
+
+
+@settings(max_examples=200, deadline=None)
+@given(change=st.dictionaries(st.sampled_from([*sorted(good_state()), "id", "winner", "moves"]),
+                              json_values, max_size=4))
+def test_any_object_is_a_valid_state_or_result_or_a_protocol_error(
+        change: dict[str, Any]) -> None:
+    for check in (protocol.validate_state, protocol.validate_result):
+        with contextlib.suppress(ProtocolError):
+            check({**good_state(), **change})
