@@ -327,3 +327,24 @@ def test_bad_journals_are_skipped_and_left_as_they_are(make_broker: BrokerFactor
     assert sorted(p.name for p in journals.iterdir()) == before  # nothing repaired or renamed
     for name, data in bad.items():
         assert (journals / name).read_bytes() == data
+
+
+def test_a_table_without_a_game_is_emptied(make_broker: BrokerFactory,
+                                           box: tuple[Path, Path, Path]) -> None:
+    broker = make_broker(USERS, acl_for_club(PREFIX, ["t1"]))
+    table = Table(box[0])
+    path = table.new_game()
+    club = Listener(broker, "club", [ALL]).start()
+    publisher = start_publisher(broker, box)
+    try:
+        club.wait_for(lambda m: bool(states(m)))
+        path.rename(path.parent.parent / path.name)  # the box has no game any more
+        got = club.wait_for(lambda m: states(m)[-1:] == [b""])
+    finally:
+        publisher.stop()
+        club.stop()
+    assert [bool(p) for p in states(got)] == [True, False]
+    later = Listener(broker, "club", [ALL]).start()  # the broker keeps nothing for t1
+    time.sleep(0.5)
+    later.stop()
+    assert later.messages == []
