@@ -623,6 +623,62 @@ def cmd_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_publish(args: argparse.Namespace) -> int:
+    """``companion publish``: publish this table's game and results to the club's MQTT
+    broker until stopped (Ctrl-C, SIGTERM); status 0 at once when ``club.publish`` is off."""
+    import logging
+    import os
+    import signal
+    import threading
+
+    from companion.app import config as cfg
+
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if not conf["club.publish"]:
+        print("companion publish: club.publish is false in the config: nothing to publish "
+              "(set it to true, with club.broker and club.table)", file=sys.stderr)
+        return 0
+    try:
+        import paho.mqtt.client  # noqa: F401  (the club extra)
+
+        from companion.club.publish import ClubSettings, Publisher, PublishError
+    except ImportError as exc:
+        raise UsageError(f"companion publish needs the club extra ({exc.name} is missing): "
+                         "pip install 'board-companion[club]'") from None
+    try:
+        settings = ClubSettings.from_config(conf)
+    except PublishError as exc:
+        raise UsageError(str(exc)) from None
+    directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
+    xdg = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    state = Path(args.state_dir) if args.state_dir else Path(
+        os.environ.get("STATE_DIRECTORY", "").split(":")[-1] or xdg / "board-companion-publish")
+    logging.basicConfig(level=conf["log.level"].upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        publisher = Publisher(settings, directory, state)
+    except OSError as exc:
+        raise UsageError(f"{state}: cannot keep the club outbox there: "
+                         f"{exc.strerror or exc}") from None
+    print(f"companion publish: the journals of {directory}, read-only, as table "
+          f"{settings.table} to {settings.broker}:{settings.port}"
+          f"{' (TLS)' if settings.tls_ca else ''}; outbox {publisher.outbox.path}", flush=True)
+    try:
+        publisher.run(stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        publisher.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -831,6 +887,20 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--port", metavar="N", default=None,
                      help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
     web.set_defaults(func=cmd_web)
+
+    publish_help = ("publish this table's live game and finished results to the club's MQTT "
+                    "broker (club.* in the config), until stopped")
+    publish = sub.add_parser(
+        "publish", help=publish_help, parents=[where],
+        description=f"{publish_help[0].upper()}{publish_help[1:]}. It only reads the "
+        "journal directory; the result ids the broker acknowledged are kept in "
+        "club-outbox.json in --state-dir, so that a result is sent once, also across power "
+        "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
+        "'board-companion[club]'. See docs/service.md.")
+    publish.add_argument("--state-dir", metavar="DIR", default=None,
+                         help="where club-outbox.json is kept (default: $STATE_DIRECTORY, "
+                         "else ~/.local/state/board-companion-publish; not the journal directory)")
+    publish.set_defaults(func=cmd_publish)
     return parser
 
 

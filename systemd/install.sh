@@ -5,6 +5,7 @@
 #   sudo ./systemd/install.sh              # install or update, enable, (re)start
 #   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
 #   sudo ./systemd/install.sh --web        # ...and the spectator page (companion web)
+#   sudo ./systemd/install.sh --club       # ...and the club publisher (companion publish)
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
 #   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
@@ -29,6 +30,8 @@ readonly STATE_DIR=/var/lib/board-companion
 readonly UNIT_PATH=/etc/systemd/system/$SERVICE
 readonly WEB_SERVICE=board-companion-web.service
 readonly WEB_UNIT_PATH=/etc/systemd/system/$WEB_SERVICE
+readonly CLUB_SERVICE=board-companion-publish.service
+readonly CLUB_UNIT_PATH=/etc/systemd/system/$CLUB_SERVICE
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
@@ -66,12 +69,13 @@ DRY_RUN=0
 UNINSTALL=0
 PURGE=0
 WEB=0
+CLUB=0
 START=1
 REBOOT_NEEDED=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--uninstall [--purge]]
+Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--club] [--uninstall [--purge]]
 
 Install (or update) the board companion service from $SOURCE.
 
@@ -81,6 +85,10 @@ Install (or update) the board companion service from $SOURCE.
   --web         also install and enable the read-only spectator page
                 ($WEB_SERVICE: companion web, 127.0.0.1:8080 unless
                 [web] in the config says otherwise); off without this flag
+  --club        also install and enable the club publisher ($CLUB_SERVICE:
+                companion publish, to the MQTT broker of [club] in the config;
+                it publishes nothing until club.publish = true there); off
+                without this flag
   --uninstall   stop and remove the service, its files and the venv; saved games
                 ($STATE_DIR) and the config ($CONF_DIR) are kept
   --purge       with --uninstall: also remove saved games, config and the user
@@ -328,10 +336,18 @@ do_install() {
     # No pin library from pip (apt's are seen through --system-site-packages), except
     # lgpio where apt lacks it (above); wheels preferred, so that nothing is compiled
     # (there is no compiler).
-    # With --web (or a web unit installed before): the web extra (Starlette, uvicorn).
+    # With --web (or a web unit installed before): the web extra (Starlette, uvicorn);
+    # with --club (or a club unit installed before): the club extra (paho-mqtt).
     local spec=$SOURCE
+    local -a extras=()
     if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
-        spec="${SOURCE}[web]"
+        extras+=(web)
+    fi
+    if [[ $CLUB -eq 1 || -e $ROOT$CLUB_UNIT_PATH ]]; then
+        extras+=(club)
+    fi
+    if [[ ${#extras[@]} -gt 0 ]]; then
+        spec="${SOURCE}[$(IFS=,; printf '%s' "${extras[*]}")]"
     fi
     run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec"
     if [[ $lgpio_from_pip -eq 1 ]]; then
@@ -374,6 +390,17 @@ do_install() {
         fi
         say "page:    http://127.0.0.1:8080/ unless [web] in $CONF_DIR/config.toml says otherwise"
     fi
+    if [[ $CLUB -eq 1 || -e $ROOT$CLUB_UNIT_PATH ]]; then
+        say "== the club publisher ($CLUB_SERVICE)"
+        install_file "$SOURCE/systemd/$CLUB_SERVICE" "$CLUB_UNIT_PATH" 0644
+        run systemctl daemon-reload
+        run systemctl enable "$CLUB_SERVICE"
+        if [[ $START -eq 1 ]] && ! run systemctl restart "$CLUB_SERVICE"; then
+            say "The club publisher did not start. Why: journalctl -u $APP-publish -b --no-pager | tail -n 30"
+            exit 1
+        fi
+        say "club:    set [club] broker, table, password_file and publish = true in $CONF_DIR/config.toml, then: sudo systemctl restart $APP-publish"
+    fi
 
     say "== done"
     say "status:  systemctl status $APP"
@@ -388,6 +415,10 @@ do_uninstall() {
     mapfile -t root_opts < <(root_args)
 
     say "== service"
+    if [[ -e $ROOT$CLUB_UNIT_PATH ]]; then
+        run systemctl disable --now "$CLUB_SERVICE"
+    fi
+    remove_path "$CLUB_UNIT_PATH"
     if [[ -e $ROOT$WEB_UNIT_PATH ]]; then
         run systemctl disable --now "$WEB_SERVICE"
     fi
@@ -406,6 +437,7 @@ do_uninstall() {
     disable_i2c_block
     if [[ $PURGE -eq 1 ]]; then
         remove_path "$STATE_DIR"
+        remove_path "$STATE_DIR-publish"
         remove_path "$CONF_DIR"
         if has_entry /etc/passwd "$APP"; then
             run userdel "${root_opts[@]}" "$APP"
@@ -429,6 +461,7 @@ main() {
             --root=*) ROOT=${1#--root=} ;;
             --no-start) START=0 ;;
             --web) WEB=1 ;;
+            --club) CLUB=1 ;;
             --uninstall) UNINSTALL=1 ;;
             --purge) PURGE=1 ;;
             -h | --help)
@@ -452,6 +485,9 @@ main() {
     fi
     if [[ $WEB -eq 1 && $UNINSTALL -eq 1 ]]; then
         die "--web goes with an install; --uninstall removes the web unit too"
+    fi
+    if [[ $CLUB -eq 1 && $UNINSTALL -eq 1 ]]; then
+        die "--club goes with an install; --uninstall removes the club unit too"
     fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"

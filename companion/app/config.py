@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -248,6 +249,25 @@ def _schema() -> tuple[Setting, ...]:
         Setting("web.bind", "str", "127.0.0.1", "address `companion web` listens on "
                 "(0.0.0.0: every IPv4 interface, the LAN too; :: also IPv6)"),
         Setting("web.port", "int", 8080, "TCP port of `companion web`", low=1, high=65535),
+        Setting("club.broker", "str", "",
+                "host name or address of the club's MQTT broker (empty: no club)"),
+        Setting("club.port", "int", 1883,
+                "TCP port of the club's broker (1883; 8883 is usual with TLS)", low=1, high=65535),
+        Setting("club.table", "str", "",
+                "this box's table in the club, 1-32 of a-z, 0-9 and '-' (also its broker "
+                "user name unless club.username is set)"),
+        Setting("club.topic", "str", "board-companion", "topic prefix the club's messages go under"),
+        Setting("club.username", "str", "",
+                "user name at the broker (empty: the table name)"),
+        Setting("club.password_file", "str", "",
+                "file holding the broker password on its first line (never the password itself "
+                "in the config; empty: no password)"),
+        Setting("club.tls_ca", "str", "",
+                "CA certificate file (PEM) the broker's certificate must be signed by; empty: "
+                "no TLS"),
+        Setting("club.publish", "bool", False,
+                "publish this table's game and results to the club with `companion publish` "
+                "(systemd/install.sh with its club option enables it)"),
         Setting("log.level", "str", "info", "log level",
                 ("debug", "info", "warning", "error")),
     )
@@ -501,6 +521,16 @@ def check(values: Mapping[str, Any], source: str) -> None:
 
     :raises ConfigError: naming the second key that uses a pin.
     """
+    table = values.get("club.table")
+    if table and not re.fullmatch(r"[a-z0-9-]{1,32}", str(table)):
+        raise ConfigError(source, "club.table",
+                          f"1 to 32 of a-z, 0-9 and '-' expected, got {table!r}")
+    prefix = values.get("club.topic")
+    if prefix is not None and (not prefix or any(c in prefix for c in "+#\0")
+                               or prefix.startswith("/") or prefix.endswith("/")):
+        raise ConfigError(source, "club.topic",
+                          f"a topic prefix without '+', '#' or a leading or trailing '/', "
+                          f"got {prefix!r}")
     bus = pinmap()["oled"]
     i2c_pins = {int(bus["sda"]["bcm"]): "I2C SDA", int(bus["scl"]["bcm"]): "I2C SCL"}
     seen: dict[int, str] = dict(i2c_pins)

@@ -191,6 +191,7 @@ def pi(tmp_path: Path) -> Pi:
 
 UNIT = "/etc/systemd/system/board-companion.service"
 WEB_UNIT = "/etc/systemd/system/board-companion-web.service"
+CLUB_UNIT = "/etc/systemd/system/board-companion-publish.service"
 RULE = "/etc/udev/rules.d/99-board-companion-shaker.rules"
 MODULES = "/etc/modules-load.d/board-companion.conf"
 CONFIG = "/etc/board-companion/config.toml"
@@ -340,6 +341,7 @@ def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
         (("--frobnicate",), "unknown option: --frobnicate"),
         (("--purge",), "--purge goes with --uninstall"),
         (("--web", "--uninstall"), "--web goes with an install"),
+        (("--club", "--uninstall"), "--club goes with an install"),
     ],
 )
 def test_bad_options_are_refused_before_anything_happens(
@@ -627,6 +629,71 @@ def test_the_installed_web_unit_verifies(pi: Pi) -> None:
     assert SYSTEMD_ANALYZE is not None
     result = subprocess.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", WEB_UNIT],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_dry_run_with_club_adds_the_publisher_and_changes_nothing(pi: Pi) -> None:
+    before = snapshot(pi.root)
+    out = pi.install("--dry-run", "--club", "--web").stdout.splitlines()
+    assert snapshot(pi.root) == before and pi.calls() == []
+    r = str(pi.root)
+    for expected in [
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}[web,club]",
+        f"write {r}{CLUB_UNIT}",
+        "+ systemctl enable board-companion-publish.service",
+        "+ systemctl restart board-companion-publish.service",
+        "+ systemctl restart board-companion.service",  # the referee as ever
+    ]:
+        assert expected in out, f"{expected!r} not in the dry run's output:\n" + "\n".join(out)
+
+
+def test_without_club_the_publisher_is_left_off(pi: Pi) -> None:
+    out = pi.install("--dry-run", "--web").stdout
+    assert "board-companion-publish" not in out and ",club]" not in out and "[club]" not in out
+
+
+def test_install_with_club_writes_and_enables_the_unit_and_uninstall_removes_it(pi: Pi) -> None:
+    pi.install("--club")
+    club = REPO / "systemd" / "board-companion-publish.service"
+    assert pi.file(CLUB_UNIT).read_bytes() == club.read_bytes()
+    calls = [c.line for c in pi.calls()]
+    assert "systemctl enable board-companion-publish.service" in calls
+    assert any(line.endswith(f"{REPO}[club]") for line in calls)
+    pi.clear_log()
+    pi.install()  # an update keeps the publisher it has, with its extra
+    calls = [c.line for c in pi.calls()]
+    assert "systemctl restart board-companion-publish.service" in calls
+    assert any(line.endswith(f"{REPO}[club]") for line in calls)
+    pi.clear_log()
+    pi.install("--uninstall")
+    assert not pi.file(CLUB_UNIT).exists()
+    assert pi.calls()[0].line == "systemctl disable --now board-companion-publish.service"
+
+
+def test_the_club_unit_reads_the_saved_games_only_and_writes_its_own_state() -> None:
+    club = (REPO / "systemd" / "board-companion-publish.service").read_text().splitlines()
+    for line in ("ReadOnlyPaths=/var/lib/board-companion", "ProtectSystem=strict",
+                 "StateDirectory=board-companion-publish", "PrivateTmp=yes",
+                 "NoNewPrivileges=yes", "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
+                 "User=board-companion", "RestartPreventExitStatus=2"):
+        assert line in club, line
+    start = next(x for x in club if x.startswith("ExecStart="))
+    assert " publish --dir /var/lib/board-companion " in start
+    assert "--state-dir" not in start  # $STATE_DIRECTORY: /var/lib/board-companion-publish
+    referee = (REPO / "systemd" / "board-companion.service").read_text().splitlines()
+    for line in ("PrivateNetwork=yes", "IPAddressDeny=any", "RestrictAddressFamilies=AF_UNIX"):
+        assert line in referee, line
+
+
+@needs_systemd_analyze
+def test_the_installed_club_unit_verifies(pi: Pi) -> None:
+    pi.install("--club")
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", CLUB_UNIT],
         capture_output=True, text=True, timeout=60, check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")

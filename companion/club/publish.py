@@ -1,0 +1,500 @@
+"""``companion publish``: the box's side of the club (issue 21), a process of its own.
+
+It follows the journal folder and publishes to the club's MQTT broker, by the wire
+protocol of :mod:`companion.club.protocol`:
+
+* the table's live game (the newest readable journal), retained, QoS 1, on each
+  change and again after each (re)connection; an empty retained message when the
+  folder holds no journal;
+* each finished game's result, once: its id is acknowledged by the broker (PUBACK)
+  before it is written to the outbox (:class:`Outbox`, ``club-outbox.json`` in this
+  process's own state folder); a result not acknowledged when the power went is sent
+  again at the next start, one acknowledged never is.
+
+Only games whose journal was last written after the outbox was made are published
+as results (a box joining a club does not send its whole history).
+
+The journals are read, never written or locked: each is looked at with ``os.stat``
+every :data:`INTERVAL` seconds and read again only when its size, time or inode
+changed, with the companion's own safe reader (:func:`companion.app.journal.load` with
+``repair=False``: a FIFO or a device is refused, a damaged tail is left alone). A
+journal that cannot be read is logged (once per change) and skipped: nothing in the
+folder stops the publisher. While the broker is away it tries again after a growing
+delay (1 s doubling to :data:`RECONNECT_MAX`), each failure logged; results published
+but not acknowledged are sent again by paho on reconnection; states are not queued
+(the newest is sent on each connection).
+
+The referee (board-companion.service) never loads this module: it stays offline.
+Needs the ``club`` extra (paho-mqtt).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import ssl
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from companion.app.journal import JournalError, Loaded, load, read_journal_bytes
+from companion.club import protocol
+from companion.errors import CompanionError
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
+
+log = logging.getLogger(__name__)
+
+INTERVAL: Final = 1.0
+"""Seconds between two looks at the journal folder."""
+RECONNECT_MAX: Final = 30
+"""The longest wait between two connection attempts, in seconds."""
+KEEPALIVE: Final = 30
+"""MQTT keep-alive in seconds: a broker gone silently is noticed within 1.5 times this."""
+OUTBOX_FORMAT: Final = "board-companion/club-outbox"
+MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
+"""The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
+MAX_PASSWORD_BYTES: Final = 4096
+
+
+class PublishError(CompanionError):
+    """The club settings cannot be used (no broker, no table, an unreadable password
+    file); the message says which key and why."""
+
+
+@dataclass(frozen=True)
+class ClubSettings:
+    """The ``club.*`` config keys, checked. :meth:`from_config` builds it."""
+
+    broker: str
+    port: int
+    table: str
+    prefix: str = protocol.DEFAULT_PREFIX
+    username: str = ""
+    password: str | None = None
+    tls_ca: Path | None = None
+
+    @classmethod
+    def from_config(cls, conf: Mapping[str, Any]) -> ClubSettings:
+        """The settings of a resolved config (:func:`companion.app.config.from_args`);
+        the password is read from ``club.password_file`` (its first line).
+
+        :raises PublishError: ``club.broker`` or ``club.table`` is empty or bad, the
+            password file cannot be read, or the CA file does not exist.
+        """
+        broker = str(conf.get("club.broker") or "").strip()
+        if not broker:
+            raise PublishError("club.broker is empty: set the club's broker host in the config")
+        table = str(conf.get("club.table") or "")
+        try:
+            protocol.check_table(table)
+            prefix = protocol.check_prefix(str(conf.get("club.topic") or protocol.DEFAULT_PREFIX))
+        except protocol.ProtocolError as exc:
+            raise PublishError(f"club: {exc}") from None
+        password: str | None = None
+        if conf.get("club.password_file"):
+            password = read_password(Path(conf["club.password_file"]))
+        ca: Path | None = None
+        if conf.get("club.tls_ca"):
+            ca = Path(conf["club.tls_ca"])
+            if not ca.is_file():
+                raise PublishError(f"club.tls_ca: {ca} is not a file")
+        return cls(broker, int(conf.get("club.port") or 1883), table, prefix,
+                   str(conf.get("club.username") or ""), password, ca)
+
+    @property
+    def user(self) -> str:
+        """The user name at the broker: ``club.username``, else the table name."""
+        return self.username or self.table
+
+
+def read_password(path: Path) -> str:
+    """The first line of the password file ``path`` (without its line end).
+
+    :raises PublishError: it cannot be read, is not a regular file, is over 4 KiB, is
+        not UTF-8 or its first line is empty.
+    """
+    try:
+        text = read_bytes(path, MAX_PASSWORD_BYTES).decode("utf-8")
+    except (OSError, RefusedFileError, UnicodeDecodeError) as exc:
+        raise PublishError(f"club.password_file: {path}: {exc}") from None
+    password = text.splitlines()[0] if text else ""
+    if not password:
+        raise PublishError(f"club.password_file: {path}: the first line is empty")
+    return password
+
+
+class Outbox:
+    """The result ids the broker acknowledged, kept in ``club-outbox.json``::
+
+        {"format": "board-companion/club-outbox", "version": 1,
+         "since": "2026-11-26T03:00:00+00:00", "published": ["9eac09a9206d1eeb29f0", ...]}
+
+    ``since``: when the outbox was made; journals last written before it are not
+    published as results. Each :meth:`add` rewrites the file (temporary file, fsync,
+    rename, directory fsync): after a power cut it holds every id acknowledged before.
+    A file that cannot be read is set aside as ``club-outbox.json.bad`` and a new one
+    begun (logged): results may then be sent again, which the club takes as the same
+    results (their ids).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.since: datetime = datetime.now(UTC).replace(microsecond=0)
+        self.published: set[str] = set()
+        self._order: list[str] = []
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            data = read_bytes(self.path, MAX_OUTBOX_BYTES)
+        except FileNotFoundError:
+            self._save()
+            return
+        except (OSError, RefusedFileError) as exc:
+            log.warning("club outbox %s cannot be read (%s): beginning a new one", self.path, exc)
+            self._set_aside()
+            return
+        try:
+            obj = parse_json(data.decode("utf-8"))
+            if not isinstance(obj, dict) or obj.get("format") != OUTBOX_FORMAT:
+                raise ValueError("not a club outbox")
+            since = datetime.fromisoformat(str(obj["since"]))
+            ids = obj["published"]
+            if not isinstance(ids, list) or not all(
+                    isinstance(i, str) and protocol.RESULT_ID_PATTERN.fullmatch(i) for i in ids):
+                raise ValueError("'published' is not a list of result ids")
+        except (ValueError, KeyError, UnicodeDecodeError) as exc:
+            log.warning("club outbox %s is damaged (%s): beginning a new one", self.path, exc)
+            self._set_aside()
+            return
+        self.since = since if since.tzinfo else since.replace(tzinfo=UTC)
+        self._order = list(dict.fromkeys(ids))
+        self.published = set(self._order)
+
+    def _set_aside(self) -> None:
+        try:
+            os.replace(self.path, self.path.with_name(self.path.name + ".bad"))
+        except OSError as exc:
+            log.warning("club outbox %s cannot be set aside: %s", self.path, exc)
+        self._save()
+
+    def __contains__(self, rid: object) -> bool:
+        return rid in self.published
+
+    def add(self, rid: str) -> None:
+        """Record that the broker acknowledged result ``rid`` (durable when this returns).
+
+        :raises OSError: the file cannot be written (the id is still kept in memory).
+        """
+        if rid in self.published:
+            return
+        self.published.add(rid)
+        self._order.append(rid)
+        self._save()
+
+    def _save(self) -> None:
+        body = json.dumps({"format": OUTBOX_FORMAT, "version": 1,
+                           "since": self.since.isoformat(timespec="seconds"),
+                           "published": self._order}, separators=(",", ":")) + "\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(body)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+        fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One journal as last read: its ``os.stat`` signature, what :func:`load` gave (or
+    ``None`` when it could not be read), its first line and its last-written time."""
+
+    signature: tuple[int, int, int]
+    loaded: Loaded | None
+    header_line: bytes = b""
+    written: datetime | None = None
+    readable: bool = False
+    """The journal could be read (``loaded`` may since have been let go: see
+    :meth:`Publisher._trim`)."""
+
+    @property
+    def written_iso(self) -> str:
+        when = self.written or datetime.now(UTC)
+        return when.isoformat(timespec="seconds")
+
+
+def _signature(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def read_snapshot(path: Path, st: os.stat_result) -> Snapshot:
+    """Read the journal ``path`` (whose ``os.stat`` is ``st``) without writing anything.
+
+    :raises JournalError: it is not a usable journal. :raises OSError: it cannot be read.
+    """
+    data = read_journal_bytes(path)
+    loaded = load(path, repair=False, data=data)
+    header = data[:data.find(b"\n")] if b"\n" in data else data
+    return Snapshot(_signature(st), loaded, header,
+                    datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC), readable=True)
+
+
+class Publisher:
+    """Follows ``journal_dir`` and publishes to the club's broker (see the module doc).
+
+    Call :meth:`run` (or :meth:`step` and :meth:`poll` in turn), then :meth:`close`.
+    One thread does everything: paho is driven by ``client.loop()`` (no thread of its
+    own), so every connection failure is seen, and logged, here.
+    """
+
+    def __init__(self, settings: ClubSettings, journal_dir: Path, state_dir: Path, *,
+                 interval: float = INTERVAL, reconnect_max: int = RECONNECT_MAX) -> None:
+        self.settings = settings
+        self.journal_dir = journal_dir
+        self.outbox = Outbox(state_dir / protocol.OUTBOX)
+        self.interval = interval
+        self.reconnect_max = reconnect_max
+        self.state_topic = protocol.state_topic(settings.prefix, settings.table)
+        self._snapshots: dict[Path, Snapshot] = {}
+        self._sent_state: bytes | None = None
+        """The state payload last handed to paho since the last connection (None: none)."""
+        self._pending: dict[str, Any] = {}
+        """Result id -> paho's MQTTMessageInfo, published and not yet acknowledged."""
+        self._bad: dict[str, tuple[int, int, int]] = {}
+        self.connected = threading.Event()
+        self._open = False
+        """A connection is up or being set up (paho's socket is open)."""
+        self._delay = 1.0
+        self._next_try = 0.0
+        self.client = self._make_client()
+
+    def _make_client(self) -> Any:
+        from paho.mqtt import client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        s = self.settings
+        cli = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"box-{s.table}",
+                          clean_session=True, protocol=mqtt.MQTTv311)
+        cli.username_pw_set(s.user, s.password)
+        if s.tls_ca is not None:
+            cli.tls_set(ca_certs=str(s.tls_ca), cert_reqs=ssl.CERT_REQUIRED)
+        cli.on_connect = self._on_connect
+        cli.on_disconnect = self._on_disconnect
+        return cli
+
+    # ---------------------------------------------------------------- paho's callbacks
+    # (called from client.loop() in :meth:`run`: one thread does everything)
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("club broker %s:%d refused the connection: %s",
+                        self.settings.broker, self.settings.port, reason)
+            return
+        log.info("connected to the club broker %s:%d as %s", self.settings.broker,
+                 self.settings.port, self.settings.user)
+        self._sent_state = None  # the broker may have lost it: send the newest again
+        self._delay = 1.0
+        self.connected.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        if self.connected.is_set():
+            log.warning("club broker gone (%s): reconnecting", reason)
+        self.connected.clear()
+
+    # ---------------------------------------------------------------- the loop
+
+    def _try_connect(self) -> None:
+        """One connection attempt; on failure the next is :attr:`_delay` seconds later
+        (doubling up to :attr:`reconnect_max`; back to 1 s once the broker accepts)."""
+        s = self.settings
+        try:
+            self.client.connect(s.broker, s.port, keepalive=KEEPALIVE)
+            self._open = True
+            self._next_try = time.monotonic() + self._delay  # if refused by CONNACK
+        except (OSError, ValueError) as exc:  # refused, unreachable, TLS, a bad name
+            log.warning("club broker %s:%d not reached: %s; next try in %.0f s",
+                        s.broker, s.port, exc, self._delay)
+            self._next_try = time.monotonic() + self._delay
+        self._delay = min(self._delay * 2, float(self.reconnect_max))
+
+    def step(self, timeout: float = 0.1) -> None:
+        """Connect if due, and let paho send and receive for up to ``timeout`` seconds."""
+        if not self._open:
+            if time.monotonic() >= self._next_try:
+                self._try_connect()
+            if not self._open:
+                time.sleep(timeout)
+                return
+        from paho.mqtt.client import MQTT_ERR_SUCCESS
+
+        if self.client.loop(timeout) != MQTT_ERR_SUCCESS:  # the connection is gone
+            self._open = False
+            self.connected.clear()
+        self._record_acks()
+
+    def run(self, stop: threading.Event) -> None:
+        """Follow the folder until ``stop`` is set: :meth:`poll` every :attr:`interval`
+        seconds, :meth:`step` in between. Never raises for a journal or the broker."""
+        next_poll = 0.0
+        while not stop.is_set():
+            try:
+                self.step()
+                if time.monotonic() >= next_poll:
+                    next_poll = time.monotonic() + self.interval
+                    self.poll()
+            except Exception:  # a bug: logged, and the next look tried
+                log.exception("club publisher: unexpected error (trying again)")
+                time.sleep(self.interval)
+
+    def close(self) -> None:
+        """Wait up to a second for the acknowledgements of results in flight, record
+        them, and disconnect (the DISCONNECT sent)."""
+        deadline = time.monotonic() + 1.0
+        while self._open and self._pending and time.monotonic() < deadline:
+            self.step(0.05)
+        self._record_acks()
+        if self._open:
+            self.client.disconnect()
+            for _ in range(10):
+                if self.client.loop(0.05) != 0:
+                    break
+        self._open = False
+
+    def poll(self) -> None:
+        """One look at the folder: record acknowledged results, publish the new ones
+        and the table's state if it changed (when connected)."""
+        self._record_acks()
+        newest = self._scan()
+        if not self.connected.is_set():
+            return
+        self._publish_results()
+        self._publish_state(newest)
+
+    def _record_acks(self) -> None:
+        for rid, info in list(self._pending.items()):
+            if info.is_published():
+                del self._pending[rid]
+                log.info("result %s acknowledged by the club broker", rid)
+                try:
+                    self.outbox.add(rid)
+                except OSError as exc:  # kept in memory: not sent again by this process
+                    log.error("club outbox %s cannot be written (%s): result %s may be sent "
+                              "again after a restart", self.outbox.path, exc, rid)
+
+    def _scan(self) -> Snapshot | None:
+        """Read the journals that changed; the newest readable one's snapshot."""
+        from companion.app.record import journal_files
+
+        try:
+            paths = journal_files(self.journal_dir)
+        except OSError as exc:
+            log.warning("journal folder %s cannot be listed: %s", self.journal_dir, exc)
+            return None
+        since_ns = int(self.outbox.since.timestamp() * 1e9)
+        newest: Snapshot | None = None
+        for index, path in enumerate(paths):  # newest first
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            old = self._snapshots.get(path)
+            if old is not None and old.signature == _signature(st) and (
+                    old.loaded is not None or not old.readable or newest is not None):
+                snap = old
+            elif index > 0 and st.st_mtime_ns < since_ns:
+                continue  # an old game, neither the live one nor a result to send
+            else:
+                snap = self._read(path, st)
+                self._snapshots[path] = snap
+            if newest is None and snap.loaded is not None:
+                newest = snap
+        for gone in set(self._snapshots) - set(paths):
+            del self._snapshots[gone]
+        self._trim(newest)
+        return newest
+
+    def _trim(self, newest: Snapshot | None) -> None:
+        """Let go of the games no longer needed in memory (over a season, hundreds):
+        all but the live one and the finished ones whose result is still to be sent.
+        The stat signature is kept, so they are not read again unless they change."""
+        for path, snap in self._snapshots.items():
+            loaded = snap.loaded
+            if loaded is None or snap is newest:
+                continue
+            if protocol.status(loaded) == "finished" and (
+                    protocol.result_id(snap.header_line, loaded.records) not in self.outbox):
+                continue
+            self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
+
+    def _read(self, path: Path, st: os.stat_result) -> Snapshot:
+        try:
+            return read_snapshot(path, st)
+        except (JournalError, OSError) as exc:
+            log.warning("journal %s skipped: %s", path.name, exc)
+        except Exception:  # a rules engine failing on a bad file: logged, skipped
+            log.exception("journal %s skipped: cannot be read", path.name)
+        return Snapshot(_signature(st), None)
+
+    def _publish_results(self) -> None:
+        since_ns = int(self.outbox.since.timestamp() * 1e9)
+        for path, snap in sorted(self._snapshots.items()):
+            loaded = snap.loaded
+            if loaded is None or snap.signature[2] < since_ns:
+                continue
+            if protocol.status(loaded) != "finished":
+                continue
+            rid = protocol.result_id(snap.header_line, loaded.records)
+            if rid in self.outbox or rid in self._pending:
+                continue
+            if self._bad.get(rid) == snap.signature:
+                continue
+            try:
+                payload = protocol.result_payload(loaded, table=self.settings.table,
+                                                  header_line=snap.header_line,
+                                                  ended=snap.written_iso)
+                data = protocol.encode(payload)
+            except protocol.ProtocolError as exc:
+                log.warning("journal %s: result not published: %s", path.name, exc)
+                self._bad[rid] = snap.signature
+                continue
+            topic = protocol.result_topic(self.settings.prefix, self.settings.table, rid)
+            self._pending[rid] = self.client.publish(topic, data, qos=protocol.QOS, retain=True)
+            log.info("result %s of %s published (%s)", rid, path.name, topic)
+
+    def _publish_state(self, newest: Snapshot | None) -> None:
+        if newest is None or newest.loaded is None:
+            data = b""  # no game: the table's retained state is deleted
+        else:
+            try:
+                payload = protocol.state_payload(newest.loaded, table=self.settings.table,
+                                                 updated=newest.written_iso)
+                data = protocol.encode(payload)
+            except protocol.ProtocolError as exc:
+                key = f"state:{newest.loaded.path.name}"
+                if self._bad.get(key) != newest.signature:
+                    log.warning("journal %s: state not published: %s",
+                                newest.loaded.path.name, exc)
+                    self._bad[key] = newest.signature
+                return
+        if data == self._sent_state:
+            return
+        self.client.publish(self.state_topic, data, qos=protocol.QOS, retain=True)
+        self._sent_state = data
+        log.debug("state of table %s published (%d bytes)", self.settings.table, len(data))
+
+
+__all__ = ["INTERVAL", "RECONNECT_MAX", "ClubSettings", "Outbox", "PublishError", "Publisher",
+           "Snapshot", "read_password", "read_snapshot"]
