@@ -1,0 +1,393 @@
+"""The club's wire protocol: what a box publishes to the club's MQTT broker (issue 21).
+
+Shared by the box's publisher (``companion publish``, :mod:`companion.club.publish`)
+and the club page (``companion club``). MQTT 3.1.1; every payload is a UTF-8 JSON
+object with ``"v": 1`` of at most :data:`MAX_PAYLOAD` bytes.
+
+Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
+``table``: ``club.table``, a slug of ``[a-z0-9-]``, 1 to 32 characters):
+
+``{prefix}/tables/{table}/state`` (retained, QoS 1)
+    The table's live game (:func:`state_payload`, checked by :func:`validate_state`).
+    A zero-length retained message empties the table (the box has no game).
+``{prefix}/results/{table}/{result_id}`` (retained, QoS 1)
+    One finished game (:func:`result_payload`, checked by :func:`validate_result`).
+    :func:`result_id` derives the id from the journal, so a result published twice is
+    one result.
+
+``"actions"`` are the journal's action records in force (taken-back ones removed),
+exactly as written in its lines: the club rebuilds the position by replaying them
+(:func:`companion.app.journal.parse_action`). A result's ``"winner"`` is the winner's
+name, or ``null`` when the game ended with more than one winner (a shared win).
+Abandoned games have no result: only their state says ``"abandoned"``.
+
+ACL (the broker's): a box's user (its table name) may write only
+``{prefix}/tables/{table}/#`` and ``{prefix}/results/{table}/#``; the club's user
+may only read ``{prefix}/#``; anonymous clients nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final
+
+from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.app.journal import Loaded
+
+VERSION: Final = 1
+"""The ``"v"`` of every payload."""
+MAX_PAYLOAD: Final = 256 * 1024
+"""The longest payload written or accepted, in bytes."""
+MAX_DEPTH: Final = 16
+"""The deepest nesting of arrays and objects a payload may have (a real one: 4)."""
+DEFAULT_PREFIX: Final = "board-companion"
+"""The default topic prefix (config ``club.topic``)."""
+TABLE_PATTERN: Final = re.compile(r"[a-z0-9-]{1,32}")
+"""What a table name (config ``club.table``) must match, whole."""
+RESULT_ID_PATTERN: Final = re.compile(r"[0-9a-f]{20}")
+"""What a result id matches, whole: 20 lower-case hex digits."""
+STATUSES: Final = ("playing", "finished", "abandoned")
+"""The ``"status"`` values of a state payload."""
+KINDS: Final = ("human", "computer")
+"""The ``"kind"`` values of a seat."""
+OUTBOX: Final = "club-outbox.json"
+"""The box's file (in its state folder) of result ids the broker acknowledged."""
+QOS: Final = 1
+
+
+class ProtocolError(CompanionError, ValueError):
+    """A table name, topic or payload that does not follow the protocol; says why."""
+
+
+# ---------------------------------------------------------------- names and topics
+
+
+def check_table(table: str) -> str:
+    """``table`` when it is a valid table name (see :data:`TABLE_PATTERN`).
+
+    :raises ProtocolError: it is not.
+    """
+    if not isinstance(table, str) or not TABLE_PATTERN.fullmatch(table):
+        raise ProtocolError(f"table name {table!r}: 1 to 32 of a-z, 0-9 and '-' expected")
+    return table
+
+
+def check_prefix(prefix: str) -> str:
+    """``prefix`` when it is usable as a topic prefix: not empty, no MQTT wildcard
+    (``+``, ``#``), no NUL, not starting or ending with ``/``, at most 200 characters.
+
+    :raises ProtocolError: it is not.
+    """
+    if (not isinstance(prefix, str) or not prefix or len(prefix) > 200
+            or any(c in prefix for c in "+#\0") or prefix.startswith("/")
+            or prefix.endswith("/")):
+        raise ProtocolError(f"topic prefix {prefix!r}: no '+', '#', leading or trailing '/'")
+    return prefix
+
+
+def state_topic(prefix: str, table: str) -> str:
+    """``{prefix}/tables/{table}/state``.
+
+    :raises ProtocolError: a bad prefix or table name.
+    """
+    return f"{check_prefix(prefix)}/tables/{check_table(table)}/state"
+
+
+def result_topic(prefix: str, table: str, rid: str) -> str:
+    """``{prefix}/results/{table}/{rid}``.
+
+    :raises ProtocolError: a bad prefix, table name or result id.
+    """
+    if not isinstance(rid, str) or not RESULT_ID_PATTERN.fullmatch(rid):
+        raise ProtocolError(f"result id {rid!r}: 20 hex digits expected")
+    return f"{check_prefix(prefix)}/results/{check_table(table)}/{rid}"
+
+
+def state_filter(prefix: str) -> str:
+    """The subscription to every table's state: ``{prefix}/tables/+/state``."""
+    return f"{check_prefix(prefix)}/tables/+/state"
+
+
+def results_filter(prefix: str) -> str:
+    """The subscription to every table's results: ``{prefix}/results/+/+``."""
+    return f"{check_prefix(prefix)}/results/+/+"
+
+
+def parse_topic(prefix: str, topic: str) -> tuple[str, str, str | None]:
+    """What a topic under ``prefix`` is: ``("state", table, None)`` or
+    ``("result", table, result_id)``.
+
+    :raises ProtocolError: any other topic.
+    """
+    head = check_prefix(prefix) + "/"
+    if not topic.startswith(head):
+        raise ProtocolError(f"topic {topic!r} is not under {prefix!r}")
+    parts = topic[len(head):].split("/")
+    if len(parts) == 3 and parts[0] == "tables" and parts[2] == "state":
+        return "state", check_table(parts[1]), None
+    if len(parts) == 3 and parts[0] == "results":
+        if not RESULT_ID_PATTERN.fullmatch(parts[2]):
+            raise ProtocolError(f"topic {topic!r}: result id of 20 hex digits expected")
+        return "result", check_table(parts[1]), parts[2]
+    raise ProtocolError(f"topic {topic!r} is neither a table's state nor a result")
+
+
+# ---------------------------------------------------------------- payloads
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON of ``value`` (sorted keys, no spaces, UTF-8): what the result id
+    hashes.
+
+    :raises ValueError: for a non-finite number.
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def result_id(header_line: bytes, actions: Sequence[Mapping[str, Any]]) -> str:
+    """The id of a finished game: the first 20 hex digits of SHA-256 over the journal's
+    header line (its bytes as in the file, without the newline), ``b"\\n"`` and the
+    canonical JSON (:func:`canonical`) of its action records. The same journal gives the
+    same id."""
+    digest = hashlib.sha256(header_line.rstrip(b"\n") + b"\n" + canonical(list(actions)))
+    return digest.hexdigest()[:20]
+
+
+def now_iso() -> str:
+    """The time now, UTC, ISO 8601 to the second (``2026-11-26T03:00:00+00:00``)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def names(loaded: Loaded) -> list[str]:
+    """The players' names of a journal read back, in seat order."""
+    return [loaded.game.player_name(i, loaded.players) for i in range(loaded.players)]
+
+
+def seats(header: Mapping[str, Any], player_names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each seat as ``{"name", "kind", "level"}``: ``kind`` ``"computer"`` with its
+    ``level`` for a seat the journal header's ``"seats"`` names, else ``"human"`` and
+    ``None``."""
+    raw = header.get("seats")
+    levels: dict[int, str] = {}
+    if isinstance(raw, dict):
+        levels = {int(p): str(lv) for p, lv in raw.items()
+                  if isinstance(p, str) and p.isascii() and p.isdigit()}
+    return [
+        {"name": name, "kind": "computer" if i in levels else "human", "level": levels.get(i)}
+        for i, name in enumerate(player_names)
+    ]
+
+
+def status(loaded: Loaded) -> str:
+    """``"finished"`` (the rules name a winner), ``"abandoned"`` (an end record without
+    a winner) or ``"playing"``."""
+    if loaded.state.outcome is not None:
+        return "finished"
+    return "abandoned" if loaded.ended else "playing"
+
+
+def winner(loaded: Loaded) -> str | None:
+    """The winner's name, or ``None`` for a game not won or won by more than one."""
+    outcome = loaded.state.outcome
+    if outcome is None or len(outcome.winners) != 1:
+        return None
+    return loaded.game.player_name(outcome.winners[0], loaded.players)
+
+
+def last_event(records: Sequence[Mapping[str, Any]]) -> str:
+    """The last event in words: the last action record's last event (``""`` if none)."""
+    for record in reversed(records):
+        events = record.get("events")
+        if isinstance(events, list) and events:
+            return str(events[-1])
+    return ""
+
+
+def state_payload(loaded: Loaded, *, table: str, updated: str | None = None) -> dict[str, Any]:
+    """The live-state payload of a journal read back (see the module doc).
+
+    ``updated``: ISO 8601 UTC time (default: now).
+
+    :raises ProtocolError: a bad table name, or a payload over :data:`MAX_PAYLOAD`.
+    """
+    who = names(loaded)
+    now = status(loaded)
+    payload = {
+        "v": VERSION, "table": check_table(table), "game": loaded.game.id,
+        "players": loaded.players, "options": dict(loaded.header.get("options") or {}),
+        "names": who, "seats": seats(loaded.header, who),
+        "actions": [dict(r) for r in loaded.records], "status": now,
+        "turn": loaded.state.player_to_act_name if now == "playing" else None,
+        "last": last_event(loaded.records), "journal": loaded.path.name,
+        "updated": updated or now_iso(),
+    }
+    validate_state(payload)
+    return payload
+
+
+def result_payload(
+    loaded: Loaded, *, table: str, header_line: bytes, ended: str | None = None,
+) -> dict[str, Any]:
+    """The result payload of a finished journal read back (see the module doc).
+
+    ``header_line``: the journal's first line as in the file (for :func:`result_id`);
+    ``ended``: ISO 8601 UTC end time (default: now).
+
+    :raises ProtocolError: the game is not finished, a bad table name, or a payload
+        over :data:`MAX_PAYLOAD`.
+    """
+    if status(loaded) != "finished":
+        raise ProtocolError(f"{loaded.path.name}: no result: the game is {status(loaded)}")
+    started = loaded.header.get("started")
+    payload = {
+        "v": VERSION, "id": result_id(header_line, loaded.records),
+        "table": check_table(table), "game": loaded.game.id, "players": loaded.players,
+        "options": dict(loaded.header.get("options") or {}),
+        "seats": seats(loaded.header, names(loaded)), "winner": winner(loaded),
+        "moves": len(loaded.records),
+        "started": started if isinstance(started, str) else (ended or now_iso()),
+        "ended": ended or now_iso(), "actions": [dict(r) for r in loaded.records],
+    }
+    validate_result(payload)
+    return payload
+
+
+def encode(payload: Mapping[str, Any]) -> bytes:
+    """The bytes to publish: compact UTF-8 JSON.
+
+    :raises ProtocolError: longer than :data:`MAX_PAYLOAD`, or not encodable as JSON.
+    """
+    try:
+        data = json.dumps(payload, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(f"payload not JSON: {exc}") from None
+    if len(data) > MAX_PAYLOAD:
+        raise ProtocolError(f"payload of {len(data)} bytes, over {MAX_PAYLOAD}")
+    return data
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """The JSON object of a received payload (size, UTF-8 and depth checked first).
+
+    :raises ProtocolError: over :data:`MAX_PAYLOAD`, not UTF-8, not JSON (``NaN``,
+        nesting over :data:`MAX_DEPTH` refused), or not an object.
+    """
+    from companion.rules.datafile import parse_json
+
+    if len(data) > MAX_PAYLOAD:
+        raise ProtocolError(f"payload of {len(data)} bytes, over {MAX_PAYLOAD}")
+    try:
+        obj = parse_json(bytes(data).decode("utf-8"), max_depth=MAX_DEPTH)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"payload not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("payload is not a JSON object")
+    return obj
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _need(obj: Mapping[str, Any], key: str, kinds: type | tuple[type, ...],
+          *, none: bool = False) -> Any:
+    if key not in obj:
+        raise ProtocolError(f"payload lacks {key!r}")
+    value = obj[key]
+    if value is None and none:
+        return None
+    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
+        raise ProtocolError(f"payload {key!r}: {type(value).__name__} not expected")
+    if not isinstance(value, kinds):
+        raise ProtocolError(f"payload {key!r}: {type(value).__name__} not expected")
+    return value
+
+
+def _time(obj: Mapping[str, Any], key: str) -> None:
+    text = _need(obj, key, str)
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        raise ProtocolError(f"payload {key!r}: {text[:40]!r} is not an ISO 8601 time") from None
+
+
+def _common(obj: object) -> Mapping[str, Any]:
+    if not isinstance(obj, Mapping):
+        raise ProtocolError("payload is not a JSON object")
+    if obj.get("v") != VERSION or isinstance(obj.get("v"), bool):
+        raise ProtocolError(f"payload version {obj.get('v')!r}, expected {VERSION}")
+    encode(obj)  # the size and JSON-ness
+    check_table(_need(obj, "table", str))
+    _need(obj, "game", str)
+    players = _need(obj, "players", int)
+    if not 1 <= players <= 16:
+        raise ProtocolError(f"payload 'players': {players} out of 1..16")
+    _need(obj, "options", dict)
+    for seat in _need(obj, "seats", list):
+        if not isinstance(seat, dict):
+            raise ProtocolError("payload 'seats': an entry that is not an object")
+        _need(seat, "name", str)
+        if seat.get("kind") not in KINDS:
+            raise ProtocolError(f"payload 'seats': kind {seat.get('kind')!r}")
+        _need(seat, "level", str, none=True)
+    if len(obj["seats"]) != players:
+        raise ProtocolError("payload 'seats': not one per player")
+    for record in _need(obj, "actions", list):
+        if not isinstance(record, dict):
+            raise ProtocolError("payload 'actions': an entry that is not an object")
+    return obj
+
+
+def validate_state(obj: object) -> dict[str, Any]:
+    """``obj`` when it has the shape and size of a state payload (the rules replay is
+    the club's to check).
+
+    :raises ProtocolError: it does not; the message says what is wrong.
+    """
+    payload = _common(obj)
+    player_names = _need(payload, "names", list)
+    if len(player_names) != payload["players"] or not all(
+            isinstance(n, str) for n in player_names):
+        raise ProtocolError("payload 'names': not one name per player")
+    if payload.get("status") not in STATUSES:
+        raise ProtocolError(f"payload 'status': {payload.get('status')!r}")
+    _need(payload, "turn", str, none=True)
+    _need(payload, "last", str)
+    _need(payload, "journal", str)
+    _time(payload, "updated")
+    return dict(payload)
+
+
+def validate_result(obj: object) -> dict[str, Any]:
+    """``obj`` when it has the shape and size of a result payload (that the actions
+    replay to a game won by ``winner`` is the club's to check).
+
+    :raises ProtocolError: it does not; the message says what is wrong.
+    """
+    payload = _common(obj)
+    rid = _need(payload, "id", str)
+    if not RESULT_ID_PATTERN.fullmatch(rid):
+        raise ProtocolError(f"payload 'id': {rid[:40]!r} is not 20 hex digits")
+    _need(payload, "winner", str, none=True)
+    moves = _need(payload, "moves", int)
+    if moves != len(payload["actions"]):
+        raise ProtocolError(f"payload 'moves': {moves}, but {len(payload['actions'])} actions")
+    _time(payload, "started")
+    _time(payload, "ended")
+    return dict(payload)
+
+
+__all__ = [
+    "DEFAULT_PREFIX", "KINDS", "MAX_DEPTH", "MAX_PAYLOAD", "OUTBOX", "QOS", "RESULT_ID_PATTERN",
+    "STATUSES", "TABLE_PATTERN", "VERSION", "ProtocolError", "canonical", "check_prefix",
+    "check_table", "decode", "encode", "last_event", "names", "now_iso", "parse_topic",
+    "result_id", "result_payload", "result_topic", "results_filter", "seats", "state_filter",
+    "state_payload", "state_topic", "status", "validate_result", "validate_state", "winner",
+]
