@@ -246,7 +246,8 @@ class Listener:
         if reason.is_failure:
             log.warning("club: the broker refused the connection: %s", reason)
             return
-        client.subscribe(f"{self.club.prefix}/#", qos=protocol.QOS)
+        if not flags.session_present:  # a kept session keeps its subscription (and
+            client.subscribe(f"{self.club.prefix}/#", qos=protocol.QOS)  # its queue)
         log.info("club: connected to %s:%d, subscribed to %s/#", self.broker.host,
                  self.broker.port, self.club.prefix)
         self.connected.set()
