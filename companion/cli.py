@@ -587,6 +587,7 @@ def cmd_club(args: argparse.Namespace) -> int:
     the broker, until stopped (Ctrl-C, SIGTERM)."""
     import ipaddress
     import logging
+    import os
 
     from companion.app import config as cfg
 
@@ -600,6 +601,9 @@ def cmd_club(args: argparse.Namespace) -> int:
         if value is not None and not 1 <= value <= 65535:
             raise UsageError(f"{flag}: expected a TCP port 1-65535, got {value}")
     password = None
+    credential = Path(os.environ.get("CREDENTIALS_DIRECTORY", "/nonexistent")) / "club-password"
+    if not args.password_file and credential.is_file():  # systemd's LoadCredential=
+        args.password_file = str(credential)
     if args.password_file:
         try:
             password = Path(args.password_file).read_text(encoding="utf-8").strip()
@@ -879,7 +883,8 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--user", metavar="NAME", default=None,
                       help="the club's user name at the broker (default: anonymous)")
     club.add_argument("--password-file", metavar="FILE", default=None,
-                      help="a file holding the club's password (kept off the command line)")
+                      help="a file holding the club's password (kept off the command line; "
+                      "default: the credential club-password of the systemd unit, if any)")
     club.add_argument("--topic", metavar="PREFIX", default="board-companion",
                       help="the boxes' topic prefix (club.topic of their config; default: "
                       "board-companion)")

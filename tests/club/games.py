@@ -5,6 +5,7 @@ payloads by :mod:`companion.club.protocol` exactly as a box's publisher does."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,16 +63,17 @@ def play(directory: Path, game_id: str, seed: int, *, players: int = 2,
     return Played(path, path.read_bytes().split(b"\n", 1)[0], load(path, repair=False))
 
 
-def states(played: Played, table: str) -> Iterator[dict[str, Any]]:
-    """The state payloads of the game as it went, one per action (``updated`` fixed)."""
+def states(played: Played, table: str, *,
+           updated: str = "2026-11-26T02:30:00+00:00") -> Iterator[dict[str, Any]]:
+    """The state payloads of the game as it went, one per action and one before the
+    first (the journal as it was after ``n`` actions, replayed once for all)."""
     loaded = played.loaded
-    for n in range(len(loaded.records) + 1):
-        part = load_prefix(played, n)
-        yield protocol.state_payload(part, table=table, updated="2026-11-26T02:30:00+00:00")
-
-
-def load_prefix(played: Played, n: int) -> Loaded:
-    """The journal read back as it was after ``n`` actions."""
-    lines = played.path.read_bytes().split(b"\n")
-    data = b"\n".join(lines[: n + 1]) + b"\n"
-    return load(played.path, repair=False, data=data)
+    state = loaded.game.new_state(loaded.players)
+    total = len(loaded.records)
+    for n in range(total + 1):
+        if n:
+            state.apply(loaded.actions[n - 1])
+        part = dataclasses.replace(loaded, actions=list(loaded.actions[:n]),
+                                   records=loaded.records[:n], state=state,
+                                   ended=loaded.ended and n == total)
+        yield protocol.state_payload(part, table=table, updated=updated)

@@ -2,6 +2,10 @@
 and the club goes on (issue 21). Each is given to :meth:`Club.receive` as paho's thread
 would; the last test sends them through a real mosquitto."""
 
+# The broker fixtures are imported (no conftest.py here: mypy would see two modules
+# named conftest), and a test naming one as an argument is no redefinition.
+# ruff: noqa: F811
+
 from __future__ import annotations
 
 import json
@@ -11,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broker import BrokerFactory, acl_for_club
+from broker import BrokerFactory, acl_for_club, make_broker, tls_files  # noqa: F401
 from games import Played, play, states
 
 from companion.club import protocol

@@ -3,6 +3,10 @@ ACL): two boxes publish their tables and results, the club shows every table's b
 as the engine replays it, whose turn and the last event, the results and the ratings;
 it keeps its session and its results over a restart without doubling any."""
 
+# The broker fixtures are imported (no conftest.py here: mypy would see two modules
+# named conftest), and a test naming one as an argument is no redefinition.
+# ruff: noqa: F811
+
 from __future__ import annotations
 
 import contextlib
@@ -14,7 +18,7 @@ from typing import Any
 
 import pytest
 from broker import Broker as Mosquitto
-from broker import BrokerFactory, TlsFiles, acl_for_club
+from broker import BrokerFactory, TlsFiles, acl_for_club, make_broker, tls_files  # noqa: F401
 from games import Played, play, states
 from starlette.testclient import TestClient
 
