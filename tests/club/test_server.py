@@ -191,3 +191,17 @@ def test_the_club_only_reads_it_cannot_publish(make_broker: BrokerFactory,
                                 qos=1).wait_for_publish(10)
         time.sleep(0.5)
     assert club.live() == []  # the broker dropped it: the ACL gives the club read only
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--topic", "a/#"], "topic prefix"),
+    (["--password-file", "/nonexistent/club-password"], "--password-file"),
+    (["--bind", "club.local"], "--bind"),
+    (["--port", "0"], "--port"),
+])
+def test_companion_club_refuses_bad_flags_before_it_starts(
+        argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["club", *argv]) == 2
+    assert says in capsys.readouterr().err
