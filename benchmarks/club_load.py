@@ -62,6 +62,8 @@ FULL_GAMES = ("senet-tait", "senet-sticks", "labyrinth")
 """The games the boxes play in turn. Not the Cretan Labyrinth: its random games run to
 over 1,000 actions, and the whole action list is then over the protocol's 256 KiB (see
 benchmarks/README.md)."""
+STALL = 30.0
+"""Seconds without the club storing anything after which what is missing counts as lost."""
 MAX_ACTIONS = 500
 """Seeds whose random game is longer are passed over (a long tail would set the run's
 length alone)."""
@@ -221,13 +223,19 @@ def main() -> int:
                 lengths.update(n)
             for proc in procs:
                 proc.join(60)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and (
-                    club.store.count() < len(ids)
-                    or any(key not in club.stored for key in sent)):
+            # The club may still be working through what came: wait while it makes
+            # progress; what is not stored after STALL seconds without any is lost.
+            published = time.monotonic()
+            seen, since = club.version, time.monotonic()
+            while club.store.count() < len(ids) or any(k not in club.stored for k in sent):
+                if club.version != seen:
+                    seen, since = club.version, time.monotonic()
+                elif time.monotonic() - since > STALL:
+                    break
                 time.sleep(0.1)
+            drained = time.monotonic() - published
             time.sleep(1.0)  # the second copies of the results, still on their way
-            took = time.monotonic() - start
+            took = published - start
         finally:
             listener.stop()
             broker.stop()
@@ -247,8 +255,8 @@ def main() -> int:
             print(f"  {game:<14} {len(counts)} boxes, actions per game {min(counts)}-"
                   f"{max(counts)} (median {statistics.median(counts):g})")
         print(f"  {volume} state messages and {len(ids)} results (each sent twice) in "
-              f"{took:.1f} s; {club.bad} bad messages; {club.kinds['duplicate']} second "
-              f"copies skipped")
+              f"{took:.1f} s; the club done {drained:.1f} s after the last; {club.bad} bad "
+              f"messages; {club.kinds['duplicate']} second copies skipped")
         for error in errors:
             print(f"  box error: {error}")
         print(f"results lost {lost}, doubled {doubled} (of {len(ids)}); states never stored "

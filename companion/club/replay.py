@@ -14,18 +14,22 @@ A game option that names a data file (a board, a deck: a
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from companion.app.journal import parse_action
-from companion.club.protocol import ProtocolError
+from companion.club.protocol import ProtocolError, canonical
 from companion.rules import Action, Game, RulesError, State, get_game
 from companion.rules.registry import game_class
 
 log = logging.getLogger(__name__)
 
+GAMES_KEPT: Final = 32
+"""Games (a game id with its options) kept made, least recently used dropped."""
 MAX_ACTIONS: Final = 5000
 """The most action records replayed for one message (a long real game: a few hundred)."""
 
@@ -68,7 +72,7 @@ def replay_payload(payload: Mapping[str, Any], *,
                     if options.get(key, "") not in ("", None):
                         raise ProtocolError(f"option {option.name}: a data file is never "
                                             "opened from the network")
-        game = get_game(game_id, **options)
+        game = _game(game_id, canonical(options))
         game.check_players(players)
         state = game.new_state(players)
     except ProtocolError:
@@ -100,6 +104,17 @@ def replay_payload(payload: Mapping[str, Any], *,
             raise ProtocolError(f"action {n} cannot be replayed ({type(exc).__name__})") from None
         actions.append(action)
     return Replayed(game, players, tuple(actions), state)
+
+
+@functools.lru_cache(maxsize=GAMES_KEPT)
+def _game(game_id: str, options: bytes) -> Game:
+    """The game ``game_id`` with the options of canonical JSON ``options``, made once
+    for the last :data:`GAMES_KEPT` asked for (a game with its options fixed is shared by
+    its states; the Labyrinth's costs about 10 ms to make, more than a message's replay).
+
+    :raises RulesError: an unknown game or option, a bad value.
+    """
+    return get_game(game_id, **json.loads(options))
 
 
 def winners(replayed: Replayed) -> tuple[str, ...]:

@@ -132,7 +132,8 @@ class Club:
                 with self._lock:
                     base = self._live.get(table)
                 self._set(table, payload, base)
-                self.store.set_table(table, payload, received=now)
+                self.store.set_table(table, payload, received=now,
+                                     text=data.decode("utf-8"))
                 self._changed()
                 return Received("state", table)
             payload = protocol.validate_result(payload)

@@ -157,12 +157,15 @@ class ClubStore:
         return added
 
     def set_table(self, table: str, payload: Mapping[str, Any] | None, *,
-                  received: float = 0.0) -> None:
+                  received: float = 0.0, text: str | None = None) -> None:
         """Keep ``table``'s latest state (``None``: the table has no game now).
+        ``text``: the payload's JSON as received, when the caller has it (not encoded
+        again).
 
         :raises StoreError: the database cannot be written.
         """
-        text = None if payload is None else json.dumps(payload, ensure_ascii=False)
+        if text is None and payload is not None:
+            text = json.dumps(payload, ensure_ascii=False)
         self._write("INSERT INTO tables (name, payload, received) VALUES (?, ?, ?) "
                     "ON CONFLICT (name) DO UPDATE SET payload = excluded.payload, "
                     "received = excluded.received", (table, text, received))

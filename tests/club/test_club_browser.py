@@ -6,7 +6,7 @@ ratings are there.
 
 Needs /usr/bin/chromium and mosquitto (`make test` installs them when apt-get can be
 used); skips with the reason otherwise. Write docs/club.md's screenshots again with
-``UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/club/test_browser.py``.
+``UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/club/test_club_browser.py``.
 """
 
 # The broker fixtures are imported (no conftest.py here: mypy would see two modules
