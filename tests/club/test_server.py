@@ -205,3 +205,26 @@ def test_companion_club_refuses_bad_flags_before_it_starts(
 
     assert main(["club", *argv]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_the_club_reconnects_after_the_broker_was_away_and_gets_what_came_meanwhile(
+        make_broker: BrokerFactory, games: dict[str, Played], tmp_path: Path) -> None:
+    broker = make_broker(USERS, acl_for_club(PREFIX, ["t1", "t2"]))
+    club = Club(ClubStore(tmp_path / "club.sqlite"), PREFIX)
+    t1 = list(states(games["t1"], "t1"))
+    with listening(club, broker) as listener:
+        with box(broker, "t1") as one:
+            send(one, protocol.state_topic(PREFIX, "t1"), t1[10])
+        wait(lambda: len(club.live()) == 1)
+        broker.stop()  # the broker away (SIGTERM: it saves its retained messages)
+        wait(lambda: not listener.connected.is_set())
+        time.sleep(2)
+        broker.start()
+        result = games["t2"].result("t2")
+        with box(broker, "t2") as two, box(broker, "t1") as one:
+            send(two, protocol.result_topic(PREFIX, "t2", result["id"]), result)
+            send(one, protocol.state_topic(PREFIX, "t1"), t1[11])
+        wait(lambda: club.store.count() == 1 and len(club.live()) == 1
+             and len(club.live()[0].payload["actions"]) == 11, timeout=60)  # type: ignore[index]
+        assert listener.connected.is_set()
+    assert club.bad == 0
