@@ -21,8 +21,9 @@ Printed:
   more than once on the page): both must be 0 (the exit status is 1 otherwise);
 * the club's update latency: from the moment a box hands a message to paho (the box's
   CLOCK_MONOTONIC, the same clock in every process on Linux) to the moment the club has
-  checked it, replayed it and stored it (what the page shows from then on), p50 / p99 /
-  max, for every message and per game. No floor: it is wall-clock time through a broker
+  checked, replayed and stored it or a newer state of its table (what the page shows
+  from then on: a state waiting is replaced by a newer one), p50 / p99 / max, for
+  every message and per game; and the club's own CPU time. No floor: it is wall-clock time through a broker
   on a machine shared with other work; quote it with its run.
 
 ``--quick``: 4 boxes, short games, 200x speed: a few seconds, to see that it still runs.
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -135,6 +137,8 @@ class TimedClub(Club):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stored: dict[tuple[str, Any], float] = {}
+        """When the page first had each (table, actions) or (table, "result")."""
+        self.covered: dict[str, int] = {}
         self.kinds: dict[str, int] = defaultdict(int)
 
     def receive(self, topic: str, data: bytes, *, received: float | None = None) -> Received:
@@ -144,7 +148,12 @@ class TimedClub(Club):
         if got.kind == "state":
             live = {t.table: t for t in self.live()}[got.table]
             assert live.payload is not None
-            self.stored.setdefault((got.table, len(live.payload["actions"])), now)
+            # every state up to this one is on the page now (skipped ones included)
+            newest = len(live.payload["actions"])
+            done = self.covered.get(got.table, -1)
+            for n in range(done + 1, newest + 1):
+                self.stored[(got.table, n)] = now
+            self.covered[got.table] = max(done, newest)
         elif got.kind == "result":
             self.stored.setdefault((got.table, "result"), now)
         return got
@@ -256,7 +265,12 @@ def main() -> int:
                   f"{max(counts)} (median {statistics.median(counts):g})")
         print(f"  {volume} state messages and {len(ids)} results (each sent twice) in "
               f"{took:.1f} s; the club done {drained:.1f} s after the last; {club.bad} bad "
-              f"messages; {club.kinds['duplicate']} second copies skipped")
+              f"messages; {club.kinds['duplicate']} second copies skipped; "
+              f"{listener.superseded} states replaced by a newer one before they were taken")
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        print(f"  the club's CPU time: {cpu.ru_utime + cpu.ru_stime:.1f} s for "
+              f"{club.kinds['state'] + club.kinds['result']} messages taken "
+              f"(broker and boxes not counted)")
         for error in errors:
             print(f"  box error: {error}")
         print(f"results lost {lost}, doubled {doubled} (of {len(ids)}); states never stored "

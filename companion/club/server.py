@@ -13,7 +13,8 @@ Three parts:
 * :class:`Listener`: the paho-mqtt client (MQTT 3.1.1, client id ``club-<host>``, a
   persistent session: ``clean_session=False``, so QoS 1 messages sent while the club
   was away are delivered when it comes back) subscribed to ``{prefix}/#`` at QoS 1;
-  it never publishes. paho's own thread calls :meth:`Club.receive`;
+  it never publishes. paho's own thread takes the results, a thread of the club's the
+  tables' states (the latest of each when they come faster than it replays them);
 * the page (Starlette on uvicorn, as ``companion web``, with its connection limits
   :class:`companion.web.server.GuardedH11Protocol`): ``/`` every table live (board,
   whose turn, the last event), the results and the ratings per game; ``/events``
@@ -140,6 +141,8 @@ class Club:
             if payload["table"] != table or payload["id"] != rid:
                 raise ProtocolError(f"a result {payload['id']!r} of table {payload['table']!r} "
                                     f"on {topic!r}")
+            if self.store.has_result(payload["id"]):  # known: not replayed again
+                return Received("duplicate", table)
             check_result(payload)
             if not self.store.add_result(payload, received=now):
                 return Received("duplicate", table)
@@ -208,7 +211,18 @@ def client_id() -> str:
 
 class Listener:
     """The club's MQTT client (see the module): connects in the background and
-    reconnects by itself (paho's loop thread, 1 to 30 seconds between tries)."""
+    reconnects by itself (paho's loop thread, 1 to 30 seconds between tries).
+
+    Results are taken in paho's thread, so the broker's acknowledgement (PUBACK) of a
+    result goes out only once it is stored. A table's state is a whole snapshot, so
+    states are handed to a thread of their own (``club-states``), and a state not yet
+    taken is replaced by a newer one of its table (:attr:`superseded` counts them):
+    when messages come faster than the club can replay them, it skips to each table's
+    latest instead of falling ever further behind. On every connection the club
+    subscribes again: the broker sends the retained state of every table (current
+    after the club was away) and every retained result (one already stored is known by
+    its id and not replayed).
+    """
 
     def __init__(self, club: Club, broker: Broker) -> None:
         import paho.mqtt.client as mqtt
@@ -227,6 +241,13 @@ class Listener:
                 self.client.tls_set(ca_certs=str(broker.ca), cert_reqs=ssl.CERT_REQUIRED)
             except (OSError, ssl.SSLError, ValueError) as exc:
                 raise ClubError(f"club: TLS with {broker.ca}: {exc}") from None
+        self.superseded = 0
+        """States replaced by a newer one of their table before they were taken."""
+        self._pending: dict[str, bytes] = {}
+        self._wake = threading.Condition()
+        self._stopping = False
+        self._worker = threading.Thread(target=self._take_states, name="club-states",
+                                        daemon=True)
         self.client.reconnect_delay_set(1, 30)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -234,21 +255,45 @@ class Listener:
 
     def start(self) -> None:
         """Connect (in the background) and start paho's thread."""
+        self._worker.start()
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
         self.client.loop_start()
 
     def stop(self) -> None:
-        """Disconnect and stop paho's thread; safe twice."""
+        """Disconnect, stop paho's thread, take the states still waiting; safe twice."""
         self.client.disconnect()
         self.client.loop_stop()
+        with self._wake:
+            self._stopping = True
+            self._wake.notify_all()
+        if self._worker.is_alive():
+            self._worker.join(30)
+
+    def _take_states(self) -> None:
+        while True:
+            with self._wake:
+                while not self._pending and not self._stopping:
+                    self._wake.wait()
+                if not self._pending:
+                    return
+                batch, self._pending = self._pending, {}
+            for topic, data in batch.items():
+                self._take(topic, data)
+
+    def _take(self, topic: str, data: bytes) -> None:
+        try:
+            self.club.receive(topic, data)
+        except StoreError as exc:
+            log.error("club: %s", exc)
+        except Exception:  # never let a thread of the club die on one message
+            log.exception("club: a message on %r could not be taken", topic[:200])
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
         if reason.is_failure:
             log.warning("club: the broker refused the connection: %s", reason)
             return
-        if not flags.session_present:  # a kept session keeps its subscription (and
-            client.subscribe(f"{self.club.prefix}/#", qos=protocol.QOS)  # its queue)
+        client.subscribe(f"{self.club.prefix}/#", qos=protocol.QOS)
         log.info("club: connected to %s:%d, subscribed to %s/#", self.broker.host,
                  self.broker.port, self.club.prefix)
         self.connected.set()
@@ -260,12 +305,15 @@ class Listener:
             log.warning("club: connection to the broker lost (%s): reconnecting", reason)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        try:
-            self.club.receive(message.topic, bytes(message.payload))
-        except StoreError as exc:
-            log.error("club: %s", exc)
-        except Exception:  # never let paho's thread die on one message
-            log.exception("club: a message on %r could not be taken", message.topic[:200])
+        topic = str(message.topic)
+        if topic.startswith(f"{self.club.prefix}/tables/") and topic.endswith("/state"):
+            with self._wake:
+                if topic in self._pending:
+                    self.superseded += 1
+                self._pending[topic] = bytes(message.payload)
+                self._wake.notify()
+            return
+        self._take(topic, bytes(message.payload))
 
 
 # ---------------------------------------------------------------- the page

@@ -181,6 +181,10 @@ class ClubStore:
                           (limit,) if limit is not None else ())
         return [json.loads(r[0]) for r in rows]
 
+    def has_result(self, rid: str) -> bool:
+        """Whether a result with the id ``rid`` is stored."""
+        return bool(self._read("SELECT 1 FROM results WHERE id = ?", (rid,)))
+
     def result_ids(self) -> list[str]:
         """Every stored result id, in result order."""
         return [r[0] for r in self._read("SELECT id FROM results ORDER BY ended_utc, id")]

@@ -228,3 +228,38 @@ def test_the_club_reconnects_after_the_broker_was_away_and_gets_what_came_meanwh
              and len(club.live()[0].payload["actions"]) == 11, timeout=60)  # type: ignore[index]
         assert listener.connected.is_set()
     assert club.bad == 0
+
+
+def test_states_that_come_faster_than_the_club_replays_skip_to_each_tables_latest(
+        games: dict[str, Played]) -> None:
+    """paho's thread hands states over; while the club is busy with one, newer states of
+    a table replace the one waiting: the club catches up instead of falling behind."""
+    import threading
+    from types import SimpleNamespace
+
+    gate = threading.Event()
+    taken: list[tuple[str, int]] = []
+
+    class SlowClub(Club):
+        def receive(self, topic: str, data: bytes, *, received: float | None = None) -> Any:
+            gate.wait(10)
+            got = super().receive(topic, data, received=received)
+            taken.append((got.table, len(self.live()[-1].payload["actions"])  # type: ignore[index]
+                          if got.table == "t1" else -1))
+            return got
+
+    club = SlowClub(ClubStore(":memory:"), PREFIX)
+    listener = Listener(club, Broker("127.0.0.1", 1, prefix=PREFIX))  # no broker: not needed
+    t1 = list(states(games["t1"], "t1"))
+    listener._worker.start()
+    try:
+        for n in range(5, 12):  # the first is taken at once (and waits at the gate)
+            msg = SimpleNamespace(topic=protocol.state_topic(PREFIX, "t1"),
+                                  payload=protocol.encode(t1[n]))
+            listener._on_message(None, None, msg)
+            time.sleep(0.05)
+        gate.set()
+    finally:
+        listener.stop()
+    assert taken == [("t1", 5), ("t1", 11)]
+    assert listener.superseded == 5
