@@ -250,7 +250,9 @@ def main() -> int:
             broker.stop()
         stored = club.store.result_ids()
         lost = len(set(ids.values()) - set(stored))
+        cpu0 = time.process_time()
         html = club.live_html()
+        render = time.process_time() - cpu0
         doubled = (len(stored) - len(set(stored))) + sum(
             max(0, html.count(f'data-result="{rid}"') - 1) for rid in ids.values())
         states_missing = sum(1 for k in sent if k[1] != "result" and k not in club.stored)
@@ -275,6 +277,8 @@ def main() -> int:
             print(f"  box error: {error}")
         print(f"results lost {lost}, doubled {doubled} (of {len(ids)}); states never stored "
               f"{states_missing}")
+        print(f"  the page with {len(club.live())} tables, {min(len(ids), 50)} results and the "
+              f"ratings: {render * 1000:.0f} ms CPU to render once (every board drawn)")
         latencies = [club.stored[k] - t for k, t in sent.items() if k in club.stored]
         if latencies:
             print("update latency, publish to stored (what the page shows):")
