@@ -50,8 +50,10 @@ from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
-POLL: Final = 0.2
-"""Seconds between two looks at the club's version by the event streams' watcher."""
+POLL: Final = 1.0
+"""Seconds between two looks at the club's version by each event stream: the page is
+rendered at most once a POLL whatever the traffic (with 50 busy tables a rendering
+costs about 0.12 CPU s, most of it the boards that changed; benchmarks/club_load.py)."""
 KEEPALIVE: Final = 15.0
 """Seconds without news after which an event stream sends a comment line."""
 RENDERERS: Final = 1
