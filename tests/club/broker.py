@@ -9,7 +9,9 @@ using it skip, saying why, when mosquitto or mosquitto_passwd is missing (``make
 test`` installs them: tests/tools/debian-packages.sh).
 
 :class:`Listener` is a paho subscriber that collects messages, for assertions.
-Generic: the box's publisher and the club page use it alike.
+Generic: the box's publisher and the club page use it alike: a test module names it
+with ``pytest_plugins = ["broker"]`` (PYTEST_DONT_REWRITE: the module is imported by the
+tests before pytest loads it as a plugin, and has no test assertions to rewrite).
 """
 
 from __future__ import annotations
@@ -249,6 +251,7 @@ class Listener:
         self.messages: list[tuple[str, bytes, bool]] = []
         self.lock = threading.Condition()
         self.connected = threading.Event()
+        self.answered = threading.Event()
         self.refused: str | None = None
         self.topics = topics
         self.client = broker.client(user, client_id=client_id, clean_session=clean_session,
@@ -260,11 +263,13 @@ class Listener:
                  properties: Any) -> None:
         if reason.is_failure:
             self.refused = str(reason)
+            self.answered.set()
             return
         if not flags.session_present:  # a kept session keeps its subscriptions: subscribing
             for topic in self.topics:   # again would send the retained messages once more
                 client.subscribe(topic, qos=1)
         self.connected.set()
+        self.answered.set()
 
     def _message(self, client: Any, userdata: Any, msg: Any) -> None:
         with self.lock:
@@ -275,7 +280,8 @@ class Listener:
         """Connect and subscribe (QoS 1); wait until the broker accepted."""
         self.client.connect(HOST, self.broker.port, keepalive=10)
         self.client.loop_start()
-        if not self.connected.wait(timeout):
+        self.answered.wait(timeout)
+        if not self.connected.is_set():
             self.stop()
             raise AssertionError(f"not connected: {self.refused}")
         time.sleep(0.2)  # the SUBACK; retained messages follow it

@@ -2,10 +2,6 @@
 and the club goes on (issue 21). Each is given to :meth:`Club.receive` as paho's thread
 would; the last test sends them through a real mosquitto."""
 
-# The broker fixtures are imported (no conftest.py here: mypy would see two modules
-# named conftest), and a test naming one as an argument is no redefinition.
-# ruff: noqa: F811
-
 from __future__ import annotations
 
 import json
@@ -15,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broker import BrokerFactory, acl_for_club, make_broker, tls_files  # noqa: F401
+from broker import BrokerFactory, acl_for_club
 from games import Played, play, states
 
 from companion.club import protocol
 from companion.club.server import Broker, Club, Listener
 from companion.club.store import ClubStore
+
+pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
 
 PREFIX = "board-companion"
 MARK = "MARK-never-shown"

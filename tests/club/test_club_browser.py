@@ -9,10 +9,6 @@ used); skips with the reason otherwise. Write docs/club.md's screenshots again w
 ``UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/club/test_club_browser.py``.
 """
 
-# The broker fixtures are imported (no conftest.py here: mypy would see two modules
-# named conftest), and a test naming one as an argument is no redefinition.
-# ruff: noqa: F811
-
 from __future__ import annotations
 
 import os
@@ -25,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broker import BrokerFactory, acl_for_club, free_port, make_broker  # noqa: F401
+from broker import BrokerFactory, acl_for_club, free_port
 from games import play, states
 from PIL import Image
 
 from companion.club import protocol
+
+pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "club"

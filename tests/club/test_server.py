@@ -3,10 +3,6 @@ ACL): two boxes publish their tables and results, the club shows every table's b
 as the engine replays it, whose turn and the last event, the results and the ratings;
 it keeps its session and its results over a restart without doubling any."""
 
-# The broker fixtures are imported (no conftest.py here: mypy would see two modules
-# named conftest), and a test naming one as an argument is no redefinition.
-# ruff: noqa: F811
-
 from __future__ import annotations
 
 import contextlib
@@ -18,7 +14,7 @@ from typing import Any
 
 import pytest
 from broker import Broker as Mosquitto
-from broker import BrokerFactory, TlsFiles, acl_for_club, make_broker, tls_files  # noqa: F401
+from broker import BrokerFactory, TlsFiles, acl_for_club
 from games import Played, play, states
 from starlette.testclient import TestClient
 
@@ -27,6 +23,8 @@ from companion.club.replay import replay_payload
 from companion.club.server import Broker, Club, Listener, create_app
 from companion.club.store import ClubStore
 from companion.ui.games.boards import board_model, board_svg
+
+pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files
 
 PREFIX = "board-companion"
 USERS = {"t1": "pw-t1", "t2": "pw-t2", "club": "pw-club"}
