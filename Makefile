@@ -60,7 +60,8 @@ BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/web_footprint.py benchmarks/start_time.py \
               benchmarks/calibration.py benchmarks/review_speed.py benchmarks/gc_pauses.py \
               benchmarks/senet_sticks_playouts.py benchmarks/labyrinth_playouts.py \
-              benchmarks/cretan_playouts.py benchmarks/speech_latency.py
+              benchmarks/cretan_playouts.py benchmarks/speech_latency.py \
+              benchmarks/club_load.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \

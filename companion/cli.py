@@ -585,6 +585,60 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_club(args: argparse.Namespace) -> int:
+    """``companion club``: the club page (every table live, results, ratings), read-only to
+    the broker, until stopped (Ctrl-C, SIGTERM)."""
+    import ipaddress
+    import logging
+    import os
+
+    from companion.app import config as cfg
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if args.bind != "localhost":
+            ipaddress.ip_address(args.bind)
+    except ValueError:
+        raise UsageError(f"--bind: expected an IP address or localhost, got {args.bind!r}") from None
+    for flag, value in (("--port", args.port), ("--broker-port", args.broker_port)):
+        if value is not None and not 1 <= value <= 65535:
+            raise UsageError(f"{flag}: expected a TCP port 1-65535, got {value}")
+    password = None
+    credential = Path(os.environ.get("CREDENTIALS_DIRECTORY", "/nonexistent")) / "club-password"
+    if not args.password_file and credential.is_file():  # systemd's LoadCredential=
+        args.password_file = str(credential)
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise UsageError(f"--password-file {args.password_file}: {exc.strerror or exc}") from None
+    try:
+        from companion.club import protocol
+        from companion.club.server import Broker, Club, ClubError, serve
+        from companion.club.store import ClubStore, StoreError
+    except ImportError as exc:
+        raise UsageError(f"companion club needs the club extra ({exc.name} is missing): "
+                         "pip install 'board-companion[club]'") from None
+    try:
+        prefix = protocol.check_prefix(args.topic)
+    except protocol.ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    db = Path(args.db) if args.db else Path(cfg.default_state_dir()) / "club.sqlite"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    ca = Path(args.ca) if args.ca else None
+    broker = Broker(args.broker, args.broker_port or (8883 if ca else 1883), args.user, password,
+                    ca, prefix)
+    try:
+        club = Club(ClubStore(db), prefix)
+        print(f"companion club: {broker.host}:{broker.port} ({'TLS' if ca else 'no TLS'}), "
+              f"topics {prefix}/#, results in {db}, the page at http://{args.bind}:{args.port}/",
+              flush=True)
+        serve(club, broker, args.bind, args.port)
+    except (ClubError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     """``companion web``: the read-only spectator page, until stopped (Ctrl-C, SIGTERM)."""
     import ipaddress
@@ -871,6 +925,40 @@ def build_parser() -> argparse.ArgumentParser:
     jreview.add_argument("--format", choices=("text", "json"), default="text",
                          help="text (default) or json")
     jreview.set_defaults(func=cmd_journal_review)
+
+    club_help = ("serve the club page: every table's game live (board, whose turn, the last "
+                 "event), the results and the ratings per game, from the boxes' MQTT broker")
+    club = sub.add_parser(
+        "club", help=club_help,
+        description=f"{club_help[0].upper()}{club_help[1:]}. It only reads from the broker "
+        "(subscribes to TOPIC/#, a persistent session) and keeps the results in an SQLite "
+        "file; the page listens on 127.0.0.1:8090 unless told otherwise. Bad messages are "
+        "logged and skipped. See docs/club.md. Needs the club extra: pip install "
+        "'board-companion[club]'.")
+    club.add_argument("--broker", metavar="HOST", default="localhost",
+                      help="the MQTT broker's host name (default: localhost); with --ca it "
+                      "must match the broker's certificate")
+    club.add_argument("--broker-port", metavar="N", type=int, default=None,
+                      help="the broker's TCP port (default: 1883, 8883 with --ca)")
+    club.add_argument("--ca", metavar="FILE", default=None,
+                      help="the CA certificate (PEM) that signed the broker's: TLS")
+    club.add_argument("--user", metavar="NAME", default=None,
+                      help="the club's user name at the broker (default: anonymous)")
+    club.add_argument("--password-file", metavar="FILE", default=None,
+                      help="a file holding the club's password (kept off the command line; "
+                      "default: the credential club-password of the systemd unit, if any)")
+    club.add_argument("--topic", metavar="PREFIX", default="board-companion",
+                      help="the boxes' topic prefix (club.topic of their config; default: "
+                      "board-companion)")
+    club.add_argument("--db", metavar="FILE", default=None,
+                      help="the club's SQLite file (default: club.sqlite in $STATE_DIRECTORY, "
+                      "else ~/.local/state/board-companion)")
+    club.add_argument("--bind", metavar="ADDRESS", default="127.0.0.1",
+                      help="IP address the page listens on (default: 127.0.0.1; 0.0.0.0: "
+                      "every IPv4 interface)")
+    club.add_argument("--port", metavar="N", type=int, default=8090,
+                      help="the page's TCP port (default: 8090)")
+    club.set_defaults(func=cmd_club)
 
     web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
                 "events, whose turn), live, and the saved games with their records")

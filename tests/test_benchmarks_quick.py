@@ -27,6 +27,8 @@ EXPECTED = {
     "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
     "oled_frame_cost.py": r"senet-tait +ssd1306 +\d+ .* \d\.\d\d\n(.|\n)*target met in every game: ",
     "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
+    "club_load.py": r"results lost 0, doubled 0 (.|\n)*all messages +p50 +\d+\.\d ms +p99 +\d+\.\d ms"
+    r"|no mosquitto here",
     "gc_pauses.py": r"full collection at the end / floor +" + RATIO[:-1]
     + r".*\n +full collection at the end: least \d+\.\d ms, median \d+\.\d ms CPU against the 12 ms budget",
     "speech_latency.py": r"en-gb +speaker median +\d+\.\d +p90 +\d+\.\d(.|\n)*"

@@ -1,0 +1,246 @@
+"""The club's memory: an SQLite file (stdlib :mod:`sqlite3`, WAL) of every result and of
+each table's latest state, and the ratings computed from the results.
+
+Two tables:
+
+``results``
+    One row per finished game, ``id`` (the result id) the PRIMARY KEY: a result
+    received twice (a box republishing after a power cut, the broker resending a
+    retained message) is stored once, the first copy kept.
+``tables``
+    One row per table: its latest state payload (``NULL``: the box has no game).
+
+Ratings (:meth:`ClubStore.ratings`) come from openskill's Plackett-Luce model
+(multiplayer), one rating per player per game, recomputed from nothing in result order
+(the ``ended`` time in UTC, then the id) whenever a result was added: the same results
+give the same ratings whatever order they arrived in. A player is a seat's name for a
+human seat and ``"Computer (level)"`` for a computer seat; a game in which two seats
+have the same rating name (the computer against itself at one level) is not rated.
+
+The store is used from the MQTT thread (writes) and the page's threads (reads): every
+call takes one lock; the connection is shared (``check_same_thread=False``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from openskill.models import PlackettLuce
+
+from companion.errors import CompanionError
+
+Z: Final = 3.0
+"""The ordinal shown is ``mu - Z * sigma``: a conservative skill (99.7% one-sided)."""
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS results (
+    id TEXT PRIMARY KEY,
+    table_name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    ended_utc TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    received REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_order ON results (ended_utc, id);
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    payload TEXT,
+    received REAL NOT NULL
+);
+"""
+
+
+class StoreError(CompanionError):
+    """The club's database cannot be opened or written (names the file and the reason)."""
+
+
+def utc(text: str) -> str:
+    """An ISO 8601 time as UTC ISO 8601 (a time without an offset is taken as UTC), so
+    that results sort by the instant they ended.
+
+    :raises ValueError: ``text`` is no ISO 8601 time.
+    """
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def rating_name(seat: Mapping[str, Any]) -> str:
+    """The name a seat is rated under: its name for a human, ``"Computer (level)"`` for
+    the computer."""
+    if seat.get("kind") == "computer":
+        return f"Computer ({seat.get('level') or '?'})"
+    return str(seat.get("name", "?"))
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating in one game: ``mu`` (the estimated skill, 25 at the start),
+    ``sigma`` (its uncertainty, one standard deviation, 8.33 at the start), ``games``
+    rated and ``wins``; :attr:`ordinal` is ``mu - 3 sigma``."""
+
+    game: str
+    player: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill, ``mu - 3 * sigma`` (what the table is sorted by)."""
+        return self.mu - Z * self.sigma
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table's latest state: ``table`` name, its ``payload`` (``None``: no game) and
+    when it was received (Unix seconds)."""
+
+    table: str
+    payload: dict[str, Any] | None
+    received: float
+
+
+class ClubStore:
+    """The SQLite file at ``path`` (``":memory:"`` for tests), created when missing.
+
+    :raises StoreError: the file cannot be opened or is not the club's database.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the club's database: {exc}") from None
+        self._ratings: dict[str, list[Rating]] | None = None
+
+    def close(self) -> None:
+        """Close the database; safe twice."""
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: Sequence[object]) -> int:
+        try:
+            with self._lock:
+                return self._db.execute(sql, args).rowcount
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
+
+    def add_result(self, payload: Mapping[str, Any], *, received: float = 0.0) -> bool:
+        """Keep a checked result payload; ``True`` when it is new, ``False`` when a
+        result with its id is stored already (the first copy is kept).
+
+        :raises StoreError: the database cannot be written.
+        :raises ValueError: the payload's ``ended`` is no ISO 8601 time.
+        """
+        added = self._write(
+            "INSERT OR IGNORE INTO results (id, table_name, game, ended_utc, payload, received) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (payload["id"], payload["table"], payload["game"], utc(payload["ended"]),
+             json.dumps(payload, ensure_ascii=False), received)) == 1
+        if added:
+            self._ratings = None
+        return added
+
+    def set_table(self, table: str, payload: Mapping[str, Any] | None, *,
+                  received: float = 0.0, text: str | None = None) -> None:
+        """Keep ``table``'s latest state (``None``: the table has no game now).
+        ``text``: the payload's JSON as received, when the caller has it (not encoded
+        again).
+
+        :raises StoreError: the database cannot be written.
+        """
+        if text is None and payload is not None:
+            text = json.dumps(payload, ensure_ascii=False)
+        self._write("INSERT INTO tables (name, payload, received) VALUES (?, ?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET payload = excluded.payload, "
+                    "received = excluded.received", (table, text, received))
+
+    def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def results(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The stored result payloads, the latest ended first (``limit``: at most so many)."""
+        rows = self._read("SELECT payload FROM results ORDER BY ended_utc DESC, id DESC"
+                          + (" LIMIT ?" if limit is not None else ""),
+                          (limit,) if limit is not None else ())
+        return [json.loads(r[0]) for r in rows]
+
+    def has_result(self, rid: str) -> bool:
+        """Whether a result with the id ``rid`` is stored."""
+        return bool(self._read("SELECT 1 FROM results WHERE id = ?", (rid,)))
+
+    def result_ids(self) -> list[str]:
+        """Every stored result id, in result order."""
+        return [r[0] for r in self._read("SELECT id FROM results ORDER BY ended_utc, id")]
+
+    def count(self) -> int:
+        """How many results are stored."""
+        return int(self._read("SELECT COUNT(*) FROM results")[0][0])
+
+    def tables(self) -> list[TableState]:
+        """Every table known, by name, with its latest state."""
+        return [TableState(name, None if text is None else json.loads(text), received)
+                for name, text, received in
+                self._read("SELECT name, payload, received FROM tables ORDER BY name")]
+
+    def ratings(self) -> dict[str, list[Rating]]:
+        """Per game id, every rated player's :class:`Rating`, best ordinal first (ties by
+        name). Computed again only after a result was added."""
+        cached = self._ratings
+        if cached is not None:
+            return cached
+        rows = self._read("SELECT payload FROM results ORDER BY ended_utc, id")
+        computed = compute_ratings(json.loads(r[0]) for r in rows)
+        self._ratings = computed
+        return computed
+
+
+def compute_ratings(results: Any) -> dict[str, list[Rating]]:
+    """Ratings from result payloads taken in the order given (see the module): each
+    game's winners ranked first, every other seat second. ``winner`` ``null`` (a shared
+    win) ranks every seat equal."""
+    model = PlackettLuce()
+    current: dict[tuple[str, str], Any] = {}
+    played: dict[tuple[str, str], list[int]] = {}
+    for result in results:
+        game = result["game"]
+        names = [rating_name(s) for s in result["seats"]]
+        if len(set(names)) != len(names) or len(names) < 2:
+            continue
+        teams = [[current.get((game, n)) or model.rating(name=n)] for n in names]
+        winner = result.get("winner")
+        seat_names = [s.get("name") for s in result["seats"]]
+        ranks = [1.0 if winner is None or name == winner else 2.0 for name in seat_names]
+        rated = model.rate(teams, ranks=ranks)
+        for n, team, rank in zip(names, rated, ranks, strict=True):
+            current[(game, n)] = team[0]
+            tally = played.setdefault((game, n), [0, 0])
+            tally[0] += 1
+            tally[1] += 1 if rank == 1.0 and winner is not None else 0
+    out: dict[str, list[Rating]] = {}
+    for (game, name), r in current.items():
+        games, wins = played[(game, name)]
+        out.setdefault(game, []).append(Rating(game, name, float(r.mu), float(r.sigma), games, wins))
+    for ratings in out.values():
+        ratings.sort(key=lambda r: (-r.ordinal, r.player))
+    return dict(sorted(out.items()))
+
+
+__all__ = ["ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "rating_name",
+           "utc"]
