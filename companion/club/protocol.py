@@ -16,7 +16,8 @@ Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
     one result.
 
 ``"actions"`` are the journal's action records in force (taken-back ones removed),
-exactly as written in its lines: the club rebuilds the position by replaying them
+as written in its lines but without their ``"events"`` words (:func:`bare_actions`;
+the result id is still taken over the records as written): the club rebuilds the position by replaying them
 (:func:`companion.app.journal.parse_action`). A result's ``"winner"`` is the winner's
 name, or ``null`` when the game ended with more than one winner (a shared win).
 Abandoned games have no result: only their state says ``"abandoned"``.
@@ -210,6 +211,14 @@ def last_event(records: Sequence[Mapping[str, Any]]) -> str:
     return ""
 
 
+def bare_actions(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The journal's action records without their ``events`` words: the club replays
+    the actions and has the events from its own engine. Without them a 1,000-action
+    Cretan Labyrinth game (its events are long sentences) fits in :data:`MAX_PAYLOAD`,
+    and the states a table sends over a game are a few times smaller."""
+    return [{k: v for k, v in r.items() if k != "events"} for r in records]
+
+
 def state_payload(loaded: Loaded, *, table: str, updated: str | None = None) -> dict[str, Any]:
     """The live-state payload of a journal read back (see the module doc).
 
@@ -223,7 +232,7 @@ def state_payload(loaded: Loaded, *, table: str, updated: str | None = None) -> 
         "v": VERSION, "table": check_table(table), "game": loaded.game.id,
         "players": loaded.players, "options": dict(loaded.header.get("options") or {}),
         "names": who, "seats": seats(loaded.header, who),
-        "actions": [dict(r) for r in loaded.records], "status": now,
+        "actions": bare_actions(loaded.records), "status": now,
         "turn": loaded.state.player_to_act_name if now == "playing" else None,
         "last": last_event(loaded.records), "journal": loaded.path.name,
         "updated": updated or now_iso(),
@@ -253,7 +262,7 @@ def result_payload(
         "seats": seats(loaded.header, names(loaded)), "winner": winner(loaded),
         "moves": len(loaded.records),
         "started": started if isinstance(started, str) else (ended or now_iso()),
-        "ended": ended or now_iso(), "actions": [dict(r) for r in loaded.records],
+        "ended": ended or now_iso(), "actions": bare_actions(loaded.records),
     }
     validate_result(payload)
     return payload
