@@ -32,6 +32,7 @@ from companion.app.screens.base import (
     Screen,
     Seat,
     Think,
+    is_error,
 )
 from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
 from companion.app.screens.play import (
@@ -72,5 +73,5 @@ __all__ = [
     "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
     "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",
     "act", "computer_move", "data_files", "for_position", "hint_lines", "option_choices",
-    "picture_marked", "throw_drawn",
+    "is_error", "picture_marked", "throw_drawn",
 ]
