@@ -560,7 +560,7 @@ def taken_back_words(taken: TakenBack) -> str:
     by = say(taken.by)
     if taken.move == PASS:
         return _("{player}'s lost throw is taken back.").format(player=by)
-    notation = taken.move.notation
+    notation = say(taken.move.notation)
     try:
         highlight = board_model(taken.before, highlight=taken.move).highlight
     except ValueError:  # a game without a board picture (none of the four)

@@ -98,6 +98,7 @@ TEMPLATES: tuple[str, ...] = (
     N_("{player} attacks {other} for the Magic Key"),
     N_("{player} averts the danger with the {item}"),
     N_("{player} cannot move {way}"),
+    N_("{player} cannot move in any direction"),
     N_("{player} defeats {other} and takes the Magic Key"),
     N_("{player} defends the Magic Key against {other}"),
     N_("{player} does not attack {other}"),
@@ -125,7 +126,25 @@ TEMPLATES: tuple[str, ...] = (
     N_("{player}'s turn"),
     N_("{players} tie with {value} and throw again"),
     N_("the {colour} deck is empty: no card"),
+    N_("the board is blocked, no throw can move a plinth; {mine} against {theirs} plinths in "
+       "the opponent's Home Row"),
+    N_("the round limit ({rounds}) is reached; the leaders share the win"),
     N_("The walls shift. Go {way}."),
+    # -- moves' notations with words in them (the moves screen's rows)
+    N_("enter {dst}"),
+    N_("{src}-off"),
+    N_("{src}-{dst} with {value}"),
+    N_("{src}-{dst} to {last} with {value}"),
+    N_("{src}-{dst} to {last}"),
+    N_("attack {player}"),
+    N_("swap {player}"),
+    N_("avert {item}"),
+    N_("show {item}"),
+    N_("cross to {dst}"),
+    N_("fly {dst}"),
+    N_("ride from {src}"),
+    N_("stay on {src}"),
+    N_("resurrect {dst}"),
 )
 """The rules' sentences with their fields named, as :func:`say` matches them."""
 
@@ -142,6 +161,10 @@ WORDS: tuple[str, ...] = (
     N_("NORTH"), N_("SOUTH"), N_("EAST"), N_("WEST"), N_("palace"),
     N_("Magic Bow and Arrow"), N_("Magic Feather"), N_("Magic Sword"), N_("Mirror"),
     N_("Rope"), N_("Shrinking Potion"), N_("Head of Medusa"), N_("House of Beauty"),
+    # Moves without a square, and the tools and weapons by their short names.
+    N_("pass"), N_("take-key"), N_("no-attack"), N_("keep-diamonds"), N_("face-danger"),
+    N_("bow"), N_("sword"), N_("feather"), N_("potion"), N_("rope"), N_("mirror"), N_("head"),
+    N_("Medusa-head"), N_("key"), N_("Cyclops"), N_("Medusa"), N_("Minotaur"),
     # The implements (State.throw_spec.describe()).
     N_("1 coloured stick"), N_("1 solid stick"), N_("3 casting sticks"),
     N_("4 casting sticks"), N_("5 casting sticks"), N_("a blue card"),
@@ -152,9 +175,6 @@ WORDS: tuple[str, ...] = (
     N_("all four pieces borne off"),
     N_("back at the own gateway with four diamonds and the Magic Key"),
     N_("first plinth in the opponent's Home Row (quick mode)"),
-    N_("the board is blocked, no throw can move a plinth; {mine} against {theirs} plinths in "
-       "the opponent's Home Row"),
-    N_("the round limit ({rounds}) is reached; the leaders share the win"),
     # The options' help (Option.help), shown on an option's page.
     N_("Magic Keys in the palace: 1 (the rules) or 4 (the footnote: no battles)"),
     N_("Player 1 tosses a dual-coloured stick and plays the colour shown"),
@@ -188,6 +208,8 @@ WORDS: tuple[str, ...] = (
 """The rules' fixed words the screens show: a catalogue entry each (:func:`say`)."""
 
 _FIELD = re.compile(r"\{(\w+)\}")
+NUMBERS = frozenset({"count", "value", "total", "rounds", "mine", "theirs", "distance"})
+"""The fields of :data:`TEMPLATES` that are always a number (matched as digits only)."""
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -195,7 +217,8 @@ def _pattern(template: str) -> re.Pattern[str]:
     out, at = [], 0
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at:m.start()]))
-        out.append(f"(?P<{m.group(1)}>.+?)")
+        name = m.group(1)
+        out.append(f"(?P<{name}>\\d+)" if name in NUMBERS else f"(?P<{name}>.+?)")
         at = m.end()
     out.append(re.escape(template[at:]))
     return re.compile("".join(out), re.DOTALL)
@@ -217,16 +240,35 @@ def template_of(text: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+_SQUARE = r"(?:\d+|[a-l]\d+|gate\d+|palace)"
+_WORDLESS = re.compile(rf"[\d\W]*|[a-l]\d+|gate\d+|{_SQUARE}-{_SQUARE}(?: \[[\d+]+\])?")
+"""Texts with nothing to translate: numbers, squares (``12``, ``d4``, ``gate2``), a
+move's squares (``12-16``, ``palace-f8``: a notation, as the board is labelled)."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _say(text: str, lang: str) -> str:
     own = _(text)
-    if own != text or not text or text.isdigit():
+    if own != text or _WORDLESS.fullmatch(text):
         return own
     found = template_of(text)
     if found is None:
         return text
     template, fields = found
     return _(template).format(**{k: _say(v, lang) for k, v in fields.items()})
+
+
+def unsaid(text: str) -> list[str]:
+    """The parts of the rules' ``text`` that :func:`say` leaves in English in the
+    language in use (none: all of it is said): a text that is neither a catalogue
+    entry, nor made from a template, nor without words (a number, a square), or such
+    a part of a template's fields."""
+    if _(text) != text or _WORDLESS.fullmatch(text):
+        return []
+    found = template_of(text)
+    if found is None:
+        return [text]
+    return [part for value in found[1].values() for part in unsaid(value)]
 
 
 def say(text: str) -> str:
@@ -238,4 +280,38 @@ def say(text: str) -> str:
     return _say(text, language())
 
 
-__all__ = ["TEMPLATES", "WORDS", "say", "template_of"]
+__all__ = ["TEMPLATES", "WORDS", "extract_data_texts", "say", "template_of", "unsaid"]
+
+
+def extract_data_texts(fileobj, keywords, comment_tags, options):  # type: ignore[no-untyped-def]
+    """A Babel extraction method for the rules' data files (``babel.cfg``): every
+    ``text`` and ``creature`` of a deck file (the cards' words), so that a card drawn is
+    said in the language in use (:func:`say`). Yields Babel's ``(line, function,
+    message, comments)``."""
+    import tomllib
+
+    raw = fileobj.read().decode("utf-8")
+    data = tomllib.loads(raw)
+    lines = raw.splitlines()
+    seen: set[str] = set()
+
+    def line_of(text: str) -> int:
+        quoted = f'"{text}"'
+        return next((i + 1 for i, line in enumerate(lines) if quoted in line), 0)
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("text", "creature") and isinstance(value, str) and value:
+                    if value not in seen:
+                        seen.add(value)
+                        found.append((line_of(value), "_", value, []))
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    found: list[tuple[int, str, str, list[str]]] = []
+    walk(data)
+    yield from found

@@ -224,7 +224,7 @@ class Moves(Page):
                 ends.setdefault(label, move)
         items: list[tuple[str, Move | None, tuple[Move, ...]]] = []
         if here is not None:
-            items.append((_("play {move}").format(move=here.notation), here, (here,)))
+            items.append((_("play {move}").format(move=say(here.notation)), here, (here,)))
         for label, moves in groups.items():
             items.append((label, moves[0] if len(moves) == 1 and label in ends else None, tuple(moves)))
         return items
@@ -379,7 +379,7 @@ class BoardPage(Page):
         title = say(state.game.title)
         if self.move is not None:
             title = _("{player}: {move}").format(player=say(state.player_to_act_name),
-                                                 move=self.move.notation)
+                                                 move=say(self.move.notation))
         if self.plays and self.move is not None:
             hint = _(PLAYS_KEYS.get(self.plays, "OK: {plays}  BACK: back")).format(plays=self.plays)
         elif self._pages(seat) > 1:

@@ -59,7 +59,7 @@ class ComputerMove(Page):
     def view(self, seat: Seat) -> View:
         assert self.move is not None
         return View("computer", threw_title(seat), (
-            _("Computer: {move}").format(move=self.move.notation), _("Move its piece, then OK."),
+            _("Computer: {move}").format(move=say(self.move.notation)), _("Move its piece, then OK."),
         ), picture=picture_marked(seat), hint=_("OK: done THROW: board"))
 
     def ok(self, seat: Seat) -> None:
@@ -143,7 +143,7 @@ def hint_lines(state: State, think: Think) -> tuple[str, ...]:
     best = think(state, "strong")
     chance = round(100 * estimate(state, state.current_player))
     return (
-        _("Best: {move}").format(move=best.notation),
+        _("Best: {move}").format(move=say(best.notation)),
         _("{player}'s chance to win: about {percent}% (from the position of the pieces)").format(
             player=say(state.player_to_act_name), percent=chance),
     )
