@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
-from companion.i18n import N_, _, language
+from companion.i18n import N_, _, known, language
 
 TEMPLATES: tuple[str, ...] = (
     # -- lists, in any sentence (the most general: tried last)
@@ -263,7 +263,7 @@ def unsaid(text: str) -> list[str]:
     language in use (none: all of it is said): a text that is neither a catalogue
     entry, nor made from a template, nor without words (a number, a square), or such
     a part of a template's fields."""
-    if _(text) != text or _WORDLESS.fullmatch(text):
+    if known(text) or _WORDLESS.fullmatch(text):
         return []
     found = template_of(text)
     if found is None:
