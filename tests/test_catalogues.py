@@ -50,7 +50,7 @@ def code_messages() -> set[str | tuple[str, ...]]:
     """Every message the code (and the bundled deck file) uses, extracted in memory
     with the mapping of ``babel.cfg``, as ``make catalogs`` does."""
     with (ROOT / "babel.cfg").open() as fh:
-        method_map, options_map = parse_mapping_cfg(fh)
+        method_map, options_map = parse_mapping_cfg(fh)  # type: ignore[no-untyped-call]
     found: set[str | tuple[str, ...]] = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(ROOT / "companion"), method_map, options_map,
@@ -82,14 +82,19 @@ def test_the_committed_mo_is_the_compile_of_the_po() -> None:
     assert GERMAN_MO.read_bytes() == buf.getvalue(), "run make catalogs and commit the .mo"
 
 
+def texts(value: object) -> tuple[str, ...]:
+    """A message's id or string as a tuple (one text, or the plural forms)."""
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value) if isinstance(value, tuple | list) else ()
+
+
 def test_each_translation_keeps_the_placeholders_of_its_message() -> None:
     for m in german():
         if not m.id:
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        wanted = sorted(set(FIELD.findall(ids[-1])))
-        for s in strings:
+        wanted = sorted(set(FIELD.findall(texts(m.id)[-1])))
+        for s in texts(m.string):
             assert sorted(set(FIELD.findall(s))) == wanted, f"{m.id!r} -> {s!r}"
 
 
@@ -105,8 +110,7 @@ def test_the_german_plural_rule_is_one_and_other() -> None:
 def test_the_panel_font_draws_every_letter_of_the_german_catalogue() -> None:
     """No German letter falls back to the font's ``?``: ä ö ü Ä Ö Ü ß are drawn."""
     drawn = set(string.printable) - set(string.whitespace) | {" "} | set(font.EXTRA)
-    used = {ch for m in german() if m.id
-            for s in (m.string if isinstance(m.string, tuple) else (m.string,)) for ch in s}
+    used = {ch for m in german() if m.id for s in texts(m.string) for ch in s}
     assert used - drawn == set()
     assert {"ä", "ö", "ü", "ß"} <= used  # the check is not vacuous
     question = font.glyph("?")

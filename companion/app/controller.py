@@ -123,6 +123,8 @@ class Controller:
         base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
         if base.source not in self.sources:
             base = replace(base, source=self.sources[0])
+        if base.language != language():  # the words are in the language in use (the
+            base = replace(base, language=language())  # service sets the configured one)
         self.prefs = base
         self.saved = saved
         self.wired = {"buzzer": buzzer, "led": led}
@@ -537,7 +539,7 @@ class Controller:
         """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
         the change still holds until the companion stops). A new language is used at
         once (:func:`companion.i18n.set_language`): the next view is drawn in it."""
-        if prefs.language != language():
+        if prefs.language != self.prefs.language:
             set_language(prefs.language)
         self.prefs = prefs
         if self.saved is not None:

@@ -31,6 +31,7 @@ from companion.ui import font
 from companion.ui.font import ELLIPSIS, text_width, wrap
 from companion.ui.games.boards.pixels import highlighted_squares
 from companion.ui.render import body_lines, columns, render
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 SIZES = ((128, 64), (128, 32))
@@ -76,7 +77,8 @@ class Checked:
             whole.update(wrap(item, cols))
         if view.picture is not None:  # the throw: its faces and its score
             pic = view.picture
-            whole.update({"?", "=" + pic.caption, *pic.faces, *(f.replace(":", " ") for f in pic.faces)})
+            whole.update({"?", "=" + pic.caption, *pic.faces,
+                          *(say(f.replace(":", " ")) for f in pic.faces)})
         for line in view.lines:
             pieces = wrap(line, cols)
             assert "".join(pieces).replace(" ", "") == line.replace("\n", "").replace(" ", ""), (
