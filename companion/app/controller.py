@@ -439,7 +439,7 @@ class Controller:
             return _("Settings set aside"), tuple(notices)
         if self.problems:  # one journal at a time, in its own words
             problem = self.problems.pop(0)
-            return problem.title, problem.lines
+            return problem.said()
         return None
 
     def act(self, action: Action) -> sc.Played | None:
