@@ -119,8 +119,9 @@ def test_the_panel_font_draws_every_letter_of_the_german_catalogue() -> None:
 
 def rules_words(game_id: str, players: int, seed: int) -> Iterator[str]:
     """Every text of the rules a whole random game of ``game_id`` shows: its title, its
-    players' names, each event, the implement due, each legal move's notation, the
-    reason of the end; the options' help and values."""
+    players' names, each event, the implement due and the words of its faces entered by
+    hand, each legal move's notation, the reason of the end; the options' help and
+    values."""
     cls = game_class(game_id)
     yield cls.title
     for option in cls.options:
@@ -131,8 +132,11 @@ def rules_words(game_id: str, players: int, seed: int) -> Iterator[str]:
     state = game.new_state(players)
     yield from (game.player_name(p, players) for p in range(players))
     while state.phase is not Phase.OVER:
-        if state.phase is Phase.THROW and state.throw_spec is not None:
-            yield state.throw_spec.describe()
+        spec = state.throw_spec
+        if state.phase is Phase.THROW and spec is not None:
+            yield spec.describe()
+            if spec.kind != "card":  # a card is entered by its id (the manual screen)
+                yield from (spec.entry_words(face) for slot in spec.entry_slots() for face in slot)
         else:
             yield from (m.notation for m in state.legal_moves())
         yield from (e.text for e in state.apply(random_action(state, rnd.randrange)))

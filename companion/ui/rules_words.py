@@ -145,6 +145,12 @@ TEMPLATES: tuple[str, ...] = (
     N_("ride from {src}"),
     N_("stay on {src}"),
     N_("resurrect {dst}"),
+    # -- a throw entered by hand (Implement.entry_words)
+    N_("{value} (1 light side)"),
+    N_("{value} ({count} light sides)"),
+    N_("{value} (no light side)"),
+    N_("{count}:red"),
+    N_("{count}:blue"),
 )
 """The rules' sentences with their fields named, as :func:`say` matches them."""
 
@@ -158,7 +164,7 @@ WORDS: tuple[str, ...] = (
     # Colours, directions, squares and things named inside sentences.
     N_("blue"), N_("red"), N_("green"), N_("yellow"),
     N_("north"), N_("south"), N_("east"), N_("west"), N_("any way"),
-    N_("NORTH"), N_("SOUTH"), N_("EAST"), N_("WEST"), N_("palace"),
+    N_("NORTH"), N_("SOUTH"), N_("EAST"), N_("WEST"), N_("palace"), N_("any-way"),
     N_("Magic Bow and Arrow"), N_("Magic Feather"), N_("Magic Sword"), N_("Mirror"),
     N_("Rope"), N_("Shrinking Potion"), N_("Head of Medusa"), N_("House of Beauty"),
     # Moves without a square, and the tools and weapons by their short names.
