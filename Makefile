@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test test-pi bench lint typecheck clean debian-tools
+.PHONY: demo test test-pi bench lint typecheck clean debian-tools catalogs
 
 # setuptools' "Editable installation" banner is a warning pip passes on even with
 # --quiet (make demo's first run showed it): filtered by its message, others still show.
@@ -35,6 +35,19 @@ DEBIAN_TEST_PROGRAMS := /usr/bin/chromium:chromium espeak-ng:espeak-ng sox:sox \
                         mosquitto_passwd:mosquitto
 debian-tools:
 	@bash tests/tools/debian-packages.sh $(DEBIAN_TEST_PROGRAMS)
+
+# The message catalogues (companion/i18n.py): the words of the code and of the bundled
+# deck file extracted with Babel (babel.cfg) into a template outside the tree, each
+# language's .po brought up to date with it (new words untranslated, no fuzzy guesses),
+# then compiled to the .mo the box loads. A new language: copy de's .po to
+# companion/locale/<code>/LC_MESSAGES/, translate it, run this.
+POT := $(VENV)/companion.pot
+catalogs: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --sort-output \
+		--project=board-companion -c TRANSLATORS: -o $(POT) companion
+	$(BIN)/pybabel -q update -i $(POT) -d companion/locale -D companion \
+		--no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile --statistics -d companion/locale -D companion
 
 test: $(STAMP) debian-tools
 	$(BIN)/ruff check companion tests benchmarks

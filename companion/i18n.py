@@ -117,6 +117,13 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
+def known(message: str) -> bool:
+    """Whether the language in use has ``message`` (always, for English: the text in
+    the code is English); a translation may be the same word (``normal``)."""
+    catalog = getattr(_current, "_catalog", None)
+    return catalog is None or message in catalog
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for the count ``n`` in the language in use
     (its catalogue's plural rule); the caller formats ``n`` into it."""
@@ -141,6 +148,7 @@ __all__ = [
     "SOURCE_LANGUAGE",
     "UnknownLanguage",
     "_",
+    "known",
     "language",
     "languages",
     "load",

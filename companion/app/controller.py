@@ -54,7 +54,7 @@ from companion.app.table import Table, TakenBack
 from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
-from companion.i18n import _
+from companion.i18n import _, language, set_language
 from companion.rules import (
     PASS,
     Action,
@@ -73,6 +73,7 @@ from companion.speech import Silent, Speaker
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,8 @@ class Controller:
         base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
         if base.source not in self.sources:
             base = replace(base, source=self.sources[0])
+        if base.language != language():  # the words are in the language in use (the
+            base = replace(base, language=language())  # service sets the configured one)
         self.prefs = base
         self.saved = saved
         self.wired = {"buzzer": buzzer, "led": led}
@@ -254,7 +257,7 @@ class Controller:
         that the worker did at once)."""
         self.cue = None
         self._apply(event)
-        for _round in range(10_000):  # a computer playing itself ends; the bound is a guard
+        for _n in range(10_000):  # a computer playing itself ends; the bound is a guard
             done = self.worker.collect()
             if not done:
                 break
@@ -288,7 +291,8 @@ class Controller:
             self.source_trouble[event.source] = event.text
             if event.source == self.source:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
-                self.show_message("Throw source failed", (event.text, f"Using {fallback} instead."),
+                self.show_message(_("Throw source failed"),
+                                  (event.text, _("Using {source} instead.").format(source=fallback)),
                                   then=self.page)
                 self.change(replace(self.prefs, source=fallback))
         elif isinstance(event, SpeechFailed):  # the game goes on silently
@@ -382,9 +386,9 @@ class Controller:
         elif isinstance(event, ComputerChose):
             self.goto(sc.ComputerMove(move=event.move))
         elif isinstance(event, HintFound):
-            self.show_message("Hint", event.lines, then=None)
+            self.show_message(_("Hint"), event.lines, then=None)
         else:
-            self.show_message("Computer failed", (event.text,), then=sc.Pause())
+            self.show_message(_("Computer failed"), (event.text,), then=sc.Pause())
 
     def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
         """Make the computer's throw; a disk that cannot take it is said (the game is
@@ -392,10 +396,10 @@ class Controller:
         try:
             acted = table.act(event.throw)
         except OSError as exc:
-            self.show_message("Cannot save", (str(exc), "The throw was not made."), then=None)
+            self.show_message(_("Cannot save"), (str(exc), _("The throw was not made.")), then=None)
             return
         except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
-            self.show_message("Computer failed", (str(exc),), then=sc.Pause())
+            self.show_message(_("Computer failed"), (str(exc),), then=sc.Pause())
             return
         self.said = tuple(e.text for e in acted.events)
         self.cue = Cue.THROW
@@ -407,7 +411,7 @@ class Controller:
         if isinstance(then, sc.Message):
             then = then.under
         self.page = sc.Message(title=title, lines=lines, under=then)
-        if title in sc.ERRORS:
+        if sc.is_error(title):
             self.cue = Cue.ERROR
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
@@ -440,10 +444,10 @@ class Controller:
         the configuration's problems together first, then each damaged journal."""
         if self.notices:
             notices, self.notices = self.notices, []
-            return "Settings set aside", tuple(notices)
+            return _("Settings set aside"), tuple(notices)
         if self.problems:  # one journal at a time, in its own words
             problem = self.problems.pop(0)
-            return problem.title, problem.lines
+            return problem.said()
         return None
 
     def act(self, action: Action) -> sc.Played | None:
@@ -455,10 +459,11 @@ class Controller:
         try:
             acted = self.table.act(action)
         except RulesError as exc:
-            self.show_message("Not allowed", (str(exc),), then=self.page)
+            self.show_message(_("Not allowed"), (str(exc),), then=self.page)
             return None
         except OSError as exc:
-            self.show_message("Cannot save", (str(exc), "The action was not made."), then=self.page)
+            self.show_message(_("Cannot save"), (str(exc), _("The action was not made.")),
+                              then=self.page)
             return None
         after = self.table.state
         if after.phase is Phase.THROW and after.current_player != before:
@@ -483,15 +488,15 @@ class Controller:
         try:
             undone = self.table.undo()
         except OSError as exc:
-            self.show_message("Cannot save", (str(exc),), then=self.page)
+            self.show_message(_("Cannot save"), (str(exc),), then=self.page)
             return
         if undone is None:
-            self.show_message("Nothing to undo", ("No move has been made yet.",), then=self.page)
+            self.show_message(_("Nothing to undo"), (_("No move has been made yet."),), then=self.page)
             return
         self.said = ()
         taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
         lines = tuple(taken_back_words(t) for t in taken)
-        self.show_message("Undone", (*lines, "Put the pieces back as they were."), then=None)
+        self.show_message(_("Undone"), (*lines, _("Put the pieces back as they were.")), then=None)
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
               seats: Mapping[int, str], *, setup: sc.Page) -> None:
@@ -500,10 +505,10 @@ class Controller:
         try:
             table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
         except RulesError as exc:
-            self.show_message("Cannot start", (str(exc),), then=setup)
+            self.show_message(_("Cannot start"), (str(exc),), then=setup)
             return
         except OSError as exc:
-            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            self.show_message(_("Cannot save games"), (str(exc),), then=sc.Menu())
             return
         self.play(table, ())
 
@@ -516,7 +521,7 @@ class Controller:
         try:
             table = Table.reopen(self.store, loaded)
         except OSError as exc:
-            self.show_message("Cannot save games", (str(exc),), then=sc.Menu())
+            self.show_message(_("Cannot save games"), (str(exc),), then=sc.Menu())
             return
         if not resume:
             table.end("abandoned")
@@ -525,9 +530,9 @@ class Controller:
         try:  # the position first: the players check their board against it
             board_model(table.state)
         except ValueError:  # a game without a board picture (none of the four)
-            self.play(table, ("Game resumed.",))
+            self.play(table, (_("Game resumed."),))
         else:
-            self.play(table, ("Game resumed.",), first=sc.BoardPage())
+            self.play(table, (_("Game resumed."),), first=sc.BoardPage())
 
     def end_game(self) -> None:
         """End the game in play (recorded as abandoned unless it is over)."""
@@ -535,18 +540,21 @@ class Controller:
         self.close()
         self.menu()
         if failed is not None:
-            self.show_message("Cannot save", (failed, "The game is offered again at the next start."),
+            self.show_message(_("Cannot save"), (failed, _("The game is offered again at the next start.")),
                               then=sc.Menu())
 
     def change(self, prefs: Prefs) -> None:
         """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
-        the change still holds until the companion stops)."""
+        the change still holds until the companion stops). A new language is used at
+        once (:func:`companion.i18n.set_language`): the next view is drawn in it."""
+        if prefs.language != self.prefs.language:
+            set_language(prefs.language)
         self.prefs = prefs
         if self.saved is not None:
             try:
                 self.saved.save(prefs)
             except OSError as exc:
-                self.show_message("Cannot save settings", (str(exc),), then=self.page)
+                self.show_message(_("Cannot save settings"), (str(exc),), then=self.page)
 
     def close(self) -> None:
         """Close the journal of the game in play (everything in it is already on disk)."""
@@ -559,23 +567,29 @@ def taken_back_words(taken: TakenBack) -> str:
     """One move taken back, in words, with where its piece goes back to: ``Black's move
     11-13 is taken back: back to 11.``, ``White's move enter 6 is taken back: back on
     the plinth.``; a move that moved no piece (a pass, an answer) only by its name."""
+    by = say(taken.by)
     if taken.move == PASS:
-        return f"{taken.by}'s lost throw is taken back."
-    said = f"{taken.by}'s move {taken.move.notation} is taken back"
+        return _("{player}'s lost throw is taken back.").format(player=by)
+    notation = say(taken.move.notation)
     try:
         highlight = board_model(taken.before, highlight=taken.move).highlight
     except ValueError:  # a game without a board picture (none of the four)
         highlight = None
     if highlight is None:
         src = taken.move.src
-        return f"{said}: back to {src}." if src is not None else f"{said}."
+        if src is None:
+            return _("{player}'s move {move} is taken back.").format(player=by, move=notation)
+        return _("{player}'s move {move} is taken back: back to {square}.").format(
+            player=by, move=notation, square=src)
     if highlight.src is not None:
-        return f"{said}: back to {highlight.src}."
+        return _("{player}'s move {move} is taken back: back to {square}.").format(
+            player=by, move=notation, square=highlight.src)
     if highlight.src_zone is PieceZone.BOARD:  # no piece moved
-        return f"{said}."
+        return _("{player}'s move {move} is taken back.").format(player=by, move=notation)
     board = board_model(taken.before)
     where = board.zone_word(highlight.src_zone) or highlight.src_zone.value
-    return f"{said}: back {where}."
+    return _("{player}'s move {move} is taken back: back {where}.").format(
+        player=by, move=notation, where=where)
 
 
 __all__ = ["PAUSE_ITEMS", "Controller", "Draw", "Reply", "Screen", "taken_back_words"]

@@ -39,13 +39,14 @@ import logging
 import os
 import re
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
 from companion.errors import CompanionError
+from companion.i18n import N_, _
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
 from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
 
@@ -153,11 +154,15 @@ class ProblemKind(enum.Enum):
 
 
 _TITLES: Final = {
-    ProblemKind.REPAIRED: "Journal repaired",
-    ProblemKind.DAMAGED: "Journal damaged",
-    ProblemKind.SET_ASIDE: "Journal set aside",
-    ProblemKind.UNUSABLE: "Journal unusable",
+    ProblemKind.REPAIRED: N_("Journal repaired"),
+    ProblemKind.DAMAGED: N_("Journal damaged"),
+    ProblemKind.SET_ASIDE: N_("Journal set aside"),
+    ProblemKind.UNUSABLE: N_("Journal unusable"),
 }
+_DAMAGED: Final = N_("Not repaired yet (is the disk full?): the damaged part is cut off, a "
+                     "copy kept, when the game is resumed.")
+_SET_ASIDE: Final = N_("Nothing could be repaired; set aside as {name}.")
+_UNUSABLE: Final = N_("It could not be set aside either: check the disk.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,15 +190,22 @@ class JournalProblem:
     def lines(self) -> tuple[str, ...]:
         """What happened, in words, for the message screen (a repair: the reason only,
         which ends with the number of actions kept)."""
+        return self._lines(lambda text: text)
+
+    def said(self) -> tuple[str, tuple[str, ...]]:
+        """:attr:`title` and :attr:`lines` in the language in use (the screen's; the
+        log keeps English), the reason as it is (a file's line and what is wrong)."""
+        return _(self.title), self._lines(_)
+
+    def _lines(self, words: Callable[[str], str]) -> tuple[str, ...]:
         if self.kind is ProblemKind.REPAIRED:
             return (self.reason,)
         if self.kind is ProblemKind.DAMAGED:
-            return (self.reason, "Not repaired yet (is the disk full?): the damaged part is "
-                    "cut off, a copy kept, when the game is resumed.")
+            return (self.reason, words(_DAMAGED))
         if self.kind is ProblemKind.SET_ASIDE:
             name = self.kept.name if self.kept else "?"
-            return (self.reason, f"Nothing could be repaired; set aside as {name}.")
-        return (self.reason, "It could not be set aside either: check the disk.")
+            return (self.reason, words(_SET_ASIDE).format(name=name))
+        return (self.reason, words(_UNUSABLE))
 
     def __str__(self) -> str:
         return " ".join(self.lines)

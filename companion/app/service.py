@@ -42,6 +42,7 @@ from companion.devices.display import DisplaySpec, Panel, make_device
 from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
+from companion.i18n import set_language
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
 from companion.ui.render import render
@@ -388,6 +389,7 @@ def build(
     :raises luma.core.error.DeviceNotFoundError: the I2C display is not there.
     """
     conf = dict(config)
+    set_language(conf["display.language"])  # the words of every screen from now on
     sched: Scheduler = scheduler or ThreadScheduler(
         on_error=lambda exc: log.error("timer error: %s", exc)
     )

@@ -39,8 +39,18 @@ this project's own glyph, the LCD font has none."""
 
 EXTRA: dict[str, tuple[str, ...]] = {
     ELLIPSIS: (".....", ".....", ".....", ".....", ".....", ".....", "X.X.X", "....."),
+    # German (companion/locale/de): the LCD font's a o u with two dots above their
+    # x-height; the capitals are a row shorter to make room for the dots in the cell.
+    "\u00e4": (".X.X.", ".....", ".XXX.", "....X", ".XXXX", "X...X", ".XXXX", "....."),
+    "\u00f6": (".X.X.", ".....", ".XXX.", "X...X", "X...X", "X...X", ".XXX.", "....."),
+    "\u00fc": (".X.X.", ".....", "X...X", "X...X", "X...X", "X..XX", ".XX.X", "....."),
+    "\u00c4": (".X.X.", ".....", ".XXX.", "X...X", "XXXXX", "X...X", "X...X", "....."),
+    "\u00d6": (".X.X.", ".....", ".XXX.", "X...X", "X...X", "X...X", ".XXX.", "....."),
+    "\u00dc": (".X.X.", ".....", "X...X", "X...X", "X...X", "X...X", ".XXX.", "....."),
+    "\u00df": (".XX..", "X..X.", "X..X.", "XXX..", "X..X.", "X..X.", "XXX..", "X...."),
 }
-"""Characters beyond ASCII that the panel draws, 5 columns x 8 rows."""
+"""Characters beyond ASCII that the panel draws, 5 columns x 8 rows: the ellipsis, and
+the German umlauts and sharp s (``ä ö ü Ä Ö Ü ß``)."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -48,7 +58,7 @@ def glyph(ch: str, scale: int = 1) -> Image.Image:
     """The mask (mode "1", ``5*scale`` x ``8*scale``) of ``ch``; unknown characters show ``?``."""
     from luma.core.legacy.font import LCD_FONT
 
-    code = ord(ch) if " " <= ch <= "~" else ord("?")
+    code = ord(ch) if " " <= ch <= "~" else ord("?")  # EXTRA's own, else "?"
     img = Image.new("1", (5, 8), 0)
     px = img.load()
     assert px is not None

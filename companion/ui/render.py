@@ -18,6 +18,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from companion.ui.font import CELL_H, CELL_W, ELLIPSIS, clip, draw_text, text_width, wrap
+from companion.ui.rules_words import say
 from companion.ui.view import LIGHT, ThrowPicture, View
 
 TITLE_H = 9
@@ -196,9 +197,7 @@ def _picture(image: Image.Image, draw: ImageDraw.ImageDraw, pic: ThrowPicture, t
             else:
                 draw_text(image, (x + 2, top + 4), face[:2], fill=ink)
         else:
-            label = face.replace(":", " ")
-            if pic.kind == "card":
-                label = face
+            label = face if pic.kind == "card" else say(face.replace(":", " "))  # "2 red", "south"
             w = text_width(label) + 5
             ink = _box(draw, (x, top, x + w - 1, top + PICTURE_H - 1), pic, i)
             draw_text(image, (x + 3, top + 4), label, fill=ink)

@@ -141,3 +141,22 @@ def test_the_service_draws_throws_with_the_secrets_module(monkeypatch: pytest.Mo
     monkeypatch.setattr(secrets, "randbelow", randbelow)
     throw = secure_draw(BinarySticks(4), 0)
     assert calls == [16] and throw.faces == ("L", "L", "L", "L")
+
+
+def test_the_service_starts_in_the_language_of_the_config(tmp_path: Path, mock_factory: Any) -> None:
+    """``display.language = "de"``: the words of the box are German from the first
+    screen on (issue 20)."""
+    from companion.i18n import language, set_language
+
+    values = config(tmp_path)
+    values["display.language"] = "de"
+    try:
+        parts = build(values, pin_factory=mock_factory)
+        try:
+            assert language() == "de"
+            assert parts.service.controller.prefs.language == "de"
+            assert "Schiedsrichter" in " ".join(parts.service.controller.view().lines)
+        finally:
+            parts.service.close()
+    finally:
+        set_language("en")

@@ -4,6 +4,7 @@ the next start under the flags, and a damaged saved file never stops the start."
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from companion.app.journal import JournalStore
 from companion.app.settings import FILE_NAME, Prefs, SavedSettings, load_saved
 from companion.devices.indicators import Cue
 from companion.devices.sources import SOURCE_NAMES
+from companion.i18n import language, set_language
 
 
 def args(*flags: str) -> argparse.Namespace:
@@ -37,7 +39,7 @@ def box(tmp_path: Path, **kw: object) -> Controller:
 def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
     ctl = box(tmp_path, buzzer=True, led=True)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
-                                "Sound: on", "Light: on", "Back")
+                                "Sound: on", "Light: on", "Language: English", "Back")
     send(ctl, OK)                      # the throw source: the serial shaker
     send(ctl, DOWN, OK, OK)            # sleep: 30 min, 60 min
     send(ctl, DOWN, OK)                # contrast: from 100% round to 25%
@@ -121,7 +123,8 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
 
 def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
     ctl = box(tmp_path)
-    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%", "Back")
+    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
+                                "Language: English", "Back")
 
 
 def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:
@@ -136,3 +139,39 @@ def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Pa
     assert (tmp_path / (FILE_NAME + ".unusable")).read_bytes() == b"[display]\nsleep_after = nan\n"
     assert (tmp_path / (FILE_NAME + ".unusable.1")).read_bytes() == b"[display]\ncontrast = 300\n"
     assert f"set aside as {FILE_NAME}.unusable.1" in second.problems[0]
+
+
+@pytest.fixture
+def english_after() -> Iterator[None]:
+    yield
+    set_language("en")
+
+
+def test_the_language_row_switches_the_words_at_once_and_is_saved(
+        tmp_path: Path, english_after: None) -> None:
+    """Issue 20: the language is chosen in Settings; the screen is redrawn in it at
+    once, and the choice is saved like the other settings (restored at the next
+    start, as ``display.language``)."""
+    ctl = box(tmp_path)
+    rows = ctl.view().items
+    assert rows[-2:] == ("Language: English", "Back")
+    send(ctl, *[DOWN] * (len(rows) - 2), OK)
+    view = ctl.view()
+    assert language() == "de"
+    assert view.title == "Einstellungen"
+    assert view.items[-2:] == ("Sprache: Deutsch", "Zurück")
+    assert view.items[0] == "Wurf: gpio-shaker"
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
+    assert resolved.values["display.language"] == "de"
+    assert resolved.origins["display.language"] == "saved setting"
+    send(ctl, OK)  # round again: English
+    assert language() == "en" and ctl.view().title == "Settings"
+
+
+def test_the_box_starts_in_the_configured_language(tmp_path: Path, english_after: None) -> None:
+    """``display.language`` in the configuration: the controller's first screens are
+    in it, and the Settings row names it."""
+    set_language("de")  # as the service does before it builds the controller
+    ctl = box(tmp_path)
+    assert ctl.prefs.language == "de"
+    assert ctl.view().items[-2:] == ("Sprache: Deutsch", "Zurück")

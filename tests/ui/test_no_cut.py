@@ -24,12 +24,14 @@ from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shak
 from companion.app.journal import JournalStore
 from companion.app.screens.start import SEAT_CHOICES
 from companion.devices.sources import SOURCE_NAMES
+from companion.i18n import _, set_language
 from companion.rules import PieceZone, game_class, game_ids
 from companion.sim.demo import seeded_draw
 from companion.ui import font
 from companion.ui.font import ELLIPSIS, text_width, wrap
 from companion.ui.games.boards.pixels import highlighted_squares
 from companion.ui.render import body_lines, columns, render
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 SIZES = ((128, 64), (128, 32))
@@ -75,7 +77,8 @@ class Checked:
             whole.update(wrap(item, cols))
         if view.picture is not None:  # the throw: its faces and its score
             pic = view.picture
-            whole.update({"?", "=" + pic.caption, *pic.faces, *(f.replace(":", " ") for f in pic.faces)})
+            whole.update({"?", "=" + pic.caption, *pic.faces,
+                          *(say(f.replace(":", " ")) for f in pic.faces)})
         for line in view.lines:
             pieces = wrap(line, cols)
             assert "".join(pieces).replace(" ", "") == line.replace("\n", "").replace(" ", ""), (
@@ -107,17 +110,17 @@ def visit_setup(ctl: Controller, check: Checked, size: tuple[int, int]) -> None:
         while ctl.view().cursor != row:  # a page's BACK may put the cursor back at the top
             press(ctl, check, size, DOWN)
         item = ctl.view().items[row]
-        if item.startswith("Computer:"):
+        if item.startswith(_("Computer: {players}").format(players="")):
             press(ctl, check, size, OK)  # who plays
             assert screen_of(ctl) is Screen.SEATS
             for _seat in range(len(ctl.view().items) - 1):
                 press(ctl, check, size, *[OK] * len(SEAT_CHOICES), DOWN)  # every level, then person
             press(ctl, check, size, BACK)
-        elif not item.startswith("Players:"):
+        elif not item.startswith(_("Players: {count}").format(count="")):
             press(ctl, check, size, OK)  # the option's page
             if screen_of(ctl) is Screen.OPTION:
                 press(ctl, check, size, BACK)
-    while ctl.view().items[ctl.view().cursor] != "Begin":
+    while ctl.view().items[ctl.view().cursor] != _("Begin"):
         press(ctl, check, size, DOWN)
     press(ctl, check, size, OK)
 
@@ -156,11 +159,12 @@ def play(game_id: str, players: int, size: tuple[int, int], seed: int, root: Pat
         press(ctl, check, size, OK)
     while ctl.view().cursor != 0:  # the setup may open on Begin
         press(ctl, check, size, DOWN)
-    while ctl.view().items[0] != f"Players: {players}" and players > game_class(game_id).min_players:
+    while (ctl.view().items[0] != _("Players: {count}").format(count=players)
+           and players > game_class(game_id).min_players):
         press(ctl, check, size, OK)
     visit_setup(ctl, check, size)
     turns = 0
-    for _ in range(6000):
+    for _step in range(6000):
         screen = screen_of(ctl)
         yield screen
         if screen is Screen.OVER:
@@ -184,10 +188,18 @@ def play(game_id: str, players: int, size: tuple[int, int], seed: int, root: Pat
     raise AssertionError(f"{game_id}: the game did not end")
 
 
+@pytest.fixture(params=["en", "de"])
+def lang(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The walk in each language of the box (issue 20: the German screens fit too)."""
+    set_language(request.param)
+    yield request.param
+    set_language("en")
+
+
 @pytest.mark.parametrize("size", SIZES, ids=["128x64", "128x32"])
 @pytest.mark.parametrize("game_id", game_ids())
 def test_whole_games_cut_no_text_silently(game_id: str, size: tuple[int, int], tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                          monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     check = Checked(monkeypatch)
     cls = game_class(game_id)
     seen = set(play(game_id, cls.max_players, size, 7, tmp_path, check))

@@ -19,7 +19,9 @@ from companion.app.controller import Controller
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.i18n import _
 from companion.rules import Implement, Phase, Throw, get_game, random_action
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 GAME = "labyrinth"
@@ -44,8 +46,9 @@ class _Scripted:
 def _choose(ctl: Controller, notation: str) -> None:
     """Move the cursor to the move ``notation`` on the moves screen and press OK."""
     items = ctl.view().items
-    assert notation in items, f"{notation!r} not in {items}"
-    for _ in range(items.index(notation) - ctl.cursor):
+    said = say(notation)  # as the moves screen shows it in the language in use
+    assert said in items, f"{said!r} not in {items}"
+    for _step in range(items.index(said) - ctl.cursor):
         ctl.handle(DOWN)
     ctl.handle(OK)
 
@@ -58,7 +61,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl.start()
     for ev in (OK, OK, DOWN, OK, OK):  # splash, menu, round to "Players", 2 -> 4
         ctl.handle(ev)
-    assert ctl.view().items[0] == "Players: 4"
+    assert ctl.view().items[0] == _("Players: {count}").format(count=4)
     yield "labyrinth-setup-players", ctl.view()
 
     # A two-player game, throw by throw.

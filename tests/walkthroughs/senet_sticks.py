@@ -22,11 +22,13 @@ from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
 from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.i18n import _
 from companion.rules import PASS, Action, Move, get_game, play_out
 from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RESURRECTED, EV_RIVER
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
+from companion.ui.rules_words import say
 from companion.ui.view import View
 from walkthroughs import scripted_draw
 
@@ -101,11 +103,11 @@ def _choose(ctl: Controller, move: Move) -> Iterator[View]:
     steps = presenter_for(GAME, columns(ctl.size[0])).choice_steps(state, move)
     for depth in range(len(steps) + 1):
         labels = [label for label, _ in ctl.choices()]
-        label = steps[depth] if depth < len(steps) else f"play {move.notation}"
+        label = steps[depth] if depth < len(steps) else _("play {move}").format(move=say(move.notation))
         if depth == len(steps) and label not in labels:
             break
         target = labels.index(label)
-        for _ in range(target - ctl.cursor):
+        for _step in range(target - ctl.cursor):
             ctl.handle(DOWN)
         yield ctl.view()
         ctl.handle(OK)

@@ -21,6 +21,7 @@ from companion.app.settings import Prefs
 from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
+from companion.i18n import N_, _
 from companion.rules import Action, Move, State, Throw
 from companion.speech import Speaker
 from companion.ui.games import Presenter
@@ -60,13 +61,23 @@ position calls for now (:meth:`Seat.route`)."""
 NO_UNDO = frozenset({Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME})
 """Screens where holding BACK does not undo (no game is in play there)."""
 
-PAUSE_ITEMS = ("Continue", "Undo last move", "Settings", "Game status", "Board", "End game")
+PAUSE_ITEMS = (N_("Continue"), N_("Undo last move"), N_("Settings"), N_("Game status"), N_("Board"),
+               N_("End game"))
+"""The pause menu's rows, in English (shown with :func:`~companion.i18n._`)."""
 
 ERRORS = frozenset({
-    "Not allowed", "Cannot save", "Cannot save games", "Cannot save settings", "Cannot start",
-    "Throw rejected", "Throw source failed", "Computer failed", "Speech failed",
+    N_("Not allowed"), N_("Cannot save"), N_("Cannot save games"), N_("Cannot save settings"),
+    N_("Cannot start"), N_("Throw rejected"), N_("Throw source failed"), N_("Computer failed"),
+    N_("Speech failed"),
 })
-"""Titles of the messages that say something was refused or failed (the error cue)."""
+"""Titles of the messages that say something was refused or failed (the error cue), in
+English; a message's title is in the language in use (:func:`is_error`)."""
+
+
+def is_error(title: str) -> bool:
+    """Whether a message titled ``title`` (in the language in use) says something was
+    refused or failed (:data:`ERRORS`)."""
+    return title in ERRORS or any(_(e) == title for e in ERRORS)
 
 Think = Callable[[State, str], Move]
 """How the computer chooses: a move of ``state.legal_moves()`` at a level (``easy``,
@@ -264,7 +275,7 @@ class Message(Page):
     """The screen the message came over (``None``: what the position calls for)."""
 
     def view(self, seat: Seat) -> View:
-        return View("message", self.title, self.lines, scroll=self.scroll, hint="OK")
+        return View("message", self.title, self.lines, scroll=self.scroll, hint=_("OK"))
 
     def ok(self, seat: Seat) -> None:
         under = self.under
@@ -286,16 +297,17 @@ class Confirm(Page):
     kind = Screen.CONFIRM
     title: str = ""
     lines: tuple[str, ...] = ()
-    keep_label: str = "Keep playing"
-    end_label: str = "End game"
+    keep_label: str = N_("Keep playing")
+    end_label: str = N_("End game")
+    """The two rows, in English (shown in the language in use)."""
     then_end: Callable[[Seat], None] | None = None
     keep: Page | None = None
 
     def items(self, seat: Seat) -> tuple[str, ...]:
-        return (self.keep_label, self.end_label)
+        return (_(self.keep_label), _(self.end_label))
 
     def view(self, seat: Seat) -> View:
-        hint = "OK: end  BACK: keep" if self.cursor % 2 else "OK/BACK: keep"
+        hint = _("OK: end  BACK: keep") if self.cursor % 2 else _("OK/BACK: keep")
         return View("confirm", self.title, self.lines, items=self.items(seat),
                     cursor=self.cursor, hint=hint)
 
@@ -324,4 +336,5 @@ __all__ = [
     "Screen",
     "Seat",
     "Think",
+    "is_error",
 ]

@@ -11,9 +11,11 @@ from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
 from companion.app.screens.play import BoardPage, Moves
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
+from companion.i18n import _, languages
 from companion.rules import PASS, Phase, game_class, game_title
 from companion.ui.games.boards import board_model, pieces_in_words
 from companion.ui.render import columns
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 
@@ -22,11 +24,11 @@ class Menu(Page):
     kind = Screen.MENU
 
     def items(self, seat: Seat) -> tuple[str, ...]:
-        return (*(game_title(g) for g in seat.games), "Settings")
+        return (*(say(game_title(g)) for g in seat.games), _("Settings"))
 
     def view(self, seat: Seat) -> View:
-        return View("menu", "Choose a game", items=self.items(seat), cursor=self.cursor,
-                    hint="OK: choose")
+        return View("menu", _("Choose a game"), items=self.items(seat), cursor=self.cursor,
+                    hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> None:
         if self.cursor < len(seat.games):
@@ -46,10 +48,18 @@ CONTRAST_CHOICES = (64, 128, 191, 255)
 
 def _sleep_words(seconds: float) -> str:
     if seconds <= 0:
-        return "never"
+        return _("never")
     if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
+        return _("{minutes} min").format(minutes=int(seconds // 60))
+    return _("{seconds} s").format(seconds=f"{seconds:g}")
+
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+"""Each language's name in itself (a language not listed shows its code)."""
+
+
+def _on_off(on: bool) -> str:
+    return _("on") if on else _("off")
 
 
 def _next(choices: Sequence[Any], value: Any) -> Any:
@@ -75,22 +85,25 @@ class Settings(Page):
         """``(key, label)`` per row; the sound and the light only when wired."""
         prefs = seat.prefs
         rows = [
-            ("source", f"Throw: {prefs.source}"),
-            ("sleep", f"Sleep: {_sleep_words(prefs.sleep_after)}"),
-            ("contrast", f"Contrast: {round(prefs.contrast * 100 / 255)}%"),
+            ("source", _("Throw: {source}").format(source=prefs.source)),
+            ("sleep", _("Sleep: {time}").format(time=_sleep_words(prefs.sleep_after))),
+            ("contrast", _("Contrast: {percent}%").format(percent=round(prefs.contrast * 100 / 255))),
         ]
         if seat.wired["buzzer"]:
-            rows.append(("sound", f"Sound: {'on' if prefs.sound else 'off'}"))
+            rows.append(("sound", _("Sound: {on_off}").format(on_off=_on_off(prefs.sound))))
         if seat.wired["led"]:
-            rows.append(("light", f"Light: {'on' if prefs.light else 'off'}"))
-        return [*rows, ("back", "Back")]
+            rows.append(("light", _("Light: {on_off}").format(on_off=_on_off(prefs.light))))
+        if len(languages()) > 1:
+            name = LANGUAGE_NAMES.get(prefs.language, prefs.language)
+            rows.append(("language", _("Language: {language}").format(language=name)))
+        return [*rows, ("back", _("Back"))]
 
     def items(self, seat: Seat) -> tuple[str, ...]:
         return tuple(label for _, label in self.rows(seat))
 
     def view(self, seat: Seat) -> View:
-        return View("settings", "Settings", items=self.items(seat), cursor=self.cursor,
-                    hint="OK: change")
+        return View("settings", _("Settings"), items=self.items(seat), cursor=self.cursor,
+                    hint=_("OK: change"))
 
     def ok(self, seat: Seat) -> None:
         key = self.rows(seat)[self.cursor][0]
@@ -105,6 +118,8 @@ class Settings(Page):
             new = replace(prefs, sound=not prefs.sound)
         elif key == "light":
             new = replace(prefs, light=not prefs.light)
+        elif key == "language":
+            new = replace(prefs, language=_next(languages(), prefs.language))
         else:
             self.back(seat)
             return
@@ -127,6 +142,10 @@ class Pause(Page):
     move is previewed by "Board")."""
 
     def items(self, seat: Seat) -> tuple[str, ...]:
+        return tuple(_(item) for item in self._keys(seat))
+
+    def _keys(self, seat: Seat) -> tuple[str, ...]:
+        """The rows in English (:data:`PAUSE_ITEMS`, and "Hint" when one is offered)."""
         return (*PAUSE_ITEMS, "Hint") if self._hint_move(seat) else PAUSE_ITEMS
 
     def _hint_move(self, seat: Seat) -> bool:
@@ -137,12 +156,12 @@ class Pause(Page):
                     and tuple(table.state.legal_moves()) != (PASS,))
 
     def view(self, seat: Seat) -> View:
-        return View("pause", "Paused", items=self.items(seat), cursor=self.cursor,
-                    hint="OK: choose")
+        return View("pause", _("Paused"), items=self.items(seat), cursor=self.cursor,
+                    hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> None:
-        items = self.items(seat)
-        choice = items[self.cursor % len(items)]
+        keys = self._keys(seat)
+        choice = keys[self.cursor % len(keys)]
         if choice == "Continue":
             seat.route()
         elif choice == "Undo last move":
@@ -158,12 +177,12 @@ class Pause(Page):
             try:
                 board_model(seat.position)
             except ValueError as exc:  # a game without a board picture (none of the four)
-                seat.show_message("Board", (str(exc),), then=self)
+                seat.show_message(_("Board"), (str(exc),), then=self)
                 return
             seat.goto(BoardPage(move=move, back_to=self))
         else:  # End game: asked first, naming the game; keeping is the default
-            title = seat.position.game.title
-            seat.goto(Confirm(title="End game?", lines=(f"End {title}?",),
+            title = say(seat.position.game.title)
+            seat.goto(Confirm(title=_("End game?"), lines=(_("End {game}?").format(game=title),),
                               then_end=_end_game, keep=None))
 
     def back(self, seat: Seat) -> None:
@@ -180,8 +199,8 @@ class Pause(Page):
             places = pieces_in_words(state, columns(seat.size[0]))
         except ValueError:  # a game without a board picture (none of the four)
             places = []
-        lines = (*places, *seat.presenter.status_lines(state)) or ("Nothing to say.",)
-        seat.show_message(state.game.title, lines, then=self)
+        lines = (*places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
+        seat.show_message(say(state.game.title), lines, then=self)
 
 
 def _end_game(seat: Seat) -> None:
@@ -189,4 +208,4 @@ def _end_game(seat: Seat) -> None:
     seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "SLEEP_CHOICES", "Menu", "Pause", "Settings"]
+__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "SLEEP_CHOICES", "Menu", "Pause", "Settings"]

@@ -10,16 +10,19 @@ from companion.app.events import ThrowReported
 from companion.app.screens.base import IN_GAME, Page, Screen, Seat
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
+from companion.i18n import N_, _
 from companion.rules import PASS, Action, Move, Phase, RulesError
 from companion.ui.games.boards import board_model, board_preview, inventory_pages
 from companion.ui.render import board_size
+from companion.ui.rules_words import say
 from companion.ui.view import ThrowPicture, View, picture_of
 
 SOURCE_PROMPTS = {
-    SourceName.GPIO_SHAKER: "shake!",
-    SourceName.SERIAL_SHAKER: "shake!",
-    SourceName.BUTTON: "press THROW",
+    SourceName.GPIO_SHAKER: N_("{player} to throw: shake!"),
+    SourceName.SERIAL_SHAKER: N_("{player} to throw: shake!"),
+    SourceName.BUTTON: N_("{player} to throw: press THROW"),
 }
+"""The throw screen's first line by source, in English (shown with :func:`_`)."""
 
 @dataclass
 class Throwing(Page):
@@ -32,20 +35,21 @@ class Throwing(Page):
         state = seat.position
         spec = state.throw_spec
         assert spec is not None
-        name = state.player_to_act_name
+        name = say(state.player_to_act_name)
         source = seat.source
-        prompt = SOURCE_PROMPTS.get(source, "shake!")
+        prompt = SOURCE_PROMPTS.get(source, N_("{player} to throw: shake!"))
         if source == SourceName.BUTTON and not seat.throw_button:
-            prompt = "press OK"
-        lines = [f"{name} to throw: {prompt}"]
+            prompt = N_("{player} to throw: press OK")
+        lines = [_(prompt).format(player=name)]
         if self.shaking:
-            lines = [f"{name} is shaking..."]
+            lines = [_("{player} is shaking...").format(player=name)]
         trouble = seat.source_trouble.get(source)
         if trouble:
             lines.append(trouble)
-        lines += [f"({spec.describe()})", *seat.presenter.status_brief(state), *seat.said]
-        return View("throw", state.game.title, tuple(lines), scroll=self.scroll,
-                    hint="hold BACK: undo")
+        lines += [f"({say(spec.describe())})", *seat.presenter.status_brief(state),
+                  *(say(t) for t in seat.said)]
+        return View("throw", say(state.game.title), tuple(lines), scroll=self.scroll,
+                    hint=_("hold BACK: undo"))
 
     def ok(self, seat: Seat) -> None:
         if seat.source == SourceName.BUTTON and not seat.throw_button:
@@ -66,7 +70,7 @@ class Throwing(Page):
                 raise RulesError(f"it threw {event.implement}, the game needs {spec.describe()}")
             throw = spec.from_faces(event.faces)
         except RulesError as exc:
-            seat.show_message("Throw rejected", (str(exc), "Throw again."), then=None)
+            seat.show_message(_("Throw rejected"), (str(exc), _("Throw again.")), then=None)
             return
         act(seat, throw)
 
@@ -103,28 +107,31 @@ class Manual(Page):
         chosen = faces[self.slot] != UNCHOSEN
         kind = spec.kind
         face = shown[self.slot]
-        hint = "UP/DOWN set, OK next"
+        hint = _("UP/DOWN set, OK next")
         if not chosen:
-            hint = "Choose with UP/DOWN." if self.asked else "UP/DOWN: choose"
-        words = spec.entry_words(face) if chosen else "?"
+            hint = _("Choose with UP/DOWN.") if self.asked else _("UP/DOWN: choose")
+        words = say(spec.entry_words(face)) if chosen else "?"
         picture: ThrowPicture | None
         if kind == "sticks":  # by score: the sticks of that score, the score in words
             if chosen:
                 throw = spec.from_slots(faces)
                 picture = ThrowPicture(kind, throw.faces, str(throw.values[0]))
-                entry: tuple[str, ...] = (words, "UP/DOWN set, OK enter")
+                entry: tuple[str, ...] = (words, _("UP/DOWN set, OK enter"))
             else:
                 picture = None
-                entry = ("Score: ?", hint)
+                entry = (_("Score: ?"), hint)
         else:
             if len(slots) == 1 and kind in ("card", "faces"):
                 picture = ThrowPicture("faces", (shown[0],))
             else:
                 picture = ThrowPicture(kind, shown, focus=self.slot)
-            what = {"dice": "Die", "coloured": "Stick"}.get(kind, "Throw")
-            entry = (f"{what} {self.slot + 1} of {len(slots)}: {words}", hint)
-        return View("manual", f"{state.player_to_act_name}: enter throw", entry,
-                    picture=picture, hint="BACK: previous" if self.slot else "BACK: menu")
+            what = {"dice": N_("Die {slot} of {slots}: {face}"),
+                    "coloured": N_("Stick {slot} of {slots}: {face}")}.get(
+                kind, N_("Throw {slot} of {slots}: {face}"))
+            entry = (_(what).format(slot=self.slot + 1, slots=len(slots), face=words), hint)
+        return View("manual", _("{player}: enter throw").format(player=say(state.player_to_act_name)),
+                    entry, picture=picture,
+                    hint=_("BACK: previous") if self.slot else _("BACK: menu"))
 
     def _faces(self, n: int) -> list[int]:
         """:attr:`faces`, one per slot (a slot not set yet: :data:`UNCHOSEN`)."""
@@ -217,7 +224,7 @@ class Moves(Page):
                 ends.setdefault(label, move)
         items: list[tuple[str, Move | None, tuple[Move, ...]]] = []
         if here is not None:
-            items.append((f"play {here.notation}", here, (here,)))
+            items.append((_("play {move}").format(move=say(here.notation)), here, (here,)))
         for label, moves in groups.items():
             items.append((label, moves[0] if len(moves) == 1 and label in ends else None, tuple(moves)))
         return items
@@ -227,19 +234,18 @@ class Moves(Page):
 
     def view(self, seat: Seat) -> View:
         state = seat.position
-        name = state.player_to_act_name
-        title = f"{name} threw{caption(seat)}" if state.phase is Phase.MOVE else f"{name} decides"
+        title = threw_title(seat)
         items = self.items(seat)
         if self.path:
             # A step further: the steps chosen so far above the next choices (the
             # first and the last when there are more), no picture, to leave rows for them.
             path = self.path if len(self.path) <= 2 else [self.path[0], "...", self.path[-1]]
             return View("moves", title, (", ".join(path) + ":",), items=items,
-                        cursor=self.cursor, hint="OK: choose BACK: back")
+                        cursor=self.cursor, hint=_("OK: choose BACK: back"))
         question = seat.presenter.prompt(state)
         return View("moves", title, (question,) if question else (), items=items,
                     cursor=self.cursor, picture=picture_marked(seat),
-                    hint="OK: move  BACK: menu")
+                    hint=_("OK: move  BACK: menu"))
 
     def ok(self, seat: Seat) -> None:
         items = self.choices(seat)
@@ -286,11 +292,12 @@ class Lost(Page):
     kind = Screen.LOST
 
     def view(self, seat: Seat) -> View:
-        name = seat.position.player_to_act_name
         why = seat.presenter.lost_reason(seat.position)
-        lines = ("The throw is lost:", why) if why else ("No legal move:", "the throw is lost.")
-        return View("lost", f"{name} threw{caption(seat)}", lines,
-                    picture=picture_marked(seat), hint="OK: next", scroll=self.scroll)
+        lines = (_("The throw is lost:"), why) if why else (_("No legal move:"), _("the throw is lost."))
+        title = _("{player} threw{score}").format(player=say(seat.position.player_to_act_name),
+                                                  score=caption(seat))
+        return View("lost", title, lines,
+                    picture=picture_marked(seat), hint=_("OK: next"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:
         act(seat, PASS)
@@ -308,8 +315,8 @@ class Events(Page):
     texts: tuple[str, ...] = ()
 
     def view(self, seat: Seat) -> View:
-        return View("events", f"{self.by}'s move", self.texts, scroll=self.scroll,
-                    hint="OK: next")
+        return View("events", _("{player}'s move").format(player=say(self.by)),
+                    tuple(say(t) for t in self.texts), scroll=self.scroll, hint=_("OK: next"))
 
     def ok(self, seat: Seat) -> None:
         seat.route()
@@ -325,10 +332,15 @@ class Over(Page):
     def view(self, seat: Seat) -> View:
         state = seat.position
         assert state.outcome is not None
-        winners = " and ".join(state.game.player_name(w, state.players)
-                               for w in state.outcome.winners)
-        return View("over", "Game over", (f"{winners} wins!", state.outcome.reason, *seat.said),
-                    hint="OK: new game", scroll=self.scroll)
+        names = [say(state.game.player_name(w, state.players)) for w in state.outcome.winners]
+        if len(names) == 1:
+            won = _("{player} wins!").format(player=names[0])
+        else:
+            won = _("{players} win!").format(players=_("{first} and {last}").format(
+                first=", ".join(names[:-1]), last=names[-1]))
+        return View("over", _("Game over"), (won, say(state.outcome.reason),
+                                            *(say(t) for t in seat.said)),
+                    hint=_("OK: new game"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:
         seat.end_game()
@@ -364,15 +376,16 @@ class BoardPage(Page):
             board = board_preview(state, self.moves)
         else:
             board = board_model(state, highlight=self.move)
-        title = state.game.title
+        title = say(state.game.title)
         if self.move is not None:
-            title = f"{state.player_to_act_name}: {self.move.notation}"
+            title = _("{player}: {move}").format(player=say(state.player_to_act_name),
+                                                 move=say(self.move.notation))
         if self.plays and self.move is not None:
-            hint = f"OK: {self.plays}  BACK: back"
+            hint = _(PLAYS_KEYS.get(self.plays, "OK: {plays}  BACK: back")).format(plays=self.plays)
         elif self._pages(seat) > 1:
-            hint = "OK: back  DOWN: more"
+            hint = _("OK: back  DOWN: more")
         else:
-            hint = "OK: back" if self.back_to is not None else "OK: go on"
+            hint = _("OK: back") if self.back_to is not None else _("OK: go on")
         return View("board", title, board=board, page=self.scroll, hint=hint)
 
     def _pages(self, seat: Seat) -> int:
@@ -435,6 +448,19 @@ def act(seat: Seat, action: Action) -> None:
         seat.route()
 
 
+PLAYS_KEYS = {"play": N_("OK: play  BACK: back"), "done": N_("OK: done  BACK: back")}
+"""The board preview's key line by what its OK does (:attr:`BoardPage.plays`)."""
+
+
+def threw_title(seat: Seat) -> str:
+    """The title of a move's screen: who threw what (``Black threw 4``), or who
+    decides."""
+    name = say(seat.position.player_to_act_name)
+    if seat.position.phase is Phase.MOVE:
+        return _("{player} threw{score}").format(player=name, score=caption(seat))
+    return _("{player} decides").format(player=name)
+
+
 def caption(seat: Seat) -> str:
     """The last throw's score for a title (``" 2+3"``), or ``""``."""
     picture = picture_marked(seat)
@@ -443,6 +469,6 @@ def caption(seat: Seat) -> str:
 
 __all__ = [
     "SOURCE_PROMPTS", "UNCHOSEN", "BoardPage", "Events", "Lost", "Manual", "Moves", "Over", "Throwing",
-    "act", "caption", "picture_marked", "throw_drawn",
+    "act", "caption", "picture_marked", "threw_title", "throw_drawn",
 ]
 

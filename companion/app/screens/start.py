@@ -11,13 +11,21 @@ from typing import Any
 
 from companion import __version__
 from companion.app.screens.base import Confirm, Page, Screen, Seat
+from companion.i18n import N_, _
 from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 SEAT_CHOICES = ("person", "easy", "normal", "strong")
 """Who plays a seat: a person, or the computer at a level."""
+SEAT_WORDS = {"easy": N_("computer easy"), "normal": N_("computer normal"),
+              "strong": N_("computer strong")}
+"""The computer at each level, as a seat's row says it."""
+PHASE_WORDS = {Phase.THROW: N_("{player} to throw"), Phase.MOVE: N_("{player} to move"),
+               Phase.DECIDE: N_("{player} to decide")}
+"""What an unfinished game waits for, by its phase (a game over is "over")."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -32,8 +40,9 @@ class Splash(Page):
 
     def view(self, seat: Seat) -> View:
         return View("splash", "board companion", (
-            "A referee for Senet and the labyrinth games.", f"version {__version__}",
-        ), hint="OK: start", scroll=self.scroll)
+            _("A referee for Senet and the labyrinth games."),
+            _("version {version}").format(version=__version__),
+        ), hint=_("OK: start"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:
         notice = seat.take_notice()
@@ -50,19 +59,19 @@ class Resume(Page):
     kind = Screen.RESUME
 
     def items(self, seat: Seat) -> tuple[str, ...]:
-        return ("Resume", "New game")
+        return (_("Resume"), _("New game"))
 
     def view(self, seat: Seat) -> View:
         about: tuple[str, ...] = ()
         loaded = seat.pending
         if loaded is not None:
             st = loaded.state
-            doing = "over" if st.phase is Phase.OVER else (
-                f"{st.player_to_act_name} to {st.phase.value}"
+            doing = _("over") if st.phase is Phase.OVER else (
+                _(PHASE_WORDS[st.phase]).format(player=say(st.player_to_act_name))
             )
-            about = (loaded.game.title, doing)
-        return View("resume", "Unfinished game", about, items=self.items(seat),
-                    cursor=self.cursor, hint="OK: choose")
+            about = (say(loaded.game.title), doing)
+        return View("resume", _("Unfinished game"), about, items=self.items(seat),
+                    cursor=self.cursor, hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> None:
         loaded = seat.pending
@@ -70,8 +79,9 @@ class Resume(Page):
             seat.resume(self.cursor == 0)
             return
         # A new game over an unfinished one ends it: asked first, naming the game.
-        seat.goto(Confirm(title="New game?", lines=(f"End {loaded.game.title}?",),
-                          keep_label="Keep it", end_label="End it", then_end=_new_game,
+        seat.goto(Confirm(title=_("New game?"),
+                          lines=(_("End {game}?").format(game=say(loaded.game.title)),),
+                          keep_label=N_("Keep it"), end_label=N_("End it"), then_end=_new_game,
                           keep=self))
 
     def back(self, seat: Seat) -> None:
@@ -102,18 +112,19 @@ class Setup(Page):
         presenter = presenter_for(self.game_id, columns(seat.size[0]))
         rows: list[tuple[str, str]] = []
         if cls.max_players > cls.min_players:
-            rows.append(("players", f"Players: {self.players}"))
+            rows.append(("players", _("Players: {count}").format(count=self.players)))
         for option in cls.options:
             value = self.options.get(option.name, option.default)
             # A data file given by --option or the config is named even when the boards
             # folders offer no other (a Board / Decks row with its file name).
             if option_choices(seat, self.game_id, option) or (option.names_file and value):
-                rows.append((option.name, f"{presenter.option_label(option)}: "
-                                          f"{presenter.option_value(option, value)}"))
-        computer = ", ".join(_default_game(self.game_id).player_name(p, self.players)
-                             for p in sorted(self.seats)) or "nobody"
-        rows.append(("seats", f"Computer: {computer}"))
-        rows.append(("begin", "Begin"))
+                rows.append((option.name, _("{option}: {value}").format(
+                    option=presenter.option_label(option),
+                    value=presenter.option_value(option, value))))
+        computer = ", ".join(say(_default_game(self.game_id).player_name(p, self.players))
+                             for p in sorted(self.seats)) or _("nobody")
+        rows.append(("seats", _("Computer: {players}").format(players=computer)))
+        rows.append(("begin", _("Begin")))
         return rows
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -123,19 +134,20 @@ class Setup(Page):
         cls = game_class(self.game_id)
         rows = self.rows(seat)
         key, label = rows[min(self.cursor, len(rows) - 1)]
-        hint = "OK: begin" if key == "begin" else "OK: change"
+        hint = _("OK: begin") if key == "begin" else _("OK: change")
         try:
             game = get_game(self.game_id, **self.options)
         except RulesError as exc:  # a data file that cannot be used: said, not begun
-            about = f"Cannot begin: {exc}"
+            about = _("Cannot begin: {error}").format(error=exc)
         else:
             # "throws first", not "starts": in most games the first throws decide who starts.
-            about = f"{game.new_state(self.players).player_to_act_name} throws first."
+            about = _("{player} throws first.").format(
+                player=say(game.new_state(self.players).player_to_act_name))
             if key == "players":  # who plays, by the names the game gives them (colours)
-                about = ", ".join(game.player_name(p, self.players) for p in range(self.players))
+                about = ", ".join(say(game.player_name(p, self.players)) for p in range(self.players))
             elif key != "begin":  # the whole row, which the menu may cut
                 about = label
-        return View("setup", cls.title, (about,), items=tuple(label for _, label in rows),
+        return View("setup", say(cls.title), (about,), items=tuple(label for _, label in rows),
                     cursor=self.cursor, hint=hint)
 
     def ok(self, seat: Seat) -> None:
@@ -172,13 +184,14 @@ class Seats(Page):
         assert self.setup is not None
         setup = self.setup
         named = _default_game(setup.game_id)
-        return (*(f"{named.player_name(p, setup.players)}: "
-                  + (f"computer {setup.seats[p]}" if p in setup.seats else "person")
-                  for p in range(setup.players)), "Back")
+        return (*(_("{player}: {who}").format(
+            player=say(named.player_name(p, setup.players)),
+            who=_(SEAT_WORDS[setup.seats[p]]) if p in setup.seats else _("person"))
+            for p in range(setup.players)), _("Back"))
 
     def view(self, seat: Seat) -> View:
-        return View("seats", "Who plays", ("OK: a person or the computer at a level.",),
-                    items=self.items(seat), cursor=self.cursor, hint="OK: change")
+        return View("seats", _("Who plays"), (_("OK: a person or the computer at a level."),),
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: change"))
 
     def ok(self, seat: Seat) -> None:
         assert self.setup is not None
@@ -211,13 +224,14 @@ class OptionPage(Page):
         option, setup = self.option, self.setup
         presenter = presenter_for(setup.game_id, columns(seat.size[0]))
         value = setup.options.get(option.name, option.default)
-        lines = [option.help[:1].upper() + option.help[1:] + ".",
-                 f"Now: {presenter.option_value(option, value)}"]
+        helped = say(option.help)
+        lines = [helped[:1].upper() + helped[1:] + ".",
+                 _("Now: {value}").format(value=presenter.option_value(option, value))]
         if isinstance(value, str) and value and option.names_file:
             lines.append(value)  # the whole path of a data file
         changes = bool(option_choices(seat, setup.game_id, option))
         return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
-                    hint="OK: change BACK: done" if changes else "OK/BACK: done")
+                    hint=_("OK: change BACK: done") if changes else _("OK/BACK: done"))
 
     def ok(self, seat: Seat) -> None:
         assert self.setup is not None and self.option is not None

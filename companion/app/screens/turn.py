@@ -18,12 +18,14 @@ from companion.app.screens.play import (
     Over,
     Throwing,
     act,
-    caption,
     picture_marked,
+    threw_title,
 )
 from companion.devices.events import SourceName
+from companion.i18n import _
 from companion.rules import PASS, Move, Phase, State
 from companion.ui.games.boards import board_model
+from companion.ui.rules_words import say
 from companion.ui.view import View
 
 WORKER_SLACK = 40
@@ -56,12 +58,9 @@ class ComputerMove(Page):
 
     def view(self, seat: Seat) -> View:
         assert self.move is not None
-        state = seat.position
-        name = state.player_to_act_name
-        did = "threw" + caption(seat) if state.phase is Phase.MOVE else "decides"
-        return View("computer", f"{name} {did}", (
-            f"Computer: {self.move.notation}", "Move its piece, then OK.",
-        ), picture=picture_marked(seat), hint="OK: done THROW: board")
+        return View("computer", threw_title(seat), (
+            _("Computer: {move}").format(move=say(self.move.notation)), _("Move its piece, then OK."),
+        ), picture=picture_marked(seat), hint=_("OK: done THROW: board"))
 
     def ok(self, seat: Seat) -> None:
         assert self.move is not None
@@ -95,12 +94,14 @@ class Thinking(Page):
 
     def view(self, seat: Seat) -> View:
         if self.job == "hint":
-            return View("thinking", "Hint", ("Thinking...",), hint="BACK: menu")
+            return View("thinking", _("Hint"), (_("Thinking..."),), hint=_("BACK: menu"))
         state = seat.position
-        doing = "throws" if self.job == "throw" else "is thinking"
-        return View("thinking", state.game.title,
-                    (f"{state.player_to_act_name} (computer) {doing}...", *seat.said),
-                    hint="BACK: menu", scroll=self.scroll)
+        doing = _("{player} (computer) throws...") if self.job == "throw" else _(
+            "{player} (computer) is thinking...")
+        return View("thinking", say(state.game.title),
+                    (doing.format(player=say(state.player_to_act_name)),
+                     *(say(t) for t in seat.said)),
+                    hint=_("BACK: menu"), scroll=self.scroll)
 
     def back(self, seat: Seat) -> None:
         seat.pause()
@@ -142,9 +143,9 @@ def hint_lines(state: State, think: Think) -> tuple[str, ...]:
     best = think(state, "strong")
     chance = round(100 * estimate(state, state.current_player))
     return (
-        f"Best: {best.notation}",
-        f"{state.player_to_act_name}'s chance to win: about {chance}% (from the "
-        "position of the pieces)",
+        _("Best: {move}").format(move=say(best.notation)),
+        _("{player}'s chance to win: about {percent}% (from the position of the pieces)").format(
+            player=say(state.player_to_act_name), percent=chance),
     )
 
 

@@ -23,10 +23,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import ClassVar, Final
 
+from companion.i18n import _
 from companion.rules import Event, Move, Option, State
 from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.font import wrap
 from companion.ui.games.boards.entry import BoardPictures, entry_class
+from companion.ui.rules_words import say
 
 MIN_WIDTH: Final = 10
 """The narrowest panel a presenter serves, in characters per line (a 64-pixel-wide panel)."""
@@ -111,8 +113,9 @@ class Presenter(BoardPictures):
         Rules for a presenter that overrides this: distinct legal moves have distinct
         label tuples; a label fits one menu row (at most ``width - 1`` characters) and
         names its step in the players' words (``"plinth on 12"``, ``"2 to 14"``).
-        Default: ``(move.notation,)``, one step, i.e. the flat list of moves."""
-        return (move.notation,)
+        Default: ``(move.notation,)`` in the language in use, one step, i.e. the flat
+        list of moves."""
+        return (say(move.notation),)
 
     def routine(self, event: Event) -> bool:
         """Whether ``event`` is not worth stopping on the events screen (it is shown as
@@ -127,18 +130,20 @@ class Presenter(BoardPictures):
         return ""
 
     def option_label(self, option: Option) -> str:
-        """The setup screen's label of ``option`` (see :attr:`option_labels`)."""
-        return self.option_labels.get(option.name) or option.name.replace("-", " ").capitalize()
+        """The setup screen's label of ``option`` (see :attr:`option_labels`), in the
+        language in use."""
+        label = self.option_labels.get(option.name)
+        return _(label) if label else option.name.replace("-", " ").capitalize()
 
     def option_value(self, option: Option, value: object) -> str:
         """``value`` of ``option`` in the players' words: ``yes`` / ``no``, the words of
         :attr:`value_words`, a data file by its file name (``""``: ``built-in``)."""
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         text = str(value)
         if option.names_file:
-            return Path(text).name if text else "built-in"
-        return self.value_words.get(text, text)
+            return Path(text).name if text else _("built-in")
+        return say(self.value_words.get(text, text))
 
     def fitted(self, lines: Iterable[str]) -> list[str]:
         """``lines`` with every line longer than :attr:`width` wrapped at spaces (a

@@ -9,12 +9,14 @@ from typing import ClassVar
 
 from PIL import Image
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import Move, State
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.games import Presenter, fit, wording
 from companion.ui.games.boards import cretan_labyrinth as pictures
 from companion.ui.games.boards.cretan_labyrinth import SHORT_ITEM_NAMES, holdings
 from companion.ui.games.boards.model import Board, Side
+from companion.ui.rules_words import say
 
 
 def _cretan(state: State) -> CretanLabyrinthState:
@@ -32,13 +34,13 @@ class CretanLabyrinthPresenter(Presenter):
     """The Cretan Labyrinth on a panel :attr:`width` characters wide."""
 
     option_labels: ClassVar[dict[str, str]] = {
-        "board": "Board",
-        "decks": "Decks",
-        "distance-dice": "Distance dice",
-        "magic-keys": "Magic Keys",
-        "weapon-columns": "Weapon table",
-        "keeper-near-start": "Keeper near",
-        "round-limit": "Round limit",
+        "board": N_("Board"),
+        "decks": N_("Decks"),
+        "distance-dice": N_("Distance dice"),
+        "magic-keys": N_("Magic Keys"),
+        "weapon-columns": N_("Weapon table"),
+        "keeper-near-start": N_("Keeper near"),
+        "round-limit": N_("Round limit"),
     }
 
     @classmethod
@@ -70,7 +72,7 @@ class CretanLabyrinthPresenter(Presenter):
 
     def lost_reason(self, state: State) -> str:
         """No move the rules allow can use this throw."""
-        return "No move can use this throw."
+        return _("No move can use this throw.")
 
     def wrapped(self, first: str, words: list[str], limit: int = 0) -> list[str]:
         """``words`` after ``first`` on lines of at most :attr:`width` characters, the
@@ -90,8 +92,8 @@ class CretanLabyrinthPresenter(Presenter):
         return lines
 
     def holdings(self, state: CretanLabyrinthState, p: int) -> list[str]:
-        """What player ``p`` holds (see :func:`holdings`)."""
-        return holdings(state, p)
+        """What player ``p`` holds (see :func:`holdings`), in the language in use."""
+        return [say(word) for word in holdings(state, p)]
 
     def status_lines(self, state: State) -> list[str]:
         """Every player's inventory (the pause menu's "Game status"): ``Player 2 at
@@ -103,17 +105,20 @@ class CretanLabyrinthPresenter(Presenter):
         w = self.width
         lines: list[str] = []
         for p in range(st.players):
-            lines.append(wording(w, f"{st.name(p)} at {st.square(p)}", f"{short_name(p)} at {st.square(p)}"))
-            lines += self.wrapped("- diamonds:", st.diamonds_held(p) or ["none"])
+            square = say(str(st.square(p)))
+            lines.append(wording(w, _("{player} at {square}").format(player=say(st.name(p)), square=square),
+                                 _("{player} at {square}").format(player=short_name(p), square=square)))
+            lines += self.wrapped(_("- diamonds:"), [say(d) for d in st.diamonds_held(p)] or [_("none")])
             if st.keys[p]:
-                lines.append("- Magic Key")
-            tools = [SHORT_ITEM_NAMES[i] for i in st.item_kinds(p)]
+                lines.append(_("- Magic Key"))
+            tools = [say(SHORT_ITEM_NAMES[i]) for i in st.item_kinds(p)]
             if tools:
-                lines += self.wrapped("- tools:", tools)
+                lines += self.wrapped(_("- tools:"), tools)
             if st.lost[p]:
-                lines.append(f"- loses {st.lost[p]} turn{'s' if st.lost[p] > 1 else ''}")
+                lines.append(ngettext("- loses {count} turn", "- loses {count} turns",
+                                      st.lost[p]).format(count=st.lost[p]))
         if st.game.single_key and not any(st.keys):
-            lines.append(wording(w, "Magic Key: in palace", "Key: in palace"))
+            lines.append(wording(w, _("Magic Key: in palace"), _("Key: in palace")))
         return self.fitted(lines)
 
     def status_brief(self, state: State) -> list[str]:
@@ -127,16 +132,20 @@ class CretanLabyrinthPresenter(Presenter):
         fighters = st.fighters()
         if fighters is not None:
             att, dfn = (short_name(p) for p in fighters)
-            return [fit(w, f"Battle: {att} vs {dfn}", f"{att} vs {dfn}"),
-                    fit(w, f"{dfn} wins a tie", f"Tie: {dfn}")]
+            return [fit(w, _("Battle: {attacker} vs {defender}").format(attacker=att, defender=dfn),
+                        _("{attacker} vs {defender}").format(attacker=att, defender=dfn)),
+                    fit(w, _("{defender} wins a tie").format(defender=dfn),
+                        _("Tie: {defender}").format(defender=dfn))]
         if st.stage != "distance":
             return []
         p = st.current_player
-        lines = self.wrapped("Has:", self.holdings(st, p) or ["nothing yet"], limit=2)
+        lines = self.wrapped(_("Has:"), self.holdings(st, p) or [_("nothing yet")], limit=2)
         keeper = st.keeper()
         if keeper is not None and keeper != p:
             k = short_name(keeper)
-            lines.append(fit(w, f"{st.name(keeper)} has the key", f"{k} has the key", f"{k}: key"))
+            lines.append(fit(w, _("{player} has the key").format(player=say(st.name(keeper))),
+                             _("{player} has the key").format(player=k),
+                             _("{player}: key").format(player=k)))
         return lines
 
     def prompt(self, state: State) -> str:
@@ -148,31 +157,37 @@ class CretanLabyrinthPresenter(Presenter):
         st = _cretan(state)
         w = self.width
         if st.stage == "move":
-            way = st.way().replace("in any direction", "any way")
-            return fit(w, f"Stop where? {st.distance} {way}", f"Stop? {st.distance} {way}",
-                       f"{st.distance} {way}")
+            way = say(st.way().replace("in any direction", "any way"))
+            d = st.distance
+            return fit(w, _("Stop where? {distance} {way}").format(distance=d, way=way),
+                       _("Stop? {distance} {way}").format(distance=d, way=way), f"{d} {way}")
         if st.stage != "resolve" or st.throw_spec is not None:
             return ""
         fighters = st.fighters()
         if fighters is not None:
             att, dfn = (short_name(p) for p in fighters)
             if st.current_player == fighters[0]:
-                return fit(w, f"You attack {dfn}! Show:", f"Attack {dfn}! Show:", f"Attack {dfn}!")
-            return fit(w, f"{att} attacks you! Show:", f"{att} attacks! Show:", f"{att} attacks")
+                return fit(w, *(_(t).format(defender=dfn) for t in (
+                    N_("You attack {defender}! Show:"), N_("Attack {defender}! Show:"),
+                    N_("Attack {defender}!"))))
+            return fit(w, *(_(t).format(attacker=att) for t in (
+                N_("{attacker} attacks you! Show:"), N_("{attacker} attacks! Show:"),
+                N_("{attacker} attacks"))))
         kinds = {m.kind for m in st.legal_moves()}
         if "take-key" in kinds:
-            return fit(w, "Take the Magic Key?", "Take the key?", "Take key?")
+            return fit(w, _("Take the Magic Key?"), _("Take the key?"), _("Take key?"))
         if "attack" in kinds:
-            return fit(w, "Battle for the key?", "Battle for key?", "Battle?")
+            return fit(w, _("Battle for the key?"), _("Battle for key?"), _("Battle?"))
         card = st.card_being_done()
         if card is None:
             return ""
         if card.effect == "pegasus":
-            return fit(w, "Fly to which square?", "Fly where?")
+            return fit(w, _("Fly to which square?"), _("Fly where?"))
         if "swap" in kinds:
             if "avert" in kinds:
-                return fit(w, "Avert, or swap with:", "Avert or swap:", "Avert/swap")
-            return fit(w, "Change places with:", "Swap with:")
+                return fit(w, _("Avert, or swap with:"), _("Avert or swap:"), _("Avert/swap"))
+            return fit(w, _("Change places with:"), _("Swap with:"))
         creature = card.creature
-        asks = (f"Avert the {creature}?", f"{creature}: avert it?") if creature else ()
-        return fit(w, *asks, "Avert the danger?", "Avert it?")
+        asks = ((_("Avert the {creature}?").format(creature=say(creature)),
+                 _("{creature}: avert it?").format(creature=say(creature))) if creature else ())
+        return fit(w, *asks, _("Avert the danger?"), _("Avert it?"))

@@ -5,16 +5,19 @@ start throws as routine events."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import ClassVar
 
 from PIL import Image
 
+from companion.i18n import N_, _
 from companion.rules import Event, Move, PieceZone, State
 from companion.rules.labyrinth import EV_START_THROW, LabyrinthState
 from companion.ui.games import Presenter, fit, wording
 from companion.ui.games.boards import labyrinth as pictures
 from companion.ui.games.boards.model import Board
+from companion.ui.rules_words import say
 
 
 def _labyrinth(state: State) -> LabyrinthState:
@@ -27,11 +30,11 @@ class LabyrinthPresenter(Presenter):
     """The Game of the Labyrinth on a panel :attr:`width` characters wide."""
 
     option_labels: ClassVar[dict[str, str]] = {
-        "board": "Board",
-        "double-one-enters-two": "1+1 enters two",
-        "ride-after-tunnel": "Tunnel then ride",
-        "field-52": "At 52",
-        "ride-to-52": "Ride ends 52",
+        "board": N_("Board"),
+        "double-one-enters-two": N_("1+1 enters two"),
+        "ride-after-tunnel": N_("Tunnel then ride"),
+        "field-52": N_("At 52"),
+        "ride-to-52": N_("Ride ends 52"),
     }
 
     @classmethod
@@ -54,13 +57,13 @@ class LabyrinthPresenter(Presenter):
         mine = [p for p in state.pieces() if p.player == me]
         entry = state.game.board.entry_value
         if mine and all(p.zone is PieceZone.OUTSIDE for p in mine):
-            return f"A piece enters only on a {entry}."
-        if any(player == me for player, _, _ in state.trapped()):
-            return "The pieces on the board are trapped, and no piece can use this throw."
-        return "No piece can use either die."
+            return _("A piece enters only on a {value}.").format(value=entry)
+        if any(player == me for player, _f, _t in state.trapped()):
+            return _("The pieces on the board are trapped, and no piece can use this throw.")
+        return _("No piece can use either die.")
     value_words: ClassVar[dict[str, str]] = {
-        "trap-then-tunnel": "trap first",
-        "tunnel-then-trap": "tunnel first",
+        "trap-then-tunnel": N_("trap first"),
+        "tunnel-then-trap": N_("tunnel first"),
     }
 
     def status_lines(self, state: State) -> list[str]:
@@ -73,14 +76,14 @@ class LabyrinthPresenter(Presenter):
         (``Off: Red 3, Blue 1``). Empty when there is nothing to say."""
         st = _labyrinth(state)
         w = self.width
-        names = [st.game.player_name(p, st.players) for p in range(st.players)]
+        names = [say(st.game.player_name(p, st.players)) for p in range(st.players)]
         lines: list[str] = []
         if st.throwing_for_start:
             if not st.start_throws():
                 lines.append(
-                    wording(w, "Tie: throw again.", "Tie: again.")
+                    wording(w, _("Tie: throw again."), _("Tie: again."))
                     if st.start_rethrow()
-                    else wording(w, "Highest die starts.", "Highest starts.")
+                    else wording(w, _("Highest die starts."), _("Highest starts."))
                 )
             lines += _packed([f"{names[p]} {v}" for p, v in st.start_throws()], "/", w)
             return self.fitted(lines)
@@ -88,23 +91,30 @@ class LabyrinthPresenter(Presenter):
         if waiting is not None:
             what, f = waiting
             if what == "orbit-die":
-                lines += [wording(w, "Free die for a ride", "Free die: ride"),
-                          wording(w, f"on the Orbit from {f}", f"Orbit from {f}")]
+                lines += [wording(w, _("Free die for a ride"), _("Free die: ride")),
+                          wording(w, _("on the Orbit from {square}").format(square=f),
+                                  _("Orbit from {square}").format(square=f))]
             elif what == "ride":
-                lines.append(wording(w, f"Orbit ride from {f}?", f"Ride from {f}?"))
+                lines.append(wording(w, _("Orbit ride from {square}?").format(square=f),
+                                     _("Ride from {square}?").format(square=f)))
             else:
-                lines.append(wording(w, "Cross the Millstone?", "Cross Millstone?", "Cross?"))
+                lines.append(wording(w, _("Cross the Millstone?"), _("Cross Millstone?"), _("Cross?")))
         if st.values:
-            dice = " and ".join(map(str, st.values))
-            lines.append(wording(w, f"Still to use: {dice}", f"To use: {dice}"))
+            dice = functools.reduce(lambda a, b: _("{first} and {last}").format(first=a, last=b),
+                                    map(str, st.values))
+            lines.append(wording(w, _("Still to use: {dice}").format(dice=dice),
+                                 _("To use: {dice}").format(dice=dice)))
         # 'lose 2 turns': the turns a trapped piece still loses.
-        lines += [wording(w, f"{names[p]} on {f} loses {t}", f"{names[p]} {f} loses {t}")
+        lines += [wording(w, _("{player} on {square} loses {turns}").format(
+                              player=names[p], square=f, turns=t),
+                          _("{player} {square} loses {turns}").format(
+                              player=names[p], square=f, turns=t))
                   for p, f, t in st.trapped()]
         off = Counter(piece.player for piece in st.pieces() if piece.zone is PieceZone.OFF)
         entries = [f"{names[p]} {off[p]}" for p in range(st.players) if off[p]]
         if entries:  # "Off: Red 3, Green 1," / "Yellow 1"
             commas = [e + "," for e in entries[:-1]] + entries[-1:]
-            lines += _packed(commas, " ", w, head="Off:")
+            lines += _packed(commas, " ", w, head=_("Off:"))
         return self.fitted(lines)
 
     def prompt(self, state: State) -> str:
@@ -116,8 +126,8 @@ class LabyrinthPresenter(Presenter):
         if waiting is None or waiting[0] == "orbit-die":
             return ""
         if waiting[0] == "ride":
-            return fit(self.width, "Ride Knight's Orbit?", "Ride the Orbit?", "Ride?")
-        return fit(self.width, "Cross the Millstone?", "Cross Millstone?", "Cross?")
+            return fit(self.width, _("Ride Knight's Orbit?"), _("Ride the Orbit?"), _("Ride?"))
+        return fit(self.width, _("Cross the Millstone?"), _("Cross Millstone?"), _("Cross?"))
 
     def routine(self, event: Event) -> bool:
         """The default's, and a throw for who starts (docs/rules/labyrinth.md: it is

@@ -8,11 +8,13 @@ from typing import ClassVar
 
 from PIL import Image
 
+from companion.i18n import N_, _
 from companion.rules import Move, State
 from companion.rules.senet_sticks import STAGE_PLAY, SenetSticksState
 from companion.ui.games import Presenter, fit
 from companion.ui.games.boards import senet_sticks as pictures
 from companion.ui.games.boards.model import Board
+from companion.ui.rules_words import say
 
 
 def _sticks(state: State) -> SenetSticksState:
@@ -25,11 +27,11 @@ class SenetSticksPresenter(Presenter):
     """Casting-stick Senet on a panel :attr:`width` characters wide."""
 
     option_labels: ClassVar[dict[str, str]] = {
-        "mode": "Mode",
-        "extra-stick": "Extra stick",
-        "colour-toss": "Colour toss",
-        "combination-captures": "Combos capture",
-        "board": "Board",
+        "mode": N_("Mode"),
+        "extra-stick": N_("Extra stick"),
+        "colour-toss": N_("Colour toss"),
+        "combination-captures": N_("Combos capture"),
+        "board": N_("Board"),
     }
 
     @classmethod
@@ -47,7 +49,7 @@ class SenetSticksPresenter(Presenter):
     def lost_reason(self, state: State) -> str:
         """No plinth of the player's can move by any value of the sticks it may use
         (its own colour's and the solid ones)."""
-        return "No plinth can use these sticks."
+        return _("No plinth can use these sticks.")
 
     def status_lines(self, state: State) -> list[str]:
         """How many plinths each player has in the Abyss, ``["Abyss: Red 0, Blue 1"]``
@@ -57,10 +59,14 @@ class SenetSticksPresenter(Presenter):
         st = _sticks(state)
         if st.stage != STAGE_PLAY:
             return []
-        line = f"Abyss: {st.name(0)} {st.abyss_count(0)}, {st.name(1)} {st.abyss_count(1)}"
+        line = _("Abyss: {first} {first_count}, {second} {second_count}").format(
+            first=say(st.name(0)), first_count=st.abyss_count(0),
+            second=say(st.name(1)), second_count=st.abyss_count(1))
         if len(line) <= self.width:
             return [line]
-        return self.fitted(f"{st.name(p)} Abyss: {st.abyss_count(p)}" for p in (0, 1))
+        return self.fitted(_("{player} Abyss: {count}").format(player=say(st.name(p)),
+                                                               count=st.abyss_count(p))
+                           for p in (0, 1))
 
     def choice_steps(self, state: State, move: Move) -> tuple[str, ...]:
         """The plinth first (``"plinth on 12"``, or ``"from the Abyss"``), then each value
@@ -80,21 +86,24 @@ class SenetSticksPresenter(Presenter):
         room = self.width - 1
         src = move.src
         if src is None:
-            first = fit(room, "from the Abyss", "Abyss")
+            first = fit(room, _("from the Abyss"), _("Abyss"))
         else:
-            first = fit(room, f"plinth on {src}", f"plinth {src}", f"on {src}")
-        other = st.name(1 - st.current_player)
+            first = fit(room, *(_(t).format(square=src) for t in (
+                N_("plinth on {square}"), N_("plinth {square}"), N_("on {square}"))))
+        other = say(st.name(1 - st.current_player))
         steps = [first]
         for step in path:
-            base = f"{step.value} to {step.square}"
-            words: tuple[str, ...]
+            base = _("{value} to {square}").format(value=step.value, square=step.square)
+            forms: tuple[str, ...]
             if step.river is not None and step.takes:
-                words = (f"{base} river, takes {other}", f"{base} river, takes", f"{base}, takes", base)
+                forms = (N_("{step} river, takes {other}"), N_("{step} river, takes"),
+                         N_("{step}, takes"), "{step}")
             elif step.river is not None:
-                words = (f"{base} via river", f"{base} river", base)
+                forms = (N_("{step} via river"), N_("{step} river"), "{step}")
             elif step.takes:
-                words = (f"{base}, takes {other}", f"{base}, takes", base)
+                forms = (N_("{step}, takes {other}"), N_("{step}, takes"), "{step}")
             else:
-                words = (base,)
+                forms = ("{step}",)
+            words = tuple(_(f).format(step=base, other=other) for f in forms)
             steps.append(fit(room, *words))
         return tuple(steps)

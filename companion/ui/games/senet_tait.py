@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from PIL import Image
 
+from companion.i18n import N_, _
 from companion.rules import Move, PieceZone, State, Throw
 from companion.rules.senet_tait import SenetTaitState
 from companion.ui.games import Presenter
@@ -27,9 +28,9 @@ class SenetTaitPresenter(Presenter):
     """Senet (Tait): the default screens, the options by their names on the board."""
 
     option_labels: ClassVar[dict[str, str]] = {
-        "sticks": "Sticks",
-        "house-of-beauty": "House of Beauty",
-        "six-after-lost-throw": "Unused 6 rethrow",
+        "sticks": N_("Sticks"),
+        "house-of-beauty": N_("House of Beauty"),
+        "six-after-lost-throw": N_("Unused 6 rethrow"),
     }
 
     @classmethod
@@ -53,7 +54,8 @@ class SenetTaitPresenter(Presenter):
         on_board = any(p.zone is PieceZone.BOARD for p in mine)
         waiting = any(p.zone is PieceZone.OUTSIDE for p in mine)
         if waiting and value not in (4, 6):
-            return ("A piece enters only on a 4 or a 6, and no piece on the board can move "
-                    f"{value}.") if on_board else "A piece enters only on a 4 or a 6."
-        return (f"No piece can move {value}: each would land on its own side or the "
-                "House of Rebirth, or go past the end.")
+            return _("A piece enters only on a 4 or a 6, and no piece on the board can move "
+                     "{value}.").format(value=value) if on_board else _(
+                "A piece enters only on a 4 or a 6.")
+        return _("No piece can move {value}: each would land on its own side or the "
+                 "House of Rebirth, or go past the end.").format(value=value)

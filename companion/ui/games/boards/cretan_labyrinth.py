@@ -21,6 +21,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.cretan_data import ITEMS, square_name
@@ -367,12 +368,11 @@ def place_words(board: Board, side: Side) -> str:
     """Where a player stands, in words: ``in the palace``, ``on gate1, own gateway``, ``on d4``."""
     squares = board.squares_of(side.player)
     if not squares:
-        return "not on the board"
+        return _("not on the board")
     cell = board.cell(squares[0])
     if cell.has(m.PALACE):
-        return "in the palace"
+        return _("in the palace")
     gate = cell.mark(m.GATEWAY)
-    if gate is not None:
-        own = ", own gateway" if gate.player == side.player else ""
-        return f"on {cell.label}{own}"
-    return f"on {cell.label}"
+    if gate is not None and gate.player == side.player:
+        return _("on {square}, own gateway").format(square=cell.label)
+    return _("on {square}").format(square=cell.label)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.labyrinth import COLOURS, LabyrinthState
@@ -55,7 +56,7 @@ from .pixels import (
     token,
 )
 
-ZONE_WORDS = ((PieceZone.OUTSIDE, "outside"), (PieceZone.OFF, "borne off"))
+ZONE_WORDS = ((PieceZone.OUTSIDE, N_("outside")), (PieceZone.OFF, N_("borne off")))
 """'places them outside the entrance of the Labyrinth to await entry'; 'borne off'."""
 
 CSS = {"Red": "red", "Blue": "royalblue", "Green": "green", "Yellow": "gold"}

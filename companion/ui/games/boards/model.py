@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from companion.i18n import _
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 
@@ -220,9 +221,10 @@ class Board:
         return {c.square: c for c in self.cells}
 
     def zone_word(self, zone: PieceZone) -> str | None:
-        """How the game says a piece is in ``zone`` (``"in the Abyss"``), or ``None`` for
-        a zone the game's pieces never are in."""
-        return next((words for z, words in self.zone_words if z is zone), None)
+        """How the game says a piece is in ``zone`` (``"in the Abyss"``), in the language
+        in use, or ``None`` for a zone the game's pieces never are in."""
+        words = next((words for z, words in self.zone_words if z is zone), None)
+        return None if words is None else _(words)
 
     @property
     def track_length(self) -> int:

@@ -16,6 +16,7 @@ import math
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.senet_sticks import SenetSticksState
@@ -38,7 +39,7 @@ from .pixels import (
     tiny_width,
 )
 
-ZONE_WORDS = ((PieceZone.HELD, "in the Abyss"),)
+ZONE_WORDS = ((PieceZone.HELD, N_("in the Abyss")),)
 """'the opponent's plinth is removed from the board and place in their Abyss'."""
 
 CSS_COLOURS = frozenset({

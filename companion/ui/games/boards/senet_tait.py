@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_
 from companion.rules import Move, PieceZone
 from companion.rules.senet_tait import (
     HOUSE_OF_BEAUTY,
@@ -43,7 +44,7 @@ from .pixels import (
 COLUMNS = 10
 """Squares in a row of the board."""
 
-ZONE_WORDS = ((PieceZone.OUTSIDE, "on the plinth"), (PieceZone.OFF, "off"))
+ZONE_WORDS = ((PieceZone.OUTSIDE, N_("on the plinth")), (PieceZone.OFF, N_("off")))
 """'A new piece can be moved from the plinth to the board'; 'borne off the board'."""
 
 _MARKS = {

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from companion.i18n import _
 from companion.rules import PieceZone
+from companion.ui.rules_words import say
 
 from .entry import entry_class
 from .model import Board, Side
@@ -16,8 +18,9 @@ _ZONES = (PieceZone.OUTSIDE, PieceZone.HELD, PieceZone.OFF)
 def entry(board: Board, side: Side) -> str:
     """One player's pieces in one sentence (see :func:`pieces_in_words_of`)."""
     place = entry_class(board.game).place_words(board, side)
+    name = say(side.name)
     if place is not None:
-        return f"{side.name}: {place}"
+        return _("{player}: {places}").format(player=name, places=place)
     parts: list[str] = []
     squares = board.squares_of(side.player)
     if squares:
@@ -31,14 +34,14 @@ def entry(board: Board, side: Side) -> str:
             if squares.count(s) > 1:
                 text += f"{GLUE}x{squares.count(s)}"
             if s in trapped:
-                text += f"{GLUE}(loses{GLUE}{trapped[s]})"
+                text += GLUE + _("(loses {turns})").format(turns=trapped[s]).replace(" ", GLUE)
             shown.append(text)
-        parts.append(f"{len(squares)} on " + ", ".join(shown))
+        parts.append(_("{count} on {squares}").format(count=len(squares), squares=", ".join(shown)))
     for zone in _ZONES:
         n = board.count(side.player, zone)
         if n:
             parts.append(f"{n} {board.zone_word(zone) or zone.value}")
-    return f"{side.name}: " + ("; ".join(parts) if parts else "no pieces")
+    return _("{player}: {places}").format(player=name, places="; ".join(parts) if parts else _("no pieces"))
 
 
 GLUE = "\x00"
