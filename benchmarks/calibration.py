@@ -189,8 +189,8 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300, metavar="N",
-                        help="held-out games per game and player count (default 300)")
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
+                        help="held-out games per game and player count (default 1000)")
     parser.add_argument("--every", type=int, default=5, metavar="K",
                         help="a position every K actions (default 5)")
     parser.add_argument("--boot", type=int, default=500, help="bootstrap resamples (default 500)")
