@@ -16,14 +16,26 @@ win, 0 otherwise, over every player of every position), the Brier score of alway
 1/players, and 95% intervals by bootstrap over games (``--boot`` resamples of whole
 games, not positions: positions of one game are not independent), and the learned
 minus the progress Brier score with its interval from the same resamples (paired: both
-evaluations see the same games, so this interval is much narrower than either). Then each learned
-model's reliability table by deciles. Targets: ECE <= 0.03 and the learned Brier score
-below the progress one with the intervals apart.
+evaluations see the same games, so this interval is much narrower than either), and the
+number of held-out games at which the two intervals would come apart (``apart at``: the
+intervals narrow as one over the square root of the games, so at this gap and spread
+that is ``games * ((half-width learned + half-width progress) / gap) ** 2``). Then each
+learned model's reliability table by deciles. Targets: ECE <= 0.03 and the learned Brier
+score below the progress one with the intervals apart.
+
+``--oracle M`` adds what no evaluation of a position can beat: on the first
+``--oracle-games`` held-out games of each line, every position's win chance under the
+same self-play players estimated by ``M`` playouts from it (the Brier score of that
+estimate, less its sampling variance ``p(1-p)/(M-1)``, is an unbiased estimate of the
+Brier score of the true win chance), beside the learned and progress scores on the same
+games and the games at which even the true chance's interval would part from the
+progress heuristic's. Slow: hours for the Cretan Labyrinth at the defaults.
 
 ``--player normal`` plays the held-out games between ``normal`` computer players
 instead of the self-play player (slower; casting-stick Senet most).
 
-Run: ``python benchmarks/calibration.py`` (part of ``make bench``; a few minutes).
+Run: ``python benchmarks/calibration.py`` (part of ``make bench``; about 6 minutes of CPU
+at the default 1000 games a line, most of it the Cretan Labyrinth's).
 Nothing here fails a build.
 """
 
@@ -37,8 +49,8 @@ from dataclasses import dataclass
 
 from companion.ai import evaluate, learned
 from companion.ai.player import choose
-from companion.ai.train import selfplay_game
-from companion.rules import Move, State, game_class, game_ids, get_game
+from companion.ai.train import selfplay_game, selfplay_move
+from companion.rules import Game, Move, Phase, State, game_class, game_ids, get_game
 
 BINS = 10
 TARGET_ECE = 0.03
@@ -115,6 +127,62 @@ def held_out(game_id: str, players: int, games: int, seed: int, every: int,
     return out
 
 
+def playout(state: State, rng: random.Random) -> tuple[float, ...]:
+    """Every player's result of one game played on from ``state`` by the held-out games'
+    self-play players."""
+    state = state.search_copy()
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.play(spec.draw(rng.randrange))
+        else:
+            state.play(selfplay_move(state, rng, 0.1))
+    outcome = state.outcome
+    assert outcome is not None
+    share = 1.0 / len(outcome.winners)
+    return tuple(share if p in outcome.winners else 0.0 for p in range(state.players))
+
+
+def oracle(game: Game, players: int, games: int, seed: int, every: int,
+           rollouts: int) -> list[dict[str, float]]:
+    """Per held-out game (the first ``games`` of :func:`held_out`'s), the summed squared
+    errors of the playout estimate (less its sampling variance), the learned and the
+    progress chances, and the count of predictions."""
+    out = []
+    for i in range(games):
+        played = selfplay_game(game, players, random.Random(f"heldout:{seed}:{players}:{i}"),
+                               0.1, every)
+        if played is None:
+            continue
+        positions, result = played
+        rng = random.Random(f"oracle:{seed}:{players}:{i}")
+        sums = {"oracle": 0.0, "learned": 0.0, "progress": 0.0, "count": 0.0}
+        for s in positions:
+            total = [0.0] * players
+            for _ in range(rollouts):
+                for p, r in enumerate(playout(s, rng)):
+                    total[p] += r
+            learned_values, progress_values = learned.chances(s), evaluate.chances(s)
+            for p in range(players):
+                q = total[p] / rollouts
+                sums["oracle"] += (q - result[p]) ** 2 - q * (1 - q) / (rollouts - 1)
+                sums["learned"] += (learned_values[p] - result[p]) ** 2
+                sums["progress"] += (progress_values[p] - result[p]) ** 2
+                sums["count"] += 1
+        out.append(sums)
+    return out
+
+
+def apart_at(games: int, gap: float, low: tuple[float, float], high: tuple[float, float]) -> str:
+    """The held-out games at which the interval ``low`` (of the lower score) and ``high``
+    would part, if their widths shrink as one over the square root of the games."""
+    if gap <= 0:
+        return "never"
+    half = (low[1] - low[0]) / 2 + (high[1] - high[0]) / 2
+    return f"{games * (half / gap) ** 2:,.0f}"
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     values = sorted(values)
     return values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))]
@@ -122,8 +190,8 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300, metavar="N",
-                        help="held-out games per game and player count (default 300)")
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
+                        help="held-out games per game and player count (default 1000)")
     parser.add_argument("--every", type=int, default=5, metavar="K",
                         help="a position every K actions (default 5)")
     parser.add_argument("--boot", type=int, default=500, help="bootstrap resamples (default 500)")
@@ -131,6 +199,11 @@ def main() -> None:
     parser.add_argument("--player", default="selfplay",
                         help="who plays the held-out games: selfplay (default) or a level")
     parser.add_argument("--game", action="append", default=None, metavar="ID")
+    parser.add_argument("--oracle", type=int, default=0, metavar="M",
+                        help="also the true win chance's Brier score by M playouts a position "
+                             "(selfplay only; slow)")
+    parser.add_argument("--oracle-games", type=int, default=20, metavar="G",
+                        help="held-out games per line for --oracle (default 20)")
     parser.add_argument("--quick", action="store_true", help="60 games, 200 resamples")
     args = parser.parse_args()
     if args.quick:
@@ -139,8 +212,10 @@ def main() -> None:
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")
     print(f"{'game':<18} {'n':>1} {'positions':>9}  {'ECE learned':>20} {'ECE progress':>20}  "
-          f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  verdict")
+          f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  "
+          f"{'apart at':>9}  verdict")
     tables = []
+    oracles: list[tuple[str, int, list[dict[str, float]]]] = []
     for game_id in args.game or game_ids():
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
@@ -169,10 +244,16 @@ def main() -> None:
             text = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[:2])
             text2 = "  ".join(f"{v:.3f} [{lo:.3f},{hi:.3f}]" for v, lo, hi in cells[2:])
             d_low, d_high = interval(paired)
+            needed = apart_at(len(per_game), cells[3][0] - cells[2][0], (cells[2][1], cells[2][2]),
+                              (cells[3][1], cells[3][2]))
             print(f"{game_id:<18} {players:>1} {whole['learned'].count // players:>9}  {text}  {text2} "
                   f"{brier(whole['uniform']):>6.3f}  {cells[2][0] - cells[3][0]:+.4f} "
-                  f"[{d_low:+.4f},{d_high:+.4f}]  {verdict}", flush=True)
+                  f"[{d_low:+.4f},{d_high:+.4f}]  {needed:>9}  {verdict}", flush=True)
             tables.append((game_id, players, whole["learned"]))
+            if args.oracle and args.player == "selfplay":
+                oracles.append((game_id, players, oracle(get_game(game_id), players,
+                                                         args.oracle_games, args.seed,
+                                                         args.every, args.oracle)))
     print()
     print("Reliability of the learned evaluation by deciles of predicted chance: "
           "mean predicted / share won (count)")
@@ -180,6 +261,28 @@ def main() -> None:
         row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
                        for b in t.bins)
         print(f"{game_id:<18} {players}  {row}")
+    if oracles:
+        print()
+        print(f"The true win chance (by {args.oracle} playouts a position) on the first "
+              f"{args.oracle_games} held-out games of each line: Brier scores with 95% "
+              f"intervals over those games ({args.boot} resamples)")
+        for game_id, players, per in oracles:
+            rng = random.Random(f"boot:{args.seed}")
+            scores: dict[str, list[float]] = {"oracle": [], "learned": [], "progress": []}
+            for _ in range(args.boot):
+                drawn = [per[rng.randrange(len(per))] for _ in per]
+                count = sum(g["count"] for g in drawn)
+                for name, values in scores.items():
+                    values.append(sum(g[name] for g in drawn) / count)
+            count = sum(g["count"] for g in per)
+            point = {name: sum(g[name] for g in per) / count for name in scores}
+            spans = {name: interval(values) for name, values in scores.items()}
+            text = "  ".join(f"{name} {point[name]:.3f} [{spans[name][0]:.3f},{spans[name][1]:.3f}]"
+                             for name in scores)
+            needed = apart_at(len(per), point["progress"] - point["oracle"], spans["oracle"],
+                              spans["progress"])
+            print(f"{game_id:<18} {players}  {len(per)} games  {text}  true chance apart from "
+                  f"progress at {needed} games", flush=True)
     print(f"({time.process_time() - began:.0f} s of CPU)")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -68,6 +69,18 @@ def test_the_shipped_files_say_how_they_were_made() -> None:
         assert data["features"] == list(learned.FEATURES)
         command = data["training"]["command"]
         assert command.startswith(f"python -m companion.ai.train --game {game_id} --seed ")
+
+
+def test_the_shipped_senet_tait_model_is_what_its_command_writes(tmp_path: Path) -> None:
+    """The command stored in the shipped file, run again, writes that file byte for byte
+    (Tait's Senet: the quickest game to train, about 6 s of CPU; the others' commands
+    take minutes): shipped weights that no command produces fail here."""
+    shipped = resources.files("companion.ai").joinpath("data", "senet-tait.json").read_text("utf-8")
+    command = json.loads(shipped)["training"]["command"].split()
+    assert command[:3] == ["python", "-m", "companion.ai.train"]
+    out = tmp_path / "senet-tait.json"
+    assert train.main([*command[3:], "--out", str(out)]) == 0
+    assert out.read_text("utf-8") == shipped
 
 
 def test_the_fit_finds_a_planted_weight() -> None:
