@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -18,6 +18,7 @@ from companion.rules.core import (
     EV_TURN_PASSES,
     EV_WON,
     PASS,
+    Action,
     Event,
     FileOption,
     Game,
@@ -42,7 +43,7 @@ from companion.rules.cretan_data import (
     load_board,
     load_decks,
 )
-from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables
+from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables, Walk
 from companion.rules.cretan_labyrinth.tasks import (
     END_TURN,
     LANDS,
@@ -85,6 +86,34 @@ STAGE_OVER = "over"
 STAGES: Final = (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE, STAGE_OVER)
 
 _PASS_ONLY: Final = (PASS,)
+
+_STAGE_PHASE: Final = {
+    STAGE_START: Phase.THROW,
+    STAGE_DISTANCE: Phase.THROW,
+    STAGE_DIRECTION: Phase.THROW,
+    STAGE_MOVE: Phase.MOVE,
+    STAGE_OVER: Phase.OVER,
+}
+"""The phase of every stage but resolve's (which depends on the task first in line)."""
+
+_DECK_FIELDS: Final = ("name", "unseen", "returned", "_hash")
+assert tuple(f.name for f in fields(Deck)) == _DECK_FIELDS, "Deck's fields changed: see _deck"
+_deck_new = object.__new__
+_deck_set_name, _deck_set_unseen, _deck_set_returned, _deck_set_hash = (
+    Deck.__dict__[f].__set__ for f in _DECK_FIELDS
+)
+
+
+def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck:
+    """``Deck(name, unseen, returned)``, equal and alike, made in half the time: its
+    slots set directly, not through the frozen dataclass's ``__init__`` (a turn makes
+    three: a card drawn and put back, the direction card too)."""
+    deck = _deck_new(Deck)
+    _deck_set_name(deck, name)
+    _deck_set_unseen(deck, unseen)
+    _deck_set_returned(deck, returned)
+    _deck_set_hash(deck, -1)
+    return deck
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -190,11 +219,36 @@ class CretanLabyrinthRules(Game):
         self._ways = tables.ways
         self._walks = tables.walks
         self._met_walks = tables.met_walks
-        self._blanks = tables.blanks
-        self._visited = tables.visited
         self._flights = tables.flights
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
+        self.deck_of: dict[str, str] = {cid: card.deck for cid, card in self.decks.cards.items()}
+        """The deck (``direction`` or a colour) of every card id."""
+        self._go: dict[str, str] = {
+            cid: card.go for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
+        }
+        """Where each direction card sends a move (``north`` ... ``any``)."""
+        self._item_of: dict[str, str] = {cid: card.item for cid, card in self.decks.cards.items() if card.is_item}
+        """The kind of tool or weapon each item card is."""
+        self._draws: dict[tuple[int, str], Draw] = {}
+        """The task of drawing a card of a colour, per player and colour: made once."""
+        self._do_cards: dict[tuple[int, str], DoCard] = {}
+        """The task of doing a card, per player and card id: made once (at most players
+        x cards)."""
+
+    def draw_task(self, p: int, colour: str) -> Draw:
+        """The (interned) task of player ``p`` drawing a ``colour`` card."""
+        found = self._draws.get((p, colour))
+        if found is None:
+            found = self._draws[p, colour] = Draw(p, colour)
+        return found
+
+    def do_card_task(self, p: int, card: str) -> DoCard:
+        """The (interned) task of player ``p`` doing card ``card``."""
+        found = self._do_cards.get((p, card))
+        if found is None:
+            found = self._do_cards[p, card] = DoCard(p, card)
+        return found
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -236,10 +290,7 @@ class CretanLabyrinthRules(Game):
             found = self._ways[players, p] = (allowed, cut)
         return found
 
-    def keep_walk(
-        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]],
-        rare: bool = False,
-    ) -> tuple[dict[int, int], tuple[Move, ...]]:
+    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk, rare: bool = False) -> Walk:
         """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
         board's walks (at most 5 directions x 6 distances per square and player) are
         kept up to :data:`WALKS_KEPT`; walks that meet a keeper (``rare``), which
@@ -249,8 +300,6 @@ class CretanLabyrinthRules(Game):
         if len(kept) >= (MET_WALKS_KEPT if rare else WALKS_KEPT):
             kept.clear()
             if not rare:
-                self._blanks.clear()
-                self._visited.clear()
                 self.tables.prepared.clear()
         kept[memo] = found
         return found
@@ -382,7 +431,7 @@ class CretanLabyrinthState(State):
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
-        self._stops: tuple[dict[int, int], tuple[Move, ...]] | None = None
+        self._stops: Walk | None = None
         """The stops of the move being chosen and its legal moves (MOVE stage), once
         found; never changed (copies and other states may share them)."""
 
@@ -409,6 +458,13 @@ class CretanLabyrinthState(State):
         other.winners = self.winners
         other.reason = self.reason
         other._stops = self._stops
+
+    def push(self, action: Action) -> list[Event]:
+        """As :meth:`State.push`, with one look at the action's class."""
+        self.history.append(action)
+        if isinstance(action, Move):
+            return self._push_move(action)
+        return self._push_throw(action)
 
     # --- names -------------------------------------------------------------------
 
@@ -518,13 +574,9 @@ class CretanLabyrinthState(State):
 
     @property
     def phase(self) -> Phase:
-        stage = self.stage
-        if stage == STAGE_OVER:
-            return Phase.OVER
-        if stage in (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION):
-            return Phase.THROW
-        if stage == STAGE_MOVE:
-            return Phase.MOVE
+        found = _STAGE_PHASE.get(self.stage)
+        if found is not None:
+            return found
         task = self.queue[0]
         kind = type(task)
         if kind is Draw:
@@ -553,12 +605,12 @@ class CretanLabyrinthState(State):
     @property
     def throw_spec(self) -> Implement | None:
         stage = self.stage
-        if stage == STAGE_START:
-            return self.game.die
         if stage == STAGE_DISTANCE:
             return self.game.distance_dice
         if stage == STAGE_DIRECTION:
             return self.decks[DIRECTION_DECK]
+        if stage == STAGE_START:
+            return self.game.die
         if stage == STAGE_RESOLVE:
             task = self.queue[0]
             if type(task) is Draw:
@@ -691,7 +743,7 @@ class CretanLabyrinthState(State):
         """
         return dict(self._walk()[0])
 
-    def _walk(self) -> tuple[dict[int, int], tuple[Move, ...]]:
+    def _walk(self) -> Walk:
         """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
         legal moves and the move played both need them) and kept; not to be changed.
 
@@ -708,7 +760,7 @@ class CretanLabyrinthState(State):
         p = self.turn
         pos = self.pos
         keeper = self.keeper()
-        go = g.decks.cards[self.direction].go if self.direction else "any"
+        go = g._go[self.direction] if self.direction else "any"
         memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
         walks = g._walks
         found = walks.get(memo)
@@ -716,9 +768,10 @@ class CretanLabyrinthState(State):
             blanks: list[int] = []
             visited: list[int] = []
             stops = self._find_stops(blanks, visited, free=True)
-            found = g.keep_walk(memo, self._stops_and_moves(stops))
-            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
-            g._visited[memo] = tuple(dict.fromkeys(visited))
+            found = g.keep_walk(memo, self._walk_of(
+                stops, tuple(b for b in dict.fromkeys(blanks) if b not in stops),
+                tuple(dict.fromkeys(visited)),
+            ))
         if keeper == p:
             # The keeper's walk is stopped for a battle as soon as it comes within two
             # spaces of another player; if no node it walks is that near anybody, it is
@@ -728,17 +781,17 @@ class CretanLabyrinthState(State):
             near = self.distance * g.widest + 2
             met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
             rows = [g.reach_table[pos[q]] for q in met]
-            walked = g._visited.get(memo)
-            if walked is None or any(row[v] <= 2 for v in walked for row in rows):
+            walked = found[3]
+            if rows and any(row[v] <= 2 for v in walked for row in rows):
                 memo = (*memo, tuple(pos[q] for q in met), met)
                 found = g._met_walks.get(memo)
                 if found is None:
-                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
+                    found = g.keep_walk(memo, self._walk_of(self._find_stops()), rare=True)
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
         if keeper is not None and keeper != p:
-            blanks_crossed = g._blanks.get(memo, ())
+            blanks_crossed = found[2]
             if blanks_crossed:
                 keeper_reach = g.reach_table[pos[keeper]]
                 extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
@@ -749,14 +802,17 @@ class CretanLabyrinthState(State):
                         stops = dict(found[0])
                         for b in extra:
                             stops[b] = -1
-                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops), rare=True)
+                        with_extra = g.keep_walk(memo, self._walk_of(stops), rare=True)
                     found = with_extra
         if self.stage == STAGE_MOVE:
             self._stops = found
         return found
 
-    def _stops_and_moves(self, stops: dict[int, int]) -> tuple[dict[int, int], tuple[Move, ...]]:
-        """``stops`` and the legal moves to them, in the board's order (``pass`` when none)."""
+    def _walk_of(
+        self, stops: dict[int, int], blanks: tuple[int, ...] = (), visited: tuple[int, ...] = ()
+    ) -> Walk:
+        """The :data:`~.tables.Walk` of ``stops``: with the legal moves to them, in the
+        board's order (``pass`` when none), and ``blanks`` and ``visited`` as given."""
         g = self.game
         names = g.board.names
         src = names[self.pos[self.turn]]
@@ -764,7 +820,7 @@ class CretanLabyrinthState(State):
             tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
             if stops else _PASS_ONLY
         )
-        return stops, moves
+        return stops, moves, blanks, visited
 
     def _find_stops(
         self, blanks: list[int] | None = None, visited: list[int] | None = None, free: bool = False
@@ -876,19 +932,21 @@ class CretanLabyrinthState(State):
     # --- throws ---------------------------------------------------------------------
 
     def _take(self, deck_name: str, card: str) -> None:
-        deck = self.decks[deck_name]
+        decks = self.decks
+        deck = decks[deck_name]
         unseen = deck.unseen
         if unseen:
             i = unseen.index(card)
-            self.decks[deck_name] = Deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
+            decks[deck_name] = _deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
         else:
-            self.decks[deck_name] = Deck(deck_name, (), deck.returned[1:])
+            decks[deck_name] = _deck(deck_name, (), deck.returned[1:])
 
     def _return(self, card: str) -> None:
         """'Other cards are returned to the bottom of the deck.'"""
-        name = self.game.decks.cards[card].deck
-        deck = self.decks[name]
-        self.decks[name] = Deck(name, deck.unseen, (*deck.returned, card))
+        name = self.game.deck_of[card]
+        decks = self.decks
+        deck = decks[name]
+        decks[name] = _deck(name, deck.unseen, (*deck.returned, card))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         stage = self.stage
@@ -940,11 +998,14 @@ class CretanLabyrinthState(State):
             p, colour = task.player, task.colour
             card = throw.faces[0]  # the card drawn (a throw of that colour's deck)
             self._take(colour, card)
-            self.queue[0] = DoCard(p, card)
-            events.append(self._told(
-                (EV_CARD_DRAWN, p, colour, card),
-                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
-            ))
+            self.queue[0] = self.game.do_card_task(p, card)
+            said = self.game._events.get((EV_CARD_DRAWN, p, colour, card))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_CARD_DRAWN, p, colour, card),
+                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
+                )
+            events.append(said)
         else:
             battle = self.battle
             assert battle is not None
@@ -979,12 +1040,16 @@ class CretanLabyrinthState(State):
                     dst = board.node(move.dst)
                 battle_with = self._walk()[0][dst]
                 self._stops = None
-                self.origin[p] = self.pos[p]
-                self.pos[p] = dst
-                events.append(self._told(
-                    (EV_MOVED, p, move.src, move.dst),
-                    lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
-                ))
+                pos = self.pos
+                self.origin[p] = pos[p]
+                pos[p] = dst
+                said = self.game._events.get((EV_MOVED, p, move.src, move.dst))  # _told, inlined
+                if said is None:
+                    said = self._told(
+                        (EV_MOVED, p, move.src, move.dst),
+                        lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
+                    )
+                events.append(said)
                 self.queue = [LANDS[p], END_TURN]
                 if battle_with >= 0:
                     events.append(Event(
@@ -1076,10 +1141,12 @@ class CretanLabyrinthState(State):
     def _land(self, p: int, events: list[Event]) -> None:
         """What landing on a node does, queued in order: the keeper's key or a battle,
         the coloured card, the Magic Key in the palace, the win at the own gateway."""
-        board = self.game.board
+        game = self.game
+        board = game.board
         n = self.pos[p]
         tasks: list[Task] = []
-        keeper = self.keeper()
+        keys = self.keys
+        keeper = keys.index(True) if game.single_key and True in keys else None  # self.keeper()
         if keeper is not None and keeper != p:
             if self.pos[keeper] == n:
                 # 'If a player lands on the same space as the player with the Magic Key
@@ -1096,10 +1163,10 @@ class CretanLabyrinthState(State):
         colour = board.colours[n]
         if colour is not None:
             # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
-            tasks.append(Draw(p, colour))
-        if n == board.palace and len(self.diamonds[p]) == len(self.game.decks.colours) and self.key_available(p):
+            tasks.append(game.draw_task(p, colour))
+        if n == board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
             tasks.append(KeyOffer(p))
-        if n == self.own_gateway(p):
+        if n == game.homes(self.players)[p]:  # self.own_gateway(p)
             tasks.append(Win(p))
         if tasks:
             self.queue[0:0] = tasks
@@ -1121,10 +1188,16 @@ class CretanLabyrinthState(State):
 
     def _card_waits(self, p: int, card_id: str) -> bool:
         """Whether doing card ``card_id`` needs player ``p``'s decision first."""
-        card = self.card(card_id)
-        if card.effect == "pegasus" or (card.effect == "swap" and self._swap_targets(p)):
+        card = self.game.decks.cards[card_id]
+        effect = card.effect
+        if effect == "pegasus" or (effect == "swap" and self._swap_targets(p)):
             return True
-        return bool(self.items[p]) and any(i in card.helped_by for i in self.item_kinds(p))
+        items = self.items[p]
+        if not items:
+            return False
+        item_of = self.game._item_of
+        helped_by = card.helped_by
+        return any(item_of[c] in helped_by for c in items)
 
     def _start_battle(self, task: Fight) -> None:
         att, dfn = task.attacker, task.defender
@@ -1297,8 +1370,11 @@ class CretanLabyrinthState(State):
 
     def _end_turn(self, events: list[Event]) -> None:
         """The direction card goes back; an extra turn, or the next player clockwise."""
-        if self.direction is not None:
-            self._return(self.direction)
+        direction = self.direction
+        if direction is not None:
+            decks = self.decks
+            deck = decks[DIRECTION_DECK]
+            decks[DIRECTION_DECK] = _deck(DIRECTION_DECK, deck.unseen, (*deck.returned, direction))  # _return
             self.direction = None
         self.distance = 0
         self.queue = []
@@ -1318,7 +1394,9 @@ class CretanLabyrinthState(State):
         self.stage = STAGE_DISTANCE
         if self.extra and not self.lost[p]:
             self.extra = False
-            events.append(Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn"))
+            events.append(self._told(
+                (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
+            ))
             return
         self.extra = False
         q = (p + 1) % self.players
