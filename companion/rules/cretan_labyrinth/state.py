@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import fields, replace
+from dataclasses import fields
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -45,9 +45,12 @@ from companion.rules.cretan_data import (
 )
 from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables, Walk
 from companion.rules.cretan_labyrinth.tasks import (
+    BATTLE_OFFERS,
     END_TURN,
+    FIGHTS,
     LANDS,
     NONE_SHOWN,
+    WINS,
     Battle,
     BattleOffer,
     DoCard,
@@ -715,7 +718,8 @@ class CretanLabyrinthState(State):
     def legal_moves(self) -> tuple[Move, ...]:
         """As :meth:`State.legal_moves`; a move's stops first, at once."""
         if self.stage == STAGE_MOVE:
-            return self._walk()[1]
+            found = self._stops
+            return (found if found is not None else self._walk())[1]
         return super().legal_moves()
 
     def item_kinds(self, p: int) -> list[str]:
@@ -759,7 +763,8 @@ class CretanLabyrinthState(State):
         g = self.game
         p = self.turn
         pos = self.pos
-        keeper = self.keeper()
+        keys = self.keys
+        keeper = keys.index(True) if g.single_key and True in keys else None  # self.keeper()
         go = g._go[self.direction] if self.direction else "any"
         memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
         walks = g._walks
@@ -1010,10 +1015,16 @@ class CretanLabyrinthState(State):
             battle = self.battle
             assert battle is not None
             if battle.needs() == "att-roll":
-                self.battle = replace(battle, attacker_roll=throw.values[0])
+                self.battle = Battle(  # replace(battle, attacker_roll=...), without its look at the fields
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    battle.defender_shows, throw.values[0], battle.defender_roll,
+                )
                 p = battle.attacker
             else:
-                self.battle = replace(battle, defender_roll=throw.values[0])
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    battle.defender_shows, battle.attacker_roll, throw.values[0],
+                )
                 p = battle.defender
             events.append(Event(EV_THROWN, p, f"{self.name(p)} throws {throw.values[0]} in the battle"))
         self._run(events)
@@ -1038,7 +1049,8 @@ class CretanLabyrinthState(State):
                 dst = board.index.get(move.dst)  # a move names squares as the board does
                 if dst is None:
                     dst = board.node(move.dst)
-                battle_with = self._walk()[0][dst]
+                found = self._stops
+                battle_with = (found if found is not None else self._walk())[0][dst]
                 self._stops = None
                 pos = self.pos
                 self.origin[p] = pos[p]
@@ -1050,14 +1062,18 @@ class CretanLabyrinthState(State):
                         lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
                     )
                 events.append(said)
-                self.queue = [LANDS[p], END_TURN]
                 if battle_with >= 0:
                     events.append(Event(
                         EV_BATTLE, battle_with,
                         f"{self.name(p)} with the Magic Key comes within two spaces of "
                         f"{self.name(battle_with)} and must stop and fight",
                     ))
-                    self.queue.insert(0, Fight(battle_with, p, True))
+                    self.queue = [FIGHTS[battle_with][p][True], LANDS[p], END_TURN]
+                else:
+                    # The landing first, as _run would do it first from [LANDS[p], END_TURN].
+                    self.queue = [END_TURN]
+                    self.stage = STAGE_RESOLVE
+                    self._land(p, events)
             self.stage = STAGE_RESOLVE
             self._run(events)
             return events
@@ -1070,25 +1086,46 @@ class CretanLabyrinthState(State):
                 # colored diamonds.'
                 self.diamonds[p].clear()
                 self.keys[p] = True
-                events.append(Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"))
+                events.append(self._told(
+                    (EV_KEY, "hands-in", p),
+                    lambda: Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"),
+                ))
             else:
-                events.append(Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds"))
+                events.append(self._told(
+                    (EV_KEY, "keeps", p), lambda: Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds")
+                ))
         elif type(task) is BattleOffer:
             self.queue.pop(0)
             q = task.keeper
             if move.kind == "attack":
-                events.append(Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"))
-                self.queue.insert(0, Fight(p, q, False))
+                events.append(self._told(
+                    (EV_BATTLE, "attacks", p, q),
+                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"),
+                ))
+                self.queue.insert(0, FIGHTS[p][q][False])
             else:
-                events.append(Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"))
+                events.append(self._told(
+                    (EV_BATTLE, "no-attack", p, q),
+                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"),
+                ))
         elif type(task) is Fight:
             battle = self.battle
             assert battle is not None
             if battle.needs() == "att-item":
-                self.battle = replace(battle, attacker_shows=move.label)
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, move.label,
+                    battle.defender_shows, battle.attacker_roll, battle.defender_roll,
+                )
             else:
-                self.battle = replace(battle, defender_shows=move.label)
-            events.append(Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[move.label]}"))
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    move.label, battle.attacker_roll, battle.defender_roll,
+                )
+            label = move.label
+            events.append(self._told(
+                (EV_BATTLE, "shows", p, label),
+                lambda: Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[label]}"),
+            ))
         else:
             assert type(task) is DoCard
             self.queue.pop(0)
@@ -1106,34 +1143,42 @@ class CretanLabyrinthState(State):
 
     def _run(self, events: list[Event]) -> None:
         """Resolve pending tasks until one needs a throw or a decision, or the turn ends."""
-        while self.queue and self.stage == STAGE_RESOLVE:
-            task = self.queue[0]
-            if type(task) is Land:
-                self.queue.pop(0)
-                self._land(task.player, events)
-            elif type(task) is Win:
-                self.queue.pop(0)
-                self._check_win(task.player, events)
-            elif type(task) is EndTurn:
-                self.queue.pop(0)
+        queue = self.queue  # changed in place, or replaced only as the turn or game ends
+        while queue and self.stage == STAGE_RESOLVE:
+            task = queue[0]
+            kind = type(task)
+            if kind is EndTurn:
+                del queue[0]
                 self._end_turn(events)
-            elif type(task) is Draw:
-                if self.decks[task.colour].unseen or self.decks[task.colour].returned:
+                queue = self.queue
+            elif kind is Land:
+                del queue[0]
+                self._land(task.player, events)  # type: ignore[union-attr]
+            elif kind is Draw:
+                assert isinstance(task, Draw)
+                deck = self.decks[task.colour]
+                if deck.unseen or deck.returned:
                     return
-                self.queue.pop(0)
+                del queue[0]
                 events.append(Event(EV_CARD_DRAWN, task.player, f"the {task.colour} deck is empty: no card"))
-            elif type(task) is DoCard:
+            elif kind is DoCard:
+                assert isinstance(task, DoCard)
                 p = task.player
                 if self._card_waits(p, task.card):
                     return
-                self.queue.pop(0)
+                del queue[0]
                 self._do_card(p, task.card, None, events)
-            elif type(task) is Fight:
+            elif kind is Win:
+                del queue[0]
+                self._check_win(task.player, events)  # type: ignore[union-attr]
+                queue = self.queue
+            elif kind is Fight:
+                assert isinstance(task, Fight)
                 if self.battle is None:
                     self._start_battle(task)
                 if self._battle_needs():
                     return
-                self.queue.pop(0)
+                del queue[0]
                 self._settle_battle(events)
             else:  # key-offer, battle-offer: a decision
                 return
@@ -1159,7 +1204,7 @@ class CretanLabyrinthState(State):
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
-                tasks.append(BattleOffer(p, keeper))
+                tasks.append(BATTLE_OFFERS[p][keeper])
         colour = board.colours[n]
         if colour is not None:
             # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
@@ -1167,7 +1212,7 @@ class CretanLabyrinthState(State):
         if n == board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
             tasks.append(KeyOffer(p))
         if n == game.homes(self.players)[p]:  # self.own_gateway(p)
-            tasks.append(Win(p))
+            tasks.append(WINS[p])
         if tasks:
             self.queue[0:0] = tasks
 
@@ -1230,18 +1275,24 @@ class CretanLabyrinthState(State):
         else:
             won = battle_by_weapons(a_item, d_item, self.game.columns)
         if not won:
-            events.append(Event(EV_BATTLE, dfn, f"{self.name(dfn)} defends the Magic Key against {self.name(att)}"))
+            events.append(self._told(
+                (EV_BATTLE, "defends", dfn, att),
+                lambda: Event(EV_BATTLE, dfn, f"{self.name(dfn)} defends the Magic Key against {self.name(att)}"),
+            ))
             return
         self.keys[dfn] = False
         self.keys[att] = True
-        events.append(Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"))
+        events.append(self._told(
+            (EV_KEY, "defeats", att, dfn),
+            lambda: Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"),
+        ))
         if not b.forced and att == self.turn:
             self.extra = True
-        self.queue.insert(0, Win(att))
+        self.queue.insert(0, WINS[att])
 
     def _do_card(self, p: int, card_id: str, choice: Move | None, events: list[Event]) -> None:
         """Do what card ``card_id`` says for player ``p`` (``choice``: the decision taken)."""
-        card = self.card(card_id)
+        card = self.game.decks.cards[card_id]
         board = self.game.board
         if choice is not None and choice.kind == "avert":
             # Rule 15: '... the danger may be circumvented by returning both cards to the
@@ -1250,7 +1301,11 @@ class CretanLabyrinthState(State):
             self.items[p].remove(item_card)
             self._return(card_id)
             self._return(item_card)
-            events.append(Event(EV_AVERTED, p, f"{self.name(p)} averts the danger with the {ITEM_NAMES[choice.label]}"))
+            label = choice.label
+            events.append(self._told(
+                (EV_AVERTED, p, label),
+                lambda: Event(EV_AVERTED, p, f"{self.name(p)} averts the danger with the {ITEM_NAMES[label]}"),
+            ))
             return
         effect = card.effect
         if effect == "item":
@@ -1279,17 +1334,26 @@ class CretanLabyrinthState(State):
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
-            events.append(Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds"))
+            events.append(self._told(
+                (EV_DANGER, "loses", p, lost), lambda: Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds")
+            ))
         elif effect == "lose-turns":
             self.lost[p] += card.turns
-            events.append(Event(EV_LOST_TURNS, p, f"{self.name(p)} loses {card.turns} turn{'s' if card.turns > 1 else ''}"))
+            turns = card.turns
+            events.append(self._told(
+                (EV_LOST_TURNS, p, turns),
+                lambda: Event(EV_LOST_TURNS, p, f"{self.name(p)} loses {turns} turn{'s' if turns > 1 else ''}"),
+            ))
         elif effect in ("toward-goal", "away-from-goal"):
             self._send(p, self._goal_walk(p, card.spaces, effect == "toward-goal"), events)
         elif effect == "nearest-gateway":
             self._send(p, self.nearest_gateway(p), events)
         elif effect == "killed":
             self.diamonds[p].clear()
-            events.append(Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"))
+            events.append(self._told(
+                (EV_DANGER, "killed", p),
+                lambda: Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"),
+            ))
             self._send(p, self.own_gateway(p), events)
         elif effect == "go-back":
             # Rule 9: only the nearest-gateway card may put a player into another
@@ -1302,7 +1366,9 @@ class CretanLabyrinthState(State):
             self._send(p, board.node(choice.dst), events)
         elif effect == "swap":
             if choice is None or choice.kind != "swap":
-                events.append(Event(EV_SENT, p, f"nobody can change places with {self.name(p)}"))
+                events.append(self._told(
+                    (EV_SENT, "nobody", p), lambda: Event(EV_SENT, p, f"nobody can change places with {self.name(p)}")
+                ))
                 return
             q = next(q for q in range(self.players) if self.name(q) == choice.label)
             for r in (p, q):
@@ -1311,7 +1377,9 @@ class CretanLabyrinthState(State):
                     # own: they "came from" the square the unicorn took them from (D11).
                     self.origin[r] = self.pos[r]
             self.pos[p], self.pos[q] = self.pos[q], self.pos[p]
-            events.append(Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places"))
+            events.append(self._told(
+                (EV_SENT, "swap", p, q), lambda: Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places")
+            ))
             # 'In this case if the two players are taking the same color card the player
             # who's turn it is draws first.'
             first, second = (p, q) if p == self.turn or q != self.turn else (q, p)
@@ -1321,7 +1389,10 @@ class CretanLabyrinthState(State):
     def _send(self, p: int, node: int, events: list[Event]) -> None:
         """Move player ``p`` to ``node`` by a card; the landing is resolved (rule 7)."""
         if node == self.pos[p]:
-            events.append(Event(EV_SENT, p, f"{self.name(p)} stays on {self.square(p)}"))
+            here = self.square(p)
+            events.append(self._told(
+                (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, f"{self.name(p)} stays on {here}")
+            ))
             return
         src = self.square(p)
         self.pos[p] = node
@@ -1339,19 +1410,22 @@ class CretanLabyrinthState(State):
         """Where ``spaces`` steps toward (or away from) the goal lead: each step to the
         neighbouring square nearest to (farthest from) the goal, north, east, south, west
         first on a tie; the walk stops early at a wall or when no step gets nearer (farther)."""
-        board = self.game.board
+        game = self.game
+        succ = game.board.succ
         goal = self.goal(p)
+        gap_to_goal = game.gap_table[goal]  # board.gap(n, goal) by n: a gap is symmetric
+        barred = game.barred(self.players)[p]  # not self.passable
         n = self.pos[p]
         for _ in range(spaces):
-            here = board.gap(n, goal)
+            here = gap_to_goal[n]
             if toward and here == 0:
                 break
             best, best_gap = -1, here
             for d in range(4):
-                for s in board.succ[n][d]:
-                    if not self.passable(p, s):
+                for s in succ[n][d]:
+                    if s in barred:
                         continue
-                    g = board.gap(s, goal)
+                    g = gap_to_goal[s]
                     if (toward and g < best_gap) or (not toward and g > best_gap):
                         best, best_gap = s, g
             if best < 0:
@@ -1367,6 +1441,10 @@ class CretanLabyrinthState(State):
         k = len(board.gateways)
         order = [board.gateways[(seat + i) % k] for i in range(k)]
         return min(order, key=lambda g: board.gap(self.pos[p], g))
+
+    def _skipped(self, q: int) -> Event:
+        """'Player 2 loses a turn' (a lost turn skipped), built once."""
+        return self._told((EV_LOST_TURNS, q), lambda: Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
 
     def _end_turn(self, events: list[Event]) -> None:
         """The direction card goes back; an extra turn, or the next player clockwise."""
@@ -1402,7 +1480,7 @@ class CretanLabyrinthState(State):
         q = (p + 1) % self.players
         while self.lost[q]:
             self.lost[q] -= 1
-            events.append(Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
+            events.append(self._skipped(q))
             q = (q + 1) % self.players
         self.turn = q
         said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
