@@ -797,8 +797,13 @@ class CretanLabyrinthState(State):
             return found
         if keeper is not None and keeper != p:
             blanks_crossed = found[2]
+            keeper_reach = g.reach_table[pos[keeper]]
+            for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
+                if keeper_reach[b] <= 2:
+                    break
+            else:
+                blanks_crossed = ()
             if blanks_crossed:
-                keeper_reach = g.reach_table[pos[keeper]]
                 extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
                 if extra:
                     memo = (*memo, extra)
@@ -915,11 +920,15 @@ class CretanLabyrinthState(State):
                         if q >= 0:
                             result[s] = q
                             continue
-                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
+                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)  # noqa: F821 (the del below)
                 return
 
         for d in dirs:
             walk(start, self.distance, d, ())
+        # walk refers to itself through its closure: without this, every walk found
+        # left a cycle (the functions, their cells, the lists) for the collector, 400,000
+        # objects for the walks of a 4-player game.
+        del walk
         result.pop(start, None)
         return result
 
