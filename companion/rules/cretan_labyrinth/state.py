@@ -341,7 +341,7 @@ class CretanLabyrinthRules(Game):
         """Find every walk of the board for ``players`` players once, when the first
         new game for that many is made (:meth:`new_state`; a position read for a one-off
         question does not pay for it): every square, direction card and distance, for each
-        player (about 15,500 walks for four players on the default board, 0.2 s of CPU
+        player (about 15,500 walks for four players on the default board, 0.1 s of CPU
         here, some 10 MB; within :data:`WALKS_KEPT` for 2, 3 and 4 players together). A
         fresh game then plays as fast as one that has run for a while. Walks that meet the
         Magic Key's keeper still depend on where players stand and are found in play."""
