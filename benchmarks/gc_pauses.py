@@ -15,8 +15,9 @@ The budget is :data:`FRAME_BUDGET_MS`: the time the screen may take for a cursor
 The engines keep caches (walks, events; megabytes in a 4-player Cretan game), so full
 (generation 2) collections grow with the game. Per game, two figures:
 
-* **in play**: how many collections of each generation the game made, and their CPU ms
-  (median, max). A full collection walks megabytes, so on a busy machine another
+* **in play**: how many collections of each generation the game made, from start-up to
+  its end screen, and their CPU ms (median, max). What the demo does after the end
+  screen (reading the journal back, for its result) is not counted. A full collection walks megabytes, so on a busy machine another
   process's use of the shared caches stretches it: these move from run to run;
 * **a full collection at the end / floor**: on the loop's thread, when the end screen
   is drawn (everything the game built still alive), full collections of that heap
@@ -207,7 +208,10 @@ class AtTheEnd:
                 self.floor_ms += json.loads(floor.stdout.readline())
                 self.game_ms += [first, timed_collection()]
             floor.stdin.close()
-        self.recorder.recording = True
+        # Not resumed: after the end screen the demo reads the journal back for its
+        # result (a new game object, its tables built, then every action replayed),
+        # which is not the service's loop and not part of the game.
+        self.recorder.recording = False
 
 
 ROUNDS = 9

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import replace
+from dataclasses import fields
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -18,6 +18,7 @@ from companion.rules.core import (
     EV_TURN_PASSES,
     EV_WON,
     PASS,
+    Action,
     Event,
     FileOption,
     Game,
@@ -42,11 +43,14 @@ from companion.rules.cretan_data import (
     load_board,
     load_decks,
 )
-from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables
+from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables, Walk
 from companion.rules.cretan_labyrinth.tasks import (
+    BATTLE_OFFERS,
     END_TURN,
+    FIGHTS,
     LANDS,
     NONE_SHOWN,
+    WINS,
     Battle,
     BattleOffer,
     DoCard,
@@ -85,6 +89,34 @@ STAGE_OVER = "over"
 STAGES: Final = (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE, STAGE_OVER)
 
 _PASS_ONLY: Final = (PASS,)
+
+_STAGE_PHASE: Final = {
+    STAGE_START: Phase.THROW,
+    STAGE_DISTANCE: Phase.THROW,
+    STAGE_DIRECTION: Phase.THROW,
+    STAGE_MOVE: Phase.MOVE,
+    STAGE_OVER: Phase.OVER,
+}
+"""The phase of every stage but resolve's (which depends on the task first in line)."""
+
+_DECK_FIELDS: Final = ("name", "unseen", "returned", "_hash")
+assert tuple(f.name for f in fields(Deck)) == _DECK_FIELDS, "Deck's fields changed: see _deck"
+_deck_new = object.__new__
+_deck_set_name, _deck_set_unseen, _deck_set_returned, _deck_set_hash = (
+    Deck.__dict__[f].__set__ for f in _DECK_FIELDS
+)
+
+
+def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck:
+    """``Deck(name, unseen, returned)``, equal and alike, made in half the time: its
+    slots set directly, not through the frozen dataclass's ``__init__`` (a turn makes
+    three: a card drawn and put back, the direction card too)."""
+    deck = _deck_new(Deck)
+    _deck_set_name(deck, name)
+    _deck_set_unseen(deck, unseen)
+    _deck_set_returned(deck, returned)
+    _deck_set_hash(deck, -1)
+    return deck
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -190,11 +222,36 @@ class CretanLabyrinthRules(Game):
         self._ways = tables.ways
         self._walks = tables.walks
         self._met_walks = tables.met_walks
-        self._blanks = tables.blanks
-        self._visited = tables.visited
         self._flights = tables.flights
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
+        self.deck_of: dict[str, str] = {cid: card.deck for cid, card in self.decks.cards.items()}
+        """The deck (``direction`` or a colour) of every card id."""
+        self._go: dict[str, str] = {
+            cid: card.go for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
+        }
+        """Where each direction card sends a move (``north`` ... ``any``)."""
+        self._item_of: dict[str, str] = {cid: card.item for cid, card in self.decks.cards.items() if card.is_item}
+        """The kind of tool or weapon each item card is."""
+        self._draws: dict[tuple[int, str], Draw] = {}
+        """The task of drawing a card of a colour, per player and colour: made once."""
+        self._do_cards: dict[tuple[int, str], DoCard] = {}
+        """The task of doing a card, per player and card id: made once (at most players
+        x cards)."""
+
+    def draw_task(self, p: int, colour: str) -> Draw:
+        """The (interned) task of player ``p`` drawing a ``colour`` card."""
+        found = self._draws.get((p, colour))
+        if found is None:
+            found = self._draws[p, colour] = Draw(p, colour)
+        return found
+
+    def do_card_task(self, p: int, card: str) -> DoCard:
+        """The (interned) task of player ``p`` doing card ``card``."""
+        found = self._do_cards.get((p, card))
+        if found is None:
+            found = self._do_cards[p, card] = DoCard(p, card)
+        return found
 
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
@@ -236,10 +293,7 @@ class CretanLabyrinthRules(Game):
             found = self._ways[players, p] = (allowed, cut)
         return found
 
-    def keep_walk(
-        self, memo: tuple[Hashable, ...], found: tuple[dict[int, int], tuple[Move, ...]],
-        rare: bool = False,
-    ) -> tuple[dict[int, int], tuple[Move, ...]]:
+    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk, rare: bool = False) -> Walk:
         """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
         board's walks (at most 5 directions x 6 distances per square and player) are
         kept up to :data:`WALKS_KEPT`; walks that meet a keeper (``rare``), which
@@ -249,8 +303,6 @@ class CretanLabyrinthRules(Game):
         if len(kept) >= (MET_WALKS_KEPT if rare else WALKS_KEPT):
             kept.clear()
             if not rare:
-                self._blanks.clear()
-                self._visited.clear()
                 self.tables.prepared.clear()
         kept[memo] = found
         return found
@@ -289,7 +341,7 @@ class CretanLabyrinthRules(Game):
         """Find every walk of the board for ``players`` players once, when the first
         new game for that many is made (:meth:`new_state`; a position read for a one-off
         question does not pay for it): every square, direction card and distance, for each
-        player (about 15,500 walks for four players on the default board, 0.2 s of CPU
+        player (about 15,500 walks for four players on the default board, 0.1 s of CPU
         here, some 10 MB; within :data:`WALKS_KEPT` for 2, 3 and 4 players together). A
         fresh game then plays as fast as one that has run for a while. Walks that meet the
         Magic Key's keeper still depend on where players stand and are found in play."""
@@ -382,7 +434,7 @@ class CretanLabyrinthState(State):
         self.turns = 0
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
-        self._stops: tuple[dict[int, int], tuple[Move, ...]] | None = None
+        self._stops: Walk | None = None
         """The stops of the move being chosen and its legal moves (MOVE stage), once
         found; never changed (copies and other states may share them)."""
 
@@ -409,6 +461,13 @@ class CretanLabyrinthState(State):
         other.winners = self.winners
         other.reason = self.reason
         other._stops = self._stops
+
+    def push(self, action: Action) -> list[Event]:
+        """As :meth:`State.push`, with one look at the action's class."""
+        self.history.append(action)
+        if isinstance(action, Move):
+            return self._push_move(action)
+        return self._push_throw(action)
 
     # --- names -------------------------------------------------------------------
 
@@ -518,13 +577,9 @@ class CretanLabyrinthState(State):
 
     @property
     def phase(self) -> Phase:
-        stage = self.stage
-        if stage == STAGE_OVER:
-            return Phase.OVER
-        if stage in (STAGE_START, STAGE_DISTANCE, STAGE_DIRECTION):
-            return Phase.THROW
-        if stage == STAGE_MOVE:
-            return Phase.MOVE
+        found = _STAGE_PHASE.get(self.stage)
+        if found is not None:
+            return found
         task = self.queue[0]
         kind = type(task)
         if kind is Draw:
@@ -553,12 +608,12 @@ class CretanLabyrinthState(State):
     @property
     def throw_spec(self) -> Implement | None:
         stage = self.stage
-        if stage == STAGE_START:
-            return self.game.die
         if stage == STAGE_DISTANCE:
             return self.game.distance_dice
         if stage == STAGE_DIRECTION:
             return self.decks[DIRECTION_DECK]
+        if stage == STAGE_START:
+            return self.game.die
         if stage == STAGE_RESOLVE:
             task = self.queue[0]
             if type(task) is Draw:
@@ -663,7 +718,8 @@ class CretanLabyrinthState(State):
     def legal_moves(self) -> tuple[Move, ...]:
         """As :meth:`State.legal_moves`; a move's stops first, at once."""
         if self.stage == STAGE_MOVE:
-            return self._walk()[1]
+            found = self._stops
+            return (found if found is not None else self._walk())[1]
         return super().legal_moves()
 
     def item_kinds(self, p: int) -> list[str]:
@@ -691,7 +747,7 @@ class CretanLabyrinthState(State):
         """
         return dict(self._walk()[0])
 
-    def _walk(self) -> tuple[dict[int, int], tuple[Move, ...]]:
+    def _walk(self) -> Walk:
         """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
         legal moves and the move played both need them) and kept; not to be changed.
 
@@ -707,8 +763,9 @@ class CretanLabyrinthState(State):
         g = self.game
         p = self.turn
         pos = self.pos
-        keeper = self.keeper()
-        go = g.decks.cards[self.direction].go if self.direction else "any"
+        keys = self.keys
+        keeper = keys.index(True) if g.single_key and True in keys else None  # self.keeper()
+        go = g._go[self.direction] if self.direction else "any"
         memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
         walks = g._walks
         found = walks.get(memo)
@@ -716,9 +773,10 @@ class CretanLabyrinthState(State):
             blanks: list[int] = []
             visited: list[int] = []
             stops = self._find_stops(blanks, visited, free=True)
-            found = g.keep_walk(memo, self._stops_and_moves(stops))
-            g._blanks[memo] = tuple(b for b in dict.fromkeys(blanks) if b not in stops)
-            g._visited[memo] = tuple(dict.fromkeys(visited))
+            found = g.keep_walk(memo, self._walk_of(
+                stops, tuple(b for b in dict.fromkeys(blanks) if b not in stops),
+                tuple(dict.fromkeys(visited)),
+            ))
         if keeper == p:
             # The keeper's walk is stopped for a battle as soon as it comes within two
             # spaces of another player; if no node it walks is that near anybody, it is
@@ -728,19 +786,24 @@ class CretanLabyrinthState(State):
             near = self.distance * g.widest + 2
             met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
             rows = [g.reach_table[pos[q]] for q in met]
-            walked = g._visited.get(memo)
-            if walked is None or any(row[v] <= 2 for v in walked for row in rows):
+            walked = found[3]
+            if rows and any(row[v] <= 2 for v in walked for row in rows):
                 memo = (*memo, tuple(pos[q] for q in met), met)
                 found = g._met_walks.get(memo)
                 if found is None:
-                    found = g.keep_walk(memo, self._stops_and_moves(self._find_stops()), rare=True)
+                    found = g.keep_walk(memo, self._walk_of(self._find_stops()), rare=True)
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
         if keeper is not None and keeper != p:
-            blanks_crossed = g._blanks.get(memo, ())
+            blanks_crossed = found[2]
+            keeper_reach = g.reach_table[pos[keeper]]
+            for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
+                if keeper_reach[b] <= 2:
+                    break
+            else:
+                blanks_crossed = ()
             if blanks_crossed:
-                keeper_reach = g.reach_table[pos[keeper]]
                 extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
                 if extra:
                     memo = (*memo, extra)
@@ -749,14 +812,17 @@ class CretanLabyrinthState(State):
                         stops = dict(found[0])
                         for b in extra:
                             stops[b] = -1
-                        with_extra = g.keep_walk(memo, self._stops_and_moves(stops), rare=True)
+                        with_extra = g.keep_walk(memo, self._walk_of(stops), rare=True)
                     found = with_extra
         if self.stage == STAGE_MOVE:
             self._stops = found
         return found
 
-    def _stops_and_moves(self, stops: dict[int, int]) -> tuple[dict[int, int], tuple[Move, ...]]:
-        """``stops`` and the legal moves to them, in the board's order (``pass`` when none)."""
+    def _walk_of(
+        self, stops: dict[int, int], blanks: tuple[int, ...] = (), visited: tuple[int, ...] = ()
+    ) -> Walk:
+        """The :data:`~.tables.Walk` of ``stops``: with the legal moves to them, in the
+        board's order (``pass`` when none), and ``blanks`` and ``visited`` as given."""
         g = self.game
         names = g.board.names
         src = names[self.pos[self.turn]]
@@ -764,7 +830,7 @@ class CretanLabyrinthState(State):
             tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
             if stops else _PASS_ONLY
         )
-        return stops, moves
+        return stops, moves, blanks, visited
 
     def _find_stops(
         self, blanks: list[int] | None = None, visited: list[int] | None = None, free: bool = False
@@ -854,11 +920,15 @@ class CretanLabyrinthState(State):
                         if q >= 0:
                             result[s] = q
                             continue
-                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)
+                    walk(s, left - 1, d, (*crossed, n) if n != start and stoppable(n) else crossed)  # noqa: F821 (the del below)
                 return
 
         for d in dirs:
             walk(start, self.distance, d, ())
+        # walk refers to itself through its closure: without this, every walk found
+        # left a cycle (the functions, their cells, the lists) for the collector, 400,000
+        # objects for the walks of a 4-player game.
+        del walk
         result.pop(start, None)
         return result
 
@@ -876,19 +946,21 @@ class CretanLabyrinthState(State):
     # --- throws ---------------------------------------------------------------------
 
     def _take(self, deck_name: str, card: str) -> None:
-        deck = self.decks[deck_name]
+        decks = self.decks
+        deck = decks[deck_name]
         unseen = deck.unseen
         if unseen:
             i = unseen.index(card)
-            self.decks[deck_name] = Deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
+            decks[deck_name] = _deck(deck_name, unseen[:i] + unseen[i + 1 :], deck.returned)
         else:
-            self.decks[deck_name] = Deck(deck_name, (), deck.returned[1:])
+            decks[deck_name] = _deck(deck_name, (), deck.returned[1:])
 
     def _return(self, card: str) -> None:
         """'Other cards are returned to the bottom of the deck.'"""
-        name = self.game.decks.cards[card].deck
-        deck = self.decks[name]
-        self.decks[name] = Deck(name, deck.unseen, (*deck.returned, card))
+        name = self.game.deck_of[card]
+        decks = self.decks
+        deck = decks[name]
+        decks[name] = _deck(name, deck.unseen, (*deck.returned, card))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         stage = self.stage
@@ -940,19 +1012,28 @@ class CretanLabyrinthState(State):
             p, colour = task.player, task.colour
             card = throw.faces[0]  # the card drawn (a throw of that colour's deck)
             self._take(colour, card)
-            self.queue[0] = DoCard(p, card)
-            events.append(self._told(
-                (EV_CARD_DRAWN, p, colour, card),
-                lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
-            ))
+            self.queue[0] = self.game.do_card_task(p, card)
+            said = self.game._events.get((EV_CARD_DRAWN, p, colour, card))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_CARD_DRAWN, p, colour, card),
+                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
+                )
+            events.append(said)
         else:
             battle = self.battle
             assert battle is not None
             if battle.needs() == "att-roll":
-                self.battle = replace(battle, attacker_roll=throw.values[0])
+                self.battle = Battle(  # replace(battle, attacker_roll=...), without its look at the fields
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    battle.defender_shows, throw.values[0], battle.defender_roll,
+                )
                 p = battle.attacker
             else:
-                self.battle = replace(battle, defender_roll=throw.values[0])
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    battle.defender_shows, battle.attacker_roll, throw.values[0],
+                )
                 p = battle.defender
             events.append(Event(EV_THROWN, p, f"{self.name(p)} throws {throw.values[0]} in the battle"))
         self._run(events)
@@ -977,22 +1058,31 @@ class CretanLabyrinthState(State):
                 dst = board.index.get(move.dst)  # a move names squares as the board does
                 if dst is None:
                     dst = board.node(move.dst)
-                battle_with = self._walk()[0][dst]
+                found = self._stops
+                battle_with = (found if found is not None else self._walk())[0][dst]
                 self._stops = None
-                self.origin[p] = self.pos[p]
-                self.pos[p] = dst
-                events.append(self._told(
-                    (EV_MOVED, p, move.src, move.dst),
-                    lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
-                ))
-                self.queue = [LANDS[p], END_TURN]
+                pos = self.pos
+                self.origin[p] = pos[p]
+                pos[p] = dst
+                said = self.game._events.get((EV_MOVED, p, move.src, move.dst))  # _told, inlined
+                if said is None:
+                    said = self._told(
+                        (EV_MOVED, p, move.src, move.dst),
+                        lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
+                    )
+                events.append(said)
                 if battle_with >= 0:
                     events.append(Event(
                         EV_BATTLE, battle_with,
                         f"{self.name(p)} with the Magic Key comes within two spaces of "
                         f"{self.name(battle_with)} and must stop and fight",
                     ))
-                    self.queue.insert(0, Fight(battle_with, p, True))
+                    self.queue = [FIGHTS[battle_with][p][True], LANDS[p], END_TURN]
+                else:
+                    # The landing first, as _run would do it first from [LANDS[p], END_TURN].
+                    self.queue = [END_TURN]
+                    self.stage = STAGE_RESOLVE
+                    self._land(p, events)
             self.stage = STAGE_RESOLVE
             self._run(events)
             return events
@@ -1005,25 +1095,46 @@ class CretanLabyrinthState(State):
                 # colored diamonds.'
                 self.diamonds[p].clear()
                 self.keys[p] = True
-                events.append(Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"))
+                events.append(self._told(
+                    (EV_KEY, "hands-in", p),
+                    lambda: Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"),
+                ))
             else:
-                events.append(Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds"))
+                events.append(self._told(
+                    (EV_KEY, "keeps", p), lambda: Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds")
+                ))
         elif type(task) is BattleOffer:
             self.queue.pop(0)
             q = task.keeper
             if move.kind == "attack":
-                events.append(Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"))
-                self.queue.insert(0, Fight(p, q, False))
+                events.append(self._told(
+                    (EV_BATTLE, "attacks", p, q),
+                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"),
+                ))
+                self.queue.insert(0, FIGHTS[p][q][False])
             else:
-                events.append(Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"))
+                events.append(self._told(
+                    (EV_BATTLE, "no-attack", p, q),
+                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"),
+                ))
         elif type(task) is Fight:
             battle = self.battle
             assert battle is not None
             if battle.needs() == "att-item":
-                self.battle = replace(battle, attacker_shows=move.label)
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, move.label,
+                    battle.defender_shows, battle.attacker_roll, battle.defender_roll,
+                )
             else:
-                self.battle = replace(battle, defender_shows=move.label)
-            events.append(Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[move.label]}"))
+                self.battle = Battle(
+                    battle.attacker, battle.defender, battle.forced, battle.attacker_shows,
+                    move.label, battle.attacker_roll, battle.defender_roll,
+                )
+            label = move.label
+            events.append(self._told(
+                (EV_BATTLE, "shows", p, label),
+                lambda: Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[label]}"),
+            ))
         else:
             assert type(task) is DoCard
             self.queue.pop(0)
@@ -1041,34 +1152,42 @@ class CretanLabyrinthState(State):
 
     def _run(self, events: list[Event]) -> None:
         """Resolve pending tasks until one needs a throw or a decision, or the turn ends."""
-        while self.queue and self.stage == STAGE_RESOLVE:
-            task = self.queue[0]
-            if type(task) is Land:
-                self.queue.pop(0)
-                self._land(task.player, events)
-            elif type(task) is Win:
-                self.queue.pop(0)
-                self._check_win(task.player, events)
-            elif type(task) is EndTurn:
-                self.queue.pop(0)
+        queue = self.queue  # changed in place, or replaced only as the turn or game ends
+        while queue and self.stage == STAGE_RESOLVE:
+            task = queue[0]
+            kind = type(task)
+            if kind is EndTurn:
+                del queue[0]
                 self._end_turn(events)
-            elif type(task) is Draw:
-                if self.decks[task.colour].unseen or self.decks[task.colour].returned:
+                queue = self.queue
+            elif kind is Land:
+                del queue[0]
+                self._land(task.player, events)  # type: ignore[union-attr]
+            elif kind is Draw:
+                assert isinstance(task, Draw)
+                deck = self.decks[task.colour]
+                if deck.unseen or deck.returned:
                     return
-                self.queue.pop(0)
+                del queue[0]
                 events.append(Event(EV_CARD_DRAWN, task.player, f"the {task.colour} deck is empty: no card"))
-            elif type(task) is DoCard:
+            elif kind is DoCard:
+                assert isinstance(task, DoCard)
                 p = task.player
                 if self._card_waits(p, task.card):
                     return
-                self.queue.pop(0)
+                del queue[0]
                 self._do_card(p, task.card, None, events)
-            elif type(task) is Fight:
+            elif kind is Win:
+                del queue[0]
+                self._check_win(task.player, events)  # type: ignore[union-attr]
+                queue = self.queue
+            elif kind is Fight:
+                assert isinstance(task, Fight)
                 if self.battle is None:
                     self._start_battle(task)
                 if self._battle_needs():
                     return
-                self.queue.pop(0)
+                del queue[0]
                 self._settle_battle(events)
             else:  # key-offer, battle-offer: a decision
                 return
@@ -1076,10 +1195,12 @@ class CretanLabyrinthState(State):
     def _land(self, p: int, events: list[Event]) -> None:
         """What landing on a node does, queued in order: the keeper's key or a battle,
         the coloured card, the Magic Key in the palace, the win at the own gateway."""
-        board = self.game.board
+        game = self.game
+        board = game.board
         n = self.pos[p]
         tasks: list[Task] = []
-        keeper = self.keeper()
+        keys = self.keys
+        keeper = keys.index(True) if game.single_key and True in keys else None  # self.keeper()
         if keeper is not None and keeper != p:
             if self.pos[keeper] == n:
                 # 'If a player lands on the same space as the player with the Magic Key
@@ -1092,15 +1213,15 @@ class CretanLabyrinthState(State):
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
-                tasks.append(BattleOffer(p, keeper))
+                tasks.append(BATTLE_OFFERS[p][keeper])
         colour = board.colours[n]
         if colour is not None:
             # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
-            tasks.append(Draw(p, colour))
-        if n == board.palace and len(self.diamonds[p]) == len(self.game.decks.colours) and self.key_available(p):
+            tasks.append(game.draw_task(p, colour))
+        if n == board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
             tasks.append(KeyOffer(p))
-        if n == self.own_gateway(p):
-            tasks.append(Win(p))
+        if n == game.homes(self.players)[p]:  # self.own_gateway(p)
+            tasks.append(WINS[p])
         if tasks:
             self.queue[0:0] = tasks
 
@@ -1121,10 +1242,16 @@ class CretanLabyrinthState(State):
 
     def _card_waits(self, p: int, card_id: str) -> bool:
         """Whether doing card ``card_id`` needs player ``p``'s decision first."""
-        card = self.card(card_id)
-        if card.effect == "pegasus" or (card.effect == "swap" and self._swap_targets(p)):
+        card = self.game.decks.cards[card_id]
+        effect = card.effect
+        if effect == "pegasus" or (effect == "swap" and self._swap_targets(p)):
             return True
-        return bool(self.items[p]) and any(i in card.helped_by for i in self.item_kinds(p))
+        items = self.items[p]
+        if not items:
+            return False
+        item_of = self.game._item_of
+        helped_by = card.helped_by
+        return any(item_of[c] in helped_by for c in items)
 
     def _start_battle(self, task: Fight) -> None:
         att, dfn = task.attacker, task.defender
@@ -1157,18 +1284,24 @@ class CretanLabyrinthState(State):
         else:
             won = battle_by_weapons(a_item, d_item, self.game.columns)
         if not won:
-            events.append(Event(EV_BATTLE, dfn, f"{self.name(dfn)} defends the Magic Key against {self.name(att)}"))
+            events.append(self._told(
+                (EV_BATTLE, "defends", dfn, att),
+                lambda: Event(EV_BATTLE, dfn, f"{self.name(dfn)} defends the Magic Key against {self.name(att)}"),
+            ))
             return
         self.keys[dfn] = False
         self.keys[att] = True
-        events.append(Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"))
+        events.append(self._told(
+            (EV_KEY, "defeats", att, dfn),
+            lambda: Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"),
+        ))
         if not b.forced and att == self.turn:
             self.extra = True
-        self.queue.insert(0, Win(att))
+        self.queue.insert(0, WINS[att])
 
     def _do_card(self, p: int, card_id: str, choice: Move | None, events: list[Event]) -> None:
         """Do what card ``card_id`` says for player ``p`` (``choice``: the decision taken)."""
-        card = self.card(card_id)
+        card = self.game.decks.cards[card_id]
         board = self.game.board
         if choice is not None and choice.kind == "avert":
             # Rule 15: '... the danger may be circumvented by returning both cards to the
@@ -1177,7 +1310,11 @@ class CretanLabyrinthState(State):
             self.items[p].remove(item_card)
             self._return(card_id)
             self._return(item_card)
-            events.append(Event(EV_AVERTED, p, f"{self.name(p)} averts the danger with the {ITEM_NAMES[choice.label]}"))
+            label = choice.label
+            events.append(self._told(
+                (EV_AVERTED, p, label),
+                lambda: Event(EV_AVERTED, p, f"{self.name(p)} averts the danger with the {ITEM_NAMES[label]}"),
+            ))
             return
         effect = card.effect
         if effect == "item":
@@ -1206,17 +1343,26 @@ class CretanLabyrinthState(State):
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
-            events.append(Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds"))
+            events.append(self._told(
+                (EV_DANGER, "loses", p, lost), lambda: Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds")
+            ))
         elif effect == "lose-turns":
             self.lost[p] += card.turns
-            events.append(Event(EV_LOST_TURNS, p, f"{self.name(p)} loses {card.turns} turn{'s' if card.turns > 1 else ''}"))
+            turns = card.turns
+            events.append(self._told(
+                (EV_LOST_TURNS, p, turns),
+                lambda: Event(EV_LOST_TURNS, p, f"{self.name(p)} loses {turns} turn{'s' if turns > 1 else ''}"),
+            ))
         elif effect in ("toward-goal", "away-from-goal"):
             self._send(p, self._goal_walk(p, card.spaces, effect == "toward-goal"), events)
         elif effect == "nearest-gateway":
             self._send(p, self.nearest_gateway(p), events)
         elif effect == "killed":
             self.diamonds[p].clear()
-            events.append(Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"))
+            events.append(self._told(
+                (EV_DANGER, "killed", p),
+                lambda: Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"),
+            ))
             self._send(p, self.own_gateway(p), events)
         elif effect == "go-back":
             # Rule 9: only the nearest-gateway card may put a player into another
@@ -1229,7 +1375,9 @@ class CretanLabyrinthState(State):
             self._send(p, board.node(choice.dst), events)
         elif effect == "swap":
             if choice is None or choice.kind != "swap":
-                events.append(Event(EV_SENT, p, f"nobody can change places with {self.name(p)}"))
+                events.append(self._told(
+                    (EV_SENT, "nobody", p), lambda: Event(EV_SENT, p, f"nobody can change places with {self.name(p)}")
+                ))
                 return
             q = next(q for q in range(self.players) if self.name(q) == choice.label)
             for r in (p, q):
@@ -1238,7 +1386,9 @@ class CretanLabyrinthState(State):
                     # own: they "came from" the square the unicorn took them from (D11).
                     self.origin[r] = self.pos[r]
             self.pos[p], self.pos[q] = self.pos[q], self.pos[p]
-            events.append(Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places"))
+            events.append(self._told(
+                (EV_SENT, "swap", p, q), lambda: Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places")
+            ))
             # 'In this case if the two players are taking the same color card the player
             # who's turn it is draws first.'
             first, second = (p, q) if p == self.turn or q != self.turn else (q, p)
@@ -1248,7 +1398,10 @@ class CretanLabyrinthState(State):
     def _send(self, p: int, node: int, events: list[Event]) -> None:
         """Move player ``p`` to ``node`` by a card; the landing is resolved (rule 7)."""
         if node == self.pos[p]:
-            events.append(Event(EV_SENT, p, f"{self.name(p)} stays on {self.square(p)}"))
+            here = self.square(p)
+            events.append(self._told(
+                (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, f"{self.name(p)} stays on {here}")
+            ))
             return
         src = self.square(p)
         self.pos[p] = node
@@ -1266,19 +1419,22 @@ class CretanLabyrinthState(State):
         """Where ``spaces`` steps toward (or away from) the goal lead: each step to the
         neighbouring square nearest to (farthest from) the goal, north, east, south, west
         first on a tie; the walk stops early at a wall or when no step gets nearer (farther)."""
-        board = self.game.board
+        game = self.game
+        succ = game.board.succ
         goal = self.goal(p)
+        gap_to_goal = game.gap_table[goal]  # board.gap(n, goal) by n: a gap is symmetric
+        barred = game.barred(self.players)[p]  # not self.passable
         n = self.pos[p]
         for _ in range(spaces):
-            here = board.gap(n, goal)
+            here = gap_to_goal[n]
             if toward and here == 0:
                 break
             best, best_gap = -1, here
             for d in range(4):
-                for s in board.succ[n][d]:
-                    if not self.passable(p, s):
+                for s in succ[n][d]:
+                    if s in barred:
                         continue
-                    g = board.gap(s, goal)
+                    g = gap_to_goal[s]
                     if (toward and g < best_gap) or (not toward and g > best_gap):
                         best, best_gap = s, g
             if best < 0:
@@ -1295,10 +1451,17 @@ class CretanLabyrinthState(State):
         order = [board.gateways[(seat + i) % k] for i in range(k)]
         return min(order, key=lambda g: board.gap(self.pos[p], g))
 
+    def _skipped(self, q: int) -> Event:
+        """'Player 2 loses a turn' (a lost turn skipped), built once."""
+        return self._told((EV_LOST_TURNS, q), lambda: Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
+
     def _end_turn(self, events: list[Event]) -> None:
         """The direction card goes back; an extra turn, or the next player clockwise."""
-        if self.direction is not None:
-            self._return(self.direction)
+        direction = self.direction
+        if direction is not None:
+            decks = self.decks
+            deck = decks[DIRECTION_DECK]
+            decks[DIRECTION_DECK] = _deck(DIRECTION_DECK, deck.unseen, (*deck.returned, direction))  # _return
             self.direction = None
         self.distance = 0
         self.queue = []
@@ -1318,13 +1481,15 @@ class CretanLabyrinthState(State):
         self.stage = STAGE_DISTANCE
         if self.extra and not self.lost[p]:
             self.extra = False
-            events.append(Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn"))
+            events.append(self._told(
+                (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
+            ))
             return
         self.extra = False
         q = (p + 1) % self.players
         while self.lost[q]:
             self.lost[q] -= 1
-            events.append(Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
+            events.append(self._skipped(q))
             q = (q + 1) % self.players
         self.turn = q
         said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it

@@ -8,10 +8,19 @@ and legal moves) are kept as they are found, up to a stated number.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Final
+from typing import Final, TypeAlias
 
 from companion.rules.core import Move
 from companion.rules.cretan_data import Board
+
+Walk: TypeAlias = tuple[dict[int, int], tuple[Move, ...], tuple[int, ...], tuple[int, ...]]
+"""A walk found (see ``CretanLabyrinthState._walk``): its stops (node -> the player to
+battle there, -1 for none), the legal moves to them, the blank squares it crosses that
+are not stops (they become stops near another player holding the Magic Key) and every
+node it goes through (the start included; empty for a walk that met a keeper). One
+tuple per walk, in one store: the walks are frozen out of the collector's sight when a
+game begins, and a store of its own for the crossings, re-tracked by the collector when
+a walk is added in play, was walked by every full collection (benchmarks/gc_pauses.py)."""
 
 WALKS_KEPT: Final = 40_000
 """The board's walks (stops and legal moves of one move) a game keeps: all of them for
@@ -52,16 +61,11 @@ class BoardTables:
         self.ways: dict[
             tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
         ] = {}
-        self.walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
-        """Stops and moves of walks already found (see CretanLabyrinthState._walk): at
-        most :data:`WALKS_KEPT`, then forgotten all at once."""
-        self.met_walks: dict[tuple[Hashable, ...], tuple[dict[int, int], tuple[Move, ...]]] = {}
+        self.walks: dict[tuple[Hashable, ...], Walk] = {}
+        """Walks already found (see CretanLabyrinthState._walk), as if nobody held the
+        Magic Key: at most :data:`WALKS_KEPT`, then forgotten all at once."""
+        self.met_walks: dict[tuple[Hashable, ...], Walk] = {}
         """Walks that meet the Magic Key's keeper: by where the players met stand."""
-        self.blanks: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
-        """The blank squares a walk crosses, for a keeper within two spaces of them."""
-        self.visited: dict[tuple[Hashable, ...], tuple[int, ...]] = {}
-        """Every node a walk goes through: a keeper's walk meets nobody when none of
-        them is within two spaces of another player."""
         self.prepared: set[int] = set()
         """The player counts whose walks are all found (see ``CretanLabyrinthRules.prepare``)."""
         self.flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
@@ -78,4 +82,4 @@ def node_order(board: Board) -> Callable[[int], tuple[int, int, int]]:
     return key
 
 
-__all__ = ["MET_WALKS_KEPT", "WALKS_KEPT", "BoardTables", "node_order"]
+__all__ = ["MET_WALKS_KEPT", "WALKS_KEPT", "BoardTables", "Walk", "node_order"]

@@ -122,6 +122,14 @@ TASK_TYPES: Final[tuple[type[Task], ...]] = (
 END_TURN: Final = EndTurn()
 LANDS: Final = tuple(Land(p) for p in range(4))
 """The landing task of each player (at most 4: ``max_players``), made once."""
+WINS: Final = tuple(Win(p) for p in range(4))
+"""The task of each player checking for the win, made once."""
+BATTLE_OFFERS: Final = tuple(tuple(BattleOffer(p, q) for q in range(4)) for p in range(4))
+"""``BATTLE_OFFERS[p][q]``: player ``p`` may attack keeper ``q``, made once."""
+FIGHTS: Final = tuple(
+    tuple((Fight(p, q, False), Fight(p, q, True)) for q in range(4)) for p in range(4)
+)
+"""``FIGHTS[attacker][defender][forced]``, made once."""
 
 NONE_SHOWN: Final = "none"
 """What a player without tools or weapons shows in a battle."""
@@ -175,10 +183,13 @@ def task_kinds() -> Mapping[str, type[Task]]:
 
 
 __all__ = [
+    "BATTLE_OFFERS",
     "END_TURN",
+    "FIGHTS",
     "LANDS",
     "NONE_SHOWN",
     "TASK_TYPES",
+    "WINS",
     "Battle",
     "BattleOffer",
     "DoCard",
