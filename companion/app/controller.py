@@ -15,6 +15,12 @@ give the same screens and the same journal. Three rooms, one each:
 
 Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
 implement due, the settings in force, a cue). Holding BACK undoes the last move.
+
+What happens is also said (:mod:`companion.speech`): each action's cues (the throw, the
+move and what it caused, the winner, the new turn; :func:`~companion.speech.cues.cues_for`),
+the computer's move when it is shown, and the turn when a game begins or is resumed go
+to the :attr:`Controller.speaker`, which returns at once. Holding OK says the last cues
+again.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ from companion.devices.indicators import Cue
 from companion.rules import (
     PASS,
     Action,
+    Event,
     Game,
     Implement,
     Move,
@@ -67,6 +74,9 @@ from companion.rules import (
     game_ids,
     get_game,
 )
+from companion.speech import Cue as Spoken
+from companion.speech import CueKind, Silent, Speaker
+from companion.speech.cues import Voice, cues_for, voice_for
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
@@ -90,7 +100,8 @@ class Controller:
     ``think``: the computer's choice (:data:`~companion.app.screens.Think`); ``hints``:
     Hint offered; ``computer_draws``: the computer's throws drawn (else shaken for it);
     ``worker``: where the computer's throws are drawn and its searches run (default: at
-    once, within the event that asks, see :class:`~companion.app.worker.Worker`).
+    once, within the event that asks, see :class:`~companion.app.worker.Worker`);
+    ``speaker``: where what happens is said (default: :class:`~companion.speech.Silent`).
     """
 
     def __init__(
@@ -114,6 +125,7 @@ class Controller:
         hints: bool = True,
         computer_draws: bool = True,
         worker: Worker | None = None,
+        speaker: Speaker | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -145,6 +157,9 @@ class Controller:
         self.think: Think = think or sc.computer_move
         self.hints, self.computer_draws = hints, computer_draws
         self.worker = worker if worker is not None else Worker()
+        self.speaker: Speaker = speaker if speaker is not None else Silent()
+        self.voice: Voice = Voice()
+        """The game's sentences for the ear (:func:`~companion.speech.cues.voice_for`)."""
         self._tickets = 0
         """The number of the last request handed to the worker."""
         self.quit = False
@@ -293,6 +308,8 @@ class Controller:
                     self.undo()
             elif press is Press.SHORT:
                 page.back(self)
+        elif press is Press.HELD and button is ButtonName.OK:
+            self.speaker.repeat()  # "say it again"
         elif press is Press.PRESSED or press is Press.REPEAT:
             if button is ButtonName.UP or button is ButtonName.DOWN:
                 page.step(self, -1 if button is ButtonName.UP else +1, press is Press.REPEAT)
@@ -372,6 +389,7 @@ class Controller:
             self._computer_threw(self.table, event)
         elif isinstance(event, ComputerChose):
             self.goto(sc.ComputerMove(move=event.move))
+            self.speak([Spoken(self.voice.computer_move(self.table.state, event.move), CueKind.MOVE)])
         elif isinstance(event, HintFound):
             self.show_message("Hint", event.lines, then=None)
         else:
@@ -380,6 +398,7 @@ class Controller:
     def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
         """Make the computer's throw; a disk that cannot take it is said (the game is
         kept in memory as it was; leaving the message draws the throw anew)."""
+        before = table.state
         try:
             acted = table.act(event.throw)
         except OSError as exc:
@@ -390,6 +409,7 @@ class Controller:
             return
         self.said = tuple(e.text for e in acted.events)
         self.cue = Cue.THROW
+        self._say_acted(before, acted.action, acted.events, announced=False)
         self.route()
 
     def show_message(self, title: str, lines: tuple[str, ...], *, then: sc.Page | None) -> None:
@@ -413,6 +433,9 @@ class Controller:
         self.table = table
         self.presenter = presenter_for(table.game.id, columns(self.size[0]))
         self.said = said
+        self.voice = voice_for(table.game.id)
+        if table.state.phase is Phase.THROW:
+            self.speak([Spoken(self.voice.turn(table.state), CueKind.TURN)])
         if first is None:
             self.route()
         else:
@@ -442,7 +465,8 @@ class Controller:
         when the rules refuse it or the disk cannot take it, said in a message over the
         screen shown (the game is kept as it was)."""
         assert self.table is not None
-        before = self.table.state.current_player
+        position = self.table.state  # the table keeps a new object: this one stays as it was
+        before = position.current_player
         try:
             acted = self.table.act(action)
         except RulesError as exc:
@@ -459,7 +483,30 @@ class Controller:
         texts = tuple(e.text for e in acted.events)
         notable = any(not self.presenter.routine(e) for e in acted.events)
         self.said = () if notable and after.phase is not Phase.OVER else texts
+        self._say_acted(position, action, acted.events, announced=before in self.table.seats)
         return sc.Played(acted.by, texts, self.cue, notable)
+
+    def _say_acted(self, before: State, action: Action, events: Sequence[Event], *,
+                   announced: bool) -> None:
+        """Say what ``action``, made in ``before``, did (``announced``: the move was said
+        when it was shown, the computer's)."""
+        table = self.table
+        assert table is not None
+        after = table.state
+        why = ""
+        if after.phase is Phase.MOVE and tuple(after.legal_moves()) == (PASS,):
+            why = self.presenter.lost_reason(after)
+        self.speak(cues_for(self.voice, before, action, events, after, why=why, announced=announced))
+
+    def speak(self, cues: list[Spoken]) -> None:
+        """Hand ``cues`` to the speaker (it returns at once; a speaker that fails is
+        logged and the game goes on)."""
+        if not cues:
+            return
+        try:
+            self.speaker.say(cues)
+        except Exception:  # the speaker's own trouble never stops the game
+            log.exception("the speaker failed; the game goes on")
 
     def draw_throw(self) -> Throw | None:
         """A throw of the implement due, drawn with :attr:`draw` (``None``: none is due)."""

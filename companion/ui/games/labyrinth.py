@@ -26,6 +26,8 @@ def _labyrinth(state: State) -> LabyrinthState:
 class LabyrinthPresenter(Presenter):
     """The Game of the Labyrinth on a panel :attr:`width` characters wide."""
 
+    voice: ClassVar[str] = "companion.speech.games.labyrinth:LabyrinthVoice"
+
     option_labels: ClassVar[dict[str, str]] = {
         "board": "Board",
         "double-one-enters-two": "1+1 enters two",
