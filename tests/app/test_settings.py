@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-from controller_tools import DOWN, OK, UP, on, send
+from controller_tools import BACK, DOWN, OK, UP, on, send
 from walkthroughs import scripted_draw
 
 from companion.app import config as cfg
@@ -37,7 +37,7 @@ def box(tmp_path: Path, **kw: object) -> Controller:
 def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
     ctl = box(tmp_path, buzzer=True, led=True)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
-                                "Sound: on", "Light: on", "Back")
+                                "Sound: on", "Light: on", "Speech: off", "Back")
     send(ctl, OK)                      # the throw source: the serial shaker
     send(ctl, DOWN, OK, OK)            # sleep: 30 min, 60 min
     send(ctl, DOWN, OK)                # contrast: from 100% round to 25%
@@ -54,6 +54,37 @@ def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Pa
     assert resolved.origins["led.enabled"] == "saved setting"
     assert resolved.origins["buttons.hold"] == "default"
     assert "display.contrast = 64  (saved setting)" in cfg.describe(resolved.values, resolved.origins)
+
+
+def test_speech_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
+    """Settings > Speech: on, a voice of the language, a rate and a volume, each saved at
+    once and restored from the saved file; BACK returns to the settings."""
+    ctl = box(tmp_path)
+    send(ctl, UP, UP, OK)              # the row above Back: Speech
+    assert on(ctl) is Screen.SPEECH
+    assert ctl.view().items == ("Speech: off", "Voice: auto", "Rate: 160 words/min",
+                                "Volume: 100%", "Back")
+    send(ctl, OK)                      # speech on
+    send(ctl, DOWN, OK, OK)            # voice: en-gb, en-us
+    send(ctl, DOWN, OK, OK)            # rate: 180, 210
+    send(ctl, DOWN, OK)                # volume: 150
+    assert ctl.view().items[:4] == ("Speech: on", "Voice: en-us", "Rate: 210 words/min",
+                                    "Volume: 150%")
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
+    assert resolved.values["speech.enabled"] is True
+    assert resolved.values["speech.voice"] == "en-us"
+    assert resolved.values["speech.rate"] == 210
+    assert resolved.values["speech.volume"] == 150
+    assert resolved.origins["speech.rate"] == "saved setting"
+    send(ctl, DOWN, OK)                # Back: the settings again, on the Speech row
+    assert on(ctl) is Screen.SETTINGS
+    assert ctl.view().items[ctl.cursor] == "Speech: on"
+    send(ctl, OK, DOWN, OK)            # Speech, voice: auto again (after the last voice)
+    assert ctl.prefs.voice == ""
+    send(ctl, DOWN, DOWN, DOWN, DOWN)  # past the last row: Speech again (the cursor wraps)
+    assert ctl.view().items[ctl.cursor] == "Speech: on"
+    send(ctl, BACK)
+    assert on(ctl) is Screen.SETTINGS
 
 
 def test_a_flag_given_on_purpose_wins_over_a_saved_setting(tmp_path: Path) -> None:
@@ -121,7 +152,8 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
 
 def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
     ctl = box(tmp_path)
-    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%", "Back")
+    assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
+                                "Speech: off", "Back")
 
 
 def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:

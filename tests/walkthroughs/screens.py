@@ -98,6 +98,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
+    yield "settings-speech", send(UP, UP, OK)                 # the row above Back: Speech
+    yield "settings-speech-on", send(OK, DOWN, OK)            # speech on, voice en-gb
+    send(OK, OK, UP, OK, BACK)                                # voice auto again, off; settings
     send(BACK)                                                # settings: back to the game
     yield "status", send(BACK, DOWN, DOWN, DOWN, OK)          # pause: Game status
     send(OK, BACK)                                            # the pause menu, the game

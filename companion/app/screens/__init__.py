@@ -33,7 +33,14 @@ from companion.app.screens.base import (
     Seat,
     Think,
 )
-from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
+from companion.app.screens.menus import (
+    CONTRAST_CHOICES,
+    SLEEP_CHOICES,
+    Menu,
+    Pause,
+    Settings,
+    SpeechSettings,
+)
 from companion.app.screens.play import (
     UNCHOSEN,
     BoardPage,
@@ -70,7 +77,7 @@ __all__ = [
     "CONTRAST_CHOICES", "ERRORS", "IN_GAME", "NO_UNDO", "PAUSE_ITEMS",
     "SEAT_CHOICES", "SLEEP_CHOICES", "UNCHOSEN", "WORKER_SLACK", "BoardPage", "ComputerMove", "Confirm", "Events", "Lost", "Manual",
     "Menu", "Message", "Moves", "OptionPage", "Over", "Page", "Pause", "Played", "Resume",
-    "Screen", "Seat", "Seats", "Settings", "Setup", "Splash", "Think", "Thinking", "Throwing",
+    "Screen", "Seat", "Seats", "Settings", "Setup", "SpeechSettings", "Splash", "Think", "Thinking", "Throwing",
     "act", "computer_move", "data_files", "for_position", "hint_lines", "option_choices",
     "picture_marked", "throw_drawn",
 ]
