@@ -20,7 +20,7 @@ What happens is also said (:mod:`companion.speech`): each action's cues (the thr
 move and what it caused, the winner, the new turn; :func:`~companion.speech.cues.cues_for`),
 the computer's move when it is shown, and the turn when a game begins or is resumed go
 to the :attr:`Controller.speaker`, which returns at once. Holding OK says the last cues
-again.
+again; with speech on, OK acts when released (as BACK does), so that a hold only repeats.
 """
 
 from __future__ import annotations
@@ -159,6 +159,8 @@ class Controller:
         self.worker = worker if worker is not None else Worker()
         self.speaker: Speaker = speaker if speaker is not None else Silent()
         self.voice: Voice = Voice()
+        self._ok_waits = False
+        """OK went down with speech on: it acts when released (not when held)."""
         """The game's sentences for the ear (:func:`~companion.speech.cues.voice_for`)."""
         self._tickets = 0
         """The number of the last request handed to the worker."""
@@ -308,8 +310,14 @@ class Controller:
                     self.undo()
             elif press is Press.SHORT:
                 page.back(self)
-        elif press is Press.HELD and button is ButtonName.OK:
-            self.speaker.repeat()  # "say it again"
+        elif button is ButtonName.OK and press is not Press.PRESSED:
+            waiting, self._ok_waits = self._ok_waits, False
+            if press is Press.HELD:
+                self.speaker.repeat()  # "say it again"
+            elif press is Press.SHORT and waiting:
+                page.ok(self)
+        elif button is ButtonName.OK and self.prefs.speech:
+            self._ok_waits = True  # with speech on OK acts when released: a hold only repeats
         elif press is Press.PRESSED or press is Press.REPEAT:
             if button is ButtonName.UP or button is ButtonName.DOWN:
                 page.step(self, -1 if button is ButtonName.UP else +1, press is Press.REPEAT)

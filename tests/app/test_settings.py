@@ -12,6 +12,7 @@ from walkthroughs import scripted_draw
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
+from companion.app.events import ButtonEvent, ButtonName, Press
 from companion.app.journal import JournalStore
 from companion.app.settings import FILE_NAME, Prefs, SavedSettings, load_saved
 from companion.devices.indicators import Cue
@@ -22,6 +23,11 @@ def args(*flags: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     cfg.add_arguments(parser)
     return parser.parse_args([*flags])
+
+
+OK_UP = ButtonEvent(ButtonName.OK, Press.SHORT)
+CLICK = (OK, OK_UP)
+"""OK pressed and released (with speech on OK acts on the release)."""
 
 
 def box(tmp_path: Path, **kw: object) -> Controller:
@@ -64,10 +70,10 @@ def test_speech_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_p
     assert on(ctl) is Screen.SPEECH
     assert ctl.view().items == ("Speech: off", "Voice: auto", "Rate: 160 words/min",
                                 "Volume: 100%", "Back")
-    send(ctl, OK)                      # speech on
-    send(ctl, DOWN, OK, OK)            # voice: en-gb, en-us
-    send(ctl, DOWN, OK, OK)            # rate: 180, 210
-    send(ctl, DOWN, OK)                # volume: 150
+    send(ctl, OK, OK_UP)               # speech on (from now on OK acts when released)
+    send(ctl, DOWN, *CLICK, *CLICK)    # voice: en-gb, en-us
+    send(ctl, DOWN, *CLICK, *CLICK)    # rate: 180, 210
+    send(ctl, DOWN, *CLICK)            # volume: 150
     assert ctl.view().items[:4] == ("Speech: on", "Voice: en-us", "Rate: 210 words/min",
                                     "Volume: 150%")
     resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
@@ -76,10 +82,10 @@ def test_speech_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_p
     assert resolved.values["speech.rate"] == 210
     assert resolved.values["speech.volume"] == 150
     assert resolved.origins["speech.rate"] == "saved setting"
-    send(ctl, DOWN, OK)                # Back: the settings again, on the Speech row
+    send(ctl, DOWN, *CLICK)            # Back: the settings again, on the Speech row
     assert on(ctl) is Screen.SETTINGS
     assert ctl.view().items[ctl.cursor] == "Speech: on"
-    send(ctl, OK, DOWN, OK)            # Speech, voice: auto again (after the last voice)
+    send(ctl, *CLICK, DOWN, *CLICK)    # Speech, voice: auto again (after the last voice)
     assert ctl.prefs.voice == ""
     send(ctl, DOWN, DOWN, DOWN, DOWN)  # past the last row: Speech again (the cursor wraps)
     assert ctl.view().items[ctl.cursor] == "Speech: on"

@@ -198,3 +198,57 @@ def test_a_sentence_the_voice_cannot_read_is_said_in_the_rules_words(
         text = voice.event(Said(state, None, state), Event("key", 0, "Player 1 finds a new way"))
     assert text == "Player 1 finds a new way"
     assert "rules' words" in caplog.text
+
+
+def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: Path) -> None:
+    """With speech on a held OK must not also do what OK does (play the move shown), so
+    OK acts on its release; a hold says the last cues again and does nothing else.
+    Turning speech on with OK is one change, not two (the press acts, the release not)."""
+    from walkthroughs import scripted_draw
+    from walkthroughs.cue_games import OK, Recorder
+
+    from companion.app.controller import Controller, Screen
+    from companion.app.events import ButtonEvent, ButtonName, Press
+    from companion.app.journal import JournalStore
+    from companion.devices.sources import SOURCE_NAMES
+
+    def on(ctl: Controller) -> Screen:  # a function: the type checker does not narrow it
+        return ctl.screen
+
+    short = ButtonEvent(ButtonName.OK, Press.SHORT)
+    speaker = Recorder()
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4"]),
+                     sources=list(SOURCE_NAMES), source="button", throw_button=False,
+                     games=["senet-tait"], speaker=speaker)
+    ctl.start()
+    for ev in (OK, short, ButtonEvent(ButtonName.UP, Press.PRESSED), OK):  # menu: Settings
+        ctl.handle(ev)
+    assert on(ctl) is Screen.SETTINGS
+    for ev in (ButtonEvent(ButtonName.UP, Press.PRESSED),) * 2:  # the Speech row
+        ctl.handle(ev)
+    ctl.handle(short)
+    ctl.handle(OK)                      # the speech page
+    ctl.handle(short)
+    assert on(ctl) is Screen.SPEECH
+    ctl.handle(OK)                      # speech on (speech off: OK acts when pressed) ...
+    ctl.handle(short)                   # ... and its release does not turn it off again
+    assert ctl.prefs.speech
+    for ev in (ButtonEvent(ButtonName.BACK, Press.SHORT),) * 2:  # settings, the menu
+        ctl.handle(ev)
+    ctl.handle(OK)
+    assert on(ctl) is Screen.MENU    # pressed, not yet released: nothing yet
+    ctl.handle(short)
+    assert on(ctl) is Screen.SETUP
+    ctl.handle(OK)
+    ctl.handle(short)                   # Begin: Black to throw (OK throws: no THROW button)
+    assert on(ctl) is Screen.THROW
+    assert speaker.said[-1].text == "Black to throw"
+    ctl.handle(OK)
+    ctl.handle(HOLD_OK)                 # held: said again, not thrown
+    ctl.handle(short)                   # (a release after a hold is no SHORT; harmless)
+    assert speaker.repeats == 1
+    assert on(ctl) is Screen.THROW
+    ctl.handle(OK)
+    ctl.handle(short)                   # released: thrown
+    assert on(ctl) is Screen.MOVES
+    assert speaker.said[-1].text == "Black throws 4: 4 light sides up"
