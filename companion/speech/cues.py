@@ -32,7 +32,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import Final
 
 from companion.errors import CompanionError
 from companion.i18n import N_, _, ngettext
@@ -112,9 +112,6 @@ class Voice:
     Every method returns plain text in the language in use, at most a few sentences.
     """
 
-    piece: ClassVar[str] = N_("piece")
-    """The game's word for a piece (``"plinth"`` in Senet with coloured sticks)."""
-
     # ------------------------------------------------------------------ words
 
     def name(self, state: State, player: int | None) -> str:
@@ -175,15 +172,13 @@ class Voice:
     def move_words(self, state: State, move: Move) -> str:
         """``move`` as an instruction to the players (``"move the piece on 12 to 18"``,
         ``"enter a piece on 4"``, ``"bear off the piece on 30"``, ``"yes"``)."""
-        piece = _(self.piece)
         if move.kind == "move" and move.src is not None:
-            return _("move the {piece} on {src} to {dst}").format(
-                piece=piece, src=self.square(state, move.src), dst=self.square(state, move.dst))
+            return _("move the piece on {src} to {dst}").format(
+                src=self.square(state, move.src), dst=self.square(state, move.dst))
         if move.kind == "enter":
-            return _("enter a {piece} on {dst}").format(piece=piece, dst=self.square(state, move.dst))
+            return _("enter a piece on {dst}").format(dst=self.square(state, move.dst))
         if move.kind == "bear-off":
-            return _("bear off the {piece} on {src}").format(
-                piece=piece, src=self.square(state, move.src))
+            return _("bear off the piece on {src}").format(src=self.square(state, move.src))
         if move == PASS:
             return _("pass")
         if move.kind == "yes":
@@ -272,8 +267,8 @@ class Voice:
         return _("{player} wins!").format(player=self.name(said.after, event.player))
 
     def on_entered(self, said: Said, event: Event) -> str | None:
-        return _("{player} enters a {piece} on {dst}").format(
-            player=self.name(said.after, event.player), piece=_(self.piece),
+        return _("{player} enters a piece on {dst}").format(
+            player=self.name(said.after, event.player),
             dst=self.square(said.after, event.dst))
 
     def on_moved(self, said: Said, event: Event) -> str | None:
@@ -282,8 +277,8 @@ class Voice:
             dst=self.square(said.after, event.dst))
 
     def on_borne_off(self, said: Said, event: Event) -> str | None:
-        return _("{player} bears off the {piece} on {src}").format(
-            player=self.name(said.after, event.player), piece=_(self.piece),
+        return _("{player} bears off the piece on {src}").format(
+            player=self.name(said.after, event.player),
             src=self.square(said.after, event.src))
 
     def on_throw_lost(self, said: Said, event: Event) -> str | None:
@@ -300,26 +295,26 @@ class Voice:
         return _("{player} throws again").format(player=self.name(said.after, event.player))
 
     def on_bumped(self, said: Said, event: Event) -> str | None:
-        return _("{player}'s {piece} on {src} is sent back").format(
-            player=self.name(said.after, event.player), piece=_(self.piece),
+        return _("{player}'s piece on {src} is sent back").format(
+            player=self.name(said.after, event.player),
             src=self.square(said.after, event.src))
 
     def on_captured(self, said: Said, event: Event) -> str | None:
-        return _("{player}'s {piece} on {src} is taken").format(
-            player=self.name(said.after, event.player), piece=_(self.piece),
+        return _("{player}'s piece on {src} is taken").format(
+            player=self.name(said.after, event.player),
             src=self.square(said.after, event.src))
 
     def on_swapped(self, said: Said, event: Event) -> str | None:
-        return _("{player}'s {piece} changes places with another").format(
-            player=self.name(said.after, event.player), piece=_(self.piece))
+        return _("{player}'s piece changes places with another").format(
+            player=self.name(said.after, event.player))
 
     def on_drowned(self, said: Said, event: Event) -> str | None:
-        return _("{player}'s {piece} drowns").format(
-            player=self.name(said.after, event.player), piece=_(self.piece))
+        return _("{player}'s piece drowns").format(
+            player=self.name(said.after, event.player))
 
     def on_trapped(self, said: Said, event: Event) -> str | None:
-        return _("{player}'s {piece} is trapped").format(
-            player=self.name(said.after, event.player), piece=_(self.piece))
+        return _("{player}'s piece is trapped").format(
+            player=self.name(said.after, event.player))
 
     def on_card_drawn(self, said: Said, event: Event) -> str | None:
         return _("{player} draws a card").format(player=self.name(said.after, event.player))

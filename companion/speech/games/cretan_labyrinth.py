@@ -9,7 +9,6 @@ as written there (in English until the deck file has a translation)."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import Event, Move, State
@@ -32,8 +31,6 @@ name them, marked for the catalogues (translated where said)."""
 
 class CretanLabyrinthVoice(Voice):
     """The Cretan Labyrinth for the ear."""
-
-    piece: ClassVar[str] = N_("piece")
 
     def square(self, state: State, square: Square | None) -> str:
         text = str(square)

@@ -5,7 +5,6 @@ Millstone and Elysium, in the seed's words."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import Event, Move, State
@@ -19,8 +18,6 @@ P = r"(?P<player>\w+)"
 
 class LabyrinthVoice(Voice):
     """The Labyrinth for the ear."""
-
-    piece: ClassVar[str] = N_("piece")
 
     def square(self, state: State, square: Square | None) -> str:
         if square in (None, 0):

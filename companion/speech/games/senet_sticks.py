@@ -5,7 +5,6 @@ plinth resurrected from it, the colour toss and who goes first."""
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from companion.i18n import N_, _
 from companion.rules import Event, Move, State, Throw
@@ -18,8 +17,6 @@ P = r"(?P<player>[\w ]+?)"
 
 class SenetSticksVoice(Voice):
     """Senet with coloured sticks for the ear."""
-
-    piece: ClassVar[str] = N_("plinth")
 
     def throw(self, state: State, throw: Throw) -> str:
         """The sticks and the values the player may use (its colour's and the solid
@@ -36,6 +33,8 @@ class SenetSticksVoice(Voice):
             throw=said, player=player, values=and_list(usable))
 
     def move_words(self, state: State, move: Move) -> str:
+        if move.kind == "move" and move.src is not None:
+            return _("move the plinth on {src} to {dst}").format(src=move.src, dst=move.dst)
         if move.kind == "resurrect":
             return _("bring a plinth back from the Abyss onto {dst}").format(dst=move.dst)
         return super().move_words(state, move)

@@ -4,8 +4,6 @@ a piece drowned in the House of Water, the extra throw and why."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from companion.i18n import N_, _
 from companion.rules import Event, State
 from companion.rules.core import Square
@@ -29,8 +27,6 @@ EXTRA_REASONS: tuple[tuple[str, str], ...] = (
 
 class SenetTaitVoice(Voice):
     """Senet (Tait) for the ear."""
-
-    piece: ClassVar[str] = N_("piece")
 
     def square(self, state: State, square: Square | None) -> str:
         if isinstance(square, int) and square in HOUSES:
