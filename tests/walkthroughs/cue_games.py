@@ -5,8 +5,11 @@ wherever the box waits for them. The cues said are recorded by :class:`Recorder`
 
 from __future__ import annotations
 
+import contextlib
+import gettext
+import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from companion.app.controller import Controller, Screen
@@ -77,3 +80,49 @@ def play_whole_game(tmp_path: Path, game_id: str, seed: int = 1,
             return ctl, speaker
         ctl.handle(OK)
     raise AssertionError(f"{game_id}: no end after {max_steps} presses of OK")
+
+
+SPEECH_DE = Path(__file__).parents[2] / "docs" / "speech-de.txt"
+"""The German of the cue messages, ``msgid => German`` a line, until the lead folds it
+into the catalogue."""
+
+
+def doc_messages(path: Path = SPEECH_DE) -> dict[tuple[str, str | None], tuple[str, ...]]:
+    """The messages of ``docs/speech-de.txt``: ``(msgid, msgid_plural)`` to the
+    translations (one, or singular and plural)."""
+    found: dict[tuple[str, str | None], tuple[str, ...]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        english, german = line.split(" => ")
+        ids, forms = english.split(" | "), tuple(german.split(" | "))
+        found[(ids[0], ids[1] if len(ids) > 1 else None)] = forms
+    return found
+
+
+def doc_catalogue(path: Path = SPEECH_DE) -> gettext.GNUTranslations:
+    """``docs/speech-de.txt`` as a compiled German catalogue (Babel, in memory)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    catalog = Catalog(locale="de", domain="companion")
+    for (msgid, plural), forms in doc_messages(path).items():
+        catalog.add(msgid if plural is None else (msgid, plural),
+                    forms[0] if plural is None else forms)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+@contextlib.contextmanager
+def speaking(translations: gettext.NullTranslations) -> Iterator[None]:
+    """Say everything with ``translations`` for a while (then English again)."""
+    from companion import i18n
+
+    previous = i18n._current
+    i18n._current = translations
+    try:
+        yield
+    finally:
+        i18n._current = previous
