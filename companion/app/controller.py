@@ -428,6 +428,7 @@ class Controller:
         self.page = sc.Message(title=title, lines=lines, under=then)
         if title in sc.ERRORS:
             self.cue = Cue.ERROR
+            self.speak([Spoken(self.voice.trouble(title), CueKind.MESSAGE)])
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
@@ -538,6 +539,7 @@ class Controller:
         taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
         lines = tuple(taken_back_words(t) for t in taken)
         self.show_message("Undone", (*lines, "Put the pieces back as they were."), then=None)
+        self.speak([Spoken(self.voice.taken_back(t.before, t.move), CueKind.MESSAGE) for t in taken])
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
               seats: Mapping[int, str], *, setup: sc.Page) -> None:

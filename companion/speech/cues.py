@@ -187,6 +187,22 @@ class Voice:
             return _("no")
         return move.kind.replace("-", " ")
 
+    def taken_back(self, state: State, move: Move) -> str:
+        """``move``, made in ``state``, taken back (an undo): who put it back, and how
+        (``"Black's move is taken back: move the piece on 7 back to 4"``)."""
+        player = self.name(state, state.current_player)
+        if move == PASS:
+            return _("{player}'s lost throw is taken back").format(player=player)
+        if move.kind in ("move", "bear-off") and move.src is not None:
+            return _("{player}'s move is taken back: the piece goes back to {src}").format(
+                player=player, src=self.square(state, move.src))
+        return _("{player}'s move is taken back: put the pieces back as they were").format(player=player)
+
+    def trouble(self, title: str) -> str:
+        """A message that says something was refused or failed, by its title (the words
+        on the screen say the rest): ``"Not allowed"``, ``"Cannot save"``."""
+        return _(title)
+
     def winner(self, state: State) -> str:
         """Who won ``state`` (a finished game): ``"Black wins!"``."""
         outcome = state.outcome

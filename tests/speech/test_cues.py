@@ -252,3 +252,37 @@ def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: 
     ctl.handle(short)                   # released: thrown
     assert on(ctl) is Screen.MOVES
     assert speaker.said[-1].text == "Black throws 4: 4 light sides up"
+
+
+def test_an_undo_and_a_refused_throw_are_said(tmp_path: Path) -> None:
+    """Playing by ear, the players also hear what the screen's messages say: a move
+    taken back (hold BACK) and a throw the box refused."""
+    from walkthroughs import scripted_draw
+    from walkthroughs.cue_games import OK, Recorder
+
+    from companion.app.controller import Controller
+    from companion.app.events import ButtonEvent, ButtonName, Press, Shaken, ThrowReported
+    from companion.app.journal import JournalStore
+    from companion.devices.sources import SOURCE_NAMES
+
+    speaker = Recorder()
+    ctl = Controller(store=JournalStore(tmp_path / "a"), draw=scripted_draw(["4"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     speaker=speaker)
+    ctl.start()
+    for ev in (OK, OK, OK, Shaken("gpio-shaker"), OK):  # begin; Black throws 4, enters
+        ctl.handle(ev)
+    assert [c.text for c in speaker.said][-2:] == ["Black enters a piece on 4", "White to throw"]
+    ctl.handle(ButtonEvent(ButtonName.BACK, Press.HELD))
+    assert [c.text for c in speaker.batches[-1]] == [
+        "Black's move is taken back: put the pieces back as they were"]
+
+    speaker = Recorder()
+    ctl = Controller(store=JournalStore(tmp_path / "b"), draw=scripted_draw([]),
+                     sources=list(SOURCE_NAMES), source="serial-shaker", games=["senet-tait"],
+                     speaker=speaker)
+    ctl.start()
+    for ev in (OK, OK, OK):
+        ctl.handle(ev)
+    ctl.handle(ThrowReported("serial-shaker", "2d6", ("3", "4")))  # Senet wants sticks
+    assert [(c.kind, c.text) for c in speaker.batches[-1]] == [(CueKind.MESSAGE, "Throw rejected")]
