@@ -160,6 +160,8 @@ class Controller:
         self.speaker: Speaker = speaker if speaker is not None else Silent()
         self.voice: Voice = Voice()
         self._ok_waits = False
+        self._unsaid: list[Spoken] = []
+        """What the event being handled has said so far (see :meth:`speak`)."""
         """OK went down with speech on: it acts when released (not when held)."""
         """The game's sentences for the ear (:func:`~companion.speech.cues.voice_for`)."""
         self._tickets = 0
@@ -263,6 +265,7 @@ class Controller:
         """Apply one event; what it leaves (with the results of any work it asked for
         that the worker did at once)."""
         self.cue = None
+        shown = self._choice_shown()
         self._apply(event)
         for _ in range(10_000):  # a computer playing itself ends; the bound is a guard
             done = self.worker.collect()
@@ -270,7 +273,30 @@ class Controller:
                 break
             for result in done:
                 self._apply(result)
+        if self._choice_shown() not in (shown, None):
+            self._say_choice(arrived=shown is None or shown[0] != id(self.page))
+        self._flush_speech()
         return self.reply()
+
+    def _choice_shown(self) -> tuple[int, int, int] | None:
+        """Which row of which moves screen is highlighted (``None``: no moves screen)."""
+        page = self.page
+        if not isinstance(page, sc.Moves):
+            return None
+        return id(page), page.cursor, len(page.path)
+
+    def _say_choice(self, *, arrived: bool) -> None:
+        """Say the highlighted choice of the moves screen: a move as an instruction
+        ("move the piece on 4 to 10"), a step by its row; on arriving, as a question."""
+        page, table = self.page, self.table
+        if not isinstance(page, sc.Moves) or table is None:
+            return
+        rows = page.choices(self)
+        if not rows:
+            return
+        label, move = rows[page.cursor % len(rows)]
+        choice = self.voice.move_words(table.state, move) if move is not None else label
+        self.speak([Spoken(self.voice.choice(choice, asked=arrived), CueKind.MESSAGE)])
 
     def _apply(self, event: LoopEvent) -> None:
         page = self.page
@@ -508,8 +534,15 @@ class Controller:
         self.speak(cues_for(self.voice, before, action, events, after, why=why, announced=announced))
 
     def speak(self, cues: list[Spoken]) -> None:
-        """Hand ``cues`` to the speaker (it returns at once; a speaker that fails is
-        logged and the game goes on)."""
+        """Say ``cues`` after what the event being handled has said so far: the cues of
+        one event go to the speaker together when it is handled (one ``say``, so that
+        "say it again" repeats all of them)."""
+        self._unsaid += cues
+
+    def _flush_speech(self) -> None:
+        """Hand what the event said to the speaker (it returns at once; a speaker that
+        fails is logged and the game goes on)."""
+        cues, self._unsaid = self._unsaid, []
         if not cues:
             return
         try:

@@ -187,6 +187,12 @@ class Voice:
             return _("no")
         return move.kind.replace("-", " ")
 
+    def choice(self, choice: str, *, asked: bool) -> str:
+        """The highlighted row of the moves screen (``choice``: a move in
+        :meth:`move_words`, or a step's row), said when the cursor moves to it; ``asked``:
+        the screen has just come up (``"Choose: enter a piece on 4"``)."""
+        return _("Choose: {choice}").format(choice=choice) if asked else choice
+
     def taken_back(self, state: State, move: Move) -> str:
         """``move``, made in ``state``, taken back (an undo): who put it back, and how
         (``"Black's move is taken back: move the piece on 7 back to 4"``)."""

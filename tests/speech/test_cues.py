@@ -147,13 +147,18 @@ def test_the_computer_move_is_said_once_as_an_instruction(tmp_path: Path) -> Non
     assert not any(re.fullmatch(r"(Black|White) moves from \d+ to \d+.*", t) for t in texts)
 
 
-def test_a_new_turn_comes_last_in_its_batch(tmp_path: Path) -> None:
-    """An action that ends a turn says what it did first, then whose turn it is (a turn
-    cue cuts off what is still being said of the turn before, so it must come last)."""
-    _, speaker = play_whole_game(tmp_path, "labyrinth")
-    for batch in speaker.batches:
-        turns = [i for i, c in enumerate(batch) if c.kind is CueKind.TURN]
-        assert not turns or turns[-1] == len(batch) - 1 or batch[-1].kind is CueKind.WINNER
+@pytest.mark.parametrize("game_id", GAMES)
+def test_whose_turn_it_is_comes_before_that_players_throw(tmp_path: Path, game_id: str) -> None:
+    """The new turn is said after what ended the turn before and before anything of the
+    new one: the cue after "Red to throw" is Red's throw. The cues of one event go to the
+    speaker in one call (so that "say it again" repeats them all)."""
+    _ctl, speaker = play_whole_game(tmp_path, game_id)
+    said = speaker.said
+    for i, cue in enumerate(said[:-1]):
+        if cue.kind is CueKind.TURN:
+            player = re.match(r"(Player \d+|\w+)", cue.text).group(1)  # type: ignore[union-attr]
+            assert said[i + 1].text.startswith(player), (cue.text, said[i + 1].text)
+    assert sum(len(b) for b in speaker.batches) == len(said)
 
 
 def test_a_lost_throw_is_said_with_the_throw_and_why() -> None:
@@ -251,7 +256,8 @@ def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: 
     ctl.handle(OK)
     ctl.handle(short)                   # released: thrown
     assert on(ctl) is Screen.MOVES
-    assert speaker.said[-1].text == "Black throws 4: 4 light sides up"
+    assert [c.text for c in speaker.batches[-1]] == [
+        "Black throws 4: 4 light sides up", "Choose: enter a piece on 4"]
 
 
 def test_an_undo_and_a_refused_throw_are_said(tmp_path: Path) -> None:
@@ -286,3 +292,32 @@ def test_an_undo_and_a_refused_throw_are_said(tmp_path: Path) -> None:
         ctl.handle(ev)
     ctl.handle(ThrowReported("serial-shaker", "2d6", ("3", "4")))  # Senet wants sticks
     assert [(c.kind, c.text) for c in speaker.batches[-1]] == [(CueKind.MESSAGE, "Throw rejected")]
+
+
+def test_the_moves_screen_says_the_highlighted_move(tmp_path: Path) -> None:
+    """Playing by ear, a person hears the choices: the moves screen says its highlighted
+    move as it comes up and as UP/DOWN move the cursor."""
+    from walkthroughs import scripted_draw
+    from walkthroughs.cue_games import OK, Recorder
+
+    from companion.app.controller import Controller
+    from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
+    from companion.app.journal import JournalStore
+    from companion.devices.sources import SOURCE_NAMES
+
+    speaker = Recorder()
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4", "1", "6"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     speaker=speaker)
+    ctl.start()
+    shake = Shaken("gpio-shaker")
+    for ev in (OK, OK, OK, shake):  # begin; Black throws 4
+        ctl.handle(ev)
+    assert [c.text for c in speaker.batches[-1]] == [
+        "Black throws 4: 4 light sides up", "Choose: enter a piece on 4"]
+    for ev in (OK, shake, OK, shake):  # enters 4; White's 1 is lost; Black throws 6
+        ctl.handle(ev)
+    assert [c.text for c in speaker.batches[-1]] == [
+        "Black throws 6: no light side up", "Choose: enter a piece on 6"]
+    ctl.handle(ButtonEvent(ButtonName.DOWN, Press.PRESSED))
+    assert [c.text for c in speaker.batches[-1]] == ["move the piece on 4 to 10"]
