@@ -126,3 +126,33 @@ def speaking(translations: gettext.NullTranslations) -> Iterator[None]:
         yield
     finally:
         i18n._current = previous
+
+
+def play_by_ear(tmp_path: Path, game_id: str, seed: int = 2,
+                max_steps: int = 40_000) -> tuple[Controller, Recorder]:
+    """One whole game of ``game_id`` played by people who only listen: the throw button
+    throws (drawn from a seeded generator), and on the moves screen they press DOWN a
+    few times (the seed decides how many), then OK; elsewhere OK. The controller (on
+    the game-over screen) and everything said."""
+    from companion.app.events import ButtonEvent, ButtonName, Press
+    from companion.rules import get_game
+
+    down = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+    throw = ButtonEvent(ButtonName.THROW, Press.PRESSED)
+    rng = random.Random(seed)
+    speaker = Recorder()
+    ctl = Controller(store=JournalStore(tmp_path), draw=seeded(seed), sources=list(SOURCE_NAMES),
+                     source="button", games=[game_id], speaker=speaker)
+    ctl.start()
+    ctl.begin(game_id, get_game(game_id).default_players, OPTIONS.get(game_id, {}), {}, setup=Menu())
+    for _ in range(max_steps):
+        if ctl.screen is Screen.OVER:
+            return ctl, speaker
+        if ctl.screen is Screen.THROW:
+            ctl.handle(throw)
+            continue
+        if ctl.screen is Screen.MOVES:
+            for _step in range(rng.randrange(3)):
+                ctl.handle(down)
+        ctl.handle(OK)
+    raise AssertionError(f"{game_id}: no end after {max_steps} steps")
