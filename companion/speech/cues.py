@@ -20,7 +20,7 @@ sentence; :meth:`Voice.event` dispatches to it. A kind without a method is said 
 the rules' own (English) words and logged, and the tests walk every event kind of every
 game so that none is left without one.
 
-:func:`cues_for` is what the service calls after an action; :meth:`Voice.computer_move`
+:func:`cues_for` is what the controller calls after an action; :meth:`Voice.computer_move`
 when the computer's move is shown for the players to make; :meth:`Voice.turn` when a
 game begins or is resumed.
 """
