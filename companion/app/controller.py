@@ -15,6 +15,12 @@ give the same screens and the same journal. Three rooms, one each:
 
 Each :meth:`Controller.handle` returns one :class:`Reply` (the view to draw, the
 implement due, the settings in force, a cue). Holding BACK undoes the last move.
+
+What happens is also said (:mod:`companion.speech`): each action's cues (the throw, the
+move and what it caused, the winner, the new turn; :func:`~companion.speech.cues.cues_for`),
+the computer's move when it is shown, and the turn when a game begins or is resumed go
+to the :attr:`Controller.speaker`, which returns at once. Holding OK says the last cues
+again; with speech on, OK acts when released (as BACK does), so that a hold only repeats.
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from companion.i18n import _, language, set_language
 from companion.rules import (
     PASS,
     Action,
+    Event,
     Game,
     Implement,
     Move,
@@ -69,7 +76,9 @@ from companion.rules import (
     game_ids,
     get_game,
 )
-from companion.speech import Silent, Speaker
+from companion.speech import Cue as Spoken
+from companion.speech import CueKind, Silent, Speaker
+from companion.speech.cues import Voice, cues_for, voice_for
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
@@ -123,7 +132,6 @@ class Controller:
         speaker: Speaker | None = None,
     ) -> None:
         self.store = store
-        self.speaker: Speaker = speaker if speaker is not None else Silent()
         self.draw = draw
         self.sources = [SourceName(s) for s in sources]
         base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
@@ -155,6 +163,13 @@ class Controller:
         self.think: Think = think or sc.computer_move
         self.hints, self.computer_draws = hints, computer_draws
         self.worker = worker if worker is not None else Worker()
+        self.speaker: Speaker = speaker if speaker is not None else Silent()
+        self.voice: Voice = Voice()
+        self._ok_waits = False
+        self._unsaid: list[Spoken] = []
+        """What the event being handled has said so far (see :meth:`speak`)."""
+        """OK went down with speech on: it acts when released (not when held)."""
+        """The game's sentences for the ear (:func:`~companion.speech.cues.voice_for`)."""
         self._tickets = 0
         """The number of the last request handed to the worker."""
         self.quit = False
@@ -256,6 +271,7 @@ class Controller:
         """Apply one event; what it leaves (with the results of any work it asked for
         that the worker did at once)."""
         self.cue = None
+        shown = self._choice_shown()
         self._apply(event)
         for _n in range(10_000):  # a computer playing itself ends; the bound is a guard
             done = self.worker.collect()
@@ -263,7 +279,30 @@ class Controller:
                 break
             for result in done:
                 self._apply(result)
+        if self._choice_shown() not in (shown, None):
+            self._say_choice(arrived=shown is None or shown[0] != id(self.page))
+        self._flush_speech()
         return self.reply()
+
+    def _choice_shown(self) -> tuple[int, int, int] | None:
+        """Which row of which moves screen is highlighted (``None``: no moves screen)."""
+        page = self.page
+        if not isinstance(page, sc.Moves):
+            return None
+        return id(page), page.cursor, len(page.path)
+
+    def _say_choice(self, *, arrived: bool) -> None:
+        """Say the highlighted choice of the moves screen: a move as an instruction
+        ("move the piece on 4 to 10"), a step by its row; on arriving, as a question."""
+        page, table = self.page, self.table
+        if not isinstance(page, sc.Moves) or table is None:
+            return
+        rows = page.choices(self)
+        if not rows:
+            return
+        label, move = rows[page.cursor % len(rows)]
+        choice = self.voice.move_words(table.state, move) if move is not None else label
+        self.speak([Spoken(self.voice.choice(choice, asked=arrived), CueKind.MESSAGE)])
 
     def _apply(self, event: LoopEvent) -> None:
         page = self.page
@@ -306,6 +345,14 @@ class Controller:
                     self.undo()
             elif press is Press.SHORT:
                 page.back(self)
+        elif button is ButtonName.OK and press is not Press.PRESSED:
+            waiting, self._ok_waits = self._ok_waits, False
+            if press is Press.HELD:
+                self.speaker.repeat()  # "say it again"
+            elif press is Press.SHORT and waiting:
+                page.ok(self)
+        elif button is ButtonName.OK and self.prefs.speech:
+            self._ok_waits = True  # with speech on OK acts when released: a hold only repeats
         elif press is Press.PRESSED or press is Press.REPEAT:
             if button is ButtonName.UP or button is ButtonName.DOWN:
                 page.step(self, -1 if button is ButtonName.UP else +1, press is Press.REPEAT)
@@ -385,6 +432,7 @@ class Controller:
             self._computer_threw(self.table, event)
         elif isinstance(event, ComputerChose):
             self.goto(sc.ComputerMove(move=event.move))
+            self.speak([Spoken(self.voice.computer_move(self.table.state, event.move), CueKind.MOVE)])
         elif isinstance(event, HintFound):
             self.show_message(_("Hint"), event.lines, then=None)
         else:
@@ -393,6 +441,7 @@ class Controller:
     def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
         """Make the computer's throw; a disk that cannot take it is said (the game is
         kept in memory as it was; leaving the message draws the throw anew)."""
+        before = table.state
         try:
             acted = table.act(event.throw)
         except OSError as exc:
@@ -403,6 +452,7 @@ class Controller:
             return
         self.said = tuple(e.text for e in acted.events)
         self.cue = Cue.THROW
+        self._say_acted(before, acted.action, acted.events, announced=False)
         self.route()
 
     def show_message(self, title: str, lines: tuple[str, ...], *, then: sc.Page | None) -> None:
@@ -413,6 +463,7 @@ class Controller:
         self.page = sc.Message(title=title, lines=lines, under=then)
         if sc.is_error(title):
             self.cue = Cue.ERROR
+            self.speak([Spoken(self.voice.trouble(title), CueKind.MESSAGE)])
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
@@ -426,6 +477,9 @@ class Controller:
         self.table = table
         self.presenter = presenter_for(table.game.id, columns(self.size[0]))
         self.said = said
+        self.voice = voice_for(table.game.id)
+        if table.state.phase is Phase.THROW:
+            self.speak([Spoken(self.voice.turn(table.state), CueKind.TURN)])
         if first is None:
             self.route()
         else:
@@ -455,7 +509,8 @@ class Controller:
         when the rules refuse it or the disk cannot take it, said in a message over the
         screen shown (the game is kept as it was)."""
         assert self.table is not None
-        before = self.table.state.current_player
+        position = self.table.state  # the table keeps a new object: this one stays as it was
+        before = position.current_player
         try:
             acted = self.table.act(action)
         except RulesError as exc:
@@ -473,7 +528,37 @@ class Controller:
         texts = tuple(e.text for e in acted.events)
         notable = any(not self.presenter.routine(e) for e in acted.events)
         self.said = () if notable and after.phase is not Phase.OVER else texts
+        self._say_acted(position, action, acted.events, announced=before in self.table.seats)
         return sc.Played(acted.by, texts, self.cue, notable)
+
+    def _say_acted(self, before: State, action: Action, events: Sequence[Event], *,
+                   announced: bool) -> None:
+        """Say what ``action``, made in ``before``, did (``announced``: the move was said
+        when it was shown, the computer's)."""
+        table = self.table
+        assert table is not None
+        after = table.state
+        why = ""
+        if after.phase is Phase.MOVE and tuple(after.legal_moves()) == (PASS,):
+            why = self.presenter.lost_reason(after)
+        self.speak(cues_for(self.voice, before, action, events, after, why=why, announced=announced))
+
+    def speak(self, cues: list[Spoken]) -> None:
+        """Say ``cues`` after what the event being handled has said so far: the cues of
+        one event go to the speaker together when it is handled (one ``say``, so that
+        "say it again" repeats all of them)."""
+        self._unsaid += cues
+
+    def _flush_speech(self) -> None:
+        """Hand what the event said to the speaker (it returns at once; a speaker that
+        fails is logged and the game goes on)."""
+        cues, self._unsaid = self._unsaid, []
+        if not cues:
+            return
+        try:
+            self.speaker.say(cues)
+        except Exception:  # the speaker's own trouble never stops the game
+            log.exception("the speaker failed; the game goes on")
 
     def draw_throw(self) -> Throw | None:
         """A throw of the implement due, drawn with :attr:`draw` (``None``: none is due)."""
@@ -497,6 +582,7 @@ class Controller:
         taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
         lines = tuple(taken_back_words(t) for t in taken)
         self.show_message(_("Undone"), (*lines, _("Put the pieces back as they were.")), then=None)
+        self.speak([Spoken(self.voice.taken_back(t.before, t.move), CueKind.MESSAGE) for t in taken])
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
               seats: Mapping[int, str], *, setup: sc.Page) -> None:

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from controller_tools import DOWN, OK, UP, on, send
+from controller_tools import BACK, DOWN, OK, UP, on, send
 from walkthroughs import scripted_draw
 
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
+from companion.app.events import ButtonEvent, ButtonName, Press
 from companion.app.journal import JournalStore
 from companion.app.settings import FILE_NAME, Prefs, SavedSettings, load_saved
 from companion.devices.indicators import Cue
@@ -24,6 +25,11 @@ def args(*flags: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     cfg.add_arguments(parser)
     return parser.parse_args([*flags])
+
+
+OK_UP = ButtonEvent(ButtonName.OK, Press.SHORT)
+CLICK = (OK, OK_UP)
+"""OK pressed and released (with speech on OK acts on the release)."""
 
 
 def box(tmp_path: Path, **kw: object) -> Controller:
@@ -39,7 +45,8 @@ def box(tmp_path: Path, **kw: object) -> Controller:
 def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
     ctl = box(tmp_path, buzzer=True, led=True)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
-                                "Sound: on", "Light: on", "Language: English", "Back")
+                                "Sound: on", "Light: on", "Language: English", "Speech: off",
+                                "Back")
     send(ctl, OK)                      # the throw source: the serial shaker
     send(ctl, DOWN, OK, OK)            # sleep: 30 min, 60 min
     send(ctl, DOWN, OK)                # contrast: from 100% round to 25%
@@ -56,6 +63,37 @@ def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Pa
     assert resolved.origins["led.enabled"] == "saved setting"
     assert resolved.origins["buttons.hold"] == "default"
     assert "display.contrast = 64  (saved setting)" in cfg.describe(resolved.values, resolved.origins)
+
+
+def test_speech_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Path) -> None:
+    """Settings > Speech: on, a voice of the language, a rate and a volume, each saved at
+    once and restored from the saved file; BACK returns to the settings."""
+    ctl = box(tmp_path)
+    send(ctl, UP, UP, OK)              # the row above Back: Speech
+    assert on(ctl) is Screen.SPEECH
+    assert ctl.view().items == ("Speech: off", "Voice: auto", "Rate: 160 words/min",
+                                "Volume: 100%", "Back")
+    send(ctl, OK, OK_UP)               # speech on (from now on OK acts when released)
+    send(ctl, DOWN, *CLICK, *CLICK)    # voice: en-gb, en-us
+    send(ctl, DOWN, *CLICK, *CLICK)    # rate: 180, 210
+    send(ctl, DOWN, *CLICK)            # volume: 150
+    assert ctl.view().items[:4] == ("Speech: on", "Voice: en-us", "Rate: 210 words/min",
+                                    "Volume: 150%")
+    resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
+    assert resolved.values["speech.enabled"] is True
+    assert resolved.values["speech.voice"] == "en-us"
+    assert resolved.values["speech.rate"] == 210
+    assert resolved.values["speech.volume"] == 150
+    assert resolved.origins["speech.rate"] == "saved setting"
+    send(ctl, DOWN, *CLICK)            # Back: the settings again, on the Speech row
+    assert on(ctl) is Screen.SETTINGS
+    assert ctl.view().items[ctl.cursor] == "Speech: on"
+    send(ctl, *CLICK, DOWN, *CLICK)    # Speech, voice: auto again (after the last voice)
+    assert ctl.prefs.voice == ""
+    send(ctl, DOWN, DOWN, DOWN, DOWN)  # past the last row: Speech again (the cursor wraps)
+    assert ctl.view().items[ctl.cursor] == "Speech: on"
+    send(ctl, BACK)
+    assert on(ctl) is Screen.SETTINGS
 
 
 def test_a_flag_given_on_purpose_wins_over_a_saved_setting(tmp_path: Path) -> None:
@@ -124,7 +162,7 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
 def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
     ctl = box(tmp_path)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
-                                "Language: English", "Back")
+                                "Language: English", "Speech: off", "Back")
 
 
 def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:
@@ -154,12 +192,12 @@ def test_the_language_row_switches_the_words_at_once_and_is_saved(
     start, as ``display.language``)."""
     ctl = box(tmp_path)
     rows = ctl.view().items
-    assert rows[-2:] == ("Language: English", "Back")
-    send(ctl, *[DOWN] * (len(rows) - 2), OK)
+    assert rows[-3:] == ("Language: English", "Speech: off", "Back")
+    send(ctl, *[DOWN] * (len(rows) - 3), OK)
     view = ctl.view()
     assert language() == "de"
     assert view.title == "Einstellungen"
-    assert view.items[-2:] == ("Sprache: Deutsch", "Zurück")
+    assert view.items[-3:] == ("Sprache: Deutsch", "Sprachausgabe: aus", "Zurück")
     assert view.items[0] == "Wurf: gpio-shaker"
     resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert resolved.values["display.language"] == "de"

@@ -62,6 +62,8 @@ UP = _press(ButtonName.UP)
 BACK = _press(ButtonName.BACK, Press.SHORT)
 HOLD_BACK = _press(ButtonName.BACK, Press.HELD)
 THROW = _press(ButtonName.THROW)
+OK_UP = _press(ButtonName.OK, Press.SHORT)
+"""OK released (with speech on OK acts then, not when pressed)."""
 
 
 def _finished_game_actions(seed: int) -> list[str]:
@@ -98,6 +100,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
+    yield "settings-speech", send(UP, UP, OK)                 # the row above Back: Speech
+    yield "settings-speech-on", send(OK, OK_UP, DOWN, OK, OK_UP)  # on, voice en-gb (on release)
+    send(OK, OK_UP, OK, OK_UP, UP, OK, OK_UP, BACK)           # voice auto again, off; settings
     send(BACK)                                                # settings: back to the game
     yield "status", send(BACK, DOWN, DOWN, DOWN, OK)          # pause: Game status
     send(OK, BACK)                                            # the pause menu, the game

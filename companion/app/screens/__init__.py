@@ -34,7 +34,14 @@ from companion.app.screens.base import (
     Think,
     is_error,
 )
-from companion.app.screens.menus import CONTRAST_CHOICES, SLEEP_CHOICES, Menu, Pause, Settings
+from companion.app.screens.menus import (
+    CONTRAST_CHOICES,
+    SLEEP_CHOICES,
+    Menu,
+    Pause,
+    Settings,
+    SpeechSettings,
+)
 from companion.app.screens.play import (
     UNCHOSEN,
     BoardPage,
@@ -97,6 +104,7 @@ __all__ = [
     "Seats",
     "Settings",
     "Setup",
+    "SpeechSettings",
     "Splash",
     "Think",
     "Thinking",

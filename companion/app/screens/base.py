@@ -42,6 +42,7 @@ class Screen(enum.Enum):
     LOST = "lost"
     OVER = "over"
     SETTINGS = "settings"
+    SPEECH = "speech"
     OPTION = "option"
     BOARD = "board"
     COMPUTER = "computer"

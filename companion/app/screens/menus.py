@@ -3,7 +3,7 @@ menu (with the game's status in words)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,6 +44,13 @@ SLEEP_CHOICES = (60.0, 300.0, 600.0, 1800.0, 3600.0, 0.0)
 """Display sleep times offered in Settings, in seconds (0: never)."""
 CONTRAST_CHOICES = (64, 128, 191, 255)
 """Contrast levels offered in Settings (0-255), shown as 25% to 100%."""
+VOICE_CHOICES: Mapping[str, tuple[str, ...]] = {"en": ("", "en-gb", "en-us"), "de": ("", "de")}
+"""The espeak-ng voices offered in Settings > Speech, by the language in use (``""``:
+the language's own voice, shown as "auto"); another language offers "auto" alone."""
+RATE_CHOICES = (120, 140, 160, 180, 210, 250)
+"""Speaking rates offered in Settings > Speech, in words per minute (espeak-ng's ``-s``)."""
+VOLUME_CHOICES = (50, 100, 150, 200)
+"""Volumes offered in Settings > Speech, in percent of espeak-ng's normal (its ``-a``, 0-200)."""
 
 
 def _sleep_words(seconds: float) -> str:
@@ -96,6 +103,7 @@ class Settings(Page):
         if len(languages()) > 1:
             name = LANGUAGE_NAMES.get(prefs.language, prefs.language)
             rows.append(("language", _("Language: {language}").format(language=name)))
+        rows.append(("speech", _("Speech: {state}").format(state=_("on") if prefs.speech else _("off"))))
         return [*rows, ("back", _("Back"))]
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -120,6 +128,9 @@ class Settings(Page):
             new = replace(prefs, light=not prefs.light)
         elif key == "language":
             new = replace(prefs, language=_next(languages(), prefs.language))
+        elif key == "speech":
+            seat.goto(SpeechSettings(settings=self))
+            return
         else:
             self.back(seat)
             return
@@ -130,6 +141,56 @@ class Settings(Page):
             seat.route()
         else:
             seat.goto(Menu())
+
+
+@dataclass
+class SpeechSettings(Page):
+    """Settings > Speech: speech on or off, the voice, the rate and the volume, each row
+    showing its value; OK on a row changes it (saved at once, like every setting). BACK,
+    or its Back row, returns to the settings."""
+
+    kind = Screen.SPEECH
+    settings: Settings | None = None
+    """The settings page this one was opened from."""
+
+    def rows(self, seat: Seat) -> list[tuple[str, str]]:
+        """``(key, label)`` per row."""
+        prefs = seat.prefs
+        return [
+            ("speech", _("Speech: {state}").format(state=_("on") if prefs.speech else _("off"))),
+            ("voice", _("Voice: {voice}").format(voice=prefs.voice or _("auto"))),
+            ("rate", _("Rate: {rate} words/min").format(rate=prefs.rate)),
+            ("volume", _("Volume: {volume}%").format(volume=prefs.volume)),
+            ("back", _("Back")),
+        ]
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return tuple(label for _key, label in self.rows(seat))
+
+    def view(self, seat: Seat) -> View:
+        return View("speech", _("Speech"), items=self.items(seat), cursor=self.cursor,
+                    hint=_("OK: change"))
+
+    def ok(self, seat: Seat) -> None:
+        key = self.rows(seat)[self.cursor][0]
+        prefs = seat.prefs
+        if key == "speech":
+            new = replace(prefs, speech=not prefs.speech)
+        elif key == "voice":
+            voices = VOICE_CHOICES.get(prefs.language, ("",))
+            voice = voices[(voices.index(prefs.voice) + 1) % len(voices)] if prefs.voice in voices else ""
+            new = replace(prefs, voice=voice)
+        elif key == "rate":
+            new = replace(prefs, rate=_next(RATE_CHOICES, prefs.rate))
+        elif key == "volume":
+            new = replace(prefs, volume=_next(VOLUME_CHOICES, prefs.volume))
+        else:
+            self.back(seat)
+            return
+        seat.change(new)
+
+    def back(self, seat: Seat) -> None:
+        seat.goto(self.settings if self.settings is not None else Settings())
 
 
 @dataclass
@@ -208,4 +269,5 @@ def _end_game(seat: Seat) -> None:
     seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "SLEEP_CHOICES", "Menu", "Pause", "Settings"]
+__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES", "VOICE_CHOICES",
+           "VOLUME_CHOICES", "Menu", "Pause", "Settings", "SpeechSettings"]

@@ -73,6 +73,9 @@ class Presenter(BoardPictures):
     """Short human labels of the game's options for the setup screen, by option name
     (``"house-of-beauty"``: ``"House of Beauty"``); an option not listed gets its name
     with spaces."""
+    voice: ClassVar[str] = ""
+    """Where the game's voice is (:mod:`companion.speech.cues`: its sentences for the
+    ear), ``"module:Class"``, imported on first use; ``""``: the plain default voice."""
     value_words: ClassVar[Mapping[str, str]] = {}
     """Words for option values where the value's own text is not the players' word
     (``"trap-then-tunnel"``: ``"trap, then tunnel"``)."""

@@ -33,6 +33,8 @@ def short_name(p: int) -> str:
 class CretanLabyrinthPresenter(Presenter):
     """The Cretan Labyrinth on a panel :attr:`width` characters wide."""
 
+    voice: ClassVar[str] = "companion.speech.games.cretan_labyrinth:CretanLabyrinthVoice"
+
     option_labels: ClassVar[dict[str, str]] = {
         "board": N_("Board"),
         "decks": N_("Decks"),

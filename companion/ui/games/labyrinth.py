@@ -29,6 +29,8 @@ def _labyrinth(state: State) -> LabyrinthState:
 class LabyrinthPresenter(Presenter):
     """The Game of the Labyrinth on a panel :attr:`width` characters wide."""
 
+    voice: ClassVar[str] = "companion.speech.games.labyrinth:LabyrinthVoice"
+
     option_labels: ClassVar[dict[str, str]] = {
         "board": N_("Board"),
         "double-one-enters-two": N_("1+1 enters two"),

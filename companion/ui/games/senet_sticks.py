@@ -26,6 +26,8 @@ def _sticks(state: State) -> SenetSticksState:
 class SenetSticksPresenter(Presenter):
     """Casting-stick Senet on a panel :attr:`width` characters wide."""
 
+    voice: ClassVar[str] = "companion.speech.games.senet_sticks:SenetSticksVoice"
+
     option_labels: ClassVar[dict[str, str]] = {
         "mode": N_("Mode"),
         "extra-stick": N_("Extra stick"),

@@ -27,6 +27,8 @@ def _value_played(state: State) -> int:
 class SenetTaitPresenter(Presenter):
     """Senet (Tait): the default screens, the options by their names on the board."""
 
+    voice: ClassVar[str] = "companion.speech.games.senet_tait:SenetTaitVoice"
+
     option_labels: ClassVar[dict[str, str]] = {
         "sticks": N_("Sticks"),
         "house-of-beauty": N_("House of Beauty"),
