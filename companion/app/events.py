@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from companion.ai.review import Review
 from companion.app.settings import Prefs
 from companion.devices.events import (
     ButtonEvent,
@@ -67,6 +68,25 @@ class HintFound:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewDone:
+    """The worker reviewed the game for the request ``ticket``
+    (:func:`companion.ai.review.review`): its ``review``."""
+
+    ticket: int
+    review: Review
+
+
+@dataclass(frozen=True, slots=True)
+class MovesValued:
+    """The worker valued every legal move of a person's position for the tutor, for the
+    request ``ticket``: ``losses`` maps each move's notation to the share of the mover's
+    chance to win it gives away against the best move (0..1; 0 for the best)."""
+
+    ticket: int
+    losses: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class WorkFailed:
     """The worker's job for the request ``ticket`` raised: ``text`` says what (a bug;
     the game is kept and the players are told)."""
@@ -75,7 +95,7 @@ class WorkFailed:
     text: str
 
 
-WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | WorkFailed
+WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued | WorkFailed
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
@@ -119,10 +139,12 @@ __all__ = [
     "Draw",
     "HintFound",
     "LoopEvent",
+    "MovesValued",
     "PanelIdle",
     "Press",
     "Quit",
     "Reply",
+    "ReviewDone",
     "ShakeStarted",
     "Shaken",
     "SourceFailed",

@@ -11,6 +11,7 @@ from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
 from companion.app.screens.play import BoardPage, Moves
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
+from companion.i18n import _
 from companion.rules import PASS, Phase, game_class, game_title
 from companion.ui.games.boards import board_model, pieces_in_words
 from companion.ui.render import columns
@@ -42,6 +43,9 @@ SLEEP_CHOICES = (60.0, 300.0, 600.0, 1800.0, 3600.0, 0.0)
 """Display sleep times offered in Settings, in seconds (0: never)."""
 CONTRAST_CHOICES = (64, 128, 191, 255)
 """Contrast levels offered in Settings (0-255), shown as 25% to 100%."""
+TUTOR_SHARE_CHOICES = (0.05, 0.10, 0.15, 0.20, 0.30)
+"""The shares of the chance to win (0..1) a move must give away for the tutor to ask,
+offered in Settings (shown as 5% to 30%)."""
 
 
 def _sleep_words(seconds: float) -> str:
@@ -72,7 +76,8 @@ class Settings(Page):
     back_to: Page | None = None
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
-        """``(key, label)`` per row; the sound and the light only when wired."""
+        """``(key, label)`` per row; the sound and the light only when wired; the tutor's
+        share only when the tutor is on."""
         prefs = seat.prefs
         rows = [
             ("source", f"Throw: {prefs.source}"),
@@ -83,6 +88,10 @@ class Settings(Page):
             rows.append(("sound", f"Sound: {'on' if prefs.sound else 'off'}"))
         if seat.wired["led"]:
             rows.append(("light", f"Light: {'on' if prefs.light else 'off'}"))
+        rows.append(("tutor", _("Tutor: {state}").format(state=_("on") if prefs.tutor else _("off"))))
+        if prefs.tutor:  # how costly a move must be for it to ask
+            rows.append(("tutor_share", _("Tutor asks at: {share}%").format(
+                share=round(prefs.tutor_share * 100))))
         return [*rows, ("back", "Back")]
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -105,6 +114,10 @@ class Settings(Page):
             new = replace(prefs, sound=not prefs.sound)
         elif key == "light":
             new = replace(prefs, light=not prefs.light)
+        elif key == "tutor":
+            new = replace(prefs, tutor=not prefs.tutor)
+        elif key == "tutor_share":
+            new = replace(prefs, tutor_share=_next(TUTOR_SHARE_CHOICES, prefs.tutor_share))
         else:
             self.back(seat)
             return
@@ -189,4 +202,4 @@ def _end_game(seat: Seat) -> None:
     seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "SLEEP_CHOICES", "Menu", "Pause", "Settings"]
+__all__ = ["CONTRAST_CHOICES", "SLEEP_CHOICES", "TUTOR_SHARE_CHOICES", "Menu", "Pause", "Settings"]
