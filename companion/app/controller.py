@@ -23,9 +23,8 @@ import logging
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.ai.review import Review, review
 from companion.app import config as cfg
 from companion.app import screens as sc
 from companion.app.events import (
@@ -75,6 +74,9 @@ from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
 
 log = logging.getLogger(__name__)
 
@@ -387,6 +389,8 @@ class Controller:
         if self._reviewed is not None and self._reviewed[0] == key:
             self.page = sc.ReviewPage(review=self._reviewed[1], back_to=page.back_to)
             return
+        from companion.ai.review import review
+
         self._tickets += 1
         page.ticket = ticket = self._tickets
         game, players, actions = table.game, table.state.players, tuple(table.actions)
@@ -536,8 +540,12 @@ class Controller:
         self.goto(sc.Menu())
 
     def pause(self, after: sc.Page | None = None) -> None:
-        """Show the pause menu, opened from ``after`` (a game's screen)."""
-        self.goto(sc.Pause(after=after))
+        """Show the pause menu, opened from ``after`` (a game's screen; from the game-over
+        screen with the cursor on "Review")."""
+        page = sc.Pause(after=after)
+        if isinstance(after, sc.Over):
+            page.cursor = len(PAUSE_ITEMS)
+        self.goto(page)
 
     def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
         """The next problem to say after the splash (title, lines), taken off its list:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from companion.ai.review import Review
 from companion.app.settings import Prefs
 from companion.devices.events import (
     ButtonEvent,
@@ -26,6 +25,9 @@ from companion.devices.events import (
 from companion.devices.indicators import Cue
 from companion.rules import Implement, Move, Throw
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
 from companion.app.screens.play import BoardPage, Moves
+from companion.app.screens.review import Reviewing
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
 from companion.i18n import _
@@ -140,7 +141,12 @@ class Pause(Page):
     move is previewed by "Board")."""
 
     def items(self, seat: Seat) -> tuple[str, ...]:
+        if self._over(seat):  # the game's review, where the game-over screen's BACK leads
+            return (*PAUSE_ITEMS, _("Review"))
         return (*PAUSE_ITEMS, "Hint") if self._hint_move(seat) else PAUSE_ITEMS
+
+    def _over(self, seat: Seat) -> bool:
+        return seat.table is not None and seat.table.state.phase is Phase.OVER
 
     def _hint_move(self, seat: Seat) -> bool:
         """A hint is offered when enabled and a person is to move or decide."""
@@ -166,6 +172,8 @@ class Pause(Page):
             seat.goto(Settings(back_to=self))
         elif choice == "Hint":
             seat.goto(Thinking(job="hint"))
+        elif choice == _("Review") and self._over(seat):
+            seat.goto(Reviewing(back_to=self))
         elif choice == "Board":
             move = self.after.highlighted(seat) if isinstance(self.after, Moves) else None
             try:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from companion.app.events import ThrowReported
 from companion.app.screens.base import IN_GAME, Page, Screen, Seat
-from companion.app.screens.review import Reviewing, percent
+from companion.app.screens.review import percent
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.i18n import _
@@ -322,14 +322,11 @@ class Events(Page):
 
 @dataclass
 class Over(Page):
-    """The end of a game: who won and why, then two rows: a new game (the cursor's
-    place, so OK alone begins anew as before) and the game's review (:class:`Reviewing`,
-    worked out on the worker)."""
+    """The end of a game: who won and why. OK begins anew; BACK opens the pause menu with
+    its cursor on "Review" (the game reviewed on the worker, :class:`Reviewing`), where
+    the winning move can also be taken back."""
 
     kind = Screen.OVER
-
-    def items(self, seat: Seat) -> tuple[str, ...]:
-        return (_("New game"), _("Review"))
 
     def view(self, seat: Seat) -> View:
         state = seat.position
@@ -337,16 +334,13 @@ class Over(Page):
         winners = " and ".join(state.game.player_name(w, state.players)
                                for w in state.outcome.winners)
         return View("over", "Game over", (f"{winners} wins!", state.outcome.reason, *seat.said),
-                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
+                    hint=_("OK: new  BACK: review"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:
-        if self.cursor % 2:
-            seat.goto(Reviewing(back_to=self))
-        else:
-            seat.end_game()
+        seat.end_game()
 
     def back(self, seat: Seat) -> None:
-        seat.pause()
+        seat.pause(after=self)
 
 
 @dataclass

@@ -10,11 +10,14 @@ learned evaluation one throw ahead, as on the command line
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from companion.ai.review import Review
 from companion.app.screens.base import Page, Screen, Seat
 from companion.i18n import _, ngettext
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
 
 
 def percent(share: float) -> str:
@@ -62,8 +65,8 @@ class Reviewing(Page):
 
 @dataclass
 class ReviewPage(Page):
-    """The review's summary: every player's chance to win given away in all, and the
-    two pages (the biggest mistakes, the luck); "Done" and BACK return to ``back_to``."""
+    """The review's summary: its two pages (the biggest mistakes, the luck); "Done" and
+    BACK return to ``back_to``."""
 
     kind = Screen.REVIEW
     review: Review | None = None
@@ -74,14 +77,8 @@ class ReviewPage(Page):
 
     def view(self, seat: Seat) -> View:
         assert self.review is not None
-        lines = tuple(
-            ngettext("{player}: lost {lost}% in {count} move",
-                     "{player}: lost {lost}% in {count} moves", p.moves).format(
-                player=p.name, lost=percent(p.error), count=p.moves)
-            for p in self.review.players
-        )
-        return View("review", _("Review"), lines, items=self.items(seat), cursor=self.cursor,
-                    hint=_("OK: choose"))
+        return View("review", _("Review"), (_("Mistakes and luck, in chance to win."),),
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> None:
         if self.cursor == 0:
@@ -98,16 +95,20 @@ class ReviewPage(Page):
 def mistake_lines(review: Review, count: int = 3) -> tuple[str, ...]:
     """The ``count`` biggest mistakes of ``review`` (:meth:`Review.headline`), largest
     first, one line each: rank, who, the move in the game's notation, the chance to win
-    it gave away (in %) and the best move."""
+    it gave away (in %) and the best move; then every player's chance to win given
+    away in all."""
     worst = review.headline(count).mistakes
-    if not worst:
-        return (_("No mistakes: every move was the best one."),)
-    return tuple(
+    lines = [
         _("{rank}. {player}, {move}: -{lost}% chance to win (best: {best})").format(
             rank=rank, player=review.names[m.player], move=m.move, lost=percent(m.error),
             best=m.best_move)
         for rank, m in enumerate(worst, start=1)
-    )
+    ] or [_("No mistakes: every move was the best one.")]
+    lines += [ngettext("In all, {player} lost {lost}% in {count} move.",
+                       "In all, {player} lost {lost}% in {count} moves.", p.moves).format(
+                  player=p.name, lost=percent(p.error), count=p.moves)
+              for p in review.players]
+    return tuple(lines)
 
 
 def luck_lines(review: Review) -> tuple[str, ...]:
@@ -120,8 +121,8 @@ def luck_lines(review: Review) -> tuple[str, ...]:
 
 @dataclass
 class Mistakes(Page):
-    """The three biggest mistakes, largest first (UP/DOWN scroll); OK or BACK returns
-    to the summary."""
+    """The three biggest mistakes, largest first, then each player's chance to win
+    given away in all (UP/DOWN scroll); OK or BACK returns to the summary."""
 
     kind = Screen.MISTAKES
     review: Review | None = None
