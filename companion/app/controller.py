@@ -159,7 +159,8 @@ class Controller:
         """The tutor's values of the last position valued: each move's loss by its
         notation (``None``: the valuation failed, the tutor does not ask there)."""
         self._reviewed: tuple[Hashable, Review] | None = None
-        """The last review shown and the game (and its length) it is of."""
+        """The last review shown and the game it is of (its journal and actions: a
+        winning move undone and another played is reviewed anew)."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -385,7 +386,7 @@ class Controller:
         if table is None:
             self.page = sc.Menu()
             return
-        key = (id(table), len(table.actions))
+        key = (str(table.journal.path), tuple(table.actions))
         if self._reviewed is not None and self._reviewed[0] == key:
             self.page = sc.ReviewPage(review=self._reviewed[1], back_to=page.back_to)
             return
@@ -409,7 +410,7 @@ class Controller:
         if (state.phase not in (Phase.MOVE, Phase.DECIDE) or state.current_player in table.seats
                 or len(state.legal_moves()) < 2):
             return None
-        return (id(table), len(table.actions), state.position_key())
+        return (str(table.journal.path), len(table.actions), state.position_key())
 
     def _value_moves(self) -> None:
         """The move list opened: have the worker value its moves for the tutor (once a
@@ -473,7 +474,8 @@ class Controller:
         page = self.page
         if isinstance(page, sc.Reviewing) and page.ticket == event.ticket and self.table is not None:
             if isinstance(event, ReviewDone):
-                self._reviewed = ((id(self.table), len(self.table.actions)), event.review)
+                self._reviewed = ((str(self.table.journal.path), tuple(self.table.actions)),
+                                 event.review)
                 self.goto(sc.ReviewPage(review=event.review, back_to=page.back_to))
             else:
                 text = event.text if isinstance(event, WorkFailed) else type(event).__name__

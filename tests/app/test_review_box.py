@@ -301,3 +301,31 @@ def test_the_tutor_and_its_share_are_settings_saved_like_the_others(tmp_path: Pa
     assert ctl.view().items[ctl.cursor] == "Tutor asks at: 5%"  # 15, 20, 30, then 5
     values, problem = saved.load()
     assert problem is None and values["ai.tutor"] is True and values["ai.tutor_share"] == 0.05
+
+
+def test_a_tutor_that_fails_is_said_and_then_stays_quiet_for_that_position(
+        tmp_path: Path, costly_position: list[Action], monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.app.screens as sc
+
+    def broken(state: State) -> tuple[tuple[str, float], ...]:
+        raise ValueError("no model")
+
+    monkeypatch.setattr(sc, "tutor_losses", broken)
+    executor = HeldExecutor()
+    worker = Worker(executor)
+    results: list[WorkDone] = []
+    worker.connect(lambda: None, results.append)
+    ctl = resumed(tmp_path, costly_position, prefs=tutor_prefs(0.05), worker=worker)
+    assert ctl.state is not None
+    move = ctl.state.legal_moves()[0]
+    before = len(ctl.actions)
+    send(ctl, OK)
+    assert on(ctl) is Screen.CHECKING
+    executor.run()
+    ctl.handle(results.pop())
+    assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Tutor failed"
+    assert "no model" in ctl.view().lines[0]
+    send(ctl, OK)  # back on the moves; the move is played, unasked
+    assert on(ctl) is Screen.MOVES and len(ctl.actions) == before
+    send(ctl, OK)
+    assert len(ctl.actions) == before + 1 and ctl.actions[-1] == move
