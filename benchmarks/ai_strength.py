@@ -4,7 +4,9 @@ Run with ``make bench`` (about 30 minutes on two free cores; ``--games``,
 ``--versus-games`` and ``--positions`` trade time for precision, ``--game`` picks
 games, ``--part`` one part). Three parts:
 
-1. **Strength**: for every game and number of players, the ``strong`` level in one seat
+1. **Strength** (``--part strength``; ``--opponent`` and ``--players`` narrow it, as
+   ``--opponent random --players 2 --games 200`` for the issue's "against random"
+   table): for every game and number of players, the ``strong`` level in one seat
    against the floor players in all the others, seats rotating from game to game:
    ``random`` (a uniformly random legal move: the floor of all play) and ``greedy``
    (one ply: the move whose position evaluates best, no look-ahead: the floor of
@@ -272,6 +274,11 @@ def main() -> None:
                         help="both (default: strength, versus and time), or one of them")
     parser.add_argument("--versus-games", type=int, default=200, metavar="N",
                         help="games of strong against the depth-2 expectimax per game (default 200)")
+    parser.add_argument("--opponent", action="append", choices=("random", "greedy"), default=None,
+                        help="strength part: only this floor player (repeatable; default both)")
+    parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
+                        help="strength part: only this number of players (repeatable; default "
+                        "every count the game allows)")
     parser.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
                         help="only fit the evaluation's sharpness per game on GAMES games "
                         "between players of the default level (see companion/ai/evaluate.py), "
@@ -294,7 +301,8 @@ def main() -> None:
             Series(game_id, players, opponent, args.games, args.seed)
             for game_id in game_list
             for players in range(game_class(game_id).min_players, game_class(game_id).max_players + 1)
-            for opponent in ("random", "greedy")
+            if args.players is None or players in args.players
+            for opponent in (args.opponent or ("random", "greedy"))
         ]
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             futures = {

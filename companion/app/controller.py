@@ -26,10 +26,10 @@ again; with speech on, OK acts when released (as BACK does), so that a hold only
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app import config as cfg
 from companion.app import screens as sc
@@ -41,9 +41,11 @@ from companion.app.events import (
     Draw,
     HintFound,
     LoopEvent,
+    MovesValued,
     Press,
     Quit,
     Reply,
+    ReviewDone,
     Shaken,
     ShakeStarted,
     SourceFailed,
@@ -84,6 +86,9 @@ from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.rules_words import say
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +177,14 @@ class Controller:
         """The game's sentences for the ear (:func:`~companion.speech.cues.voice_for`)."""
         self._tickets = 0
         """The number of the last request handed to the worker."""
+        self._valuing: tuple[Hashable, int] | None = None
+        """The tutor's request under way: the position it values and its ticket."""
+        self._losses: tuple[Hashable, dict[str, float] | None] | None = None
+        """The tutor's values of the last position valued: each move's loss by its
+        notation (``None``: the valuation failed, the tutor does not ask there)."""
+        self._reviewed: tuple[Hashable, Review] | None = None
+        """The last review shown and the game it is of (its journal and actions: a
+        winning move undone and another played is reviewed anew)."""
         self.quit = False
 
     # ------------------------------------------------------------------ reading
@@ -306,7 +319,8 @@ class Controller:
 
     def _apply(self, event: LoopEvent) -> None:
         page = self.page
-        if isinstance(event, ComputerThrew | ComputerChose | HintFound | WorkFailed):
+        if isinstance(event, ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
+                      | WorkFailed):
             self._work_done(event)
         elif isinstance(event, Quit):
             self.quit = True
@@ -369,6 +383,10 @@ class Controller:
         self.page = page
         if isinstance(page, sc.Thinking):
             self._think(page)
+        elif isinstance(page, sc.Reviewing):
+            self._review(page)
+        elif isinstance(page, sc.Moves):
+            self._value_moves()
 
     def route(self) -> None:
         """Show the screen the game's position calls for (the menu when none is in play)."""
@@ -420,10 +438,108 @@ class Controller:
             level = table.seats.get(state.current_player, "normal")
             self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))
 
+    def _review(self, page: sc.Reviewing) -> None:
+        """Hand the review of the game in play to the worker (a game already reviewed,
+        unchanged since, is shown at once)."""
+        table = self.table
+        if table is None:
+            self.page = sc.Menu()
+            return
+        key = (str(table.journal.path), tuple(table.actions))
+        if self._reviewed is not None and self._reviewed[0] == key:
+            self.page = sc.ReviewPage(review=self._reviewed[1], back_to=page.back_to)
+            return
+        from companion.ai.review import review
+
+        self._tickets += 1
+        page.ticket = ticket = self._tickets
+        game, players, actions = table.game, table.state.players, tuple(table.actions)
+        self.worker.submit(ticket, lambda: ReviewDone(ticket, review(game, players, actions)))
+
+    # ------------------------------------------------------------------ the tutor
+
+    def _tutor_key(self) -> Hashable | None:
+        """The position the tutor values: the game, its length and its position
+        (``None``: the tutor has nothing to value: off, no game, the computer to move,
+        no choice)."""
+        table = self.table
+        if table is None or not self.prefs.tutor:
+            return None
+        state = table.state
+        if (state.phase not in (Phase.MOVE, Phase.DECIDE) or state.current_player in table.seats
+                or len(state.legal_moves()) < 2):
+            return None
+        return (str(table.journal.path), len(table.actions), state.position_key())
+
+    def _value_moves(self) -> None:
+        """The move list opened: have the worker value its moves for the tutor (once a
+        position), so that OK finds the values ready."""
+        key = self._tutor_key()
+        if key is None or (self._losses is not None and self._losses[0] == key) or (
+                self._valuing is not None and self._valuing[0] == key):
+            return
+        assert self.table is not None
+        self._tickets += 1
+        ticket = self._tickets
+        self._valuing = (key, ticket)
+        state = self.table.state.copy()
+        self.worker.submit(ticket, lambda: MovesValued(ticket, sc.tutor_losses(state)))
+
+    def tutor_loss(self, move: Move) -> float | None:
+        """The share of the mover's chance to win ``move`` gives away against the best
+        move, 0..1 (0.0: the tutor is off, or has nothing to say); ``None`` while the
+        worker values the moves."""
+        key = self._tutor_key()
+        if key is None:
+            return 0.0
+        if self._losses is not None and self._losses[0] == key:
+            losses = self._losses[1]
+            return 0.0 if losses is None else losses.get(move.notation, 0.0)
+        self._value_moves()  # switched on while the moves were shown: asked for now
+        return None
+
+    def _valued(self, event: MovesValued | WorkFailed) -> None:
+        """The tutor's values came: kept for the position; a person waiting on the
+        Checking screen for them is answered (the move played, or the question)."""
+        valuing = self._valuing
+        if valuing is None or valuing[1] != event.ticket:
+            log.info("the tutor's values %d dropped: no longer awaited", event.ticket)
+            return
+        self._valuing = None
+        key = valuing[0]
+        if isinstance(event, WorkFailed):
+            log.warning("the tutor could not value the moves: %s", event.text)
+            self._losses = (key, None)
+        else:
+            self._losses = (key, dict(event.losses))
+        page = self.page
+        if isinstance(page, sc.Checking) and page.move is not None and self._tutor_key() == key:
+            back_to = page.back_to if page.back_to is not None else sc.Moves()
+            if isinstance(event, WorkFailed):
+                self.show_message(_("Tutor failed"), (event.text,), then=back_to)
+            else:
+                sc.play_checked(self, page.move, back_to)
+
+    # ------------------------------------------------------------------ results
+
     def _work_done(self, event: WorkDone) -> None:
         """Apply the worker's result if its screen still awaits it (else it is stale:
         the position changed, a move was undone, the game ended, the screen was left)."""
+        if isinstance(event, MovesValued) or (
+                self._valuing is not None and event.ticket == self._valuing[1]):
+            assert isinstance(event, MovesValued | WorkFailed)
+            self._valued(event)
+            return
         page = self.page
+        if isinstance(page, sc.Reviewing) and page.ticket == event.ticket and self.table is not None:
+            if isinstance(event, ReviewDone):
+                self._reviewed = ((str(self.table.journal.path), tuple(self.table.actions)),
+                                 event.review)
+                self.goto(sc.ReviewPage(review=event.review, back_to=page.back_to))
+            else:
+                text = event.text if isinstance(event, WorkFailed) else type(event).__name__
+                self.show_message(_("Review failed"), (text,), then=page.back_to)
+            return
         if not (isinstance(page, sc.Thinking) and page.ticket == event.ticket
                 and self.table is not None):
             log.info("the worker's result %d dropped: no longer awaited", event.ticket)
@@ -435,8 +551,10 @@ class Controller:
             self.speak([Spoken(self.voice.computer_move(self.table.state, event.move), CueKind.MOVE)])
         elif isinstance(event, HintFound):
             self.show_message(_("Hint"), event.lines, then=None)
-        else:
+        elif isinstance(event, WorkFailed):
             self.show_message(_("Computer failed"), (event.text,), then=sc.Pause())
+        else:  # a review's result for a thinking screen: cannot be, the tickets differ
+            log.info("the worker's result %d dropped: not this screen's", event.ticket)
 
     def _computer_threw(self, table: Table, event: ComputerThrew) -> None:
         """Make the computer's throw; a disk that cannot take it is said (the game is
@@ -490,8 +608,12 @@ class Controller:
         self.goto(sc.Menu())
 
     def pause(self, after: sc.Page | None = None) -> None:
-        """Show the pause menu, opened from ``after`` (a game's screen)."""
-        self.goto(sc.Pause(after=after))
+        """Show the pause menu, opened from ``after`` (a game's screen; from the game-over
+        screen with the cursor on "Review")."""
+        page = sc.Pause(after=after)
+        if isinstance(after, sc.Over):
+            page.cursor = len(PAUSE_ITEMS)
+        self.goto(page)
 
     def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
         """The next problem to say after the splash (title, lines), taken off its list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from companion.app.settings import Prefs
 from companion.devices.events import (
@@ -25,6 +25,9 @@ from companion.devices.events import (
 from companion.devices.indicators import Cue
 from companion.rules import Implement, Move, Throw
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,25 @@ class HintFound:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewDone:
+    """The worker reviewed the game for the request ``ticket``
+    (:func:`companion.ai.review.review`): its ``review``."""
+
+    ticket: int
+    review: Review
+
+
+@dataclass(frozen=True, slots=True)
+class MovesValued:
+    """The worker valued every legal move of a person's position for the tutor, for the
+    request ``ticket``: ``losses`` maps each move's notation to the share of the mover's
+    chance to win it gives away against the best move (0..1; 0 for the best)."""
+
+    ticket: int
+    losses: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class WorkFailed:
     """The worker's job for the request ``ticket`` raised: ``text`` says what (a bug;
     the game is kept and the players are told)."""
@@ -85,7 +107,7 @@ class SpeechFailed:
     text: str
 
 
-WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | WorkFailed
+WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued | WorkFailed
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
@@ -129,10 +151,12 @@ __all__ = [
     "Draw",
     "HintFound",
     "LoopEvent",
+    "MovesValued",
     "PanelIdle",
     "Press",
     "Quit",
     "Reply",
+    "ReviewDone",
     "ShakeStarted",
     "Shaken",
     "SourceFailed",

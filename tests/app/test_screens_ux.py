@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, controller, on, send
-from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_sticks
+from walkthroughs import cretan_labyrinth, labyrinth, review, scripted_draw, senet_sticks
 from walkthroughs.screens import walk
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
@@ -83,6 +83,7 @@ def _walked(tmp: Path) -> Iterator[tuple[str, View]]:
     yield from labyrinth.walk(tmp / "labyrinth")
     yield from senet_sticks.walk(tmp / "senet-sticks")
     yield from cretan_labyrinth.walk(tmp / "cretan-labyrinth")
+    yield from review.walk(tmp / "review")
 
 
 def test_every_page_kind_shows_what_its_keys_do(tmp_path: Path) -> None:

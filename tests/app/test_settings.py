@@ -46,7 +46,7 @@ def test_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_path: Pa
     ctl = box(tmp_path, buzzer=True, led=True)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
                                 "Sound: on", "Light: on", "Language: English", "Speech: off",
-                                "Back")
+                                "Tutor: off", "Back")
     send(ctl, OK)                      # the throw source: the serial shaker
     send(ctl, DOWN, OK, OK)            # sleep: 30 min, 60 min
     send(ctl, DOWN, OK)                # contrast: from 100% round to 25%
@@ -162,7 +162,8 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
 def test_sound_and_light_are_offered_only_when_wired(tmp_path: Path) -> None:
     ctl = box(tmp_path)
     assert ctl.view().items == ("Throw: gpio-shaker", "Sleep: 10 min", "Contrast: 100%",
-                                "Language: English", "Speech: off", "Back")
+                                "Language: English", "Speech: off", "Tutor: off",
+                                "Back")
 
 
 def test_a_second_unusable_settings_file_never_overwrites_the_first(tmp_path: Path) -> None:

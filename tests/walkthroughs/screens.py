@@ -40,7 +40,7 @@ from companion.rules import (
 )
 from companion.ui.render import render
 from companion.ui.view import ThrowPicture, View, picture_of
-from walkthroughs import cretan_labyrinth, labyrinth, scripted_draw, senet_sticks
+from walkthroughs import cretan_labyrinth, labyrinth, review, scripted_draw, senet_sticks
 
 SMALL = (128, 32)
 LARGE = (128, 64)
@@ -48,6 +48,7 @@ README_SCREENS = (
     "throw", "moves", "events", "lost", "manual", "over", "moves-preview", "resumed-board",
     "confirm-end", "seats", "computer", "hint",
     "labyrinth-moves-jump", "senet-sticks-moves", "cretan-labyrinth-card",
+    "review", "review-mistakes", "review-luck", "tutor-confirm", "tutor-checking", "settings-tutor",
 )
 """The screens shown (enlarged) in the README."""
 
@@ -214,6 +215,7 @@ def images(workdir: Path) -> dict[str, Image.Image]:
         labyrinth.walk(workdir / "labyrinth"),
         senet_sticks.walk(workdir / "senet-sticks"),
         cretan_labyrinth.walk(workdir / "cretan-labyrinth"),
+        review.walk(workdir / "review"),
     ]
     for name, view in (pair for screens in walks for pair in screens):
         assert name not in out, f"two screens are named {name!r}"

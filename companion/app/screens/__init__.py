@@ -14,7 +14,10 @@ By what they serve:
 * :mod:`.play`: a game in play (throw, moves, events, the end, the board);
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
   computer's turn (thinking on the worker, then its move shown);
-* :mod:`.menus`: the game menu, the settings, the pause menu.
+* :mod:`.menus`: the game menu, the settings, the pause menu;
+* :mod:`.review`: the review of a finished game (its mistakes, its luck).
+
+The tutor's question before a costly move is in :mod:`.play` (:func:`play_checked`).
 
 Game-specific words (status lines, prompts, the steps of a choice, which events are
 routine) come from the game's presenter (:mod:`companion.ui.games`).
@@ -37,6 +40,7 @@ from companion.app.screens.base import (
 from companion.app.screens.menus import (
     CONTRAST_CHOICES,
     SLEEP_CHOICES,
+    TUTOR_SHARE_CHOICES,
     Menu,
     Pause,
     Settings,
@@ -45,16 +49,21 @@ from companion.app.screens.menus import (
 from companion.app.screens.play import (
     UNCHOSEN,
     BoardPage,
+    Checking,
     Events,
     Lost,
     Manual,
     Moves,
     Over,
     Throwing,
+    TutorConfirm,
     act,
     picture_marked,
+    play_checked,
     throw_drawn,
+    tutor_losses,
 )
+from companion.app.screens.review import Luck, Mistakes, Reviewing, ReviewPage
 from companion.app.screens.start import (
     SEAT_CHOICES,
     OptionPage,
@@ -82,16 +91,20 @@ __all__ = [
     "PAUSE_ITEMS",
     "SEAT_CHOICES",
     "SLEEP_CHOICES",
+    "TUTOR_SHARE_CHOICES",
     "UNCHOSEN",
     "WORKER_SLACK",
     "BoardPage",
+    "Checking",
     "ComputerMove",
     "Confirm",
     "Events",
     "Lost",
+    "Luck",
     "Manual",
     "Menu",
     "Message",
+    "Mistakes",
     "Moves",
     "OptionPage",
     "Over",
@@ -99,6 +112,8 @@ __all__ = [
     "Pause",
     "Played",
     "Resume",
+    "ReviewPage",
+    "Reviewing",
     "Screen",
     "Seat",
     "Seats",
@@ -109,6 +124,7 @@ __all__ = [
     "Think",
     "Thinking",
     "Throwing",
+    "TutorConfirm",
     "act",
     "computer_move",
     "data_files",
@@ -117,5 +133,7 @@ __all__ = [
     "is_error",
     "option_choices",
     "picture_marked",
+    "play_checked",
     "throw_drawn",
+    "tutor_losses",
 ]

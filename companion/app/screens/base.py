@@ -51,6 +51,12 @@ class Screen(enum.Enum):
     MESSAGE = "message"
     THINKING = "thinking"
     CONFIRM = "confirm"
+    REVIEWING = "reviewing"
+    REVIEW = "review"
+    MISTAKES = "mistakes"
+    LUCK = "luck"
+    CHECKING = "checking"
+    TUTOR = "tutor"
 
 
 IN_GAME = frozenset({
@@ -59,8 +65,12 @@ IN_GAME = frozenset({
 """Screens that follow from the position: leaving a message over one shows what the
 position calls for now (:meth:`Seat.route`)."""
 
-NO_UNDO = frozenset({Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME})
-"""Screens where holding BACK does not undo (no game is in play there)."""
+NO_UNDO = frozenset({
+    Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME,
+    Screen.REVIEWING, Screen.REVIEW, Screen.MISTAKES, Screen.LUCK,
+})
+"""Screens where holding BACK does not undo (no game is in play there, or the review of
+a finished game is shown: BACK leaves it, a held one does not take the end back)."""
 
 PAUSE_ITEMS = (N_("Continue"), N_("Undo last move"), N_("Settings"), N_("Game status"), N_("Board"),
                N_("End game"))
@@ -69,7 +79,7 @@ PAUSE_ITEMS = (N_("Continue"), N_("Undo last move"), N_("Settings"), N_("Game st
 ERRORS = frozenset({
     N_("Not allowed"), N_("Cannot save"), N_("Cannot save games"), N_("Cannot save settings"),
     N_("Cannot start"), N_("Throw rejected"), N_("Throw source failed"), N_("Computer failed"),
-    N_("Speech failed"),
+    N_("Speech failed"), N_("Review failed"), N_("Tutor failed"),
 })
 """Titles of the messages that say something was refused or failed (the error cue), in
 English; a message's title is in the language in use (:func:`is_error`)."""
@@ -217,6 +227,12 @@ class Seat(Protocol):
 
     def change(self, prefs: Prefs) -> None:
         """Use ``prefs`` from now on and save them (a disk that refuses is said)."""
+
+    def tutor_loss(self, move: Move) -> float | None:
+        """The share of the mover's chance to win (0..1) that ``move`` gives away against
+        the best legal move, as the tutor sees it (:attr:`Prefs.tutor`); 0.0 when the
+        tutor is off, the computer moves or there is no choice; ``None`` while the
+        worker is still valuing the moves (asked for when the move list opened)."""
 
     def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
         """The next problem to say after the splash (title, lines), taken from the

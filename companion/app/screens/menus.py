@@ -9,9 +9,10 @@ from typing import Any
 
 from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
 from companion.app.screens.play import BoardPage, Moves
+from companion.app.screens.review import Reviewing
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
-from companion.i18n import _, languages
+from companion.i18n import N_, _, languages
 from companion.rules import PASS, Phase, game_class, game_title
 from companion.ui.games.boards import board_model, pieces_in_words
 from companion.ui.render import columns
@@ -51,6 +52,9 @@ RATE_CHOICES = (120, 140, 160, 180, 210, 250)
 """Speaking rates offered in Settings > Speech, in words per minute (espeak-ng's ``-s``)."""
 VOLUME_CHOICES = (50, 100, 150, 200)
 """Volumes offered in Settings > Speech, in percent of espeak-ng's normal (its ``-a``, 0-200)."""
+TUTOR_SHARE_CHOICES = (0.05, 0.10, 0.15, 0.20, 0.30)
+"""The shares of the chance to win (0..1) a move must give away for the tutor to ask,
+offered in Settings (shown as 5% to 30%)."""
 
 
 def _sleep_words(seconds: float) -> str:
@@ -89,7 +93,8 @@ class Settings(Page):
     back_to: Page | None = None
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
-        """``(key, label)`` per row; the sound and the light only when wired."""
+        """``(key, label)`` per row; the sound and the light only when wired; the tutor's
+        share only when the tutor is on."""
         prefs = seat.prefs
         rows = [
             ("source", _("Throw: {source}").format(source=prefs.source)),
@@ -104,6 +109,10 @@ class Settings(Page):
             name = LANGUAGE_NAMES.get(prefs.language, prefs.language)
             rows.append(("language", _("Language: {language}").format(language=name)))
         rows.append(("speech", _("Speech: {state}").format(state=_("on") if prefs.speech else _("off"))))
+        rows.append(("tutor", _("Tutor: {state}").format(state=_("on") if prefs.tutor else _("off"))))
+        if prefs.tutor:  # how costly a move must be for it to ask
+            rows.append(("tutor_share", _("Tutor asks at: {share}%").format(
+                share=round(prefs.tutor_share * 100))))
         return [*rows, ("back", _("Back"))]
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -131,6 +140,10 @@ class Settings(Page):
         elif key == "speech":
             seat.goto(SpeechSettings(settings=self))
             return
+        elif key == "tutor":
+            new = replace(prefs, tutor=not prefs.tutor)
+        elif key == "tutor_share":
+            new = replace(prefs, tutor_share=_next(TUTOR_SHARE_CHOICES, prefs.tutor_share))
         else:
             self.back(seat)
             return
@@ -207,7 +220,12 @@ class Pause(Page):
 
     def _keys(self, seat: Seat) -> tuple[str, ...]:
         """The rows in English (:data:`PAUSE_ITEMS`, and "Hint" when one is offered)."""
+        if self._over(seat):  # the game's review, where the game-over screen's BACK leads
+            return (*PAUSE_ITEMS, N_("Review"))
         return (*PAUSE_ITEMS, "Hint") if self._hint_move(seat) else PAUSE_ITEMS
+
+    def _over(self, seat: Seat) -> bool:
+        return seat.table is not None and seat.table.state.phase is Phase.OVER
 
     def _hint_move(self, seat: Seat) -> bool:
         """A hint is offered when enabled and a person is to move or decide."""
@@ -233,6 +251,8 @@ class Pause(Page):
             seat.goto(Settings(back_to=self))
         elif choice == "Hint":
             seat.goto(Thinking(job="hint"))
+        elif choice == "Review" and self._over(seat):
+            seat.goto(Reviewing(back_to=self))
         elif choice == "Board":
             move = self.after.highlighted(seat) if isinstance(self.after, Moves) else None
             try:
@@ -269,5 +289,6 @@ def _end_game(seat: Seat) -> None:
     seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES", "VOICE_CHOICES",
-           "VOLUME_CHOICES", "Menu", "Pause", "Settings", "SpeechSettings"]
+__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",
+           "TUTOR_SHARE_CHOICES", "VOICE_CHOICES", "VOLUME_CHOICES", "Menu", "Pause", "Settings",
+           "SpeechSettings"]

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field, replace
 
 from companion.app.events import ThrowReported
 from companion.app.screens.base import IN_GAME, Page, Screen, Seat
+from companion.app.screens.review import percent
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.i18n import N_, _
-from companion.rules import PASS, Action, Move, Phase, RulesError
+from companion.rules import PASS, Action, Move, Phase, RulesError, State
 from companion.ui.games.boards import board_model, board_preview, inventory_pages
 from companion.ui.render import board_size
 from companion.ui.rules_words import say
@@ -252,7 +253,7 @@ class Moves(Page):
         if 0 <= self.cursor < len(items):
             label, move = items[self.cursor]
             if move is not None:
-                act(seat, move)
+                play_checked(seat, move, self)
             else:  # one step further: the moves that go on with this label
                 self.path.append(label)
                 self.path_cursors.append(self.cursor)
@@ -327,6 +328,10 @@ class Events(Page):
 
 @dataclass
 class Over(Page):
+    """The end of a game: who won and why. OK begins anew; BACK opens the pause menu with
+    its cursor on "Review" (the game reviewed on the worker, :class:`Reviewing`), where
+    the winning move can also be taken back."""
+
     kind = Screen.OVER
 
     def view(self, seat: Seat) -> View:
@@ -340,13 +345,13 @@ class Over(Page):
                 first=", ".join(names[:-1]), last=names[-1]))
         return View("over", _("Game over"), (won, say(state.outcome.reason),
                                             *(say(t) for t in seat.said)),
-                    hint=_("OK: new game"), scroll=self.scroll)
+                    hint=_("OK: new  BACK: review"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:
         seat.end_game()
 
     def back(self, seat: Seat) -> None:
-        seat.pause()
+        seat.pause(after=self)
 
 
 @dataclass
@@ -397,7 +402,9 @@ class BoardPage(Page):
         self.scroll = (self.scroll + delta) % self._pages(seat)
 
     def ok(self, seat: Seat) -> None:
-        if self.plays and self.move is not None:
+        if self.plays == "play" and self.move is not None:  # a person's move: the tutor may ask
+            play_checked(seat, self.move, self.back_to if isinstance(self.back_to, Moves) else self)
+        elif self.plays and self.move is not None:
             act(seat, self.move)
         else:  # an information page never acts
             self.back(seat)
@@ -461,6 +468,92 @@ def threw_title(seat: Seat) -> str:
     return _("{player} decides").format(player=name)
 
 
+# ---------------------------------------------------------------------- the tutor
+
+
+def play_checked(seat: Seat, move: Move, back_to: Page) -> None:
+    """Play a person's ``move``, unless the tutor (:attr:`~companion.app.settings.Prefs.tutor`)
+    asks first: when it gives away more than ``tutor_share`` of the mover's chance to
+    win against the best move, :class:`TutorConfirm` asks; while the worker is still
+    valuing the moves, :class:`Checking` waits for it. ``back_to``: the page a "No" or
+    BACK returns to (the moves)."""
+    loss = seat.tutor_loss(move)
+    if loss is None:
+        seat.goto(Checking(move=move, back_to=back_to))
+    elif loss > seat.prefs.tutor_share:
+        seat.goto(TutorConfirm(move=move, loss=loss, back_to=back_to))
+    else:
+        act(seat, move)
+
+
+def tutor_losses(state: State) -> tuple[tuple[str, float], ...]:
+    """Every legal move's notation with the share of the mover's chance to win (0..1)
+    it gives away against the best move: the review's error
+    (:func:`companion.ai.review.move_values`, the learned evaluation the hint uses,
+    one throw ahead). Work for the worker: tens of milliseconds here, up to a second on
+    a Pi Zero in the Labyrinth."""
+    from companion.ai.review import move_values
+
+    me = state.current_player
+    valued = move_values(state)
+    best = max(values[me] for _move, values in valued)
+    return tuple((move.notation, max(0.0, best - values[me])) for move, values in valued)
+
+
+@dataclass
+class Checking(Page):
+    """OK chose a person's move before the worker finished valuing the moves for the
+    tutor: a short wait; the controller goes on (plays it or asks) when the values come.
+    BACK returns to the moves (``back_to``)."""
+
+    kind = Screen.CHECKING
+    move: Move | None = None
+    back_to: Page | None = None
+
+    def view(self, seat: Seat) -> View:
+        return View("checking", _("Tutor"), (_("Checking..."),), hint=_("BACK: moves"))
+
+    def back(self, seat: Seat) -> None:
+        if self.back_to is None:
+            seat.route()
+        else:
+            seat.goto(self.back_to)
+
+
+@dataclass
+class TutorConfirm(Page):
+    """The tutor asks before a move that gives away more than the set share of the
+    chance to win: "No" (the cursor's place: a stray OK keeps the choice open) returns
+    to the moves, "Yes" plays it; BACK is "No"."""
+
+    kind = Screen.TUTOR
+    move: Move | None = None
+    loss: float = 0.0
+    """The share of the mover's chance to win the move gives away, 0..1."""
+    back_to: Page | None = None
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return (_("No, choose again"), _("Yes, play it"))
+
+    def view(self, seat: Seat) -> View:
+        assert self.move is not None
+        return View("tutor", _("Tutor: {move}").format(move=self.move.notation),
+                    (_("It loses {lost}% chance to win. Play it?").format(lost=percent(self.loss)),),
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
+
+    def ok(self, seat: Seat) -> None:
+        if self.cursor % 2 and self.move is not None:
+            act(seat, self.move)
+        else:
+            self.back(seat)
+
+    def back(self, seat: Seat) -> None:
+        if self.back_to is None:
+            seat.route()
+        else:
+            seat.goto(self.back_to)
+
+
 def caption(seat: Seat) -> str:
     """The last throw's score for a title (``" 2+3"``), or ``""``."""
     picture = picture_marked(seat)
@@ -468,7 +561,8 @@ def caption(seat: Seat) -> str:
 
 
 __all__ = [
-    "SOURCE_PROMPTS", "UNCHOSEN", "BoardPage", "Events", "Lost", "Manual", "Moves", "Over", "Throwing",
-    "act", "caption", "picture_marked", "threw_title", "throw_drawn",
+    "SOURCE_PROMPTS", "UNCHOSEN", "BoardPage", "Checking", "Events", "Lost", "Manual", "Moves", "Over",
+    "Throwing", "TutorConfirm", "act", "caption", "picture_marked", "play_checked", "threw_title",
+    "throw_drawn", "tutor_losses",
 ]
 

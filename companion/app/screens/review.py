@@ -1,0 +1,162 @@
+"""The review of a finished game on the box, as GNU Backgammon shows a match's analysis:
+the game-over screen's "Review" shows :class:`Reviewing` while the worker reviews the
+game (:func:`companion.ai.review.review`, never on the loop's thread), then
+:class:`ReviewPage`, a summary with two pages: the three biggest mistakes
+(:class:`Mistakes`: who, which move, how much of the chance to win it gave away) and
+each player's luck (:class:`Luck`, the throws' luck summed). Win chances come from the
+learned evaluation one throw ahead, as on the command line
+(``companion journal review``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.app.screens.base import Page, Screen, Seat
+from companion.i18n import _, ngettext
+from companion.ui.view import View
+
+if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from companion.ai.review import Review
+
+
+def percent(share: float) -> str:
+    """A share of the chance to win (-1..1) as a whole percentage (``"23"``); under 1%
+    with one decimal (``"0.4"``), so a small share does not read as none."""
+    value = 100 * share
+    return f"{value:.0f}" if abs(value) >= 0.95 or value == 0 else f"{value:.1f}"
+
+
+def signed(share: float) -> str:
+    """:func:`percent` with its sign (``"+12"``, ``"-3"``, ``"0"``)."""
+    text = percent(abs(share))
+    return text if text in ("0", "0.0") else ("+" if share > 0 else "-") + text
+
+
+def _leave(seat: Seat, back_to: Page | None) -> None:
+    if back_to is None:
+        seat.route()
+    else:
+        seat.goto(back_to)
+
+
+@dataclass
+class Reviewing(Page):
+    """The worker reviews the game in play (finished); ``ticket`` numbers the request
+    whose result this screen awaits. BACK returns to ``back_to`` (the game-over screen)
+    and the result that comes later is dropped; asking again reviews anew. A game
+    already reviewed is shown at once (the controller keeps the last review)."""
+
+    kind = Screen.REVIEWING
+    ticket: int = 0
+    back_to: Page | None = None
+
+    def view(self, seat: Seat) -> View:
+        count = len(seat.table.actions) if seat.table is not None else 0
+        return View("reviewing", _("Review"), (
+            ngettext("Reviewing {count} action...", "Reviewing {count} actions...",
+                     count).format(count=count),
+            _("Each move against the best one, each throw against the average."),
+        ), hint=_("BACK: back"))
+
+    def back(self, seat: Seat) -> None:
+        _leave(seat, self.back_to)
+
+
+@dataclass
+class ReviewPage(Page):
+    """The review's summary: its two pages (the biggest mistakes, the luck); "Done" and
+    BACK return to ``back_to``."""
+
+    kind = Screen.REVIEW
+    review: Review | None = None
+    back_to: Page | None = None
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        return (_("Biggest mistakes"), _("Luck"), _("Done"))
+
+    def view(self, seat: Seat) -> View:
+        assert self.review is not None
+        return View("review", _("Review"), (_("Mistakes and luck, in chance to win."),),
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
+
+    def ok(self, seat: Seat) -> None:
+        if self.cursor == 0:
+            seat.goto(Mistakes(review=self.review, back_to=self))
+        elif self.cursor == 1:
+            seat.goto(Luck(review=self.review, back_to=self))
+        else:
+            self.back(seat)
+
+    def back(self, seat: Seat) -> None:
+        _leave(seat, self.back_to)
+
+
+def mistake_lines(review: Review, count: int = 3) -> tuple[str, ...]:
+    """The ``count`` biggest mistakes of ``review`` (:meth:`Review.headline`), largest
+    first, one line each: rank, who, the move in the game's notation, the chance to win
+    it gave away (in %) and the best move; then every player's chance to win given
+    away in all."""
+    worst = review.headline(count).mistakes
+    lines = [
+        _("{rank}. {player}, {move}: -{lost}% chance to win (best: {best})").format(
+            rank=rank, player=review.names[m.player], move=m.move, lost=percent(m.error),
+            best=m.best_move)
+        for rank, m in enumerate(worst, start=1)
+    ] or [_("No mistakes: every move was the best one.")]
+    lines += [ngettext("In all, {player} lost {lost}% in {count} move.",
+                       "In all, {player} lost {lost}% in {count} moves.", p.moves).format(
+                  player=p.name, lost=percent(p.error), count=p.moves)
+              for p in review.players]
+    return tuple(lines)
+
+
+def luck_lines(review: Review) -> tuple[str, ...]:
+    """Every player's luck in all (the win chance their throws gave against the
+    average throw, summed, in %), then what it means."""
+    return (*(_("{player}: {luck}%").format(player=name, luck=signed(luck))
+              for name, luck in review.headline().luck),
+            _("Chance to win the throws gave, against the average throw."))
+
+
+@dataclass
+class Mistakes(Page):
+    """The three biggest mistakes, largest first, then each player's chance to win
+    given away in all (UP/DOWN scroll); OK or BACK returns to the summary."""
+
+    kind = Screen.MISTAKES
+    review: Review | None = None
+    back_to: Page | None = None
+
+    def view(self, seat: Seat) -> View:
+        assert self.review is not None
+        return View("mistakes", _("Biggest mistakes"), mistake_lines(self.review),
+                    scroll=self.scroll, hint=_("OK: back"))
+
+    def ok(self, seat: Seat) -> None:
+        _leave(seat, self.back_to)
+
+    back = ok
+
+
+@dataclass
+class Luck(Page):
+    """Each player's luck in all (UP/DOWN scroll); OK or BACK returns to the summary."""
+
+    kind = Screen.LUCK
+    review: Review | None = None
+    back_to: Page | None = None
+
+    def view(self, seat: Seat) -> View:
+        assert self.review is not None
+        return View("luck", _("Luck"), luck_lines(self.review), scroll=self.scroll,
+                    hint=_("OK: back"))
+
+    def ok(self, seat: Seat) -> None:
+        _leave(seat, self.back_to)
+
+    back = ok
+
+
+__all__ = ["Luck", "Mistakes", "ReviewPage", "Reviewing", "luck_lines", "mistake_lines",
+           "percent", "signed"]

@@ -1,0 +1,157 @@
+"""The screens after a game and of the tutor: the game-over screen's review (its wait,
+its summary, the biggest mistakes, the luck), the tutor's wait and question before a
+costly move, and the settings with the tutor on. A game of Tait's Senet, resumed from
+a journal of seeded random actions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from companion.app import config as cfg
+from companion.app.controller import Controller, Screen
+from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press
+from companion.app.journal import JournalStore
+from companion.app.screens import tutor_losses
+from companion.app.settings import Prefs
+from companion.app.worker import Worker
+from companion.devices.sources import SOURCE_NAMES
+from companion.rules import Action, Phase, State, get_game
+from companion.ui.view import View
+from walkthroughs import scripted_draw
+
+OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
+DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)
+BACK = ButtonEvent(ButtonName.BACK, Press.SHORT)
+
+TUTOR_SHARE = 0.05
+"""The tutor's share in these walks (the lowest offered): Tait's Senet is mostly luck,
+and a single move there seldom gives away more than 10% of the chance to win."""
+
+
+class _Held(Executor):
+    """Runs nothing until :meth:`run`: the screens that wait for the worker."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.jobs.append((future, lambda: fn(*args, **kwargs)))
+        return future
+
+    def run(self) -> None:
+        jobs, self.jobs = self.jobs, []
+        for future, job in jobs:
+            future.set_result(job())
+
+
+def random_actions(seed: int, stop: Callable[[State], bool] | None = None) -> list[Action]:
+    """A random game of Tait's Senet (seeded) up to the first position where ``stop``
+    holds (else to its end)."""
+    rng = random.Random(seed)
+    state = get_game("senet-tait").new_state()
+    actions: list[Action] = []
+    while state.phase is not Phase.OVER and not (stop is not None and stop(state)):
+        spec = state.throw_spec
+        moves = state.legal_moves() if spec is None else ()
+        action: Action = spec.draw(rng.randrange) if spec is not None else moves[rng.randrange(len(moves))]
+        state.apply(action)
+        actions.append(action)
+    return actions
+
+
+def costly(state: State) -> bool:
+    """A choice where one move gives away more than the walk's tutor share and another none."""
+    if state.phase is not Phase.MOVE or len(state.legal_moves()) < 2:
+        return False
+    losses = [loss for _notation, loss in tutor_losses(state)]
+    return max(losses) > TUTOR_SHARE and min(losses) == 0.0
+
+
+def resumed(workdir: Path, actions: list[Action], prefs: Prefs | None = None,
+            worker: Worker | None = None) -> Controller:
+    """A controller on the screen the position after ``actions`` calls for, reached by
+    resuming a journal of them (splash, Resume, the board shown on resuming)."""
+    game = get_game("senet-tait")
+    store = JournalStore(workdir)
+    journal = store.begin(game, 2, started="2026-01-01T00:00:00+00:00")
+    state = game.new_state()
+    for action in actions:
+        by = state.player_to_act_name
+        journal.append(by, action, state.apply(action))
+    journal.close()
+    ctl = Controller(store=store, draw=scripted_draw([]), sources=list(SOURCE_NAMES),
+                     source="gpio-shaker", prefs=prefs, worker=worker)
+    ctl.start()
+    for event in (OK, OK, OK):  # splash, Resume, the board
+        ctl.handle(event)
+    return ctl
+
+
+def on(ctl: Controller) -> Screen:
+    """The screen shown (a function, so the type checker does not narrow it)."""
+    return ctl.screen
+
+
+def tutor_prefs() -> Prefs:
+    """The defaults with the tutor on at :data:`TUTOR_SHARE`."""
+    return replace(Prefs.from_config({**cfg.defaults(), "throw.source": "gpio-shaker"}),
+                   tutor=True, tutor_share=TUTOR_SHARE)
+
+
+def walk(workdir: Path) -> Iterator[tuple[str, View]]:
+    """The review's and the tutor's screens; yield ``(name, view)`` for each."""
+    executor = _Held()
+    worker = Worker(executor)
+    results: list[Any] = []
+    worker.connect(lambda: None, results.append)
+    ctl = resumed(workdir / "review", random_actions(7), worker=worker)
+
+    def send(*events: LoopEvent) -> View:
+        for ev in events:
+            ctl.handle(ev)
+        return ctl.view()
+
+    assert on(ctl) is Screen.OVER, on(ctl)
+    yield "pause-review", send(BACK)                          # the cursor on Review
+    yield "reviewing", send(OK)                               # the worker reviews
+    executor.run()
+    yield "review", send(*results)                            # the summary
+    results.clear()
+    yield "review-mistakes", send(OK)                         # the three biggest mistakes
+    yield "review-luck", send(OK, DOWN, OK)                   # each player's luck
+
+    # The tutor: a person's choice where one move gives away more than the share.
+    held = _Held()
+    valued: list[Any] = []
+    tutor_worker = Worker(held)
+    tutor_worker.connect(lambda: None, valued.append)
+    tutor = resumed(workdir / "tutor", random_actions(1, costly), prefs=tutor_prefs(),
+                    worker=tutor_worker)
+    assert on(tutor) is Screen.MOVES and tutor.state is not None, on(tutor)
+    losses = dict(tutor_losses(tutor.state))
+    worst = max(tutor.state.legal_moves(), key=lambda m: losses[m.notation])
+    for _step in range([m for _label, m in tutor.choices()].index(worst)):
+        tutor.handle(DOWN)
+    tutor.handle(OK)
+    assert on(tutor) is Screen.CHECKING, on(tutor)
+    yield "tutor-checking", tutor.view()                      # the moves not valued yet
+    held.run()
+    for result in valued:
+        tutor.handle(result)
+    assert on(tutor) is Screen.TUTOR, on(tutor)
+    yield "tutor-confirm", tutor.view()                       # "It loses 8%... Play it?"
+    for event in (BACK, BACK, DOWN, DOWN, OK):                # No, the pause menu, Settings
+        tutor.handle(event)
+    assert on(tutor) is Screen.SETTINGS, on(tutor)
+    for _step in range(tutor.view().items.index("Tutor asks at: 5%")):
+        tutor.handle(DOWN)
+    yield "settings-tutor", tutor.view()                      # the tutor's two rows
+
+
+__all__ = ["walk"]
