@@ -69,7 +69,7 @@ def test_speech_settings_changed_on_the_box_are_restored_at_the_next_start(tmp_p
     """Settings > Speech: on, a voice of the language, a rate and a volume, each saved at
     once and restored from the saved file; BACK returns to the settings."""
     ctl = box(tmp_path)
-    send(ctl, UP, UP, OK)              # the row above Back: Speech
+    send(ctl, UP, UP, UP, OK)          # two rows above Back: Speech
     assert on(ctl) is Screen.SPEECH
     assert ctl.view().items == ("Speech: off", "Voice: auto", "Rate: 160 words/min",
                                 "Volume: 100%", "Back")
@@ -193,12 +193,12 @@ def test_the_language_row_switches_the_words_at_once_and_is_saved(
     start, as ``display.language``)."""
     ctl = box(tmp_path)
     rows = ctl.view().items
-    assert rows[-3:] == ("Language: English", "Speech: off", "Back")
-    send(ctl, *[DOWN] * (len(rows) - 3), OK)
+    assert rows[-4:] == ("Language: English", "Speech: off", "Tutor: off", "Back")
+    send(ctl, *[DOWN] * (len(rows) - 4), OK)
     view = ctl.view()
     assert language() == "de"
     assert view.title == "Einstellungen"
-    assert view.items[-3:] == ("Sprache: Deutsch", "Sprachausgabe: aus", "Zurück")
+    assert view.items[-4:] == ("Sprache: Deutsch", "Sprachausgabe: aus", "Tutor: aus", "Zurück")
     assert view.items[0] == "Wurf: gpio-shaker"
     resolved = cfg.resolve(args(f"--journal.dir={tmp_path}"), saved=load_saved)
     assert resolved.values["display.language"] == "de"
@@ -213,4 +213,5 @@ def test_the_box_starts_in_the_configured_language(tmp_path: Path, english_after
     set_language("de")  # as the service does before it builds the controller
     ctl = box(tmp_path)
     assert ctl.prefs.language == "de"
-    assert ctl.view().items[-2:] == ("Sprache: Deutsch", "Zurück")
+    assert ctl.view().items[-4:] == ("Sprache: Deutsch", "Sprachausgabe: aus", "Tutor: aus",
+                                     "Zurück")

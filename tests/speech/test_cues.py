@@ -229,7 +229,7 @@ def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: 
     for ev in (OK, short, ButtonEvent(ButtonName.UP, Press.PRESSED), OK):  # menu: Settings
         ctl.handle(ev)
     assert on(ctl) is Screen.SETTINGS
-    for ev in (ButtonEvent(ButtonName.UP, Press.PRESSED),) * 2:  # the Speech row
+    for ev in (ButtonEvent(ButtonName.UP, Press.PRESSED),) * 3:  # the Speech row (two above Back)
         ctl.handle(ev)
     ctl.handle(short)
     ctl.handle(OK)                      # the speech page

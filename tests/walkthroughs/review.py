@@ -20,6 +20,7 @@ from companion.app.screens import tutor_losses
 from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
+from companion.i18n import _
 from companion.rules import Action, Phase, State, get_game
 from companion.ui.view import View
 from walkthroughs import scripted_draw
@@ -149,7 +150,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     for event in (BACK, BACK, DOWN, DOWN, OK):                # No, the pause menu, Settings
         tutor.handle(event)
     assert on(tutor) is Screen.SETTINGS, on(tutor)
-    for _step in range(tutor.view().items.index("Tutor asks at: 5%")):
+    for _step in range(tutor.view().items.index(_("Tutor asks at: {share}%").format(share=5))):
         tutor.handle(DOWN)
     yield "settings-tutor", tutor.view()                      # the tutor's two rows
 

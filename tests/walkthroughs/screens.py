@@ -101,7 +101,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "events", send(OK)                                  # enter 6: extra throw
     yield "pause", send(OK, BACK)
     yield "settings", send(DOWN, DOWN, OK)
-    yield "settings-speech", send(UP, UP, OK)                 # the row above Back: Speech
+    yield "settings-speech", send(UP, UP, UP, OK)             # two rows above Back: Speech
     yield "settings-speech-on", send(OK, OK_UP, DOWN, OK, OK_UP)  # on, voice en-gb (on release)
     send(OK, OK_UP, OK, OK_UP, UP, OK, OK_UP, BACK)           # voice auto again, off; settings
     send(BACK)                                                # settings: back to the game
