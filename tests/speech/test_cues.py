@@ -323,17 +323,23 @@ def test_the_moves_screen_says_the_highlighted_move(tmp_path: Path) -> None:
     assert [c.text for c in speaker.batches[-1]] == ["move the piece on 4 to 10"]
 
 
+@pytest.mark.parametrize("code", ["en", "de"])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_whole_game_can_be_played_by_ear(tmp_path: Path, game_id: str,
+def test_a_whole_game_can_be_played_by_ear(tmp_path: Path, game_id: str, code: str,
                                            caplog: pytest.LogCaptureFixture) -> None:
-    """People who only listen play a whole game to its end: every choice they step
-    through is said in words (no notation), as is each throw, and the winner last."""
-    from walkthroughs.cue_games import play_by_ear
+    """People who only listen play a whole game to its end, in English and in German:
+    every choice they step through is said in words (no notation), as is each throw,
+    and the winner last."""
+    from walkthroughs.cue_games import german, play_by_ear, speaking
 
-    ctl, speaker = play_by_ear(tmp_path, game_id)
+    if code == "de":
+        with speaking(german()):
+            ctl, speaker = play_by_ear(tmp_path, game_id)
+    else:
+        ctl, speaker = play_by_ear(tmp_path, game_id)
     said = speaker.said
     choices = [c.text for c in said if c.kind is CueKind.MESSAGE]
-    assert any(t.startswith("Choose: ") for t in choices)
+    assert any(t.startswith("Choose: " if code == "en" else "Wählen: ") for t in choices)
     assert len(set(choices)) > 10
     for cue in said:
         assert not SCREEN_NOTATION.search(cue.text), cue.text

@@ -34,6 +34,30 @@ def _default_game(game_id: str) -> Game:
     return get_game(game_id)
 
 
+@functools.lru_cache(maxsize=16)
+def _setup_game(game_id: str, options: tuple[tuple[str, Any], ...], players: int) -> tuple[Game, str]:
+    """The game with ``options`` and the name of the player who throws first with
+    ``players`` players, for the setup screen. Kept, because a new position is not cheap
+    (the Cretan Labyrinth builds every walk of its board: about 0.1 s of CPU here, more
+    on a Pi) and the setup screen is drawn again at each press.
+
+    :raises RulesError: the options cannot make a game (a data file that cannot be used;
+        not kept, so a file mended since is read again).
+    """
+    game = get_game(game_id, **dict(options))
+    return game, game.new_state(players).player_to_act_name
+
+
+def _options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
+    """``options`` as a key of :func:`_setup_game` (``None``: a value that cannot be one)."""
+    key = tuple(sorted(options.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 @dataclass
 class Splash(Page):
     kind = Screen.SPLASH
@@ -136,13 +160,17 @@ class Setup(Page):
         key, label = rows[min(self.cursor, len(rows) - 1)]
         hint = _("OK: begin") if key == "begin" else _("OK: change")
         try:
-            game = get_game(self.game_id, **self.options)
+            key_options = _options_key(self.options)
+            if key_options is None:
+                game = get_game(self.game_id, **self.options)
+                first = game.new_state(self.players).player_to_act_name
+            else:
+                game, first = _setup_game(self.game_id, key_options, self.players)
         except RulesError as exc:  # a data file that cannot be used: said, not begun
             about = _("Cannot begin: {error}").format(error=exc)
         else:
             # "throws first", not "starts": in most games the first throws decide who starts.
-            about = _("{player} throws first.").format(
-                player=say(game.new_state(self.players).player_to_act_name))
+            about = _("{player} throws first.").format(player=say(first))
             if key == "players":  # who plays, by the names the game gives them (colours)
                 about = ", ".join(say(game.player_name(p, self.players)) for p in range(self.players))
             elif key != "begin":  # the whole row, which the menu may cut
