@@ -344,7 +344,7 @@ def load(path: Path, *, repair: bool = True, data: bytes | None = None) -> Loade
         if repair:
             try:
                 copy = keep_copy(path, data)
-                _rewrite(path, data[:intact])
+                replace_atomically(path, data[:intact])
                 repaired = True
             except OSError as exc:  # a full disk: the tail is cut off when appending
                 log.warning("journal %s: cannot repair it now: %s", path, exc)
@@ -482,13 +482,17 @@ def set_aside(path: Path) -> Path:
     raise OSError(errno.EEXIST, f"{MAX_COPIES} set-aside files of {path.name} already there")
 
 
-def _rewrite(path: Path, prefix: bytes) -> None:
-    """Keep ``prefix`` (the intact lines) only: write a temporary file, fsync, rename
-    over ``path``, fsync the directory. (The caller has kept a copy of the original.)"""
+def replace_atomically(path: Path, data: bytes) -> None:
+    """Make ``data`` the whole of ``path``, durably and all at once: a temporary file,
+    fsync, rename over ``path``, fsync of the directory (a repaired journal keeps its
+    intact lines; the saved settings and the club's outbox are written so too).
+
+    :raises OSError: the directory cannot be written (``path`` stays as it was).
+    """
     tmp = path.with_name(path.name + ".tmp")
     try:
         with tmp.open("wb") as fh:
-            fh.write(prefix)
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
     except OSError:

@@ -17,14 +17,13 @@ and reported; the service starts without it.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.app.journal import set_aside
+from companion.app.journal import replace_atomically, set_aside
 
 log = logging.getLogger(__name__)
 
@@ -146,17 +145,7 @@ class SavedSettings:
             for line in cfg.to_toml(values, keys=SAVED_KEYS, comments=False).splitlines()[1:]
         )
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(FILE_NAME + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-        fd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        replace_atomically(self.path, text.encode("utf-8"))
 
 
 def load_saved(directory: Path) -> tuple[dict[str, Any], str | None]:

@@ -42,7 +42,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from companion.app.journal import JournalError, Loaded, load, read_journal_bytes
+from companion.app.journal import (
+    JournalError,
+    Loaded,
+    load,
+    read_journal_bytes,
+    replace_atomically,
+)
 from companion.club import protocol
 from companion.errors import CompanionError
 from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
@@ -202,17 +208,7 @@ class Outbox:
                            "since": self.since.isoformat(timespec="seconds"),
                            "published": self._order}, separators=(",", ":")) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            fh.write(body)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-        fd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        replace_atomically(self.path, body.encode("utf-8"))
 
 
 @dataclass(frozen=True)

@@ -4,17 +4,14 @@ before the best one; both tutor settings are on the settings screen and saved.""
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Callable
-from concurrent.futures import Executor, Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, OK, UP, on, send
 from walkthroughs import scripted_draw
+from walkthroughs.review import HeldExecutor, random_actions
 
 from companion.ai.review import review
 from companion.app import config as cfg
@@ -26,40 +23,6 @@ from companion.app.settings import Prefs, SavedSettings
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import Action, Move, Phase, State, get_game
-
-
-class HeldExecutor(Executor):
-    """An executor that runs nothing until :meth:`run` (a worker thread made to wait)."""
-
-    def __init__(self) -> None:
-        self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        self.jobs.append((future, lambda: fn(*args, **kwargs)))
-        return future
-
-    def run(self) -> None:
-        jobs, self.jobs = self.jobs, []
-        for future, job in jobs:
-            future.set_result(job())
-
-
-def random_game(seed: int, stop: Callable[[State], bool] | None = None) -> list[Action]:
-    """The actions of a random Senet game (seeded), up to the first position where
-    ``stop`` holds (else to its end)."""
-    rng = random.Random(seed)
-    state = get_game("senet-tait").new_state()
-    actions: list[Action] = []
-    while state.phase is not Phase.OVER:
-        if stop is not None and stop(state):
-            break
-        spec = state.throw_spec
-        action: Action = spec.draw(rng.randrange) if spec is not None else \
-            state.legal_moves()[rng.randrange(len(state.legal_moves()))]
-        state.apply(action)
-        actions.append(action)
-    return actions
 
 
 def resumed(tmp_path: Path, actions: list[Action], prefs: Prefs | None = None,
@@ -94,7 +57,7 @@ def percents(line: str) -> list[float]:
 
 
 def test_the_game_over_screen_leads_to_the_review_and_ok_still_begins_anew(tmp_path: Path) -> None:
-    ctl = resumed(tmp_path, random_game(7))
+    ctl = resumed(tmp_path, random_actions(7))
     assert on(ctl) is Screen.OVER
     assert ctl.view().lines[0].endswith("wins!") and ctl.view().hint == "OK: new  BACK: review"
     send(ctl, BACK)  # the pause menu, the cursor on Review (undo is still there)
@@ -105,7 +68,7 @@ def test_the_game_over_screen_leads_to_the_review_and_ok_still_begins_anew(tmp_p
 
 
 def test_the_review_lists_the_three_biggest_mistakes_largest_first(tmp_path: Path) -> None:
-    actions = random_game(7)
+    actions = random_actions(7)
     ctl = resumed(tmp_path, actions)
     send(ctl, BACK, OK)  # the pause menu's Review (the inline worker reviews at once)
     assert on(ctl) is Screen.REVIEW
@@ -144,7 +107,7 @@ def test_back_while_the_review_is_worked_out_returns_and_its_late_result_is_drop
     worker = Worker(executor)
     results: list[WorkDone] = []
     worker.connect(lambda: None, results.append)
-    ctl = resumed(tmp_path, random_game(7), worker=worker)
+    ctl = resumed(tmp_path, random_actions(7), worker=worker)
     send(ctl, BACK, OK)
     assert on(ctl) is Screen.REVIEWING
     assert ctl.view().lines[0].startswith("Reviewing ")
@@ -167,7 +130,7 @@ def test_back_while_the_review_is_worked_out_returns_and_its_late_result_is_drop
 def test_holding_back_on_the_review_does_not_take_back_the_last_move(tmp_path: Path) -> None:
     from controller_tools import HOLD_BACK
 
-    ctl = resumed(tmp_path, random_game(7))
+    ctl = resumed(tmp_path, random_actions(7))
     send(ctl, BACK, OK, HOLD_BACK)
     assert on(ctl) is Screen.REVIEW
     assert ctl.state is not None and ctl.state.phase is Phase.OVER
@@ -187,7 +150,7 @@ def _costly(state: State) -> bool:
 
 @pytest.fixture(scope="module")
 def costly_position() -> list[Action]:
-    return random_game(1, _costly)
+    return random_actions(1, _costly)
 
 
 def _cursor_on(ctl: Controller, move: Move) -> None:

@@ -150,7 +150,7 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
     def full(*a: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("companion.app.settings.os.replace", full)
+    monkeypatch.setattr("companion.app.journal.os.replace", full)
     reply = ctl.handle(OK)             # sleep: 60 min, not saved
     assert ctl.view().title == "Cannot save settings" and reply.cue is Cue.ERROR
     assert (tmp_path / FILE_NAME).read_bytes() == before

@@ -6,13 +6,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
 from walkthroughs import scripted_draw
+from walkthroughs.review import HeldExecutor
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import ComputerChose, Quit, WorkDone
@@ -29,21 +29,7 @@ SEAT_BLACK = (OK, OK, UP, OK, OK, BACK, DOWN, OK)
 (easy), back, Begin."""
 
 
-class HeldExecutor(Executor):
-    """An executor that runs nothing until :meth:`run` (a worker thread made to wait)."""
 
-    def __init__(self) -> None:
-        self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        self.jobs.append((future, lambda: fn(*args, **kwargs)))
-        return future
-
-    def run(self) -> None:
-        jobs, self.jobs = self.jobs, []
-        for future, job in jobs:
-            future.set_result(job())
 
 
 def first_move(state: State, level: str) -> Move:

@@ -34,8 +34,9 @@ TUTOR_SHARE = 0.05
 and a single move there seldom gives away more than 10% of the chance to win."""
 
 
-class _Held(Executor):
-    """Runs nothing until :meth:`run`: the screens that wait for the worker."""
+class HeldExecutor(Executor):
+    """An executor that runs nothing until :meth:`run` (a worker thread made to wait:
+    the screens that wait for the worker)."""
 
     def __init__(self) -> None:
         self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
@@ -107,7 +108,7 @@ def tutor_prefs() -> Prefs:
 
 def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     """The review's and the tutor's screens; yield ``(name, view)`` for each."""
-    executor = _Held()
+    executor = HeldExecutor()
     worker = Worker(executor)
     results: list[Any] = []
     worker.connect(lambda: None, results.append)
@@ -128,7 +129,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "review-luck", send(OK, DOWN, OK)                   # each player's luck
 
     # The tutor: a person's choice where one move gives away more than the share.
-    held = _Held()
+    held = HeldExecutor()
     valued: list[Any] = []
     tutor_worker = Worker(held)
     tutor_worker.connect(lambda: None, valued.append)
@@ -155,4 +156,4 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "settings-tutor", tutor.view()                      # the tutor's two rows
 
 
-__all__ = ["walk"]
+__all__ = ["HeldExecutor", "random_actions", "walk"]

@@ -501,17 +501,12 @@ def tutor_losses(state: State) -> tuple[tuple[str, float], ...]:
 
 
 @dataclass
-class Checking(Page):
-    """OK chose a person's move before the worker finished valuing the moves for the
-    tutor: a short wait; the controller goes on (plays it or asks) when the values come.
-    BACK returns to the moves (``back_to``)."""
+class _TutorPage(Page):
+    """A tutor's page about a person's ``move``; BACK returns to ``back_to`` (the
+    moves), or to what the position calls for."""
 
-    kind = Screen.CHECKING
     move: Move | None = None
     back_to: Page | None = None
-
-    def view(self, seat: Seat) -> View:
-        return View("checking", _("Tutor"), (_("Checking..."),), hint=_("BACK: moves"))
 
     def back(self, seat: Seat) -> None:
         if self.back_to is None:
@@ -521,16 +516,26 @@ class Checking(Page):
 
 
 @dataclass
-class TutorConfirm(Page):
+class Checking(_TutorPage):
+    """OK chose a person's move before the worker finished valuing the moves for the
+    tutor: a short wait; the controller goes on (plays it or asks) when the values come.
+    BACK returns to the moves (``back_to``)."""
+
+    kind = Screen.CHECKING
+
+    def view(self, seat: Seat) -> View:
+        return View("checking", _("Tutor"), (_("Checking..."),), hint=_("BACK: moves"))
+
+
+@dataclass
+class TutorConfirm(_TutorPage):
     """The tutor asks before a move that gives away more than the set share of the
     chance to win: "No" (the cursor's place: a stray OK keeps the choice open) returns
     to the moves, "Yes" plays it; BACK is "No"."""
 
     kind = Screen.TUTOR
-    move: Move | None = None
     loss: float = 0.0
     """The share of the mover's chance to win the move gives away, 0..1."""
-    back_to: Page | None = None
 
     def items(self, seat: Seat) -> tuple[str, ...]:
         return (_("No, choose again"), _("Yes, play it"))
@@ -546,12 +551,6 @@ class TutorConfirm(Page):
             act(seat, self.move)
         else:
             self.back(seat)
-
-    def back(self, seat: Seat) -> None:
-        if self.back_to is None:
-            seat.route()
-        else:
-            seat.goto(self.back_to)
 
 
 def caption(seat: Seat) -> str:
