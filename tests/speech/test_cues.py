@@ -346,3 +346,24 @@ def test_a_whole_game_can_be_played_by_ear(tmp_path: Path, game_id: str, code: s
     assert said[-1].kind is CueKind.WINNER
     assert ctl.position.outcome is not None
     assert "rules' words" not in caplog.text
+
+
+def test_a_labyrinth_move_that_bounces_back_to_its_field_is_said_as_a_bounce() -> None:
+    """Seed 000's exact count: a die that carries a piece to the exact-count field and
+    back to where it stood is said with the field it turned on, never "from 56 to 56"."""
+    game, voice = get_game("labyrinth"), voice_for("labyrinth")
+    rng = random.Random(0)
+    state = game.new_state(players=2)
+    said: dict[str, str] = {}
+    while state.outcome is None and len(said) < 3:
+        if state.throw_spec is None:
+            for move in state.legal_moves():
+                if move.kind == "move" and move.src == move.dst:
+                    said[move.notation] = voice.move_words(state, move)
+        state.apply(random_action(state, rng.randrange))
+    assert said, "no bouncing move in the seeded game"
+    for notation, words in said.items():
+        src = notation.split("-")[0]
+        assert not re.search(rf"on field {src} to field {src}\b", words), words
+        assert re.fullmatch(rf"move the piece on field {src} (to field \d+ and back to field {src}"
+                            rf"|on and back to the same field)", words), words

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from companion.app.events import ThrowReported
 from companion.app.screens.base import IN_GAME, Page, Screen, Seat
-from companion.app.screens.review import percent
+from companion.app.screens.review import percent_sign
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.i18n import N_, _
@@ -543,7 +543,7 @@ class TutorConfirm(_TutorPage):
     def view(self, seat: Seat) -> View:
         assert self.move is not None
         return View("tutor", _("Tutor: {move}").format(move=self.move.notation),
-                    (_("It loses {lost}% chance to win. Play it?").format(lost=percent(self.loss)),),
+                    (_("It loses {lost} chance to win. Play it?").format(lost=percent_sign(self.loss)),),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> None:

@@ -27,6 +27,13 @@ def percent(share: float) -> str:
     return f"{value:.0f}" if abs(value) >= 0.95 or value == 0 else f"{value:.1f}"
 
 
+def percent_sign(share: float) -> str:
+    """:func:`percent` with the percent sign (``"23%"``), as one message, so that a
+    sentence around it has no ``%`` of its own (gettext would read "% c" in
+    "23% chance" as a C format and refuse a translation without one)."""
+    return _("{share}%").format(share=percent(share))
+
+
 def signed(share: float) -> str:
     """:func:`percent` with its sign (``"+12"``, ``"-3"``, ``"0"``)."""
     text = percent(abs(share))
@@ -99,8 +106,8 @@ def mistake_lines(review: Review, count: int = 3) -> tuple[str, ...]:
     away in all."""
     worst = review.headline(count).mistakes
     lines = [
-        _("{rank}. {player}, {move}: -{lost}% chance to win (best: {best})").format(
-            rank=rank, player=review.names[m.player], move=m.move, lost=percent(m.error),
+        _("{rank}. {player}, {move}: -{lost} chance to win (best: {best})").format(
+            rank=rank, player=review.names[m.player], move=m.move, lost=percent_sign(m.error),
             best=m.best_move)
         for rank, m in enumerate(worst, start=1)
     ] or [_("No mistakes: every move was the best one.")]

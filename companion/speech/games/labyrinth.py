@@ -34,6 +34,16 @@ class LabyrinthVoice(Voice):
             return _("ride the Knight's Orbit from {src}").format(src=self.square(state, move.src))
         if move.kind == "cross" and where:
             return _("cross the Millstone to {dst}").format(dst=self.square(state, where[0]))
+        if move.kind == "move" and isinstance(move.src, int) and move.src == move.dst:
+            # Seed 000: "step forward into that field and then one step backwards for
+            # each excess point on that die". A die that ends where it began turned on
+            # the field halfway through its count; not "move ... from 56 to 56".
+            if len(move.values) == 1 and move.values[0] % 2 == 0:
+                turn = move.src + move.values[0] // 2
+                return _("move the piece on {src} to {turn} and back to {src}").format(
+                    src=self.square(state, move.src), turn=self.square(state, turn))
+            return _("move the piece on {src} on and back to the same field").format(
+                src=self.square(state, move.src))
         return super().move_words(state, move)
 
     def on_start_throw(self, said: Said, event: Event) -> str | None:
