@@ -46,7 +46,7 @@ catalogs: $(STAMP)
 	$(BIN)/pybabel -q extract -F babel.cfg --no-location --sort-output \
 		--project=board-companion -c TRANSLATORS: -o $(POT) companion
 	$(BIN)/pybabel -q update -i $(POT) -d companion/locale -D companion \
-		--no-fuzzy-matching --ignore-obsolete
+		--no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
 	$(BIN)/pybabel compile --statistics -d companion/locale -D companion
 
 test: $(STAMP) debian-tools
