@@ -444,12 +444,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     logging.getLogger("companion").addHandler(logging.NullHandler())
 
     try:
-        conf = cfg.from_args(args)
+        resolved = cfg.resolve(args)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     with warnings.catch_warnings():  # gpiozero warns for each pin factory it cannot load
         warnings.simplefilter("ignore")
-        findings = diagnose(conf)
+        findings = diagnose(resolved.values, origins=resolved.origins)
     for finding in findings:
         print(finding.line())
     return 1 if any(f.verdict is Verdict.FIX for f in findings) else 0
@@ -876,8 +876,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser(
         "doctor",
-        help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, saved "
-        "games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
+        help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, speech, "
+        "saved games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
     )
     cfg.add_arguments(doctor)
     doctor.set_defaults(func=cmd_doctor)
