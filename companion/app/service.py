@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import logging
 import queue
-import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +55,10 @@ directory): ``<game id>*.toml``, ``<game id>-decks*.toml`` for the Cretan decks.
 
 
 def secure_draw(implement: Implement, n: int) -> Throw:
-    """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`)."""
+    """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`;
+    imported at the first throw: the menu, drawn first, needs no hashing modules)."""
+    import secrets
+
     return implement.draw(secrets.randbelow)
 
 
