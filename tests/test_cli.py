@@ -311,3 +311,17 @@ def test_a_command_line_naming_a_command_gets_that_command_s_parser_alone() -> N
         assert vars(one) == vars(whole.parse_args(words)), words
         only = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
         assert set(only.choices) == {words[0]}
+
+
+def test_run_holds_the_garbage_collector_only_until_it_returns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion run` holds the collector during start-up (the service lets it run
+    after the first frame); a run that ends before that (here --print-config) lets it
+    run again, so an in-process caller is not left without one."""
+    import gc
+
+    from companion.cli import main
+
+    assert gc.isenabled()
+    assert main(["run", "--print-config", "--journal.dir", str(tmp_path)]) == 0
+    assert "[journal]" in capsys.readouterr().out
+    assert gc.isenabled()

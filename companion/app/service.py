@@ -255,9 +255,11 @@ class Service:
         # walks it (without this, one in a demo game of Cretan Labyrinth takes 11-14 ms
         # of CPU on an x86 desktop, several times that on a Pi: more than a cursor
         # step's time on the bus; benchmarks/service_latency.py). Garbage first, so
-        # that none is kept for good.
+        # that none is kept for good. `companion run` holds the collector until here
+        # (cli.cmd_run): from now on it runs.
         gc.collect()
         gc.freeze()
+        gc.enable()
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")
