@@ -314,7 +314,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """``companion run``: the service (real backends on a Pi, else the terminal simulator)."""
+    """``companion run``: the service (real backends on a Pi, else the terminal simulator).
+
+    The garbage collector is held from here until the first screen is drawn (the
+    service then collects, freezes what start-up built, and lets it run again): start-up
+    builds modules, classes and tables that live as long as the process, and the
+    collections their allocations set off cost it about 5% of its CPU to the first frame."""
+    import gc
+
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        if held:
+            gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     import logging
 
     from companion.app import config as cfg
@@ -444,12 +461,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     logging.getLogger("companion").addHandler(logging.NullHandler())
 
     try:
-        conf = cfg.from_args(args)
+        resolved = cfg.resolve(args)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     with warnings.catch_warnings():  # gpiozero warns for each pin factory it cannot load
         warnings.simplefilter("ignore")
-        findings = diagnose(conf)
+        findings = diagnose(resolved.values, origins=resolved.origins)
     for finding in findings:
         print(finding.line())
     return 1 if any(f.verdict is Verdict.FIX for f in findings) else 0
@@ -733,7 +750,15 @@ def cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+COMMANDS = ("games", "rules", "run", "demo", "doctor", "journal", "club", "web", "publish")
+"""The commands of :func:`build_parser`, in its order."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``only`` (one of :data:`COMMANDS`) the parser of
+    that command alone, for a command line that names it: the box starts with
+    ``companion run``, and a parser of every command costs it about as much CPU as
+    drawing its first frame (argparse looks its messages up in gettext for each one)."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description="board-companion: a Raspberry Pi referee for physical board games.",
@@ -741,13 +766,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    games = sub.add_parser("games", help="list the game ids, one per line, with their titles")
-    games.set_defaults(func=cmd_games)
-
-    rules = sub.add_parser(
-        "rules", help="the rules engines: starting positions, legal moves, random games"
-    )
-    rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
+    def wanted(command: str) -> bool:
+        return only is None or only == command
 
     # The arguments several commands share, written once (argparse's parent parsers):
     # a game id, a number of players, game options, where the journals are, a position.
@@ -781,221 +801,246 @@ def build_parser() -> argparse.ArgumentParser:
         help="a position as JSON (docs/positions.md); options come from the file",
     )
 
-    new = rsub.add_parser("new", parents=[game, players, option],
-                          help="print the starting position as JSON")
-    new.set_defaults(func=cmd_new)
 
-    legal = rsub.add_parser(
-        "legal", parents=[game, position],
-        help="print the legal moves for a throw in a position, with the events each causes",
-    )
-    legal.add_argument(
-        "--throw", metavar="VALUES",
-        help="the throw: sticks as a score ('4') or faces ('LLDD'); dice as '3,5'",
-    )
-    legal.set_defaults(func=cmd_legal, option=[])
+    if wanted("games"):
+        games = sub.add_parser("games", help="list the game ids, one per line, with their titles")
+        games.set_defaults(func=cmd_games)
 
-    hint = rsub.add_parser(
-        "hint", parents=[game, position],
-        help="the computer's best move for a throw in a position, in one sentence (ties "
-        "said as ties), and every different result ranked with its chance to win, as "
-        "JSON whose 'about' says what each field means",
-    )
-    hint.add_argument(
-        "--throw", metavar="VALUES",
-        help="the throw, when the position waits for one: sticks as a score ('4') or "
-        "faces ('LLDD'); dice as '3,5'",
-    )
-    hint.add_argument(
-        "--level", default="normal", metavar="LEVEL",
-        help="easy, normal (default) or strong (see docs/ai.md); values are the player's "
-        "chance to win, 0 to 1",
-    )
-    hint.add_argument("--seed", type=int, default=0, metavar="N",
-                      help="seed of the easy level's noise (default 0)")
-    hint.set_defaults(func=cmd_hint, option=[])
+    if wanted("rules"):
+        rules = sub.add_parser(
+            "rules", help="the rules engines: starting positions, legal moves, random games"
+        )
+        rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
 
-    match_ = rsub.add_parser(
-        "match", parents=[game, option],
-        help="play whole games between computer players (seats rotating) and print each "
-        "one's win rate with a 95%% confidence interval",
-    )
-    match_.add_argument(
-        "--players", required=True, metavar="NAMES",
-        help="one player per seat, comma-separated: easy, normal, strong, random (a random "
-        "legal move) or greedy (one ply); e.g. 'strong,random'",
-    )
-    match_.add_argument("--games", type=int, default=100, metavar="N",
-                        help="number of games (default 100)")
-    match_.add_argument("--seed", type=int, default=1, metavar="N",
-                        help="seed of the throws and the players' choices (default 1)")
-    match_.set_defaults(func=cmd_match)
+        new = rsub.add_parser("new", parents=[game, players, option],
+                              help="print the starting position as JSON")
+        new.set_defaults(func=cmd_new)
 
-    play = rsub.add_parser(
-        "play", parents=[game, players, option],
-        help="play a whole game with random legal moves and print its record",
-    )
-    play.add_argument(
-        "--seed", type=int, default=None, metavar="N",
-        help="seed of the random throws and choices (same seed, same game)",
-    )
-    play.set_defaults(func=cmd_play)
+        legal = rsub.add_parser(
+            "legal", parents=[game, position],
+            help="print the legal moves for a throw in a position, with the events each causes",
+        )
+        legal.add_argument(
+            "--throw", metavar="VALUES",
+            help="the throw: sticks as a score ('4') or faces ('LLDD'); dice as '3,5'",
+        )
+        legal.set_defaults(func=cmd_legal, option=[])
 
-    run = sub.add_parser(
-        "run",
-        help="the companion service: real hardware on a Raspberry Pi, else a terminal "
-        "simulator (keys for the buttons, s to shake)",
-    )
-    run.add_argument("--log-file", default=None, metavar="FILE",
-                     help="off-Pi only: write the log here (the terminal shows the OLED)")
-    run.add_argument("--print-config", action="store_true",
-                     help="print the effective configuration as a config file and exit")
-    from companion.app import config as cfg  # the schema only: no hardware library
+        hint = rsub.add_parser(
+            "hint", parents=[game, position],
+            help="the computer's best move for a throw in a position, in one sentence (ties "
+            "said as ties), and every different result ranked with its chance to win, as "
+            "JSON whose 'about' says what each field means",
+        )
+        hint.add_argument(
+            "--throw", metavar="VALUES",
+            help="the throw, when the position waits for one: sticks as a score ('4') or "
+            "faces ('LLDD'); dice as '3,5'",
+        )
+        hint.add_argument(
+            "--level", default="normal", metavar="LEVEL",
+            help="easy, normal (default) or strong (see docs/ai.md); values are the player's "
+            "chance to win, 0 to 1",
+        )
+        hint.add_argument("--seed", type=int, default=0, metavar="N",
+                          help="seed of the easy level's noise (default 0)")
+        hint.set_defaults(func=cmd_hint, option=[])
 
-    cfg.add_arguments(run)
-    run.set_defaults(func=cmd_run)
+        match_ = rsub.add_parser(
+            "match", parents=[game, option],
+            help="play whole games between computer players (seats rotating) and print each "
+            "one's win rate with a 95%% confidence interval",
+        )
+        match_.add_argument(
+            "--players", required=True, metavar="NAMES",
+            help="one player per seat, comma-separated: easy, normal, strong, random (a random "
+            "legal move) or greedy (one ply); e.g. 'strong,random'",
+        )
+        match_.add_argument("--games", type=int, default=100, metavar="N",
+                            help="number of games (default 100)")
+        match_.add_argument("--seed", type=int, default=1, metavar="N",
+                            help="seed of the throws and the players' choices (default 1)")
+        match_.set_defaults(func=cmd_match)
 
-    demo = sub.add_parser(
-        "demo",
-        help="play a scripted whole game (senet-tait unless --game) through the mock pins; "
-        "print the record",
-    )
-    demo.add_argument("--frames", metavar="DIR", default=None,
-                      help="write every distinct 128x64 frame as a PNG into DIR")
-    demo.add_argument("--speech", metavar="DIR", default=None,
-                      help="write every cue said aloud as a numbered WAV into DIR (espeak-ng), "
-                      "listed in DIR/cues.txt; DIR may be the frames' folder")
-    demo.add_argument("--seed", type=int, default=1, metavar="N",
-                      help="seed of the throws and the choices (default 1)")
-    demo.add_argument("--journal", metavar="DIR", default=None,
-                      help="journal directory (default: a temporary one); an unfinished "
-                      "game there is resumed")
-    demo.add_argument("--game", default="senet-tait", choices=game_ids(),
-                      help="the game to play (default senet-tait)")
-    demo.set_defaults(func=cmd_demo)
+        play = rsub.add_parser(
+            "play", parents=[game, players, option],
+            help="play a whole game with random legal moves and print its record",
+        )
+        play.add_argument(
+            "--seed", type=int, default=None, metavar="N",
+            help="seed of the random throws and choices (same seed, same game)",
+        )
+        play.set_defaults(func=cmd_play)
 
-    doctor = sub.add_parser(
-        "doctor",
-        help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, saved "
-        "games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
-    )
-    cfg.add_arguments(doctor)
-    doctor.set_defaults(func=cmd_doctor)
+    if wanted("run"):
+        run = sub.add_parser(
+            "run",
+            help="the companion service: real hardware on a Raspberry Pi, else a terminal "
+            "simulator (keys for the buttons, s to shake)",
+        )
+        run.add_argument("--log-file", default=None, metavar="FILE",
+                         help="off-Pi only: write the log here (the terminal shows the OLED)")
+        run.add_argument("--print-config", action="store_true",
+                         help="print the effective configuration as a config file and exit")
+        from companion.app import config as cfg  # the schema only: no hardware library
 
-    undone = ("Actions taken back with undo are shown where they were made, marked "
-              "'(taken back)', followed by the undo.")
-    journal_help = ("the saved games, read for people: list them, show one in words, export "
-                    "it as JSON or text (never changes a file)")
-    journal = sub.add_parser("journal", help=journal_help,
-                             description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
-    jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
-    which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
-                  "game)")
-    list_help = ("one line per saved game, the newest first: number, start (local time), "
-                 "game, players, state (unfinished / won by X / abandoned / damaged / "
-                 "unusable, with the reason)")
-    jlist = jsub.add_parser("list", parents=[where], help=list_help,
-                            description=f"{list_help[0].upper()}{list_help[1:]}.")
-    jlist.set_defaults(func=cmd_journal_list)
-    show_help = ("the whole game in words: each turn, each throw and move with its events "
-                 "and who made it; a damaged journal up to the damage, and where it is")
-    jshow = jsub.add_parser("show", parents=[where], help=show_help,
-                            description=f"{show_help[0].upper()}{show_help[1:]}. {undone}")
-    jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
-    jshow.set_defaults(func=cmd_journal_show)
-    export_help = "the record as JSON (for programs) or as the text of `journal show`"
-    jexport = jsub.add_parser("export", parents=[where], help=export_help,
-                              description=f"{export_help[0].upper()}{export_help[1:]}. {undone}")
-    jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
-    jexport.add_argument("--format", choices=("json", "text"), default="json",
-                         help="json (default) or text")
-    jexport.add_argument("-o", "--output", metavar="FILE", default=None,
-                         help="write here instead of standard output")
-    jexport.add_argument("--review", action="store_true",
-                         help="add a 'review' block to the JSON (as `journal review "
-                         "--format json`; seconds for a long game)")
-    jexport.set_defaults(func=cmd_journal_export)
-    review_help = ("the game reviewed: each move's error (the win chance given away against "
-                   "the best move), each throw's luck, per player the totals, the biggest swings")
-    jreview = jsub.add_parser("review", parents=[where], help=review_help,
-                              description=f"{review_help[0].upper()}{review_help[1:]}. Win "
-                              "chances come from the learned evaluation (docs/ai.md); undone "
-                              "actions are left out. A progress line goes to stderr.")
-    jreview.add_argument("journal", metavar="FILE|INDEX", help=which_help)
-    jreview.add_argument("--format", choices=("text", "json"), default="text",
-                         help="text (default) or json")
-    jreview.set_defaults(func=cmd_journal_review)
+        cfg.add_arguments(run)
+        run.set_defaults(func=cmd_run)
 
-    club_help = ("serve the club page: every table's game live (board, whose turn, the last "
-                 "event), the results and the ratings per game, from the boxes' MQTT broker")
-    club = sub.add_parser(
-        "club", help=club_help,
-        description=f"{club_help[0].upper()}{club_help[1:]}. It only reads from the broker "
-        "(subscribes to TOPIC/#, a persistent session) and keeps the results in an SQLite "
-        "file; the page listens on 127.0.0.1:8090 unless told otherwise. Bad messages are "
-        "logged and skipped. See docs/club.md. Needs the club extra: pip install "
-        "'board-companion[club]'.")
-    club.add_argument("--broker", metavar="HOST", default="localhost",
-                      help="the MQTT broker's host name (default: localhost); with --ca it "
-                      "must match the broker's certificate")
-    club.add_argument("--broker-port", metavar="N", type=int, default=None,
-                      help="the broker's TCP port (default: 1883, 8883 with --ca)")
-    club.add_argument("--ca", metavar="FILE", default=None,
-                      help="the CA certificate (PEM) that signed the broker's: TLS")
-    club.add_argument("--user", metavar="NAME", default=None,
-                      help="the club's user name at the broker (default: anonymous)")
-    club.add_argument("--password-file", metavar="FILE", default=None,
-                      help="a file holding the club's password (kept off the command line; "
-                      "default: the credential club-password of the systemd unit, if any)")
-    club.add_argument("--topic", metavar="PREFIX", default="board-companion",
-                      help="the boxes' topic prefix (club.topic of their config; default: "
-                      "board-companion)")
-    club.add_argument("--db", metavar="FILE", default=None,
-                      help="the club's SQLite file (default: club.sqlite in $STATE_DIRECTORY, "
-                      "else ~/.local/state/board-companion)")
-    club.add_argument("--bind", metavar="ADDRESS", default="127.0.0.1",
-                      help="IP address the page listens on (default: 127.0.0.1; 0.0.0.0: "
-                      "every IPv4 interface)")
-    club.add_argument("--port", metavar="N", type=int, default=8090,
-                      help="the page's TCP port (default: 8090)")
-    club.set_defaults(func=cmd_club)
+    if wanted("demo"):
+        demo = sub.add_parser(
+            "demo",
+            help="play a scripted whole game (senet-tait unless --game) through the mock pins; "
+            "print the record",
+        )
+        demo.add_argument("--frames", metavar="DIR", default=None,
+                          help="write every distinct 128x64 frame as a PNG into DIR")
+        demo.add_argument("--speech", metavar="DIR", default=None,
+                          help="write every cue said aloud as a numbered WAV into DIR (espeak-ng), "
+                          "listed in DIR/cues.txt; DIR may be the frames' folder")
+        demo.add_argument("--seed", type=int, default=1, metavar="N",
+                          help="seed of the throws and the choices (default 1)")
+        demo.add_argument("--journal", metavar="DIR", default=None,
+                          help="journal directory (default: a temporary one); an unfinished "
+                          "game there is resumed")
+        demo.add_argument("--game", default="senet-tait", choices=game_ids(),
+                          help="the game to play (default senet-tait)")
+        demo.set_defaults(func=cmd_demo)
 
-    web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
-                "events, whose turn), live, and the saved games with their records")
-    web = sub.add_parser(
-        "web", help=web_help, parents=[where],
-        description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
-        "directory (GET and HEAD only; nothing is ever written) and listens on "
-        "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
-        "file) opens it to the local network. Needs the web extra: pip install "
-        "'board-companion[web]'.")
-    web.add_argument("--bind", metavar="ADDRESS", default=None,
-                     help="IP address to listen on (default: web.bind of the config file, "
-                     "else 127.0.0.1; 0.0.0.0: every IPv4 interface, :: IPv6 too)")
-    web.add_argument("--port", metavar="N", default=None,
-                     help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
-    web.set_defaults(func=cmd_web)
+    if wanted("doctor"):
+        doctor = sub.add_parser(
+            "doctor",
+            help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, speech, "
+            "saved games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
+        )
+        from companion.app import config as cfg  # the schema only: no hardware library
 
-    publish_help = ("publish this table's live game and finished results to the club's MQTT "
-                    "broker (club.* in the config), until stopped")
-    publish = sub.add_parser(
-        "publish", help=publish_help, parents=[where],
-        description=f"{publish_help[0].upper()}{publish_help[1:]}. It only reads the "
-        "journal directory; the result ids the broker acknowledged are kept in "
-        "club-outbox.json in --state-dir, so that a result is sent once, also across power "
-        "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
-        "'board-companion[club]'. See docs/service.md.")
-    publish.add_argument("--state-dir", metavar="DIR", default=None,
-                         help="where club-outbox.json is kept (default: $STATE_DIRECTORY, "
-                         "else ~/.local/state/board-companion-publish; not the journal directory)")
-    publish.set_defaults(func=cmd_publish)
+        cfg.add_arguments(doctor)
+        doctor.set_defaults(func=cmd_doctor)
+
+    if wanted("journal"):
+        undone = ("Actions taken back with undo are shown where they were made, marked "
+                  "'(taken back)', followed by the undo.")
+        journal_help = ("the saved games, read for people: list them, show one in words, export "
+                        "it as JSON or text (never changes a file)")
+        journal = sub.add_parser("journal", help=journal_help,
+                                 description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
+        jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
+        which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
+                      "game)")
+        list_help = ("one line per saved game, the newest first: number, start (local time), "
+                     "game, players, state (unfinished / won by X / abandoned / damaged / "
+                     "unusable, with the reason)")
+        jlist = jsub.add_parser("list", parents=[where], help=list_help,
+                                description=f"{list_help[0].upper()}{list_help[1:]}.")
+        jlist.set_defaults(func=cmd_journal_list)
+        show_help = ("the whole game in words: each turn, each throw and move with its events "
+                     "and who made it; a damaged journal up to the damage, and where it is")
+        jshow = jsub.add_parser("show", parents=[where], help=show_help,
+                                description=f"{show_help[0].upper()}{show_help[1:]}. {undone}")
+        jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+        jshow.set_defaults(func=cmd_journal_show)
+        export_help = "the record as JSON (for programs) or as the text of `journal show`"
+        jexport = jsub.add_parser("export", parents=[where], help=export_help,
+                                  description=f"{export_help[0].upper()}{export_help[1:]}. {undone}")
+        jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+        jexport.add_argument("--format", choices=("json", "text"), default="json",
+                             help="json (default) or text")
+        jexport.add_argument("-o", "--output", metavar="FILE", default=None,
+                             help="write here instead of standard output")
+        jexport.add_argument("--review", action="store_true",
+                             help="add a 'review' block to the JSON (as `journal review "
+                             "--format json`; seconds for a long game)")
+        jexport.set_defaults(func=cmd_journal_export)
+        review_help = ("the game reviewed: each move's error (the win chance given away against "
+                       "the best move), each throw's luck, per player the totals, the biggest swings")
+        jreview = jsub.add_parser("review", parents=[where], help=review_help,
+                                  description=f"{review_help[0].upper()}{review_help[1:]}. Win "
+                                  "chances come from the learned evaluation (docs/ai.md); undone "
+                                  "actions are left out. A progress line goes to stderr.")
+        jreview.add_argument("journal", metavar="FILE|INDEX", help=which_help)
+        jreview.add_argument("--format", choices=("text", "json"), default="text",
+                             help="text (default) or json")
+        jreview.set_defaults(func=cmd_journal_review)
+
+    if wanted("club"):
+        club_help = ("serve the club page: every table's game live (board, whose turn, the last "
+                     "event), the results and the ratings per game, from the boxes' MQTT broker")
+        club = sub.add_parser(
+            "club", help=club_help,
+            description=f"{club_help[0].upper()}{club_help[1:]}. It only reads from the broker "
+            "(subscribes to TOPIC/#, a persistent session) and keeps the results in an SQLite "
+            "file; the page listens on 127.0.0.1:8090 unless told otherwise. Bad messages are "
+            "logged and skipped. See docs/club.md. Needs the club extra: pip install "
+            "'board-companion[club]'.")
+        club.add_argument("--broker", metavar="HOST", default="localhost",
+                          help="the MQTT broker's host name (default: localhost); with --ca it "
+                          "must match the broker's certificate")
+        club.add_argument("--broker-port", metavar="N", type=int, default=None,
+                          help="the broker's TCP port (default: 1883, 8883 with --ca)")
+        club.add_argument("--ca", metavar="FILE", default=None,
+                          help="the CA certificate (PEM) that signed the broker's: TLS")
+        club.add_argument("--user", metavar="NAME", default=None,
+                          help="the club's user name at the broker (default: anonymous)")
+        club.add_argument("--password-file", metavar="FILE", default=None,
+                          help="a file holding the club's password (kept off the command line; "
+                          "default: the credential club-password of the systemd unit, if any)")
+        club.add_argument("--topic", metavar="PREFIX", default="board-companion",
+                          help="the boxes' topic prefix (club.topic of their config; default: "
+                          "board-companion)")
+        club.add_argument("--db", metavar="FILE", default=None,
+                          help="the club's SQLite file (default: club.sqlite in $STATE_DIRECTORY, "
+                          "else ~/.local/state/board-companion)")
+        club.add_argument("--bind", metavar="ADDRESS", default="127.0.0.1",
+                          help="IP address the page listens on (default: 127.0.0.1; 0.0.0.0: "
+                          "every IPv4 interface)")
+        club.add_argument("--port", metavar="N", type=int, default=8090,
+                          help="the page's TCP port (default: 8090)")
+        club.set_defaults(func=cmd_club)
+
+    if wanted("web"):
+        web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
+                    "events, whose turn), live, and the saved games with their records")
+        web = sub.add_parser(
+            "web", help=web_help, parents=[where],
+            description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
+            "directory (GET and HEAD only; nothing is ever written) and listens on "
+            "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
+            "file) opens it to the local network. Needs the web extra: pip install "
+            "'board-companion[web]'.")
+        web.add_argument("--bind", metavar="ADDRESS", default=None,
+                         help="IP address to listen on (default: web.bind of the config file, "
+                         "else 127.0.0.1; 0.0.0.0: every IPv4 interface, :: IPv6 too)")
+        web.add_argument("--port", metavar="N", default=None,
+                         help="TCP port 1-65535 (default: web.port of the config file, else 8080)")
+        web.set_defaults(func=cmd_web)
+
+    if wanted("publish"):
+        publish_help = ("publish this table's live game and finished results to the club's MQTT "
+                        "broker (club.* in the config), until stopped")
+        publish = sub.add_parser(
+            "publish", help=publish_help, parents=[where],
+            description=f"{publish_help[0].upper()}{publish_help[1:]}. It only reads the "
+            "journal directory; the result ids the broker acknowledged are kept in "
+            "club-outbox.json in --state-dir, so that a result is sent once, also across power "
+            "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
+            "'board-companion[club]'. See docs/service.md.")
+        publish.add_argument("--state-dir", metavar="DIR", default=None,
+                             help="where club-outbox.json is kept (default: $STATE_DIRECTORY, "
+                             "else ~/.local/state/board-companion-publish; not the journal directory)")
+        publish.set_defaults(func=cmd_publish)
+
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # the parser of the command named first (not of every command); any other first
+    # word (--help, --version, a mistake) gets the whole parser and its messages
+    only = words[0] if words and words[0] in COMMANDS else None
+    parser = build_parser(only)
+    args = parser.parse_args(words)
     try:
         status: int = args.func(args)
     except (UsageError, RulesError) as exc:

@@ -286,3 +286,42 @@ def test_hint_says_a_tie_and_the_depth_of_its_values() -> None:
                         *ranked[1:]), 2, 10, 0.0))
     assert alone["tie"] == [] and alone["summary"].startswith(
         f"{state.player_to_act_name}'s best move is {moves[0].notation}, a 40.0% chance")
+
+
+def test_a_command_line_naming_a_command_gets_that_command_s_parser_alone() -> None:
+    """`companion run` builds the parser of `run` only (the box's start: the whole parser
+    cost about as much CPU as the first frame); what it parses is the same."""
+    import argparse
+
+    from companion.cli import COMMANDS, build_parser
+
+    whole = build_parser()
+    sub = next(a for a in whole._actions if isinstance(a, argparse._SubParsersAction))
+    assert tuple(sub.choices) == COMMANDS
+    lines = [
+        ["run", "--journal.dir", "/tmp/x", "--print-config"], ["demo", "--game", "labyrinth"],
+        ["doctor", "--config", "c.toml"], ["games"], ["rules", "new", "senet-tait"],
+        ["journal", "show", "1", "--dir", "d"], ["web", "--port", "9"], ["publish"],
+        ["club", "--broker", "example.org"],
+    ]
+    for words in lines:
+        assert words[0] in COMMANDS
+        alone = build_parser(words[0])
+        one = alone.parse_args(words)
+        assert vars(one) == vars(whole.parse_args(words)), words
+        only = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction))
+        assert set(only.choices) == {words[0]}
+
+
+def test_run_holds_the_garbage_collector_only_until_it_returns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion run` holds the collector during start-up (the service lets it run
+    after the first frame); a run that ends before that (here --print-config) lets it
+    run again, so an in-process caller is not left without one."""
+    import gc
+
+    from companion.cli import main
+
+    assert gc.isenabled()
+    assert main(["run", "--print-config", "--journal.dir", str(tmp_path)]) == 0
+    assert "[journal]" in capsys.readouterr().out
+    assert gc.isenabled()

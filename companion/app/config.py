@@ -14,6 +14,8 @@ one ``key = value`` line each, for the log.
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
 import math
 import os
 import re
@@ -136,7 +138,13 @@ def _convert(setting: Setting, raw: object, source: str) -> Any:
 
 
 def pinmap() -> dict[str, Any]:
-    """The packaged pin map (``companion/devices/pinmap.toml``) as a dictionary."""
+    """The packaged pin map (``companion/devices/pinmap.toml``) as a dictionary (a copy
+    of its one reading: the start reads it for the defaults and again for the checks)."""
+    return copy.deepcopy(_pinmap_read())
+
+
+@functools.cache
+def _pinmap_read() -> dict[str, Any]:
     text = resources.files("companion.devices").joinpath("pinmap.toml").read_text("utf-8")
     return tomllib.loads(text)
 

@@ -24,12 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
+from companion.app import lock
 from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
 from companion.devices.events import ButtonName, SourceName
 from companion.errors import CompanionError
 
 SERVICE = "board-companion"
 """The systemd unit's name (``systemd/board-companion.service``)."""
+SERVICE_STATE_DIR = "/var/lib/board-companion"
+"""The service's state folder: the unit's ``StateDirectory=board-companion``, which
+systemd hands the service as ``$STATE_DIRECTORY`` (a person's shell has no such variable)."""
 
 
 class Verdict(enum.Enum):
@@ -150,6 +154,8 @@ class Probes:
     library_origin: Callable[[str], str | None] = _library_origin
     venv_sees_system_packages: Callable[[], bool | None] = _venv_sees_system_packages
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    which: Callable[[str], str | None] = shutil.which
+    lock_holder: Callable[[Path], int | None] = lock.holder
 
 
 def check_model(probes: Probes) -> Finding:
@@ -191,6 +197,16 @@ def check_pin_factory(probes: Probes) -> tuple[Finding, Any]:
         seen = (f"$GPIOZERO_PIN_FACTORY={forced} did not load ({exc})" if forced
                 else f"gpiozero found none ({type(exc).__name__})"
                 + (f": {tried}" if tried else ""))
+        model = probes.read_model()
+        if model is None or "Raspberry Pi" not in model:  # nothing to install: no GPIO here
+            return Finding("pin factory", Verdict.INFO,
+                           f"{seen}; off a Pi none is needed: `companion run` uses mock pins"), None
+        lgpio = probes.library_origin("lgpio")
+        if lgpio is not None:  # installed and importable: it is the chip it cannot open
+            return Finding("pin factory", Verdict.FIX, seen,
+                           f"lgpio is installed ({lgpio}) but could not open the GPIO chip: "
+                           "check that /dev/gpiochip0 exists and that this user is in the gpio "
+                           "group (sudo usermod -aG gpio $USER, log in again)"), None
         return Finding("pin factory", Verdict.FIX, seen, _apt_fix(probes)), None
     cls = type(factory).__name__
     name, library = FACTORY_NAMES.get(cls, (cls, ""))
@@ -297,15 +313,37 @@ def check_service(probes: Probes) -> Finding:
                    f"sudo systemctl start {SERVICE}; journalctl -u {SERVICE} -e says why")
 
 
-def check_games(conf: Mapping[str, Any]) -> Finding:
-    """The saved games: how many finished (won), abandoned (ended from the pause menu),
+def state_folder(conf: Mapping[str, Any], origins: Mapping[str, str], probes: Probes) -> tuple[Path, str]:
+    """The folder of the saved games the service uses, and where that came from:
+    ``journal.dir`` (of the config file named, or the command line), else
+    ``$STATE_DIRECTORY``, else the service's own folder (:data:`SERVICE_STATE_DIR`,
+    when it exists: the unit sets ``$STATE_DIRECTORY`` only for the service), else the
+    default of a person's ``companion run`` (``~/.local/state/board-companion``)."""
+    if conf["journal.dir"]:
+        origin = origins.get("journal.dir", "")
+        where = "the command line" if origin in ("", "command line") else origin
+        return Path(conf["journal.dir"]), f"journal.dir of {where}"
+    state = probes.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]), "$STATE_DIRECTORY"
+    if probes.path_exists(SERVICE_STATE_DIR):
+        return Path(SERVICE_STATE_DIR), "the service's StateDirectory"
+    return Path(cfg.default_state_dir()), "the default"
+
+
+def check_games(conf: Mapping[str, Any], origins: Mapping[str, str] | None = None,
+                probes: Probes | None = None) -> Finding:
+    """The saved games in the service's state folder (:func:`state_folder`, named with
+    where it came from): how many finished (won), abandoned (ended from the pause menu),
     unfinished (to resume) and damaged (read only: nothing is repaired or renamed
-    here), and how many set-aside copies are kept."""
-    directory = Path(conf["journal.dir"] or cfg.default_state_dir())
+    here), how many set-aside copies are kept, and the process that holds the folder
+    (``companion run`` writes its id into ``companion.lock``)."""
+    probes = probes or Probes()
+    directory, origin = state_folder(conf, origins or {}, probes)
     if not directory.exists():
-        return Finding("saved games", Verdict.INFO, f"none yet ({directory} does not exist)")
+        return Finding("saved games", Verdict.INFO, f"none yet ({directory}, {origin}, does not exist)")
     if not os.access(directory, os.W_OK):
-        return Finding("saved games", Verdict.FIX, f"{directory} is not writable",
+        return Finding("saved games", Verdict.FIX, f"{directory} ({origin}) is not writable",
                        "games could not be saved: check its owner (the service's user)")
     finished = abandoned = unfinished = damaged = 0
     for path in directory.glob("*" + SUFFIX):
@@ -324,9 +362,12 @@ def check_games(conf: Mapping[str, Any]) -> Finding:
             unfinished += 1
     kept = sum(1 for p in directory.glob("*" + SUFFIX + ".*")
                if p.name.split(SUFFIX, 1)[1].startswith((DAMAGED, UNUSABLE)))
-    seen = f"{finished} finished, {abandoned} abandoned, {unfinished} unfinished in {directory}"
+    seen = f"{finished} finished, {abandoned} abandoned, {unfinished} unfinished in {directory} ({origin})"
     if kept:
         seen += f"; {kept} set-aside copies (*{DAMAGED}, *{UNUSABLE}) kept"
+    pid = probes.lock_holder(directory)
+    if pid is not None:
+        seen += f"; in use by process {pid} (a running companion: `ps -p {pid}` names it)"
     if damaged:
         return Finding("saved games", Verdict.INFO, f"{seen}; {damaged} damaged",
                        "at its next start the companion keeps a copy of each damaged journal, "
@@ -334,9 +375,43 @@ def check_games(conf: Mapping[str, Any]) -> Finding:
     return Finding("saved games", Verdict.OK, seen)
 
 
-def diagnose(conf: Mapping[str, Any], probes: Probes | None = None) -> list[Finding]:
-    """Every check, in the order a person wiring the box needs them."""
+SPEECH_PROGRAMS = (("espeak-ng", "espeak-ng"), ("aplay", "alsa-utils"))
+"""The programs speech runs (``espeak-ng --stdout | aplay``) and their Debian packages."""
+
+
+def check_speech(conf: Mapping[str, Any], origins: Mapping[str, str], probes: Probes) -> Finding:
+    """With speech on: espeak-ng and aplay on ``$PATH``. On as the service sees it: the
+    command line's ``--speech.enabled``, else Speech as the box's Settings saved it in
+    the state folder (read only: a bad file is left alone), else the config file's."""
+    enabled, where = bool(conf["speech.enabled"]), origins.get("speech.enabled", "default")
+    if where != "command line":
+        from companion.app.settings import FILE_NAME
+
+        saved = state_folder(conf, origins, probes)[0] / FILE_NAME
+        try:
+            kept = cfg.load_file(saved) if saved.is_file() else {}
+        except cfg.ConfigError:
+            kept = {}  # the service sets it aside at its next start and says so
+        if "speech.enabled" in kept:
+            enabled, where = bool(kept["speech.enabled"]), "the box's Settings"
+    if not enabled:
+        return Finding("speech", Verdict.INFO, "off (Settings > Speech, or speech.enabled)")
+    found = {program: probes.which(program) for program, _ in SPEECH_PROGRAMS}
+    missing = [(program, package) for program, package in SPEECH_PROGRAMS if found[program] is None]
+    if missing:
+        return Finding("speech", Verdict.FIX,
+                       f"on ({where}), but not on $PATH: {', '.join(p for p, _ in missing)}",
+                       "sudo apt install " + " ".join(dict.fromkeys(k for _, k in missing)))
+    return Finding("speech", Verdict.OK,
+                   f"on ({where}): " + ", ".join(f"{p} at {found[p]}" for p, _ in SPEECH_PROGRAMS))
+
+
+def diagnose(conf: Mapping[str, Any], probes: Probes | None = None,
+             origins: Mapping[str, str] | None = None) -> list[Finding]:
+    """Every check, in the order a person wiring the box needs them; ``origins`` (of
+    :func:`companion.app.config.resolve`) says where each setting came from."""
     probes = probes or Probes()
+    origins = origins or {}
     factory_finding, factory = check_pin_factory(probes)
     findings = [
         check_model(probes),
@@ -345,7 +420,8 @@ def diagnose(conf: Mapping[str, Any], probes: Probes | None = None) -> list[Find
         check_buttons(conf, factory),
         check_shaker(conf, probes),
         check_service(probes),
-        check_games(conf),
+        check_speech(conf, origins, probes),
+        check_games(conf, origins, probes),
     ]
     if factory is not None:
         factory.close()

@@ -100,6 +100,48 @@ class StateLock:
         self.release()
 
 
+def holder(directory: Path, proc_locks: Path = Path("/proc/locks")) -> int | None:
+    """The id of the process that holds ``directory``'s lock, or ``None`` when no process
+    does (or there is no lock file). Read-only: the kernel's table of locks
+    (``proc_locks``, Linux) is searched for the lock file's inode, so the lock is never
+    taken, not even for a moment (a service starting at that instant is not refused).
+    Where that table cannot be read, the lock is tried without waiting and let go at once,
+    and the id is the one the holder wrote into the file."""
+    path = directory / LOCK_NAME
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    device = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    try:
+        table = proc_locks.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return _tried(path)
+    for line in table.splitlines():
+        fields = line.split()  # "1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF"
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].lower() == device:
+            return int(fields[4]) if fields[4].isdigit() else None
+    return None
+
+
+def _tried(path: Path) -> int | None:
+    """The holder's id written in ``path`` if its lock cannot be taken now, else ``None``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _pid_in(fd)
+        return None
+    finally:
+        os.close(fd)
+
+
 def _pid_in(fd: int) -> int | None:
     """The process id written in the lock file, or ``None``."""
     try:
@@ -109,4 +151,4 @@ def _pid_in(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-__all__ = ["LOCK_NAME", "StateFolderInUseError", "StateLock"]
+__all__ = ["LOCK_NAME", "StateFolderInUseError", "StateLock", "holder"]

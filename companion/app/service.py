@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import logging
 import queue
-import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,7 +55,10 @@ directory): ``<game id>*.toml``, ``<game id>-decks*.toml`` for the Cretan decks.
 
 
 def secure_draw(implement: Implement, n: int) -> Throw:
-    """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`)."""
+    """Draw a throw with the operating system's randomness (:func:`secrets.randbelow`;
+    imported at the first throw: the menu, drawn first, needs no hashing modules)."""
+    import secrets
+
     return implement.draw(secrets.randbelow)
 
 
@@ -253,9 +255,11 @@ class Service:
         # walks it (without this, one in a demo game of Cretan Labyrinth takes 11-14 ms
         # of CPU on an x86 desktop, several times that on a Pi: more than a cursor
         # step's time on the bus; benchmarks/service_latency.py). Garbage first, so
-        # that none is kept for good.
+        # that none is kept for good. `companion run` holds the collector until here
+        # (cli.cmd_run): from now on it runs.
         gc.collect()
         gc.freeze()
+        gc.enable()
         self._arm_sleep()
         self.ready.set()
         self.notifier.ready(status="showing the first screen")

@@ -19,9 +19,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from companion.app.events import WorkDone, WorkFailed
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,7 @@ class Worker:
 
     def __init__(self, executor: Executor | None = None) -> None:
         self._executor = executor
+        self._threaded = False
         self._reserve: Callable[[], None] | None = None
         self._deliver: Callable[[WorkDone], None] | None = None
         self._done: list[WorkDone] = []
@@ -45,13 +49,25 @@ class Worker:
 
     @classmethod
     def threaded(cls) -> Worker:
-        """A worker with one thread of its own (jobs run one at a time, in order)."""
-        return cls(ThreadPoolExecutor(max_workers=1, thread_name_prefix="companion-worker"))
+        """A worker with one thread of its own (jobs run one at a time, in order),
+        started with the first job: the menu, drawn first, needs none (nor
+        :mod:`concurrent.futures`, imported then)."""
+        worker = cls()
+        worker._threaded = True
+        return worker
 
     @property
     def inline(self) -> bool:
         """Whether jobs run at once on the caller's thread."""
-        return self._executor is None or self._deliver is None
+        return (self._executor is None and not self._threaded) or self._deliver is None
+
+    def _thread(self) -> Executor | None:
+        """The executor, made now for a :meth:`threaded` worker's first job."""
+        if self._executor is None and self._threaded:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="companion-worker")
+        return self._executor
 
     def connect(self, reserve: Callable[[], None], deliver: Callable[[WorkDone], None]) -> None:
         """Hand results to ``deliver`` (the service's queue, from the worker's thread);
@@ -62,7 +78,7 @@ class Worker:
     def submit(self, ticket: int, job: Job) -> None:
         """Run ``job`` for the request numbered ``ticket``; its result (or a
         :class:`~companion.app.events.WorkFailed` when it raises) comes back as an event."""
-        executor, deliver = self._executor, self._deliver
+        executor, deliver = (self._thread() if self._deliver is not None else self._executor), self._deliver
         if executor is None or deliver is None:
             result = _run(ticket, job)
             with self._lock:
@@ -86,6 +102,7 @@ class Worker:
     def close(self) -> None:
         """Stop taking jobs; a job not yet begun is cancelled (a search under way ends
         within its budget). Idempotent."""
+        self._threaded = False  # no thread made after this
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
 

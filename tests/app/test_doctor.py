@@ -14,7 +14,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.app import config as cfg
-from companion.app.doctor import Probes, Verdict, diagnose
+from companion.app.doctor import Finding, Probes, Verdict, diagnose
 
 
 @pytest.fixture
@@ -32,6 +32,9 @@ def healthy(factory: MockFactory, **changes: Any) -> Probes:
         find_shaker=lambda: "/dev/ttyACM0",
         systemctl=lambda *args: (0, "active"),
         path_exists=lambda path: True,
+        library_origin=lambda module: None,
+        which=lambda program: f"/usr/bin/{program}",
+        environ={},
     )
     for name, value in changes.items():
         setattr(probes, name, value)
@@ -49,8 +52,13 @@ def verdicts(findings: list[Any]) -> dict[str, Verdict]:
     return {f.what: f.verdict for f in findings}
 
 
+def finding(findings: list[Finding], what: str) -> Finding:
+    return next(f for f in findings if f.what == what)
+
+
 def test_a_healthy_box_is_all_ok(tmp_path: Path, factory: MockFactory) -> None:
-    findings = diagnose(conf(tmp_path, **{"throw.source": "serial-shaker"}), healthy(factory))
+    findings = diagnose(conf(tmp_path, **{"throw.source": "serial-shaker", "speech.enabled": True}),
+                        healthy(factory))
     assert verdicts(findings) == {
         "Pi model": Verdict.OK,
         "pin factory": Verdict.OK,
@@ -58,6 +66,7 @@ def test_a_healthy_box_is_all_ok(tmp_path: Path, factory: MockFactory) -> None:
         "buttons": Verdict.OK,
         "shaker": Verdict.OK,
         "service": Verdict.OK,
+        "speech": Verdict.OK,
         "saved games": Verdict.OK,
     }
     assert findings[0].line() == "OK    Pi model: Raspberry Pi 5 Model B Rev 1.0"
@@ -128,7 +137,7 @@ def test_off_a_pi_it_reports_without_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert done.returncode in (0, 1)
     heads = [line.split()[0] for line in done.stdout.splitlines() if not line.startswith(" ")]
-    assert len(heads) == 7 and set(heads) <= {"OK", "FIX", "INFO"}
+    assert len(heads) == 8 and set(heads) <= {"OK", "FIX", "INFO"}
 
 
 def test_saved_games_with_a_journal_nested_too_deeply(tmp_path: Path, factory: MockFactory) -> None:
@@ -139,7 +148,7 @@ def test_saved_games_with_a_journal_nested_too_deeply(tmp_path: Path, factory: M
     path = tmp_path / "20260101-000000-senet-tait.journal"
     path.write_bytes(b"%08x %s\n" % (zlib.crc32(body), body))
     (tmp_path / "20250101-000000-senet-tait.journal.damaged.1").write_bytes(b"x")
-    games = diagnose(conf(tmp_path), healthy(factory))[6]
+    games = finding(diagnose(conf(tmp_path), healthy(factory)), "saved games")
     assert games.verdict is Verdict.INFO
     assert games.seen.endswith("; 1 set-aside copies (*.damaged, *.unusable) kept; 1 damaged")
     assert path.exists()  # the doctor only reads
@@ -206,7 +215,9 @@ def test_none_found_says_why_each_failed_and_a_venv_blind_to_apt_is_the_fix() ->
         raise NoPinFactory("BadPinFactory: Unable to load any default pin factory!",
                            ["lgpio: No module named 'lgpio'", "rpigpio: No module named 'RPi'"])
 
-    found, factory = check_pin_factory(pin_probes(pin_factory=none, venv_sees_system_packages=lambda: False))
+    found, factory = check_pin_factory(pin_probes(
+        pin_factory=none, venv_sees_system_packages=lambda: False, library_origin=lambda module: None,
+        read_model=lambda: "Raspberry Pi 4 Model B Rev 1.5"))
     assert factory is None and found.verdict is Verdict.FIX
     assert found.seen == ("gpiozero found none (NoPinFactory): lgpio: No module named 'lgpio'; "
                           "rpigpio: No module named 'RPi'")
@@ -268,7 +279,7 @@ def test_saved_games_tell_abandoned_from_unfinished_and_damage_prints_no_log_lin
     with damaged.path.open("ab") as fh:
         fh.write(b"0badc0de {\"n\": 1}\n")
 
-    games = diagnose(conf(tmp_path), healthy(factory))[6]
+    games = finding(diagnose(conf(tmp_path), healthy(factory)), "saved games")
     assert games.seen.startswith(f"1 finished, 2 abandoned, 1 unfinished in {tmp_path}")
     assert games.seen.endswith("; 1 damaged")
     done = subprocess.run(
@@ -277,3 +288,127 @@ def test_saved_games_tell_abandoned_from_unfinished_and_damage_prints_no_log_lin
     )
     assert "1 finished, 2 abandoned, 1 unfinished" in done.stdout
     assert done.stderr == ""  # the damage is the report's line, not a log line too
+
+
+# --- the gaps left in issue 23's doctor ------------------------------------------------
+
+
+def no_factory() -> Any:
+    from companion.app.doctor import NoPinFactory
+
+    raise NoPinFactory("BadPinFactory: Unable to load any default pin factory!",
+                       ["lgpio: can't open gpiochip", "rpigpio: No module named 'RPi'"])
+
+
+def test_off_a_pi_no_pin_library_is_needed_and_none_is_suggested() -> None:
+    """Was: off a Pi, FIX and `sudo apt install python3-lgpio`, even with lgpio importing
+    fine (and the exit status 1 for it)."""
+    from companion.app.doctor import check_pin_factory
+
+    for origin in ("/opt/venv/lib/python3.11/site-packages", None):
+        found, factory = check_pin_factory(pin_probes(
+            pin_factory=no_factory, read_model=lambda: None, library_origin=lambda module, o=origin: o))
+        assert factory is None and found.verdict is Verdict.INFO
+        assert "apt" not in found.fix and "apt" not in found.seen
+        assert found.seen.endswith("off a Pi none is needed: `companion run` uses mock pins")
+
+
+def test_on_a_pi_an_installed_lgpio_that_cannot_open_the_chip_is_not_told_to_install_it() -> None:
+    from companion.app.doctor import check_pin_factory
+
+    found, _ = check_pin_factory(pin_probes(
+        pin_factory=no_factory, read_model=lambda: "Raspberry Pi 5 Model B Rev 1.0",
+        library_origin=lambda module: "/usr/lib/python3/dist-packages" if module == "lgpio" else None))
+    assert found.verdict is Verdict.FIX
+    assert "apt install" not in found.fix
+    assert found.fix.startswith("lgpio is installed (/usr/lib/python3/dist-packages) but could not "
+                                "open the GPIO chip")
+    assert "gpio group" in found.fix
+
+
+def test_saved_games_are_read_where_the_config_file_says_and_the_line_says_so(tmp_path: Path) -> None:
+    """Was: the line named only the folder, not that it came from --config FILE."""
+    state = tmp_path / "state"
+    state.mkdir()
+    config = tmp_path / "box.toml"
+    config.write_text(f'[journal]\ndir = "{state}"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "doctor", "--config", str(config)],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**__import__("os").environ, "XDG_STATE_HOME": str(tmp_path / "elsewhere")},
+    )
+    line = next(x for x in done.stdout.splitlines() if "saved games" in x)
+    assert line.endswith(f"0 unfinished in {state} (journal.dir of {config})"), line
+
+
+def test_without_journal_dir_the_service_s_state_folder_is_read_not_the_user_s(
+    tmp_path: Path, factory: MockFactory
+) -> None:
+    """The unit's StateDirectory (/var/lib/board-companion) reaches the service as
+    $STATE_DIRECTORY, which a person's shell does not have: the doctor read
+    ~/.local/state/board-companion instead, where the service writes nothing."""
+    from companion.app.doctor import SERVICE_STATE_DIR
+
+    settings = conf(tmp_path, **{"journal.dir": ""})
+    games = finding(diagnose(settings, healthy(factory)), "saved games")
+    assert f"{SERVICE_STATE_DIR}, the service's StateDirectory" in games.seen
+    given = finding(diagnose(settings, healthy(factory, environ={"STATE_DIRECTORY": str(tmp_path)})),
+                    "saved games")
+    assert given.seen.endswith(f"in {tmp_path} ($STATE_DIRECTORY)")
+    nothing = healthy(factory, path_exists=lambda path: path != SERVICE_STATE_DIR)
+    default = finding(diagnose(settings, nothing), "saved games")
+    assert f"{cfg.default_state_dir()}, the default" in default.seen
+
+
+def test_the_saved_games_line_names_the_process_holding_the_folder(tmp_path: Path, factory: MockFactory) -> None:
+    """Was: a running companion's lock was not mentioned (app/lock.py writes its pid)."""
+    import os
+
+    from companion.app.lock import StateLock, holder
+
+    free = finding(diagnose(conf(tmp_path), healthy(factory)), "saved games")
+    assert "in use" not in free.seen
+    with StateLock(tmp_path):
+        assert holder(tmp_path) == os.getpid()
+        held = finding(diagnose(conf(tmp_path), healthy(factory)), "saved games")
+    assert held.seen.endswith(f"; in use by process {os.getpid()} (a running companion: "
+                              f"`ps -p {os.getpid()}` names it)")
+    assert holder(tmp_path) is None  # let go: the file stays, nobody holds it
+
+
+def test_the_holder_is_found_without_taking_the_lock_where_proc_locks_cannot_be_read(tmp_path: Path) -> None:
+    import os
+
+    from companion.app.lock import StateLock, holder
+
+    with StateLock(tmp_path):
+        assert holder(tmp_path, proc_locks=tmp_path / "no-such-table") == os.getpid()
+    assert holder(tmp_path, proc_locks=tmp_path / "no-such-table") is None
+
+
+def test_speech_on_needs_espeak_ng_and_aplay(tmp_path: Path, factory: MockFactory) -> None:
+    """Was: no speech check at all."""
+    off = finding(diagnose(conf(tmp_path), healthy(factory)), "speech")
+    assert off.verdict is Verdict.INFO and off.seen.startswith("off")
+    no_aplay = healthy(factory, which=lambda program: None if program == "aplay" else f"/usr/bin/{program}")
+    on = finding(diagnose(conf(tmp_path, **{"speech.enabled": True}), no_aplay,
+                          origins={"speech.enabled": "command line"}), "speech")
+    assert on.verdict is Verdict.FIX
+    assert on.seen == "on (command line), but not on $PATH: aplay"
+    assert on.fix == "sudo apt install alsa-utils"
+    neither = healthy(factory, which=lambda program: None)
+    assert finding(diagnose(conf(tmp_path, **{"speech.enabled": True}), neither), "speech").fix == (
+        "sudo apt install espeak-ng alsa-utils")
+
+
+def test_speech_turned_on_in_the_box_s_settings_is_checked(tmp_path: Path, factory: MockFactory) -> None:
+    import dataclasses
+
+    from companion.app.settings import Prefs, SavedSettings
+
+    SavedSettings(tmp_path).save(dataclasses.replace(Prefs.from_config(cfg.defaults()), speech=True))
+    found = finding(diagnose(conf(tmp_path), healthy(factory, which=lambda program: None)), "speech")
+    assert found.verdict is Verdict.FIX and found.seen.startswith("on (the box's Settings)")
+    (tmp_path / "settings.toml").write_text("not toml [")
+    assert finding(diagnose(conf(tmp_path), healthy(factory)), "speech").verdict is Verdict.INFO
+    assert (tmp_path / "settings.toml").read_text() == "not toml ["  # read only

@@ -95,6 +95,29 @@ def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> N
         parts.service.close()
 
 
+def test_the_collector_held_through_start_up_runs_again_after_the_first_frame(
+    tmp_path: Path, mock_factory: Any
+) -> None:
+    """`companion run` holds the garbage collector until the first frame (cli.cmd_run);
+    the service lets it run from there, frozen start-up and all."""
+    import gc
+
+    parts = build(config(tmp_path), pin_factory=mock_factory)
+    loop = threading.Thread(target=parts.service.run)
+    gc.disable()
+    try:
+        loop.start()
+        assert parts.service.ready.wait(5)
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        from companion.app.events import Quit
+
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+
+
 def test_systemd_is_told_when_the_service_is_ready_and_stopping(
     tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

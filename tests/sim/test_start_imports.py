@@ -41,3 +41,20 @@ def test_the_menu_is_drawn_before_any_game_engine_is_imported() -> None:
                "companion.ai")
     assert _web(start.modules, engines) == []
     assert "companion.rules.registry" in start.modules  # the menu's list of games
+
+
+LATER = ("companion.ui.games.boards.model", "companion.ui.games.boards.pixels",
+         "companion.ui.games.boards.svg", "companion.ui.games.boards.words", "html",
+         "secrets", "hashlib", "hmac", "concurrent.futures")
+"""Imported when first needed, not for the menu: a board's model and drawing (the first
+board shown), the SVG sketch and its HTML escaping (the web page's), the hashing modules
+of :mod:`secrets` (the first throw drawn), the worker's thread pool (the computer's
+first move or a hint)."""
+
+
+def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool() -> None:
+    """Was: all of these came with the start (1.70x its import floor in CPU; see
+    benchmarks/start_time.py)."""
+    start = run_start(80, 24)
+    floor = floor_start().modules
+    assert _web(start.modules - floor, LATER) == []

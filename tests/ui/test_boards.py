@@ -17,6 +17,7 @@ import random
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from PIL import Image, ImageChops
@@ -32,6 +33,8 @@ from companion.ui.games.boards import (
     pieces_in_words,
 )
 from companion.ui.games.boards import labyrinth as labyrinth_board
+from companion.ui.render import board_size
+from companion.ui.view import View
 
 REFERENCE = Path(__file__).parent / "reference" / "boards"
 README_COPIES = Path(__file__).parents[2] / "docs" / "screens"
@@ -39,6 +42,8 @@ README_PICTURES = ("senet-tait-move", "senet-sticks-mid", "labyrinth-move", "cre
 """The pictures shown (enlarged three times) in the README."""
 UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
 SMALL = (128, 32)
+PAGE = board_size(View("board", "Title", hint="OK: back"), (128, 64))
+"""What the board gets on its page of a 128x64 panel: between the title and the key line."""
 
 
 def step(state: State, rng: random.Random) -> None:
@@ -156,6 +161,14 @@ def pictures() -> dict[str, Picture]:
         "cretan-labyrinth-move-blink": lambda: draw_board(board_model(s := cretan(), highlight=first_move(s)), blink=True),
         "cretan-labyrinth-mid-128x32": lambda: draw_board(board_model(cretan()), SMALL),
         "cretan-labyrinth-inventories": lambda: draw_inventories(board_model(cretan())),
+        # the board pages of a 128x64 panel, as the box shows them (issue 23's gap)
+        "senet-tait-page": lambda: draw_board(board_model(tait()), PAGE),
+        "senet-tait-page-enter": lambda: draw_board(board_model(
+            s := until("senet-tait", 2, 7, lambda s: any(m.kind == "enter" for m in s.legal_moves()) and len(s.history) > 20),
+            highlight=next(m for m in s.legal_moves() if m.kind == "enter")), PAGE),
+        "senet-sticks-page": lambda: draw_board(board_model(s := sticks(), highlight=board_move(s)), PAGE),
+        "labyrinth-page": lambda: draw_board(board_model(lab4()), PAGE),
+        "cretan-labyrinth-page": lambda: draw_board(board_model(cretan()), PAGE),
     }
 
 
@@ -472,3 +485,125 @@ def test_boards_of_one_position_are_equal_and_hash_alike() -> None:
     a, b = board_model(state, highlight=move), board_model(state.copy(), highlight=move)
     assert a == b and hash(a) == hash(b)
     assert a != board_model(state)
+
+
+# ------------------------------------------------- the board pages of a 128x64 panel
+
+
+class Drawn:
+    """The texts a board module draws (its ``draw_text`` and ``tiny`` watched), with where."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: object) -> None:
+        self.texts: list[tuple[int, int, str]] = []
+        for name in ("draw_text", "tiny", "centred_text"):
+            original = getattr(module, name, None)
+            if original is None:
+                continue
+            monkeypatch.setattr(module, name, self._watch(name, original))
+
+    def _watch(self, name: str, original: Callable[..., object]) -> Callable[..., object]:
+        def watched(image: Image.Image, *args: object, **kwargs: object) -> object:
+            where: Any = args[0]
+            if name == "tiny":  # tiny(image, x, y, text)
+                x, y, text = where, cast(int, args[1]), args[2]
+            else:  # draw_text(image, (x, y), text); centred_text(image, box, text)
+                x, y, text = where[0], where[1], args[1]
+            self.texts.append((int(x), int(y), str(text)))
+            return original(image, *args, **kwargs)
+        return watched
+
+    def words(self) -> list[str]:
+        return [t for _x, _y, t in self.texts]
+
+
+def test_the_page_is_the_room_between_the_title_and_the_key_line() -> None:
+    assert PAGE == (128, 44)
+
+
+def senet_counts(state: State) -> list[str]:
+    """What the line under the Tait board should say: the plinth's counts, then the off ones."""
+    pieces = state.pieces()
+    return [str(sum(1 for p in pieces if p.player == side and p.zone is zone))
+            for zone in (PieceZone.OUTSIDE, PieceZone.OFF) for side in (0, 1)]
+
+
+def test_the_senet_board_page_says_how_many_pieces_are_on_the_plinth_and_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: the page (128 x 44) drew the 30 squares only; where the pieces off the board
+    were, only Game status said (issue 23, item 1's cost)."""
+    from companion.ui.games.boards import senet_tait as tait_board
+
+    state = until("senet-tait", 2, 7, lambda s: len(s.history) >= 350 and any(
+        p.zone is PieceZone.OFF for p in s.pieces()))
+    drawn = Drawn(monkeypatch, tait_board)
+    draw_board(board_model(state), PAGE)
+    below = [(x, t) for x, y, t in drawn.texts if y > 3 * 11]
+    words = [t for _x, t in below]
+    plinth, off = senet_counts(state)[:2], senet_counts(state)[2:]
+    assert words == ["plinth", *plinth, "off", *off]
+    assert all(x + len(t) * 6 - 1 <= PAGE[0] for x, t in below), "the line runs off the panel"
+    on_board = sum(1 for p in state.pieces() if p.zone is PieceZone.BOARD)
+    assert on_board + sum(map(int, words[1:3] + words[4:])) == 10  # every piece is somewhere
+
+
+def test_the_senet_page_line_fits_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.i18n import _, languages, set_language
+    from companion.ui.games.boards import senet_tait as tait_board
+
+    state = tait_moving()
+    try:
+        for code in languages():
+            set_language(code)
+            drawn = Drawn(monkeypatch, tait_board)
+            draw_board(board_model(state), PAGE)
+            below = [(x, t) for x, y, t in drawn.texts if y > 3 * 11]
+            assert [t for _x, t in below][::3] == [_("plinth"), _("off")], code  # whole words
+            assert all(x + len(t) * 6 - 1 <= PAGE[0] for x, t in below), code
+    finally:
+        set_language("en")
+
+
+def test_entering_from_the_plinth_inverts_the_plinth_count_on_the_page_too() -> None:
+    state = until("senet-tait", 2, 7, lambda s: any(m.kind == "enter" for m in s.legal_moves()))
+    move = next(m for m in state.legal_moves() if m.kind == "enter")
+    box = cell_box(draw_board(board_model(state), PAGE), draw_board(board_model(state, highlight=move), PAGE))
+    assert box is not None and box[3] > 3 * 11 + 1, "the line under the board changes"
+
+
+def test_the_labyrinth_page_shows_two_rows_of_fields_and_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: one row of 8 fields over the counts, the rest of the page blank."""
+    state = after("labyrinth", 4, 2, 160)
+    drawn = Drawn(monkeypatch, labyrinth_board)
+    draw_board(board_model(state), PAGE)
+    # a field's number at its top (a jump's target or a trap's turns sit lower, by the token)
+    numbers = [int(t) for x, y, t in drawn.texts if t.isdigit() and y % labyrinth_board.PITCH_Y_SMALL == 2]
+    first = labyrinth_board.window(board_model(state), 16)
+    assert numbers[:16] == list(range(first, first + 16))
+    assert any(t.startswith("Out") for t in drawn.words())  # the pieces outside, still said
+
+
+def test_the_cretan_page_names_its_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: no column letters on the page, while the squares beside it say 'e9'."""
+    from companion.ui.games.boards import cretan_labyrinth as cretan_board
+
+    state = after("cretan-labyrinth", 4, 1, 120)
+    drawn = Drawn(monkeypatch, cretan_board)
+    draw_board(board_model(state), PAGE)
+    letters = [t for x, y, t in drawn.texts if y == 0 and len(t) == 1 and t.isalpha()]
+    assert len(letters) == 8 and "".join(letters) in "abcdefghijklmnopqrstuvwxyz"
+    rows = [t for x, y, t in drawn.texts if x < 12 and t.isdigit()]
+    assert len(rows) == 4
+
+
+def test_the_casting_stick_page_numbers_its_squares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: squares of 8 pixels (7 inside) drew no numbers, no Sun and no river."""
+    from companion.ui.games.boards import senet_sticks as sticks_board
+
+    state = after("senet-sticks", 2, 3, 40)
+    board = board_model(state)
+    drawn = Drawn(monkeypatch, sticks_board)
+    draw_board(board, PAGE)
+    occupied = {p.square for p in board.pieces if p.zone is PieceZone.BOARD}
+    plain = [c.label for c in board.cells if c.square not in occupied and not c.marks]
+    assert plain and set(plain) <= set(drawn.words())

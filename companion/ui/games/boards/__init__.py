@@ -14,17 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any
 
 from companion.rules import IllegalMoveError, Move, PieceZone, State
-from companion.rules.core import Square
 
 from .entry import entry_class
-from .model import Board, Cell, Highlight, Mark, Piece, Side
-from .pixels import check_size
-from .svg import board_svg
-from .words import pieces_in_words_of
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from companion.rules.core import Square
+
+    from .model import Board, Cell, Highlight, Mark, Piece, Side
+
+# The model, the pixels, the words and the SVG are imported when first used, not with
+# the package: the menu that `companion run` draws first needs none of them (a game's
+# presenter, imported with companion.ui.games, reaches this package through entry.py).
+_MODEL_NAMES = frozenset({"Board", "Cell", "Highlight", "Mark", "Piece", "Side"})
+
+
+def __getattr__(name: str) -> Any:
+    """``Board``, ``Cell``, ... from :mod:`.model`, imported on first use."""
+    if name in _MODEL_NAMES:
+        from . import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Board",
@@ -104,6 +119,8 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
 
     :raises ValueError: ``size`` under 64 x 32 pixels, or a game with no picture.
     """
+    from .pixels import check_size
+
     size = check_size(size)
     return entry_class(board.game).draw(board, size, blink)
 
@@ -111,6 +128,8 @@ def draw_board(board: Board, size: tuple[int, int] = (128, 64), *, blink: bool =
 def inventory_pages(board: Board, size: tuple[int, int] = (128, 64)) -> int:
     """How many pages :func:`draw_inventories` needs on a panel of ``size`` (0 for a game
     whose players hold nothing: every game here but the Cretan Labyrinth)."""
+    from .pixels import check_size
+
     return entry_class(board.game).inventory_pages(board, check_size(size))
 
 
@@ -122,6 +141,8 @@ def draw_inventories(board: Board, size: tuple[int, int] = (128, 64), page: int 
     :raises ValueError: a game whose players hold nothing, a ``size`` under 64 x 32 pixels,
         or ``page`` outside ``0 .. inventory_pages() - 1``.
     """
+    from .pixels import check_size
+
     return entry_class(board.game).draw_inventories(board, check_size(size), page)
 
 
@@ -134,4 +155,14 @@ def pieces_in_words(state: State, width: int) -> list[str]:
 
     :raises ValueError: ``width`` under 12 characters.
     """
+    from .words import pieces_in_words_of
+
     return pieces_in_words_of(board_model(state), width)
+
+
+def board_svg(board: Board) -> str:
+    """The web page's sketch of ``board``: :func:`companion.ui.games.boards.svg.board_svg`
+    (imported on first use)."""
+    from .svg import board_svg as sketch
+
+    return sketch(board)

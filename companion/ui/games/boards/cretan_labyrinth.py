@@ -187,6 +187,18 @@ def _region(board: Board, rows: int, cols: int) -> tuple[int, int]:
     return max(0, min(top, height - rows)), max(0, min(left, width - cols))
 
 
+LETTERED_ROWS = 4
+"""The fewest rows drawn under the column letters: a panel lower than that shows the
+rows without the letters (a 32-pixel panel: three rows)."""
+
+
+def lettered(height: int) -> bool:
+    """Whether a picture ``height`` pixels high has the column letters above the region:
+    on a 64-pixel panel and on a board page (44 pixels between its title and key line:
+    four rows under the letters, the players' squares beside them say ``e9``)."""
+    return (height - PITCH - 1) // PITCH >= LETTERED_ROWS
+
+
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
     """The region around the player to act (or the previewed move), its column letters
     and row numbers, and every player's square (see the module docstring). On a
@@ -195,7 +207,7 @@ def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image |
     width, height = size
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)
-    tall = height >= 64
+    tall = lettered(height)
     gx, gy = LABEL_W, (PITCH if tall else 0)
     grid_h, grid_w = board.grid
     cols = max(1, min(grid_w, (width - PANEL_W - gx - 2) // PITCH))

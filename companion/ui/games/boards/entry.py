@@ -11,12 +11,14 @@ inventory pages and a player's place in words, each a class method.
 from __future__ import annotations
 
 import importlib
-
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from companion.rules import Move, State, game_class
 
-from .model import Board, Side
+if TYPE_CHECKING:  # the model is imported with the first board drawn, not with the menu
+    from PIL import Image
+
+    from .model import Board, Side
 
 
 class BoardPictures:

@@ -9,7 +9,8 @@ Knight's Orbit and the Millstone it declares.
 The model places the fields on a square spiral (field 1 at the top left corner,
 clockwise inwards, Elysium in the centre), a schematic of the round board for the web
 page. The OLED picture is a strip of the track that the players match by the field
-numbers: rows of 8 fields read left to right (three rows on a 64-pixel panel, one on
+numbers: rows of 8 fields read left to right (three rows on a 64-pixel panel, two on
+a board page between its title and key line, with the numbers in small digits, one on
 a 32-pixel panel) around the previewed move, or else the pieces of the player to act.
 Each field shows its number (inverted on a sanctuary), its pieces as tokens with their
 player's initial (dotted when trapped), or when empty what is special about it: an
@@ -193,6 +194,21 @@ PER_ROW = 8
 """Fields in a row of the strip."""
 PITCH_X = 16
 PITCH_Y = 18
+"""A row of the strip: the field's number in the font's 7-pixel glyphs, then a token."""
+PITCH_Y_SMALL = 17
+"""A row with the number in the 5-pixel digits: two rows and the counts on a board page
+(44 pixels between a title and a key line), where rows of :data:`PITCH_Y` leave one."""
+COUNT_H = 9
+"""Pixels of the line of counts under the strip."""
+
+
+def rows_of(height: int) -> tuple[int, int]:
+    """``(rows, pitch_y)`` of the strip on a panel ``height`` pixels high (with the line
+    of counts under it): up to three rows of :data:`PITCH_Y`, or of
+    :data:`PITCH_Y_SMALL` when that gives more."""
+    big = max(1, min(3, (height - COUNT_H) // PITCH_Y))
+    small = max(1, min(3, (height - 1 - COUNT_H) // PITCH_Y_SMALL))
+    return (small, PITCH_Y_SMALL) if small > big else (big, PITCH_Y)
 
 
 def window(board: Board, fields: int) -> int:
@@ -234,7 +250,7 @@ def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image |
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)
     per_row = min(PER_ROW, width // PITCH_X)
-    rows = max(1, min(3, (height - 9) // PITCH_Y))
+    rows, pitch_y = rows_of(height)
     first = window(board, per_row * rows)
     pieces = shown_pieces(board, blink)
     last = board.track_length
@@ -244,27 +260,31 @@ def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image |
         if f > last:
             break
         row, col = divmod(i, per_row)
-        x0, y0 = col * PITCH_X, row * PITCH_Y
+        x0, y0 = col * PITCH_X, row * pitch_y
         x1 = min(x0 + PITCH_X, width - 1)
-        y1 = y0 + PITCH_Y
+        y1 = y0 + pitch_y
         dr.rectangle((x0, y0, x1, y1), outline=1)
         _field(image, board.cell(f), board, pieces, (x0 + 1, y0 + 1, x1 - 1, y1 - 1))
         if f in inverted:
             invert(image, (x0 + 1, y0 + 1, x1 - 1, y1 - 1))
-    _counts(image, board, pieces, rows * PITCH_Y + 2, width)
+    _counts(image, board, pieces, rows * pitch_y + 2, width)
     return image
 
 
 def _field(image: Image.Image, cell: Cell, board: Board, pieces: list[Piece],
            inner: tuple[int, int, int, int]) -> None:
-    """One field: its number, then its pieces or its mark."""
+    """One field: its number (in the 5-pixel digits when the field is too low for the
+    font's), then its pieces or its mark."""
     x0, y0, x1, y1 = inner
     dr = ImageDraw.Draw(image)
+    band = 7 if y1 - y0 + 1 >= PITCH_Y - 1 else 6
     if cell.has(m.SANCTUARY):
-        dr.rectangle((x0, y0, x1, y0 + 7), fill=1)
-        centred_text(image, (x0, y0, x1, y0 + 7), cell.label, fill=0)
+        dr.rectangle((x0, y0, x1, y0 + band), fill=1)
+    fill = 0 if cell.has(m.SANCTUARY) else 1
+    if band == 7:
+        centred_text(image, (x0, y0, x1, y0 + 7), cell.label, fill=fill)
     else:
-        centred_text(image, (x0, y0, x1, y0 + 7), cell.label)
+        tiny(image, x0 + (x1 - x0 + 1 - tiny_width(cell.label)) // 2, y0 + 1, cell.label, fill=fill)
     ty = y1 - TOKEN_H + 1
     here = [p for p in pieces if p.zone is PieceZone.BOARD and p.square == cell.square]
     if here:

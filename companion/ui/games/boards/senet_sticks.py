@@ -185,7 +185,7 @@ def _geometry(board: Board, size: tuple[int, int]) -> tuple[int, int, int, int, 
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
     """The board as its data draws it (see the module docstring). On a 32-pixel panel a
     board taller than wide is turned a quarter, Player 1's Home Row at the left; squares
-    under 9 pixels show the plinths but no numbers nor marks. ``canvas``: draw into this
+    under 8 pixels (a 32-pixel panel) show the plinths but no numbers nor marks. ``canvas``: draw into this
     image (at least ``size``) instead of a new one."""
     height = size[1]
     image = canvas if canvas is not None else Image.new("1", size, 0)
@@ -209,7 +209,7 @@ def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image |
             d = min(x1 - x0, y1 - y0) - (1 if min(px, py) >= 8 else 2)
             cx, cy = x0 + (x1 - x0 - d + 1) // 2, y0 + (y1 - y0 - d + 1) // 2
             disc(dr, (cx, cy, cx + d, cy + d), board.sides[piece.player].filled)
-        elif min(px, py) >= 9:
+        elif min(px, py) >= 8:  # 7 pixels inside: the 5-pixel digits with a pixel above and below
             _mark_or_number(image, cell, inner)
     for square in highlighted_squares(board):
         if square in boxes:

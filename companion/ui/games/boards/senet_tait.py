@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_
+from companion.i18n import N_, _
 from companion.rules import Move, PieceZone
 from companion.rules.senet_tait import (
     HOUSE_OF_BEAUTY,
@@ -22,7 +22,7 @@ from companion.rules.senet_tait import (
     SQUARES,
     SenetTaitState,
 )
-from companion.ui.font import draw_text
+from companion.ui.font import CELL_W, clip, draw_text, text_width
 
 from . import model as m
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -115,11 +115,29 @@ def _highlight(state: SenetTaitState, move: Move | None) -> Highlight | None:
 # ------------------------------------------------------------------------ picture
 
 
+COUNT_LINE = 9
+"""Pixels of the line of counts below the board: the 7-pixel glyphs and a gap above."""
+PITCH_MIN = 11
+"""The smallest pitch beside a line of counts: squares 10 pixels high inside (the Ankh is 9)."""
+
+
+def _layout(height: int) -> tuple[int, int]:
+    """``(pitch_y, count lines)`` on a panel ``height`` pixels high: on 64 pixels and more
+    13-pixel rows and a line of counts per side; on a board page (44 pixels between a
+    title and a key line) rows of :data:`PITCH_MIN` and one line of counts for both;
+    on less, the rows alone."""
+    if height >= 64:
+        return 13, 2
+    if height >= 3 * PITCH_MIN + 1 + COUNT_LINE + 1:
+        return min(13, (height - 1 - COUNT_LINE - 1) // 3), 1
+    return (height - 1) // 3, 0
+
+
 def _pitches(size: tuple[int, int]) -> tuple[int, int, int]:
     """``(pitch_x, pitch_y, left)``: pixels from one grid line to the next, and the x of
     the board's left edge (the board is centred)."""
     width, height = size
-    pitch_y = 13 if height >= 64 else (height - 1) // 3
+    pitch_y = _layout(height)[0]
     pitch_x = min(12, (width - 1) // COLUMNS)
     return pitch_x, pitch_y, (width - (pitch_x * COLUMNS + 1)) // 2
 
@@ -133,10 +151,12 @@ def square_box(square: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
 
 
 def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image | None = None) -> Image.Image:
-    """The 3 x 10 board; below it (on a panel 64 pixels high or more) each side's
-    pieces on the plinth and off, the side to act pointed at. Empty squares show their
-    number in small digits, the three Houses their pictures. ``canvas``: draw into this
-    image (at least ``size``) instead of a new one."""
+    """The 3 x 10 board; below it how many pieces of each side are on the plinth and
+    off: on a panel 64 pixels high or more a line per side, the side to act pointed at;
+    on a board page (44 pixels high) one line for both, ``plinth ●5 ○3  off ●0 ○2``;
+    under that, none. Empty squares show their number in small digits, the three Houses
+    their pictures. ``canvas``: draw into this image (at least ``size``) instead of a
+    new one."""
     height = size[1]
     image = canvas if canvas is not None else Image.new("1", size, 0)
     dr = ImageDraw.Draw(image)
@@ -162,8 +182,11 @@ def draw(board: Board, size: tuple[int, int], blink: bool, canvas: Image.Image |
     for square in highlighted_squares(board):
         assert isinstance(square, int)
         invert(image, square_box(square, size))
-    if height >= 64:
+    lines = _layout(height)[1]
+    if lines == 2:
         _counts(image, board, pieces, board.grid[0] * pitch_y + 3, left)
+    elif lines == 1:
+        _count_line(image, board, pieces, board.grid[0] * pitch_y + 2, size[0])
     return image
 
 
@@ -179,7 +202,6 @@ def _counts(image: Image.Image, board: Board, pieces: list[Piece], top: int, lef
     """One line per side: its piece, then ``plinth 3  off 0``; the plinth or the off
     count inverted when the previewed move takes a piece from the plinth or bears one off."""
     dr = ImageDraw.Draw(image)
-    h = board.highlight
     for side in board.sides:
         y = top + side.player * 10
         if board.to_act == side.player:
@@ -187,13 +209,65 @@ def _counts(image: Image.Image, board: Board, pieces: list[Piece], top: int, lef
         _piece(dr, (left + 4, y - 1, left + 14, y + 8), side.filled)
         plinth = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.OUTSIDE)
         off = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.OFF)
-        parts = [("plinth", plinth, PieceZone.OUTSIDE), ("off", off, PieceZone.OFF)]
+        parts = [(_("plinth"), plinth, PieceZone.OUTSIDE), (_("off"), off, PieceZone.OFF)]
         x = left + 19
         for word, n, zone in parts:
             text = f"{word} {n}"
             draw_text(image, (x, y), text)
-            if h is not None and h.player == side.player and (
-                (h.src is None and h.src_zone is zone) or h.dst_zone is zone
-            ):
+            if _previewed(board, side.player, zone):
                 invert(image, (x - 1, y - 1, x + len(text) * 6 - 1, y + 7))
             x += (len(text) + 2) * 6
+
+
+def _previewed(board: Board, player: int, zone: PieceZone) -> bool:
+    """Whether the previewed move takes ``player``'s piece from ``zone`` or puts it there."""
+    h = board.highlight
+    return h is not None and h.player == player and (
+        (h.src is None and h.src_zone is zone) or h.dst_zone is zone
+    )
+
+
+SMALL_DISC = 7
+"""Pixels across a side's piece in the line of counts."""
+
+
+def _count_line(image: Image.Image, board: Board, pieces: list[Piece], y: int, width: int) -> None:
+    """One line under the board, ``plinth ●5 ○3  off ●0 ○2``: each zone's word, then per
+    side its piece and how many of its pieces are there; a count inverted when the
+    previewed move takes a piece from the plinth or bears one off. The gaps shrink when a
+    language's words are long; a word that still does not fit ends in the ellipsis."""
+    dr = ImageDraw.Draw(image)
+    groups = [(_("plinth"), PieceZone.OUTSIDE), (_("off"), PieceZone.OFF)]
+    counts = {
+        (side.player, zone): str(sum(1 for p in pieces if p.player == side.player and p.zone is zone))
+        for side in board.sides for _w, zone in groups
+    }
+    pair = sum(SMALL_DISC + 1 + text_width(counts[side.player, zone])
+               for side in board.sides for _w, zone in groups)
+    words = [w for w, _z in groups]
+    for gap, between in ((4, 7), (3, 5), (2, 3)):
+        need = sum(text_width(w) for w in words) + pair + gap * len(board.sides) * 2 + between
+        if need <= width:
+            break
+    else:  # still too long: the words share what is left, each clipped with the ellipsis
+        room = width - (pair + gap * len(board.sides) * 2 + between)
+        words = [clip(w, max(1, (room // 2 + 1) // CELL_W)) for w in words]
+    x = 0
+    for g, ((_w, zone), word) in enumerate(zip(groups, words, strict=True)):
+        if g:
+            x += between
+        draw_text(image, (x, y), word)
+        x += text_width(word)
+        for side in board.sides:
+            x += gap
+            box = (x, y, x + SMALL_DISC - 1, y + SMALL_DISC - 1)
+            if side.filled:
+                disc(dr, box, True)
+            else:  # a thick ring, as the board's double ring: a thin one reads as the letter O
+                dr.ellipse(box, outline=1, width=2)
+            text = counts[side.player, zone]
+            draw_text(image, (x + SMALL_DISC + 1, y), text)
+            end = x + SMALL_DISC + 1 + text_width(text)
+            if _previewed(board, side.player, zone):
+                invert(image, (x - 1, y - 1, end, y + 7))
+            x = end
