@@ -548,7 +548,7 @@ def test_the_senet_board_page_says_how_many_pieces_are_on_the_plinth_and_off(
 
 
 def test_the_senet_page_line_fits_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.i18n import _, languages, set_language
+    from companion.i18n import _, languages, pgettext, set_language
     from companion.ui.games.boards import senet_tait as tait_board
 
     state = tait_moving()
@@ -558,7 +558,7 @@ def test_the_senet_page_line_fits_in_every_language(monkeypatch: pytest.MonkeyPa
             drawn = Drawn(monkeypatch, tait_board)
             draw_board(board_model(state), PAGE)
             below = [(x, t) for x, y, t in drawn.texts if y > 3 * 11]
-            assert [t for _x, t in below][::3] == [_("plinth"), _("off")], code  # whole words
+            assert [t for _x, t in below][::3] == [_("plinth"), pgettext("pieces borne off, short", "off")], code
             assert all(x + len(t) * 6 - 1 <= PAGE[0] for x, t in below), code
     finally:
         set_language("en")
@@ -607,3 +607,35 @@ def test_the_casting_stick_page_numbers_its_squares(monkeypatch: pytest.MonkeyPa
     occupied = {p.square for p in board.pieces if p.zone is PieceZone.BOARD}
     plain = [c.label for c in board.cells if c.square not in occupied and not c.marks]
     assert plain and set(plain) <= set(drawn.words())
+
+
+@pytest.mark.parametrize(("game_id", "module", "english", "german"), [
+    ("labyrinth", "labyrinth", ("Out", "Off"), ("Vor", "Ab")),
+    ("senet-sticks", "senet_sticks", ("Abyss",), ("Abgrund", "A")),
+    ("senet-tait", "senet_tait", ("plinth", "off"), ("Sockel", "ab")),
+])
+def test_the_page_counts_are_in_the_language_in_use(
+        monkeypatch: pytest.MonkeyPatch, game_id: str, module: str,
+        english: tuple[str, ...], german: tuple[str, ...]) -> None:
+    """Was: the Labyrinth's "Out"/"Off" and the casting sticks' "Abyss" stayed English in
+    German, and Senet's borne-off count said "aus" (the Settings' "switched off")."""
+    import importlib
+
+    from companion.i18n import set_language
+
+    state = {"labyrinth": lambda: after("labyrinth", 4, 2, 160),
+             "senet-sticks": lambda: after("senet-sticks", 2, 3, 40),
+             "senet-tait": tait_moving}[game_id]()
+    board_module = importlib.import_module(f"companion.ui.games.boards.{module}")
+    try:
+        said = {}
+        for code in ("en", "de"):
+            set_language(code)
+            drawn = Drawn(monkeypatch, board_module)
+            draw_board(board_model(state), PAGE)
+            said[code] = {w for text in drawn.words() for w in text.split()}
+    finally:
+        set_language("en")
+    assert english[0] in said["en"], said["en"]
+    assert set(german) & said["de"], said["de"]
+    assert not (set(english) | {"aus"}) & said["de"], said["de"]

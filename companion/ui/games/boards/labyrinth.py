@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_
+from companion.i18n import N_, pgettext
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.labyrinth import COLOURS, LabyrinthState
@@ -351,7 +351,8 @@ def _counts(image: Image.Image, board: Board, pieces: list[Piece], y: int, width
         )
 
     groups = []
-    for zone, word in ((PieceZone.OUTSIDE, "Out"), (PieceZone.OFF, "Off")):
+    for zone, word in ((PieceZone.OUTSIDE, pgettext("pieces outside, short", "Out")),
+                       (PieceZone.OFF, pgettext("pieces borne off, short", "Off"))):
         counts = Counter(p.player for p in pieces if p.zone is zone)
         entries = [(s.player, f"{s.letter}{counts[s.player]}") for s in board.sides if counts[s.player]]
         if entries:

@@ -16,7 +16,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_
+from companion.i18n import N_, pgettext
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.senet_sticks import SenetSticksState
@@ -257,7 +257,9 @@ def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, top
         disc(dr, (left + 4, y, left + 10, y + 6), side.filled)
         draw_text(image, (left + 12, y), clip(side.name, chars))
         held = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.HELD)
-        text = f"Abyss {held}" if text_width(f"Abyss {held}") <= width - left - 2 else f"A {held}"
+        text = pgettext("pieces in the Abyss", "Abyss {count}").format(count=held)
+        if text_width(text) > width - left - 2:
+            text = pgettext("pieces in the Abyss, short", "A {count}").format(count=held)
         draw_text(image, (left + 2, y + 8), text)
         if h is not None and h.player == side.player and h.src_zone is PieceZone.HELD:
             invert(image, (left + 1, y + 7, left + 2 + text_width(text), y + 15))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 from companion.rules import Move, PieceZone
 from companion.rules.senet_tait import (
     HOUSE_OF_BEAUTY,
@@ -209,7 +209,7 @@ def _counts(image: Image.Image, board: Board, pieces: list[Piece], top: int, lef
         _piece(dr, (left + 4, y - 1, left + 14, y + 8), side.filled)
         plinth = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.OUTSIDE)
         off = sum(1 for p in pieces if p.player == side.player and p.zone is PieceZone.OFF)
-        parts = [(_("plinth"), plinth, PieceZone.OUTSIDE), (_("off"), off, PieceZone.OFF)]
+        parts = [(_("plinth"), plinth, PieceZone.OUTSIDE), (pgettext("pieces borne off, short", "off"), off, PieceZone.OFF)]
         x = left + 19
         for word, n, zone in parts:
             text = f"{word} {n}"
@@ -237,7 +237,7 @@ def _count_line(image: Image.Image, board: Board, pieces: list[Piece], y: int, w
     previewed move takes a piece from the plinth or bears one off. The gaps shrink when a
     language's words are long; a word that still does not fit ends in the ellipsis."""
     dr = ImageDraw.Draw(image)
-    groups = [(_("plinth"), PieceZone.OUTSIDE), (_("off"), PieceZone.OFF)]
+    groups = [(_("plinth"), PieceZone.OUTSIDE), (pgettext("pieces borne off, short", "off"), PieceZone.OFF)]
     counts = {
         (side.player, zone): str(sum(1 for p in pieces if p.player == side.player and p.zone is zone))
         for side in board.sides for _w, zone in groups
