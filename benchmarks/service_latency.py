@@ -27,7 +27,7 @@ with what the floor does and the ratio; no number is typed in:
   count the time another process held the core) and of the p50 and p99 wall-clock
   latency, printed as benchmarks/measure.py lines (min, median, IQR, range over the
   rounds). The wall p99 -- the target's figure -- is also taken over every press of
-  the run (1000 presses: ten above it, where a round's 200 have two). The CPU time's
+  the run (1000 presses: ten above it, where a round's 100 have one). The CPU time's
   p99 is printed per side in ms, not as a ratio: its ten presses are the ones a
   collection or a cold cache landed in, and its ratio moved by 17% between two runs. A wall-clock p99 is one press in a hundred waiting for the operating system to
   wake a thread: on a machine shared with other work it gave 1.92, 1.03, 0.46, 0.19
@@ -621,8 +621,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--presses", type=int, default=1000,
                         help="presses of the service (and as many of each floor)")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="rounds the presses are split into (one ratio each)")
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="rounds the presses are split into (one ratio each; default 10: "
+                             "with 5, a slow spell in one round moved a CPU median by 26%%)")
     parser.add_argument("--profile", action="store_true",
                         help="also profile the service's loop (cProfile) and print per press")
     parser.add_argument("--starts", type=int, default=6,
