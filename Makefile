@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test test-pi bench lint typecheck clean debian-tools catalogs
+.PHONY: demo test test-pi bench bench-ratios bench-twice lint typecheck clean debian-tools catalogs
 
 # setuptools' "Editable installation" banner is a warning pip passes on even with
 # --quiet (make demo's first run showed it): filtered by its message, others still show.
@@ -82,6 +82,28 @@ bench: $(STAMP)
 			echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
 		fi; \
 	done
+
+# The benchmarks whose figures are timing ratios to a floor (the rest count games,
+# score chances or time a broker: ai_strength, calibration, review_speed, club_load and
+# the playouts), which issue 25 asks to agree within 15% from one run to the next.
+# `make bench-twice` runs them twice, one run after the other, into $(VENV)/bench-1.log
+# and bench-2.log, and pairs every ratio with benchmarks/compare_runs.py (exit 1 when
+# one moved by more; about 13 minutes on two busy cores: benchmarks/README.md).
+RATIO_BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
+                    benchmarks/shaker_link_throughput.py benchmarks/oled_frame_cost.py \
+                    benchmarks/board_picture_cost.py benchmarks/web_footprint.py \
+                    benchmarks/start_time.py benchmarks/gc_pauses.py \
+                    benchmarks/speech_latency.py
+
+bench-ratios: $(STAMP)
+	@for script in $(RATIO_BENCHMARKS); do \
+		echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
+	done
+
+bench-twice: $(STAMP)
+	$(MAKE) --no-print-directory bench-ratios > $(VENV)/bench-1.log
+	$(MAKE) --no-print-directory bench-ratios > $(VENV)/bench-2.log
+	$(BIN)/python benchmarks/compare_runs.py $(VENV)/bench-1.log $(VENV)/bench-2.log
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -157,14 +157,23 @@ class Summary:
         return cls(len(ordered), ordered[0], q1, statistics.median(ordered), q3, ordered[-1])
 
 
-def ratio_line(label: str, values: Sequence[float], unit: str = "x floor", width: int = 34) -> str:
+WALL = "[wall clock: spread only]"
+"""The mark of a ratio of wall-clock times that cannot hold still on a machine shared
+with other work (a thread's wake-up, one press in a hundred): printed with its spread,
+listed by benchmarks/compare_runs.py but not held to its 15% (benchmarks/README.md)."""
+
+
+def ratio_line(label: str, values: Sequence[float], unit: str = "x floor", width: int = 34,
+               *, wall: bool = False) -> str:
     """One printed line: ``label``, then the min, median, IQR and min-max of ``values``
     (per-round ratios) and how many there were. Every benchmark prints its ratios
-    this way (tests/test_benchmarks_quick.py looks for ``ratio min``)."""
+    this way (tests/test_benchmarks_quick.py looks for ``ratio min``). ``wall``: a
+    ratio of wall-clock times that a busy machine moves (marked :data:`WALL`)."""
     s = Summary.of(values)
     return (
         f"{label:<{width}} ratio min {s.low:6.2f}  median {s.median:6.2f} {unit}  "
         f"IQR {s.q1:.2f}-{s.q3:.2f}  range {s.low:.2f}-{s.high:.2f}  n={s.n}"
+        + (f"  {WALL}" if wall else "")
     )
 
 
@@ -189,6 +198,7 @@ def emit(data: object) -> None:
 
 __all__ = [
     "SLICE",
+    "WALL",
     "Rounds",
     "Summary",
     "Work",

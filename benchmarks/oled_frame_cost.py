@@ -18,8 +18,8 @@ on the same screen as the one before, of one of these kinds:
 Every figure is per game (never pooled over games: 62% of all updates are Cretan
 Labyrinth's), per screen (``moves``, ``throw``, ``menu`` ...) and kind, median and
 p90 at 400 kHz. The target (issue 25): a cursor step or scroll at most 12 ms median
-and 18 ms p90 in every game. ``--quick`` (for CI) plays one short game and skips the
-CPU timing. The bus figures are exact counts (no timing), the same on every run.
+and 18 ms p90 in every game. ``--quick`` (for CI) plays one short game and times
+the CPU in 2 rounds. The bus figures are exact counts (no timing), the same on every run.
 
 Bus cost: each frame goes through the real drivers on luma's real ``i2c`` interface,
 whose smbus2 bus is :class:`~companion.devices.oled.BusRecorder`; the bytes each
@@ -30,10 +30,12 @@ is periods / clock at 100 kHz (the Pi's default), 400 kHz (what install.sh sets)
 1 MHz. Not modelled: the kernel's per-transfer overhead on the Pi (the windowed SSD1306
 sends 2 transfers per window, luma 2 per frame; the transfer counts are printed).
 
-The reference ("floor") of the ratios is what luma sends for the same frames: every
-frame whole. The CPU time of a frame (measured here, with a bus that does nothing) is
-compared with the modelled bus time of the same frame: it is what a redraw adds on
-top of the wire. Run it on the Pi you build for its own CPU figures (a Pi Zero 2 W is
+The reference ("floor") of the bus ratios is what luma sends for the same frames:
+every frame whole. The CPU time of the windowed drivers' ``display()`` (with a bus that
+does nothing) is a ratio to the CPU time of luma's full frames of the same game, both
+going round the game's frames in CPU-time slices interleaved in rounds
+(benchmarks/measure.py); beside it the CPU ms of a frame and the modelled bus time of a
+windowed frame at 400 kHz: what a redraw adds on top of the wire. Run it on the Pi you build for its own CPU figures (a Pi Zero 2 W is
 several times slower than a desktop); the bus figures are the same everywhere.
 """
 
@@ -44,7 +46,6 @@ import platform
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,7 @@ from typing import Any
 
 import smbus2
 from luma.core.interface.serial import i2c
+from measure import clock, interleave, ratio_line
 from PIL import Image
 
 import companion.app.service as service_module
@@ -68,9 +70,6 @@ TARGET_P90_MS = 18.0
 """Issue 25's target: the p90 cursor step or scroll at 400 kHz, in every game."""
 QUICK_GAME = "senet-tait"
 """The game of ``--quick``: its demo is the shortest (816 frames)."""
-CPU_SAMPLE = 300
-"""Frames per game timed through the full-frame path; the windowed drivers are timed
-over every frame."""
 DRIVERS = {"ssd1306": WindowedSSD1306, "sh1106": WindowedSH1106}
 
 
@@ -173,21 +172,33 @@ class NullBus:
         pass
 
 
-def cpu_ms(driver: Any, frames: Sequence[Frame], *, windowed: bool, repeat: int = 3) -> float:
-    """CPU milliseconds per frame of ``display()`` (the best of ``repeat`` passes)."""
-    smbus2.SMBus = NullBus  # type: ignore[misc,assignment]
-    try:
-        best = float("inf")
-        for _ in range(repeat):
-            device = driver(i2c(port=1, address=0x3C), windowed=windowed)
-            device.persist = True
-            start = time.process_time()
-            for frame in frames:
-                device.display(frame.image)
-            best = min(best, time.process_time() - start)
-        return best / len(frames) * 1000
-    finally:
-        smbus2.SMBus = BusRecorder  # type: ignore[misc,assignment]
+class FrameCycle:
+    """A :data:`measure.Work`: ``display()`` of one game's frames in order through a
+    driver on a bus that does nothing (:class:`NullBus`), going round again after the
+    last; a unit is a frame."""
+
+    def __init__(self, driver: Any, frames: Sequence[Frame], *, windowed: bool) -> None:
+        saved = smbus2.SMBus
+        smbus2.SMBus = NullBus  # type: ignore[misc,assignment]
+        try:
+            self.device = driver(i2c(port=1, address=0x3C), windowed=windowed)
+        finally:
+            smbus2.SMBus = saved  # type: ignore[misc]
+        self.device.persist = True
+        self.images = [frame.image for frame in frames]
+        self.next = 0
+
+    def __call__(self, budget: float) -> float:
+        end = clock() + budget
+        shown = 0
+        display, images = self.device.display, self.images
+        while True:
+            for _ in range(16):
+                display(images[self.next])
+                self.next = (self.next + 1) % len(images)
+            shown += 16
+            if clock() >= end:
+                return shown
 
 
 def ms(periods: float, hertz: int = 400_000) -> float:
@@ -208,8 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the demo games")
     parser.add_argument("--games", nargs="+", default=game_ids(), choices=game_ids(),
                         metavar="GAME", help="games to play (default: all)")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="rounds of the CPU timing, per game and driver (default 8)")
     parser.add_argument("--quick", action="store_true",
-                        help=f"a sanity run for CI: {QUICK_GAME} only, no CPU timing")
+                        help=f"a sanity run for CI: {QUICK_GAME} only, 2 rounds of CPU timing")
     args = parser.parse_args(argv)
     if args.quick:
         args.games = [QUICK_GAME]
@@ -271,21 +284,23 @@ def main(argv: list[str] | None = None) -> int:
                       f"p90 {p90(others):4.1f} ms")
     print(f"\ntarget met in every game: {'yes' if not failed else 'NO: ' + ', '.join(failed)}")
     if args.quick:
-        return 0
+        args.rounds = 2
 
-    print("\nCPU per frame on this machine (bus replaced by a no-op) against the modelled "
-          "bus time of the same frames at 400 kHz, per game:")
+    print(f"\nCPU per frame on this machine (bus replaced by a no-op), windowed against luma's "
+          f"full frames (the floor) over the same frames, interleaved in {args.rounds} rounds "
+          "(benchmarks/measure.py); beside it the modelled bus time of a windowed frame at "
+          "400 kHz, which the CPU adds to:")
     for game, frames in games.items():
         for name, driver in DRIVERS.items():
-            rows: list[tuple[str, Sequence[Frame], bool]] = [
-                ("full", frames[:CPU_SAMPLE], False),
-                ("windowed", frames, True),
-            ]
-            for label, timed, windowed in rows:
-                cpu = cpu_ms(driver, timed, windowed=windowed)
-                bus = mean([ms(c.periods) for c in bus_costs(driver, timed, windowed=windowed)])
-                print(f"  {game:<17}{name:<8} {label:<9} CPU {cpu:6.3f} ms vs bus {bus:6.2f} ms "
-                      f"({cpu / bus:6.1%} of the bus time; {len(timed)} frames)")
+            result = interleave(FrameCycle(driver, frames, windowed=False),
+                                {"windowed": FrameCycle(driver, frames, windowed=True)},
+                                args.rounds, by="time")
+            cpu = 1000 / statistics.median(result.rates["windowed"])
+            whole = 1000 / statistics.median(result.rates["floor"])
+            bus = mean([ms(c.periods) for c in bus_costs(driver, frames, windowed=True)])
+            print(ratio_line(f"  {game} {name} windowed CPU", result.ratios["windowed"],
+                             "x floor time", 42)
+                  + f"  ({cpu:.3f} CPU ms a frame, full {whole:.3f}; bus {bus:.2f} ms)")
     return 0
 
 

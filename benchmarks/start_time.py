@@ -10,7 +10,11 @@ reads pins with (gpiozero with its mock pins, luma.oled's device, luma.core's
 interface, pyserial, Pillow) and exits. The two alternate (which goes first
 alternates too), so a machine busy with something else slows both alike. Printed: the
 median and the spread (lowest and highest) of each, of the child processes' CPU
-seconds as well as of the wall clock, and the ratio of each run to its floor.
+seconds (the whole run, until it has quit) as well as of the wall clock, and the ratio
+of each run to its floor in a benchmarks/measure.py line: CPU seconds, the figure to
+compare (waiting for a core is not counted), and the wall clock beside it, marked as
+such (a start on a busy machine waits for the disk and the scheduler as much as it
+computes).
 
 The module lists behind it (what the start imports, up to the first frame) are
 checked by tests/sim/test_start_imports.py with the same probe
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "sim"))
+from measure import ratio_line
 from start_probe import FLOOR_IMPORTS, Start, floor_start, run_start
 
 
@@ -72,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU {_spread(cpus['floor'])}")
     ratios = [r / f for r, f in zip(walls["run"], walls["floor"], strict=True)]
     cpu_ratios = [r / f for r, f in zip(cpus["run"], cpus["floor"], strict=True)]
-    print(f"  ratio run/floor, per run: wall median {statistics.median(ratios):.2f}x "
-          f"[{min(ratios):.2f}, {max(ratios):.2f}]; CPU median "
-          f"{statistics.median(cpu_ratios):.2f}x [{min(cpu_ratios):.2f}, {max(cpu_ratios):.2f}]")
+    print("  run / floor, one ratio per pair of runs:")
+    print("  " + ratio_line("CPU seconds", cpu_ratios, "x floor time"))
+    print("  " + ratio_line("wall clock", ratios, "x floor time", wall=True))
     return 0
 
 

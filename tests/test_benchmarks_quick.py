@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-HELPERS = {"measure.py", "playouts.py"}
-"""Modules the benchmarks import, not benchmarks."""
+HELPERS = {"measure.py", "playouts.py", "compare_runs.py"}
+"""Modules the benchmarks import, and the tool that compares two runs: not benchmarks."""
 
 RATIO = r"ratio min +\d+\.\d+ +median +\d+\.\d+ "
 EXPECTED = {
