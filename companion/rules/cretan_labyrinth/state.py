@@ -43,7 +43,13 @@ from companion.rules.cretan_data import (
     load_board,
     load_decks,
 )
-from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables, Walk
+from companion.rules.cretan_labyrinth.tables import (
+    GO_INDEX,
+    MET_WALKS_KEPT,
+    Walk,
+    WalkTable,
+    board_tables,
+)
 from companion.rules.cretan_labyrinth.tasks import (
     BATTLE_OFFERS,
     END_TURN,
@@ -207,30 +213,37 @@ class CretanLabyrinthRules(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self.stop_near_start: bool = self.option("keeper-near-start") == "stop"
-        self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         # Tables of the board, for speed (a move's stops walk the board at every step),
-        # owned by this game and built now (see BoardTables).
-        tables = self.tables = BoardTables(self.board)
+        # shared with every game of this process on an equal board (see tables.py).
+        tables = self.tables = board_tables(self.board)
         self.gate_seat_of = tables.gate_seat_of
         self.reach_table = tables.reach_table
         self.gap_table = tables.gap_table
         self.longest_gap = tables.longest_gap
         self.widest = tables.widest
         self.node_rank = tables.node_rank
-        self._barred = tables.barred
-        self._homes = tables.homes
-        self._ways = tables.ways
-        self._walks = tables.walks
-        self._met_walks = tables.met_walks
-        self._flights = tables.flights
+        self._moves = tables.moves
+        self._barred: dict[int, tuple[frozenset[int], ...]] = {}
+        self._homes: dict[int, tuple[int, ...]] = {}
+        self._ways: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
+        ] = {}
+        self._free: dict[int, WalkTable] = {}
+        """Every walk per player count without a keeper near (see :meth:`prepare`)."""
+        self._met_walks: dict[tuple[Hashable, ...], Walk] = {}
+        """Walks that meet the Magic Key's keeper, by where the players met stand: at
+        most :data:`~.tables.MET_WALKS_KEPT`, then forgotten all at once."""
+        self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        """Pegasus's choices by (players, player, square): every square it may fly to."""
+        self._go_index: dict[str | None, int] = {
+            cid: GO_INDEX[card.go] for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
+        }
+        """Where each direction card sends a move, as an index of a walk table (none: any way)."""
+        self._go_index[None] = GO_INDEX["any"]
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
         self.deck_of: dict[str, str] = {cid: card.deck for cid, card in self.decks.cards.items()}
         """The deck (``direction`` or a colour) of every card id."""
-        self._go: dict[str, str] = {
-            cid: card.go for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
-        }
-        """Where each direction card sends a move (``north`` ... ``any``)."""
         self._item_of: dict[str, str] = {cid: card.item for cid, card in self.decks.cards.items() if card.is_item}
         """The kind of tool or weapon each item card is."""
         self._draws: dict[tuple[int, str], Draw] = {}
@@ -266,12 +279,7 @@ class CretanLabyrinthRules(Game):
         gateways (rule 9)."""
         found = self._barred.get(players)
         if found is None:
-            seats = self.seats(players)
-            gates = self.board.gateways
-            found = tuple(
-                frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
-            )
-            self._barred[players] = found
+            found = self._barred[players] = self.tables.barred(self.seats(players))
         return found
 
     def ways(
@@ -282,28 +290,16 @@ class CretanLabyrinthRules(Game):
         player's gateway was left out there (rule 9 ends the way out)."""
         found = self._ways.get((players, p))
         if found is None:
-            barred = self.barred(players)[p]
-            allowed = tuple(
-                tuple(tuple(s for s in way if s not in barred) for way in node) for node in self.board.succ
-            )
-            cut = tuple(
-                tuple(len(a) < len(way) for a, way in zip(node_allowed, node, strict=True))
-                for node_allowed, node in zip(allowed, self.board.succ, strict=True)
-            )
-            found = self._ways[players, p] = (allowed, cut)
+            found = self._ways[players, p] = self.tables.ways(self.barred(players)[p])
         return found
 
-    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk, rare: bool = False) -> Walk:
-        """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
-        board's walks (at most 5 directions x 6 distances per square and player) are
-        kept up to :data:`WALKS_KEPT`; walks that meet a keeper (``rare``), which
-        depend on where players stand, up to :data:`MET_WALKS_KEPT`. A full store is
-        emptied and starts again."""
-        kept = self._met_walks if rare else self._walks
-        if len(kept) >= (MET_WALKS_KEPT if rare else WALKS_KEPT):
+    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk) -> Walk:
+        """Keep a walk that meets the Magic Key's keeper (see CretanLabyrinthState._walk);
+        returns ``found``. Such walks depend on where players stand: at most
+        :data:`~.tables.MET_WALKS_KEPT` are kept, then the store is emptied and starts again."""
+        kept = self._met_walks
+        if len(kept) >= MET_WALKS_KEPT:
             kept.clear()
-            if not rare:
-                self.tables.prepared.clear()
         kept[memo] = found
         return found
 
@@ -337,37 +333,18 @@ class CretanLabyrinthRules(Game):
         self.prepare(n)
         return CretanLabyrinthState(self, n)
 
-    def prepare(self, players: int) -> None:
-        """Find every walk of the board for ``players`` players once, when the first
-        new game for that many is made (:meth:`new_state`; a position read for a one-off
-        question does not pay for it): every square, direction card and distance, for each
-        player (about 15,500 walks for four players on the default board, 0.1 s of CPU
-        here, some 10 MB; within :data:`WALKS_KEPT` for 2, 3 and 4 players together). A
-        fresh game then plays as fast as one that has run for a while. Walks that meet the
-        Magic Key's keeper still depend on where players stand and are found in play."""
-        if players in self.tables.prepared:
-            return
-        self.tables.prepared.add(players)
-        scratch = CretanLabyrinthState(self, players)
-        scratch.stage = STAGE_MOVE
-        ways = {card.go: cid for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK}
-        dice = self.distance_dice
-        distances = range(dice.count, 6 * dice.count + 1)
-        nodes = range(len(self.board.names))
-        for p in range(players):
-            scratch.turn = p
-            barred = self.barred(players)[p]
-            for node in nodes:
-                if node in barred:
-                    continue
-                scratch.pos[p] = node
-                for card in ways.values():
-                    scratch.direction = card
-                    for distance in distances:
-                        scratch.distance = distance
-                        scratch._stops = None
-                        scratch._walk()
-
+    def prepare(self, players: int) -> WalkTable:
+        """Every walk of the board for ``players`` players (every player, square, direction
+        card and distance thrown), found when the first new game for that many is made
+        (:meth:`new_state`) or a move's stops are first asked for; returns them. They are
+        the board's (:func:`~.tables.board_tables`): built once per process and board,
+        in a few hundredths of a second, and shared by every game object on that board, so
+        a fresh game plays as fast as one that has run for a while. Walks that meet the
+        Magic Key's keeper depend on where players stand and are found in play."""
+        found = self._free.get(players)
+        if found is None:
+            found = self._free[players] = self.tables.walks(self.seats(players), 6 * self.distance_dice.count)
+        return found
 
 
 class CretanLabyrinthState(State):
@@ -751,12 +728,12 @@ class CretanLabyrinthState(State):
         """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
         legal moves and the move played both need them) and kept; not to be changed.
 
-        The game keeps what it has found, for walks recur (the same start, card and
-        distance), in a game and in a search. A walk that nobody holding the key can cut
-        short is kept as its stops without the key (the board's alone) plus the blank
-        squares crossed: those become stops within two spaces of another player holding
-        the key. A walk of the keeper that comes within two spaces of another player (who
-        stops it for a battle) is kept by where the players it can meet stand."""
+        Every walk without a keeper near is the board's, looked up in the game's table of
+        them (:meth:`CretanLabyrinthRules.prepare`): its stops without the key plus the
+        blank squares crossed, which become stops within two spaces of another player
+        holding the key. A walk of the keeper that comes within two spaces of another
+        player (who stops it for a battle) is found and kept by where the players it can
+        meet stand."""
         found = self._stops
         if found is not None:
             return found
@@ -765,18 +742,16 @@ class CretanLabyrinthState(State):
         pos = self.pos
         keys = self.keys
         keeper = keys.index(True) if g.single_key and True in keys else None  # self.keeper()
-        go = g._go[self.direction] if self.direction else "any"
+        table = g._free.get(self.players)
+        if table is None:
+            table = g.prepare(self.players)
+        go = g._go_index[self.direction]
+        found = table[p][pos[p]][go][self.distance]
+        if keeper is None:
+            if self.stage == STAGE_MOVE:
+                self._stops = found
+            return found
         memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
-        walks = g._walks
-        found = walks.get(memo)
-        if found is None:
-            blanks: list[int] = []
-            visited: list[int] = []
-            stops = self._find_stops(blanks, visited, free=True)
-            found = g.keep_walk(memo, self._walk_of(
-                stops, tuple(b for b in dict.fromkeys(blanks) if b not in stops),
-                tuple(dict.fromkeys(visited)),
-            ))
         if keeper == p:
             # The keeper's walk is stopped for a battle as soon as it comes within two
             # spaces of another player; if no node it walks is that near anybody, it is
@@ -791,29 +766,28 @@ class CretanLabyrinthState(State):
                 memo = (*memo, tuple(pos[q] for q in met), met)
                 found = g._met_walks.get(memo)
                 if found is None:
-                    found = g.keep_walk(memo, self._walk_of(self._find_stops()), rare=True)
+                    found = g.keep_walk(memo, self._walk_of(self._find_stops()))
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
-        if keeper is not None and keeper != p:
-            blanks_crossed = found[2]
-            keeper_reach = g.reach_table[pos[keeper]]
-            for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
-                if keeper_reach[b] <= 2:
-                    break
-            else:
-                blanks_crossed = ()
-            if blanks_crossed:
-                extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
-                if extra:
-                    memo = (*memo, extra)
-                    with_extra = g._met_walks.get(memo)
-                    if with_extra is None:
-                        stops = dict(found[0])
-                        for b in extra:
-                            stops[b] = -1
-                        with_extra = g.keep_walk(memo, self._walk_of(stops), rare=True)
-                    found = with_extra
+        blanks_crossed = found[2]
+        keeper_reach = g.reach_table[pos[keeper]]
+        for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
+            if keeper_reach[b] <= 2:
+                break
+        else:
+            blanks_crossed = ()
+        if blanks_crossed:
+            extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
+            if extra:
+                memo = (*memo, extra)
+                with_extra = g._met_walks.get(memo)
+                if with_extra is None:
+                    stops = dict(found[0])
+                    for b in extra:
+                        stops[b] = -1
+                    with_extra = g.keep_walk(memo, self._walk_of(stops))
+                found = with_extra
         if self.stage == STAGE_MOVE:
             self._stops = found
         return found
