@@ -1037,6 +1037,38 @@ def test_the_walk_tables_hold_what_walking_the_board_finds() -> None:
                             )
 
 
+def test_the_keepers_walks_found_along_the_tables_are_those_walking_the_board_finds() -> None:
+    """Key rule 7 ('If the keeper of the Magic Key passes within two spaces of another
+    player then [he] must stop and do battle ... as soon as [he] comes within range'):
+    the keeper's walks cut short along the tables' traces (``_met_stops``) are the walks
+    found step by step, stops and battles alike, in random positions of 2-4 players, with
+    either reading of a keeper starting near a player and one or two distance dice."""
+    import random
+
+    from companion.rules.cretan_labyrinth.state import STAGE_MOVE
+
+    rng = random.Random(25)
+    battles = 0
+    for options in ({}, {"keeper-near-start": "stop"}, {"distance-dice": 2}):
+        game = CretanLabyrinth(**options)
+        cards = [cid for cid, c in game.decks.cards.items() if c.deck == "direction"]
+        nodes = len(game.board.names)
+        for players in (2, 3, 4):
+            game.prepare(players)
+            for _ in range(700):
+                state = CretanLabyrinthState(game, players)
+                state.stage = STAGE_MOVE
+                p = state.turn = rng.randrange(players)
+                state.keys[p] = True
+                state.pos = [rng.randrange(nodes) for _ in range(players)]
+                state.direction = rng.choice([*cards, None])
+                state.distance = rng.randint(game.distance_dice.count, 6 * game.distance_dice.count)
+                walked = state._find_stops()
+                assert list(state._met_stops(game._go_index[state.direction]).items()) == list(walked.items())
+                battles += any(q >= 0 for q in walked.values())
+    assert battles > 500  # the walks met other players often
+
+
 def test_decks_made_on_the_fast_path_are_decks_like_any_other() -> None:
     """The state rebuilds its decks without the dataclass's __init__ (see state._deck):
     they compare, hash and print as decks made the ordinary way."""

@@ -46,6 +46,7 @@ from companion.rules.cretan_data import (
 from companion.rules.cretan_labyrinth.tables import (
     GO_INDEX,
     MET_WALKS_KEPT,
+    TraceTable,
     Walk,
     WalkTable,
     board_tables,
@@ -230,6 +231,8 @@ class CretanLabyrinthRules(Game):
         ] = {}
         self._free: dict[int, WalkTable] = {}
         """Every walk per player count without a keeper near (see :meth:`prepare`)."""
+        self._traces: dict[int, TraceTable] = {}
+        """Their traces, along which the walks that meet the keeper are found."""
         self._met_walks: dict[tuple[Hashable, ...], Walk] = {}
         """Walks that meet the Magic Key's keeper, by where the players met stand: at
         most :data:`~.tables.MET_WALKS_KEPT`, then forgotten all at once."""
@@ -343,7 +346,9 @@ class CretanLabyrinthRules(Game):
         Magic Key's keeper depend on where players stand and are found in play."""
         found = self._free.get(players)
         if found is None:
-            found = self._free[players] = self.tables.walks(self.seats(players), 6 * self.distance_dice.count)
+            seats, longest = self.seats(players), 6 * self.distance_dice.count
+            self._traces[players] = self.tables.traces(seats, longest)
+            found = self._free[players] = self.tables.walks(seats, longest)
         return found
 
 
@@ -760,13 +765,16 @@ class CretanLabyrinthState(State):
             reach = g.reach_table[pos[p]]
             near = self.distance * g.widest + 2
             met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
-            rows = [g.reach_table[pos[q]] for q in met]
             walked = found[3]
-            if rows and any(row[v] <= 2 for v in walked for row in rows):
-                memo = (*memo, tuple(pos[q] for q in met), met)
-                found = g._met_walks.get(memo)
-                if found is None:
-                    found = g.keep_walk(memo, self._walk_of(self._find_stops()))
+            near_to = g.tables.near
+            for q in met:
+                if not near_to[pos[q]].isdisjoint(walked):
+                    memo = (*memo, tuple(pos[q] for q in met), met)
+                    met_walk = g._met_walks.get(memo)
+                    if met_walk is None:
+                        met_walk = g.keep_walk(memo, self._walk_of(self._met_stops(go)))
+                    found = met_walk
+                    break
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
@@ -806,12 +814,62 @@ class CretanLabyrinthState(State):
         )
         return stops, moves, blanks, visited
 
+    def _met_stops(self, go: int) -> dict[int, int]:
+        """The stops of the walk of the Magic Key's keeper (the player to move), who must
+        stop and battle as soon as they come within two spaces of another player (key
+        rule 7): the board's walk (its :data:`~.tables.Trace` for each direction ``go``
+        walks) cut short there, as :meth:`_find_stops` finds it step by step."""
+        game = self.game
+        p = self.turn
+        pos = self.pos
+        start = pos[p]
+        distance = self.distance
+        reach = game.reach_table
+        near = distance * game.widest + 2
+        start_reach = reach[start]
+        # Clockwise from the keeper: the first of them to come within range is the attacker.
+        others = [
+            (q, reach[pos[q]])
+            for q in ((p + i) % self.players for i in range(1, self.players))
+            if start_reach[pos[q]] <= near
+        ]
+        stop_near_start = game.stop_near_start
+        traces = self.game._traces[self.players][p][start]
+        result: dict[int, int] = {}
+        path = [start] * (distance + 1)  # the node walked at each step of the way there
+        for visits, _ in (traces if go == len(traces) else (traces[go],)):
+            skip = distance  # visits deeper than this are not walked
+            for n, depth, crossed, ends, _goes_on in visits:
+                if depth > skip:
+                    continue  # past the throw, or on a way cut short for a battle
+                skip = distance
+                if depth:
+                    last = path[depth - 1]
+                    met = -1
+                    for q, r in others:
+                        if r[n] <= 2 and (r[last] > 2 or (stop_near_start and last == start)):
+                            met = q
+                            break
+                    if met >= 0:
+                        result[n] = met
+                        skip = depth
+                        continue
+                path[depth] = n
+                if depth == distance or ends:
+                    if n != start:
+                        result.setdefault(n, -1)
+                    for c in crossed:
+                        result.setdefault(c, -1)
+        result.pop(start, None)
+        return result
+
     def _find_stops(
         self, blanks: list[int] | None = None, visited: list[int] | None = None, free: bool = False
     ) -> dict[int, int]:
-        """The walk of :meth:`stops`. ``free``: as if nobody held the Magic Key, the blank
-        squares crossed (other than the start) added to ``blanks``, every node walked
-        (the start included) to ``visited``."""
+        """The walk of :meth:`stops`, step by step (what the board's tables hold and
+        :meth:`_met_stops` finds along them; the tests check them against it). ``free``: as
+        if nobody held the Magic Key, the blank squares crossed (other than the start)
+        added to ``blanks``, every node walked (the start included) to ``visited``."""
         game = self.game
         board = game.board
         p = self.turn

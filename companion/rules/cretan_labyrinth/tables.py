@@ -41,11 +41,14 @@ MET_WALKS_KEPT: Final = 4_000
 """Walks that meet the Magic Key's keeper a game keeps (they depend on where players
 stand, and recur less)."""
 
-_Trace: TypeAlias = tuple[tuple[tuple[int, int, tuple[int, ...], bool, bool], ...], int]
+Trace: TypeAlias = tuple[tuple[tuple[int, int, tuple[int, ...], bool, bool], ...], int]
 """The walk from one node in one direction to the longest distance: every visit in the
 order the walk makes them, as (node, steps from the start, stoppable nodes crossed on
 the way there, whether the way out ends there (a wall or another's gateway), whether it
 goes on), and the most steps any visit is from the start."""
+
+TraceTable: TypeAlias = tuple[tuple[tuple[Trace, ...], ...], ...]
+"""The :data:`Trace` of every walk of one player count: ``table[p][node][direction]``."""
 
 
 class BoardTables:
@@ -86,6 +89,11 @@ class BoardTables:
             rank[n] = i
         self.node_rank: tuple[int, ...] = tuple(rank)
         """The place of each node in the order legal moves list their squares."""
+        self.near: tuple[frozenset[int], ...] = tuple(
+            frozenset(b for b in nodes if row[b] <= 2) for row in self.reach_table
+        )
+        """``near[a]``: the nodes within two spaces of ``a`` (``reach_table[a][b] <= 2``):
+        where the Magic Key's keeper must stop for a battle with a player on ``a``."""
         self.stoppable: tuple[bool, ...] = tuple(
             board.colours[n] is not None or n == board.palace or self.gate_seat_of[n] >= 0 for n in nodes
         )
@@ -94,7 +102,7 @@ class BoardTables:
         self.moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         """Every :class:`Move` made on this board, interned (see ``CretanLabyrinthRules.move``):
         at most its kinds x its squares x its squares and labels."""
-        self._walks: dict[tuple[tuple[int, ...], int], WalkTable] = {}
+        self._walks: dict[tuple[tuple[int, ...], int], tuple[WalkTable, TraceTable]] = {}
         self.walks_made = 0
         """How many distinct walks :meth:`walks` has built (a walk shared by several
         players, squares or distances counts once)."""
@@ -133,13 +141,21 @@ class BoardTables:
         (after ``distance`` steps, at a wall, before another player's gateway) and on
         every coloured space, palace or gateway crossed on the way there.
         """
+        return self._built(seats, longest)[0]
+
+    def traces(self, seats: tuple[int, ...], longest: int) -> TraceTable:
+        """The :data:`Trace` of every walk of :meth:`walks` (the walks that meet the
+        Magic Key's keeper are found along them)."""
+        return self._built(seats, longest)[1]
+
+    def _built(self, seats: tuple[int, ...], longest: int) -> tuple[WalkTable, TraceTable]:
         key = (seats, longest)
         found = self._walks.get(key)
         if found is None:
             found = self._walks[key] = self._build_walks(seats, longest)
         return found
 
-    def _build_walks(self, seats: tuple[int, ...], longest: int) -> WalkTable:
+    def _build_walks(self, seats: tuple[int, ...], longest: int) -> tuple[WalkTable, TraceTable]:
         board = self.board
         names = board.names
         nodes = range(len(names))
@@ -149,14 +165,16 @@ class BoardTables:
         # Where a step may lead into a gateway, which player may take it matters.
         near_gate = tuple(tuple(any(s in gates for s in way) for way in node) for node in succ)
         free_ways = self.ways(frozenset())
-        traces: dict[tuple[int, int, frozenset[int]], _Trace] = {}
+        traces: dict[tuple[int, int, frozenset[int]], Trace] = {}
         made: dict[tuple[int, ...], Walk] = {}
         moves_to: dict[tuple[int, tuple[int, ...]], tuple[Move, ...]] = {}
         rank = self.node_rank.__getitem__
         table = []
+        trace_table = []
         for barred in self.barred(seats):
             ways = self.ways(barred)
             rows = []
+            trace_rows = []
             for start in nodes:
                 src = names[start]
                 per_dir = []
@@ -170,6 +188,7 @@ class BoardTables:
                         if trace is None:
                             trace = traces[start, d, barred] = self._trace(start, d, longest, *ways)
                     per_dir.append(trace)
+                trace_rows.append(tuple(per_dir))
                 row = []
                 for go in (*((t,) for t in per_dir), tuple(per_dir)):
                     deepest = max(t[1] for t in go)
@@ -193,7 +212,8 @@ class BoardTables:
                     row.append(tuple(walks))
                 rows.append(tuple(row))
             table.append(tuple(rows))
-        return tuple(table)
+            trace_table.append(tuple(trace_rows))
+        return tuple(table), tuple(trace_table)
 
     def _trace(
         self,
@@ -202,8 +222,8 @@ class BoardTables:
         longest: int,
         allowed: tuple[tuple[tuple[int, ...], ...], ...],
         cut: tuple[tuple[bool, ...], ...],
-    ) -> _Trace:
-        """The :data:`_Trace` of the walk from ``start`` in direction ``d``."""
+    ) -> Trace:
+        """The :data:`Trace` of the walk from ``start`` in direction ``d``."""
         stoppable = self.stoppable
         visits = []
         deepest = 0
@@ -220,7 +240,7 @@ class BoardTables:
         return tuple(visits), deepest
 
     def _walk(
-        self, start: int, traces: tuple[_Trace, ...], distance: int
+        self, start: int, traces: tuple[Trace, ...], distance: int
     ) -> tuple[dict[int, int], tuple[int, ...], tuple[int, ...]]:
         """The stops, blank squares crossed and nodes visited of the walk of ``distance``
         steps along ``traces`` (one per direction walked), in the order the walk finds
@@ -304,6 +324,8 @@ __all__ = [
     "GO_INDEX",
     "MET_WALKS_KEPT",
     "BoardTables",
+    "Trace",
+    "TraceTable",
     "Walk",
     "WalkTable",
     "board_key",
