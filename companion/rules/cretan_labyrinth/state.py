@@ -125,6 +125,12 @@ def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck
     _deck_set_hash(deck, -1)
     return deck
 
+_CHOOSING: Final = (Phase.MOVE, Phase.DECIDE)
+
+_CHOICES_KEPT: Final = 20_000
+"""Decisions' choices a game keeps (each made once): a card with the items held, a
+battle with the items held; a few MB at most."""
+
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
 
@@ -236,6 +242,7 @@ class CretanLabyrinthRules(Game):
         self._met_walks: dict[tuple[Hashable, ...], Walk] = {}
         """Walks that meet the Magic Key's keeper, by where the players met stand: at
         most :data:`~.tables.MET_WALKS_KEPT`, then forgotten all at once."""
+        self._landing: dict[int, tuple[tuple[tuple[Task, ...], ...], ...]] = {}
         self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         """Pegasus's choices by (players, player, square): every square it may fly to."""
         self._go_index: dict[str | None, int] = {
@@ -243,11 +250,17 @@ class CretanLabyrinthRules(Game):
         }
         """Where each direction card sends a move, as an index of a walk table (none: any way)."""
         self._go_index[None] = GO_INDEX["any"]
+        self._choices: dict[tuple[Hashable, ...], tuple[Move, ...]] = {}
+        """The choices of decisions that recur, made once (at most :data:`_CHOICES_KEPT`)."""
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
         self.deck_of: dict[str, str] = {cid: card.deck for cid, card in self.decks.cards.items()}
         """The deck (``direction`` or a colour) of every card id."""
         self._item_of: dict[str, str] = {cid: card.item for cid, card in self.decks.cards.items() if card.is_item}
+        self._choosy: frozenset[str] = frozenset(
+            cid for cid, card in self.decks.cards.items() if card.effect in ("pegasus", "swap")
+        )
+        """The cards that may wait for a choice of their player's (Pegasus, the unicorn)."""
         """The kind of tool or weapon each item card is."""
         self._draws: dict[tuple[int, str], Draw] = {}
         """The task of drawing a card of a colour, per player and colour: made once."""
@@ -304,6 +317,22 @@ class CretanLabyrinthRules(Game):
         if len(kept) >= MET_WALKS_KEPT:
             kept.clear()
         kept[memo] = found
+        return found
+
+    def landing(self, players: int) -> tuple[tuple[tuple[Task, ...], ...], ...]:
+        """For ``players`` players, ``[p][node]``: what landing there always queues for
+        player ``p``: drawing a card of a coloured space's colour (rules 6 and 7), the
+        check for the win at the own gateway, or nothing (see ``CretanLabyrinthState._land``)."""
+        found = self._landing.get(players)
+        if found is None:
+            colours = self.board.colours
+            found = self._landing[players] = tuple(
+                tuple(
+                    (self.draw_task(p, colour),) if colour is not None else (WINS[p],) if n == home else ()
+                    for n, colour in enumerate(colours)
+                )
+                for p, home in enumerate(self.homes(players))
+            )
         return found
 
     def homes(self, players: int) -> tuple[int, ...]:
@@ -666,13 +695,32 @@ class CretanLabyrinthState(State):
 
     def _legal(self) -> tuple[Move, ...]:
         g = self.game
-        board = g.board
         if self.stage == STAGE_MOVE:
             return self._walk()[1]
         task = self.queue[0]
         p = self.current_player
-        if type(task) is KeyOffer:
+        kind = type(task)
+        if kind is KeyOffer:
             return (g.move("take-key"), g.move("keep-diamonds"))
+        # A decision's choices recur (the same card, items and players): made once.
+        if kind is DoCard:
+            assert isinstance(task, DoCard)
+            if self.card(task.card).effect == "pegasus":
+                return self._choices(task, p)  # by where the player stands: see _flights
+            key: tuple[Hashable, ...] = (task, tuple(self.items[p]), self.players, tuple(self._swap_targets(p)))
+        else:
+            key = (task, tuple(self.items[p]), self.players)
+        found = g._choices.get(key)
+        if found is None:
+            found = self._choices(task, p)
+            if len(g._choices) < _CHOICES_KEPT:
+                g._choices[key] = found
+        return found
+
+    def _choices(self, task: Task, p: int) -> tuple[Move, ...]:
+        """The choices of player ``p`` for ``task`` (a decision but the Magic Key's offer)."""
+        g = self.game
+        board = g.board
         if type(task) is BattleOffer:
             return (g.move("attack", label=self.name(task.keeper)), g.move("no-attack"))
         if type(task) is Fight:
@@ -702,7 +750,7 @@ class CretanLabyrinthState(State):
         if self.stage == STAGE_MOVE:
             found = self._stops
             return (found if found is not None else self._walk())[1]
-        return super().legal_moves()
+        return self._legal() if self.phase in _CHOOSING else ()
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
@@ -746,17 +794,16 @@ class CretanLabyrinthState(State):
         p = self.turn
         pos = self.pos
         keys = self.keys
-        keeper = keys.index(True) if g.single_key and True in keys else None  # self.keeper()
         table = g._free.get(self.players)
         if table is None:
             table = g.prepare(self.players)
         go = g._go_index[self.direction]
         found = table[p][pos[p]][go][self.distance]
-        if keeper is None:
+        if True not in keys or not g.single_key:  # nobody holds the Magic Key
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
-        memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
+        keeper = keys.index(True)  # self.keeper()
         if keeper == p:
             # The keeper's walk is stopped for a battle as soon as it comes within two
             # spaces of another player; if no node it walks is that near anybody, it is
@@ -769,7 +816,9 @@ class CretanLabyrinthState(State):
             near_to = g.tables.near
             for q in met:
                 if not near_to[pos[q]].isdisjoint(walked):
-                    memo = (*memo, tuple(pos[q] for q in met), met)
+                    memo: tuple[Hashable, ...] = (
+                        self.players, p, pos[p], go, self.distance, tuple(pos[q] for q in met), met
+                    )
                     met_walk = g._met_walks.get(memo)
                     if met_walk is None:
                         met_walk = g.keep_walk(memo, self._walk_of(self._met_stops(go)))
@@ -788,7 +837,7 @@ class CretanLabyrinthState(State):
         if blanks_crossed:
             extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
             if extra:
-                memo = (*memo, extra)
+                memo = (self.players, p, pos[p], go, self.distance, extra)
                 with_extra = g._met_walks.get(memo)
                 if with_extra is None:
                     stops = dict(found[0])
@@ -1112,9 +1161,12 @@ class CretanLabyrinthState(State):
                     self.queue = [FIGHTS[battle_with][p][True], LANDS[p], END_TURN]
                 else:
                     # The landing first, as _run would do it first from [LANDS[p], END_TURN].
-                    self.queue = [END_TURN]
+                    queue = self.queue = [END_TURN]
                     self.stage = STAGE_RESOLVE
                     self._land(p, events)
+                    if len(queue) == 1:  # nothing to resolve: as _run would end the turn
+                        self._end_turn(events)
+                        return events
             self.stage = STAGE_RESOLVE
             self._run(events)
             return events
@@ -1205,7 +1257,8 @@ class CretanLabyrinthState(State):
             elif kind is DoCard:
                 assert isinstance(task, DoCard)
                 p = task.player
-                if self._card_waits(p, task.card):
+                # _card_waits, at once when no item is held and the card is no choice
+                if (self.items[p] or task.card in self.game._choosy) and self._card_waits(p, task.card):
                     return
                 del queue[0]
                 self._do_card(p, task.card, None, events)
@@ -1228,32 +1281,30 @@ class CretanLabyrinthState(State):
         """What landing on a node does, queued in order: the keeper's key or a battle,
         the coloured card, the Magic Key in the palace, the win at the own gateway."""
         game = self.game
-        board = game.board
         n = self.pos[p]
-        tasks: list[Task] = []
+        landing = game._landing.get(self.players)
+        if landing is None:
+            landing = game.landing(self.players)
+        # Rules 6 and 7: ending on a coloured space, also against one's will, draws a
+        # card; the own gateway: the win checked.
+        tasks: tuple[Task, ...] = landing[p][n]
         keys = self.keys
-        keeper = keys.index(True) if game.single_key and True in keys else None  # self.keeper()
+        keeper = keys.index(True) if True in keys and game.single_key else None  # self.keeper()
         if keeper is not None and keeper != p:
             if self.pos[keeper] == n:
                 # 'If a player lands on the same space as the player with the Magic Key
                 # ... that player then is the keeper of the Magic Key and takes another turn.'
                 self.keys[keeper] = False
                 self.keys[p] = True
-                events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=board.names[n]))
+                events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=game.board.names[n]))
                 if p == self.turn:
                     self.extra = True
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
-                tasks.append(BATTLE_OFFERS[p][keeper])
-        colour = board.colours[n]
-        if colour is not None:
-            # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
-            tasks.append(game.draw_task(p, colour))
-        if n == board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
-            tasks.append(KeyOffer(p))
-        if n == game.homes(self.players)[p]:  # self.own_gateway(p)
-            tasks.append(WINS[p])
+                tasks = (BATTLE_OFFERS[p][keeper], *tasks)
+        if n == game.board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
+            tasks = (*tasks, KeyOffer(p))  # the palace is neither coloured nor a gateway
         if tasks:
             self.queue[0:0] = tasks
 
@@ -1499,7 +1550,8 @@ class CretanLabyrinthState(State):
         self.queue = []
         self.fought = False
         p = self.turn
-        limit = self.game.round_limit
+        game = self.game
+        limit = game.round_limit
         if limit and self.turns >= limit * self.players:
             score = [(self.keys[q], len(self.diamonds[q])) for q in range(self.players)]
             best = max(score)
@@ -1511,20 +1563,21 @@ class CretanLabyrinthState(State):
             return
         self.turns += 1
         self.stage = STAGE_DISTANCE
-        if self.extra and not self.lost[p]:
+        lost = self.lost
+        if self.extra:
             self.extra = False
-            events.append(self._told(
-                (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
-            ))
-            return
-        self.extra = False
+            if not lost[p]:
+                events.append(self._told(
+                    (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
+                ))
+                return
         q = (p + 1) % self.players
-        while self.lost[q]:
-            self.lost[q] -= 1
+        while lost[q]:
+            lost[q] -= 1
             events.append(self._skipped(q))
             q = (q + 1) % self.players
         self.turn = q
-        said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
+        said = game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
         if said is None:
             said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
         events.append(said)
