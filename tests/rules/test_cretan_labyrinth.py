@@ -1069,6 +1069,20 @@ def test_the_keepers_walks_found_along_the_tables_are_those_walking_the_board_fi
     assert battles > 500  # the walks met other players often
 
 
+def test_events_made_on_the_fast_path_are_events_like_any_other() -> None:
+    """A move's event is built without the dataclass's __init__ (see state._event): it
+    compares, hashes, prints and pickles as an event made the ordinary way."""
+    import pickle
+
+    from companion.rules.core import Event
+    from companion.rules.cretan_labyrinth.state import _event
+
+    fast = _event("moved", 1, "Player 2 moves a1 to b2", "a1", "b2")
+    plain = Event("moved", 1, "Player 2 moves a1 to b2", "a1", "b2")
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain) and str(fast) == str(plain)
+    assert pickle.loads(pickle.dumps(fast)) == plain
+
+
 def test_decks_made_on_the_fast_path_are_decks_like_any_other() -> None:
     """The state rebuilds its decks without the dataclass's __init__ (see state._deck):
     they compare, hash and print as decks made the ordinary way."""

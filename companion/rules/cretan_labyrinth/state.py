@@ -125,11 +125,31 @@ def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck
     _deck_set_hash(deck, -1)
     return deck
 
+
+_EVENT_FIELDS: Final = ("kind", "player", "text", "src", "dst")
+assert tuple(f.name for f in fields(Event)) == _EVENT_FIELDS, "Event's fields changed: see _event"
+_event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_dst = (
+    Event.__dict__[f].__set__ for f in _EVENT_FIELDS
+)
+
+
+def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | None) -> Event:
+    """``Event(kind, player, text, src, dst)``, equal and alike, made in a third of the
+    time, as :func:`_deck` makes a deck: a fresh game builds thousands (a move from one
+    square to another, a player sent by a card), each once."""
+    event = _deck_new(Event)
+    _event_set_kind(event, kind)
+    _event_set_player(event, player)
+    _event_set_text(event, text)
+    _event_set_src(event, src)
+    _event_set_dst(event, dst)
+    return event
+
 _CHOOSING: Final = (Phase.MOVE, Phase.DECIDE)
 
 _CHOICES_KEPT: Final = 20_000
-"""Decisions' choices a game keeps (each made once): a card with the items held, a
-battle with the items held; a few MB at most."""
+"""Decisions' choices a game keeps (each made once): a card with the kinds of items
+held, a battle with the kinds of items held; a few MB at most."""
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -702,14 +722,21 @@ class CretanLabyrinthState(State):
         kind = type(task)
         if kind is KeyOffer:
             return (g.move("take-key"), g.move("keep-diamonds"))
-        # A decision's choices recur (the same card, items and players): made once.
+        # A decision's choices recur (the same card, kinds of items and players): made once.
+        kinds = frozenset(map(g._item_of.__getitem__, self.items[p]))
+        key: tuple[Hashable, ...]
         if kind is DoCard:
             assert isinstance(task, DoCard)
-            if self.card(task.card).effect == "pegasus":
+            effect = self.card(task.card).effect
+            if effect == "pegasus":
                 return self._choices(task, p)  # by where the player stands: see _flights
-            key: tuple[Hashable, ...] = (task, tuple(self.items[p]), self.players, tuple(self._swap_targets(p)))
+            targets = tuple(self._swap_targets(p)) if effect == "swap" else ()
+            key = (task.card, kinds, self.players, targets)
+        elif kind is Fight:
+            key = (NONE_SHOWN, kinds)  # what the player may show
         else:
-            key = (task, tuple(self.items[p]), self.players)
+            assert isinstance(task, BattleOffer)
+            key = (task.keeper, self.players)
         found = g._choices.get(key)
         if found is None:
             found = self._choices(task, p)
@@ -1145,12 +1172,13 @@ class CretanLabyrinthState(State):
                 pos = self.pos
                 self.origin[p] = pos[p]
                 pos[p] = dst
-                said = self.game._events.get((EV_MOVED, p, move.src, move.dst))  # _told, inlined
+                src, to = move.src, move.dst
+                kept = self.game._events
+                said = kept.get((EV_MOVED, p, src, to))  # _told, inlined
                 if said is None:
-                    said = self._told(
-                        (EV_MOVED, p, move.src, move.dst),
-                        lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
-                    )
+                    said = _event(EV_MOVED, p, f"{self.name(p)} moves {src} to {to}", src, to)
+                    if len(kept) < _EVENTS_KEPT:
+                        kept[EV_MOVED, p, src, to] = said
                 events.append(said)
                 if battle_with >= 0:
                     events.append(Event(
@@ -1486,12 +1514,17 @@ class CretanLabyrinthState(State):
                 (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, f"{self.name(p)} stays on {here}")
             ))
             return
-        src = self.square(p)
+        names = self.game.board.names
+        src = names[self.pos[p]]
         self.pos[p] = node
-        dst = self.square(p)
-        events.append(self._told(
-            (EV_SENT, p, src, dst), lambda: Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
-        ))
+        dst = names[node]
+        kept = self.game._events
+        said = kept.get((EV_SENT, p, src, dst))  # _told, inlined
+        if said is None:
+            said = _event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
+            if len(kept) < _EVENTS_KEPT:
+                kept[EV_SENT, p, src, dst] = said
+        events.append(said)
         self.queue.insert(0, LANDS[p])
 
     def goal(self, p: int) -> int:
