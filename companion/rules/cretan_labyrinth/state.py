@@ -836,13 +836,15 @@ class CretanLabyrinthState(State):
             # spaces of another player; if no node it walks is that near anybody, it is
             # the board's walk. (Only players within reach matter: a step brings the
             # keeper at most as many spaces nearer as the node stepped onto is wide.)
-            reach = g.reach_table[pos[p]]
-            near = self.distance * g.widest + 2
-            met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
             walked = found[3]
             near_to = g.tables.near
-            for q in met:
-                if not near_to[pos[q]].isdisjoint(walked):
+            for q in range(self.players):
+                if q != p and not near_to[pos[q]].isdisjoint(walked):
+                    reach = g.reach_table[pos[p]]
+                    near = self.distance * g.widest + 2
+                    met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
+                    if q not in met:
+                        continue  # (out of reach: never so)
                     memo: tuple[Hashable, ...] = (
                         self.players, p, pos[p], go, self.distance, tuple(pos[q] for q in met), met
                     )
@@ -855,13 +857,9 @@ class CretanLabyrinthState(State):
                 self._stops = found
             return found
         blanks_crossed = found[2]
-        keeper_reach = g.reach_table[pos[keeper]]
-        for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
-            if keeper_reach[b] <= 2:
-                break
-        else:
-            blanks_crossed = ()
-        if blanks_crossed:
+        # Mostly none is near the keeper: one set test then.
+        if blanks_crossed and not g.tables.near[pos[keeper]].isdisjoint(blanks_crossed):
+            keeper_reach = g.reach_table[pos[keeper]]
             extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
             if extra:
                 memo = (self.players, p, pos[p], go, self.distance, extra)
