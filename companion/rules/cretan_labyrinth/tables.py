@@ -103,6 +103,9 @@ class BoardTables:
         """Every :class:`Move` made on this board, interned (see ``CretanLabyrinthRules.move``):
         at most its kinds x its squares x its squares and labels."""
         self._walks: dict[tuple[tuple[int, ...], int], tuple[WalkTable, TraceTable]] = {}
+        self._traces: dict[tuple[int, int, frozenset[int], int], Trace] = {}
+        self._made: dict[tuple[int, ...], Walk] = {}
+        self._moves_to: dict[tuple[int, tuple[int, ...]], tuple[Move, ...]] = {}
         self.walks_made = 0
         """How many distinct walks :meth:`walks` has built (a walk shared by several
         players, squares or distances counts once)."""
@@ -160,14 +163,12 @@ class BoardTables:
         names = board.names
         nodes = range(len(names))
         directions = range(len(DIRECTIONS))
-        gates = frozenset(board.gateways)
         succ = board.succ
-        # Where a step may lead into a gateway, which player may take it matters.
-        near_gate = tuple(tuple(any(s in gates for s in way) for way in node) for node in succ)
         free_ways = self.ways(frozenset())
-        traces: dict[tuple[int, int, frozenset[int]], Trace] = {}
-        made: dict[tuple[int, ...], Walk] = {}
-        moves_to: dict[tuple[int, tuple[int, ...]], tuple[Move, ...]] = {}
+        # Kept from one player count's build to the next: most walks are the same.
+        traces = self._traces
+        made = self._made
+        moves_to = self._moves_to
         rank = self.node_rank.__getitem__
         table = []
         trace_table = []
@@ -179,14 +180,16 @@ class BoardTables:
                 src = names[start]
                 per_dir = []
                 for d in directions:
-                    trace = traces.get((start, d, frozenset()))
+                    trace = traces.get((start, d, frozenset(), longest))
                     if trace is None:
-                        trace = traces[start, d, frozenset()] = self._trace(start, d, longest, *free_ways)
-                    if barred and any(near_gate[n][d] for n, depth, *_ in trace[0] if depth < longest):
-                        # The free trace passes a gateway: this player's may differ.
-                        trace = traces.get((start, d, barred))
+                        trace = traces[start, d, frozenset(), longest] = self._trace(start, d, longest, *free_ways)
+                    if barred and any(
+                        not barred.isdisjoint(succ[n][d]) for n, depth, *_ in trace[0] if depth < longest
+                    ):
+                        # The free trace steps into a gateway barred to this player: theirs differs.
+                        trace = traces.get((start, d, barred, longest))
                         if trace is None:
-                            trace = traces[start, d, barred] = self._trace(start, d, longest, *ways)
+                            trace = traces[start, d, barred, longest] = self._trace(start, d, longest, *ways)
                     per_dir.append(trace)
                 trace_rows.append(tuple(per_dir))
                 row = []
