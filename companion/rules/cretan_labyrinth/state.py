@@ -1410,8 +1410,8 @@ class CretanLabyrinthState(State):
 
     def _do_card(self, p: int, card_id: str, choice: Move | None, events: list[Event]) -> None:
         """Do what card ``card_id`` says for player ``p`` (``choice``: the decision taken)."""
-        card = self.game.decks.cards[card_id]
-        board = self.game.board
+        game = self.game
+        card = game.decks.cards[card_id]
         if choice is not None and choice.kind == "avert":
             # Rule 15: '... the danger may be circumvented by returning both cards to the
             # bottom of their corresponding decks.'
@@ -1434,21 +1434,26 @@ class CretanLabyrinthState(State):
                 lambda: Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"),
             ))
             return
-        self._return(card_id)
         colour = card.deck
+        decks = self.decks
+        deck = decks[colour]
+        decks[colour] = _deck(colour, deck.unseen, (*deck.returned, card_id))  # _return
         if effect == "diamond":
             # Rule 14: '... only one diamond of each color may be held at one time.'
-            if colour in self.diamonds[p]:
-                events.append(self._told(
-                    (EV_DIAMOND, p, colour, True),
-                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"),
-                ))
-            else:
-                self.diamonds[p].add(colour)
-                events.append(self._told(
-                    (EV_DIAMOND, p, colour, False),
-                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"),
-                ))
+            held = self.diamonds[p]
+            had = colour in held
+            said = game._events.get((EV_DIAMOND, p, colour, had))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_DIAMOND, p, colour, had),
+                    lambda: Event(
+                        EV_DIAMOND, p,
+                        f"{self.name(p)} already holds a {colour} diamond" if had
+                        else f"{self.name(p)} receives a {colour} diamond",
+                    ),
+                )
+            held.add(colour)
+            events.append(said)
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
@@ -1481,7 +1486,7 @@ class CretanLabyrinthState(State):
         elif effect == "pegasus":
             assert choice is not None and isinstance(choice.dst, str)
             self.origin[p] = self.pos[p]
-            self._send(p, board.node(choice.dst), events)
+            self._send(p, game.board.node(choice.dst), events)
         elif effect == "swap":
             if choice is None or choice.kind != "swap":
                 events.append(self._told(
