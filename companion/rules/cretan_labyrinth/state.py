@@ -879,14 +879,11 @@ class CretanLabyrinthState(State):
     ) -> Walk:
         """The :data:`~.tables.Walk` of ``stops``: with the legal moves to them, in the
         board's order (``pass`` when none), and ``blanks`` and ``visited`` as given."""
+        if not stops:
+            return stops, _PASS_ONLY, blanks, visited
         g = self.game
-        names = g.board.names
-        src = names[self.pos[self.turn]]
-        moves = (
-            tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
-            if stops else _PASS_ONLY
-        )
-        return stops, moves, blanks, visited
+        step = g.tables.step_moves[self.pos[self.turn]]
+        return stops, tuple(map(step.__getitem__, sorted(stops, key=g.node_rank.__getitem__))), blanks, visited
 
     def _met_stops(self, go: int) -> dict[int, int]:
         """The stops of the walk of the Magic Key's keeper (the player to move), who must

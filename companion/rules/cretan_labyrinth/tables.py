@@ -102,6 +102,9 @@ class BoardTables:
         self.moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         """Every :class:`Move` made on this board, interned (see ``CretanLabyrinthRules.move``):
         at most its kinds x its squares x its squares and labels."""
+        self.step_moves: tuple[_StepMoves, ...] = tuple(_StepMoves(self.moves, names, a) for a in nodes)
+        """``step_moves[a][b]``: the move from node ``a`` to node ``b`` (``a1-b3``),
+        interned; made when first asked for."""
         self._walks: dict[tuple[tuple[int, ...], int], tuple[WalkTable, TraceTable]] = {}
         self._traces: dict[tuple[int, int, frozenset[int], int], Trace] = {}
         self._made: dict[tuple[int, ...], Walk] = {}
@@ -278,6 +281,27 @@ class BoardTables:
         if found is None:
             found = self.moves[key] = Move(kind, src, dst, (), label)
         return found
+
+
+class _StepMoves(dict[int, Move]):
+    """The moves from one node to others, by the node moved to: each made once (see
+    :attr:`BoardTables.step_moves`)."""
+
+    def __init__(
+        self, moves: dict[tuple[str, Square | None, Square | None, str], Move], names: tuple[str, ...], start: int
+    ) -> None:
+        super().__init__()
+        self.moves = moves  # the board's interned moves (not the tables: no reference cycle)
+        self.names = names
+        self.start = start
+
+    def __missing__(self, node: int) -> Move:
+        key = ("move", self.names[self.start], self.names[node], "")
+        move = self.moves.get(key)
+        if move is None:
+            move = self.moves[key] = Move(*key[:3], (), "")
+        self[node] = move
+        return move
 
 
 def board_key(board: Board) -> tuple[Hashable, ...]:
