@@ -1083,6 +1083,29 @@ def test_events_made_on_the_fast_path_are_events_like_any_other() -> None:
     assert pickle.loads(pickle.dumps(fast)) == plain
 
 
+def test_moves_made_on_the_fast_path_are_moves_like_any_other() -> None:
+    """Pegasus's and a walk's moves are built without the dataclass's __init__ (see
+    tables._new_move): they compare, hash, print and read back as moves made the ordinary way."""
+    from companion.rules.core import Move
+    from companion.rules.cretan_labyrinth.tables import _new_move
+
+    fast = _new_move("fly", "a1", "palace")
+    plain = Move("fly", "a1", "palace")
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert fast.notation == plain.notation and {fast: 1}[plain] == 1
+
+
+def test_the_board_tables_hold_the_boards_distances() -> None:
+    """The tables' distances (built in one pass) are the board's, for every two squares."""
+    board = GAME.board
+    tables = GAME.tables
+    nodes = range(len(board.names))
+    for a in nodes:
+        assert tables.reach_table[a] == tuple(board.reach(a, b) for b in nodes)
+        assert tables.gap_table[a] == tuple(board.gap(a, b) for b in nodes)
+        assert tables.near[a] == {b for b in nodes if board.reach(a, b) <= 2}
+
+
 def test_decks_made_on_the_fast_path_are_decks_like_any_other() -> None:
     """The state rebuilds its decks without the dataclass's __init__ (see state._deck):
     they compare, hash and print as decks made the ordinary way."""

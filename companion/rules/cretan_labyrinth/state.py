@@ -747,7 +747,6 @@ class CretanLabyrinthState(State):
     def _choices(self, task: Task, p: int) -> tuple[Move, ...]:
         """The choices of player ``p`` for ``task`` (a decision but the Magic Key's offer)."""
         g = self.game
-        board = g.board
         if type(task) is BattleOffer:
             return (g.move("attack", label=self.name(task.keeper)), g.move("no-attack"))
         if type(task) is Fight:
@@ -759,10 +758,9 @@ class CretanLabyrinthState(State):
             flight = (self.players, p, self.pos[p])
             flights = g._flights.get(flight)
             if flights is None:
-                src = board.names[self.pos[p]]
+                barred = g.barred(self.players)[p]
                 flights = g._flights[flight] = tuple(
-                    g.move("fly", src, board.names[n])
-                    for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
+                    move for n, move in g.tables.fly_moves(self.pos[p]) if n not in barred
                 )
             return flights
         helpers = [i for i in self.item_kinds(p) if i in card.helped_by]
@@ -1034,11 +1032,6 @@ class CretanLabyrinthState(State):
         del walk
         result.pop(start, None)
         return result
-
-    def _pegasus_targets(self, p: int) -> list[int]:
-        barred = self.game.barred(self.players)[p]
-        here = self.pos[p]
-        return [n for n in range(len(self.game.board.names)) if n != here and n not in barred]
 
     def _swap_targets(self, p: int) -> list[int]:
         gate_seat = self.game.gate_seat_of
@@ -1565,7 +1558,7 @@ class CretanLabyrinthState(State):
         seat = self.game.seats(self.players)[p]
         k = len(board.gateways)
         order = [board.gateways[(seat + i) % k] for i in range(k)]
-        return min(order, key=lambda g: board.gap(self.pos[p], g))
+        return min(order, key=self.game.gap_table[self.pos[p]].__getitem__)  # board.gap
 
     def _skipped(self, q: int) -> Event:
         """'Player 2 loses a turn' (a lost turn skipped), built once."""

@@ -14,6 +14,7 @@ game object, each store with a stated bound.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import fields
 from typing import Final, TypeAlias
 
 from companion.rules.core import PASS, Move, Square
@@ -106,6 +107,7 @@ class BoardTables:
         """``step_moves[a][b]``: the move from node ``a`` to node ``b`` (``a1-b3``),
         interned; made when first asked for."""
         self._walks: dict[tuple[tuple[int, ...], int], tuple[WalkTable, TraceTable]] = {}
+        self._flights: dict[int, tuple[tuple[int, Move], ...]] = {}
         self._traces: dict[tuple[int, int, frozenset[int], int], Trace] = {}
         self._made: dict[tuple[int, ...], Walk] = {}
         self._moves_to: dict[tuple[int, tuple[int, ...]], tuple[Move, ...]] = {}
@@ -274,6 +276,27 @@ class BoardTables:
             tuple(dict.fromkeys(visited)),
         )
 
+    def fly_moves(self, start: int) -> tuple[tuple[int, Move], ...]:
+        """Every node but ``start`` with the move flying there from ``start`` (``fly``, on
+        Pegasus), in the order legal moves list their squares; made once per node (a
+        player's choices leave out the others' gateways)."""
+        found = self._flights.get(start)
+        if found is None:
+            names = self.board.names
+            src = names[start]
+            moves = self.moves
+            made = []
+            for n in sorted(range(len(names)), key=self.node_rank.__getitem__):
+                if n == start:
+                    continue
+                key = ("fly", src, names[n], "")
+                move = moves.get(key)
+                if move is None:
+                    move = moves[key] = _new_move("fly", src, names[n])
+                made.append((n, move))
+            found = self._flights[start] = tuple(made)
+        return found
+
     def move(self, kind: str, src: Square | None = None, dst: Square | None = None, label: str = "") -> Move:
         """The interned :class:`Move` with these fields."""
         key = (kind, src, dst, label)
@@ -281,6 +304,26 @@ class BoardTables:
         if found is None:
             found = self.moves[key] = Move(kind, src, dst, (), label)
         return found
+
+
+_MOVE_FIELDS: Final = ("kind", "src", "dst", "values", "label")
+assert tuple(f.name for f in fields(Move)) == _MOVE_FIELDS, "Move's fields changed: see _new_move"
+_move_set_kind, _move_set_src, _move_set_dst, _move_set_values, _move_set_label = (
+    Move.__dict__[f].__set__ for f in _MOVE_FIELDS
+)
+
+
+def _new_move(kind: str, src: Square, dst: Square) -> Move:
+    """``Move(kind, src, dst)``, equal and alike, made in a third of the time: its slots set
+    directly, not through the frozen dataclass's ``__init__`` (a Pegasus card makes a move
+    to every square of the board)."""
+    move = object.__new__(Move)
+    _move_set_kind(move, kind)
+    _move_set_src(move, src)
+    _move_set_dst(move, dst)
+    _move_set_values(move, ())
+    _move_set_label(move, "")
+    return move
 
 
 class _StepMoves(dict[int, Move]):
@@ -299,7 +342,7 @@ class _StepMoves(dict[int, Move]):
         key = ("move", self.names[self.start], self.names[node], "")
         move = self.moves.get(key)
         if move is None:
-            move = self.moves[key] = Move(*key[:3], (), "")
+            move = self.moves[key] = _new_move("move", key[1], key[2])
         self[node] = move
         return move
 
