@@ -263,6 +263,8 @@ class CretanLabyrinthRules(Game):
         """Walks that meet the Magic Key's keeper, by where the players met stand: at
         most :data:`~.tables.MET_WALKS_KEPT`, then forgotten all at once."""
         self._landing: dict[int, tuple[tuple[tuple[Task, ...], ...], ...]] = {}
+        self._names: dict[int, tuple[str, ...]] = {}
+        """The players' names per player count (see ``CretanLabyrinthState.name``)."""
         self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         """Pegasus's choices by (players, player, square): every square it may fly to."""
         self._go_index: dict[str | None, int] = {
@@ -504,7 +506,11 @@ class CretanLabyrinthState(State):
 
     def name(self, p: int) -> str:
         """The name of player ``p`` (``"Player 1"``)."""
-        return self.game.player_name(p, self.players)
+        names = self.game._names.get(self.players)
+        if names is None:
+            players = self.players
+            names = self.game._names[players] = tuple(self.game.player_name(q, players) for q in range(players))
+        return names[p]
 
     def square(self, p: int) -> str:
         """The notation of the square (or ``palace``, ``gate1``) player ``p`` stands on."""
