@@ -147,9 +147,11 @@ def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | 
 
 _CHOOSING: Final = (Phase.MOVE, Phase.DECIDE)
 
-_CHOICES_KEPT: Final = 20_000
+_CHOICES_KEPT: Final = 2_000
 """Decisions' choices a game keeps (each made once): a card with the kinds of items
-held, a battle with the kinds of items held; a few MB at most."""
+held, a battle with the kinds of items held. About 2,500 differ in a long 4-player run;
+kept few, as every one is a few objects more for each full collection of the collector
+(benchmarks/gc_pauses.py)."""
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
