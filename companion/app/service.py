@@ -282,8 +282,9 @@ class Service:
     def _freeze_new_game(self) -> None:
         """After a game is begun or resumed (its screen already drawn), freeze what its
         start built as start-up's was: the Cretan Labyrinth's board tables (every walk
-        of its board, built once per game) are otherwise walked by every full
-        collection during play, 10-40 ms of CPU here (benchmarks/gc_pauses.py)."""
+        of its board, built by the first game of a board and player count in the
+        process) are otherwise walked by every full collection during play, 10-40 ms of
+        CPU here (benchmarks/gc_pauses.py)."""
         table = self.controller.table
         game = table.game if table is not None else None
         if game is None or game is self._frozen_game:

@@ -43,7 +43,14 @@ from companion.rules.cretan_data import (
     load_board,
     load_decks,
 )
-from companion.rules.cretan_labyrinth.tables import MET_WALKS_KEPT, WALKS_KEPT, BoardTables, Walk
+from companion.rules.cretan_labyrinth.tables import (
+    GO_INDEX,
+    MET_WALKS_KEPT,
+    TraceTable,
+    Walk,
+    WalkTable,
+    board_tables,
+)
 from companion.rules.cretan_labyrinth.tasks import (
     BATTLE_OFFERS,
     END_TURN,
@@ -117,6 +124,34 @@ def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck
     _deck_set_returned(deck, returned)
     _deck_set_hash(deck, -1)
     return deck
+
+
+_EVENT_FIELDS: Final = ("kind", "player", "text", "src", "dst")
+assert tuple(f.name for f in fields(Event)) == _EVENT_FIELDS, "Event's fields changed: see _event"
+_event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_dst = (
+    Event.__dict__[f].__set__ for f in _EVENT_FIELDS
+)
+
+
+def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | None) -> Event:
+    """``Event(kind, player, text, src, dst)``, equal and alike, made in a third of the
+    time, as :func:`_deck` makes a deck: a fresh game builds thousands (a move from one
+    square to another, a player sent by a card), each once."""
+    event = _deck_new(Event)
+    _event_set_kind(event, kind)
+    _event_set_player(event, player)
+    _event_set_text(event, text)
+    _event_set_src(event, src)
+    _event_set_dst(event, dst)
+    return event
+
+_CHOOSING: Final = (Phase.MOVE, Phase.DECIDE)
+
+_CHOICES_KEPT: Final = 2_000
+"""Decisions' choices a game keeps (each made once): a card with the kinds of items
+held, a battle with the kinds of items held. About 2,500 differ in a long 4-player run;
+kept few, as every one is a few objects more for each full collection of the collector
+(benchmarks/gc_pauses.py)."""
 
 _EVENTS_KEPT: Final = 20_000
 """Recurring events a game keeps (each built once); about 4 MB at most."""
@@ -207,31 +242,49 @@ class CretanLabyrinthRules(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self.stop_near_start: bool = self.option("keeper-near-start") == "stop"
-        self._moves: dict[tuple[str, Square | None, Square | None, str], Move] = {}
         # Tables of the board, for speed (a move's stops walk the board at every step),
-        # owned by this game and built now (see BoardTables).
-        tables = self.tables = BoardTables(self.board)
+        # shared with every game of this process on an equal board (see tables.py).
+        tables = self.tables = board_tables(self.board)
         self.gate_seat_of = tables.gate_seat_of
         self.reach_table = tables.reach_table
         self.gap_table = tables.gap_table
         self.longest_gap = tables.longest_gap
         self.widest = tables.widest
         self.node_rank = tables.node_rank
-        self._barred = tables.barred
-        self._homes = tables.homes
-        self._ways = tables.ways
-        self._walks = tables.walks
-        self._met_walks = tables.met_walks
-        self._flights = tables.flights
+        self._moves = tables.moves
+        self._barred: dict[int, tuple[frozenset[int], ...]] = {}
+        self._homes: dict[int, tuple[int, ...]] = {}
+        self._ways: dict[
+            tuple[int, int], tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]
+        ] = {}
+        self._free: dict[int, WalkTable] = {}
+        """Every walk per player count without a keeper near (see :meth:`prepare`)."""
+        self._traces: dict[int, TraceTable] = {}
+        """Their traces, along which the walks that meet the keeper are found."""
+        self._met_walks: dict[tuple[Hashable, ...], Walk] = {}
+        """Walks that meet the Magic Key's keeper, by where the players met stand: at
+        most :data:`~.tables.MET_WALKS_KEPT`, then forgotten all at once."""
+        self._landing: dict[int, tuple[tuple[tuple[Task, ...], ...], ...]] = {}
+        self._names: dict[int, tuple[str, ...]] = {}
+        """The players' names per player count (see ``CretanLabyrinthState.name``)."""
+        self._flights: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        """Pegasus's choices by (players, player, square): every square it may fly to."""
+        self._go_index: dict[str | None, int] = {
+            cid: GO_INDEX[card.go] for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
+        }
+        """Where each direction card sends a move, as an index of a walk table (none: any way)."""
+        self._go_index[None] = GO_INDEX["any"]
+        self._choices: dict[tuple[Hashable, ...], tuple[Move, ...]] = {}
+        """The choices of decisions that recur, made once (at most :data:`_CHOICES_KEPT`)."""
         self._events: dict[tuple[Hashable, ...], Event] = {}
         """Events that recur (a throw of 4, a card drawn, a move a1-b3), built once."""
         self.deck_of: dict[str, str] = {cid: card.deck for cid, card in self.decks.cards.items()}
         """The deck (``direction`` or a colour) of every card id."""
-        self._go: dict[str, str] = {
-            cid: card.go for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK
-        }
-        """Where each direction card sends a move (``north`` ... ``any``)."""
         self._item_of: dict[str, str] = {cid: card.item for cid, card in self.decks.cards.items() if card.is_item}
+        self._choosy: frozenset[str] = frozenset(
+            cid for cid, card in self.decks.cards.items() if card.effect in ("pegasus", "swap")
+        )
+        """The cards that may wait for a choice of their player's (Pegasus, the unicorn)."""
         """The kind of tool or weapon each item card is."""
         self._draws: dict[tuple[int, str], Draw] = {}
         """The task of drawing a card of a colour, per player and colour: made once."""
@@ -266,12 +319,7 @@ class CretanLabyrinthRules(Game):
         gateways (rule 9)."""
         found = self._barred.get(players)
         if found is None:
-            seats = self.seats(players)
-            gates = self.board.gateways
-            found = tuple(
-                frozenset(gates[s] for i, s in enumerate(seats) if i != p) for p in range(players)
-            )
-            self._barred[players] = found
+            found = self._barred[players] = self.tables.barred(self.seats(players))
         return found
 
     def ways(
@@ -282,29 +330,33 @@ class CretanLabyrinthRules(Game):
         player's gateway was left out there (rule 9 ends the way out)."""
         found = self._ways.get((players, p))
         if found is None:
-            barred = self.barred(players)[p]
-            allowed = tuple(
-                tuple(tuple(s for s in way if s not in barred) for way in node) for node in self.board.succ
-            )
-            cut = tuple(
-                tuple(len(a) < len(way) for a, way in zip(node_allowed, node, strict=True))
-                for node_allowed, node in zip(allowed, self.board.succ, strict=True)
-            )
-            found = self._ways[players, p] = (allowed, cut)
+            found = self._ways[players, p] = self.tables.ways(self.barred(players)[p])
         return found
 
-    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk, rare: bool = False) -> Walk:
-        """Keep a walk found (see CretanLabyrinthState._walk); returns ``found``. The
-        board's walks (at most 5 directions x 6 distances per square and player) are
-        kept up to :data:`WALKS_KEPT`; walks that meet a keeper (``rare``), which
-        depend on where players stand, up to :data:`MET_WALKS_KEPT`. A full store is
-        emptied and starts again."""
-        kept = self._met_walks if rare else self._walks
-        if len(kept) >= (MET_WALKS_KEPT if rare else WALKS_KEPT):
+    def keep_walk(self, memo: tuple[Hashable, ...], found: Walk) -> Walk:
+        """Keep a walk that meets the Magic Key's keeper (see CretanLabyrinthState._walk);
+        returns ``found``. Such walks depend on where players stand: at most
+        :data:`~.tables.MET_WALKS_KEPT` are kept, then the store is emptied and starts again."""
+        kept = self._met_walks
+        if len(kept) >= MET_WALKS_KEPT:
             kept.clear()
-            if not rare:
-                self.tables.prepared.clear()
         kept[memo] = found
+        return found
+
+    def landing(self, players: int) -> tuple[tuple[tuple[Task, ...], ...], ...]:
+        """For ``players`` players, ``[p][node]``: what landing there always queues for
+        player ``p``: drawing a card of a coloured space's colour (rules 6 and 7), the
+        check for the win at the own gateway, or nothing (see ``CretanLabyrinthState._land``)."""
+        found = self._landing.get(players)
+        if found is None:
+            colours = self.board.colours
+            found = self._landing[players] = tuple(
+                tuple(
+                    (self.draw_task(p, colour),) if colour is not None else (WINS[p],) if n == home else ()
+                    for n, colour in enumerate(colours)
+                )
+                for p, home in enumerate(self.homes(players))
+            )
         return found
 
     def homes(self, players: int) -> tuple[int, ...]:
@@ -337,37 +389,20 @@ class CretanLabyrinthRules(Game):
         self.prepare(n)
         return CretanLabyrinthState(self, n)
 
-    def prepare(self, players: int) -> None:
-        """Find every walk of the board for ``players`` players once, when the first
-        new game for that many is made (:meth:`new_state`; a position read for a one-off
-        question does not pay for it): every square, direction card and distance, for each
-        player (about 15,500 walks for four players on the default board, 0.1 s of CPU
-        here, some 10 MB; within :data:`WALKS_KEPT` for 2, 3 and 4 players together). A
-        fresh game then plays as fast as one that has run for a while. Walks that meet the
-        Magic Key's keeper still depend on where players stand and are found in play."""
-        if players in self.tables.prepared:
-            return
-        self.tables.prepared.add(players)
-        scratch = CretanLabyrinthState(self, players)
-        scratch.stage = STAGE_MOVE
-        ways = {card.go: cid for cid, card in self.decks.cards.items() if card.deck == DIRECTION_DECK}
-        dice = self.distance_dice
-        distances = range(dice.count, 6 * dice.count + 1)
-        nodes = range(len(self.board.names))
-        for p in range(players):
-            scratch.turn = p
-            barred = self.barred(players)[p]
-            for node in nodes:
-                if node in barred:
-                    continue
-                scratch.pos[p] = node
-                for card in ways.values():
-                    scratch.direction = card
-                    for distance in distances:
-                        scratch.distance = distance
-                        scratch._stops = None
-                        scratch._walk()
-
+    def prepare(self, players: int) -> WalkTable:
+        """Every walk of the board for ``players`` players (every player, square, direction
+        card and distance thrown), found when the first new game for that many is made
+        (:meth:`new_state`) or a move's stops are first asked for; returns them. They are
+        the board's (:func:`~.tables.board_tables`): built once per process and board,
+        in a few hundredths of a second, and shared by every game object on that board, so
+        a fresh game plays as fast as one that has run for a while. Walks that meet the
+        Magic Key's keeper depend on where players stand and are found in play."""
+        found = self._free.get(players)
+        if found is None:
+            seats, longest = self.seats(players), 6 * self.distance_dice.count
+            self._traces[players] = self.tables.traces(seats, longest)
+            found = self._free[players] = self.tables.walks(seats, longest)
+        return found
 
 
 class CretanLabyrinthState(State):
@@ -473,7 +508,11 @@ class CretanLabyrinthState(State):
 
     def name(self, p: int) -> str:
         """The name of player ``p`` (``"Player 1"``)."""
-        return self.game.player_name(p, self.players)
+        names = self.game._names.get(self.players)
+        if names is None:
+            players = self.players
+            names = self.game._names[players] = tuple(self.game.player_name(q, players) for q in range(players))
+        return names[p]
 
     def square(self, p: int) -> str:
         """The notation of the square (or ``palace``, ``gate1``) player ``p`` stands on."""
@@ -684,13 +723,38 @@ class CretanLabyrinthState(State):
 
     def _legal(self) -> tuple[Move, ...]:
         g = self.game
-        board = g.board
         if self.stage == STAGE_MOVE:
             return self._walk()[1]
         task = self.queue[0]
         p = self.current_player
-        if type(task) is KeyOffer:
+        kind = type(task)
+        if kind is KeyOffer:
             return (g.move("take-key"), g.move("keep-diamonds"))
+        # A decision's choices recur (the same card, kinds of items and players): made once.
+        kinds = frozenset(map(g._item_of.__getitem__, self.items[p]))
+        key: tuple[Hashable, ...]
+        if kind is DoCard:
+            assert isinstance(task, DoCard)
+            effect = self.card(task.card).effect
+            if effect == "pegasus":
+                return self._choices(task, p)  # by where the player stands: see _flights
+            targets = tuple(self._swap_targets(p)) if effect == "swap" else ()
+            key = (task.card, kinds, self.players, targets)
+        elif kind is Fight:
+            key = (NONE_SHOWN, kinds)  # what the player may show
+        else:
+            assert isinstance(task, BattleOffer)
+            key = (task.keeper, self.players)
+        found = g._choices.get(key)
+        if found is None:
+            found = self._choices(task, p)
+            if len(g._choices) < _CHOICES_KEPT:
+                g._choices[key] = found
+        return found
+
+    def _choices(self, task: Task, p: int) -> tuple[Move, ...]:
+        """The choices of player ``p`` for ``task`` (a decision but the Magic Key's offer)."""
+        g = self.game
         if type(task) is BattleOffer:
             return (g.move("attack", label=self.name(task.keeper)), g.move("no-attack"))
         if type(task) is Fight:
@@ -702,10 +766,9 @@ class CretanLabyrinthState(State):
             flight = (self.players, p, self.pos[p])
             flights = g._flights.get(flight)
             if flights is None:
-                src = board.names[self.pos[p]]
+                barred = g.barred(self.players)[p]
                 flights = g._flights[flight] = tuple(
-                    g.move("fly", src, board.names[n])
-                    for n in sorted(self._pegasus_targets(p), key=g.node_rank.__getitem__)
+                    move for n, move in g.tables.fly_moves(self.pos[p]) if n not in barred
                 )
             return flights
         helpers = [i for i in self.item_kinds(p) if i in card.helped_by]
@@ -720,7 +783,7 @@ class CretanLabyrinthState(State):
         if self.stage == STAGE_MOVE:
             found = self._stops
             return (found if found is not None else self._walk())[1]
-        return super().legal_moves()
+        return self._legal() if self.phase in _CHOOSING else ()
 
     def item_kinds(self, p: int) -> list[str]:
         """The kinds of tool/weapon player ``p`` holds, in the weapon table's order."""
@@ -751,12 +814,12 @@ class CretanLabyrinthState(State):
         """:meth:`stops` and the legal moves they make, found once per MOVE stage (the
         legal moves and the move played both need them) and kept; not to be changed.
 
-        The game keeps what it has found, for walks recur (the same start, card and
-        distance), in a game and in a search. A walk that nobody holding the key can cut
-        short is kept as its stops without the key (the board's alone) plus the blank
-        squares crossed: those become stops within two spaces of another player holding
-        the key. A walk of the keeper that comes within two spaces of another player (who
-        stops it for a battle) is kept by where the players it can meet stand."""
+        Every walk without a keeper near is the board's, looked up in the game's table of
+        them (:meth:`CretanLabyrinthRules.prepare`): its stops without the key plus the
+        blank squares crossed, which become stops within two spaces of another player
+        holding the key. A walk of the keeper that comes within two spaces of another
+        player (who stops it for a battle) is found and kept by where the players it can
+        meet stand."""
         found = self._stops
         if found is not None:
             return found
@@ -764,56 +827,55 @@ class CretanLabyrinthState(State):
         p = self.turn
         pos = self.pos
         keys = self.keys
-        keeper = keys.index(True) if g.single_key and True in keys else None  # self.keeper()
-        go = g._go[self.direction] if self.direction else "any"
-        memo: tuple[Hashable, ...] = (self.players, p, pos[p], go, self.distance)
-        walks = g._walks
-        found = walks.get(memo)
-        if found is None:
-            blanks: list[int] = []
-            visited: list[int] = []
-            stops = self._find_stops(blanks, visited, free=True)
-            found = g.keep_walk(memo, self._walk_of(
-                stops, tuple(b for b in dict.fromkeys(blanks) if b not in stops),
-                tuple(dict.fromkeys(visited)),
-            ))
+        table = g._free.get(self.players)
+        if table is None:
+            table = g.prepare(self.players)
+        go = g._go_index[self.direction]
+        found = table[p][pos[p]][go][self.distance]
+        if True not in keys or not g.single_key:  # nobody holds the Magic Key
+            if self.stage == STAGE_MOVE:
+                self._stops = found
+            return found
+        keeper = keys.index(True)  # self.keeper()
         if keeper == p:
             # The keeper's walk is stopped for a battle as soon as it comes within two
             # spaces of another player; if no node it walks is that near anybody, it is
             # the board's walk. (Only players within reach matter: a step brings the
             # keeper at most as many spaces nearer as the node stepped onto is wide.)
-            reach = g.reach_table[pos[p]]
-            near = self.distance * g.widest + 2
-            met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
-            rows = [g.reach_table[pos[q]] for q in met]
             walked = found[3]
-            if rows and any(row[v] <= 2 for v in walked for row in rows):
-                memo = (*memo, tuple(pos[q] for q in met), met)
-                found = g._met_walks.get(memo)
-                if found is None:
-                    found = g.keep_walk(memo, self._walk_of(self._find_stops()), rare=True)
+            near_to = g.tables.near
+            for q in range(self.players):
+                if q != p and not near_to[pos[q]].isdisjoint(walked):
+                    reach = g.reach_table[pos[p]]
+                    near = self.distance * g.widest + 2
+                    met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
+                    if q not in met:
+                        continue  # (out of reach: never so)
+                    memo: tuple[Hashable, ...] = (
+                        self.players, p, pos[p], go, self.distance, tuple(pos[q] for q in met), met
+                    )
+                    met_walk = g._met_walks.get(memo)
+                    if met_walk is None:
+                        met_walk = g.keep_walk(memo, self._walk_of(self._met_stops(go)))
+                    found = met_walk
+                    break
             if self.stage == STAGE_MOVE:
                 self._stops = found
             return found
-        if keeper is not None and keeper != p:
-            blanks_crossed = found[2]
+        blanks_crossed = found[2]
+        # Mostly none is near the keeper: one set test then.
+        if blanks_crossed and not g.tables.near[pos[keeper]].isdisjoint(blanks_crossed):
             keeper_reach = g.reach_table[pos[keeper]]
-            for b in blanks_crossed:  # mostly none is near the keeper: no tuple made then
-                if keeper_reach[b] <= 2:
-                    break
-            else:
-                blanks_crossed = ()
-            if blanks_crossed:
-                extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
-                if extra:
-                    memo = (*memo, extra)
-                    with_extra = g._met_walks.get(memo)
-                    if with_extra is None:
-                        stops = dict(found[0])
-                        for b in extra:
-                            stops[b] = -1
-                        with_extra = g.keep_walk(memo, self._walk_of(stops), rare=True)
-                    found = with_extra
+            extra = tuple(b for b in blanks_crossed if keeper_reach[b] <= 2)
+            if extra:
+                memo = (self.players, p, pos[p], go, self.distance, extra)
+                with_extra = g._met_walks.get(memo)
+                if with_extra is None:
+                    stops = dict(found[0])
+                    for b in extra:
+                        stops[b] = -1
+                    with_extra = g.keep_walk(memo, self._walk_of(stops))
+                found = with_extra
         if self.stage == STAGE_MOVE:
             self._stops = found
         return found
@@ -823,21 +885,68 @@ class CretanLabyrinthState(State):
     ) -> Walk:
         """The :data:`~.tables.Walk` of ``stops``: with the legal moves to them, in the
         board's order (``pass`` when none), and ``blanks`` and ``visited`` as given."""
+        if not stops:
+            return stops, _PASS_ONLY, blanks, visited
         g = self.game
-        names = g.board.names
-        src = names[self.pos[self.turn]]
-        moves = (
-            tuple(g.move("move", src, names[n]) for n in sorted(stops, key=g.node_rank.__getitem__))
-            if stops else _PASS_ONLY
-        )
-        return stops, moves, blanks, visited
+        step = g.tables.step_moves[self.pos[self.turn]]
+        return stops, tuple(map(step.__getitem__, sorted(stops, key=g.node_rank.__getitem__))), blanks, visited
+
+    def _met_stops(self, go: int) -> dict[int, int]:
+        """The stops of the walk of the Magic Key's keeper (the player to move), who must
+        stop and battle as soon as they come within two spaces of another player (key
+        rule 7): the board's walk (its :data:`~.tables.Trace` for each direction ``go``
+        walks) cut short there, as :meth:`_find_stops` finds it step by step."""
+        game = self.game
+        p = self.turn
+        pos = self.pos
+        start = pos[p]
+        distance = self.distance
+        reach = game.reach_table
+        near = distance * game.widest + 2
+        start_reach = reach[start]
+        # Clockwise from the keeper: the first of them to come within range is the attacker.
+        others = [
+            (q, reach[pos[q]])
+            for q in ((p + i) % self.players for i in range(1, self.players))
+            if start_reach[pos[q]] <= near
+        ]
+        stop_near_start = game.stop_near_start
+        traces = self.game._traces[self.players][p][start]
+        result: dict[int, int] = {}
+        path = [start] * (distance + 1)  # the node walked at each step of the way there
+        for visits, _ in (traces if go == len(traces) else (traces[go],)):
+            skip = distance  # visits deeper than this are not walked
+            for n, depth, crossed, ends, _goes_on in visits:
+                if depth > skip:
+                    continue  # past the throw, or on a way cut short for a battle
+                skip = distance
+                if depth:
+                    last = path[depth - 1]
+                    met = -1
+                    for q, r in others:
+                        if r[n] <= 2 and (r[last] > 2 or (stop_near_start and last == start)):
+                            met = q
+                            break
+                    if met >= 0:
+                        result[n] = met
+                        skip = depth
+                        continue
+                path[depth] = n
+                if depth == distance or ends:
+                    if n != start:
+                        result.setdefault(n, -1)
+                    for c in crossed:
+                        result.setdefault(c, -1)
+        result.pop(start, None)
+        return result
 
     def _find_stops(
         self, blanks: list[int] | None = None, visited: list[int] | None = None, free: bool = False
     ) -> dict[int, int]:
-        """The walk of :meth:`stops`. ``free``: as if nobody held the Magic Key, the blank
-        squares crossed (other than the start) added to ``blanks``, every node walked
-        (the start included) to ``visited``."""
+        """The walk of :meth:`stops`, step by step (what the board's tables hold and
+        :meth:`_met_stops` finds along them; the tests check them against it). ``free``: as
+        if nobody held the Magic Key, the blank squares crossed (other than the start)
+        added to ``blanks``, every node walked (the start included) to ``visited``."""
         game = self.game
         board = game.board
         p = self.turn
@@ -931,11 +1040,6 @@ class CretanLabyrinthState(State):
         del walk
         result.pop(start, None)
         return result
-
-    def _pegasus_targets(self, p: int) -> list[int]:
-        barred = self.game.barred(self.players)[p]
-        here = self.pos[p]
-        return [n for n in range(len(self.game.board.names)) if n != here and n not in barred]
 
     def _swap_targets(self, p: int) -> list[int]:
         gate_seat = self.game.gate_seat_of
@@ -1064,12 +1168,13 @@ class CretanLabyrinthState(State):
                 pos = self.pos
                 self.origin[p] = pos[p]
                 pos[p] = dst
-                said = self.game._events.get((EV_MOVED, p, move.src, move.dst))  # _told, inlined
+                src, to = move.src, move.dst
+                kept = self.game._events
+                said = kept.get((EV_MOVED, p, src, to))  # _told, inlined
                 if said is None:
-                    said = self._told(
-                        (EV_MOVED, p, move.src, move.dst),
-                        lambda: Event(EV_MOVED, p, f"{self.name(p)} moves {move.src} to {move.dst}", move.src, move.dst),
-                    )
+                    said = _event(EV_MOVED, p, f"{self.name(p)} moves {src} to {to}", src, to)
+                    if len(kept) < _EVENTS_KEPT:
+                        kept[EV_MOVED, p, src, to] = said
                 events.append(said)
                 if battle_with >= 0:
                     events.append(Event(
@@ -1080,9 +1185,12 @@ class CretanLabyrinthState(State):
                     self.queue = [FIGHTS[battle_with][p][True], LANDS[p], END_TURN]
                 else:
                     # The landing first, as _run would do it first from [LANDS[p], END_TURN].
-                    self.queue = [END_TURN]
+                    queue = self.queue = [END_TURN]
                     self.stage = STAGE_RESOLVE
                     self._land(p, events)
+                    if len(queue) == 1:  # nothing to resolve: as _run would end the turn
+                        self._end_turn(events)
+                        return events
             self.stage = STAGE_RESOLVE
             self._run(events)
             return events
@@ -1173,7 +1281,8 @@ class CretanLabyrinthState(State):
             elif kind is DoCard:
                 assert isinstance(task, DoCard)
                 p = task.player
-                if self._card_waits(p, task.card):
+                # _card_waits, at once when no item is held and the card is no choice
+                if (self.items[p] or task.card in self.game._choosy) and self._card_waits(p, task.card):
                     return
                 del queue[0]
                 self._do_card(p, task.card, None, events)
@@ -1196,32 +1305,30 @@ class CretanLabyrinthState(State):
         """What landing on a node does, queued in order: the keeper's key or a battle,
         the coloured card, the Magic Key in the palace, the win at the own gateway."""
         game = self.game
-        board = game.board
         n = self.pos[p]
-        tasks: list[Task] = []
+        landing = game._landing.get(self.players)
+        if landing is None:
+            landing = game.landing(self.players)
+        # Rules 6 and 7: ending on a coloured space, also against one's will, draws a
+        # card; the own gateway: the win checked.
+        tasks: tuple[Task, ...] = landing[p][n]
         keys = self.keys
-        keeper = keys.index(True) if game.single_key and True in keys else None  # self.keeper()
+        keeper = keys.index(True) if True in keys and game.single_key else None  # self.keeper()
         if keeper is not None and keeper != p:
             if self.pos[keeper] == n:
                 # 'If a player lands on the same space as the player with the Magic Key
                 # ... that player then is the keeper of the Magic Key and takes another turn.'
                 self.keys[keeper] = False
                 self.keys[p] = True
-                events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=board.names[n]))
+                events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=game.board.names[n]))
                 if p == self.turn:
                     self.extra = True
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
                 # 'If a player lands within two spaces ... of the player with the Magic Key
                 # ... then that player may do battle with the keeper'
-                tasks.append(BATTLE_OFFERS[p][keeper])
-        colour = board.colours[n]
-        if colour is not None:
-            # Rules 6 and 7: ending on a coloured space, also against one's will, draws a card.
-            tasks.append(game.draw_task(p, colour))
-        if n == board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
-            tasks.append(KeyOffer(p))
-        if n == game.homes(self.players)[p]:  # self.own_gateway(p)
-            tasks.append(WINS[p])
+                tasks = (BATTLE_OFFERS[p][keeper], *tasks)
+        if n == game.board.palace and len(self.diamonds[p]) == len(game.decks.colours) and self.key_available(p):
+            tasks = (*tasks, KeyOffer(p))  # the palace is neither coloured nor a gateway
         if tasks:
             self.queue[0:0] = tasks
 
@@ -1301,8 +1408,8 @@ class CretanLabyrinthState(State):
 
     def _do_card(self, p: int, card_id: str, choice: Move | None, events: list[Event]) -> None:
         """Do what card ``card_id`` says for player ``p`` (``choice``: the decision taken)."""
-        card = self.game.decks.cards[card_id]
-        board = self.game.board
+        game = self.game
+        card = game.decks.cards[card_id]
         if choice is not None and choice.kind == "avert":
             # Rule 15: '... the danger may be circumvented by returning both cards to the
             # bottom of their corresponding decks.'
@@ -1325,21 +1432,26 @@ class CretanLabyrinthState(State):
                 lambda: Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"),
             ))
             return
-        self._return(card_id)
         colour = card.deck
+        decks = self.decks
+        deck = decks[colour]
+        decks[colour] = _deck(colour, deck.unseen, (*deck.returned, card_id))  # _return
         if effect == "diamond":
             # Rule 14: '... only one diamond of each color may be held at one time.'
-            if colour in self.diamonds[p]:
-                events.append(self._told(
-                    (EV_DIAMOND, p, colour, True),
-                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} already holds a {colour} diamond"),
-                ))
-            else:
-                self.diamonds[p].add(colour)
-                events.append(self._told(
-                    (EV_DIAMOND, p, colour, False),
-                    lambda: Event(EV_DIAMOND, p, f"{self.name(p)} receives a {colour} diamond"),
-                ))
+            held = self.diamonds[p]
+            had = colour in held
+            said = game._events.get((EV_DIAMOND, p, colour, had))  # _told, inlined
+            if said is None:
+                said = self._told(
+                    (EV_DIAMOND, p, colour, had),
+                    lambda: Event(
+                        EV_DIAMOND, p,
+                        f"{self.name(p)} already holds a {colour} diamond" if had
+                        else f"{self.name(p)} receives a {colour} diamond",
+                    ),
+                )
+            held.add(colour)
+            events.append(said)
         elif effect == "lose-diamonds":
             lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
             self.diamonds[p].clear()
@@ -1372,7 +1484,7 @@ class CretanLabyrinthState(State):
         elif effect == "pegasus":
             assert choice is not None and isinstance(choice.dst, str)
             self.origin[p] = self.pos[p]
-            self._send(p, board.node(choice.dst), events)
+            self._send(p, game.board.node(choice.dst), events)
         elif effect == "swap":
             if choice is None or choice.kind != "swap":
                 events.append(self._told(
@@ -1403,12 +1515,17 @@ class CretanLabyrinthState(State):
                 (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, f"{self.name(p)} stays on {here}")
             ))
             return
-        src = self.square(p)
+        names = self.game.board.names
+        src = names[self.pos[p]]
         self.pos[p] = node
-        dst = self.square(p)
-        events.append(self._told(
-            (EV_SENT, p, src, dst), lambda: Event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
-        ))
+        dst = names[node]
+        kept = self.game._events
+        said = kept.get((EV_SENT, p, src, dst))  # _told, inlined
+        if said is None:
+            said = _event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
+            if len(kept) < _EVENTS_KEPT:
+                kept[EV_SENT, p, src, dst] = said
+        events.append(said)
         self.queue.insert(0, LANDS[p])
 
     def goal(self, p: int) -> int:
@@ -1449,7 +1566,7 @@ class CretanLabyrinthState(State):
         seat = self.game.seats(self.players)[p]
         k = len(board.gateways)
         order = [board.gateways[(seat + i) % k] for i in range(k)]
-        return min(order, key=lambda g: board.gap(self.pos[p], g))
+        return min(order, key=self.game.gap_table[self.pos[p]].__getitem__)  # board.gap
 
     def _skipped(self, q: int) -> Event:
         """'Player 2 loses a turn' (a lost turn skipped), built once."""
@@ -1467,7 +1584,8 @@ class CretanLabyrinthState(State):
         self.queue = []
         self.fought = False
         p = self.turn
-        limit = self.game.round_limit
+        game = self.game
+        limit = game.round_limit
         if limit and self.turns >= limit * self.players:
             score = [(self.keys[q], len(self.diamonds[q])) for q in range(self.players)]
             best = max(score)
@@ -1479,20 +1597,21 @@ class CretanLabyrinthState(State):
             return
         self.turns += 1
         self.stage = STAGE_DISTANCE
-        if self.extra and not self.lost[p]:
+        lost = self.lost
+        if self.extra:
             self.extra = False
-            events.append(self._told(
-                (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
-            ))
-            return
-        self.extra = False
+            if not lost[p]:
+                events.append(self._told(
+                    (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
+                ))
+                return
         q = (p + 1) % self.players
-        while self.lost[q]:
-            self.lost[q] -= 1
+        while lost[q]:
+            lost[q] -= 1
             events.append(self._skipped(q))
             q = (q + 1) % self.players
         self.turn = q
-        said = self.game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
+        said = game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
         if said is None:
             said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
         events.append(said)
