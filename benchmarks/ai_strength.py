@@ -331,7 +331,7 @@ def main() -> None:
         print()
 
     if args.part in ("both", "versus"):
-        print(f"'strong' ({strong.help}; learned evaluation, progress in the Labyrinth) against a depth-2")
+        print(f"'strong' ({strong.help}; learned evaluation, progress in both Labyrinths) against a depth-2")
         print("expectimax over the progress evaluation, two players, seats alternating, 95% Wilson interval.")
         print()
         print(f"{'game':<18} {'games':>5} {'won':>6} {'95% interval':>16} {'s/game':>6}  "

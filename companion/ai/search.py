@@ -11,7 +11,8 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
   sticks are one outcome);
 * a *leaf*: a finished game, or where the depth ends: the learned evaluation of
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
-  :mod:`companion.ai.evaluate` for a game without a shipped model, and in the
+  :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
+  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, the Labyrinth and the Cretan
   Labyrinth, where it plays better: :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
