@@ -47,8 +47,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from companion.ai.evaluate import chances as progress_chances
+from companion.ai.learned import SEARCH_BY_PROGRESS, search_chances
 from companion.ai.learned import chances as learned_chances
-from companion.ai.learned import search_chances
 from companion.ai.match import match, wilson
 from companion.ai.player import DEFAULT_LEVEL, Player, choose, get_level
 from companion.ai.search import Values, search
@@ -324,7 +324,8 @@ def main() -> None:
         return
     strong = get_level("strong")
     began = time.perf_counter()
-    leaves = {"shipped": "learned evaluation, progress in both Labyrinths",
+    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
+                         "learned elsewhere",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 
