@@ -27,6 +27,11 @@ games, ``--part`` one part). Three parts:
    one-ply search of the same positions (what ``greedy`` spends). Target: p99 at most
    50 ms on this machine; the decision is ended by the node budget, not the clock.
 
+``--search-eval learned`` or ``--search-eval progress`` makes ``strong`` value its
+search's leaves by the learned model or the progress heuristic in every game chosen, in
+place of the shipped choice (:data:`companion.ai.learned.SEARCH_BY_PROGRESS`), to compare
+the two on the same seeds.
+
 Nothing here fails a build; the figures are for the issue's closing note.
 """
 
@@ -37,13 +42,16 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from companion.ai.evaluate import chances as progress_chances
+from companion.ai.learned import SEARCH_BY_PROGRESS, search_chances
+from companion.ai.learned import chances as learned_chances
 from companion.ai.match import match, wilson
-from companion.ai.player import DEFAULT_LEVEL, choose, get_level
-from companion.ai.search import search
+from companion.ai.player import DEFAULT_LEVEL, Player, choose, get_level
+from companion.ai.search import Values, search
 from companion.rules import Move, Phase, State, game_class, game_ids, get_game
 
 TARGET_VERSUS = 0.60
@@ -55,6 +63,22 @@ TARGET_P99_S = 0.050
 """p99 time per decision at the default level, in seconds."""
 
 
+SEARCH_EVALS: dict[str, Callable[[State], Values]] = {
+    "shipped": search_chances,
+    "learned": learned_chances,
+    "progress": progress_chances,
+}
+"""``--search-eval``: the leaves' values of ``strong``'s search: as shipped (the learned
+model, the progress heuristic in the games of ``SEARCH_BY_PROGRESS``), the learned model
+everywhere, or the progress heuristic everywhere."""
+
+
+def strong_player(search_eval: str) -> Player:
+    """``strong`` with its search's leaves valued by ``SEARCH_EVALS[search_eval]``."""
+    evaluation = SEARCH_EVALS[search_eval]
+    return lambda state, rng: choose(state, "strong", rng, evaluation=evaluation).move
+
+
 @dataclass(frozen=True)
 class Series:
     game_id: str
@@ -62,13 +86,17 @@ class Series:
     opponent: str
     games: int
     seed: int
+    search_eval: str = "shipped"
 
 
 def play_series(series: Series) -> tuple[float, int, float]:
     """(strong's wins, games, seconds) of one series (run in a worker process)."""
+    from companion.ai.player import player
+
     start = time.perf_counter()
     entries = ["strong"] + [series.opponent] * (series.players - 1)
-    result = match(get_game(series.game_id), entries, series.games, series.seed)
+    seats = [strong_player(series.search_eval)] + [player(series.opponent)] * (series.players - 1)
+    result = match(get_game(series.game_id), entries, series.games, series.seed, seats)
     return result.wins[0], result.games, time.perf_counter() - start
 
 
@@ -120,15 +148,16 @@ def expectimax2_move(state: State, rng: random.Random) -> Move:
     return best
 
 
-def play_versus(game_id: str, games: int, seed: int, first: int) -> tuple[float, int, float]:
+def play_versus(
+    game_id: str, games: int, seed: int, first: int, search_eval: str = "shipped"
+) -> tuple[float, int, float]:
     """(strong's wins, games, seconds): ``strong`` against :func:`expectimax2_move` in
     two-player games ``first .. first + games - 1``, strong in seat ``i % 2`` of game
     ``i`` (the seats alternate); throws from ``random.Random(f"versus:{seed}:{i}")``."""
     from companion.ai.match import play_game
-    from companion.ai.player import player
 
     start = time.perf_counter()
-    strong = player("strong")
+    strong = strong_player(search_eval)
     game = get_game(game_id)
     wins = 0.0
     for i in range(first, first + games):
@@ -146,7 +175,8 @@ def chunks(series: Series, parts: int) -> list[Series]:
     for i in range(parts):
         n = min(size, series.games - i * size)
         if n > 0:
-            out.append(Series(series.game_id, series.players, series.opponent, n, series.seed * 1000 + i))
+            out.append(Series(series.game_id, series.players, series.opponent, n,
+                              series.seed * 1000 + i, series.search_eval))
     return out
 
 
@@ -279,6 +309,10 @@ def main() -> None:
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
                         help="strength part: only this number of players (repeatable; default "
                         "every count the game allows)")
+    parser.add_argument("--search-eval", choices=tuple(SEARCH_EVALS), default="shipped",
+                        help="strength and versus parts: strong's leaves valued as shipped "
+                        "(default), by the learned model or by the progress heuristic in "
+                        "every game")
     parser.add_argument("--calibrate", type=int, default=0, metavar="GAMES",
                         help="only fit the evaluation's sharpness per game on GAMES games "
                         "between players of the default level (see companion/ai/evaluate.py), "
@@ -290,15 +324,19 @@ def main() -> None:
         return
     strong = get_level("strong")
     began = time.perf_counter()
+    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
+                         "learned elsewhere",
+              "learned": "learned evaluation everywhere",
+              "progress": "progress evaluation everywhere"}[args.search_eval]
 
     if args.part in ("both", "strength"):
-        print(f"Strength of 'strong' ({strong.help}) in one seat, the floor players in the")
+        print(f"Strength of 'strong' ({strong.help}; {leaves}) in one seat, the floor players in the")
         print("others, seats rotating; 95% Wilson interval; fair share = 1/players.")
         print()
         print(f"{'game':<22} {'against':<7} {'games':>5} {'won':>6} {'95% interval':>14} "
               f"{'fair':>5} {'s/game':>6}  target")
         all_series = [
-            Series(game_id, players, opponent, args.games, args.seed)
+            Series(game_id, players, opponent, args.games, args.seed, args.search_eval)
             for game_id in game_list
             for players in range(game_class(game_id).min_players, game_class(game_id).max_players + 1)
             if args.players is None or players in args.players
@@ -331,7 +369,7 @@ def main() -> None:
         print()
 
     if args.part in ("both", "versus"):
-        print(f"'strong' ({strong.help}; learned evaluation, progress in the Labyrinth) against a depth-2")
+        print(f"'strong' ({strong.help}; {leaves}) against a depth-2")
         print("expectimax over the progress evaluation, two players, seats alternating, 95% Wilson interval.")
         print()
         print(f"{'game':<18} {'games':>5} {'won':>6} {'95% interval':>16} {'s/game':>6}  "
@@ -341,7 +379,7 @@ def main() -> None:
             size = -(-args.versus_games // shares)
             versus = {
                 game_id: [pool.submit(play_versus, game_id, min(size, args.versus_games - k * size),
-                                      args.seed, k * size)
+                                      args.seed, k * size, args.search_eval)
                           for k in range(shares) if args.versus_games - k * size > 0]
                 for game_id in game_list
             }

@@ -75,15 +75,23 @@ def play_game(game: Game, seats: Sequence[Player], rng: random.Random) -> tuple[
     raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions")
 
 
-def match(game: Game, entries: Sequence[str], games: int, seed: int) -> MatchResult:
+def match(
+    game: Game, entries: Sequence[str], games: int, seed: int,
+    players: Sequence[Player] | None = None,
+) -> MatchResult:
     """``games`` games between ``entries`` (player names, one per seat; see
     :func:`companion.ai.player.player`), seats rotating, seeded with ``seed``.
+    ``players`` (one per entry) plays instead of the named players, the names then
+    only labelling them (the strength benchmark's variants).
 
     :raises ValueError: for an unknown player name or a number of players the game
         does not allow.
     """
     game.check_players(len(entries))
-    players = [player(name) for name in entries]
+    if players is None:
+        players = [player(name) for name in entries]
+    elif len(players) != len(entries):
+        raise ValueError(f"{len(players)} players for {len(entries)} entries")
     n = len(entries)
     wins = [0.0] * n
     for i in range(games):

@@ -44,8 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from companion.ai.learned import estimate
-from companion.ai.search import Decision, RankedMove, search
+from companion.ai.learned import estimate, search_chances
+from companion.ai.search import Decision, RankedMove, Values, search
 from companion.rules import Move, State
 
 
@@ -95,6 +95,7 @@ def choose(
     budget_s: float | None = None,
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    evaluation: Callable[[State], Values] = search_chances,
 ) -> Decision:
     """The move the computer plays in ``state`` at ``level`` (a name of :data:`LEVELS`).
 
@@ -102,6 +103,8 @@ def choose(
     seeded with 0, so a decision is reproducible unless a time budget cuts the search
     short. ``budget_s`` (seconds) and ``max_nodes`` replace the level's budget when
     given. With one legal move there is nothing to search: it is returned at once.
+    ``evaluation`` values the search's leaves (one win chance per player; default
+    :func:`companion.ai.learned.search_chances`).
 
     :raises ValueError: for an unknown level.
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
@@ -114,6 +117,7 @@ def choose(
         chosen.budget_s if budget_s is None else budget_s,
         chosen.max_nodes if max_nodes is None else max_nodes,
         clock,
+        evaluation,
     )
     pick: RankedMove = ranking[0]
     if chosen.noise and len(ranking) > 1:

@@ -11,8 +11,9 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
   sticks are one outcome);
 * a *leaf*: a finished game, or where the depth ends: the learned evaluation of
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
-  :mod:`companion.ai.evaluate` for a game without a shipped model, and in the
-  Labyrinth, where it plays better: :func:`~companion.ai.learned.search_chances`).
+  :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
+  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, Tait's Senet and both
+  Labyrinths, where it plays better: :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
 by *expectimax-n* (max-n, Luckhardt and Irani 1986, with chance nodes): at a decision
@@ -185,9 +186,12 @@ def search(
     budget_s: float | None = None,
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    evaluation: Callable[[State], Values] = chances,
 ) -> tuple[list[RankedMove], int, int]:
     """Iterative deepening from ``state`` (a decision is due) up to ``max_depth``
-    plies, within the budget (see the module's docstring).
+    plies, within the budget (see the module's docstring). ``evaluation`` values the
+    leaves (default :func:`companion.ai.learned.search_chances`; the strength benchmark
+    compares others).
 
     Returns ``(ranking, depth, nodes)``: every legal move with its value, best first;
     the plies of the deepest finished iteration (0 if depth 1 was cut short); the node
@@ -202,9 +206,9 @@ def search(
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     moves = state.legal_moves()
     me = state.current_player
-    run = Search(budget_s, max_nodes, clock)
+    run = Search(budget_s, max_nodes, clock, evaluation)
     if len(moves) == 1:
-        return [RankedMove(moves[0], chances(state)[me], 0)], 0, 0
+        return [RankedMove(moves[0], evaluation(state)[me], 0)], 0, 0
     # The cyclic garbage collector is paused during a search: a full collection walks
     # every object of the process (the engines' tables included) and took up to 50 ms
     # in trials, longer than a whole decision. A search's garbage is freed as it goes
@@ -224,7 +228,7 @@ def _deepen(
 ) -> tuple[list[RankedMove], int, int]:
     """The iterations of :func:`search`: depth 1, 2, ... while ``run``'s budget lasts."""
     # Until depth 1 reaches a move, it carries the value of the position before it.
-    now = chances(state)[me]
+    now = run.evaluation(state)[me]
     ranking: list[RankedMove] = [RankedMove(m, now, 0) for m in moves]
     finished = 0
     for depth in range(1, max_depth + 1):

@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.ai.learned import estimate
 from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import Search, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 
 
 def labyrinth(pieces: dict[str, list[Any]], dice: list[int], to_act: str = "red") -> State:
@@ -64,6 +66,63 @@ def test_bumping_the_opponent_back_to_its_plinth_is_chosen() -> None:
     decision = choose(state, "normal", clock=frozen_clock)
     assert decision.move.notation == "17-20"
     assert decision.ranking[0].value > decision.ranking[1].value
+
+
+def cretan_key_offered(seed: int) -> CretanLabyrinthState:
+    """A two-player Cretan Labyrinth position where the player to act, four diamonds
+    in hand in the palace, may take the Magic Key or keep the diamonds (both seats
+    played by the goal-seeking player, throws seeded)."""
+    rng = random.Random(seed)
+    state = get_game("cretan-labyrinth").new_state(2)
+    assert isinstance(state, CretanLabyrinthState)
+    while True:
+        assert state.phase is not Phase.OVER
+        if state.phase is Phase.THROW:
+            state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
+            continue
+        moves = state.legal_moves()
+        if any(m.kind == "take-key" for m in moves):
+            return state
+        state.apply(moves[goal_seeking_choice(state, moves)])
+
+
+def test_the_search_values_taking_the_magic_key_above_keeping_the_diamonds() -> None:
+    """The key is the only way to escape. The learned model's negative diamond and key
+    weights valued handing the diamonds in below keeping them, so ``strong`` never
+    took the key and its games ran to the round limit; the search's leaves must rise
+    when the key is taken."""
+    for seed in range(3):
+        state = cretan_key_offered(seed)
+        me = state.current_player
+        take = next(m for m in state.legal_moves() if m.kind == "take-key")
+        keep = next(m for m in state.legal_moves() if m.kind == "keep-diamonds")
+        taken, kept = state.search_copy(), state.search_copy()
+        taken.play(take)
+        kept.play(keep)
+        assert isinstance(taken, CretanLabyrinthState) and isinstance(kept, CretanLabyrinthState)
+        assert taken.keys[me] and not kept.keys[me]
+        assert chances(taken)[me] > chances(kept)[me]
+
+
+def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
+    """Seeded games of ``strong`` against a random player (seats alternating) end with
+    ``strong`` back at its gateway with the diamonds and the key, not by the round limit
+    (with the learned model in the search they all ran to it). A round limit of 200
+    keeps a regression cheap: these games end in 82 to 132 rounds."""
+    game = get_game("cretan-labyrinth", round_limit=200)
+    strong, other = player("strong"), player("random")
+    for i in range(4):
+        rng = random.Random(f"escape:{i}")
+        seats = [strong, other] if i % 2 == 0 else [other, strong]
+        state = game.new_state(2)
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.THROW:
+                state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
+            else:
+                state.apply(seats[state.current_player](state, rng))
+        assert state.outcome is not None
+        assert state.outcome.winners == (i % 2,), state.outcome
+        assert "round limit" not in state.outcome.reason
 
 
 def test_a_value_at_two_plies_is_the_exact_expectation_over_the_next_throw() -> None:
