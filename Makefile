@@ -99,6 +99,7 @@ bench-ratios: $(STAMP)
 	@for script in $(RATIO_BENCHMARKS); do \
 		echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
 	done
+	@echo "== benchmarks/ai_strength.py"; $(BIN)/python benchmarks/ai_strength.py --part time
 
 bench-twice: $(STAMP)
 	$(MAKE) --no-print-directory bench-ratios > $(VENV)/bench-1.log

@@ -11,10 +11,18 @@ whole scripted game (`companion demo`), and measures, over ``--runs`` rounds:
 * RSS: its resident memory (``/proc/PID/status`` VmRSS) right after that first page,
   and again after 20 more pages and one event stream (the steady state).
 
-The floor, measured in the same run the same way: a bare ``python -c 'import
-starlette, uvicorn'`` process that then serves nothing (it sleeps): the web stack's
-own price, before any of the companion. Ratios to it say what the page adds. Each round
-starts floor, web, web, floor (benchmarks/measure.py), one ratio per round. A
+The floor, measured in the same run the same way: a bare Starlette app on uvicorn,
+configured as `companion web` configures it (h11, asyncio, no lifespan, no access log),
+that answers ``GET /`` with one line of HTML: the web stack's own price for a first
+page, before any of the companion. Ratios to it say what the page adds. Each round
+starts floor, web, web, floor (benchmarks/measure.py), one ratio per round.
+
+Why a floor that serves a page, not one that only imports: with an import-only floor
+(0.08 CPU s, 25 MiB) the start ratio followed the machine's load between runs (2.70x
+in two runs, 3.11-3.16x in two busier ones; rounds within a run agreed to 2%): a
+process that starts an event loop, binds a socket and answers a request spends its CPU
+time like `companion web` does, so a neighbour's use of the shared caches stretches
+both alike. A
 Raspberry Pi Zero 2 W has 512 MB of RAM and a CPU several times slower than a desktop:
 run this on the Pi you build to see its own seconds.
 """
@@ -60,20 +68,52 @@ def free_port() -> int:
         return port
 
 
+FLOOR_APP = """
+import sys
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+async def page(request):
+    return HTMLResponse("<!doctype html><p>floor</p>")
+
+app = Starlette(routes=[Route("/", page)])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
+            access_log=False, server_header=False, lifespan="off", http="h11", ws="none",
+            proxy_headers=False, loop="asyncio")
+"""
+"""The floor's program: the same web stack, configured as companion/web/server.py
+configures it, answering one line of HTML."""
+
+
+def first_page(proc: subprocess.Popen[bytes], url: str) -> None:
+    """Wait until ``url`` answers (polling every 10 ms), or raise when ``proc`` ended."""
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                answer.read()
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{proc.args!r} stopped") from None
+            time.sleep(0.01)
+
+
 def floor() -> tuple[float, float, int]:
-    """Wall and CPU seconds to import starlette and uvicorn in a fresh process, and its
-    RSS (KiB) then."""
+    """Wall and CPU seconds from launching the floor's app (:data:`FLOOR_APP`) to its
+    first answered page, and its RSS (KiB) then."""
+    port = free_port()
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "import starlette, uvicorn, sys; print('ready', flush=True); "
-         "sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    proc.stdout.readline()
-    took = time.perf_counter() - start
-    cpu = cpu_seconds(proc.pid)
-    rss = rss_kib(proc.pid)
-    proc.communicate("")
-    return took, cpu, rss
+    proc = subprocess.Popen([sys.executable, "-c", FLOOR_APP, str(port)],
+                            stdout=subprocess.DEVNULL)
+    try:
+        first_page(proc, f"http://127.0.0.1:{port}/")
+        took = time.perf_counter() - start
+        return took, cpu_seconds(proc.pid), rss_kib(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def web(directory: Path) -> tuple[float, float, int, int]:
@@ -85,15 +125,7 @@ def web(directory: Path) -> tuple[float, float, int, int]:
     proc = subprocess.Popen([sys.executable, "-m", "companion", "web", "--port", str(port),
                              "--dir", str(directory)], stdout=subprocess.DEVNULL)
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=2) as answer:
-                    answer.read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError("companion web stopped") from None
-                time.sleep(0.01)
+        first_page(proc, url + "/")
         took = time.perf_counter() - start
         cpu = cpu_seconds(proc.pid)
         first = rss_kib(proc.pid)
@@ -148,7 +180,7 @@ def main() -> None:
     floor_rss = statistics.median(r for _, _, r in floors)
     print(f"python {platform.python_version()} on {platform.machine()}, {runs} rounds of floor, "
           "web, web, floor")
-    print("floor: a bare `python -c 'import starlette, uvicorn'` process (imports, then waits): "
+    print("floor: a bare Starlette app on uvicorn answering its first page: "
           f"{floor_cpu:.2f} CPU s, RSS {floor_rss / 1024:.1f} MiB (medians)")
     print(ratio_line("web start (CPU s to the first page)", start_ratio, "x floor", 40)
           + f"  ({statistics.median(webs_cpu):.2f} CPU s; wall {statistics.median(walls):.2f} s)")
