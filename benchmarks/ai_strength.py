@@ -338,7 +338,14 @@ def main() -> None:
                         help="only fit the evaluation's sharpness per game on GAMES games "
                         "between players of the default level (see companion/ai/evaluate.py), "
                         "and stop")
+    parser.add_argument("--quick", action="store_true",
+                        help="a sanity run for CI (tests/test_benchmarks_quick.py): 2 games per "
+                        "line against random, two players only, 2 versus games, 10 positions, "
+                        "one worker; its figures mean nothing")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.versus_games, args.positions, args.workers = 2, 2, 10, 1
+        args.opponent, args.players = args.opponent or ["random"], args.players or [2]
     game_list = args.game or game_ids()
     if args.calibrate:
         calibrate(args.calibrate, args.seed, game_list)

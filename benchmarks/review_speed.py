@@ -46,7 +46,11 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=300, metavar="N")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", default=None, metavar="ID")
+    parser.add_argument("--quick", action="store_true",
+                        help="a sanity run for CI: one game of 60 actions per game")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.actions = 1, 60
     print(f"Review of the first {args.actions} actions of {args.games} self-play games per game "
           "(CPU seconds; a Pi: 8-12x slower per core).")
     print(f"{'game':<18} {'actions':>7} {'median s':>9} {'max s':>7} {'spread s':>9} "
