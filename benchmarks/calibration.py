@@ -290,11 +290,17 @@ def main() -> None:
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")
+    if args.oracle:
+        print(f"With the true win chance by {args.oracle} playouts a position, every "
+              f"{args.oracle_thin * args.every} actions of the first {args.oracle_games} held-out "
+              f"games of each line, on a line of its own below the line's: Brier scores and the "
+              f"paired gaps with 95% intervals over those games; 'reach': progress - true chance "
+              f"(the most any evaluation could gain), 'room': learned - true chance (what the "
+              f"learned one could).")
     print(f"{'game':<18} {'n':>1} {'positions':>9}  {'ECE learned':>20} {'ECE progress':>20}  "
           f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  "
           f"{'apart at':>9}  {'true apart at':>24}  verdict")
     tables = []
-    oracles: list[tuple[str, int, OracleLine]] = []
     for game_id in args.game or game_ids():
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
@@ -326,15 +332,22 @@ def main() -> None:
             needed = apart_at(len(per_game), cells[3][0] - cells[2][0], (cells[2][1], cells[2][2]),
                               (cells[3][1], cells[3][2]))
             true_needed = "-"
+            line: OracleLine | None = None
             if args.oracle and args.player == "selfplay":
                 line = oracle_line(oracle(get_game(game_id), players, args.oracle_games, args.seed,
                                           args.every, args.oracle_thin, args.oracle),
                                    args.boot, args.seed, len(per_game), (cells[3][1], cells[3][2]))
-                oracles.append((game_id, players, line))
                 true_needed = f"{line.apart[0]} [{line.apart[1]}-{line.apart[2]}]"
             print(f"{game_id:<18} {players:>1} {whole['learned'].count // players:>9}  {text}  {text2} "
                   f"{brier(whole['uniform']):>6.3f}  {cells[2][0] - cells[3][0]:+.4f} "
                   f"[{d_low:+.4f},{d_high:+.4f}]  {needed:>9}  {true_needed:>24}  {verdict}", flush=True)
+            if line is not None:
+                text = "  ".join(f"{name} {v:.3f} [{lo:.3f},{hi:.3f}]"
+                                 for name, (v, lo, hi) in line.scores.items())
+                gaps = "  ".join(f"{name} {v:+.4f} [{lo:+.4f},{hi:+.4f}]"
+                                 for name, (v, lo, hi) in line.gaps.items())
+                print(f"{game_id:<18} {players}  {line.games} games {line.positions // players} "
+                      f"positions  {text}  {gaps}", flush=True)
             tables.append((game_id, players, whole["learned"]))
     print()
     print("Reliability of the learned evaluation by deciles of predicted chance: "
@@ -343,20 +356,6 @@ def main() -> None:
         row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
                        for b in t.bins)
         print(f"{game_id:<18} {players}  {row}")
-    if oracles:
-        print()
-        print(f"The true win chance (by {args.oracle} playouts a position, every "
-              f"{args.oracle_thin * args.every} actions) on the first {args.oracle_games} held-out "
-              f"games of each line: Brier scores and the paired gaps with 95% intervals over "
-              f"those games ({args.boot} resamples); 'reach': progress - true chance (the most any "
-              f"evaluation could gain), 'room': learned - true chance (what the learned one could)")
-        for game_id, players, line in oracles:
-            text = "  ".join(f"{name} {v:.3f} [{lo:.3f},{hi:.3f}]"
-                             for name, (v, lo, hi) in line.scores.items())
-            gaps = "  ".join(f"{name} {v:+.4f} [{lo:+.4f},{hi:+.4f}]"
-                             for name, (v, lo, hi) in line.gaps.items())
-            print(f"{game_id:<18} {players}  {line.games} games {line.positions // players} "
-                  f"positions  {text}  {gaps}", flush=True)
     print(f"({time.process_time() - began:.0f} s of CPU)")
 
 
