@@ -23,14 +23,21 @@ that is ``games * ((half-width learned + half-width progress) / gap) ** 2``). Th
 learned model's reliability table by deciles. Targets: ECE <= 0.03 and the learned Brier
 score below the progress one with the intervals apart.
 
-``--oracle M`` adds what no evaluation of a position can beat: on the first
-``--oracle-games`` held-out games of each line, every position's win chance under the
-same self-play players estimated by ``M`` playouts from it (the Brier score of that
-estimate, less its sampling variance ``p(1-p)/(M-1)``, is an unbiased estimate of the
-Brier score of the true win chance), beside the learned and progress scores on the same
-games and the games at which even the true chance's interval would part from the
-progress heuristic's. Slow: hours for the Cretan Labyrinth at the defaults.
-
+``--oracle M`` adds what no evaluation of a position can beat, and whether the target
+can be reached at all: on the first ``--oracle-games`` held-out games of each line, at
+every ``--oracle-thin``-th of their positions, every player's win chance under the same
+self-play players estimated by ``M`` playouts from the position (the Brier score of that
+estimate, less its sampling variance, ``(mean of r**2 - q**2) / (M - 1)`` for playout
+results ``r`` with mean ``q``, is an unbiased estimate of the Brier score of the true win
+chance), beside the learned and progress scores on the same positions, with the paired
+gaps (progress minus true chance: the most any evaluation could gain; learned minus
+true chance: the room left to the learned one) and their intervals over those games.
+The table's ``true apart at`` column is then the number of held-out games at which even
+the true chance's interval would part from the progress heuristic's: ``apart at``'s
+formula with this line's progress interval at ``--games`` games, the true chance's
+interval scaled from the oracle games by its width relative to the progress one there,
+and the paired gap; in brackets the same at the two ends of the gap's 95% interval.
+Slow: the playouts cost ``M`` half-games a position (see docs/ai.md for the sizes used).
 ``--player normal`` plays the held-out games between ``normal`` computer players
 instead of the self-play player (slower; casting-stick Senet most).
 
@@ -144,11 +151,32 @@ def playout(state: State, rng: random.Random) -> tuple[float, ...]:
     return tuple(share if p in outcome.winners else 0.0 for p in range(state.players))
 
 
-def oracle(game: Game, players: int, games: int, seed: int, every: int,
+ORACLE_SCORES = ("oracle", "learned", "progress")
+
+
+def true_squared_error(total: float, squares: float, rollouts: int, result: float) -> float:
+    """An unbiased estimate of ``(p - result) ** 2`` for a player whose true win chance
+    ``p`` is the mean of its playout results: ``total`` and ``squares`` are the sums of
+    ``rollouts`` (at least 2) independent results and of their squares (results 1, 0 or
+    a shared 1/k). It is ``(q - result) ** 2`` for their mean ``q``, less the variance
+    of ``q``, estimated without bias as ``(squares / rollouts - q ** 2) / (rollouts - 1)``
+    (for results of 0 and 1 only, ``q (1 - q) / (rollouts - 1)``). A single estimate
+    may be below 0; their mean over many positions is what counts.
+    """
+    q = total / rollouts
+    return (q - result) ** 2 - (squares / rollouts - q * q) / (rollouts - 1)
+
+
+def oracle(game: Game, players: int, games: int, seed: int, every: int, thin: int,
            rollouts: int) -> list[dict[str, float]]:
-    """Per held-out game (the first ``games`` of :func:`held_out`'s), the summed squared
-    errors of the playout estimate (less its sampling variance), the learned and the
-    progress chances, and the count of predictions."""
+    """Per held-out game (the first ``games`` of :func:`held_out`'s), at every ``thin``-th
+    position: the summed squared errors of the playout estimate (less its sampling
+    variance), of the learned and of the progress chances, and the count of predictions.
+
+    :raises ValueError: for fewer than 2 ``rollouts`` (no sampling variance to remove).
+    """
+    if rollouts < 2:
+        raise ValueError(f"--oracle needs at least 2 playouts a position, not {rollouts}")
     out = []
     for i in range(games):
         played = selfplay_game(game, players, random.Random(f"heldout:{seed}:{players}:{i}"),
@@ -158,20 +186,69 @@ def oracle(game: Game, players: int, games: int, seed: int, every: int,
         positions, result = played
         rng = random.Random(f"oracle:{seed}:{players}:{i}")
         sums = {"oracle": 0.0, "learned": 0.0, "progress": 0.0, "count": 0.0}
-        for s in positions:
+        for s in positions[::thin]:
             total = [0.0] * players
+            squares = [0.0] * players
             for _ in range(rollouts):
                 for p, r in enumerate(playout(s, rng)):
                     total[p] += r
+                    squares[p] += r * r
             learned_values, progress_values = learned.chances(s), evaluate.chances(s)
             for p in range(players):
-                q = total[p] / rollouts
-                sums["oracle"] += (q - result[p]) ** 2 - q * (1 - q) / (rollouts - 1)
+                sums["oracle"] += true_squared_error(total[p], squares[p], rollouts, result[p])
                 sums["learned"] += (learned_values[p] - result[p]) ** 2
                 sums["progress"] += (progress_values[p] - result[p]) ** 2
                 sums["count"] += 1
         out.append(sums)
     return out
+
+
+@dataclass
+class OracleLine:
+    """One line's oracle figures: point Brier scores and 95% intervals over the oracle
+    games (``scores``, by :data:`ORACLE_SCORES`), the paired gaps progress - oracle and
+    learned - oracle (``gaps``), and the games at which the true chance's interval would
+    part from the progress heuristic's (``apart``: the point and the two ends)."""
+
+    games: int
+    positions: int
+    scores: dict[str, tuple[float, float, float]]
+    gaps: dict[str, tuple[float, float, float]]
+    apart: tuple[str, str, str]
+
+
+def oracle_line(per: list[dict[str, float]], boot: int, seed: int, games: int,
+                progress_span: tuple[float, float]) -> OracleLine:
+    """The figures of :class:`OracleLine` from :func:`oracle`'s per-game sums, with the
+    progress heuristic's Brier interval ``progress_span`` over ``games`` held-out games
+    (the main table's) for the games at which the intervals part."""
+    rng = random.Random(f"boot:{seed}")
+    draws: dict[str, list[float]] = {name: [] for name in (*ORACLE_SCORES, "room", "reach")}
+    for _ in range(boot):
+        drawn = [per[rng.randrange(len(per))] for _ in per]
+        count = sum(g["count"] for g in drawn)
+        for name in ORACLE_SCORES:
+            draws[name].append(sum(g[name] for g in drawn) / count)
+        draws["reach"].append(draws["progress"][-1] - draws["oracle"][-1])
+        draws["room"].append(draws["learned"][-1] - draws["oracle"][-1])
+    count = sum(g["count"] for g in per)
+    point = {name: sum(g[name] for g in per) / count for name in ORACLE_SCORES}
+    point["reach"] = point["progress"] - point["oracle"]
+    point["room"] = point["learned"] - point["oracle"]
+    spans = {name: interval(values) for name, values in draws.items()}
+    # The true chance's interval at the main table's games: the progress interval there,
+    # times how much wider the true chance's is than the progress one on the oracle games.
+    ratio = (spans["oracle"][1] - spans["oracle"][0]) / max(1e-12, spans["progress"][1] - spans["progress"][0])
+    width = ratio * (progress_span[1] - progress_span[0])
+    true_span = (0.0, width)
+    apart = tuple(apart_at(games, gap, true_span, progress_span)
+                  for gap in (point["reach"], spans["reach"][1], spans["reach"][0]))
+    return OracleLine(
+        len(per), int(count),
+        {name: (point[name], *spans[name]) for name in ORACLE_SCORES},
+        {name: (point[name], *spans[name]) for name in ("reach", "room")},
+        (apart[0], apart[1], apart[2]),
+    )
 
 
 def apart_at(games: int, gap: float, low: tuple[float, float], high: tuple[float, float]) -> str:
@@ -204,6 +281,8 @@ def main() -> None:
                              "(selfplay only; slow)")
     parser.add_argument("--oracle-games", type=int, default=20, metavar="G",
                         help="held-out games per line for --oracle (default 20)")
+    parser.add_argument("--oracle-thin", type=int, default=1, metavar="T",
+                        help="--oracle at every T-th of those games' positions (default 1)")
     parser.add_argument("--quick", action="store_true", help="60 games, 200 resamples")
     args = parser.parse_args()
     if args.quick:
@@ -211,11 +290,17 @@ def main() -> None:
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")
+    if args.oracle:
+        print(f"With the true win chance by {args.oracle} playouts a position, every "
+              f"{args.oracle_thin * args.every} actions of the first {args.oracle_games} held-out "
+              f"games of each line, on a line of its own below the line's: Brier scores and the "
+              f"paired gaps with 95% intervals over those games; 'reach': progress - true chance "
+              f"(the most any evaluation could gain), 'room': learned - true chance (what the "
+              f"learned one could).")
     print(f"{'game':<18} {'n':>1} {'positions':>9}  {'ECE learned':>20} {'ECE progress':>20}  "
           f"{'Brier learned':>20} {'Brier progress':>20} {'1/n':>6}  {'difference (paired)':>24}  "
-          f"{'apart at':>9}  verdict")
+          f"{'apart at':>9}  {'true apart at':>24}  verdict")
     tables = []
-    oracles: list[tuple[str, int, list[dict[str, float]]]] = []
     for game_id in args.game or game_ids():
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
@@ -246,14 +331,24 @@ def main() -> None:
             d_low, d_high = interval(paired)
             needed = apart_at(len(per_game), cells[3][0] - cells[2][0], (cells[2][1], cells[2][2]),
                               (cells[3][1], cells[3][2]))
+            true_needed = "-"
+            line: OracleLine | None = None
+            if args.oracle and args.player == "selfplay":
+                line = oracle_line(oracle(get_game(game_id), players, args.oracle_games, args.seed,
+                                          args.every, args.oracle_thin, args.oracle),
+                                   args.boot, args.seed, len(per_game), (cells[3][1], cells[3][2]))
+                true_needed = f"{line.apart[0]} [{line.apart[1]}-{line.apart[2]}]"
             print(f"{game_id:<18} {players:>1} {whole['learned'].count // players:>9}  {text}  {text2} "
                   f"{brier(whole['uniform']):>6.3f}  {cells[2][0] - cells[3][0]:+.4f} "
-                  f"[{d_low:+.4f},{d_high:+.4f}]  {needed:>9}  {verdict}", flush=True)
+                  f"[{d_low:+.4f},{d_high:+.4f}]  {needed:>9}  {true_needed:>24}  {verdict}", flush=True)
+            if line is not None:
+                text = "  ".join(f"{name} {v:.3f} [{lo:.3f},{hi:.3f}]"
+                                 for name, (v, lo, hi) in line.scores.items())
+                gaps = "  ".join(f"{name} {v:+.4f} [{lo:+.4f},{hi:+.4f}]"
+                                 for name, (v, lo, hi) in line.gaps.items())
+                print(f"{game_id:<18} {players}  {line.games} games {line.positions // players} "
+                      f"positions  {text}  {gaps}", flush=True)
             tables.append((game_id, players, whole["learned"]))
-            if args.oracle and args.player == "selfplay":
-                oracles.append((game_id, players, oracle(get_game(game_id), players,
-                                                         args.oracle_games, args.seed,
-                                                         args.every, args.oracle)))
     print()
     print("Reliability of the learned evaluation by deciles of predicted chance: "
           "mean predicted / share won (count)")
@@ -261,28 +356,6 @@ def main() -> None:
         row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
                        for b in t.bins)
         print(f"{game_id:<18} {players}  {row}")
-    if oracles:
-        print()
-        print(f"The true win chance (by {args.oracle} playouts a position) on the first "
-              f"{args.oracle_games} held-out games of each line: Brier scores with 95% "
-              f"intervals over those games ({args.boot} resamples)")
-        for game_id, players, per in oracles:
-            rng = random.Random(f"boot:{args.seed}")
-            scores: dict[str, list[float]] = {"oracle": [], "learned": [], "progress": []}
-            for _ in range(args.boot):
-                drawn = [per[rng.randrange(len(per))] for _ in per]
-                count = sum(g["count"] for g in drawn)
-                for name, values in scores.items():
-                    values.append(sum(g[name] for g in drawn) / count)
-            count = sum(g["count"] for g in per)
-            point = {name: sum(g[name] for g in per) / count for name in scores}
-            spans = {name: interval(values) for name, values in scores.items()}
-            text = "  ".join(f"{name} {point[name]:.3f} [{spans[name][0]:.3f},{spans[name][1]:.3f}]"
-                             for name in scores)
-            needed = apart_at(len(per), point["progress"] - point["oracle"], spans["oracle"],
-                              spans["progress"])
-            print(f"{game_id:<18} {players}  {len(per)} games  {text}  true chance apart from "
-                  f"progress at {needed} games", flush=True)
     print(f"({time.process_time() - began:.0f} s of CPU)")
 
 
