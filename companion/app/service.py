@@ -41,7 +41,7 @@ from companion.devices.display import DisplaySpec, Panel, make_device
 from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
-from companion.i18n import set_language
+from companion.i18n import language, set_language
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
 from companion.ui.render import render
@@ -139,6 +139,10 @@ class Service:
         self.indicators = indicators
         """The buzzer and the LED (``None``: neither is wired)."""
         self._contrast: int | None = None
+        self._drawn: tuple[object, Image.Image] | None = None
+        """The last view drawn, with its panel size and language, and its picture: a
+        release, a tick or a refused press that leaves the view as it was is not drawn
+        again (rendering is most of a press's CPU time)."""
         """Seconds without any event after which the panel is switched off (0: never)."""
         self.asleep = False
         self._sleep_timer: Timer | None = None
@@ -198,7 +202,10 @@ class Service:
             if reply.cue is not None:
                 indicators.cue(reply.cue)
             indicators.show(awaiting=reply.due is not None, trouble=reply.trouble)
-        self.screen.show(render(reply.view, self.screen.size))
+        key = (reply.view, self.screen.size, language())
+        if self._drawn is None or self._drawn[0] != key:
+            self._drawn = (key, render(reply.view, self.screen.size))
+        self.screen.show(self._drawn[1])
 
     def _new_speaker(self, prefs: Prefs, make: MakeSpeaker) -> None:
         """Replace the controller's speaker by one for ``prefs`` (the old one closed

@@ -95,6 +95,46 @@ def test_an_idle_service_does_not_redraw(tmp_path: Path, mock_factory: Any) -> N
         parts.service.close()
 
 
+def test_a_press_is_rendered_once_not_again_at_its_release(
+    tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A release that leaves the view as it was is not rendered again: rendering is most
+    of a press's CPU time, and drawing each press twice made the service's press-to-frame
+    1.6x its floor's (benchmarks/service_latency.py). A new language redraws the same view."""
+    from companion.app import service as service_module
+    from companion.i18n import set_language
+
+    rendered: list[object] = []
+    real = service_module.render
+
+    def counting(view: Any, size: tuple[int, int]) -> Image.Image:
+        rendered.append(view)
+        return real(view, size)
+
+    monkeypatch.setattr(service_module, "render", counting)
+    parts = build(config(tmp_path), pin_factory=mock_factory)
+    loop = threading.Thread(target=parts.service.run)
+    loop.start()
+    try:
+        assert parts.service.ready.wait(5)
+        before = len(rendered)
+        press(parts, parts.config["buttons.ok"])  # splash -> menu: a press and a release
+        assert len(rendered) == before + 1
+        reply = parts.service.controller.reply()
+        parts.service.show(reply)
+        assert len(rendered) == before + 1  # the same view, the same picture
+        set_language("de")
+        parts.service.show(reply)
+        assert len(rendered) == before + 2  # words drawn at render time may change
+    finally:
+        set_language("en")
+        from companion.app.events import Quit
+
+        parts.service.post(Quit())
+        loop.join(5)
+        parts.service.close()
+
+
 def test_the_collector_held_through_start_up_runs_again_after_the_first_frame(
     tmp_path: Path, mock_factory: Any
 ) -> None:
