@@ -121,6 +121,7 @@ class Panel:
         self.on_frame = on_frame
         self.retries = retries
         self.last: Image.Image | None = None
+        self._last_bytes = b""
         self.errors = 0
         """Failed ``display()`` calls so far."""
         self._pending = False
@@ -136,13 +137,17 @@ class Panel:
         shown (or the last push failed). Returns whether the device took it: a bus
         error (:data:`BUS_ERRORS`) is logged and retried ``retries`` times, then
         ``False``; any other exception from the device is a bug and is raised."""
-        if (
-            not self._pending
-            and self.last is not None
-            and self.last.tobytes() == image.tobytes()
-        ):
-            return True
-        self.last = image
+        if not self._pending and self.last is not None:
+            # The same picture object again (the service reuses a view's picture) is
+            # the same frame; else compare the bytes, the last frame's kept from its show.
+            if image is self.last:
+                return True
+            data = image.tobytes()
+            if data == self._last_bytes:
+                return True
+        else:
+            data = image.tobytes()
+        self.last, self._last_bytes = image, data
         if self.on_frame is not None:
             self.on_frame(image)
         return self._push(image)
