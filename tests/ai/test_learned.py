@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.ai import learned, train
-from companion.rules import Phase, game_class, game_ids, get_game, play_out
+from companion.rules import Phase, State, game_class, game_ids, get_game, play_out
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -122,3 +122,76 @@ def test_the_hints_chance_to_win_is_the_learned_models() -> None:
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])
     assert differed
+
+
+def cretan_key_offered(players: int, seed: int) -> State:
+    """A Cretan Labyrinth position where the player to act, four diamonds in hand in
+    the palace, may take the Magic Key or keep the diamonds (every seat played by the
+    goal-seeking player, throws seeded), and the actions that led there."""
+    import random
+
+    from companion.ai.cretan_goal import goal_seeking_choice
+    from companion.rules.cretan_labyrinth import CretanLabyrinthState
+
+    rng = random.Random(seed)
+    state = get_game("cretan-labyrinth").new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    while True:
+        assert state.phase is not Phase.OVER
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+            continue
+        moves = state.legal_moves()
+        if any(m.kind == "take-key" for m in moves):
+            return state
+        state.apply(moves[goal_seeking_choice(state, moves)])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_taking_the_magic_key_is_valued_at_least_as_keeping_the_diamonds(players: int) -> None:
+    """The key is the way to escape. The model before (diamond and key features fitted
+    negative beside the progress that already counts them) valued take-key about 6
+    points of win chance below keep-diamonds: the hint's chance fell, the review called
+    taking the key a mistake and the tutor asked to confirm it. The hint's chance
+    (`estimate`, no look-ahead) and the review's and the tutor's values (one throw
+    ahead) must not fall when the key is taken."""
+    from companion.ai import review
+
+    for seed in range(5):
+        state = cretan_key_offered(players, seed)
+        me = state.current_player
+        valued = {m.kind: v[me] for m, v in review.move_values(state)}
+        assert valued["take-key"] >= valued["keep-diamonds"], (seed, valued)
+        after: dict[str, float] = {}
+        for move in state.legal_moves():
+            copy = state.search_copy()
+            copy.play(move)
+            after[move.kind] = learned.estimate(copy, me)
+        assert after["take-key"] >= after["keep-diamonds"], (seed, after)
+
+
+def test_the_review_does_not_call_taking_the_key_a_mistake() -> None:
+    """A game where the key is taken, reviewed: taking it gives nothing away."""
+    from companion.ai import review
+
+    state = cretan_key_offered(2, 0)
+    take = next(m for m in state.legal_moves() if m.kind == "take-key")
+    state.apply(take)
+    actions = list(state.history)
+    result = review.review(state.game, 2, actions)
+    taken = [m for m in result.moves if m.move == take.notation]
+    assert taken and all(m.error == 0.0 for m in taken), taken
+    assert take.notation not in {m.move for m in result.headline().mistakes}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_more_progress_never_lowers_the_cretan_chance(players: int) -> None:
+    """Taking the key raises ``progress`` (0.5 to 0.55) and changes no other feature of
+    the model, so a score that never falls as progress rises keeps it worth taking for
+    any shipped weights (a retrain that breaks this fails here)."""
+    model = learned.model_for("cretan-labyrinth", players)
+    assert model is not None
+    w_progress, w_squared = model.weights[0], model.weights[1]
+    assert w_progress >= 0 and w_progress + 2 * w_squared >= 0, model.weights
