@@ -8,9 +8,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from walkthroughs.review import cretan_key_offered
 
 from companion.ai import learned, train
-from companion.rules import Phase, State, game_class, game_ids, get_game, play_out
+from companion.rules import Phase, game_class, game_ids, get_game, play_out
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -122,31 +123,6 @@ def test_the_hints_chance_to_win_is_the_learned_models() -> None:
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])
     assert differed
-
-
-def cretan_key_offered(players: int, seed: int) -> State:
-    """A Cretan Labyrinth position where the player to act, four diamonds in hand in
-    the palace, may take the Magic Key or keep the diamonds (every seat played by the
-    goal-seeking player, throws seeded), and the actions that led there."""
-    import random
-
-    from companion.ai.cretan_goal import goal_seeking_choice
-    from companion.rules.cretan_labyrinth import CretanLabyrinthState
-
-    rng = random.Random(seed)
-    state = get_game("cretan-labyrinth").new_state(players)
-    assert isinstance(state, CretanLabyrinthState)
-    while True:
-        assert state.phase is not Phase.OVER
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-            continue
-        moves = state.legal_moves()
-        if any(m.kind == "take-key" for m in moves):
-            return state
-        state.apply(moves[goal_seeking_choice(state, moves)])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

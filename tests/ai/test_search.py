@@ -11,8 +11,8 @@ import random
 from typing import Any
 
 import pytest
+from walkthroughs.review import cretan_key_offered
 
-from companion.ai.cretan_goal import goal_seeking_choice
 from companion.ai.learned import estimate
 from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
@@ -68,31 +68,13 @@ def test_bumping_the_opponent_back_to_its_plinth_is_chosen() -> None:
     assert decision.ranking[0].value > decision.ranking[1].value
 
 
-def cretan_key_offered(seed: int) -> CretanLabyrinthState:
-    """A two-player Cretan Labyrinth position where the player to act, four diamonds
-    in hand in the palace, may take the Magic Key or keep the diamonds (both seats
-    played by the goal-seeking player, throws seeded)."""
-    rng = random.Random(seed)
-    state = get_game("cretan-labyrinth").new_state(2)
-    assert isinstance(state, CretanLabyrinthState)
-    while True:
-        assert state.phase is not Phase.OVER
-        if state.phase is Phase.THROW:
-            state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
-            continue
-        moves = state.legal_moves()
-        if any(m.kind == "take-key" for m in moves):
-            return state
-        state.apply(moves[goal_seeking_choice(state, moves)])
-
-
 def test_the_search_values_taking_the_magic_key_above_keeping_the_diamonds() -> None:
     """The key is the only way to escape. The learned model's negative diamond and key
     weights valued handing the diamonds in below keeping them, so ``strong`` never
     took the key and its games ran to the round limit; the search's leaves must rise
     when the key is taken."""
     for seed in range(3):
-        state = cretan_key_offered(seed)
+        state = cretan_key_offered(2, seed)
         me = state.current_player
         take = next(m for m in state.legal_moves() if m.kind == "take-key")
         keep = next(m for m in state.legal_moves() if m.kind == "keep-diamonds")

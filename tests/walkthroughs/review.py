@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press
@@ -22,6 +23,7 @@ from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
 from companion.rules import Action, Phase, State, get_game
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 from walkthroughs import scripted_draw
 
@@ -157,3 +159,25 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
 
 
 __all__ = ["HeldExecutor", "random_actions", "walk"]
+
+
+def cretan_key_offered(players: int, seed: int) -> CretanLabyrinthState:
+    """A Cretan Labyrinth position where the player to act, four diamonds in hand in
+    the palace, may take the Magic Key or keep the diamonds (every seat played by the
+    goal-seeking player, throws seeded): the one decision that decides whether anybody
+    escapes (tests/ai: the search, the learned model and the review must value taking
+    the key)."""
+    rng = random.Random(seed)
+    state = get_game("cretan-labyrinth").new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    while True:
+        assert state.phase is not Phase.OVER
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(rng.randrange))
+            continue
+        moves = state.legal_moves()
+        if any(m.kind == "take-key" for m in moves):
+            return state
+        state.apply(moves[goal_seeking_choice(state, moves)])
