@@ -99,13 +99,14 @@ def test_a_press_is_rendered_once_not_again_at_its_release(
     tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A release that leaves the view as it was is not rendered again: rendering is most
-    of a press's CPU time, and drawing each press twice made the service's press-to-frame
-    1.6x its floor's (benchmarks/service_latency.py). A new language redraws the same view."""
+    of a press's CPU time, and every press was drawn twice, at its press and again at
+    its release (after the frame, so press-to-frame did not show it: the loop's CPU
+    did). A new language redraws the same view."""
     from companion.app import service as service_module
     from companion.i18n import set_language
+    from companion.ui.render import render as real
 
     rendered: list[object] = []
-    real = service_module.render
 
     def counting(view: Any, size: tuple[int, int]) -> Image.Image:
         rendered.append(view)
