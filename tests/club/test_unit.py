@@ -5,17 +5,14 @@ gives."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from unit_security import assert_documented, exposure, needs_systemd_analyze
 
 from companion.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "board-companion-club.service"
-SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 
 
 def test_the_unit_runs_companion_club_with_its_arguments_from_the_env_file() -> None:
@@ -32,31 +29,6 @@ def test_the_unit_runs_companion_club_with_its_arguments_from_the_env_file() -> 
     assert (args.broker, args.user, args.bind) == ("club.local", "club", "0.0.0.0")
 
 
-@pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None or not Path("/usr/lib/systemd/system/sysinit.target").exists(),
-    reason="systemd-analyze or the system's units are not installed",
-)
+@needs_systemd_analyze
 def test_the_units_security_score_is_the_one_docs_club_gives(tmp_path: Path) -> None:
-    assert SYSTEMD_ANALYZE is not None
-    shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system", symlinks=True)
-    (tmp_path / "etc/systemd/system").mkdir(parents=True)
-    shutil.copy(UNIT, tmp_path / "etc/systemd/system")
-    python = tmp_path / "opt/board-companion/venv/bin/python"
-    python.parent.mkdir(parents=True)
-    python.write_text("#!/bin/sh\n")
-    python.chmod(0o755)
-    result = subprocess.run(
-        [SYSTEMD_ANALYZE, "security", "--offline=yes", f"--root={tmp_path}", "--no-pager",
-         UNIT.name], capture_output=True, text=True, timeout=60, check=False)
-    match = re.search(rf"Overall exposure level for {UNIT.name}: (\d+\.\d) ([A-Z]+)",
-                      result.stdout)
-    assert match, result.stdout + result.stderr
-    doc = re.search(r"`systemd-analyze\s+security`[^\n]*\n?[^\n]*?\*\*(\d+\.\d) ([A-Z]+)\*\*",
-                    (REPO / "docs" / "club.md").read_text())
-    assert doc, "docs/club.md does not give the club unit's systemd-analyze security score"
-    version = int(subprocess.run([SYSTEMD_ANALYZE, "--version"], capture_output=True,
-                                 text=True, check=True).stdout.split()[1])
-    if version == 252:  # the version docs/club.md measured with (Bookworm's)
-        assert (float(match[1]), match[2]) == (float(doc[1]), doc[2])
-    else:
-        assert float(match[1]) < 2.0
+    assert_documented(exposure(UNIT, tmp_path), REPO / "docs" / "club.md")

@@ -11,72 +11,20 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from unit_security import assert_documented, exposure, needs_systemd_analyze
 
 REPO = Path(__file__).resolve().parents[2]
 SYSTEMD = REPO / "systemd"
-SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 
 PICO_VID, PICO_PID = "2e8a", "0005"  # MicroPython's rp2 firmware (hardware-notes.md)
 SHAKER_LINK = "/dev/board-shaker"
 
 
-def _systemd_version() -> int:
-    assert SYSTEMD_ANALYZE is not None
-    out = subprocess.run(
-        [SYSTEMD_ANALYZE, "--version"], capture_output=True, text=True, check=True
-    ).stdout
-    return int(out.split()[1])
-
-
-def _documented_scores() -> list[tuple[str, float, str]]:
-    """(file, exposure, label) for each README that states the security score."""
-    found = []
-    for readme in (REPO / "README.md", SYSTEMD / "README.md"):
-        match = re.search(
-            r"`systemd-analyze security`[^\n]*?\*\*(\d+\.\d) ([A-Z]+)\*\*", readme.read_text()
-        )
-        assert match, f"{readme} does not give the systemd-analyze security score"
-        found.append((readme.name, float(match[1]), match[2]))
-    return found
-
-
-@pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None or not Path("/usr/lib/systemd/system/sysinit.target").exists(),
-    reason="systemd-analyze or the system's units are not installed",
-)
+@needs_systemd_analyze
 def test_security_score_is_the_one_the_readmes_give(tmp_path: Path) -> None:
-    assert SYSTEMD_ANALYZE is not None
-    shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system", symlinks=True)
-    (tmp_path / "etc/systemd/system").mkdir(parents=True)
-    shutil.copy(SYSTEMD / "board-companion.service", tmp_path / "etc/systemd/system")
-    python = tmp_path / "opt/board-companion/venv/bin/python"
-    python.parent.mkdir(parents=True)
-    python.write_text("#!/bin/sh\n")
-    python.chmod(0o755)
-    result = subprocess.run(
-        [
-            SYSTEMD_ANALYZE,
-            "security",
-            "--offline=yes",
-            f"--root={tmp_path}",
-            "--no-pager",
-            "board-companion.service",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    match = re.search(
-        r"Overall exposure level for board-companion.service: (\d+\.\d) ([A-Z]+)", result.stdout
-    )
-    assert match, result.stdout + result.stderr
-    score, label = float(match[1]), match[2]
-    for readme, documented, documented_label in _documented_scores():
-        if _systemd_version() == 252:  # the version the READMEs measured with (Bookworm's)
-            assert (score, label) == (documented, documented_label), readme
-        else:  # newer systemd weighs more options; stay in the "safe" band
-            assert score < 2.0, f"{score} {label} with systemd {_systemd_version()}"
+    score = exposure(SYSTEMD / "board-companion.service", tmp_path)
+    for readme in (REPO / "README.md", SYSTEMD / "README.md"):
+        assert_documented(score, readme)
 
 
 def _rule_pairs() -> list[tuple[str, str, str]]:
@@ -161,62 +109,13 @@ def test_shellcheck_would_catch_a_mistake(tmp_path: Path) -> None:
     assert result.returncode != 0 and "SC2086" in result.stdout
 
 
-@pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None or not Path("/usr/lib/systemd/system/sysinit.target").exists(),
-    reason="systemd-analyze or the system's units are not installed",
-)
+@needs_systemd_analyze
 def test_web_unit_security_score_is_the_one_docs_web_gives(tmp_path: Path) -> None:
-    assert SYSTEMD_ANALYZE is not None
-    shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system", symlinks=True)
-    (tmp_path / "etc/systemd/system").mkdir(parents=True)
-    shutil.copy(SYSTEMD / "board-companion-web.service", tmp_path / "etc/systemd/system")
-    python = tmp_path / "opt/board-companion/venv/bin/python"
-    python.parent.mkdir(parents=True)
-    python.write_text("#!/bin/sh\n")
-    python.chmod(0o755)
-    result = subprocess.run(
-        [SYSTEMD_ANALYZE, "security", "--offline=yes", f"--root={tmp_path}", "--no-pager",
-         "board-companion-web.service"],
-        capture_output=True, text=True, timeout=60, check=False,
-    )
-    match = re.search(
-        r"Overall exposure level for board-companion-web.service: (\d+\.\d) ([A-Z]+)", result.stdout
-    )
-    assert match, result.stdout + result.stderr
-    doc = re.search(r"`systemd-analyze security`[^\n]*?\*\*(\d+\.\d) ([A-Z]+)\*\*",
-                    (REPO / "docs" / "web.md").read_text())
-    assert doc, "docs/web.md does not give the web unit's systemd-analyze security score"
-    if _systemd_version() == 252:  # the version docs/web.md measured with (Bookworm's)
-        assert (float(match[1]), match[2]) == (float(doc[1]), doc[2])
-    else:
-        assert float(match[1]) < 2.0
+    score = exposure(SYSTEMD / "board-companion-web.service", tmp_path)
+    assert_documented(score, REPO / "docs" / "web.md")
 
 
-@pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None or not Path("/usr/lib/systemd/system/sysinit.target").exists(),
-    reason="systemd-analyze or the system's units are not installed",
-)
+@needs_systemd_analyze
 def test_club_unit_security_score_is_the_one_docs_service_gives(tmp_path: Path) -> None:
-    assert SYSTEMD_ANALYZE is not None
-    shutil.copytree("/usr/lib/systemd/system", tmp_path / "usr/lib/systemd/system", symlinks=True)
-    (tmp_path / "etc/systemd/system").mkdir(parents=True)
-    shutil.copy(SYSTEMD / "board-companion-publish.service", tmp_path / "etc/systemd/system")
-    python = tmp_path / "opt/board-companion/venv/bin/python"
-    python.parent.mkdir(parents=True)
-    python.write_text("#!/bin/sh\n")
-    python.chmod(0o755)
-    result = subprocess.run(
-        [SYSTEMD_ANALYZE, "security", "--offline=yes", f"--root={tmp_path}", "--no-pager",
-         "board-companion-publish.service"],
-        capture_output=True, text=True, timeout=60, check=False,
-    )
-    match = re.search(r"Overall exposure level for board-companion-publish.service: "
-                      r"(\d+\.\d) ([A-Z]+)", result.stdout)
-    assert match, result.stdout + result.stderr
-    doc = re.search(r"`systemd-analyze security`[^\n]*?\*\*(\d+\.\d) ([A-Z]+)\*\*",
-                    (REPO / "docs" / "service.md").read_text())
-    assert doc, "docs/service.md does not give the club unit's systemd-analyze security score"
-    if _systemd_version() == 252:  # the version docs/service.md measured with (Bookworm's)
-        assert (float(match[1]), match[2]) == (float(doc[1]), doc[2])
-    else:
-        assert float(match[1]) < 2.0
+    score = exposure(SYSTEMD / "board-companion-publish.service", tmp_path)
+    assert_documented(score, REPO / "docs" / "service.md")
