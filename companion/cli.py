@@ -750,6 +750,12 @@ def cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
+def sentence(summary: str) -> str:
+    """A command's one-line ``help`` as the first sentence of its ``--help`` description
+    (capitalised, with its full stop)."""
+    return f"{summary[0].upper()}{summary[1:]}."
+
+
 COMMANDS = ("games", "rules", "run", "demo", "doctor", "journal", "club", "web", "publish")
 """The commands of :func:`build_parser`, in its order."""
 
@@ -924,7 +930,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         journal_help = ("the saved games, read for people: list them, show one in words, export "
                         "it as JSON or text (never changes a file)")
         journal = sub.add_parser("journal", help=journal_help,
-                                 description=f"{journal_help[0].upper()}{journal_help[1:]}. {undone}")
+                                 description=sentence(journal_help) + f" {undone}")
         jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
         which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
                       "game)")
@@ -932,17 +938,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                      "game, players, state (unfinished / won by X / abandoned / damaged / "
                      "unusable, with the reason)")
         jlist = jsub.add_parser("list", parents=[where], help=list_help,
-                                description=f"{list_help[0].upper()}{list_help[1:]}.")
+                                description=sentence(list_help))
         jlist.set_defaults(func=cmd_journal_list)
         show_help = ("the whole game in words: each turn, each throw and move with its events "
                      "and who made it; a damaged journal up to the damage, and where it is")
         jshow = jsub.add_parser("show", parents=[where], help=show_help,
-                                description=f"{show_help[0].upper()}{show_help[1:]}. {undone}")
+                                description=sentence(show_help) + f" {undone}")
         jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jshow.set_defaults(func=cmd_journal_show)
         export_help = "the record as JSON (for programs) or as the text of `journal show`"
         jexport = jsub.add_parser("export", parents=[where], help=export_help,
-                                  description=f"{export_help[0].upper()}{export_help[1:]}. {undone}")
+                                  description=sentence(export_help) + f" {undone}")
         jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jexport.add_argument("--format", choices=("json", "text"), default="json",
                              help="json (default) or text")
@@ -955,7 +961,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         review_help = ("the game reviewed: each move's error (the win chance given away against "
                        "the best move), each throw's luck, per player the totals, the biggest swings")
         jreview = jsub.add_parser("review", parents=[where], help=review_help,
-                                  description=f"{review_help[0].upper()}{review_help[1:]}. Win "
+                                  description=sentence(review_help) + " Win "
                                   "chances come from the learned evaluation (docs/ai.md); undone "
                                   "actions are left out. A progress line goes to stderr.")
         jreview.add_argument("journal", metavar="FILE|INDEX", help=which_help)
@@ -968,7 +974,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                      "event), the results and the ratings per game, from the boxes' MQTT broker")
         club = sub.add_parser(
             "club", help=club_help,
-            description=f"{club_help[0].upper()}{club_help[1:]}. It only reads from the broker "
+            description=sentence(club_help) + " It only reads from the broker "
             "(subscribes to TOPIC/#, a persistent session) and keeps the results in an SQLite "
             "file; the page listens on 127.0.0.1:8090 unless told otherwise. Bad messages are "
             "logged and skipped. See docs/club.md. Needs the club extra: pip install "
@@ -1003,7 +1009,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                     "events, whose turn), live, and the saved games with their records")
         web = sub.add_parser(
             "web", help=web_help, parents=[where],
-            description=f"{web_help[0].upper()}{web_help[1:]}. It only reads the journal "
+            description=sentence(web_help) + " It only reads the journal "
             "directory (GET and HEAD only; nothing is ever written) and listens on "
             "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
             "file) opens it to the local network. Needs the web extra: pip install "
@@ -1020,7 +1026,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "broker (club.* in the config), until stopped")
         publish = sub.add_parser(
             "publish", help=publish_help, parents=[where],
-            description=f"{publish_help[0].upper()}{publish_help[1:]}. It only reads the "
+            description=sentence(publish_help) + " It only reads the "
             "journal directory; the result ids the broker acknowledged are kept in "
             "club-outbox.json in --state-dir, so that a result is sent once, also across power "
             "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
