@@ -110,10 +110,14 @@ class FakeShaker:
             kind = list(self.config.fields)
         if cfg is None:
             cfg = str(self.config.seq if self.config is not None else 0)
-        self.pending_seq = self.seq
-        self.pending = self.send("THROW", [("cfg", cfg), *kind, ("faces", faces)])
-        self.pending_sent = time.monotonic()
-        return self.pending
+        # Pending before it is written: the host may read it and ACK it (on this
+        # fake's reader thread) before this thread runs again, and an ACK that came
+        # first left the throw pending for good (a loaded machine, 2 runs in 25).
+        line = format_frame("THROW", self.seq, [("cfg", cfg), *kind, ("faces", faces)], self.boot)
+        self.pending_seq, self.pending, self.pending_sent = self.seq, line, time.monotonic()
+        self.seq += 1
+        self.write(line)
+        return line
 
     def resend(self) -> None:
         assert self.pending is not None
