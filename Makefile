@@ -4,15 +4,47 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: demo test test-pi bench bench-ratios bench-twice lint typecheck clean debian-tools catalogs
+.PHONY: demo test test-latest lock test-pi bench bench-ratios bench-twice lint typecheck clean debian-tools catalogs
 
+# The versions make test and make demo install are locked (issue 30): requirements/dev.lock
+# pins every package of the dev extra (and pip itself) with its hashes, made from
+# pyproject.toml's ranges by `make lock`, so a new release of anything cannot break a
+# fresh clone. pip installs only what the lock names, checked by hash; then the project
+# itself, editable, without its dependencies and with the locked setuptools (no build
+# isolation: that would fetch the newest setuptools). The ranges in pyproject.toml stay
+# what a Pi's install (systemd/install.sh) resolves; `make test-latest` tries the newest.
 # setuptools' "Editable installation" banner is a warning pip passes on even with
 # --quiet (make demo's first run showed it): filtered by its message, others still show.
-$(STAMP): pyproject.toml
+LOCK := requirements/dev.lock
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Refreshes the lock from pyproject.toml's ranges (and requirements/installer.in: pip),
+# for every platform the tests run on (--universal: the Pi's aarch64 too) and Python 3.11
+# up. The tool is uv's `pip compile` at a pinned version, installed into .venv. Commit the
+# lock with the change that needed it; `make test` then installs it.
+UV := uv==0.13.9
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet '$(UV)'
+	$(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+		--extra dev -o $(LOCK) pyproject.toml requirements/installer.in
+
+# The tests against the newest versions pyproject.toml's ranges allow, in a venv of their
+# own (.venv-latest, made anew each time): how a break from a new release is found on
+# purpose, by whoever runs this, and not by CI by surprise. When it passes, `make lock`
+# takes the new versions in.
+LATEST := .venv-latest
+test-latest: debian-tools
+	rm -rf $(LATEST)
+	$(PY) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install --quiet --upgrade pip
+	PYTHONWARNINGS='ignore:Editable installation' $(LATEST)/bin/python -m pip install --quiet \
+		--upgrade --upgrade-strategy eager -e '.[dev]'
+	$(LATEST)/bin/python -m pip list --format=freeze > $(LATEST)/versions.txt
+	$(call run-tests,$(LATEST)/bin)
 
 # With a terminal: the companion itself (off a Pi: the OLED drawn in the terminal, keys
 # for the buttons). Without one (CI, a pipe): a scripted whole game through the mock
@@ -26,13 +58,15 @@ demo: $(STAMP)
 
 # The Debian programs the tests drive, installed when missing and apt-get can be used
 # (root), in one apt-get call: Chromium (the end-to-end test of `companion web`),
-# espeak-ng, sox and aplay (speech), mosquitto (the club's broker). Where one cannot be
+# espeak-ng, sox and aplay (speech), mosquitto (the club's broker), tmux (the terminal
+# OLED), systemd-analyze (the units' checks) and openssl (the club's TLS certificates). Where one cannot be
 # installed, tests/tools/debian-packages.sh says so and the tests that need it skip
 # with a line saying why. Phony: looking for the programs costs nothing, and one
 # removed since is installed again.
 DEBIAN_TEST_PROGRAMS := /usr/bin/chromium:chromium espeak-ng:espeak-ng sox:sox \
                         aplay:alsa-utils /usr/sbin/mosquitto:mosquitto \
-                        mosquitto_passwd:mosquitto
+                        mosquitto_passwd:mosquitto tmux:tmux \
+                        systemd-analyze:systemd openssl:openssl
 debian-tools:
 	@bash tests/tools/debian-packages.sh $(DEBIAN_TEST_PROGRAMS)
 
@@ -49,10 +83,16 @@ catalogs: $(STAMP)
 		--no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
 	$(BIN)/pybabel compile --statistics -d companion/locale -D companion
 
+# The lint, the type check and every test, with the programs of the venv $(1). pytest
+# names each skipped test and why (-rs) and the 15 slowest (--durations, in pyproject.toml).
+define run-tests
+	$(1)/ruff check companion tests benchmarks
+	$(1)/mypy
+	$(1)/python -m pytest
+endef
+
 test: $(STAMP) debian-tools
-	$(BIN)/ruff check companion tests benchmarks
-	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(call run-tests,$(BIN))
 
 # The install on a Pi-like machine: an arm64 Debian bookworm root under qemu-user
 # (built once, then reused from /var/cache/board-companion), systemd/install.sh into a
@@ -107,4 +147,4 @@ bench-twice: $(STAMP)
 	$(BIN)/python benchmarks/compare_runs.py $(VENV)/bench-1.log $(VENV)/bench-2.log
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LATEST) .pytest_cache .mypy_cache .ruff_cache

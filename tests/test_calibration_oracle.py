@@ -12,11 +12,11 @@ import importlib.util
 import itertools
 import math
 import re
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+import programs
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "calibration.py"
@@ -80,10 +80,10 @@ def test_the_oracle_line_scales_the_true_chance_from_its_own_games(calibration: 
 
 
 def test_the_table_prints_the_true_chance_column(calibration: ModuleType) -> None:
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, str(SCRIPT), "--quick", "--game", "senet-tait", "--oracle", "2",
          "--oracle-games", "4", "--oracle-thin", "4", "--boot", "50"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, idle=1,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "true apart at" in done.stdout

@@ -18,7 +18,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 import companion.i18n as i18n
@@ -76,10 +76,40 @@ def test_german_has_no_untranslated_or_fuzzy_entry() -> None:
     assert not fuzzy, fuzzy
 
 
-def test_the_committed_mo_is_the_compile_of_the_po() -> None:
+def translations(catalog: Catalog) -> dict[tuple[str | None, str | tuple[str, ...]],
+                                          str | tuple[str, ...]]:
+    """Every translated message of ``catalog``: (context, id) to its string or plural
+    forms; the header (whose ``Generated-By`` names the compiler's version) left out."""
+    return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)):
+            texts(m.string) if not isinstance(m.string, str) else m.string
+            for m in catalog if m.id and not m.fuzzy}
+
+
+def test_the_committed_mo_says_what_the_po_says() -> None:
+    """What the box loads (the .mo) holds every message of the .po with its translation,
+    context and plural forms, and the same plural rule; the compiler's version, which
+    the .mo's header names, does not matter (a new Babel release is not a change)."""
+    with GERMAN_MO.open("rb") as fh:
+        compiled = read_mo(fh)
+    po = german()
+    assert translations(compiled) == translations(po), "run make catalogs and commit the .mo"
+    assert len(translations(po)) > 400
+    assert compiled.plural_forms == po.plural_forms
+    assert compiled.charset == "utf-8"
+
+
+def test_the_mo_check_sees_a_changed_translation(tmp_path: Path) -> None:
+    """The check above can fail: a .mo compiled from a .po with one translation changed
+    differs in exactly that message."""
+    po = german()
+    changed = next(m for m in po if m.id and isinstance(m.string, str) and m.string)
+    changed.string = f"{changed.string} (geändert)"
     buf = io.BytesIO()
-    write_mo(buf, german())
-    assert GERMAN_MO.read_bytes() == buf.getvalue(), "run make catalogs and commit the .mo"
+    write_mo(buf, po)
+    buf.seek(0)
+    committed = translations(german())
+    differs = {k for k, v in translations(read_mo(buf)).items() if committed.get(k) != v}
+    assert differs == {(changed.context, changed.id)}
 
 
 def texts(value: object) -> tuple[str, ...]:

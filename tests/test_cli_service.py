@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import programs
+
 WITHOUT_HARDWARE_LIBS = """
 import sys
 for name in ("gpiozero", "luma", "luma.core", "luma.oled", "serial", "PIL"):
@@ -23,29 +25,29 @@ assert main(["rules", "play", "senet-tait", "--seed", "2"]) == 0
 
 
 def test_the_rules_command_line_needs_no_hardware_library() -> None:
-    done = subprocess.run([sys.executable, "-c", WITHOUT_HARDWARE_LIBS],
-                          capture_output=True, text=True, timeout=60)
+    done = programs.run([sys.executable, "-c", WITHOUT_HARDWARE_LIBS],
+                        capture_output=True, text=True, idle=1)
     assert done.returncode == 0, done.stderr
     assert "winner:" in done.stdout
 
 
 def test_run_without_a_terminal_or_a_pi_says_what_to_do() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "run", "--hardware", "mock"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    done = programs.run([sys.executable, "-m", "companion", "run", "--hardware", "mock"],
+                        stdin=subprocess.DEVNULL, capture_output=True, text=True, idle=1)
     assert done.returncode == 2
     assert "companion demo" in done.stderr
 
 
 def test_run_rejects_a_bad_setting_naming_it() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "run", "--display.height", "48"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    done = programs.run([sys.executable, "-m", "companion", "run", "--display.height", "48"],
+                        stdin=subprocess.DEVNULL, capture_output=True, text=True, idle=1)
     assert done.returncode == 2
     assert "command line: display.height: must be one of 64, 32" in done.stderr
 
 
 def test_demo_writes_frames_and_prints_the_record(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "demo", "--seed", "4",
-                           "--frames", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    done = programs.run([sys.executable, "-m", "companion", "demo", "--seed", "4",
+                           "--frames", str(tmp_path)], capture_output=True, text=True, idle=4)
     assert done.returncode == 0, done.stderr
     assert "winner:" in done.stdout
     pngs = sorted(tmp_path.glob("*.png"))

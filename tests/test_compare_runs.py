@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import programs
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "compare_runs.py"
 
 FIRST = """\
@@ -41,8 +43,8 @@ def run(tmp_path: Path, first: str, second: str, *options: str) -> subprocess.Co
     one, two = tmp_path / "one.log", tmp_path / "two.log"
     one.write_text(first)
     two.write_text(second)
-    return subprocess.run([sys.executable, str(SCRIPT), str(one), str(two), *options],
-                          capture_output=True, text=True, timeout=60)
+    return programs.run([sys.executable, str(SCRIPT), str(one), str(two), *options],
+                        capture_output=True, text=True, idle=1)
 
 
 def line_of(output: str, name: str) -> str:

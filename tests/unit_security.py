@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import programs
 import pytest
 
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
@@ -43,9 +44,9 @@ def exposure(unit: Path, root: Path) -> tuple[float, str]:
     python.parent.mkdir(parents=True)
     python.write_text("#!/bin/sh\n")
     python.chmod(0o755)
-    result = subprocess.run(
+    result = programs.run(
         [SYSTEMD_ANALYZE, "security", "--offline=yes", f"--root={root}", "--no-pager", unit.name],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     match = re.search(rf"Overall exposure level for {re.escape(unit.name)}: (\d+\.\d) ([A-Z]+)",
                       result.stdout)

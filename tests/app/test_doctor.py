@@ -4,12 +4,12 @@ reports what is missing without a traceback."""
 from __future__ import annotations
 
 import errno
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import programs
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -130,9 +130,9 @@ def test_no_pin_factory_is_explained(tmp_path: Path, factory: MockFactory) -> No
 
 
 def test_off_a_pi_it_reports_without_a_traceback(tmp_path: Path) -> None:
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert "Traceback" not in done.stderr
     assert done.returncode in (0, 1)
@@ -152,9 +152,9 @@ def test_saved_games_with_a_journal_nested_too_deeply(tmp_path: Path, factory: M
     assert games.verdict is Verdict.INFO
     assert games.seen.endswith("; 1 set-aside copies (*.damaged, *.unusable) kept; 1 damaged")
     assert path.exists()  # the doctor only reads
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert "Traceback" not in done.stderr and done.returncode in (0, 1)
     assert "1 damaged" in done.stdout
@@ -282,9 +282,9 @@ def test_saved_games_tell_abandoned_from_unfinished_and_damage_prints_no_log_lin
     games = finding(diagnose(conf(tmp_path), healthy(factory)), "saved games")
     assert games.seen.startswith(f"1 finished, 2 abandoned, 1 unfinished in {tmp_path}")
     assert games.seen.endswith("; 1 damaged")
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert "1 finished, 2 abandoned, 1 unfinished" in done.stdout
     assert done.stderr == ""  # the damage is the report's line, not a log line too
@@ -332,9 +332,9 @@ def test_saved_games_are_read_where_the_config_file_says_and_the_line_says_so(tm
     state.mkdir()
     config = tmp_path / "box.toml"
     config.write_text(f'[journal]\ndir = "{state}"\n')
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, "-m", "companion", "doctor", "--config", str(config)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
         env={**__import__("os").environ, "XDG_STATE_HOME": str(tmp_path / "elsewhere")},
     )
     line = next(x for x in done.stdout.splitlines() if "saved games" in x)

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import programs
 import pytest
 from ptyrun import exit_status, read_until, spawn_run
 
@@ -65,19 +66,19 @@ def test_a_second_companion_names_the_holder_and_writes_nothing(tmp_path: Path) 
         assert status is not None and os.waitstatus_to_exitcode(status) == 1
 
         # The systemd way (real hardware asked for): the same refusal, before any pin.
-        done = subprocess.run([sys.executable, "-m", "companion", "run", "--hardware", "pi",
+        done = programs.run([sys.executable, "-m", "companion", "run", "--hardware", "pi",
                                "--journal.dir", str(tmp_path)],
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, idle=1)
         assert done.returncode == 1 and f"(process {first})" in done.stderr
         assert "cannot open the hardware" not in done.stderr
 
         # Reading is not writing: journal list, show and export work beside the writer.
         for action, expected in (("list", "unfinished"), ("show", "Senet"),
                                  ("export", '"format": "board-companion/record"')):
-            read = subprocess.run(
+            read = programs.run(
                 [sys.executable, "-m", "companion", "journal", action, "--dir", str(tmp_path),
                  *(["1"] if action != "list" else [])],
-                capture_output=True, text=True, timeout=60)
+                capture_output=True, text=True, idle=1)
             assert read.returncode == 0 and expected in read.stdout, (action, read.stderr)
         assert _snapshot(tmp_path) == before
     finally:

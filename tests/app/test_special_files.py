@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -20,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import programs
 import pytest
 from ptyrun import exit_status, read_until, spawn_run
 
@@ -217,8 +217,8 @@ def test_sigterm_during_start_stops_the_service(tmp_path: Path, fifos: list[Path
 
 
 def test_journal_show_dev_zero_does_not_read_it() -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "journal", "show", "/dev/zero"],
-                          capture_output=True, text=True, timeout=30)
+    done = programs.run([sys.executable, "-m", "companion", "journal", "show", "/dev/zero"],
+                        capture_output=True, text=True, idle=1)
     assert done.returncode == 2
     assert done.stderr == ("companion: error: /dev/zero: not a regular file "
                            "(a character device): not a journal\n")

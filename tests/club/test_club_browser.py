@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import programs
 import pytest
 from broker import BrokerFactory, acl_for_club, free_port
 from games import play, states
@@ -48,8 +49,8 @@ pytestmark = pytest.mark.skipif(
 
 def chromium(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
-    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=90, check=False)
+    return programs.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+                        capture_output=True, text=True, idle=6, check=False)
 
 
 def publish(cli: Any, port: int, messages: list[tuple[str, bytes]]) -> None:

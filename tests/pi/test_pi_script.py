@@ -7,11 +7,11 @@ minutes and qemu-user. These are the cheap checks beside it.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import programs
 import pytest
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
@@ -33,9 +33,9 @@ def _shellcheck() -> str:
 
 
 def test_shellcheck_passes_on_the_driver() -> None:
-    result = subprocess.run(
+    result = programs.run(
         [_shellcheck(), "--shell=bash", "--severity=style", str(RUN_SH)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

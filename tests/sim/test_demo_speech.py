@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+import programs
 import pytest
 
 from companion.cli import main
@@ -41,8 +41,8 @@ def test_demo_speech_without_espeak_ng_is_a_usage_error(
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 def test_the_demo_command_says_where_the_cues_went(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "companion", "demo", "--speech", str(tmp_path)],
-                          capture_output=True, text=True, check=False, timeout=120)
+    done = programs.run([sys.executable, "-m", "companion", "demo", "--speech", str(tmp_path)],
+                        capture_output=True, text=True, check=False, idle=12)
     assert done.returncode == 0, done.stderr
     assert re.search(rf"\d+ cues written to {re.escape(str(tmp_path))} \(listed in cues.txt\)",
                      done.stdout)

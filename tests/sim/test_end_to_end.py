@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import programs
 from PIL import Image
 
 from companion.app.journal import decode, load
@@ -49,11 +50,14 @@ def test_bouncing_contacts_play_the_very_same_game(tmp_path: Path) -> None:
     assert clean.journal.read_bytes().splitlines()[1:] == bouncy.journal.read_bytes().splitlines()[1:]
 
 
+def _demo_args(journal: Path, seed: int) -> list[str]:
+    return [sys.executable, "-m", "companion", "demo", "--seed", str(seed), "--journal",
+            str(journal)]
+
+
 def _demo(journal: Path, seed: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "companion", "demo", "--seed", str(seed), "--journal", str(journal)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
+    return subprocess.Popen(_demo_args(journal, seed), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
 
 
 def _actions(journal_dir: Path) -> list[bytes]:
@@ -65,9 +69,8 @@ def _actions(journal_dir: Path) -> list[bytes]:
 
 def test_killed_at_a_random_action_and_resumed_gives_the_same_final_journal(tmp_path: Path) -> None:
     seed = 21
-    whole = _demo(tmp_path / "whole", seed)
-    _out, err = whole.communicate(timeout=60)
-    assert whole.returncode == 0, err.decode()
+    whole = programs.run(_demo_args(tmp_path / "whole", seed), capture_output=True, idle=2)
+    assert whole.returncode == 0, whole.stderr.decode()
     expected = _actions(tmp_path / "whole")
 
     kill_after = random.randrange(5, len(expected) // 2)
@@ -85,7 +88,6 @@ def test_killed_at_a_random_action_and_resumed_gives_the_same_final_journal(tmp_
     interrupted = _actions(victim_dir)
     assert len(interrupted) < len(expected), "the game ended before the kill"
 
-    resumed = _demo(victim_dir, seed)
-    _out, err = resumed.communicate(timeout=60)
-    assert resumed.returncode == 0, err.decode()
+    resumed = programs.run(_demo_args(victim_dir, seed), capture_output=True, idle=2)
+    assert resumed.returncode == 0, resumed.stderr.decode()
     assert _actions(victim_dir) == expected, f"killed after {kill_after} actions"

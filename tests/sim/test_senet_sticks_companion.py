@@ -4,11 +4,11 @@ the journal are checked against what the rules say."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+import programs
 import pytest
 from PIL import Image
 
@@ -143,10 +143,10 @@ def test_quick_mode_and_the_extra_stick_set_with_the_buttons(tmp_path: Path) -> 
 
 
 def test_companion_demo_plays_casting_stick_senet(tmp_path: Path) -> None:
-    done = subprocess.run(
+    done = programs.run(
         [sys.executable, "-m", "companion", "demo", "--game", "senet-sticks", "--seed", "2",
          "--frames", str(tmp_path / "frames")],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True, text=True, idle=3, check=False,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

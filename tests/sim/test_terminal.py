@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import programs
 import pytest
 from PIL import Image, ImageChops
 
@@ -245,9 +246,9 @@ def test_companion_run_in_tmux_reverse_video_small_window_and_resize(tmp_path: P
     command = f"{sys.executable} -m companion run --journal.dir {tmp_path / 'journal'}"
 
     def tmux(*args: str) -> str:
-        done = subprocess.run([TMUX, "-L", socket, "-f", "/dev/null", *args], env=env,
-                              capture_output=True, text=True, timeout=20, check=True)
-        return done.stdout
+        done = programs.run([TMUX, "-L", socket, "-f", "/dev/null", *args], env=env,
+                            capture_output=True, text=True, idle=1, check=True)
+        return str(done.stdout)
 
     def screen(escapes: bool = False) -> str:
         return tmux("capture-pane", "-p", "-t", "t", *(["-e"] if escapes else []))

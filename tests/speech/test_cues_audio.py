@@ -14,6 +14,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import programs
 import pytest
 from walkthroughs.cue_games import GAMES, german, play_whole_game, speaking
 
@@ -41,8 +42,8 @@ def measure(wav: Path) -> tuple[float, float]:
 
 
 def render(text: str, voice: str, wav: Path) -> tuple[str, float, float]:
-    subprocess.run([str(ESPEAK), "-v", voice, "-s", "160", "-w", str(wav), text],
-                   check=True, capture_output=True, timeout=60)
+    programs.run([str(ESPEAK), "-v", voice, "-s", "160", "-w", str(wav), text],
+                 check=True, capture_output=True, idle=1)
     return (text, *measure(wav))
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import programs
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,12 +133,12 @@ class Pi:
         env["PATH"] = f"{self.stub_dir}{os.pathsep}{env.get('PATH', '')}"
         env["STUB_LOG"] = str(self.log)
         env["STUB_DIR"] = str(self.stub_dir)
-        result = subprocess.run(
+        result = programs.run(
             [str(SCRIPT), "--root", str(self.root), *options],
             env=env,
             capture_output=True,
             text=True,
-            timeout=60,
+            idle=1,
             check=False,
         )
         if check and result.returncode != 0:
@@ -461,9 +462,9 @@ def test_on_a_pi_4_with_rpi_lgpio_installed_it_is_kept(pi: Pi) -> None:
     ],
 )
 def test_the_pin_library_family_of_each_model(model: str, family: str) -> None:
-    done = subprocess.run(
+    done = programs.run(
         ["bash", "-c", f'source <(sed "/^main \\"\\$@\\"$/d" {SCRIPT}); pin_family "$1"', "-", model],
-        capture_output=True, text=True, timeout=30, check=True,
+        capture_output=True, text=True, idle=1, check=True,
     )
     assert done.stdout.strip() == family
 
@@ -543,11 +544,11 @@ def test_the_installed_unit_verifies(pi: Pi) -> None:
     pi.install()
     with_system_units(pi)
     assert SYSTEMD_ANALYZE is not None
-    result = subprocess.run(
+    result = programs.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", UNIT],
         capture_output=True,
         text=True,
-        timeout=60,
+        idle=1,
         check=False,
     )
     # verify exits 0 on an unknown key or a bad value, but says so: no output is clean.
@@ -563,11 +564,11 @@ def test_verify_catches_a_broken_unit(pi: Pi) -> None:
     unit.write_text(unit.read_text().replace("WatchdogSec=", "WatchdgSec="))
     pi.file(f"{VENV}/bin/python").unlink()
     assert SYSTEMD_ANALYZE is not None
-    result = subprocess.run(
+    result = programs.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", UNIT],
         capture_output=True,
         text=True,
-        timeout=60,
+        idle=1,
         check=False,
     )
     assert "Unknown key 'WatchdgSec'" in result.stderr
@@ -627,9 +628,9 @@ def test_the_installed_web_unit_verifies(pi: Pi) -> None:
     pi.install("--web")
     with_system_units(pi)
     assert SYSTEMD_ANALYZE is not None
-    result = subprocess.run(
+    result = programs.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", WEB_UNIT],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
 
@@ -692,8 +693,8 @@ def test_the_installed_club_unit_verifies(pi: Pi) -> None:
     pi.install("--club")
     with_system_units(pi)
     assert SYSTEMD_ANALYZE is not None
-    result = subprocess.run(
+    result = programs.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", CLUB_UNIT],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, idle=1, check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import programs
 import pytest
 from unit_security import assert_documented, exposure, needs_systemd_analyze
 
@@ -83,11 +83,11 @@ def _shellcheck() -> str:
 
 
 def test_shellcheck_passes_on_install_sh() -> None:
-    result = subprocess.run(
+    result = programs.run(
         [_shellcheck(), "--shell=bash", "--severity=style", str(SYSTEMD / "install.sh")],
         capture_output=True,
         text=True,
-        timeout=120,
+        idle=1,
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -99,11 +99,11 @@ def test_shellcheck_would_catch_a_mistake(tmp_path: Path) -> None:
     broken.write_text(
         (SYSTEMD / "install.sh").read_text().replace('rm -rf -- "$path"', "rm -rf -- $path")
     )
-    result = subprocess.run(
+    result = programs.run(
         [_shellcheck(), "--shell=bash", str(broken)],
         capture_output=True,
         text=True,
-        timeout=120,
+        idle=1,
         check=False,
     )
     assert result.returncode != 0 and "SC2086" in result.stdout

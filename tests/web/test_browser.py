@@ -23,6 +23,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
+import programs
 import pytest
 from PIL import Image
 
@@ -62,7 +63,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             [sys.executable, "-m", "companion", "demo", "--game", game, "--journal",
              str(base / game)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for game, proc in procs.items():
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=programs.limit(13))  # all four: 13 s idle
         assert proc.returncode == 0, f"demo {game}: {err.decode()}"
     return {game: base / game for game in GAMES}
 
@@ -99,8 +100,8 @@ def serving(directory: Path) -> Iterator[str]:
 
 def chromium(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
     assert CHROMIUM is not None
-    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=90, check=False)
+    return programs.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+                        capture_output=True, text=True, idle=5, check=False)
 
 
 def shown_pieces(dom: str) -> list[tuple[int, str]]:
