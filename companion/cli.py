@@ -756,6 +756,15 @@ def sentence(summary: str) -> str:
     return f"{summary[0].upper()}{summary[1:]}."
 
 
+def command(parent: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
+            summary: str, more: str = "", **kwargs: Any) -> argparse.ArgumentParser:
+    """The command (or action) ``name`` of ``parent``: ``summary`` is its line in the
+    parent's ``--help`` and, as a sentence followed by ``more``, the description its own
+    ``--help`` prints (issue 35: five commands printed none)."""
+    description = f"{sentence(summary.replace('%%', '%'))} {more}".rstrip()
+    return parent.add_parser(name, help=summary, description=description, **kwargs)
+
+
 COMMANDS = ("games", "rules", "run", "demo", "doctor", "journal", "club", "web", "publish")
 """The commands of :func:`build_parser`, in its order."""
 
@@ -809,22 +818,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
     if wanted("games"):
-        games = sub.add_parser("games", help="list the game ids, one per line, with their titles")
+        games = command(sub, "games", "list the game ids, one per line, with their titles")
         games.set_defaults(func=cmd_games)
 
     if wanted("rules"):
-        rules = sub.add_parser(
-            "rules", help="the rules engines: starting positions, legal moves, random games"
+        rules = command(
+            sub, "rules", "the rules engines: starting positions, legal moves, random games"
         )
         rsub = rules.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
 
-        new = rsub.add_parser("new", parents=[game, players, option],
-                              help="print the starting position as JSON")
+        new = command(rsub, "new", "print the starting position as JSON",
+                      parents=[game, players, option])
         new.set_defaults(func=cmd_new)
 
-        legal = rsub.add_parser(
-            "legal", parents=[game, position],
-            help="print the legal moves for a throw in a position, with the events each causes",
+        legal = command(
+            rsub, "legal", parents=[game, position], summary="print the legal moves for a throw in a position, with the events each causes",
         )
         legal.add_argument(
             "--throw", metavar="VALUES",
@@ -832,9 +840,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         )
         legal.set_defaults(func=cmd_legal, option=[])
 
-        hint = rsub.add_parser(
-            "hint", parents=[game, position],
-            help="the computer's best move for a throw in a position, in one sentence (ties "
+        hint = command(
+            rsub, "hint", parents=[game, position], summary="the computer's best move for a throw in a position, in one sentence (ties "
             "said as ties), and every different result ranked with its chance to win, as "
             "JSON whose 'about' says what each field means",
         )
@@ -852,9 +859,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           help="seed of the easy level's noise (default 0)")
         hint.set_defaults(func=cmd_hint, option=[])
 
-        match_ = rsub.add_parser(
-            "match", parents=[game, option],
-            help="play whole games between computer players (seats rotating) and print each "
+        match_ = command(
+            rsub, "match", parents=[game, option], summary="play whole games between computer players (seats rotating) and print each "
             "one's win rate with a 95%% confidence interval",
         )
         match_.add_argument(
@@ -868,9 +874,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                             help="seed of the throws and the players' choices (default 1)")
         match_.set_defaults(func=cmd_match)
 
-        play = rsub.add_parser(
-            "play", parents=[game, players, option],
-            help="play a whole game with random legal moves and print its record",
+        play = command(
+            rsub, "play", parents=[game, players, option], summary="play a whole game with random legal moves and print its record",
         )
         play.add_argument(
             "--seed", type=int, default=None, metavar="N",
@@ -879,9 +884,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         play.set_defaults(func=cmd_play)
 
     if wanted("run"):
-        run = sub.add_parser(
-            "run",
-            help="the companion service: real hardware on a Raspberry Pi, else a terminal "
+        run = command(
+            sub, "run",
+            summary="the companion service: real hardware on a Raspberry Pi, else a terminal "
             "simulator (keys for the buttons, s to shake)",
         )
         run.add_argument("--log-file", default=None, metavar="FILE",
@@ -894,9 +899,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         run.set_defaults(func=cmd_run)
 
     if wanted("demo"):
-        demo = sub.add_parser(
-            "demo",
-            help="play a scripted whole game (senet-tait unless --game) through the mock pins; "
+        demo = command(
+            sub, "demo",
+            summary="play a scripted whole game (senet-tait unless --game) through the mock pins; "
             "print the record",
         )
         demo.add_argument("--frames", metavar="DIR", default=None,
@@ -914,9 +919,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         demo.set_defaults(func=cmd_demo)
 
     if wanted("doctor"):
-        doctor = sub.add_parser(
-            "doctor",
-            help="check the box: Pi model, pin factory, OLED, buttons, shaker, service, speech, "
+        doctor = command(
+            sub, "doctor",
+            summary="check the box: Pi model, pin factory, OLED, buttons, shaker, service, speech, "
             "saved games; OK or a one-line fix each (exit status 1 if anything needs fixing)",
         )
         from companion.app import config as cfg  # the schema only: no hardware library
@@ -929,26 +934,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                   "'(taken back)', followed by the undo.")
         journal_help = ("the saved games, read for people: list them, show one in words, export "
                         "it as JSON or text (never changes a file)")
-        journal = sub.add_parser("journal", help=journal_help,
-                                 description=sentence(journal_help) + f" {undone}")
+        journal = command(sub, "journal", journal_help, undone)
         jsub = journal.add_subparsers(dest="journal_command", required=True, metavar="ACTION")
         which_help = ("a journal file, or its number in `companion journal list` (1: the newest "
                       "game)")
         list_help = ("one line per saved game, the newest first: number, start (local time), "
                      "game, players, state (unfinished / won by X / abandoned / damaged / "
                      "unusable, with the reason)")
-        jlist = jsub.add_parser("list", parents=[where], help=list_help,
-                                description=sentence(list_help))
+        jlist = command(jsub, "list", list_help, parents=[where])
         jlist.set_defaults(func=cmd_journal_list)
         show_help = ("the whole game in words: each turn, each throw and move with its events "
                      "and who made it; a damaged journal up to the damage, and where it is")
-        jshow = jsub.add_parser("show", parents=[where], help=show_help,
-                                description=sentence(show_help) + f" {undone}")
+        jshow = command(jsub, "show", show_help, undone, parents=[where])
         jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jshow.set_defaults(func=cmd_journal_show)
         export_help = "the record as JSON (for programs) or as the text of `journal show`"
-        jexport = jsub.add_parser("export", parents=[where], help=export_help,
-                                  description=sentence(export_help) + f" {undone}")
+        jexport = command(jsub, "export", export_help, undone, parents=[where])
         jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jexport.add_argument("--format", choices=("json", "text"), default="json",
                              help="json (default) or text")
@@ -960,10 +961,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         jexport.set_defaults(func=cmd_journal_export)
         review_help = ("the game reviewed: each move's error (the win chance given away against "
                        "the best move), each throw's luck, per player the totals, the biggest swings")
-        jreview = jsub.add_parser("review", parents=[where], help=review_help,
-                                  description=sentence(review_help) + " Win "
-                                  "chances come from the learned evaluation (docs/ai.md); undone "
-                                  "actions are left out. A progress line goes to stderr.")
+        jreview = command(
+            jsub, "review", review_help, "Win "
+            "chances come from the learned evaluation (docs/ai.md); undone "
+                                  "actions are left out. A progress line goes to stderr.", parents=[where])
         jreview.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jreview.add_argument("--format", choices=("text", "json"), default="text",
                              help="text (default) or json")
@@ -972,9 +973,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("club"):
         club_help = ("serve the club page: every table's game live (board, whose turn, the last "
                      "event), the results and the ratings per game, from the boxes' MQTT broker")
-        club = sub.add_parser(
-            "club", help=club_help,
-            description=sentence(club_help) + " It only reads from the broker "
+        club = command(
+            sub, "club", club_help, "It only reads from the broker "
             "(subscribes to TOPIC/#, a persistent session) and keeps the results in an SQLite "
             "file; the page listens on 127.0.0.1:8090 unless told otherwise. Bad messages are "
             "logged and skipped. See docs/club.md. Needs the club extra: pip install "
@@ -1007,9 +1007,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("web"):
         web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
                     "events, whose turn), live, and the saved games with their records")
-        web = sub.add_parser(
-            "web", help=web_help, parents=[where],
-            description=sentence(web_help) + " It only reads the journal "
+        web = command(
+            sub, "web", web_help, parents=[where], more="It only reads the journal "
             "directory (GET and HEAD only; nothing is ever written) and listens on "
             "127.0.0.1:8080 unless told otherwise: --bind 0.0.0.0 (or web.bind in the config "
             "file) opens it to the local network. Needs the web extra: pip install "
@@ -1024,9 +1023,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("publish"):
         publish_help = ("publish this table's live game and finished results to the club's MQTT "
                         "broker (club.* in the config), until stopped")
-        publish = sub.add_parser(
-            "publish", help=publish_help, parents=[where],
-            description=sentence(publish_help) + " It only reads the "
+        publish = command(
+            sub, "publish", publish_help, parents=[where], more="It only reads the "
             "journal directory; the result ids the broker acknowledged are kept in "
             "club-outbox.json in --state-dir, so that a result is sent once, also across power "
             "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "

@@ -325,3 +325,27 @@ def test_run_holds_the_garbage_collector_only_until_it_returns(tmp_path: Path, c
     assert main(["run", "--print-config", "--journal.dir", str(tmp_path)]) == 0
     assert "[journal]" in capsys.readouterr().out
     assert gc.isenabled()
+
+
+COMMAND_LINES = [
+    [command] for command in ("games", "rules", "run", "demo", "doctor", "journal", "club",
+                              "web", "publish")
+] + [["rules", action] for action in ("new", "legal", "hint", "match", "play")] + [
+    ["journal", action] for action in ("list", "show", "export", "review")]
+
+
+@pytest.mark.parametrize("words", COMMAND_LINES, ids=" ".join)
+def test_every_command_s_help_says_what_it_does(
+    words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: `games`, `rules`, `run`, `demo` and `doctor` printed their usage and
+    options but no description. Each --help now has one: the command's summary from
+    `companion --help` as a sentence, above the options."""
+    with pytest.raises(SystemExit) as done:
+        main([*words, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    description = out.split("\n\n")[1]
+    assert not description.startswith(("options:", "positional arguments:")), out
+    assert description[0].isupper() and description.rstrip().endswith("."), description
+    assert "%%" not in description
