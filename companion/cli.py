@@ -443,10 +443,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
             return 1
         with lock:
             return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames,
-                             out=sys.stdout, game=args.game, speech_dir=speech)
+                             out=sys.stdout, game=args.game, speech_dir=speech,
+                             language=args.language)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         return demo.main(Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout,
-                         keep=False, game=args.game, speech_dir=speech)
+                         keep=False, game=args.game, speech_dir=speech, language=args.language)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -916,6 +917,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "game there is resumed")
         demo.add_argument("--game", default="senet-tait", choices=game_ids(),
                           help="the game to play (default senet-tait)")
+        from companion.i18n import languages
+
+        demo.add_argument("--language", default="en", choices=languages(),
+                          help="the language of the screens and of the cues (default en; "
+                          "display.language)")
         demo.set_defaults(func=cmd_demo)
 
     if wanted("doctor"):

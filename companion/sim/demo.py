@@ -348,12 +348,13 @@ def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
 
 def main(
     journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True,
-    game: str = GAME, speech_dir: Path | None = None,
+    game: str = GAME, speech_dir: Path | None = None, language: str = "en",
 ) -> int:
-    """``companion demo``: play ``game``, print the record and where the frames, the cues'
-    WAV files (``speech_dir``) and, when ``keep``, the journal went."""
+    """``companion demo``: play ``game`` with the screens and cues in ``language`` (a code
+    of :func:`companion.i18n.languages`), print the record and where the frames, the
+    cues' WAV files (``speech_dir``) and, when ``keep``, the journal went."""
     result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game,
-                  speech_dir=speech_dir)
+                  speech_dir=speech_dir, config_overrides={"display.language": language})
     for line in result.record:
         print(line, file=out)
     if frames_dir is not None:

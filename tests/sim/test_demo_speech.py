@@ -40,10 +40,15 @@ def test_demo_speech_without_espeak_ng_is_a_usage_error(
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
-def test_the_demo_command_says_where_the_cues_went(tmp_path: Path) -> None:
-    done = programs.run([sys.executable, "-m", "companion", "demo", "--speech", str(tmp_path)],
-                        capture_output=True, text=True, check=False, idle=12)
+def test_the_demo_command_says_where_the_cues_went_in_the_language_asked(tmp_path: Path) -> None:
+    """Issue 35: `companion demo` could not speak German; `--language de` gives German
+    screens and cues (the record printed stays the journal's words)."""
+    done = programs.run([sys.executable, "-m", "companion", "demo", "--speech", str(tmp_path),
+                         "--language", "de"], capture_output=True, text=True, check=False,
+                        idle=12)
     assert done.returncode == 0, done.stderr
     assert re.search(rf"\d+ cues written to {re.escape(str(tmp_path))} \(listed in cues.txt\)",
                      done.stdout)
-    assert (tmp_path / "cues.txt").exists()
+    said = (tmp_path / "cues.txt").read_text(encoding="utf-8")
+    assert "Schwarz wirft" in said
+    assert not re.search(r"\b(throws|Black|White|borne off)\b", said), said[:2000]
