@@ -20,7 +20,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -43,7 +43,31 @@ class ConfigError(CompanionError, ValueError):
         self.source = source
         self.key = key
         self.reason = reason
+        self.errors: tuple[ConfigError, ...] = (self,)
+        """Every mistake this error names: itself (several in :class:`ConfigErrors`)."""
         super().__init__(f"{source}: {key}: {reason}")
+
+
+class ConfigErrors(ConfigError):
+    """Several values that cannot be used, every one named, one per line (issue 35: a
+    file with three mistakes took three starts to mend). ``source``, ``key`` and
+    ``reason`` are the first's; :attr:`errors` holds them all, in the file's order."""
+
+    def __init__(self, errors: Sequence[ConfigError]) -> None:
+        first = errors[0]
+        super().__init__(first.source, first.key, first.reason)
+        self.errors = tuple(errors)
+        self.args = ("\n".join(str(e) for e in self.errors),)
+
+
+def raise_all(errors: Sequence[ConfigError]) -> None:
+    """Raise ``errors``: nothing when empty, the one error, or :class:`ConfigErrors`.
+
+    :raises ConfigError: as said."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfigErrors(errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,13 +349,21 @@ def load_file(path: Path) -> dict[str, Any]:
         where = f"line {exc.line}: " if exc.line is not None else ""
         raise ConfigError(source, "(syntax)", where + exc.reason.removeprefix("not valid TOML: ")) from None
     values: dict[str, Any] = {}
+    errors: list[ConfigError] = []
     if "games" in data:
-        values["games"] = game_options(data.pop("games"), source, base=path.parent)
+        try:
+            values["games"] = game_options(data.pop("games"), source, base=path.parent)
+        except ConfigError as exc:
+            errors.extend(exc.errors)
     for name, raw in _flatten(data):
-        setting = BY_NAME.get(name)
-        if setting is None:
-            raise ConfigError(source, name, "unknown key; see `companion run --help`")
-        values[name] = setting.parse(raw, source)
+        try:
+            setting = BY_NAME.get(name)
+            if setting is None:
+                raise ConfigError(source, name, "unknown key; see `companion run --help`")
+            values[name] = setting.parse(raw, source)
+        except ConfigError as exc:
+            errors.extend(exc.errors)
+    raise_all(errors)
     return values
 
 
@@ -353,32 +385,39 @@ def game_options(
     if not isinstance(raw, dict):
         raise ConfigError(source, "games", "expected tables [games.<game id>]")
     out: dict[str, dict[str, Any]] = {}
+    errors: list[ConfigError] = []
     for game_id, table in raw.items():
         key = f"games.{game_id}"
         if game_id not in game_ids():
-            raise ConfigError(source, key, f"no such game; games: {', '.join(game_ids())}")
+            errors.append(ConfigError(source, key, f"no such game; games: {', '.join(game_ids())}"))
+            continue
         if not isinstance(table, dict):
-            raise ConfigError(source, key, "expected a table of the game's options")
+            errors.append(ConfigError(source, key, "expected a table of the game's options"))
+            continue
         declared = {o.name: o for o in game_class(game_id).options}
+        wrong = len(errors)
         for name, value in table.items():
             option = declared.get(name)
             if option is None:
-                raise ConfigError(source, f"{key}.{name}", "not an option of this game; "
-                                  f"options: {', '.join(declared)}")
+                errors.append(ConfigError(source, f"{key}.{name}", "not an option of this game; "
+                                          f"options: {', '.join(declared)}"))
+                continue
             try:
                 typed = option.parse(value)
             except RulesError as exc:
-                raise ConfigError(source, f"{key}.{name}", str(exc)) from None
+                errors.append(ConfigError(source, f"{key}.{name}", str(exc)))
+                continue
             if option.names_file and typed and base is not None:
                 typed = str(base / typed)
             out.setdefault(game_id, {})[name] = typed
         files = [name for name in ("board", "decks") if out.get(game_id, {}).get(name)]
-        if files:
+        if files and len(errors) == wrong:  # the game is built only from good options
             try:
                 get_game(game_id, **out[game_id])
             except RulesError as exc:  # BoardDataError: "FILE:LINE: reason"
-                raise ConfigError(source, f"{key}.{files[0] if len(files) == 1 else '/'.join(files)}",
-                                  str(exc)) from None
+                errors.append(ConfigError(
+                    source, f"{key}.{files[0] if len(files) == 1 else '/'.join(files)}", str(exc)))
+    raise_all(errors)
     return out
 
 
@@ -495,10 +534,15 @@ def resolve(
     if short is not None and getattr(args, "cfg:throw.source", None) is None:
         setattr(args, "cfg:throw.source", THROW_SOURCE_SHORT.get(short, short))
     flags = {}
+    errors: list[ConfigError] = []
     for s in SCHEMA:
         raw = getattr(args, f"cfg:{s.name}", None)
         if raw is not None:
-            flags[s.name] = s.parse(raw, "command line")
+            try:
+                flags[s.name] = s.parse(raw, "command line")
+            except ConfigError as exc:
+                errors.append(exc)
+    raise_all(errors)
     if saved is not None:
         state_dir = flags.get("journal.dir") or values["journal.dir"] or default_state_dir()
         kept, problem = saved(Path(state_dir))

@@ -67,6 +67,35 @@ def test_a_bad_file_names_the_file_the_key_and_the_reason(
     assert str(conf) in message and key in message and reason in message
 
 
+def test_a_file_with_several_mistakes_names_every_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: a bad config file reported only its first mistake, so a file with three
+    took three starts to mend. Now every one is named, one per line, in the file's order,
+    the good values of the file still checked; the command line prints them all."""
+    conf = tmp_path / "companion.toml"
+    conf.write_text('[display]\nheigth = 64\nrotate = 9\ncontrast = 128\n'
+                    '[games.senet-tait]\nsticks = 7\nspeed = "fast"\n')
+    with pytest.raises(cfg.ConfigErrors) as info:
+        parse(["--config", str(conf)])
+    lines = str(info.value).splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "games.senet-tait.sticks", "games.senet-tait.speed", "display.heigth", "display.rotate"]
+    assert all(line.startswith(f"{conf}: ") for line in lines)
+    assert "unknown key" in lines[2] and "must be at most 3" in lines[3]
+    from companion.cli import main
+
+    assert main(["run", "--config", str(conf), "--display.width", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "display.heigth" in err and "display.rotate" in err and "games.senet-tait.speed" in err
+
+
+def test_several_bad_flags_are_all_named() -> None:
+    with pytest.raises(cfg.ConfigErrors) as info:
+        parse(["--display.rotate", "5", "--display.height", "48"])
+    assert [e.key for e in info.value.errors] == ["display.height", "display.rotate"]
+
+
 def test_a_bad_flag_names_the_command_line() -> None:
     with pytest.raises(cfg.ConfigError, match=r"command line: display.rotate: must be at most 3"):
         parse(["--display.rotate", "5"])
