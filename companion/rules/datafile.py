@@ -1,10 +1,10 @@
 """Reading the board and deck TOML files a user can copy and edit, with line numbers.
 
-``tomllib`` parses (:func:`parse_toml`). It keeps no positions of what it parsed, so
-for a mistake found after parsing (a value wrong for the rules) :class:`TomlLines`
-indexes the text in one linear pass (table headers, keys, values inside arrays) and the
-games' checkers use it to name the line in
-:class:`~companion.rules.errors.BoardDataError`.
+``tomllib`` parses (:func:`parse_toml`), and a syntax error is named at the line
+``tomllib`` gives. It keeps no positions of what it parsed, so for a mistake found
+after parsing (a value wrong for the rules) :class:`TomlLines` indexes the text in one
+linear pass (table headers, keys, values inside arrays) and the games' checkers use it
+to name the line in :class:`~companion.rules.errors.BoardDataError`.
 """
 
 from __future__ import annotations
@@ -131,11 +131,8 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"at line (\d+)", str(exc))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise BoardDataError(
-            name, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
-        ) from None
+        line, reason = _toml_error_line(exc, text)
+        raise BoardDataError(name, line, f"not valid TOML: {reason}") from None
     except RecursionError:
         raise BoardDataError(name, None, "not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
@@ -144,6 +141,31 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
             raise BoardDataError(name, None, f"not valid TOML: {exc}") from None
         line = text.count("\n", 0, long.start()) + 1
         raise BoardDataError(name, line, "not valid TOML: a number with too many digits") from None
+
+
+_AT = re.compile(r" \(at line (\d+), column \d+\)$")
+_AT_END = " (at end of document)"
+
+
+def _toml_error_line(exc: tomllib.TOMLDecodeError, text: str) -> tuple[int | None, str]:
+    """The line of a ``tomllib`` syntax error and its reason without the position.
+
+    Python 3.14's error has ``lineno``; up to 3.13 the position is only in the message,
+    ``"Invalid value (at line 3, column 4)"`` (the position is cut from the reason), or
+    ``"Unclosed array (at end of document)"`` (kept: the line is the last line of
+    ``text`` that is not blank). Both come from where ``tomllib`` stopped, not from a
+    reader of our own.
+    """
+    message = str(exc)
+    lineno = getattr(exc, "lineno", None)
+    found = _AT.search(message)
+    if found is not None:
+        message = message[: found.start()]
+        if not isinstance(lineno, int):
+            lineno = int(found.group(1))
+    elif message.endswith(_AT_END) and not isinstance(lineno, int):
+        lineno = text.count("\n", 0, len(text.rstrip())) + 1
+    return (lineno if isinstance(lineno, int) else None), message
 
 
 MAX_JSON_DEPTH = 32

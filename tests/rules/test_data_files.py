@@ -173,6 +173,26 @@ def test_a_wrong_value_in_a_long_nested_line_is_named_by_its_line(tmp_path: Path
     labyrinth_board.load_board(str(path))
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("fields = 61\nsanctuaries = [1, 2,,\n  3]\n", 2, "not valid TOML: Invalid value"),
+        ("fields = 61\ngeese = [16,\n  42\n\n", 3, "not valid TOML: Unclosed array (at end of document)"),
+        ('fields = 61\n# a comment\n[jumps]\n6 = "12\n', 4, "not valid TOML: Illegal character '\\n'"),
+    ],
+)
+def test_a_syntax_error_is_named_where_tomllib_stops(
+    tmp_path: Path, text: str, line: int, reason: str
+) -> None:
+    """A TOML mistake is named at the line tomllib's error gives; one that runs to the end
+    of the file (an array never closed) at the last line that is not blank."""
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BoardDataError) as info:
+        labyrinth_board.load_board(str(path))
+    assert (info.value.line, info.value.reason) == (line, reason)
+
+
 _TRICKY = '''\
 title = """
 [board]
