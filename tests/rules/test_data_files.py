@@ -233,3 +233,17 @@ def test_lines_inside_arrays_and_strings_are_not_headers_or_keys() -> None:
     assert lines.of("cards", "value", 1) == 18 and lines.of("cards", "faces", 1) == 19
     assert lines.of("cards", "faces", 0) == 15  # not in the first card: its header
     assert lines.tokens[("cards", 1, "faces")] == [("5", 19), ("red", 19), ("2", 20), ("blue", 20)]
+
+
+def test_a_number_with_too_many_digits_is_found_in_linear_time(tmp_path: Path) -> None:
+    """A number over Python's 4300 digits is named at its line (issue 11); finding it
+    after 240 numbers of 4299 digits took 5.4 CPU s (a pattern searched from every
+    digit), now under 0.1 CPU s of the 0.5 allowed (process time, not wall clock)."""
+    text = "x = [" + ", ".join(["9" * 4299] * 240) + "]\nfields = " + "9" * 4301 + "\n"
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    start = time.process_time()
+    with pytest.raises(BoardDataError, match=r"mine.toml:2: not valid TOML: a number with too many digits$"):
+        labyrinth_board.load_board(str(path))
+    used = time.process_time() - start
+    assert used < 0.5, f"{used:.3f} CPU s"
