@@ -1,8 +1,10 @@
 """Reading the board and deck TOML files a user can copy and edit, with line numbers.
 
-``tomllib`` keeps no positions, so :class:`TomlLines` indexes the text once (table
-headers, keys, values inside arrays) and the games' checkers use it to name the line
-of a mistake in :class:`~companion.rules.errors.BoardDataError`.
+``tomllib`` parses (:func:`parse_toml`), and a syntax error is named at the line
+``tomllib`` gives. It keeps no positions of what it parsed, so for a mistake found
+after parsing (a value wrong for the rules) :class:`TomlLines` indexes the text in one
+linear pass (table headers, keys, values inside arrays) and the games' checkers use it
+to name the line in :class:`~companion.rules.errors.BoardDataError`.
 """
 
 from __future__ import annotations
@@ -129,19 +131,48 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"at line (\d+)", str(exc))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise BoardDataError(
-            name, int(found.group(1)) if found else None, f"not valid TOML: {reason}"
-        ) from None
+        line, reason = _toml_error_line(exc, text)
+        raise BoardDataError(name, line, f"not valid TOML: {reason}") from None
     except RecursionError:
         raise BoardDataError(name, None, "not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as exc:  # int() of a number over sys.get_int_max_str_digits() digits
-        long = re.search(rf"[0-9_]{{{sys.get_int_max_str_digits()},}}", text)
+        # Each run of digits is matched once: a pattern "[0-9_]{4300,}" searched from
+        # every position re-reads each shorter run from each of its digits (quadratic:
+        # 5 CPU s on a 1 MiB file of 4299-digit numbers).
+        limit = sys.get_int_max_str_digits()
+        long = next((m for m in _DIGITS.finditer(text) if m.end() - m.start() >= limit), None)
         if long is None:
             raise BoardDataError(name, None, f"not valid TOML: {exc}") from None
         line = text.count("\n", 0, long.start()) + 1
         raise BoardDataError(name, line, "not valid TOML: a number with too many digits") from None
+
+
+_DIGITS = re.compile(r"[0-9_]+")
+
+
+_AT = re.compile(r" \(at line (\d+), column \d+\)$")
+_AT_END = " (at end of document)"
+
+
+def _toml_error_line(exc: tomllib.TOMLDecodeError, text: str) -> tuple[int | None, str]:
+    """The line of a ``tomllib`` syntax error and its reason without the position.
+
+    Python 3.14's error has ``lineno``; up to 3.13 the position is only in the message,
+    ``"Invalid value (at line 3, column 4)"`` (the position is cut from the reason), or
+    ``"Unclosed array (at end of document)"`` (kept: the line is the last line of
+    ``text`` that is not blank). Both come from where ``tomllib`` stopped, not from a
+    reader of our own.
+    """
+    message = str(exc)
+    lineno = getattr(exc, "lineno", None)
+    found = _AT.search(message)
+    if found is not None:
+        message = message[: found.start()]
+        if not isinstance(lineno, int):
+            lineno = int(found.group(1))
+    elif message.endswith(_AT_END) and not isinstance(lineno, int):
+        lineno = text.count("\n", 0, len(text.rstrip())) + 1
+    return (lineno if isinstance(lineno, int) else None), message
 
 
 MAX_JSON_DEPTH = 32
@@ -220,36 +251,28 @@ class TomlLines:
 
     Tables are named as in their header (``"board"``, ``"buttons.up"``); the top level
     is ``""`` (``None`` is accepted too). The ``index``-th ``[[table]]`` of an array of
-    tables has index ``index``; a plain ``[table]`` has index 0. Lines inside
-    multi-line strings are not read as keys.
+    tables has index ``index``; a plain ``[table]`` has index 0. A dotted key
+    (``a.b = 1``) is found as ``"a.b"`` and as ``"a"``.
+
+    The text is read once, left to right, as TOML reads it: strings (the four kinds,
+    multi-line ones across lines), comments, and arrays and inline tables to their
+    closing bracket, across lines. So a line inside an array (``[44, 50],``) or inside a
+    multi-line string is never taken for a header or a key. The work is linear in the
+    length of the text: each character is looked at a bounded number of times, and no
+    regular expression can backtrack (issue 35: a header pattern run on nested array
+    lines took over 10 CPU s on a valid 9 KB board). Meant for text that
+    :func:`parse_toml` has accepted; any other text gives some line numbers, never an
+    error.
     """
 
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
-    _KEY = re.compile(r"""^\s*(?:"([^"\\]*)"|'([^']*)'|([A-Za-z0-9_\-]+))\s*=""")
-
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
         self.headers: dict[str, list[int]] = {}
         self.keys: dict[tuple[str, int, str], int] = {}
-        table, index = "", 0
-        in_string = False
-        for number, line in enumerate(self.lines, start=1):
-            if in_string:
-                if line.count('"""') % 2 == 1:
-                    in_string = False
-                continue
-            header = self._HEADER.match(line)
-            if header:
-                table = header.group(2).replace('"', "").replace(" ", "")
-                self.headers.setdefault(table, []).append(number)
-                index = len(self.headers[table]) - 1 if header.group(1) == "[[" else 0
-                continue
-            key = self._KEY.match(line)
-            if key:
-                name = next(g for g in key.groups() if g is not None)
-                self.keys.setdefault((table, index, name), number)
-            if line.count('"""') % 2 == 1:
-                in_string = True
+        self.tokens: dict[tuple[str, int, str], list[tuple[str, int]]] = {}
+        """``(table, index, key)`` -> the scalar values written in the key's value, in
+        order, each as ``(text, line)``: a bare value as written (``44``, ``true``), a
+        string without its quotes. Keys of inline tables are left out."""
+        _TomlScan(text, self).run()
 
     def header(self, table: str | None, index: int = 0) -> int | None:
         """The line of the header of ``table`` (its ``index``-th for ``[[table]]``)."""
@@ -271,19 +294,192 @@ class TomlLines:
         return self.header(table, index)
 
     def value(self, table: str | None, key: str, value: object) -> int | None:
-        """The line, at or after ``key``'s, that holds ``value`` inside its array
-        (``key``'s own line when the value is not found; ``None`` without the key)."""
+        """The line that holds ``value`` (written as ``str(value)``, e.g. a field
+        number) inside ``key``'s value, e.g. an array spread over lines: its first
+        occurrence; ``key``'s own line when the value is not found; ``None`` without
+        the key."""
         start = self.key(table, key)
         if start is None:
             return None
-        token = re.compile(r"(?<![\w.])" + re.escape(str(value)) + r"(?![\w.])")
-        depth = 0
-        for number in range(start, len(self.lines) + 1):
-            line = self.lines[number - 1].split("#", 1)[0]
-            text = line.split("=", 1)[1] if number == start and "=" in line else line
-            if token.search(text):
-                return number
-            depth += text.count("[") - text.count("]")
-            if depth <= 0:
-                break
+        wanted = str(value)
+        for written, line in self.tokens.get((table or "", 0, key), ()):
+            if written == wanted:
+                return line
         return start
+
+
+_BLANK = " \t\r"
+_NOT_BARE = " \t\r\n,[]{}#='\"."
+"""What ends a bare key's part (the ``.`` joins the parts of a dotted key)."""
+_NOT_VALUE = " \t\r\n,[]{}#='\""
+"""What ends a bare value (a number, a date, ``true``; ``1.5`` is one value)."""
+
+
+class _TomlScan:
+    """One left-to-right pass over a TOML text for :class:`TomlLines`.
+
+    ``i`` only moves forward: every step of every loop consumes at least one character,
+    and :meth:`run` skips to the end of the line after each header or key/value, so any
+    text, valid or not, is read in time linear in its length.
+    """
+
+    def __init__(self, text: str, into: TomlLines) -> None:
+        self.text = text
+        self.n = len(text)
+        self.i = 0
+        self.line = 1
+        self.into = into
+
+    def run(self) -> None:
+        text, n, into = self.text, self.n, self.into
+        table, index = "", 0
+        while self.i < n:
+            c = text[self.i]
+            if c in _BLANK:
+                self.i += 1
+            elif c == "\n":
+                self.line += 1
+                self.i += 1
+            elif c == "#":
+                self._to_line_end()
+            elif c == "[":
+                double = text.startswith("[[", self.i)
+                self.i += 2 if double else 1
+                line = self.line
+                table = ".".join(self._key_path())
+                found = into.headers.setdefault(table, [])
+                found.append(line)
+                index = len(found) - 1 if double else 0
+                self._to_line_end()
+            else:
+                line = self.line
+                path = self._key_path()
+                if path and self.i < n and text[self.i] == "=":
+                    self.i += 1
+                    name = ".".join(path)
+                    into.keys.setdefault((table, index, name), line)
+                    into.keys.setdefault((table, index, path[0]), line)
+                    tokens: list[tuple[str, int]] = []
+                    self._value(tokens)
+                    into.tokens.setdefault((table, index, name), tokens)
+                self._to_line_end()
+
+    def _to_line_end(self) -> None:
+        """Skip to the next newline (not past it), or to the end of the text."""
+        end = self.text.find("\n", self.i)
+        self.i = self.n if end < 0 else end
+
+    def _skip_blanks(self) -> None:
+        text, n = self.text, self.n
+        while self.i < n and text[self.i] in _BLANK:
+            self.i += 1
+
+    def _key_path(self) -> list[str]:
+        """The parts of a key or table name (``a . "b c" . d``), up to what follows it."""
+        text, n = self.text, self.n
+        parts: list[str] = []
+        while True:
+            self._skip_blanks()
+            if self.i >= n:
+                return parts
+            c = text[self.i]
+            if c in "\"'":
+                parts.append(self._string()[0])
+            else:
+                start = self.i
+                while self.i < n and text[self.i] not in _NOT_BARE:
+                    self.i += 1
+                if self.i == start:
+                    return parts
+                parts.append(text[start:self.i])
+            self._skip_blanks()
+            if self.i >= n or text[self.i] != ".":
+                return parts
+            self.i += 1
+
+    def _value(self, tokens: list[tuple[str, int]]) -> None:
+        """Read the value after ``=``: one scalar, or an array or inline table to its
+        closing bracket, across lines; each scalar goes to ``tokens``."""
+        text, n = self.text, self.n
+        depth = 0
+        while self.i < n:
+            c = text[self.i]
+            if c in _BLANK:
+                self.i += 1
+            elif c == "\n":
+                if depth <= 0:
+                    return
+                self.line += 1
+                self.i += 1
+            elif c == "#":
+                self._to_line_end()
+            elif c in "[{":
+                depth += 1
+                self.i += 1
+            elif c in "]}":
+                depth -= 1
+                self.i += 1
+                if depth <= 0:
+                    return
+            elif c == ",":
+                self.i += 1
+                if depth <= 0:
+                    return
+            elif c == "=":  # in an inline table: what came before was a key
+                self.i += 1
+                if tokens:
+                    tokens.pop()
+            else:
+                line = self.line
+                if c in "\"'":
+                    written = self._string()[0]
+                else:
+                    start = self.i
+                    while self.i < n and text[self.i] not in _NOT_VALUE:
+                        self.i += 1
+                    written = text[start:self.i]
+                tokens.append((written, line))
+                if depth <= 0:
+                    return
+
+    def _string(self) -> tuple[str, int]:
+        """Read the string that starts at ``i`` (any of the four kinds); return its text
+        between the quotes (escapes left as written) and the line it starts on."""
+        text, n = self.text, self.n
+        quote = text[self.i]
+        basic = quote == '"'
+        line = self.line
+        if text.startswith(quote * 3, self.i):
+            start = self.i + 3
+            j = start
+            while j < n:
+                c = text[j]
+                if basic and c == "\\":
+                    j += 2
+                    continue
+                if c == quote and text.startswith(quote * 3, j):
+                    # Up to two more quotes belong to the string: a is "'a'".
+                    extra = 0
+                    while extra < 2 and j + 3 + extra < n and text[j + 3 + extra] == quote:
+                        extra += 1
+                    end = j + extra
+                    self.line += text.count("\n", self.i, end)
+                    self.i = end + 3
+                    return text[start:end], line
+                j += 1
+            self.line += text.count("\n", self.i, n)
+            self.i = n
+            return text[start:], line
+        start = self.i + 1
+        j = start
+        while j < n:
+            c = text[j]
+            if basic and c == "\\":
+                j += 2
+                continue
+            if c == quote or c == "\n":
+                break
+            j += 1
+        end = min(j, n)
+        self.i = end + 1 if end < n and text[end] == quote else end
+        return text[start:end], line

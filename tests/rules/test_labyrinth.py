@@ -30,6 +30,7 @@ from companion.rules import (
     get_game,
     state_from_dict,
 )
+from companion.rules.core import EV_TURN_PASSES
 from companion.rules.labyrinth import Labyrinth, LabyrinthState
 from companion.rules.labyrinth_board import load_board
 
@@ -621,6 +622,42 @@ def test_orbit_ride_ending_on_52_is_trapped_with_the_option() -> None:
     assert where(state, "red")[0] == {"field": 52, "turns_to_lose": 2, "trapped_this_turn": True}
 
 
+def test_a_ride_after_the_tunnel_ending_on_52_loses_two_turns_not_three() -> None:
+    """Seed 001: 'Field 52 -- Lose two turns and then take the tunnel to field 7. (Want to
+    try the Knight's Orbit again from there?)' With ``ride-to-52=trap`` (Q17) the ride
+    offered on 7 as the turn ends, landing on 52, is trapped for its owner's next two
+    turns, as a count ending on 52 is; the turn it was taken in is over (issue 35)."""
+    g = game(ride_to_52="trap")
+    pieces: dict[str, list[Any]] = {
+        "blue": [{"field": 52, "turns_to_lose": 1}, "off", "off", "off"],
+        "red": ["outside", "off", "off", "off"],  # Red passes without a 1
+    }
+    state = position(pieces, to_act="blue", g=g)
+    events = play(state, "throw 3 4", "pass", "ride from 7", "throw 3")
+    assert events[-3:] == [
+        "Blue rides the Knight's Orbit 3 from 7 to 52",
+        "Blue's piece is trapped on 52: it loses two turns",
+        "Red to throw",
+    ]
+    assert where(state, "blue")[0] == {"field": 52, "turns_to_lose": 2}
+    play(state, "throw 2 3", "pass")  # Red
+    events = play(state, "throw 2 3", "pass")  # Blue's first lost turn
+    assert "Blue's piece on 52 is free again" not in events
+    assert where(state, "blue")[0] == {"field": 52, "turns_to_lose": 1}
+    play(state, "throw 2 3", "pass")  # Red
+    events = play(state, "throw 2 3", "pass")  # Blue's second lost turn
+    assert events[-3:] == [
+        "Blue's piece on 52 is free again",
+        "Blue's piece leaves the trap on 52 through the tunnel to 7",
+        "Blue may ride the Knight's Orbit from 7 with one free die",
+    ]
+    # Without the option the same ride drops through the tunnel and is not trapped.
+    state = position(pieces, to_act="blue")
+    events = play(state, "throw 3 4", "pass", "ride from 7", "throw 3")
+    assert "The ride ends on 52: Blue's piece drops through the tunnel to 7" in events
+    assert where(state, "blue")[0] == 7
+
+
 def test_orbit_ride_landing_swaps() -> None:
     """Seed 000: 'If one arrives on an occupied field, that occupant goes to where the new
     arrival just came from' -- the ride's landing is an arrival."""
@@ -1014,6 +1051,48 @@ def test_json_round_trip_anywhere_in_a_game(players: int, seed: int, cut: int) -
     assert again.to_dict() == data
     assert again.phase is state.phase
     assert again.legal_moves() == state.legal_moves()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    field_52=st.sampled_from(["trap-then-tunnel", "tunnel-then-trap"]),
+    ride_after_tunnel=st.booleans(),
+)
+def test_every_trap_costs_exactly_its_turns_with_rides_trapped_on_52(
+    players: int, seed: int, field_52: str, ride_after_tunnel: bool
+) -> None:
+    """Seed 001: 'Field 13 -- An unlucky number; lose 2 turns.' 'Field 52 -- Lose two turns
+    and then take the tunnel to field 7.' In random games with ``ride-to-52=trap`` (Q17),
+    every ride offered taken (the ride after the tunnel from 52 is the case of issue 35),
+    a trapped piece is free again at the end of exactly as many of its owner's turns
+    begun with it trapped as the turns it was to lose: never one more."""
+    g = game(ride_to_52="trap", field_52=field_52, ride_after_tunnel=ride_after_tunnel)
+    rng = random.Random(seed)
+    state = g.new_state(players)
+    owed = [0] * len(state.trap)  # the turns each piece was last trapped for
+    lost = [0] * len(state.trap)  # its owner's turns begun with it trapped since then
+    while state.phase is not Phase.OVER:
+        before = state.trap[:]
+        if state.phase is Phase.THROW:
+            assert state.throw_spec is not None
+            events = state.apply(state.throw_spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            rides = [m for m in moves if m.kind == "ride"]
+            events = state.apply(rides[0] if rides else rng.choice(moves))
+        after = state.trap
+        for k, (was, now) in enumerate(zip(before, after, strict=True)):
+            if now > was:
+                owed[k], lost[k] = now, 0
+            elif was and not now:
+                assert lost[k] == owed[k], f"piece {k} lost {lost[k]} turns, not {owed[k]}"
+        for e in events:
+            if e.kind == EV_TURN_PASSES:
+                assert e.player is not None
+                for k in range(4 * e.player, 4 * e.player + 4):
+                    lost[k] += after[k] > 0
 
 
 # ------------------------------------------------------------------ notation

@@ -883,10 +883,10 @@ class LabyrinthState(State):
         """
         game = self.game
         p = self.turn
+        base = p * PIECES
+        fresh = self.fresh
         if not self.closing:
-            base = p * PIECES
             trap = self.trap
-            fresh = self.fresh
             offer: tuple[int, int] | None = None
             for k in range(base, base + PIECES):
                 if trap[k] and not fresh[k]:
@@ -907,6 +907,12 @@ class LabyrinthState(State):
                 self.pending = (_ASK_RIDE, offer[0], offer[1])
                 events.append(_event(EV_ORBIT_OFFER, p, offer[1]))
                 return
+        else:
+            # The ride offered on 7 may have ended on 52 and trapped the piece again
+            # (ride-to-52=trap). This turn is over, so its two turns are its owner's next
+            # two, as for a piece trapped during the turn: it must not stay fresh into them.
+            for k in range(base, base + PIECES):
+                fresh[k] = False
         self.closing = False
         self.entered = False
         self.turn = (p + 1) % self.players
