@@ -556,7 +556,7 @@ class Controller:
             self.goto(sc.ComputerMove(move=event.move))
             self.speak([Spoken(self.voice.computer_move(self.table.state, event.move), CueKind.MOVE)])
         elif isinstance(event, HintFound):
-            self.show_message(_("Hint"), event.lines, then=None)
+            self.show_message(_("Hint"), event.lines, then=page.back_to)
         elif isinstance(event, WorkFailed):
             self.show_message(_("Computer failed"), (event.text,), then=sc.Pause())
         else:  # a review's result for a thinking screen: cannot be, the tickets differ

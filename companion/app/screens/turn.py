@@ -98,6 +98,10 @@ class Thinking(Page):
     kind = Screen.THINKING
     job: str = "move"
     ticket: int = 0
+    back_to: Page | None = None
+    """The hint's: the pause menu it was asked from, where BACK and the hint's OK lead
+    (its cursor still on "Hint"); ``None``: a new pause menu, and the hint leads to the
+    game."""
 
     def view(self, seat: Seat) -> View:
         if self.job == "hint":
@@ -111,7 +115,10 @@ class Thinking(Page):
                     hint=_("BACK: menu"), scroll=self.scroll)
 
     def back(self, seat: Seat) -> None:
-        seat.pause()
+        if self.back_to is not None:
+            seat.goto(self.back_to)
+        else:
+            seat.pause()
 
 
 def for_position(state: State, seats: Mapping[int, str], *, source: str,
