@@ -35,6 +35,7 @@ from companion.rules import (
 from companion.rules.datafile import JsonTextError, parse_json, read_text
 
 if TYPE_CHECKING:
+    from companion.app.config import Resolved
     from companion.app.lock import StateLock
 
 EXIT_USAGE = 2
@@ -336,15 +337,22 @@ def _run(args: argparse.Namespace) -> int:
 
     from companion.app import config as cfg
     from companion.app import service as svc
-    from companion.app.settings import load_saved
+    from companion.app.settings import peek_saved
 
+    # The settings saved on the box are read once the state folder's lock is held
+    # (_with_saved): a bad settings.toml is set aside then, never by a second copy in
+    # the folder of the copy that holds it. What decides the folder and the lock (the
+    # folder, the hardware, the log) is not a saved setting.
     try:
-        resolved = cfg.resolve(args, saved=load_saved)
+        conf = cfg.resolve(args).values
+        if args.print_config:  # takes no lock: reads the saved settings, renames nothing
+            shown = cfg.resolve(args, saved=peek_saved)
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
-    conf = resolved.values
     if args.print_config:
-        print(cfg.to_toml(conf), end="")
+        for problem in shown.problems:
+            print(f"companion: {problem}", file=sys.stderr)
+        print(cfg.to_toml(shown.values), end="")
         return 0
     logging.basicConfig(
         level=conf["log.level"].upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -360,8 +368,10 @@ def _run(args: argparse.Namespace) -> int:
         if lock is None:
             return 1
         with lock:
+            resolved = _with_saved(args)
             try:
-                parts = svc.build(conf, origins=resolved.origins, notices=resolved.problems)
+                parts = svc.build(resolved.values, origins=resolved.origins,
+                                  notices=resolved.problems)
             except Exception as exc:  # no pin library, no I2C bus, a pin in use
                 print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc}",
                       file=sys.stderr)
@@ -375,7 +385,6 @@ def _run(args: argparse.Namespace) -> int:
         )
     from companion.sim import terminal
 
-    conf["display.backend"] = "noop" if conf["display.backend"] in ("auto", "i2c") else conf["display.backend"]
     root = logging.getLogger()
     root.handlers.clear()  # the terminal shows the OLED: the log goes to --log-file or nowhere
     if args.log_file:
@@ -389,11 +398,29 @@ def _run(args: argparse.Namespace) -> int:
     if lock is None:
         return 1
     with lock:
+        resolved = _with_saved(args)
+        conf = resolved.values
+        conf["display.backend"] = "noop" if conf["display.backend"] in ("auto", "i2c") else conf["display.backend"]
         printer = terminal.frame_printer(sys.stdout)
         parts = svc.build(conf, pin_factory=svc.mock_factory(), on_frame=printer,
                           origins=resolved.origins, notices=resolved.problems)
         terminal.run_in_terminal(parts, lambda: svc.run_forever(parts), printer)
     return 0
+
+
+def _with_saved(args: argparse.Namespace) -> Resolved:
+    """The effective configuration with the settings saved on the box (a bad file set
+    aside and reported): called only while holding the state folder's lock.
+
+    :raises UsageError: the config file or a flag is bad (changed since it was read).
+    """
+    from companion.app import config as cfg
+    from companion.app.settings import load_saved
+
+    try:
+        return cfg.resolve(args, saved=load_saved)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _state_dir(conf: dict[str, Any]) -> Path:

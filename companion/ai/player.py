@@ -39,6 +39,7 @@ screen that shows it.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,6 +97,7 @@ def choose(
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
     evaluation: Callable[[State], Values] = search_chances,
+    cancel: threading.Event | None = None,
 ) -> Decision:
     """The move the computer plays in ``state`` at ``level`` (a name of :data:`LEVELS`).
 
@@ -104,10 +106,12 @@ def choose(
     short. ``budget_s`` (seconds) and ``max_nodes`` replace the level's budget when
     given. With one legal move there is nothing to search: it is returned at once.
     ``evaluation`` values the search's leaves (one win chance per player; default
-    :func:`companion.ai.learned.search_chances`).
+    :func:`companion.ai.learned.search_chances`). ``cancel``: once set, the search
+    ends at its next node expansion (:class:`~companion.ai.search.Cancelled`).
 
     :raises ValueError: for an unknown level.
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    :raises Cancelled: when ``cancel`` is set before the search ends.
     """
     chosen = get_level(level)
     start = clock()
@@ -118,6 +122,7 @@ def choose(
         chosen.max_nodes if max_nodes is None else max_nodes,
         clock,
         evaluation,
+        cancel,
     )
     pick: RankedMove = ranking[0]
     if chosen.noise and len(ranking) > 1:

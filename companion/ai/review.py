@@ -22,11 +22,14 @@ player's luck. :func:`to_json` is the ``review`` block of ``companion journal ex
 
 About 10-60 ms per action on the development machine (the Labyrinth's two dice, 21
 outcomes, cost most); a Raspberry Pi is 8-12 times slower per core. Run it in its own
-process or thread, never in the service loop; ``progress`` reports each action done.
+process or thread, never in the service loop; ``progress`` reports each action done;
+``cancel`` (a :class:`threading.Event`), once set, ends it at the search's next node
+expansion with :class:`~companion.ai.search.Cancelled` (the service stopping).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,53 +177,64 @@ def _after(state: State, action: Action) -> State:
     return after
 
 
-def move_values(state: State) -> list[tuple[Move, Values]]:
+def move_values(state: State, cancel: threading.Event | None = None) -> list[tuple[Move, Values]]:
     """Every legal move of ``state`` (a decision is due) with the value vector after
-    it (:data:`REVIEW_DEPTH` plies searched)."""
-    run = Search(evaluation=learned_chances)
+    it (:data:`REVIEW_DEPTH` plies searched).
+
+    :raises Cancelled: when ``cancel`` is set before the values are known.
+    """
+    run = Search(evaluation=learned_chances, cancel=cancel)
     return [(m, run.value(_after(state, m), REVIEW_DEPTH)) for m in state.legal_moves()]
 
 
-def throw_values(state: State) -> list[tuple[Action, float, Values]]:
+def throw_values(state: State, cancel: threading.Event | None = None,
+                 ) -> list[tuple[Action, float, Values]]:
     """Every throw that can come in ``state`` (a throw is due) with its chance (a
-    float, summing to 1) and the value vector after it, its best move included."""
-    run = Search(evaluation=learned_chances)
+    float, summing to 1) and the value vector after it, its best move included.
+
+    :raises Cancelled: when ``cancel`` is set before the values are known.
+    """
+    run = Search(evaluation=learned_chances, cancel=cancel)
     return [(t, w, run.value(_after(state, t), REVIEW_DEPTH + 1))
             for t, _p, w in state.chance_outcomes()]
 
 
 def review(game: Game, players: int, actions: Sequence[Action],
-           names: Sequence[str] | None = None, progress: Progress | None = None) -> Review:
+           names: Sequence[str] | None = None, progress: Progress | None = None,
+           cancel: threading.Event | None = None) -> Review:
     """The review of the game of ``game`` with ``players`` players made of ``actions``
-    (every action checked as it is replayed).
+    (every action checked as it is replayed); ``cancel``, once set, ends it.
 
     :raises RulesError: when an action does not fit its position.
+    :raises Cancelled: when ``cancel`` is set before the review ends.
     """
     state = game.new_state(players)
     seats = tuple(names) if names else tuple(game.player_name(p, players) for p in range(players))
     moves: list[MoveReview] = []
     throws: list[ThrowReview] = []
-    start = Search(evaluation=learned_chances).value(state, REVIEW_DEPTH + 1) if state.phase is Phase.THROW else \
-        Search(evaluation=learned_chances).value(state, REVIEW_DEPTH)
+    def run() -> Search:
+        return Search(evaluation=learned_chances, cancel=cancel)
+
+    start = run().value(state, REVIEW_DEPTH + 1 if state.phase is Phase.THROW else REVIEW_DEPTH)
     chances: list[Values] = [start]
     total = len(actions)
     for number, action in enumerate(actions, start=1):
         me = state.current_player
         if state.phase is Phase.THROW:
-            outcomes = throw_values(state)
+            outcomes = throw_values(state, cancel)
             average = sum(w * v[me] for _t, w, v in outcomes)
             key = _after(state, action).position_key()
             after_values = next((v for t, _w, v in outcomes if _after(state, t).position_key() == key),
                                 None)
             if after_values is None:  # a throw the merged outcomes name another way
-                after_values = Search(evaluation=learned_chances).value(_after(state, action), REVIEW_DEPTH + 1)
+                after_values = run().value(_after(state, action), REVIEW_DEPTH + 1)
             throws.append(ThrowReview(number, me, _throw_text(action), after_values[me], average))
             chances.append(after_values)
         else:
             assert isinstance(action, Move)
-            valued = move_values(state)
+            valued = move_values(state, cancel)
             chosen = next(v for m, v in valued if m == action) if any(m == action for m, _ in valued) \
-                else Search(evaluation=learned_chances).value(_after(state, action), REVIEW_DEPTH)
+                else run().value(_after(state, action), REVIEW_DEPTH)
             best_move, best = max(valued, key=lambda mv: mv[1][me])
             if len(valued) > 1:
                 moves.append(MoveReview(number, me, action.notation, chosen[me], best[me],

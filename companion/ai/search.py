@@ -47,6 +47,11 @@ game) saved under 8% of the expansions at 4 plies, for twice the code; without p
 the order of the moves inside the tree does not change the work, so moves are ordered
 only at the root (above).
 
+**Cancelling**: a search given a ``cancel`` flag (a :class:`threading.Event`) checks it
+with its budget, before every expansion, and raises :class:`Cancelled` once it is set:
+the service's worker sets it when the service stops (SIGTERM), so a search or a review
+on a Pi Zero that could run for minutes ends within one expansion.
+
 **Garbage collection** is paused during a search (and resumed after): a full collection
 of the process took up to 50 ms in trials, which would break the budget.
 
@@ -62,6 +67,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -106,13 +112,20 @@ class OutOfBudget(CompanionError):
     """Raised inside a search when its time or node budget is spent."""
 
 
+class Cancelled(OutOfBudget):
+    """Raised by a search whose ``cancel`` flag was set: its result is not wanted (the
+    service is stopping). Unlike a spent budget it is not caught by :func:`search`: a
+    search cut short by it has no answer."""
+
+
 class Search:
     """One decision's search: a budget, a node counter and a transposition table.
 
     ``budget_s``: wall-clock seconds (``None``: no time limit); ``max_nodes``: node
     expansions (``None``: no limit); ``clock``: the time source (seconds, monotonic;
     ``time.perf_counter`` unless a test gives its own); ``evaluation``: the leaves'
-    win chances (the review passes the learned model's in every game).
+    win chances (the review passes the learned model's in every game); ``cancel``: a
+    flag that ends the search at the next expansion once set (``None``: none).
     """
 
     def __init__(
@@ -121,8 +134,10 @@ class Search:
         max_nodes: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Callable[[State], Values] = chances,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.clock = clock
+        self.cancelled: Callable[[], bool] = _never if cancel is None else cancel.is_set
         self.evaluation = evaluation
         """The leaves' values (default: :func:`companion.ai.learned.search_chances`)."""
         self.started = clock()
@@ -136,8 +151,11 @@ class Search:
         """A copy of ``state`` with ``action`` played: one node expansion.
 
         :raises OutOfBudget: when the budget is spent (checked before expanding).
+        :raises Cancelled: when the ``cancel`` flag is set (checked with the budget).
         """
-        if self.nodes >= self.max_nodes or self.clock() >= self.deadline:
+        if self.nodes >= self.max_nodes or self.clock() >= self.deadline or self.cancelled():
+            if self.cancelled():
+                raise Cancelled
             raise OutOfBudget
         self.nodes += 1
         after = state.search_copy()
@@ -148,6 +166,7 @@ class Search:
         """The expectimax-n value of ``state`` searched ``depth`` plies deep.
 
         :raises OutOfBudget: when the budget is spent.
+        :raises Cancelled: when the ``cancel`` flag is set.
         """
         phase = state.phase
         if phase is Phase.OVER or depth <= 0:
@@ -187,11 +206,12 @@ def search(
     max_nodes: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
     evaluation: Callable[[State], Values] = chances,
+    cancel: threading.Event | None = None,
 ) -> tuple[list[RankedMove], int, int]:
     """Iterative deepening from ``state`` (a decision is due) up to ``max_depth``
     plies, within the budget (see the module's docstring). ``evaluation`` values the
     leaves (default :func:`companion.ai.learned.search_chances`; the strength benchmark
-    compares others).
+    compares others); ``cancel`` ends the search once set (:class:`Cancelled`).
 
     Returns ``(ranking, depth, nodes)``: every legal move with its value, best first;
     the plies of the deepest finished iteration (0 if depth 1 was cut short); the node
@@ -199,6 +219,7 @@ def search(
 
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
     :raises ValueError: for ``max_depth`` below 1.
+    :raises Cancelled: when ``cancel`` is set before the search ends.
     """
     if state.phase not in (Phase.MOVE, Phase.DECIDE):
         raise IllegalMoveError(f"no decision is due in {state.describe()}")
@@ -206,7 +227,7 @@ def search(
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     moves = state.legal_moves()
     me = state.current_player
-    run = Search(budget_s, max_nodes, clock, evaluation)
+    run = Search(budget_s, max_nodes, clock, evaluation, cancel)
     if len(moves) == 1:
         return [RankedMove(moves[0], evaluation(state)[me], 0)], 0, 0
     # The cyclic garbage collector is paused during a search: a full collection walks
@@ -238,6 +259,8 @@ def _deepen(
             for move in order:
                 values = run.value(run.child(state, move), depth - 1)
                 done.append(RankedMove(move, values[me], depth))
+        except Cancelled:
+            raise
         except OutOfBudget:
             reached = {r.move for r in done}
             rest = [r for r in ranking if r.move not in reached]
@@ -246,6 +269,11 @@ def _deepen(
         ranking = _best_first(done)
         finished = depth
     return ranking, finished, run.nodes
+
+
+def _never() -> bool:
+    """The ``cancel`` check of a search without a flag."""
+    return False
 
 
 def _best_first(ranked: list[RankedMove]) -> list[RankedMove]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -165,9 +166,11 @@ class Controller:
         self.notices = list(notices)
         self.boards = list(boards)
         self.game_options = {g: dict(o) for g, o in (game_options or {}).items()}
-        self.think: Think = think or sc.computer_move
         self.hints, self.computer_draws = hints, computer_draws
         self.worker = worker if worker is not None else Worker()
+        # The default search stops with the worker (its cancel flag, set on SIGTERM);
+        # a ``think`` given by a caller runs to its end.
+        self.think: Think = think or partial(sc.computer_move, cancel=self.worker.cancel)
         self.speaker: Speaker = speaker if speaker is not None else Silent()
         self.voice: Voice = Voice()
         self._ok_waits = False
@@ -454,7 +457,9 @@ class Controller:
         self._tickets += 1
         page.ticket = ticket = self._tickets
         game, players, actions = table.game, table.state.players, tuple(table.actions)
-        self.worker.submit(ticket, lambda: ReviewDone(ticket, review(game, players, actions)))
+        cancel = self.worker.cancel  # set when the service stops: a long review ends then
+        self.worker.submit(ticket, lambda: ReviewDone(ticket, review(game, players, actions,
+                                                                     cancel=cancel)))
 
     # ------------------------------------------------------------------ the tutor
 
@@ -483,7 +488,8 @@ class Controller:
         ticket = self._tickets
         self._valuing = (key, ticket)
         state = self.table.state.copy()
-        self.worker.submit(ticket, lambda: MovesValued(ticket, sc.tutor_losses(state)))
+        cancel = self.worker.cancel
+        self.worker.submit(ticket, lambda: MovesValued(ticket, sc.tutor_losses(state, cancel)))
 
     def tutor_loss(self, move: Move) -> float | None:
         """The share of the mover's chance to win ``move`` gives away against the best
@@ -550,7 +556,7 @@ class Controller:
             self.goto(sc.ComputerMove(move=event.move))
             self.speak([Spoken(self.voice.computer_move(self.table.state, event.move), CueKind.MOVE)])
         elif isinstance(event, HintFound):
-            self.show_message(_("Hint"), event.lines, then=None)
+            self.show_message(_("Hint"), event.lines, then=page.back_to)
         elif isinstance(event, WorkFailed):
             self.show_message(_("Computer failed"), (event.text,), then=sc.Pause())
         else:  # a review's result for a thinking screen: cannot be, the tickets differ

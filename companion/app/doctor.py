@@ -141,6 +141,48 @@ def _systemctl(*args: str) -> tuple[int, str]:
     return done.returncode, (done.stdout or done.stderr).strip()
 
 
+APLAY_TIMEOUT = 10.0
+"""Seconds ``aplay`` may take to play the doctor's tenth of a second of silence (a device
+that hangs takes forever)."""
+
+
+def _silent_wav(seconds: float = 0.1, rate: int = 8000) -> bytes:
+    """A WAV file of ``seconds`` of silence (16-bit mono at ``rate`` Hz)."""
+    import io
+    import wave
+
+    out = io.BytesIO()
+    with wave.open(out, "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(b"\0\0" * int(seconds * rate))
+    return out.getvalue()
+
+
+def play_silence(device: str, timeout: float = APLAY_TIMEOUT) -> str | None:
+    """Open the ALSA playback ``device`` (empty: the default) as speech does, with
+    ``aplay -q [-D device]`` playing a tenth of a second of silence: ``None`` when it
+    played, else what went wrong in aplay's own words (its last line that is not the
+    ALSA library's chatter), or that it did not finish within ``timeout`` seconds."""
+    command = ["aplay", "-q"] + (["-D", device] if device else [])
+    try:
+        done = subprocess.run(command, input=_silent_wav(), capture_output=True,
+                              timeout=timeout, check=False)
+    except FileNotFoundError:
+        return "aplay is not on $PATH"
+    except subprocess.TimeoutExpired:
+        return f"aplay did not finish within {timeout:g} s (the device hangs)"
+    except OSError as exc:
+        return f"aplay could not be run: {exc.strerror or exc}"
+    if done.returncode == 0:
+        return None
+    lines = [ln.strip() for ln in done.stderr.decode(errors="replace").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("ALSA lib")]
+    said = re.sub(r"^aplay: \w+:\d+: ", "", lines[-1]) if lines else ""
+    return said[:160] or f"aplay ended with exit status {done.returncode}"
+
+
 @dataclass
 class Probes:
     """The doctor's access to the machine; tests replace any of them."""
@@ -156,6 +198,7 @@ class Probes:
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     which: Callable[[str], str | None] = shutil.which
     lock_holder: Callable[[Path], int | None] = lock.holder
+    play_silence: Callable[[str], str | None] = play_silence
 
 
 def check_model(probes: Probes) -> Finding:
@@ -380,9 +423,12 @@ SPEECH_PROGRAMS = (("espeak-ng", "espeak-ng"), ("aplay", "alsa-utils"))
 
 
 def check_speech(conf: Mapping[str, Any], origins: Mapping[str, str], probes: Probes) -> Finding:
-    """With speech on: espeak-ng and aplay on ``$PATH``. On as the service sees it: the
-    command line's ``--speech.enabled``, else Speech as the box's Settings saved it in
-    the state folder (read only: a bad file is left alone), else the config file's."""
+    """With speech on: espeak-ng and aplay on ``$PATH``, and the playback device
+    (``speech.device``) opened for real: a moment of silence played through it (a box
+    with no sound card is told here, not when a game begins). On as the service sees
+    it: the command line's ``--speech.enabled``, else Speech as the box's Settings saved
+    it in the state folder (read only: a bad file is left alone), else the config
+    file's."""
     enabled, where = bool(conf["speech.enabled"]), origins.get("speech.enabled", "default")
     if where != "command line":
         from companion.app.settings import FILE_NAME
@@ -402,8 +448,17 @@ def check_speech(conf: Mapping[str, Any], origins: Mapping[str, str], probes: Pr
         return Finding("speech", Verdict.FIX,
                        f"on ({where}), but not on $PATH: {', '.join(p for p, _ in missing)}",
                        "sudo apt install " + " ".join(dict.fromkeys(k for _, k in missing)))
+    device = str(conf.get("speech.device") or "")
+    named = device or "the default sound device"
+    problem = probes.play_silence(device)
+    if problem is not None:
+        return Finding("speech", Verdict.FIX, f"on ({where}), but {named} cannot play: {problem}",
+                       "`aplay -l` lists the sound cards: set speech.device to one (plughw:1,0 "
+                       "for a USB speaker), or turn speech off (busy: the service may be "
+                       "speaking; try again)")
     return Finding("speech", Verdict.OK,
-                   f"on ({where}): " + ", ".join(f"{p} at {found[p]}" for p, _ in SPEECH_PROGRAMS))
+                   f"on ({where}): " + ", ".join(f"{p} at {found[p]}" for p, _ in SPEECH_PROGRAMS)
+                   + f"; {named} played a moment of silence")
 
 
 def diagnose(conf: Mapping[str, Any], probes: Probes | None = None,

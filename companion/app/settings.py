@@ -11,7 +11,10 @@ where each value came from.
 
 A saved file that cannot be used (a crash of the disk, a hand edit gone wrong) is set
 aside as ``settings.toml.unusable`` (``.unusable.1``, ... : never over an earlier one)
-and reported; the service starts without it.
+and reported; the service starts without it. Only the copy that holds the state
+folder's lock (:mod:`companion.app.lock`) may set it aside: ``companion run`` reads the
+saved settings after taking the lock, and ``run --print-config`` reads them without
+setting anything aside (``set_aside=False``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.app.journal import replace_atomically, set_aside
+from companion.app.journal import replace_atomically
+from companion.app.journal import set_aside as set_aside_file
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +113,12 @@ class SavedSettings:
     def __init__(self, directory: Path) -> None:
         self.path = directory / FILE_NAME
 
-    def load(self) -> tuple[dict[str, Any], str | None]:
+    def load(self, *, set_aside: bool = True) -> tuple[dict[str, Any], str | None]:
         """The saved settings (typed and checked; empty when none were saved) and, when
         the file could not be used, what was wrong in words (the file is then set aside
-        as ``settings.toml.unusable``, or ``.unusable.1``, ..., so it is reported once)."""
+        as ``settings.toml.unusable``, or ``.unusable.1``, ..., so it is reported once;
+        with ``set_aside=False`` it is left as it is: for a reader that does not hold the
+        state folder's lock)."""
         if not self.path.exists():
             return {}, None
         try:
@@ -123,8 +129,10 @@ class SavedSettings:
         except (cfg.ConfigError, UnicodeDecodeError) as exc:
             if isinstance(exc, UnicodeDecodeError):
                 exc = cfg.ConfigError(str(self.path), "(file)", "not a UTF-8 text file")
+            if not set_aside:
+                return {}, f"{exc}; the saved settings are not used (the file is left as it is)"
             try:  # never over an earlier one: settings.toml.unusable, .unusable.1, ...
-                kept = set_aside(self.path)
+                kept = set_aside_file(self.path)
                 problem = f"{exc}; the saved settings were set aside as {kept.name}"
             except OSError as rename_error:
                 log.warning("cannot set aside %s: %s", self.path, rename_error)
@@ -151,8 +159,15 @@ class SavedSettings:
 def load_saved(directory: Path) -> tuple[dict[str, Any], str | None]:
     """The settings saved in the state directory ``directory`` and what was wrong with
     the file (see :meth:`SavedSettings.load`); what :func:`companion.app.config.resolve`
-    takes as ``saved``."""
+    takes as ``saved``. A file that cannot be used is set aside: call it only while
+    holding the folder's lock."""
     return SavedSettings(directory).load()
 
 
-__all__ = ["FILE_NAME", "SAVED_KEYS", "Prefs", "SavedSettings", "load_saved"]
+def peek_saved(directory: Path) -> tuple[dict[str, Any], str | None]:
+    """:func:`load_saved` without setting anything aside (``run --print-config``, which
+    takes no lock: another copy may hold the folder)."""
+    return SavedSettings(directory).load(set_aside=False)
+
+
+__all__ = ["FILE_NAME", "SAVED_KEYS", "Prefs", "SavedSettings", "load_saved", "peek_saved"]

@@ -133,6 +133,22 @@ class Table:
         failed = self._record_win() if after.outcome is not None else None
         return Acted(by, action, tuple(events), implement, failed)
 
+    def _last_person_move(self) -> int | None:
+        """The index of the last move a person made (``None``: none yet)."""
+        moves = [i for i, a in enumerate(self._actions)
+                 if isinstance(a, Move) and self._movers[i] not in self.seats]
+        return moves[-1] if moves else None
+
+    def undoable(self) -> tuple[str, Move] | None:
+        """What :meth:`undo` would take back, without changing anything: the name of
+        the player who made the move and the move (``None``: no person has moved)."""
+        keep = self._last_person_move()
+        if keep is None:
+            return None
+        move = self._actions[keep]
+        assert isinstance(move, Move)
+        return self.game.player_name(self._movers[keep], self.players), move
+
     def undo(self) -> Undone | None:
         """Take back the last confirmed move of a person, with any throw made after it
         and the computer's replies since; ``None`` when no person has moved. A throw
@@ -140,11 +156,9 @@ class Table:
 
         :raises OSError: the journal cannot record the undo (nothing changes).
         """
-        moves = [i for i, a in enumerate(self._actions)
-                 if isinstance(a, Move) and self._movers[i] not in self.seats]
-        if not moves:
+        keep = self._last_person_move()
+        if keep is None:
             return None
-        keep = moves[-1]
         count = len(self._actions) - keep
         move = self._actions[keep]
         assert isinstance(move, Move)

@@ -8,6 +8,12 @@ loop's thread (the journal is written there, by :meth:`~companion.app.table.Tabl
 So the buttons and the screen answer while the computer thinks, and the search is
 decided by its node budget, not by how long the loop could spare.
 
+Stopping: :meth:`Worker.close` sets the worker's :attr:`~Worker.cancel` flag, which the
+jobs hand to their searches (:class:`companion.ai.search.Search` checks it with its
+node budget, before every expansion): a search or a review under way ends within one
+expansion, so a SIGTERM ends the service at once, not when a review of minutes on a Pi
+Zero is done (the executor's thread is joined when the interpreter exits).
+
 Without an executor (or before the service connects its queue) a worker runs each job
 at once on the caller's thread and keeps the result until the controller collects it
 at the end of the event it is handling: the same events then give the same screens, as
@@ -46,6 +52,8 @@ class Worker:
         self._deliver: Callable[[WorkDone], None] | None = None
         self._done: list[WorkDone] = []
         self._lock = threading.Lock()
+        self.cancel = threading.Event()
+        """Set by :meth:`close`: the jobs' searches end at their next expansion."""
 
     @classmethod
     def threaded(cls) -> Worker:
@@ -80,13 +88,13 @@ class Worker:
         :class:`~companion.app.events.WorkFailed` when it raises) comes back as an event."""
         executor, deliver = (self._thread() if self._deliver is not None else self._executor), self._deliver
         if executor is None or deliver is None:
-            result = _run(ticket, job)
+            result = _run(ticket, job, self.cancel)
             with self._lock:
                 self._done.append(result)
             return
         if self._reserve is not None:
             self._reserve()
-        future = executor.submit(_run, ticket, job)
+        future = executor.submit(_run, ticket, job, self.cancel)
 
         def done(f: Future[WorkDone]) -> None:
             deliver(f.result() if not f.cancelled() else WorkFailed(ticket, "cancelled"))
@@ -100,17 +108,22 @@ class Worker:
         return done
 
     def close(self) -> None:
-        """Stop taking jobs; a job not yet begun is cancelled (a search under way ends
-        within its budget). Idempotent."""
+        """Stop taking jobs; a job not yet begun is cancelled, a job under way is told
+        to end (:attr:`cancel`: its search stops at its next node expansion; a job
+        that does not check the flag ends in its own time). Idempotent."""
+        self.cancel.set()
         self._threaded = False  # no thread made after this
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _run(ticket: int, job: Job) -> WorkDone:
+def _run(ticket: int, job: Job, cancel: threading.Event) -> WorkDone:
     try:
         return job()
-    except Exception as exc:  # a bug in the search must not be lost with its thread
+    except Exception as exc:
+        if cancel.is_set():  # the search's Cancelled (not imported here: not at start)
+            log.info("the worker's job %d ended as the service stops (%s)", ticket, type(exc).__name__)
+            return WorkFailed(ticket, "cancelled")  # a bug in the search must not be lost with its thread
         log.exception("the worker's job %d failed", ticket)
         return WorkFailed(ticket, f"{type(exc).__name__}: {exc}")
 

@@ -27,14 +27,26 @@ Why aplay and not espeak-ng's own audio output: espeak-ng plays through pcaudiol
 the system's default device and cannot be given an ALSA device (``speech.device``:
 ``plughw:1,0`` for a USB speaker); ``aplay -D`` can, and reports a device that fails.
 
-Messages to the child: ``{"say": [text, ...], "cut": bool}``; ``cut`` stops what is
-being said and drops what waits before the new texts are queued. End of input: the
-child stops what it says and exits. Reports from the child, one JSON line each:
-``{"failed": KIND, "detail": TEXT}`` with KIND one of ``no-espeak``, ``no-aplay``,
-``audio`` (aplay failed: no such device, device busy), ``espeak`` (espeak-ng failed: an
-unknown voice). After a failure the child says nothing for a while (:data:`BACKOFF`,
-doubling up to :data:`BACKOFF_MAX` seconds) and reports again only after a success:
-one message a streak, no storm of retries.
+Messages to the child: ``{"say": [text, ...], "cut": bool, "n": N}``; ``cut`` stops what
+is being said and drops what waits before the new texts are queued; ``n`` numbers the
+message. End of input: the child stops what it says and exits. Reports from the child,
+one JSON line each: ``{"failed": KIND, "detail": TEXT}`` with KIND one of ``no-espeak``,
+``no-aplay``, ``audio`` (aplay failed: no such device, device busy), ``espeak``
+(espeak-ng failed: an unknown voice); ``{"idle": N}`` when everything of message ``N``
+and before is said (or dropped). After a failure the child says nothing for a while
+(:data:`BACKOFF`, doubling up to :data:`BACKOFF_MAX` seconds) and reports again only
+after a success: one message a streak, no storm of retries.
+
+**The watchdog** (the service's side): a message must be said within a bound that grows
+with its length (:func:`hang_bound`: :data:`HANG_BASE` seconds plus :data:`HANG_FACTOR`
+times the time its words take at the rate), counted from when the child could begin it.
+A child that is not idle by then (an ``aplay`` that never exits, an espeak-ng that
+stopped, the child itself stopped) is reported once as ``hung`` and killed with its
+whole process group (it runs in a session of its own, so espeak-ng and aplay go with
+it); the next message starts a new child after the pause a dead child gets.
+
+What the players are shown (:func:`failure_text`) comes from the message catalogue,
+in the language in use; the programs' own words (aplay's English) go to the log only.
 """
 
 from __future__ import annotations
@@ -74,6 +86,19 @@ on a busy CPU the loop's thread, drawing the next frame, goes first; espeak-ng m
 speech several times faster than it is played, so aplay is not starved."""
 QUEUE_SIZE = 32
 """Messages waiting for the child at most; more are dropped (and logged)."""
+HANG_BASE = 10.0
+"""Seconds a message may take beyond :data:`HANG_FACTOR` times its spoken length before the
+watchdog calls the speech hung (espeak-ng's start and a slow Pi Zero included)."""
+HANG_FACTOR = 3.0
+"""How many times the time its words take at the rate a message may take to be said."""
+
+
+def hang_bound(texts: Sequence[str], rate: int, base: float = HANG_BASE,
+               factor: float = HANG_FACTOR) -> float:
+    """The seconds ``texts`` may take to be said at ``rate`` words per minute before the
+    watchdog calls the speech hung: ``base`` plus ``factor`` times their words' time."""
+    words = sum(max(1, len(t.split())) for t in texts)
+    return base + factor * 60.0 * words / max(rate, 1)
 
 
 def voice_for(code: str) -> str:
@@ -83,18 +108,21 @@ def voice_for(code: str) -> str:
 
 
 def failure_text(kind: str, detail: str, device: str = "") -> str:
-    """A child's report (``kind``, ``detail``) as the one line the players are shown,
-    in the language in use."""
+    """A failure of speech (``kind``: a child's report, ``engine`` or ``hung``) as the one
+    line the players are shown, wholly from the message catalogue in the language in
+    use: ``detail`` (a program's own words, in English) is for the log, not for them."""
     if kind == "no-espeak":
         return _("espeak-ng is not installed: the game goes on without speech.")
     if kind == "no-aplay":
         return _("aplay (alsa-utils) is not installed: the game goes on without speech.")
     if kind == "audio":
-        return _("No sound from {device}: {detail}").format(
-            device=device or _("the default device"), detail=detail)
+        return _("No sound from {device}: the sound device cannot be used "
+                 "(companion doctor says more).").format(device=device or _("the default device"))
     if kind == "espeak":
-        return _("espeak-ng failed: {detail}").format(detail=detail)
-    return _("The speech engine stopped: {detail}").format(detail=detail)
+        return _("espeak-ng failed: check the voice in Settings > Speech.")
+    if kind == "hung":
+        return _("Speech hung: nothing was said in time. It starts again in a while.")
+    return _("The speech engine stopped. It starts again in a while.")
 
 
 # ====================================================================== the service's side
@@ -108,9 +136,10 @@ class EspeakSpeaker:
     (80-450); ``volume``: espeak-ng's amplitude (0-200, 100 normal); ``device``: the ALSA
     device for ``aplay -D`` (empty: the default); ``on_error``: called with one line in
     words when speech fails (a missing espeak-ng or aplay, an audio device that fails, a
-    child that dies), at most once per streak of failures, from a thread of the
-    speaker's own: hand it to the loop, never act on it there. ``python``: the
-    interpreter of the child program.
+    child that dies, speech that hangs), at most once per streak of failures, from a
+    thread of the speaker's own: hand it to the loop, never act on it there. ``python``:
+    the interpreter of the child program. ``hang_base`` and ``hang_factor``: the
+    watchdog's bound (:func:`hang_bound`).
 
     Nothing here blocks the caller: the child is started by the writer thread (at once,
     so that the first cue does not wait for it to start).
@@ -125,11 +154,18 @@ class EspeakSpeaker:
         on_error: Callable[[str], None] | None = None,
         *,
         python: str = sys.executable,
+        hang_base: float = HANG_BASE,
+        hang_factor: float = HANG_FACTOR,
     ) -> None:
         self.voice = voice or voice_for(language())
         self.rate, self.volume, self.device = rate, volume, device
         self.on_error = on_error or (lambda text: log.warning("speech: %s", text))
         self.python = python
+        self.hang_base, self.hang_factor = hang_base, hang_factor
+        self._sent = 0
+        """The number of the last message written to the child."""
+        self._deadline: float | None = None
+        """When the child must be idle again (monotonic seconds; ``None``: it is idle)."""
         self.last: list[Cue] = []
         """The last cues given to :meth:`say` (what :meth:`repeat` says again)."""
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(QUEUE_SIZE)
@@ -196,15 +232,19 @@ class EspeakSpeaker:
             child = subprocess.Popen(
                 self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 env={**os.environ, "PYTHONPATH": _package_root()}, close_fds=True,
+                start_new_session=True,  # its own process group: killed with espeak-ng and aplay
             )
         except OSError as exc:
             self._failed("engine", str(exc))
             return None
+        with self._lock:
+            self._deadline = None
         threading.Thread(target=self._read, args=(child,), name="speech-reader",
                          daemon=True).start()
         return child
 
     def _failed(self, kind: str, detail: str) -> None:
+        log.warning("speech failed (%s): %s", kind, detail)  # the programs' own words
         if self._failing:
             return
         self._failing = True
@@ -225,6 +265,10 @@ class EspeakSpeaker:
                 self._failed(str(report["failed"]), str(report.get("detail", "")))
             elif report.get("ok"):
                 self._failing = False
+            if "idle" in report:
+                with self._lock:
+                    if report["idle"] == self._sent:  # not a message written since
+                        self._deadline = None
 
     def _write(self) -> None:
         """The writer thread: start the child, hand it each message; a child that dies is
@@ -232,9 +276,22 @@ class EspeakSpeaker:
         backoff, wait_until = BACKOFF, 0.0
         child = self._start()
         while True:
-            message = self._queue.get()
+            with self._lock:
+                deadline = self._deadline
+            try:
+                message = self._queue.get(
+                    timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                message = {}  # the watchdog's turn: nothing to write
             if message is None:
                 break
+            if child is not None and self._hung():
+                self._failed("hung", "the speech engine was not idle within its bound: killed")
+                _kill_group(child)
+                child = None
+                wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
+            if not message:
+                continue
             if child is not None and child.poll() is not None:  # it died: said once
                 self._failed("engine", f"exit status {child.returncode}")
                 _stop_child(child)
@@ -249,6 +306,7 @@ class EspeakSpeaker:
                     continue
             assert child.stdin is not None
             try:
+                self._expect(message)
                 child.stdin.write(json.dumps(message).encode() + b"\n")
                 child.stdin.flush()
             except OSError as exc:  # the child died: said once, started again after a pause
@@ -258,6 +316,26 @@ class EspeakSpeaker:
                 wait_until, backoff = time.monotonic() + backoff, min(backoff * 2, BACKOFF_MAX)
         if child is not None:
             _stop_child(child)
+
+    def _expect(self, message: dict[str, Any]) -> None:
+        """Number ``message`` and move the watchdog's deadline by its bound (from now when
+        it cuts off what was said, else from when what is queued ends)."""
+        texts = [str(t) for t in message.get("say", [])]
+        bound = hang_bound(texts, self.rate, self.hang_base, self.hang_factor)
+        now = time.monotonic()
+        with self._lock:
+            self._sent += 1
+            message["n"] = self._sent
+            start = now if message.get("cut") or self._deadline is None else max(now, self._deadline)
+            self._deadline = start + bound
+
+    def _hung(self) -> bool:
+        """Whether the child is past its deadline (the deadline is cleared then)."""
+        with self._lock:
+            if self._deadline is None or time.monotonic() < self._deadline:
+                return False
+            self._deadline = None
+            return True
 
 
 def _stop_child(child: subprocess.Popen[bytes]) -> None:
@@ -269,8 +347,21 @@ def _stop_child(child: subprocess.Popen[bytes]) -> None:
     try:
         child.wait(timeout=2)
     except subprocess.TimeoutExpired:
+        _kill_group(child)
+
+
+def _kill_group(child: subprocess.Popen[bytes]) -> None:
+    """Kill the child and its espeak-ng and aplay (its process group: a session of its
+    own), stopped or not, and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
         child.kill()
-        child.wait()
+    child.wait()
+    for stream in (child.stdin, child.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def _package_root() -> str:
@@ -381,7 +472,7 @@ class Player:
     report (a dict, written as a JSON line by :func:`main`)."""
 
     def __init__(self, voice: str, rate: int, volume: int, device: str,
-                 report: Callable[[dict[str, str | bool]], None]) -> None:
+                 report: Callable[[dict[str, str | bool | int]], None]) -> None:
         self.voice, self.rate, self.volume, self.device = voice, rate, volume, device
         self.report = report
         self.waiting: deque[str] = deque()
@@ -393,15 +484,23 @@ class Player:
         self._failing = False
         self._silent_until = 0.0
         self._backoff = BACKOFF
+        self._said = False
+        """Whether a text was said to its end by this child."""
+        self._received = 0
+        """The number of the last message added (see :meth:`add`)."""
+        self._idle_said = 0
+        """The number last reported idle."""
 
-    def add(self, texts: Sequence[str], cut: bool) -> None:
-        """Queue ``texts``; ``cut`` stops the one being said and drops the waiting first."""
+    def add(self, texts: Sequence[str], cut: bool, number: int = 0) -> None:
+        """Queue ``texts``; ``cut`` stops the one being said and drops the waiting first;
+        ``number``: the message's, reported with ``idle`` once all of it is done."""
         with self._cond:
             if cut:
                 self.waiting.clear()
                 self._cuts += 1
                 self._kill()
             self.waiting.extend(texts)
+            self._received = max(self._received, number)
             self._cond.notify()
 
     def stop(self) -> None:
@@ -422,6 +521,9 @@ class Player:
         while True:
             with self._cond:
                 while not self.waiting and not self._stopping:
+                    if self._received != self._idle_said:  # all said: the watchdog is told
+                        self._idle_said = self._received
+                        self.report({"idle": self._received})
                     self._cond.wait()
                 if self._stopping:
                     return
@@ -467,9 +569,9 @@ class Player:
             self._fail("espeak", espeak_err or f"exit status {espeak.returncode}")
         elif aplay.returncode != 0:
             self._fail("audio", aplay_err or f"exit status {aplay.returncode}")
-        elif self._failing:
-            self._failing, self._backoff = False, BACKOFF
-            self.report({"ok": True})
+        elif self._failing or not self._said:  # the first success of a child too: the
+            self._failing, self._backoff, self._said = False, BACKOFF, True  # service may
+            self.report({"ok": True})  # have seen its predecessor fail (or hang)
 
     def _fail(self, kind: str, detail: str) -> None:
         """Report the first failure of a streak; silent for a while after each."""
@@ -509,7 +611,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
     dst = stdout if stdout is not None else sys.stdout
     lock = threading.Lock()
 
-    def report(what: dict[str, str | bool]) -> None:
+    def report(what: dict[str, str | bool | int]) -> None:
         with lock:
             try:
                 dst.write(json.dumps(what) + "\n")
@@ -527,14 +629,15 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None,
         except (ValueError, AttributeError, TypeError):
             print(f"speech engine: not a message: {line.strip()[:80]}", file=sys.stderr)
             continue
-        player.add(texts, bool(message.get("cut", False)))
+        number = message.get("n", 0)
+        player.add(texts, bool(message.get("cut", False)), number if isinstance(number, int) else 0)
     player.stop()
     thread.join(timeout=2)
     return 0
 
 
-__all__ = ["BACKOFF", "BACKOFF_MAX", "NICE", "VOICES", "EspeakSpeaker", "Player", "WavSpeaker",
-           "failure_text", "main", "voice_for"]
+__all__ = ["BACKOFF", "BACKOFF_MAX", "HANG_BASE", "HANG_FACTOR", "NICE", "VOICES", "EspeakSpeaker",
+           "Player", "WavSpeaker", "failure_text", "hang_bound", "main", "voice_for"]
 
 
 if __name__ == "__main__":

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 from typing import Any
 
 import pytest
-from walkthroughs.review import cretan_key_offered
+from walkthroughs.review import cretan_key_offered, random_actions
 
 from companion.ai.learned import estimate
 from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
-from companion.ai.search import Search, search
+from companion.ai.review import move_values, review
+from companion.ai.search import Cancelled, Search, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 
@@ -209,6 +211,34 @@ def test_a_time_budget_stops_within_one_expansion_of_its_end() -> None:
     assert type(stopped.value).__name__ == "OutOfBudget"
     # one reading at the start, one per expansion: 30 ticks allow 29 expansions
     assert run.nodes == 29
+
+
+def test_a_set_cancel_flag_ends_a_search_and_a_review_at_the_next_expansion() -> None:
+    """The service's worker sets the flag when it stops (issue 35): the search makes no
+    expansion after it is seen, and does not answer as a spent budget would (depth 1
+    answers even when cut short, a cancelled search has no answer)."""
+    state = labyrinth({"red": [8, 20, 24, "outside"], "blue": [30, 33, "outside", "outside"]}, [3, 5])
+    flag = threading.Event()
+    # Not set: the same decision as without a flag (node budget, no clock).
+    assert choose(state, "strong", clock=frozen_clock, cancel=flag) == choose(
+        state, "strong", clock=frozen_clock)
+
+    ticks = 0
+
+    def clock() -> float:  # read at the start and before every expansion
+        nonlocal ticks
+        ticks += 1
+        if ticks > 10:
+            flag.set()
+        return 0.0
+
+    with pytest.raises(Cancelled):
+        search(state, 8, clock=clock, cancel=flag)
+    assert ticks == 11  # the start, nine expansions, the tenth refused: no reading after
+    with pytest.raises(Cancelled):
+        review(get_game("senet-tait"), 2, random_actions(7), cancel=flag)
+    with pytest.raises(Cancelled):
+        move_values(state, flag)
 
 
 def test_depth_one_answers_even_when_the_budget_ends_inside_it() -> None:

@@ -118,6 +118,7 @@ menus = st.sampled_from([
     (BACK, DOWN, DOWN, OK, OK, BACK),     # switch the throw source and go back to the game
     (OK, OK, OK),
     (BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, OK, OK),  # End game; a new one
+    (BACK, DOWN, OK, DOWN, OK),           # Undo last move, confirmed (it asks first)
 ])
 steps: st.SearchStrategy[tuple[Step, ...]] = st.one_of(
     progress.map(lambda s: (s,)), progress.map(lambda s: (s,)),

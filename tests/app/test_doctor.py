@@ -4,6 +4,7 @@ reports what is missing without a traceback."""
 from __future__ import annotations
 
 import errno
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +36,7 @@ def healthy(factory: MockFactory, **changes: Any) -> Probes:
         library_origin=lambda module: None,
         which=lambda program: f"/usr/bin/{program}",
         environ={},
+        play_silence=lambda device: None,
     )
     for name, value in changes.items():
         setattr(probes, name, value)
@@ -412,3 +414,63 @@ def test_speech_turned_on_in_the_box_s_settings_is_checked(tmp_path: Path, facto
     (tmp_path / "settings.toml").write_text("not toml [")
     assert finding(diagnose(conf(tmp_path), healthy(factory)), "speech").verdict is Verdict.INFO
     assert (tmp_path / "settings.toml").read_text() == "not toml ["  # read only
+
+
+FAKE_APLAY = """#!/bin/sh
+echo "$@" > "$FAKE_APLAY_DIR/args"
+case "$FAKE_APLAY" in
+  fail) echo "ALSA lib confmisc.c:855:(parse_card) cannot find card '0'" >&2
+        echo "aplay: main:831: audio open error: No such file or directory" >&2; exit 1;;
+  hang) exec sleep 600;;
+  *) cat > "$FAKE_APLAY_DIR/played";;
+esac
+"""
+
+
+@pytest.fixture
+def fake_aplay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in aplay first on PATH (``$FAKE_APLAY``: ``fail`` as with no sound card,
+    ``hang``, else it plays: keeps what it got), with a stand-in espeak-ng beside it."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, text in (("aplay", FAKE_APLAY), ("espeak-ng", "#!/bin/sh\nexit 0\n")):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_APLAY_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_the_playback_device_is_opened_with_a_moment_of_silence(
+        fake_aplay: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the doctor said "OK speech" on a machine with no sound card: it never
+    opened the device. It plays a WAV of silence through aplay, as speech will."""
+    from companion.app.doctor import play_silence
+
+    assert play_silence("plughw:1,0") is None
+    assert (fake_aplay / "args").read_text().split() == ["-q", "-D", "plughw:1,0"]
+    assert (fake_aplay / "played").read_bytes()[:4] == b"RIFF"
+    assert play_silence("") is None and (fake_aplay / "args").read_text().split() == ["-q"]
+    monkeypatch.setenv("FAKE_APLAY", "fail")
+    assert play_silence("") == "audio open error: No such file or directory"
+    monkeypatch.setenv("FAKE_APLAY", "hang")  # the bound shortened from 10 s: it hangs
+    assert play_silence("", timeout=0.5) == "aplay did not finish within 0.5 s (the device hangs)"
+
+
+def test_speech_on_with_no_sound_card_is_a_fix_not_ok(
+        tmp_path: Path, factory: MockFactory, fake_aplay: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`companion doctor` itself, with aplay failing as it does with no sound card."""
+    monkeypatch.setenv("FAKE_APLAY", "fail")
+    found = finding(diagnose(conf(tmp_path, **{"speech.enabled": True}),
+                             healthy(factory, play_silence=Probes.play_silence)), "speech")
+    assert found.verdict is Verdict.FIX
+    assert found.seen == ("on (default), but the default sound device cannot play: "
+                          "audio open error: No such file or directory")
+    assert "aplay -l" in found.fix
+    done = programs.run(
+        [sys.executable, "-m", "companion", "doctor", "--journal.dir", str(tmp_path / "j"),
+         "--speech.enabled", "true", "--speech.device", "plughw:1,0"],
+        capture_output=True, text=True, idle=1, check=False)
+    assert done.returncode == 1
+    assert ("FIX   speech: on (command line), but plughw:1,0 cannot play: audio open error: "
+            "No such file or directory") in done.stdout

@@ -86,6 +86,40 @@ def test_a_second_companion_names_the_holder_and_writes_nothing(tmp_path: Path) 
         os.close(fd)
 
 
+def test_a_second_companion_leaves_a_bad_settings_file_of_the_holder_alone(tmp_path: Path) -> None:
+    """Issue 35: a second copy read the saved settings before it tried the lock, and set
+    a bad settings.toml aside (renamed it) in the folder the first copy holds. Now it
+    is refused first and changes nothing there, the systemd way and in a terminal."""
+    (tmp_path / "settings.toml").write_bytes(b"[display]\ncontrast = 999\n")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        before = _snapshot(tmp_path)
+        done = programs.run([sys.executable, "-m", "companion", "run", "--hardware", "pi",
+                             "--journal.dir", str(tmp_path)],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, idle=1)
+        assert done.returncode == 1 and f"(process {holder.pid})" in done.stderr
+        assert _snapshot(tmp_path) == before
+
+        second, fd = spawn_run(tmp_path)
+        try:
+            said = read_until(fd, b"in use", 30)
+            status = _end(second, None, 15)  # it ends by itself
+        finally:
+            os.close(fd)
+        assert f"(process {holder.pid})".encode() in said
+        assert status is not None and os.waitstatus_to_exitcode(status) == 1
+        assert _snapshot(tmp_path) == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == [LOCK_NAME, "settings.toml"]
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+
+
 def test_a_killed_holder_leaves_the_folder_free(tmp_path: Path) -> None:
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)],
                               stdout=subprocess.PIPE, text=True)

@@ -227,6 +227,85 @@ def test_end_game_asks_first_naming_the_game_and_keeps_by_default(tmp_path: Path
     assert load(journal.path, repair=False).ended
 
 
+def paused_over_white_s_move(tmp_path: Path, worker: Worker | None = None) -> Controller:
+    """Senet: Black entered on 4, White threw 6; the pause menu opened over White's moves."""
+    ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4", "6"]),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     think=first_move, worker=worker)
+    ctl.start()
+    send(ctl, OK, OK, OK, SHAKE, OK, SHAKE, BACK)
+    assert on(ctl) is Screen.PAUSE and len(moves_made(ctl)) == 1
+    return ctl
+
+
+def test_undo_from_the_pause_menu_asks_first_naming_the_move_and_keeps_by_default(
+        tmp_path: Path) -> None:
+    """Issue 35: "Undo last move" took a move back with no question (a press meant for
+    another row did it). It asks as End game does; keeping returns to the pause menu
+    with the cursor on Undo."""
+    ctl = paused_over_white_s_move(tmp_path)
+    undo = [DOWN] * PAUSE_ITEMS.index("Undo last move")
+    send(ctl, *undo, OK)
+    view = ctl.view()
+    assert on(ctl) is Screen.CONFIRM and view.title == "Undo move?"
+    assert view.lines == ("Take back Black's move enter 4?",)
+    assert view.items == ("Keep playing", "Undo") and view.cursor == 0
+    send(ctl, OK)                                     # a doubled OK keeps the move
+    assert on(ctl) is Screen.PAUSE and ctl.view().items[ctl.cursor] == "Undo last move"
+    send(ctl, OK, BACK)                               # BACK keeps it too
+    assert on(ctl) is Screen.PAUSE and ctl.view().items[ctl.cursor] == "Undo last move"
+    assert len(moves_made(ctl)) == 1
+    send(ctl, OK, DOWN)
+    assert ctl.view().hint == "OK: undo  BACK: keep"
+    send(ctl, OK)
+    assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Undone"
+    assert moves_made(ctl) == []
+    assert ctl.journal is not None and load(ctl.journal.path).actions == ctl.actions
+
+
+def test_nothing_to_undo_from_the_pause_menu_asks_nothing(tmp_path: Path) -> None:
+    ctl = controller(tmp_path, ["4"], games=["senet-tait"])
+    send(ctl, OK, OK, OK, BACK, DOWN, OK)
+    assert ctl.view().title == "Nothing to undo"
+    send(ctl, OK)
+    assert on(ctl) is Screen.PAUSE and ctl.view().items[ctl.cursor] == "Undo last move"
+
+
+def test_the_pause_menu_cursor_stays_on_game_status_after_it(tmp_path: Path) -> None:
+    """Issue 35: back from Game status the cursor was on "Continue", so Down+OK meant
+    for "Board" chose "Undo last move". It stays on Game status: Down+OK is Board."""
+    ctl = paused_over_white_s_move(tmp_path)
+    send(ctl, *[DOWN] * PAUSE_ITEMS.index("Game status"), OK)
+    assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Senet (Tait's rules)"
+    send(ctl, OK)
+    assert on(ctl) is Screen.PAUSE and ctl.view().items[ctl.cursor] == "Game status"
+    send(ctl, DOWN, OK)
+    assert on(ctl) is Screen.BOARD and len(moves_made(ctl)) == 1
+
+
+def test_the_pause_menu_cursor_stays_on_hint_after_it(tmp_path: Path) -> None:
+    """Issue 35, the hint: its answer, and BACK while it is worked out, lead back to the
+    pause menu it was asked from, the cursor on Hint (they led to the game, and the
+    pause menu opened anew on "Continue")."""
+    ctl = paused_over_white_s_move(tmp_path)
+    hint = ctl.view().items.index("Hint")
+    send(ctl, *[DOWN] * hint, OK)                     # worked out at once here
+    assert ctl.view().title == "Hint" and ctl.view().lines[0].startswith("Best: ")
+    send(ctl, OK)
+    assert on(ctl) is Screen.PAUSE and ctl.cursor == hint
+    send(ctl, UP, OK)                                 # End game: asked, the game kept
+    assert on(ctl) is Screen.CONFIRM and len(moves_made(ctl)) == 1
+
+    executor = review.HeldExecutor()
+    worker = Worker(executor)
+    worker.connect(lambda: None, lambda result: None)
+    held = paused_over_white_s_move(tmp_path / "held", worker)
+    send(held, *[DOWN] * hint, OK)
+    assert on(held) is Screen.THINKING
+    send(held, BACK)
+    assert on(held) is Screen.PAUSE and held.cursor == hint
+
+
 def test_new_game_over_an_unfinished_game_asks_first(tmp_path: Path) -> None:
     first = controller(tmp_path, ["4"], games=["senet-tait"])
     send(first, OK, OK, OK, SHAKE, OK)

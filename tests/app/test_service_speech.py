@@ -158,3 +158,46 @@ def test_with_speech_on_and_no_espeak_ng_the_service_says_so_once_and_goes_on(
         service.post(Quit())
         loop.join(5)
         service.close()
+
+
+def test_speech_that_hangs_is_one_message_in_german_and_the_game_goes_on(
+    tmp_path: Path, mock_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: an aplay that never exits gave no message and the box stayed silent. The
+    speaker's watchdog (bound shortened here: 0.5 s + 0.5x the cue's length) reports it
+    through the queue as SpeechFailed; the screen says it as any failure of speech, in
+    the language in use, from the catalogue alone."""
+    from companion.i18n import set_language
+    from companion.speech.engine import EspeakSpeaker
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, body in (("espeak-ng", "exit 0"), ("aplay", "exec sleep 3600")):
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path / "j"),
+                   "speech.enabled": True, "display.language": "de"})
+
+    def make(prefs: Prefs, on_error: Callable[[str], None]) -> Any:
+        return EspeakSpeaker("de", on_error=on_error, hang_base=0.5, hang_factor=0.5)
+
+    built = build(values, pin_factory=mock_factory, save_settings=False, speaker=make)
+    service, ctl = built.service, built.service.controller
+    loop = threading.Thread(target=service.run)
+    loop.start()
+    try:
+        assert service.wait_idle(5)
+        ctl.speaker.say([Cue("Rot ist am Zug.", CueKind.TURN)])  # as the cues will
+        until(lambda: service.wait_idle(5) and ctl.view().screen == "message", "the message",
+              timeout=60)
+        view = ctl.view()
+        assert view.title == "Keine Sprachausgabe"
+        assert view.lines == ("Die Sprachausgabe hing: nichts wurde rechtzeitig gesagt. "
+                              "Sie startet bald wieder.",)
+    finally:
+        service.post(Quit())
+        loop.join(5)
+        service.close()
+        set_language("en")

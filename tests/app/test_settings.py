@@ -215,3 +215,26 @@ def test_the_box_starts_in_the_configured_language(tmp_path: Path, english_after
     assert ctl.prefs.language == "de"
     assert ctl.view().items[-4:] == ("Sprache: Deutsch", "Sprachausgabe: aus", "Tutor: aus",
                                      "Zurück")
+
+
+def test_print_config_reads_a_bad_saved_file_but_renames_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: `run --print-config` set a bad settings.toml aside, in a folder it
+    holds no lock of (another copy may be running there). It says what is wrong and
+    leaves the folder as it was; a good file's values are shown as saved settings."""
+    from companion.cli import main
+
+    bad = b"[display]\ncontrast = 999\n"
+    (tmp_path / FILE_NAME).write_bytes(bad)
+    assert main(["run", "--print-config", "--journal.dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "contrast = 255" in out and FILE_NAME in err and "left as it is" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+    assert (tmp_path / FILE_NAME).read_bytes() == bad
+
+    (tmp_path / FILE_NAME).write_bytes(b"[display]\ncontrast = 17\n")
+    assert main(["run", "--print-config", "--journal.dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "contrast = 17" in out and err == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]

@@ -188,8 +188,8 @@ def test_a_toy_game_registered_once_walks_every_screen(tmp_path: Path, dash: Non
     assert "P1 on 3" in ctl.view().lines
     look()
     send(ctl, BACK)
-    assert look() is Screen.PAUSE
-    send(ctl, *[DOWN] * items.index("Board"), OK)
+    assert look() is Screen.PAUSE                   # the cursor still on Game status
+    send(ctl, *[DOWN] * (items.index("Board") - items.index("Game status")), OK)
     assert look() is Screen.BOARD
     send(ctl, DOWN)                                 # the inventory page
     look()

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
 from walkthroughs import scripted_draw
-from walkthroughs.review import HeldExecutor
+from walkthroughs.review import HeldExecutor, random_actions
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
-from companion.app.events import ComputerChose, Quit, WorkDone
+from companion.app.events import ComputerChose, Quit, WorkDone, WorkFailed
 from companion.app.journal import JournalStore
 from companion.app.service import build, mock_factory
 from companion.app.worker import Worker
@@ -200,3 +200,79 @@ def test_a_search_that_fails_is_said_and_the_game_goes_on(tmp_path: Path) -> Non
     assert len(ctl.actions) == 1 and ctl.journal is not None  # the throw is kept
     send(ctl, OK)
     assert on(ctl) is Screen.PAUSE
+
+
+def test_closing_the_worker_ends_the_search_under_way(tmp_path: Path) -> None:
+    """close() sets the flag the default search checks: a search that would run for
+    good (no node budget, a clock that never moves) ends, and its result says so."""
+    from companion.ai.player import choose
+
+    worker = Worker.threaded()
+    results: list[WorkDone] = []
+    worker.connect(lambda: None, results.append)
+    state = seated_state()
+    searching = threading.Event()
+
+    def endless() -> WorkDone:
+        searching.set()
+        choose(state, "strong", max_nodes=10**12, clock=lambda: 0.0, cancel=worker.cancel)
+        raise AssertionError("an endless search ended by itself")
+
+    worker.submit(1, endless)
+    assert searching.wait(10)
+    worker.close()
+    until(lambda: bool(results), "the cancelled search's result")
+    assert results == [WorkFailed(1, "cancelled")]
+
+
+def seated_state() -> State:
+    """A position of Tait's Senet with a choice (a seeded game up to its first)."""
+    from companion.rules import Phase, get_game
+
+    def choice(state: State) -> bool:
+        return state.phase is Phase.MOVE and len(state.legal_moves()) > 1
+
+    state = get_game("senet-tait").new_state()
+    for action in random_actions(1, choice):
+        state.apply(action)
+    return state
+
+
+STOP_BOUND_S = 5.0
+"""Issue 35's target for a SIGTERM during a review: the unit's stop timeout leaves that.
+The service below ended 0.03-0.07 s after the signal, idle and with both cores busy
+(the bound is over 70x that);
+its review would take minutes."""
+
+
+def test_sigterm_during_a_review_ends_the_service_at_once(tmp_path: Path) -> None:
+    """A review under way on the worker's thread (minutes long, see
+    slow_review_service.py) does not hold the process: SIGTERM closes the service and the
+    process exits within the bound, the review cancelled at its search's next expansion."""
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen(
+        [sys.executable, str(Path(__file__).parent / "slow_review_service.py"), str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()  # the review under way (else its output at exit)
+        assert line == "reviewing\n", line + child.stderr.read() if child.stderr else line
+        child.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        try:
+            code = child.wait(STOP_BOUND_S)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"still running {STOP_BOUND_S} s after SIGTERM") from None
+        took = time.monotonic() - sent
+        rest = child.stdout.read()
+        assert code == 0 and rest == "closed\n", (code, rest, took)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        for stream in (child.stdout, child.stderr):
+            if stream is not None:
+                stream.close()

@@ -195,7 +195,10 @@ def test_an_audio_device_that_fails_is_one_line_naming_the_device(
         time.sleep(0.5)
     finally:
         speaker.close()
-    assert errors == ["No sound from plughw:1,0: audio open error: No such file or directory"]
+    # aplay's own words ("audio open error: ...") go to the log, not to the players: the
+    # line is the catalogue's, whole, in the language in use (issue 35)
+    assert errors == ["No sound from plughw:1,0: the sound device cannot be used "
+                      "(companion doctor says more)."]
 
 
 @needs_espeak
@@ -287,5 +290,93 @@ def test_an_engine_that_keeps_dying_is_reported_once_and_not_restarted_in_a_stor
         time.sleep(0.3)
     finally:
         speaker.close()
-    assert errors == ["The speech engine stopped: exit status 3"]
+    assert errors == ["The speech engine stopped. It starts again in a while."]
     assert len(starts.read_text().splitlines()) == 1  # not started again within the pause
+
+
+@pytest.fixture
+def quick_restart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pause after a failure shortened (5 s in the product), so that a test sees
+    speech start again."""
+    monkeypatch.setattr("companion.speech.engine.BACKOFF", 0.2)
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie not yet reaped by init)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+HUNG = "Speech hung: nothing was said in time. It starts again in a while."
+
+
+@needs_espeak
+def test_an_aplay_that_never_exits_is_reported_once_killed_and_speech_starts_again(
+    aplay: Aplay, errors: list[str], quick_restart: None
+) -> None:
+    """Issue 35: an aplay that never ends kept the box silent for the rest of the session
+    with no word. The watchdog (a bound of 1 s + 1x the cue's length here; 10 s + 3x in
+    the product) reports it once, kills the engine with its aplay, and the next cue
+    starts a new engine that speaks."""
+    speaker = EspeakSpeaker("en-gb", device="null", on_error=errors.append,
+                            hang_base=1.0, hang_factor=1.0)
+    try:
+        speaker.say([Cue("Red throws five and one.", CueKind.THROW)])
+        until(lambda: errors, "the hang was reported", timeout=60)
+        (run,) = aplay.runs()
+        assert errors == [HUNG] and not aplay.done(run)
+        until(lambda: gone(int(run.rsplit("-", 1)[1])), "the hung aplay was killed")
+        aplay.release()                               # aplay plays to its end from now on
+        time.sleep(0.3)                               # the pause after a failure is over
+        speaker.say([Cue("Blue's turn.", CueKind.TURN)])
+        until(lambda: len(aplay.runs()) == 2 and aplay.done(aplay.runs()[1]), "said again",
+              timeout=60)
+        assert errors == [HUNG]
+    finally:
+        speaker.close()
+
+
+def test_an_espeak_ng_that_stops_is_reported_and_killed_with_its_aplay(
+    aplay: Aplay, tmp_path: Path, errors: list[str], quick_restart: None
+) -> None:
+    """The other way speech hangs: espeak-ng stopped (SIGSTOP) halfway; aplay waits for
+    the rest of its audio for good. Reported once as hung; both are killed."""
+    pids = tmp_path / "espeak-pids"
+    fake = tmp_path / "bin" / "espeak-ng"
+    fake.write_text(f"#!/bin/sh\necho $$ >> {pids}\nkill -STOP $$\n")
+    fake.chmod(0o755)
+    aplay.release()                                   # aplay would end with its input
+    speaker = EspeakSpeaker("en-gb", device="null", on_error=errors.append,
+                            hang_base=1.0, hang_factor=1.0)
+    try:
+        speaker.say([Cue("Red's turn.", CueKind.TURN)])
+        until(lambda: errors, "the hang was reported", timeout=60)
+        assert errors == [HUNG]
+        (espeak,) = (int(line) for line in pids.read_text().split())
+        (run,) = aplay.runs()
+        until(lambda: gone(espeak) and gone(int(run.rsplit("-", 1)[1])), "both were killed")
+    finally:
+        speaker.close()
+
+
+def test_a_failure_is_shown_in_the_language_in_use_without_a_program_s_english() -> None:
+    """Was: "Kein Ton von plughw:1,0: audio open error: No such file or directory" (aplay's
+    English inside a German sentence). Every line of a failure is the catalogue's."""
+    from companion.i18n import set_language
+    from companion.speech.engine import failure_text
+
+    detail = "audio open error: No such file or directory"
+    set_language("de")
+    try:
+        lines = {kind: failure_text(kind, detail, "plughw:1,0")
+                 for kind in ("no-espeak", "no-aplay", "audio", "espeak", "engine", "hung")}
+    finally:
+        set_language("en")
+    english = {kind: failure_text(kind, detail, "plughw:1,0") for kind in lines}
+    for kind, line in lines.items():
+        assert "error" not in line and "No such" not in line, line
+        assert line != english[kind], f"{kind}: not translated"
+    assert "plughw:1,0" in lines["audio"]

@@ -113,6 +113,8 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send(BACK, BACK)                                          # the pause menu, the moves
     yield "confirm-end", send(BACK, *[DOWN] * PAUSE_ITEMS.index("End game"), OK, DOWN)
     send(BACK)                                                # kept: the moves again
+    yield "confirm-undo", send(BACK, *[DOWN] * PAUSE_ITEMS.index("Undo last move"), OK, DOWN)
+    send(BACK, BACK)                                          # kept: the pause menu, the moves
     send(BACK, DOWN, DOWN, OK, OK)                            # pause, settings: serial shaker
     send(UP, OK)                                              # settings' Back: on moves again
     send(OK)                                                  # enter 6 again

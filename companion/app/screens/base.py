@@ -317,6 +317,8 @@ class Confirm(Page):
     keep_label: str = N_("Keep playing")
     end_label: str = N_("End game")
     """The two rows, in English (shown in the language in use)."""
+    end_hint: str = N_("OK: end  BACK: keep")
+    """The key line with the cursor on :attr:`end_label`, in English."""
     then_end: Callable[[Seat], None] | None = None
     keep: Page | None = None
 
@@ -324,7 +326,7 @@ class Confirm(Page):
         return (_(self.keep_label), _(self.end_label))
 
     def view(self, seat: Seat) -> View:
-        hint = _("OK: end  BACK: keep") if self.cursor % 2 else _("OK/BACK: keep")
+        hint = _(self.end_hint) if self.cursor % 2 else _("OK/BACK: keep")
         return View("confirm", self.title, self.lines, items=self.items(seat),
                     cursor=self.cursor, hint=hint)
 

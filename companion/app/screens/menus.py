@@ -208,7 +208,11 @@ class SpeechSettings(Page):
 
 @dataclass
 class Pause(Page):
-    """The pause menu of a game in play."""
+    """The pause menu of a game in play. Back from a row's page (Game status, the hint,
+    a question answered "keep") the cursor is on that row still, so the next press
+    meant for the row below does not land on another (issue 35: back on "Continue",
+    Down+OK meant for "Board" took a move back). "Undo last move" asks first, as "End
+    game" does."""
 
     kind = Screen.PAUSE
     after: Page | None = None
@@ -238,19 +242,24 @@ class Pause(Page):
         return View("pause", _("Paused"), items=self.items(seat), cursor=self.cursor,
                     hint=_("OK: choose"))
 
+    def again(self) -> Page:
+        """The pause menu shown anew after a message or a question: the cursor where it
+        was (the text scrolled back to the top)."""
+        return replace(self, scroll=0)
+
     def ok(self, seat: Seat) -> None:
         keys = self._keys(seat)
         choice = keys[self.cursor % len(keys)]
         if choice == "Continue":
             seat.route()
         elif choice == "Undo last move":
-            seat.undo()
+            self._ask_undo(seat)
         elif choice == "Game status":
             self._status(seat)
         elif choice == "Settings":
             seat.goto(Settings(back_to=self))
         elif choice == "Hint":
-            seat.goto(Thinking(job="hint"))
+            seat.goto(Thinking(job="hint", back_to=self))
         elif choice == "Review" and self._over(seat):
             seat.goto(Reviewing(back_to=self))
         elif choice == "Board":
@@ -268,6 +277,28 @@ class Pause(Page):
 
     def back(self, seat: Seat) -> None:
         seat.route()
+
+    def _ask_undo(self, seat: Seat) -> None:
+        """Ask before taking a move back, naming it; keeping is the default. With no
+        move to take back, that is said at once (nothing to ask)."""
+        table = seat.table
+        last = table.undoable() if table is not None else None
+        if last is None:
+            seat.undo()  # says "Nothing to undo" over this menu
+            return
+        player, move = last
+        pause = self
+
+        def take_back(seat: Seat) -> None:
+            seat.goto(pause)  # a message about the undo (a disk error) leads back here
+            seat.undo()
+
+        question = _("Take back {player}'s lost throw?").format(player=say(player)) \
+            if move == PASS else _("Take back {player}'s move {move}?").format(
+                player=say(player), move=say(move.notation))
+        seat.goto(Confirm(title=_("Undo move?"), lines=(question,),
+                          end_label=N_("Undo"), end_hint=N_("OK: undo  BACK: keep"),
+                          then_end=take_back, keep=self))
 
     def _status(self, seat: Seat) -> None:
         """Where every piece is, in words, then what the board does not show (the

@@ -5,6 +5,7 @@ it did (:func:`act`). The computer's turn is in :mod:`.turn`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from companion.app.events import ThrowReported
 from companion.app.screens.base import IN_GAME, Page, Screen, Seat
@@ -17,6 +18,9 @@ from companion.ui.games.boards import board_model, board_preview, inventory_page
 from companion.ui.render import board_size
 from companion.ui.rules_words import say
 from companion.ui.view import ThrowPicture, View, picture_of
+
+if TYPE_CHECKING:
+    import threading
 
 SOURCE_PROMPTS = {
     SourceName.GPIO_SHAKER: N_("{player} to throw: shake!"),
@@ -486,16 +490,17 @@ def play_checked(seat: Seat, move: Move, back_to: Page) -> None:
         act(seat, move)
 
 
-def tutor_losses(state: State) -> tuple[tuple[str, float], ...]:
+def tutor_losses(state: State, cancel: threading.Event | None = None) -> tuple[tuple[str, float], ...]:
     """Every legal move's notation with the share of the mover's chance to win (0..1)
     it gives away against the best move: the review's error
     (:func:`companion.ai.review.move_values`, the learned evaluation the hint uses,
     one throw ahead). Work for the worker: tens of milliseconds here, up to a second on
-    a Pi Zero in the Labyrinth."""
+    a Pi Zero in the Labyrinth. ``cancel``: the worker's flag, set when the service
+    stops (:class:`~companion.ai.search.Cancelled`)."""
     from companion.ai.review import move_values
 
     me = state.current_player
-    valued = move_values(state)
+    valued = move_values(state, cancel)
     best = max(values[me] for _move, values in valued)
     return tuple((move.notation, max(0.0, best - values[me])) for move, values in valued)
 

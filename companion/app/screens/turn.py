@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from companion.app.screens.base import Page, Screen, Seat, Think
 from companion.app.screens.play import (
@@ -28,6 +29,9 @@ from companion.ui.games.boards import board_model
 from companion.ui.rules_words import say
 from companion.ui.view import View
 
+if TYPE_CHECKING:
+    import threading
+
 WORKER_SLACK = 40
 """On the worker the computer's search may take this many times its level's time
 budget (strong: 10 s instead of 250 ms): a safety net only, so that the node budget,
@@ -35,17 +39,20 @@ not the clock, ends the search and the same position gets the same move on every
 (a Pi Zero 2 W is 8-12x slower per core than a desktop). The buttons answer meanwhile."""
 
 
-def computer_move(state: State, level: str) -> Move:
+def computer_move(state: State, level: str, cancel: threading.Event | None = None) -> Move:
     """The computer's move (:func:`companion.ai.player.choose` at ``level``, within the
     level's node budget; the time budget stretched by :data:`WORKER_SLACK`). Work for
-    the worker: it may take a second on a Pi Zero.
+    the worker: it may take a second on a Pi Zero. ``cancel``: the worker's flag, set
+    when the service stops.
 
     :raises ValueError: an unknown level.
+    :raises Cancelled: when ``cancel`` is set before the search ends.
     """
     from companion.ai.player import choose, get_level
 
     budget = get_level(level).budget_s
-    return choose(state, level, budget_s=None if budget is None else budget * WORKER_SLACK).move
+    return choose(state, level, budget_s=None if budget is None else budget * WORKER_SLACK,
+                  cancel=cancel).move
 
 
 @dataclass
@@ -91,6 +98,10 @@ class Thinking(Page):
     kind = Screen.THINKING
     job: str = "move"
     ticket: int = 0
+    back_to: Page | None = None
+    """The hint's: the pause menu it was asked from, where BACK and the hint's OK lead
+    (its cursor still on "Hint"); ``None``: a new pause menu, and the hint leads to the
+    game."""
 
     def view(self, seat: Seat) -> View:
         if self.job == "hint":
@@ -104,7 +115,10 @@ class Thinking(Page):
                     hint=_("BACK: menu"), scroll=self.scroll)
 
     def back(self, seat: Seat) -> None:
-        seat.pause()
+        if self.back_to is not None:
+            seat.goto(self.back_to)
+        else:
+            seat.pause()
 
 
 def for_position(state: State, seats: Mapping[int, str], *, source: str,
