@@ -316,9 +316,11 @@ class Controller:
         rows = page.choices(self)
         if not rows:
             return
-        label, move = rows[page.cursor % len(rows)]
+        row = page.cursor % len(rows)
+        label, move = rows[row]
         choice = self.voice.move_words(table.state, move) if move is not None else label
-        self.speak([Spoken(self.voice.choice(choice, asked=arrived), CueKind.MESSAGE)])
+        said = self.voice.choice(choice, asked=arrived, number=row + 1, count=len(rows))
+        self.speak([Spoken(said, CueKind.MESSAGE)])
 
     def _apply(self, event: LoopEvent) -> None:
         page = self.page

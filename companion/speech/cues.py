@@ -187,11 +187,18 @@ class Voice:
             return _("no")
         return move.kind.replace("-", " ")
 
-    def choice(self, choice: str, *, asked: bool) -> str:
+    def choice(self, choice: str, *, asked: bool, number: int = 1, count: int = 1) -> str:
         """The highlighted row of the moves screen (``choice``: a move in
         :meth:`move_words`, or a step's row), said when the cursor moves to it; ``asked``:
-        the screen has just come up (``"Choose: enter a piece on 4"``)."""
-        return _("Choose: {choice}").format(choice=choice) if asked else choice
+        the screen has just come up, and then which row of how many it is (``number``,
+        1-based, of ``count``), so a player who cannot see the screen knows there are
+        more (``"Choose, 1 of 7: enter a piece on 4"``; one row: ``"Choose: pass"``)."""
+        if not asked:
+            return choice
+        if count > 1:
+            return _("Choose, {number} of {count}: {choice}").format(
+                number=number, count=count, choice=choice)
+        return _("Choose: {choice}").format(choice=choice)
 
     def taken_back(self, state: State, move: Move) -> str:
         """``move``, made in ``state``, taken back (an undo): who put it back, and how

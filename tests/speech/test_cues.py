@@ -318,7 +318,7 @@ def test_the_moves_screen_says_the_highlighted_move(tmp_path: Path) -> None:
     for ev in (OK, shake, OK, shake):  # enters 4; White's 1 is lost; Black throws 6
         ctl.handle(ev)
     assert [c.text for c in speaker.batches[-1]] == [
-        "Black throws 6, no light side up", "Choose: enter a piece on 6"]
+        "Black throws 6, no light side up", "Choose, 1 of 2: enter a piece on 6"]
     ctl.handle(ButtonEvent(ButtonName.DOWN, Press.PRESSED))
     assert [c.text for c in speaker.batches[-1]] == ["move the piece on 4 to 10"]
 
@@ -340,6 +340,10 @@ def test_a_whole_game_can_be_played_by_ear(tmp_path: Path, game_id: str, code: s
     said = speaker.said
     choices = [c.text for c in said if c.kind is CueKind.MESSAGE]
     assert any(t.startswith("Choose: " if code == "en" else "Wählen: ") for t in choices)
+    # issue 35: a screen with more than one row says which row of how many
+    many = re.compile(r"Choose, (\d+) of (\d+): " if code == "en" else r"Wählen, (\d+) von (\d+): ")
+    counts = [m for t in choices if (m := many.match(t))]
+    assert counts and all(1 <= int(m[1]) <= int(m[2]) and int(m[2]) > 1 for m in counts)
     assert len(set(choices)) > 10
     for cue in said:
         assert not SCREEN_NOTATION.search(cue.text), cue.text
