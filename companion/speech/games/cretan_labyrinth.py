@@ -41,7 +41,10 @@ class CretanLabyrinthVoice(Voice):
             return _("gateway {number}").format(number=gate.group(1))
         cell = re.fullmatch(r"([a-z])(\d+)", text)
         if cell:
-            return _("{letter} {number}").format(letter=cell.group(1).upper(), number=cell.group(2))
+            # TRANSLATORS: a square of the Cretan board said aloud, column letter and row
+            # number written together ("A11"): with a space espeak-ng says the letter A
+            # as the article "a" ("uh eleven"); joined, it says the letter's name.
+            return _("{letter}{number}").format(letter=cell.group(1).upper(), number=cell.group(2))
         return text
 
     def move_words(self, state: State, move: Move) -> str:
