@@ -79,8 +79,10 @@ def test_german_has_no_untranslated_or_fuzzy_entry() -> None:
 def translations(catalog: Catalog) -> dict[tuple[str | None, str | tuple[str, ...]],
                                           str | tuple[str, ...]]:
     """Every translated message of ``catalog``: (context, id) to its string or plural
-    forms; the header (whose ``Generated-By`` names the compiler's version) left out."""
-    return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)):
+    forms; the header (whose ``Generated-By`` names the compiler's version) left out.
+    A context is text (Babel before 2.19 reads a .mo's contexts as bytes)."""
+    return {(m.context.decode() if isinstance(m.context, bytes) else m.context,
+             m.id if isinstance(m.id, str) else tuple(m.id)):
             texts(m.string) if not isinstance(m.string, str) else m.string
             for m in catalog if m.id and not m.fuzzy}
 
