@@ -178,6 +178,24 @@ def test_a_board_or_decks_given_at_start_is_named_on_the_setup(
 # ------------------------------------------------------------------ small frictions
 
 
+@pytest.mark.parametrize("game", ["senet-tait", "labyrinth", "senet-sticks", "cretan-labyrinth"])
+def test_the_setup_s_second_line_never_repeats_the_selected_row(tmp_path: Path, game: str) -> None:
+    """Issue 35: on an option's row the line under the title said the selected row again
+    ("Extra stick: yes" above "Extra stick: yes"). It says who throws first (on Players:
+    who plays), on every row of the setup screen of every game."""
+    ctl = controller(tmp_path, [], games=[game])
+    send(ctl, OK, OK)
+    assert on(ctl) is Screen.SETUP
+    seen = set()
+    for _row in range(len(ctl.view().items)):
+        view = ctl.view()
+        selected = view.items[view.cursor]
+        assert view.lines and view.lines[0] != selected, (selected, view.lines)
+        seen.add(view.lines[0])
+        send(ctl, DOWN)
+    assert any(line.endswith("throws first.") for line in seen), seen
+
+
 def test_the_computer_s_lost_throw_needs_no_ok_of_its_own(tmp_path: Path) -> None:
     ctl = white_the_computer(tmp_path, ["3", "2"])
     send(ctl, SHAKE)

@@ -157,7 +157,7 @@ class Setup(Page):
     def view(self, seat: Seat) -> View:
         cls = game_class(self.game_id)
         rows = self.rows(seat)
-        key, label = rows[min(self.cursor, len(rows) - 1)]
+        key = rows[min(self.cursor, len(rows) - 1)][0]
         hint = _("OK: begin") if key == "begin" else _("OK: change")
         try:
             key_options = _options_key(self.options)
@@ -171,10 +171,10 @@ class Setup(Page):
         else:
             # "throws first", not "starts": in most games the first throws decide who starts.
             about = _("{player} throws first.").format(player=say(first))
-            if key == "players":  # who plays, by the names the game gives them (colours)
+            # The selected row is not said again (issue 35): the menu draws it whole,
+            # over as many lines as it needs. On Players: who plays, by their colours.
+            if key == "players":
                 about = ", ".join(say(game.player_name(p, self.players)) for p in range(self.players))
-            elif key != "begin":  # the whole row, which the menu may cut
-                about = label
         return View("setup", say(cls.title), (about,), items=tuple(label for _, label in rows),
                     cursor=self.cursor, hint=hint)
 
