@@ -317,8 +317,9 @@ class Controller:
         if not rows:
             return
         row = page.cursor % len(rows)
-        label, move = rows[row]
-        choice = self.voice.move_words(table.state, move) if move is not None else label
+        move = rows[row][1]
+        choice = (self.voice.move_words(table.state, move) if move is not None
+                  else page.spoken(self, row))
         said = self.voice.choice(choice, asked=arrived, number=row + 1, count=len(rows))
         self.speak([Spoken(said, CueKind.MESSAGE)])
 

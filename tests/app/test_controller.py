@@ -120,7 +120,7 @@ def test_the_setup_screen_sets_the_game_options_kept_in_the_journal(tmp_path: Pa
     send(ctl, OK)                                # sticks: 5
     assert "Now: 5" in ctl.view().lines
     send(ctl, BACK)
-    assert ctl.view().items[0] == "Sticks: 5" and ctl.view().lines == ("Sticks: 5",)
+    assert ctl.view().items[0] == "Sticks: 5" and ctl.view().lines == ("Black throws first.",)
     send(ctl, UP, OK, SHAKE)                     # begin; five light sides
     assert ctl.view().title == "Black threw 5"
     assert ctl.journal is not None

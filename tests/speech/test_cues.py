@@ -371,3 +371,15 @@ def test_a_labyrinth_move_that_bounces_back_to_its_field_is_said_as_a_bounce() -
         assert not re.search(rf"on field {src} to field {src}\b", words), words
         assert re.fullmatch(rf"move the piece on field {src} (to field \d+ and back to field {src}"
                             rf"|on and back to the same field)", words), words
+
+
+def test_a_step_is_said_whole_though_the_panel_shows_it_short(tmp_path: Path) -> None:
+    """Issue 35: a casting-stick step that ends on a river and takes there is shown "2 to
+    15 river, takes" on a 21-column panel, and was said so: whom it takes was lost. The
+    ear gets the whole row ("2 to 15 river, takes Blue"); seed 37 reaches such steps."""
+    from walkthroughs.cue_games import play_by_ear
+
+    _ctl, speaker = play_by_ear(tmp_path, "senet-sticks", seed=37)
+    choices = [c.text for c in speaker.said if c.kind is CueKind.MESSAGE]
+    assert not [t for t in choices if re.search(r"river, takes$", t)]
+    assert [t for t in choices if re.search(r"river, takes (Red|Blue)$", t)]

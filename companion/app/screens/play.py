@@ -19,6 +19,9 @@ from companion.ui.render import board_size
 from companion.ui.rules_words import say
 from companion.ui.view import ThrowPicture, View, picture_of
 
+SPOKEN_WIDTH = 200
+"""Characters: a row said aloud is worded as on a panel this wide (no shorter form)."""
+
 if TYPE_CHECKING:
     import threading
 
@@ -192,6 +195,18 @@ class Moves(Page):
     """The step labels chosen so far."""
     path_cursors: list[int] = field(default_factory=list)
     """The cursor at each step of :attr:`path`, restored when BACK steps back."""
+
+    def spoken(self, seat: Seat, row: int) -> str:
+        """Row ``row``'s label for the ear: worded as on a panel :data:`SPOKEN_WIDTH`
+        characters wide, so nothing is left out for room (issue 35: "2 to 15 river,
+        takes" lost whom it takes); the shown label where the row plays a move (the
+        voice says the move) or has no step words."""
+        label, move, moves = self.rows(seat)[row]
+        if move is not None or not moves:
+            return label
+        steps = type(seat.presenter)(SPOKEN_WIDTH).choice_steps(seat.position, moves[0])
+        depth = len(self.path)
+        return steps[depth] if depth < len(steps) else label
 
     def choices(self, seat: Seat) -> list[tuple[str, Move | None]]:
         """Each row's label and the move it plays (``None``: it narrows the choice; see
