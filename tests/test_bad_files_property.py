@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.app import config as cfg
@@ -122,13 +122,20 @@ CONFIGS = [
 
 @SETTINGS
 @given(data=files(CONFIGS))
-def test_any_config_file_is_read_or_refused_in_one_line(tmp_path: Path, data: bytes) -> None:
+@example(data=b'[display]\nwidth = 7\nheight = 9\n[shaker]\nquiet = 1e999\n')  # three at once
+def test_any_config_file_is_read_or_refused_in_one_line_per_mistake(tmp_path: Path, data: bytes) -> None:
+    """A config file is read, or refused with one line per mistake, each naming the file
+    (issue 35: every mistake is named, not the first alone)."""
     path = tmp_path / "config.toml"
     path.write_bytes(data)
     try:
         values = cfg.load_file(path)
     except cfg.ConfigError as exc:
-        one_line_naming(str(exc), path)
+        lines = str(exc).split("\n")
+        assert len(lines) == len(exc.errors), str(exc)
+        for line, error in zip(lines, exc.errors, strict=True):
+            one_line_naming(line, path)
+            one_line_naming(str(error), path)
     else:
         for key, value in values.items():  # what is taken is in range, nan never
             if value is not None:  # None: a pin not wired
