@@ -155,5 +155,5 @@ def test_the_page_of_a_finished_game_shows_its_review(tmp_path: Path) -> None:
     assert page.status_code == 200
     html = page.text
     assert '<section class="review">' in html and 'class="chances"' in html
-    assert html.count("<polyline") == 2  # a line per player
+    assert html.count('<polyline class="line"') == 2  # a line per player (each on a dark edge)
     assert "Worst mistakes" in html and "Biggest swings" in html
