@@ -439,10 +439,10 @@ def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, 
 
 # The win-chance graph, in SVG user units. The drawing has a viewBox and a width of
 # 100% (the page's CSS bounds it): it is as wide as a phone's page, and its 12-unit
-# text is about 12 px there; at most 36em wide on a larger screen.
+# text is about 12 px there; at most 36rem wide on a larger screen.
 GRAPH_WIDTH: Final = 360
 """The graph's width; the plot is this less :data:`GRAPH_LEFT` and :data:`GRAPH_RIGHT`."""
-GRAPH_LEFT: Final = 36
+GRAPH_LEFT: Final = 42
 """Room for the vertical axis's labels (``100%``)."""
 GRAPH_RIGHT: Final = 10
 GRAPH_TOP: Final = 8

@@ -11,6 +11,7 @@ the reason otherwise. Write the README's screenshots again with
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import shutil
@@ -22,13 +23,17 @@ import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import devtools
 import programs
 import pytest
 from PIL import Image
 
+from companion.app import record
 from companion.app.journal import load
 from companion.rules import PieceZone
+from companion.ui.games.boards import board_model
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "web"
@@ -180,3 +185,90 @@ def test_the_board_scales_with_the_window(
         assert shown >= low * sketch, f"the board is {shown} px wide in a {size} window"
     if high is not None:
         assert sketch * 0.8 * (size[0] - 40) / sketch <= shown <= high * size[0], shown
+
+
+# ------------------------------------------------- a phone and a desktop (issue 35)
+
+REVIEWED = ("senet-tait", "senet-sticks")
+"""The demo games whose page shows a review (finished, under REVIEW_MAX_ACTIONS): Senet's
+black and white pieces (a white line must show on the white plot) and casting-stick
+Senet's colours from its board file."""
+REVIEW_IDLE = 8
+"""Seconds for a review page to load on an idle machine: the demo game's review (1-5 s)
+is computed when the page is first asked for."""
+MEASURE = Path(__file__).with_name("measure.js").read_text()
+
+
+@contextlib.contextmanager
+def tab(profile: Path) -> Iterator[devtools.Tab]:
+    """A page of headless Chromium driven through the DevTools protocol (a viewport of
+    390 CSS px is only had that way: see tests/web/devtools.py)."""
+    assert CHROMIUM is not None
+    flags = [f for f in FLAGS if not f.startswith("--window-size")]
+    with devtools.browser(CHROMIUM, flags, profile, idle=REVIEW_IDLE) as page:
+        yield page
+
+
+def measured(page: devtools.Tab, url: str, size: tuple[int, int]) -> dict[str, Any]:
+    """What measure.js finds on the page at ``url`` laid out in a viewport of ``size``
+    (a phone's viewport when it is :data:`devtools.PHONE`), in CSS pixels."""
+    page.open(url, size, mobile=size == devtools.PHONE)
+    result: dict[str, Any] = page.evaluate(MEASURE)
+    assert result["viewport"] == size[0], result["viewport"]  # no scroll bar: the whole width
+    return result
+
+
+def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 0.5) -> bool:
+    return (inner["left"] >= outer["left"] - slack and inner["right"] <= outer["right"] + slack
+            and inner["top"] >= outer["top"] - slack and inner["bottom"] <= outer["bottom"] + slack)
+
+
+@pytest.mark.parametrize("size", [devtools.PHONE, devtools.DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("game", REVIEWED)
+def test_the_review_graph_fits_the_window_with_axes_and_the_players_colours(
+        games: dict[str, Path], game: str, size: tuple[int, int], tmp_path: Path) -> None:
+    """Issue 35: the graph was 600 px wide (cut on a phone), its lines were not the
+    players' colours and it had no axes. The page is laid out by Chromium in a phone's
+    and a desktop's window and measured by measure.js."""
+    (journal,) = games[game].glob("*.journal")
+    loaded = load(journal, repair=False)
+    sides = board_model(loaded.state).sides
+    last_turn = record.read(journal).turns[-1].number
+    with serving(games[game]) as url, tab(tmp_path / "profile") as page:
+        m = measured(page, f"{url}game/{journal.name}", size)
+    width = m["viewport"]
+    assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width  # nothing off the page
+    assert m["innerWidth"] == width  # not zoomed out to fit something wider
+    (graph,) = m["graphs"]
+    box = graph["box"]
+    assert box["left"] >= 0 and box["right"] <= width
+    if size == devtools.PHONE:
+        assert box["width"] >= width - 40, box  # the page's width (1em margins), not 600 px
+    else:
+        assert box["width"] >= 500, box  # not shrunk on a large screen
+    # Each line is drawn in its player's colour: the board model's word, and the very
+    # colour the browser paints that player's pieces on the board (where any are left).
+    assert [(line["player"], line["stroke"]) for line in graph["lines"]] == [
+        (str(s.player), s.colour) for s in sides]
+    painted = {line["player"]: line["computed"] for line in graph["lines"]}
+    assert m["pieces"] and all(painted[p] == fill for p, fill in m["pieces"].items())
+    assert len(set(painted.values())) == len(sides)  # players told apart
+    assert [(k["player"], k["text"], k["computed"]) for k in graph["keys"]] == [
+        (str(s.player), s.name, painted[str(s.player)]) for s in sides]  # the legend
+    for line in graph["lines"]:
+        assert inside(line["box"], box)
+    # The axes: 0-100 % upwards, turns rightwards, every label inside the picture and
+    # readable (12 px on a phone: at least 10 px tall).
+    ys = graph["yTicks"]
+    assert [t["text"] for t in ys] == ["0%", "25%", "50%", "75%", "100%"]
+    assert all(a["box"]["top"] > b["box"]["top"] for a, b in itertools.pairwise(ys))
+    xs = graph["xTicks"]
+    turns = [int(t["text"]) for t in xs]
+    assert len(turns) >= 3 and turns[0] == 1 and turns == sorted(set(turns))
+    assert turns[-1] <= last_turn
+    assert all(a["box"]["right"] < b["box"]["left"] for a, b in itertools.pairwise(xs))
+    assert [t["text"] for t in graph["xTitle"]] == ["turn"]
+    for text in graph["texts"]:
+        assert inside(text["box"], box), text
+        assert text["box"]["height"] >= 10, text
+
