@@ -295,7 +295,8 @@ def live_html(directory: Path) -> str:
 
 
 def games_html(directory: Path) -> str:
-    """The list of saved games: start, game, players and state, each a link to its page."""
+    """The list of saved games: start, game, players and state, each a link to its page
+    (in a box of its own that scrolls sideways when a narrow screen cannot hold it)."""
     rows = []
     for name in listing(directory):
         view = read_game(directory / name)
@@ -309,8 +310,8 @@ def games_html(directory: Path) -> str:
                         f"</td><td>{escape(rec.players_text(r))}</td><td>{escape(r.status)}</td></tr>")
     if not rows:
         return '<p class="empty">No saved games.</p>'
-    return ('<table class="games"><thead><tr><th>started</th><th>game</th><th>players</th>'
-            f'<th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    return ('<div class="scroll"><table class="games"><thead><tr><th>started</th><th>game</th>'
+            f'<th>players</th><th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def page(title: str, body: str, *, live: bool = False) -> str:

@@ -272,3 +272,32 @@ def test_the_review_graph_fits_the_window_with_axes_and_the_players_colours(
         assert inside(text["box"], box), text
         assert text["box"]["height"] >= 10, text
 
+
+def test_no_table_widens_the_page(
+        games: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 35: the saved-games table was cut at 390 px. Every table (the saved games,
+    a long unusable file among them; the review's two) is held in a box no wider than
+    the window, and scrolls inside it when it is wider still; the page never scrolls
+    sideways."""
+    directory = tmp_path / "journals"
+    directory.mkdir()
+    for game in GAMES:
+        for journal in games[game].glob("*.journal"):
+            shutil.copy(journal, directory / journal.name)
+    (directory / "20260101-120000-a-journal-with-a-long-name-that-cannot-be-read.journal"
+     ).write_bytes(b"not a journal\n")
+    (reviewed,) = games["senet-tait"].glob("*.journal")
+    with serving(directory) as url, tab(tmp_path / "profile") as page:
+        for size in (devtools.PHONE, devtools.DESKTOP):
+            for path in ("games", f"game/{reviewed.name}"):
+                m = measured(page, url + path, size)
+                width = m["viewport"]
+                assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width, (path, size)
+                assert m["innerWidth"] == width, (path, size)
+                assert len(m["tables"]) == (1 if path == "games" else 2), m["tables"]
+                for table in m["tables"]:
+                    holder = table["holder"]
+                    assert table["holderClass"] == "scroll" and table["overflowX"] == "auto"
+                    assert holder["left"] >= 0 and holder["right"] <= width, (path, size, table)
+                    fits = table["box"]["right"] <= holder["right"] + 0.5
+                    assert fits or table["holderScrollWidth"] > table["holderClientWidth"], table
