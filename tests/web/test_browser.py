@@ -234,8 +234,24 @@ def test_the_review_graph_fits_the_window_with_axes_and_the_players_colours(
     loaded = load(journal, repair=False)
     sides = board_model(loaded.state).sides
     last_turn = record.read(journal).turns[-1].number
+    shot = tmp_path / "review.png"
     with serving(games[game]) as url, tab(tmp_path / "profile") as page:
         m = measured(page, f"{url}game/{journal.name}", size)
+        # The review in view (its heading at the top), photographed: the reference
+        # screenshot, and the colours the browser really painted.
+        seen = page.evaluate("(function () { document.getElementById('review').scrollIntoView();"
+                             " var r = document.querySelector('svg.chances').getBoundingClientRect();"
+                             " return [r.left, r.top, r.right, r.bottom]; })()")
+        page.screenshot(shot)
+    with Image.open(shot) as image:
+        assert image.size == size
+        assert len(image.convert("L").getcolors(1 << 16) or []) > 8  # not a blank page
+        left, top, right, bottom = (round(v) for v in seen)
+        drawn = image.convert("RGB").crop((left, top, right, min(bottom, size[1])))
+        counts = {rgb: n for n, rgb in drawn.getcolors(1 << 20) or []}
+    if UPDATE and size == devtools.PHONE and game == "senet-tait":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, SHOTS / "phone-review.png")
     width = m["viewport"]
     assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width  # nothing off the page
     assert m["innerWidth"] == width  # not zoomed out to fit something wider
@@ -253,6 +269,9 @@ def test_the_review_graph_fits_the_window_with_axes_and_the_players_colours(
     painted = {line["player"]: line["computed"] for line in graph["lines"]}
     assert m["pieces"] and all(painted[p] == fill for p, fill in m["pieces"].items())
     assert len(set(painted.values())) == len(sides)  # players told apart
+    for colour in painted.values():  # "rgb(65, 105, 225)": in the picture, not only the DOM
+        rgb = tuple(int(v) for v in re.findall(r"\d+", colour))
+        assert counts.get(rgb, 0) >= 20, (colour, sorted(counts.items(), key=lambda c: -c[1])[:8])
     assert [(k["player"], k["text"], k["computed"]) for k in graph["keys"]] == [
         (str(s.player), s.name, painted[str(s.player)]) for s in sides]  # the legend
     for line in graph["lines"]:
