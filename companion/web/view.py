@@ -453,7 +453,8 @@ X_TICKS: Final = 6
 """At most this many turns are labelled along the horizontal axis."""
 _FONT: Final = 12
 _CHAR: Final = 7.0
-"""A wide average character of the 12-unit sans-serif: the legend is laid out with it."""
+"""A wide average character of the 12-unit sans-serif: the legend and the turns along the
+axis are spaced with it."""
 _INK: Final = "#444444"
 
 
