@@ -138,23 +138,30 @@ class Review:
         """The screen's summary in one call: :meth:`worst` and every player's luck."""
         return Headline(self.worst(count), tuple((p.name, p.luck) for p in self.players))
 
-    def swings(self, count: int = 3) -> list[str]:
+    def swings(self, count: int = 3, where: Callable[[int], str] | None = None) -> list[str]:
         """The biggest swings of the game, in words: the worst mistakes and the
-        luckiest and unluckiest throws, the largest first."""
+        luckiest and unluckiest throws, the largest first. ``where`` says an action's
+        number as the reader counts (default ``action 96``; the web page, which numbers
+        turns, says ``turn 48``)."""
+        at = where or _action_words
         items: list[tuple[float, str]] = []
         for m in self.worst(count):
-            items.append((m.error, f"action {m.number}: {self.names[m.player]} played {m.move} "
+            items.append((m.error, f"{at(m.number)}: {self.names[m.player]} played {m.move} "
                           f"and gave away {_pct(m.error)} of their chance to win "
                           f"({_pct(m.chosen)} instead of {_pct(m.best)} with {m.best_move})"))
         for t in self.luckiest(count):
             if abs(t.luck) < 0.005:
                 continue
             word = "a lucky" if t.luck > 0 else "an unlucky"
-            items.append((abs(t.luck), f"action {t.number}: {self.names[t.player]} had {word} "
+            items.append((abs(t.luck), f"{at(t.number)}: {self.names[t.player]} had {word} "
                           f"{t.throw}: {_signed(t.luck)} against the average throw "
                           f"({_pct(t.after)} instead of {_pct(t.average)})"))
         items.sort(key=lambda i: -i[0])
         return [words for _size, words in items[:count]]
+
+
+def _action_words(number: int) -> str:
+    return f"action {number}"
 
 
 def _pct(x: float) -> str:

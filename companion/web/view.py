@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import logging
 import os
 import re
@@ -294,7 +295,8 @@ def live_html(directory: Path) -> str:
 
 
 def games_html(directory: Path) -> str:
-    """The list of saved games: start, game, players and state, each a link to its page."""
+    """The list of saved games: start, game, players and state, each a link to its page
+    (in a box of its own that scrolls sideways when a narrow screen cannot hold it)."""
     rows = []
     for name in listing(directory):
         view = read_game(directory / name)
@@ -308,8 +310,8 @@ def games_html(directory: Path) -> str:
                         f"</td><td>{escape(rec.players_text(r))}</td><td>{escape(r.status)}</td></tr>")
     if not rows:
         return '<p class="empty">No saved games.</p>'
-    return ('<table class="games"><thead><tr><th>started</th><th>game</th><th>players</th>'
-            f'<th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    return ('<div class="scroll"><table class="games"><thead><tr><th>started</th><th>game</th>'
+            f'<th>players</th><th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def page(title: str, body: str, *, live: bool = False) -> str:
@@ -337,19 +339,19 @@ REVIEW_MAX_ACTIONS: Final = 600
 takes a few seconds here, up to about a minute on a Pi (`companion journal review`
 reviews any length)."""
 
-_PALETTE: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
 REVIEWS_KEPT: Final = 64
 """Review sections kept (a finished game's review does not change: keyed by the
 journal's path, size and modification time)."""
 
 
 def review_html(path: Path) -> str:
-    """The review section of a finished game's page: every player's win chance over
-    the game as an SVG graph (the worst mistakes marked with a circle), each player's
-    total error, error per move and luck, and the worst mistakes and biggest swings in
-    words (:mod:`companion.ai.review`). ``""`` for an unfinished or unreadable game,
-    or one longer than :data:`REVIEW_MAX_ACTIONS`. The last :data:`REVIEWS_KEPT` are
-    kept, per file, size and time."""
+    """The review section of a finished game's page: every player's win chance turn
+    by turn as an SVG graph (each line in the player's colour on the board, the worst
+    mistakes circled), each player's total error, error per move and luck, and the
+    worst mistakes and biggest swings in words, each placed by its turn as the event
+    log numbers them (:mod:`companion.ai.review`). ``""`` for an unfinished or
+    unreadable game, or one longer than :data:`REVIEW_MAX_ACTIONS`. The last
+    :data:`REVIEWS_KEPT` are kept, per file, size and time."""
     try:
         st = path.stat()
     except OSError as exc:
@@ -368,62 +370,187 @@ def _review_of(path: str, size: int, mtime_ns: int) -> str:
         loaded = load(Path(path), repair=False)
         if not loaded.ended or loaded.state.outcome is None or len(loaded.actions) > REVIEW_MAX_ACTIONS:
             return ""
+        turns = turn_numbers(rec.read(Path(path)))
+        if len(turns) != len(loaded.actions):
+            raise ValueError(f"the record has {len(turns)} actions in force, the loader "
+                             f"{len(loaded.actions)}")
         names = tuple(loaded.game.player_name(p, loaded.players) for p in range(loaded.players))
         result = review.review(loaded.game, loaded.players, loaded.actions, names)
     except Exception as exc:  # a review is extra: never a 500 for it
         log.warning("web: no review for %s (%s)", path, type(exc).__name__, exc_info=True)
         return ""
-    return _review_section(result)
+    return _review_section(result, turns, player_colours(loaded.state))
 
 
-def _review_section(result: Review) -> str:
+def turn_numbers(record: rec.Record) -> tuple[int, ...]:
+    """The turn of each action in force, in order, as the page's event log numbers the
+    turns (``Turn 12: White``): ``turn_numbers(r)[k - 1]`` is the turn of action ``k``.
+    A turn whose actions were all taken back keeps its number (the log shows it)."""
+    return tuple(turn.number for turn in record.turns for step in turn.steps
+                 if step.kind != "undo" and not step.taken_back and step.checked)
+
+
+_FALLBACK_COLOURS: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
+"""Line colours for a game with no board picture (none today)."""
+
+
+def player_colours(state: State) -> tuple[str, ...]:
+    """Each seat's CSS colour as the board drawing gives it
+    (:attr:`companion.ui.games.boards.Side.colour`: ``"black"``, ``"white"``,
+    ``"royalblue"``...), so that a player has one colour on the whole page."""
+    try:
+        return tuple(side.colour for side in board_model(state).sides)
+    except Exception:  # no picture for this game: distinct colours all the same
+        log.debug("web: no board colours for %s", state.game.id, exc_info=True)
+        return tuple(_FALLBACK_COLOURS[p % len(_FALLBACK_COLOURS)] for p in range(state.players))
+
+
+def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, ...]) -> str:
+    """The review section; ``turns``: :func:`turn_numbers` of the game (the review's
+    action numbers are said as turns), ``colours``: :func:`player_colours`."""
+    def turn(number: int) -> int:
+        return turns[number - 1]
+
     worst = result.worst()
     rows = "".join(
         f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{100 * p.error:.0f}%</td>"
         f"<td>{100 * p.error_per_move:.1f}%</td><td>{100 * p.luck:+.0f}%</td></tr>"
         for p in result.players)
     mistakes = "".join(
-        f'<tr class="worst"><td>{m.number}</td><td>{escape(result.names[m.player])}</td>'
+        f'<tr class="worst"><td>{turn(m.number)}</td><td>{escape(result.names[m.player])}</td>'
         f"<td>{escape(m.move)}</td><td>{escape(m.best_move)}</td><td>-{100 * m.error:.0f}%</td></tr>"
         for m in result.worst(10))
-    swings = "".join(f"<li>{escape(s)}</li>" for s in result.swings())
+    swings = "".join(f"<li>{escape(s)}</li>"
+                     for s in result.swings(where=lambda n: f"turn {turn(n)}"))
+    marks = [(m.number, m.player, f"turn {turn(m.number)}: {result.names[m.player]} played "
+              f"{m.move}, -{100 * m.error:.0f}%") for m in worst]
     return (
-        '<section class="review"><h3>Review</h3>'
-        f"{_chance_svg(result.chances, result.names, [(m.number, m.player) for m in worst])}"
-        '<table class="review-players"><thead><tr><th>player</th><th>moves</th>'
+        '<section class="review"><h3 id="review">Review</h3><h4>Win chance, turn by turn</h4>'
+        f"{chance_svg(result.chances, result.names, colours, turns, marks)}"
+        '<div class="scroll"><table class="review-players"><thead><tr><th>player</th><th>moves</th>'
         "<th>total error</th><th>error per move</th><th>luck</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+        f"<tbody>{rows}</tbody></table></div>"
         f"<h4>Biggest swings</h4><ul>{swings or '<li>none</li>'}</ul>"
-        '<h4>Worst mistakes</h4><table class="review-moves"><thead><tr><th>action</th>'
-        "<th>player</th><th>played</th><th>best</th><th>chance lost</th></tr></thead>"
-        f"<tbody>{mistakes or '<tr><td colspan=5>none</td></tr>'}</tbody></table>"
+        '<h4>Worst mistakes</h4><div class="scroll"><table class="review-moves"><thead><tr>'
+        "<th>turn</th><th>player</th><th>played</th><th>best</th><th>chance lost</th></tr></thead>"
+        f"<tbody>{mistakes or '<tr><td colspan=5>none</td></tr>'}</tbody></table></div>"
         '<p class="meta">Win chances from the learned evaluation, one ply ahead (docs/ai.md).</p>'
         "</section>")
 
 
-def _chance_svg(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...],
-                marks: list[tuple[int, int]], width: int = 600, height: int = 160) -> str:
-    """A line per player: its win chance (0 at the bottom, 1 at the top) after each
-    action; ``marks`` (action number, player) circled."""
+# The win-chance graph, in SVG user units. The drawing has a viewBox and a width of
+# 100% (the page's CSS bounds it): it is as wide as a phone's page, and its 12-unit
+# text is about 12 px there; at most 36rem wide on a larger screen.
+GRAPH_WIDTH: Final = 360
+"""The graph's width; the plot is this less :data:`GRAPH_LEFT` and :data:`GRAPH_RIGHT`."""
+GRAPH_LEFT: Final = 42
+"""Room for the vertical axis's labels (``100%``)."""
+GRAPH_RIGHT: Final = 10
+GRAPH_TOP: Final = 8
+PLOT_HEIGHT: Final = 140
+"""The plot's height: 0 % at the bottom, 100 % at the top."""
+X_TICKS: Final = 6
+"""At most this many turns are labelled along the horizontal axis."""
+_FONT: Final = 12
+_CHAR: Final = 7.0
+"""A wide average character of the 12-unit sans-serif: the legend and the turns along the
+axis are spaced with it."""
+_INK: Final = "#444444"
+
+
+def _tick_turns(turns: tuple[int, ...]) -> list[int]:
+    """The turns labelled on the horizontal axis: the first, then every 1, 2, 5, 10,
+    20 ... turns, at most :data:`X_TICKS` of them; only turns with an action in force."""
+    if not turns:
+        return []
+    last = turns[-1]
+    step, grow = 1, itertools.cycle((2, 2.5, 2))  # 1, 2, 5, 10, 20, 50 ...
+    while last / step > X_TICKS:
+        step = round(step * next(grow))
+    present = set(turns)
+    return [t for t in dict.fromkeys([turns[0], *range(step, last + 1, step)]) if t in present]
+
+
+def chance_svg(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...],
+               colours: tuple[str, ...], turns: tuple[int, ...],
+               marks: list[tuple[int, int, str]]) -> str:
+    """The win-chance graph: a line per player (``chances[i][p]``: seat ``p``'s chance,
+    0..1, after ``i`` actions; ``chances[0]`` at the start) in ``colours[p]`` with a
+    dark edge (a white line shows on the white plot), a vertical axis 0-100 %, a
+    horizontal axis in turns (``turns[k - 1]``: the turn of action ``k``; a turn's
+    label stands where the turn begins), a legend naming each player, and ``marks``
+    (action number, seat, words) circled on that seat's line, the words as its
+    tooltip. Each line is a ``polyline`` of class ``line`` with ``data-player``."""
     n = max(1, len(chances) - 1)
+    plot_w = GRAPH_WIDTH - GRAPH_LEFT - GRAPH_RIGHT
+    bottom = GRAPH_TOP + PLOT_HEIGHT
 
-    def xy(i: int, v: float) -> str:
-        return f"{width * i / n:.1f},{height * (1 - v):.1f}"
+    def x(i: int) -> float:
+        return GRAPH_LEFT + plot_w * i / n
 
-    parts = [f'<svg class="chances" viewBox="-4 -4 {width + 8} {height + 24}" width="{width}" '
-             f'role="img" aria-label="win chance over the game">',
-             f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#ccc"/>']
+    def y(v: float) -> float:
+        return GRAPH_TOP + PLOT_HEIGHT * (1 - min(1.0, max(0.0, v)))
+
+    def colour(p: int) -> str:
+        return escape(colours[p] if p < len(colours) else _FALLBACK_COLOURS[p % len(_FALLBACK_COLOURS)])
+
+    parts = [f'<rect class="plot" x="{GRAPH_LEFT}" y="{GRAPH_TOP}" width="{plot_w}" '
+             f'height="{PLOT_HEIGHT}" fill="#ffffff"/>', '<g class="axis y">']
+    for pct in (0, 25, 50, 75, 100):
+        at = y(pct / 100)
+        parts.append(f'<line x1="{GRAPH_LEFT}" y1="{at:g}" x2="{GRAPH_WIDTH - GRAPH_RIGHT}" '
+                     f'y2="{at:g}" stroke="#dddddd"/><text class="tick" x="{GRAPH_LEFT - 4}" '
+                     f'y="{at + 4:g}" text-anchor="end" fill="{_INK}">{pct}%</text>')
+    parts.append(f'<line x1="{GRAPH_LEFT}" y1="{GRAPH_TOP}" x2="{GRAPH_LEFT}" y2="{bottom}" '
+                 f'stroke="{_INK}"/></g><g class="axis x">'
+                 f'<line x1="{GRAPH_LEFT}" y1="{bottom}" x2="{GRAPH_WIDTH - GRAPH_RIGHT}" '
+                 f'y2="{bottom}" stroke="{_INK}"/>')
+    begins: dict[int, int] = {}
+    for k, t in enumerate(turns):  # action k + 1 is drawn at point k + 1: its turn begins at k
+        begins.setdefault(t, k)
+    shown = -100.0
+    for t in _tick_turns(turns):
+        at = x(begins[t])
+        if at - shown < 4 * _CHAR:  # too close to the label before
+            continue
+        shown = at
+        anchor = "start" if at - GRAPH_LEFT < 2 * _CHAR else (
+            "end" if GRAPH_WIDTH - at < 3 * _CHAR else "middle")
+        parts.append(f'<line x1="{at:.1f}" y1="{bottom}" x2="{at:.1f}" y2="{bottom + 4}" '
+                     f'stroke="{_INK}"/><text class="tick" x="{at:.1f}" y="{bottom + 16}" '
+                     f'text-anchor="{anchor}" fill="{_INK}">{t}</text>')
+    parts.append(f'<text class="title" x="{GRAPH_LEFT + plot_w / 2:g}" y="{bottom + 31}" '
+                 f'text-anchor="middle" fill="{_INK}">turn</text></g>')
     for p, name in enumerate(names):
-        colour = _PALETTE[p % len(_PALETTE)]
-        points = " ".join(xy(i, v[p]) for i, v in enumerate(chances))
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}">'
-                     f"<title>{escape(name)}</title></polyline>")
-        parts.append(f'<text x="{4 + 90 * p}" y="{height + 16}" fill="{colour}" '
-                     f'font-size="12">{escape(name)}</text>')
-    for number, p in marks:
-        if number < len(chances):
-            x, y = xy(number, chances[number][p]).split(",")
-            parts.append(f'<circle class="mistake" cx="{x}" cy="{y}" r="5" fill="none" '
-                         f'stroke="{_PALETTE[p % len(_PALETTE)]}" stroke-width="2"/>')
-    parts.append("</svg>")
-    return "".join(parts)
+        points = " ".join(f"{x(i):.1f},{y(v[p]):.1f}" for i, v in enumerate(chances))
+        parts.append(f'<g class="player" data-player="{p}"><title>{escape(name)}</title>'
+                     f'<polyline class="edge" fill="none" stroke="{_INK}" stroke-width="3.5" '
+                     f'stroke-linejoin="round" points="{points}"/>'
+                     f'<polyline class="line" data-player="{p}" fill="none" stroke="{colour(p)}" '
+                     f'stroke-width="2" stroke-linejoin="round" points="{points}"/></g>')
+    for number, p, words in marks:
+        if 0 < number < len(chances):
+            parts.append(f'<circle class="mistake" cx="{x(number):.1f}" cy="{y(chances[number][p]):.1f}" '
+                         f'r="5" fill="none" stroke="#e07000" stroke-width="2">'
+                         f"<title>{escape(words)}</title></circle>")
+    # The legend: a piece of each line and the player's name, wrapped to the width.
+    parts.append('<g class="legend">')
+    left: float = GRAPH_LEFT
+    row = bottom + 50
+    for p, name in enumerate(names):
+        wide = 30 + _CHAR * len(name)
+        if left > GRAPH_LEFT and left + wide > GRAPH_WIDTH - GRAPH_RIGHT:
+            left, row = GRAPH_LEFT, row + 18
+        parts.append(f'<g class="key" data-player="{p}">'
+                     f'<line x1="{left:g}" y1="{row - 4}" x2="{left + 22:g}" y2="{row - 4}" '
+                     f'stroke="{_INK}" stroke-width="5.5"/>'
+                     f'<line class="swatch" x1="{left + 1:g}" y1="{row - 4}" x2="{left + 21:g}" '
+                     f'y2="{row - 4}" stroke="{colour(p)}" stroke-width="3.5"/>'
+                     f'<text x="{left + 28:g}" y="{row}" fill="#222222">{escape(name)}</text></g>')
+        left += wide + 14
+    parts.append("</g>")
+    height = row + 8
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="chances" '
+            f'viewBox="0 0 {GRAPH_WIDTH} {height}" width="100%" font-family="sans-serif" '
+            f'font-size="{_FONT}" role="img" aria-label="each player\'s win chance, turn by turn">'
+            f'{"".join(parts)}</svg>')

@@ -97,6 +97,9 @@ def test_the_player_who_plays_the_worst_moves_carries_the_error() -> None:
     assert all(m.player == 1 for m in headline.mistakes)
     swings = result.swings()
     assert 1 <= len(swings) <= 3 and all(s.startswith("action ") for s in swings)
+    said = result.swings(where=lambda n: f"move {n} of the record")  # as a reader counts
+    assert [s.removeprefix("move ") for s in said] == [
+        s.removeprefix("action ").replace(":", " of the record:", 1) for s in swings]
 
 
 def write_journal(directory: Path, game_id: str, seed: int) -> tuple[Path, int]:
@@ -152,5 +155,5 @@ def test_the_page_of_a_finished_game_shows_its_review(tmp_path: Path) -> None:
     assert page.status_code == 200
     html = page.text
     assert '<section class="review">' in html and 'class="chances"' in html
-    assert html.count("<polyline") == 2  # a line per player
+    assert html.count('<polyline class="line"') == 2  # a line per player (each on a dark edge)
     assert "Worst mistakes" in html and "Biggest swings" in html

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
-from web_journals import write_game
+from web_journals import write_finished, write_game
 
 from companion.app import record
-from companion.app.journal import encode
+from companion.app.journal import encode, load
 from companion.rules import PieceZone
+from companion.ui.games.boards import board_model
 from companion.web.app import create_app
 
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
@@ -289,3 +290,67 @@ def test_cretan_holdings_are_said_in_words(tmp_path: Path) -> None:
         parts = re.split(r", (?=a |the )| and (?=a |the )", text)
         assert all(re.fullmatch(item, p) for p in parts), text
     assert any(" diamond and the " in text for text in said)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_the_review_counts_turns_as_the_log_does_and_draws_each_player_in_their_colour(
+        tmp_path: Path) -> None:
+    """Issue 35: the win-chance graph was 600 px wide, its lines were not the players'
+    colours, it had no axes, and the review said "action 96" where the page numbers
+    turns. Here an undo leaves a turn in the log with no action in force, so counting
+    the actions in force by player would give other numbers than the log's."""
+    path = write_finished(tmp_path, "senet-sticks", seed=1, undo_after=11)
+    log = record.read(path)
+    assert any(all(s.taken_back or s.kind == "undo" for s in t.steps) for t in log.turns)
+    loaded = load(path, repair=False)
+    page = client(tmp_path).get(f"/game/{path.name}").text
+    review = html.unescape(page[page.index('<section class="review"'):])
+    assert not re.search(r"\baction \d", review)  # the page numbers turns, not actions
+
+    def in_log(turn: int, by: str, what: str) -> bool:
+        """Whether the log's turn ``turn`` is ``by``'s, with ``what`` among its actions in force."""
+        return any(t.number == turn and t.by == by and any(
+            s.text == what and not s.taken_back for s in t.steps) for t in log.turns)
+
+    rows = re.findall(r'<tr class="worst"><td>(\d+)</td><td>([^<]+)</td><td>([^<]+)</td>', review)
+    assert rows and all(in_log(int(n), by, played) for n, by, played in rows)
+    swings = re.findall(r"<li>turn (\d+): (\w+) (?:played (\S+(?: \[[^]]*\])?) and|had an? (?:un)?lucky "
+                        r"(.+?): [-+])", review)
+    assert swings and all(in_log(int(n), by, played or f"throw {thrown}")
+                          for n, by, played, thrown in swings)
+
+    def element(pattern: str) -> ET.Element:
+        found = re.search(pattern, page, re.S)
+        assert found is not None, pattern
+        return ET.fromstring(found.group(0))
+
+    svg = element(r'<svg [^>]*class="chances".*?</svg>')
+    assert svg.attrib["width"] == "100%" and len(svg.attrib["viewBox"].split()) == 4
+    sides = board_model(loaded.state).sides
+    lines = {int(p.attrib["data-player"]): p for p in svg.iter(f"{SVG}polyline")
+             if p.attrib.get("class") == "line"}
+    assert {p: line.attrib["stroke"] for p, line in lines.items()} == {
+        s.player: s.colour for s in sides}  # the board's colours
+    pieces = {int(g.attrib["data-player"]): circle.attrib["fill"]
+              for g in element(r"<svg xmlns=[^>]*board.*?</svg>").iter(f"{SVG}g")
+              if "piece" in g.attrib.get("class", "").split()
+              and (circle := g.find(f"{SVG}circle")) is not None}
+    assert pieces and all(lines[p].attrib["stroke"] == fill for p, fill in pieces.items())
+    keys = [(k.attrib["data-player"], "".join(k.itertext())) for k in svg.iter(f"{SVG}g")
+            if k.attrib.get("class") == "key"]
+    assert keys == [(str(s.player), s.name) for s in sides]  # the legend names each line
+
+    axes = {g.attrib["class"]: g for g in svg.iter(f"{SVG}g") if g.attrib.get("class", "").startswith("axis")}
+    assert [t.text for t in axes["axis y"].iter(f"{SVG}text")] == ["0%", "25%", "50%", "75%", "100%"]
+    ticks = [(float(t.attrib["x"]), int(t.text or "")) for t in axes["axis x"].iter(f"{SVG}text")
+             if t.attrib.get("class") == "tick"]
+    assert [t.text for t in axes["axis x"].iter(f"{SVG}text") if t.attrib.get("class") == "title"] == ["turn"]
+    # Each turn's label stands at the point its first action in force starts from.
+    xs = [float(xy.split(",")[0]) for xy in lines[0].attrib["points"].split()]
+    assert len(xs) == len(loaded.actions) + 1
+    in_force = [t.number for t in log.turns for s in t.steps if s.kind != "undo" and not s.taken_back]
+    assert len(ticks) >= 3 and ticks[0][1] == in_force[0]
+    for x, turn in ticks:
+        assert x == pytest.approx(xs[in_force.index(turn)], abs=0.1), turn
