@@ -103,6 +103,28 @@ def test_the_turn_order_skips_a_player_out_of_the_game() -> None:
     assert [str(e) for e in state.apply(state.parse_move("pass"))][-1] == "Player 1's turn"
 
 
+def test_a_player_taken_out_on_their_turn_leaves_the_others_landing_to_finish() -> None:
+    """'Even if a player is transported to another space when it's not their turn (this
+    happens with the unicorn sometimes), that player must take a card. In this case if
+    the two players are taking the same color card the player who's turn it is draws
+    first.' The player whose turn it is draws the Minotaur and leaves; the player the
+    unicorn moved still lands and draws, the position between (the turn still the
+    leaver's) is one a game reaches and its JSON is read back; then the turn passes."""
+    pieces = [{"square": "d9"}, {"square": "c5", "items": ["blue-mirror"]}, {"square": "k4"}]
+    state = position(OUT, 3, stage="move", distance=1, direction="north", pieces=pieces)
+    state.apply(state.parse_move("d9-d10"))  # yellow
+    draw(state, "yellow-unicorn")
+    state.apply(state.parse_move("swap Player 2"))  # Player 1 to the red c5, Player 2 to d10
+    assert draw(state, "red-minotaur")[1:] == ["Player 1 is killed and leaves the game"]
+    draw(state, "yellow-medusa")
+    assert state.turn == 0 and state.current_player == 1 and state.out[0]
+    assert [m.notation for m in state.legal_moves()] == ["avert mirror", "face-danger"]
+    again = OUT.state_from_dict(state.to_dict())
+    assert again.to_dict() == state.to_dict()
+    events = [str(e) for e in state.apply(state.parse_move("avert mirror"))]
+    assert events[-1] == "Player 2's turn" and state.turn == 1
+
+
 def test_the_magic_key_of_a_player_who_leaves_goes_back_to_the_palace() -> None:
     """'There is only one magic key': it is 'the Magic Key in the key chamber located in
     the great palace' until somebody hands in the diamonds for it. A keeper the Minotaur
@@ -185,6 +207,8 @@ def test_positions_with_a_player_out_survive_their_json_form_and_impossible_ones
         assert err.value.where == key and message in str(err.value)
 
     refused(OUT, "turn", "Player 2 is out of the game but holds the turn", pieces=pieces, turn=2)
+    refused(OUT, "turn", "Player 2 is out of the game but holds the turn", pieces=pieces, turn=2,
+            stage="move", distance=1, direction="north")
     refused(OUT, "pieces[1]", "out of the game yet holds",
             pieces=[{"square": "e9"}, {"square": "c5", "out": True, "diamonds": ["red"]}, {"square": "l12"}])
     refused(QUEST, "pieces[1].out", "unless the option minotaur is out", pieces=pieces)
@@ -203,7 +227,9 @@ def test_positions_with_a_player_out_survive_their_json_form_and_impossible_ones
 def test_random_games_with_players_out_end_and_the_out_never_act(players: int, seed: int) -> None:
     """Random games with ``minotaur=out``: the game ends (the last one left, an escape,
     or the round limit); a player once out stays out, holds nothing, never is the player
-    to act and never is the subject of an event again; every card stays in the game."""
+    to act and never is the subject of an event again; every card stays in the game; and
+    every position with a player out is read back from its JSON (the reader refuses
+    none a game reaches)."""
     rng = random.Random(seed)
     game = get_game("cretan-labyrinth", minotaur="out", round_limit=40)
     state = game.new_state(players)
@@ -236,6 +262,6 @@ def test_random_games_with_players_out_end_and_the_out_never_act(players: int, s
             moves = state.legal_moves()
             events = state.apply(moves[rng.randrange(len(moves))])
         assert all(e.player not in out for e in events)
-        if n % 97 == 0:
+        if out or n % 97 == 0:  # once someone is out, every position is read back
             assert game.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
     raise AssertionError("the game did not end")

@@ -270,7 +270,9 @@ def _validate_out(state: CretanLabyrinthState) -> None:
             raise PositionError(
                 where, f"{name(p)} is out of the game yet holds diamonds, tools, the key or turns to lose"
             )
-        if stage != STAGE_OVER and state.turn == p:
+        # Resolving the turn of a player taken out goes on for the others a card moved
+        # (the unicorn): their landing; otherwise the turn passes at once.
+        if stage in (STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE) and state.turn == p:
             raise PositionError("turn", f"{name(p)} is out of the game but holds the turn")
         for i, task in enumerate(state.queue):
             if p in task_players(task):
