@@ -428,8 +428,8 @@ class CretanLabyrinthState(State):
     it from out of turn: where a Rattle snake sends it back to), ``diamonds[p]`` the
     colours held, ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
     ``lost[p]`` turns still to lose, ``out[p]`` whether it has left the game (option
-    ``minotaur=out``: it then holds nothing and never acts again). ``decks`` the five decks (unseen and returned cards);
-    ``queue`` the landing tasks still to resolve.
+    ``minotaur=out``: it then holds nothing and never acts again). ``decks`` the five
+    decks (unseen and returned cards); ``queue`` the landing tasks still to resolve.
     """
 
     __slots__ = (
@@ -573,8 +573,8 @@ class CretanLabyrinthState(State):
     def position_key(self) -> tuple[object, ...]:
         """Stage, player to act, the start throws, distance and direction card, every
         piece (square, where it came from, diamonds, tools and weapons, key, turns to
-        lose, out of the game), the five decks, the pending tasks, the battle under way, the extra-turn
-        and battle-fought flags, the turns played (they count towards the round limit)
+        lose, out of the game), the five decks, the pending tasks, the battle under way,
+        the extra-turn and battle-fought flags, the turns played (they count towards the round limit)
         and the winners: the JSON form less ``reason`` (see :meth:`State.position_key`)."""
         battle = self.battle
         return (
@@ -605,8 +605,8 @@ class CretanLabyrinthState(State):
         for a sole winner), in three legs: collecting the four diamonds (up to 0.4),
         then walking to the palace (up to 0.5 on arrival); with the Magic Key, collecting
         four diamonds again (0.55 to 0.85), then walking home to the own gateway (up to
-        0.99; 0.0 once out of the game). A walk counts the squares to the goal (Manhattan, walls ignored) out of
-        the board's longest such distance. Each tool or weapon held adds 0.01 (up to
+        0.99; 0.0 once out of the game). A walk counts the squares to the goal
+        (Manhattan, walls ignored) out of the board's longest such distance. Each tool or weapon held adds 0.01 (up to
         0.04), each turn to lose takes 0.02 off."""
         winners = self.winners
         if winners is not None and winners == (player,):
