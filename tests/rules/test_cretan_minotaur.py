@@ -157,6 +157,16 @@ def test_a_two_player_game_ends_at_once_when_one_is_out() -> None:
     assert state.outcome is not None and state.outcome.winners == (1,)
     state, _ = met(QUEST, [{"square": "e9"}, {"square": "a1"}])
     assert state.outcome is None and state.turn == 1
+    # Out of turn: Player 1 changes places with Player 2 (the unicorn), who lands on the
+    # blue c8 and draws the Minotaur there; Player 1, whose turn it is, wins at once.
+    state = position(OUT, 2, stage="move", distance=1, direction="south", pieces=[{"square": "c9"}, {"square": "e9"}])
+    state.apply(state.parse_move("c9-c8"))  # blue
+    draw(state, "blue-unicorn")
+    state.apply(state.parse_move("swap Player 2"))  # Player 1 to the blank e9: no card
+    assert draw(state, "blue-minotaur")[1:] == [
+        "Player 2 is killed and leaves the game", "Player 1 is the last one left in the labyrinth and wins!",
+    ]
+    assert state.outcome is not None and state.outcome.winners == (0,)
 
 
 def test_nobody_changes_places_with_a_player_out_of_the_game() -> None:
