@@ -149,17 +149,17 @@ def test_the_panel_font_draws_every_letter_of_the_german_catalogue() -> None:
     assert all(font.glyph(ch).tobytes() != question.tobytes() for ch in "äöüÄÖÜß")
 
 
-def rules_words(game_id: str, players: int, seed: int) -> Iterator[str]:
+def rules_words(game_id: str, players: int, seed: int, **options: object) -> Iterator[str]:
     """Every text of the rules a whole random game of ``game_id`` shows: its title, its
     players' names, each event, the implement due and the words of its faces entered by
     hand, each legal move's notation, the reason of the end; the options' help and
-    values."""
+    values. ``options``: the game's options (default: none)."""
     cls = game_class(game_id)
     yield cls.title
     for option in cls.options:
         yield option.help
         yield from (str(c) for c in option.choices if not str(c).isdigit())
-    game = get_game(game_id)
+    game = get_game(game_id, **options)
     rnd = random.Random(seed)
     state = game.new_state(players)
     yield from (game.player_name(p, players) for p in range(players))
@@ -189,6 +189,18 @@ def test_every_word_of_the_rules_is_said_in_german(game_id: str) -> None:
                 missing = unsaid(text)
                 if missing:
                     left[text] = missing
+    assert not left, f"said in English in a German game: {dict(list(left.items())[:10])}"
+
+
+def test_the_minotaurs_out_reading_is_said_in_german() -> None:
+    """The Cretan Labyrinth's option ``minotaur=out`` (D30) says sentences no default
+    game does: a player leaving, the last one left winning, the key going back."""
+    set_language("de")
+    texts = [text for players in (2, 3) for seed in range(3)
+             for text in rules_words("cretan-labyrinth", players, seed, minotaur="out")]
+    assert "Player 1 is killed and leaves the game" in texts or "Player 2 is killed and leaves the game" in texts
+    texts += ["The Magic Key goes back to the palace", "Player 3 is the last one left in the labyrinth and wins!"]
+    left = {text: unsaid(text) for text in texts if unsaid(text)}
     assert not left, f"said in English in a German game: {dict(list(left.items())[:10])}"
 
 

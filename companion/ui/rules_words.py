@@ -108,6 +108,9 @@ TEMPLATES: tuple[str, ...] = (
     N_("{player} goes from {src} to {dst}"),
     N_("{player} hands in four diamonds and takes the Magic Key"),
     N_("{player} is killed: back to the gateway, diamonds lost"),
+    N_("{player} is killed and leaves the game"),
+    N_("{player} is the last one left in the labyrinth and wins!"),
+    N_("The Magic Key goes back to the palace"),
     N_("{player} keeps the {item}"),
     N_("{player} keeps the diamonds"),
     N_("{player} lands on {other} and takes the Magic Key"),
@@ -180,6 +183,7 @@ WORDS: tuple[str, ...] = (
     N_("all five pieces borne off"), N_("all five plinths in the opponent's Home Row"),
     N_("all four pieces borne off"),
     N_("back at the own gateway with four diamonds and the Magic Key"),
+    N_("the last player left in the labyrinth"),
     N_("first plinth in the opponent's Home Row (quick mode)"),
     # The options' help (Option.help), shown on an option's page.
     N_("Magic Keys in the palace: 1 (the rules) or 4 (the footnote: no battles)"),
@@ -196,6 +200,8 @@ WORDS: tuple[str, ...] = (
        "value of a combination may)"),
     N_("add the extra solid casting stick (a faster game)"),
     N_("dice thrown for the distance of a move"),
+    N_("a player the Minotaur meets without defense: back to the gateway, diamonds lost "
+       "(quest) or out of the game (out)"),
     N_("end the game after this many rounds (0: no limit); the leaders share the win"),
     N_("extra throw for moving a piece onto square 26 ('onto') or off it ('from')"),
     N_("field 52: lose two turns there, then the tunnel to 7; or the tunnel first"),
@@ -208,7 +214,7 @@ WORDS: tuple[str, ...] = (
     N_("which 'Will Defeat' column of the weapon table holds for the attacker's item"),
     # The options' values where they are words.
     N_("attack-defend"), N_("defend-attack"), N_("free"), N_("from"), N_("normal"),
-    N_("onto"), N_("quick"), N_("stop"), N_("trap"), N_("trap-then-tunnel"), N_("tunnel"),
+    N_("onto"), N_("out"), N_("quest"), N_("quick"), N_("stop"), N_("trap"), N_("trap-then-tunnel"), N_("tunnel"),
     N_("tunnel-then-trap"),
 )
 """The rules' fixed words the screens show: a catalogue entry each (:func:`say`)."""

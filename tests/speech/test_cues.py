@@ -192,6 +192,31 @@ def test_senet_squares_and_houses_are_said_by_name() -> None:
         "White's piece drowns in the House of Water and goes back to its plinth")
 
 
+def test_the_minotaurs_out_reading_is_said_in_the_voices_own_words(caplog: pytest.LogCaptureFixture) -> None:
+    """The Cretan Labyrinth's option ``minotaur=out`` (D30): a player leaving the game, the
+    Magic Key going back to the palace and the last one left winning are each read by
+    the voice, in words, not in the rules' sentences."""
+    from companion.rules.core import EV_WON
+    from companion.rules.cretan_labyrinth import EV_KEY, EV_OUT
+    from companion.speech.cues import Said
+
+    state = get_game("cretan-labyrinth", minotaur="out").new_state(3)
+    voice = voice_for("cretan-labyrinth")
+    said = Said(state, None, state)
+    with caplog.at_level(logging.WARNING):
+        texts = [voice.event(said, Event(kind, p, text)) for kind, p, text in (
+            (EV_OUT, 0, "Player 1 is killed and leaves the game"),
+            (EV_KEY, 0, "The Magic Key goes back to the palace"),
+            (EV_WON, 2, "Player 3 is the last one left in the labyrinth and wins!"),
+        )]
+    assert texts == ["Player 1 is killed and leaves the game", "The Magic Key goes back to the palace",
+                     "Player 3 is the last one left in the labyrinth and wins!"]
+    set_language("de")
+    german = [voice.event(said, Event(EV_OUT, 0, "Player 1 is killed and leaves the game"))]
+    assert german == ["Spieler 1 ist tot und scheidet aus dem Spiel aus"]
+    assert "rules' words" not in caplog.text
+
+
 def test_a_sentence_the_voice_cannot_read_is_said_in_the_rules_words(
         caplog: pytest.LogCaptureFixture) -> None:
     """A rules sentence no reading matches (a new wording) is still said, and logged."""

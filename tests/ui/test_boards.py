@@ -133,6 +133,10 @@ def pictures() -> dict[str, Picture]:
     def cretan() -> State:
         return after("cretan-labyrinth", 4, 1, 120)
 
+    def cretan_out() -> State:
+        # Option minotaur=out (D30): a 3-player game after the Minotaur took a player out.
+        return until("cretan-labyrinth", 3, 2, lambda s: any(getattr(s, "out", ())), minotaur="out")
+
     return {
         "senet-tait-start": lambda: draw_board(board_model(get_game("senet-tait").new_state())),
         "senet-tait-mid": lambda: draw_board(board_model(tait())),
@@ -161,6 +165,8 @@ def pictures() -> dict[str, Picture]:
         "cretan-labyrinth-move-blink": lambda: draw_board(board_model(s := cretan(), highlight=first_move(s)), blink=True),
         "cretan-labyrinth-mid-128x32": lambda: draw_board(board_model(cretan()), SMALL),
         "cretan-labyrinth-inventories": lambda: draw_inventories(board_model(cretan())),
+        "cretan-labyrinth-out": lambda: draw_board(board_model(cretan_out())),
+        "cretan-labyrinth-out-inventories": lambda: draw_inventories(board_model(cretan_out())),
         # the board pages of a 128x64 panel, as the box shows them (issue 23's gap)
         "senet-tait-page": lambda: draw_board(board_model(tait()), PAGE),
         "senet-tait-page-enter": lambda: draw_board(board_model(

@@ -40,6 +40,7 @@ from companion.rules.cretan_labyrinth.tasks import (
     Task,
     Win,
     task_kinds,
+    task_players,
 )
 from companion.rules.throws import Deck
 
@@ -120,6 +121,10 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
         if not 0 <= lost <= 100:
             raise PositionError(f"{where}.lost_turns", f"expected 0 to 100, got {lost}")
         state.lost[p] = lost
+        out = _opt(entry, "out", bool, False, where)
+        if out and not game.minotaur_out:
+            raise PositionError(f"{where}.out", "nobody leaves the game unless the option minotaur is out")
+        state.out[p] = out
     if game.single_key and sum(state.keys) > 1:
         raise PositionError("pieces", "there is only one Magic Key but more than one player holds it")
     raw_decks = _opt(data, "decks", dict, {})
@@ -212,7 +217,9 @@ def validate(state: CretanLabyrinthState) -> None:
         for whom no key is left; a player at their own gateway with four diamonds and
         the Magic Key while play goes on; a finished game naming other winners than the
         rules would; the player on turn still having turns to lose; the start stage with
-        a piece away from its gateway or holding anything.
+        a piece away from its gateway or holding anything; a player out of the game
+        (option ``minotaur=out``) who holds anything, holds the turn, has a task pending,
+        or is one of fewer than two players left while play goes on.
     """
     game = state.game
     decks = game.decks
@@ -245,7 +252,35 @@ def validate(state: CretanLabyrinthState) -> None:
             raise PositionError("pending[0]", f"card {first.card!r} needs no decision; resolve it before saving")
     if stage == STAGE_DIRECTION and not (state.decks[DIRECTION_DECK].unseen or state.decks[DIRECTION_DECK].returned):
         raise PositionError("decks.direction", "the direction deck is empty but a card is due")
+    _validate_out(state)
     _validate_quest(state)
+
+
+def _validate_out(state: CretanLabyrinthState) -> None:
+    """The checks of :func:`validate` about players out of the game (D30)."""
+    stage = state.stage
+    name = state.name
+    for p in range(state.players):
+        if not state.out[p]:
+            continue
+        where = f"pieces[{p}]"
+        if stage == STAGE_START:
+            raise PositionError(f"{where}.out", f"{name(p)} is out of the game before the first turn")
+        if state.diamonds[p] or state.items[p] or state.keys[p] or state.lost[p]:
+            raise PositionError(
+                where, f"{name(p)} is out of the game yet holds diamonds, tools, the key or turns to lose"
+            )
+        # Resolving the turn of a player taken out goes on for the others a card moved
+        # (the unicorn): their landing; otherwise the turn passes at once.
+        if stage in (STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE) and state.turn == p:
+            raise PositionError("turn", f"{name(p)} is out of the game but holds the turn")
+        for i, task in enumerate(state.queue):
+            if p in task_players(task):
+                raise PositionError(f"pending[{i}]", f"a {task.kind!r} task for {name(p)}, who is out of the game")
+    if stage not in (STAGE_START, STAGE_OVER) and len(state.in_game()) < 2:
+        raise PositionError(
+            "pieces", f"only {name(state.in_game()[0])} is left in the game: that wins, yet play goes on"
+        )
 
 
 def _validate_quest(state: CretanLabyrinthState) -> None:
@@ -300,17 +335,21 @@ def _validate_quest(state: CretanLabyrinthState) -> None:
     else:
         assert state.winners is not None
         limit = game.round_limit
+        left = state.in_game()
         if home:
             right: tuple[int, ...] = (home[0],) if len(home) == 1 else ()
             why = "the player home with four diamonds and the Magic Key"
+        elif len(left) == 1:
+            right = (left[0],)
+            why = "the last player left in the game"
         elif limit and state.turns >= limit * players:
-            score = [(state.keys[q], len(state.diamonds[q])) for q in range(players)]
-            right = tuple(q for q in range(players) if score[q] == max(score))
+            score = {q: (state.keys[q], len(state.diamonds[q])) for q in left}
+            right = tuple(q for q in left if score[q] == max(score.values()))
             why = "the leaders at the round limit"
         else:
             raise PositionError(
                 "winners", "the game is over but nobody is home with four diamonds and the "
-                "Magic Key and the round limit is not reached"
+                "Magic Key, more than one player is left and the round limit is not reached"
             )
         if tuple(sorted(state.winners)) != right:
             names = ", ".join(name(q) for q in right) or "nobody"

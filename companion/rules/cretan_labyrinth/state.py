@@ -68,6 +68,7 @@ from companion.rules.cretan_labyrinth.tasks import (
     Land,
     Task,
     Win,
+    task_players,
 )
 from companion.rules.errors import BoardDataError
 from companion.rules.throws import Deck, Dice, Implement, Throw
@@ -85,6 +86,8 @@ EV_BATTLE: Final = "battle"
 EV_LOST_TURNS: Final = "lost-turns"
 EV_SENT: Final = "sent"
 EV_ROUND_LIMIT: Final = "round-limit"
+EV_OUT: Final = "out"
+"""A player leaves the game (option ``minotaur=out``, D30)."""
 
 # Stages of a turn (the JSON "stage").
 STAGE_START = "start"
@@ -178,7 +181,10 @@ class CretanLabyrinthRules(Game):
       Magic Key who starts a move within two spaces of another player must stop at the
       first step and battle (docs/rules/cretan-labyrinth.md D29);
     * ``round-limit``: the number of rounds after which the game ends, the leaders
-      (key first, then diamonds) sharing the win; 300 by default, 0 for no limit.
+      (key first, then diamonds) sharing the win; 300 by default, 0 for no limit;
+    * ``minotaur``: ``quest`` (default) or ``out``: a player the Minotaur (a ``killed``
+      card) meets without defense ends the quest (back to the own gateway, diamonds
+      lost) or leaves the game, the last player left winning (D30).
 
     :raises OptionError: for a bad option value.
     :raises BoardDataError: when a board or deck file is wrong (file, line, reason).
@@ -220,6 +226,13 @@ class CretanLabyrinthRules(Game):
             DEFAULT_ROUND_LIMIT,
             "end the game after this many rounds (0: no limit); the leaders share the win",
         ),
+        Option(
+            "minotaur",
+            "quest",
+            "a player the Minotaur meets without defense: back to the gateway, diamonds lost "
+            "(quest) or out of the game (out)",
+            ("quest", "out"),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
@@ -242,6 +255,8 @@ class CretanLabyrinthRules(Game):
         self.single_key: bool = self.option("magic-keys") == 1
         self.columns: str = str(self.option("weapon-columns"))
         self.stop_near_start: bool = self.option("keeper-near-start") == "stop"
+        self.minotaur_out: bool = self.option("minotaur") == "out"
+        """D30's other reading: a ``killed`` card takes the player out of the game."""
         # Tables of the board, for speed (a move's stops walk the board at every step),
         # shared with every game of this process on an equal board (see tables.py).
         tables = self.tables = board_tables(self.board)
@@ -412,8 +427,9 @@ class CretanLabyrinthState(State):
     stands on, ``origin[p]`` where its last move began (or the square the unicorn took
     it from out of turn: where a Rattle snake sends it back to), ``diamonds[p]`` the
     colours held, ``items[p]`` the tool/weapon cards kept, ``keys[p]`` whether it holds a Magic Key,
-    ``lost[p]`` turns still to lose. ``decks`` the five decks (unseen and returned cards);
-    ``queue`` the landing tasks still to resolve.
+    ``lost[p]`` turns still to lose, ``out[p]`` whether it has left the game (option
+    ``minotaur=out``: it then holds nothing and never acts again). ``decks`` the five
+    decks (unseen and returned cards); ``queue`` the landing tasks still to resolve.
     """
 
     __slots__ = (
@@ -429,6 +445,7 @@ class CretanLabyrinthState(State):
         "keys",
         "lost",
         "origin",
+        "out",
         "pos",
         "queue",
         "reason",
@@ -452,6 +469,7 @@ class CretanLabyrinthState(State):
         self.items: list[list[str]] = [[] for _ in range(players)]
         self.keys: list[bool] = [False] * players
         self.lost: list[int] = [0] * players
+        self.out: list[bool] = [False] * players
         self.decks: dict[str, Deck] = {
             name: Deck(name, cards) for name, cards in game.decks.contents.items()
         }
@@ -481,6 +499,7 @@ class CretanLabyrinthState(State):
         other.items = [i[:] for i in self.items]
         other.keys = self.keys[:]
         other.lost = self.lost[:]
+        other.out = self.out[:]
         other.decks = dict(self.decks)
         other.stage = self.stage
         other.turn = self.turn
@@ -554,8 +573,8 @@ class CretanLabyrinthState(State):
     def position_key(self) -> tuple[object, ...]:
         """Stage, player to act, the start throws, distance and direction card, every
         piece (square, where it came from, diamonds, tools and weapons, key, turns to
-        lose), the five decks, the pending tasks, the battle under way, the extra-turn
-        and battle-fought flags, the turns played (they count towards the round limit)
+        lose, out of the game), the five decks, the pending tasks, the battle under way,
+        the extra-turn and battle-fought flags, the turns played (they count towards the round limit)
         and the winners: the JSON form less ``reason`` (see :meth:`State.position_key`)."""
         battle = self.battle
         return (
@@ -571,6 +590,7 @@ class CretanLabyrinthState(State):
             tuple(tuple(i) for i in self.items),
             tuple(self.keys),
             tuple(self.lost),
+            tuple(self.out),
             tuple(self.decks.values()),
             tuple(self.queue),
             battle,
@@ -585,12 +605,14 @@ class CretanLabyrinthState(State):
         for a sole winner), in three legs: collecting the four diamonds (up to 0.4),
         then walking to the palace (up to 0.5 on arrival); with the Magic Key, collecting
         four diamonds again (0.55 to 0.85), then walking home to the own gateway (up to
-        0.99). A walk counts the squares to the goal (Manhattan, walls ignored) out of
-        the board's longest such distance. Each tool or weapon held adds 0.01 (up to
+        0.99; 0.0 once out of the game). A walk counts the squares to the goal
+        (Manhattan, walls ignored) out of the board's longest such distance. Each tool or weapon held adds 0.01 (up to
         0.04), each turn to lose takes 0.02 off."""
         winners = self.winners
         if winners is not None and winners == (player,):
             return 1.0
+        if self.out[player]:
+            return 0.0
         game = self.game
         wanted = len(game.decks.colours)
         held = len(self.diamonds[player])
@@ -668,7 +690,19 @@ class CretanLabyrinthState(State):
         return Outcome(self.winners, self.reason)
 
     def pieces(self) -> list[PieceAt]:
-        return [PieceAt(p, PieceZone.BOARD, self.square(p)) for p in range(self.players)]
+        """Every player's piece on its square; a player out of the game has left the
+        board (zone ``OFF``, no square)."""
+        out = self.out
+        return [
+            PieceAt(p, PieceZone.OFF) if out[p] else PieceAt(p, PieceZone.BOARD, self.square(p))
+            for p in range(self.players)
+        ]
+
+    def in_game(self) -> list[int]:
+        """The players still in the game (all but those the Minotaur took out, option
+        ``minotaur=out``), clockwise from Player 1."""
+        out = self.out
+        return [p for p in range(self.players) if not out[p]]
 
     def may_share(self, square: Square) -> bool:
         """Any number of pieces may stand on one square (the seed forbids nothing)."""
@@ -844,11 +878,14 @@ class CretanLabyrinthState(State):
             # keeper at most as many spaces nearer as the node stepped onto is wide.)
             walked = found[3]
             near_to = g.tables.near
+            out = self.out
             for q in range(self.players):
-                if q != p and not near_to[pos[q]].isdisjoint(walked):
+                if q != p and not out[q] and not near_to[pos[q]].isdisjoint(walked):
                     reach = g.reach_table[pos[p]]
                     near = self.distance * g.widest + 2
-                    met = tuple(q for q in range(self.players) if q != p and reach[pos[q]] <= near)
+                    met = tuple(
+                        q for q in range(self.players) if q != p and not out[q] and reach[pos[q]] <= near
+                    )
                     if q not in met:
                         continue  # (out of reach: never so)
                     memo: tuple[Hashable, ...] = (
@@ -904,11 +941,13 @@ class CretanLabyrinthState(State):
         reach = game.reach_table
         near = distance * game.widest + 2
         start_reach = reach[start]
-        # Clockwise from the keeper: the first of them to come within range is the attacker.
+        # Clockwise from the keeper: the first of them to come within range is the attacker
+        # (a player out of the game is nobody to meet).
+        out = self.out
         others = [
             (q, reach[pos[q]])
             for q in ((p + i) % self.players for i in range(1, self.players))
-            if start_reach[pos[q]] <= near
+            if start_reach[pos[q]] <= near and not out[q]
         ]
         stop_near_start = game.stop_near_start
         traces = self.game._traces[self.players][p][start]
@@ -964,7 +1003,7 @@ class CretanLabyrinthState(State):
             [
                 (q, reach[self.pos[q]])
                 for q in ((p + i) % self.players for i in range(1, self.players))
-                if start_reach[self.pos[q]] <= near
+                if start_reach[self.pos[q]] <= near and not self.out[q]
             ]
             if keeper == p else []
         )
@@ -1042,10 +1081,13 @@ class CretanLabyrinthState(State):
         return result
 
     def _swap_targets(self, p: int) -> list[int]:
+        """Whom the unicorn lets player ``p`` change places with: nobody on a gateway
+        (D11), nobody out of the game (D30)."""
         gate_seat = self.game.gate_seat_of
         if gate_seat[self.pos[p]] >= 0:
             return []
-        return [q for q in range(self.players) if q != p and gate_seat[self.pos[q]] < 0]
+        out = self.out
+        return [q for q in range(self.players) if q != p and gate_seat[self.pos[q]] < 0 and not out[q]]
 
     # --- throws ---------------------------------------------------------------------
 
@@ -1469,6 +1511,8 @@ class CretanLabyrinthState(State):
             self._send(p, self._goal_walk(p, card.spaces, effect == "toward-goal"), events)
         elif effect == "nearest-gateway":
             self._send(p, self.nearest_gateway(p), events)
+        elif effect == "killed" and game.minotaur_out:
+            self._leave(p, events)
         elif effect == "killed":
             self.diamonds[p].clear()
             events.append(self._told(
@@ -1527,6 +1571,41 @@ class CretanLabyrinthState(State):
                 kept[EV_SENT, p, src, dst] = said
         events.append(said)
         self.queue.insert(0, LANDS[p])
+
+    def _leave(self, p: int, events: list[Event]) -> None:
+        """Option ``minotaur=out`` (D30): 'If you meet him without defense, you can kiss
+        your life good-by.' Player ``p`` leaves the game and the board: the diamonds are
+        lost, the tools and weapons go back to the bottom of their decks (in the order
+        held), a Magic Key held goes back to the palace, turns still to lose are void,
+        and nothing left of their turn or landing is done. The last player left wins."""
+        self.diamonds[p].clear()
+        for card in self.items[p]:
+            self._return(card)
+        self.items[p] = []
+        had_key = self.keys[p]
+        self.keys[p] = False
+        self.lost[p] = 0
+        self.out[p] = True
+        if p == self.turn:
+            self.extra = False
+        # In place: _run walks this very list.
+        self.queue[:] = [t for t in self.queue if type(t) is EndTurn or p not in task_players(t)]
+        events.append(self._told(
+            (EV_OUT, p), lambda: Event(EV_OUT, p, f"{self.name(p)} is killed and leaves the game")
+        ))
+        if had_key:
+            events.append(self._told(
+                (EV_KEY, "back", p), lambda: Event(EV_KEY, p, "The Magic Key goes back to the palace")
+            ))
+        left = self.in_game()
+        if len(left) == 1:
+            last = left[0]
+            self.winners = (last,)
+            self.reason = "the last player left in the labyrinth"
+            self.stage = STAGE_OVER
+            self.queue = []
+            self.battle = None
+            events.append(Event(EV_WON, last, f"{self.name(last)} is the last one left in the labyrinth and wins!"))
 
     def goal(self, p: int) -> int:
         """'Your first goal is to reach the temple' -- then 'your original gateway'."""
@@ -1587,9 +1666,9 @@ class CretanLabyrinthState(State):
         game = self.game
         limit = game.round_limit
         if limit and self.turns >= limit * self.players:
-            score = [(self.keys[q], len(self.diamonds[q])) for q in range(self.players)]
-            best = max(score)
-            self.winners = tuple(q for q in range(self.players) if score[q] == best)
+            score = {q: (self.keys[q], len(self.diamonds[q])) for q in self.in_game()}
+            best = max(score.values())
+            self.winners = tuple(q for q in score if score[q] == best)
             self.reason = f"the round limit ({limit}) is reached; the leaders share the win"
             self.stage = STAGE_OVER
             names = ", ".join(self.name(q) for q in self.winners)
@@ -1605,10 +1684,14 @@ class CretanLabyrinthState(State):
                     (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
                 ))
                 return
+        # The next player clockwise, skipping those out of the game (at least two are in
+        # while play goes on, so this ends) and taking a lost turn from each who has one.
+        out = self.out
         q = (p + 1) % self.players
-        while lost[q]:
-            lost[q] -= 1
-            events.append(self._skipped(q))
+        while out[q] or lost[q]:
+            if not out[q]:
+                lost[q] -= 1
+                events.append(self._skipped(q))
             q = (q + 1) % self.players
         self.turn = q
         said = game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
@@ -1635,6 +1718,7 @@ class CretanLabyrinthState(State):
                     "items": self.items[p][:],
                     "key": self.keys[p],
                     "lost_turns": self.lost[p],
+                    "out": self.out[p],
                 }
                 for p in range(self.players)
             ],

@@ -177,6 +177,17 @@ class Battle:
         }
 
 
+def task_players(task: Task) -> tuple[int, ...]:
+    """The players a pending task is about (a battle and its offer: both sides)."""
+    if type(task) is EndTurn:
+        return ()
+    if type(task) is Fight:
+        return (task.attacker, task.defender)
+    if type(task) is BattleOffer:
+        return (task.player, task.keeper)
+    return (task.player,)  # type: ignore[union-attr]
+
+
 def task_kinds() -> Mapping[str, type[Task]]:
     """The task classes by their JSON name."""
     return {t.kind: t for t in TASK_TYPES}
@@ -201,4 +212,5 @@ __all__ = [
     "Task",
     "Win",
     "task_kinds",
+    "task_players",
 ]

@@ -132,11 +132,20 @@ class CretanLabyrinthVoice(Voice):
             (P + r" keeps the diamonds", N_("{player} keeps the diamonds")),
             (P + r" lands on " + Q + r" and takes the Magic Key", N_("{player} lands on {other} and takes the Magic Key")),
             (P + r" defeats " + Q + r" and takes the Magic Key", N_("{player} defeats {other} and takes the Magic Key")),
+            (r"The Magic Key goes back to the palace", N_("The Magic Key goes back to the palace")),
         )
 
     def on_won(self, said: Said, event: Event) -> str | None:
         return self.read(said, event, (
             P + r" escapes the labyrinth and wins!", N_("{player} escapes the labyrinth and wins!"),
+        ), (
+            P + r" is the last one left in the labyrinth and wins!",
+            N_("{player} is the last one left in the labyrinth and wins!"),
+        ))
+
+    def on_out(self, said: Said, event: Event) -> str | None:
+        return self.read(said, event, (
+            P + r" is killed and leaves the game", N_("{player} is killed and leaves the game"),
         ))
 
     def on_averted(self, said: Said, event: Event) -> str | None:

@@ -42,6 +42,7 @@ class CretanLabyrinthPresenter(Presenter):
         "magic-keys": N_("Magic Keys"),
         "weapon-columns": N_("Weapon table"),
         "keeper-near-start": N_("Keeper near"),
+        "minotaur": N_("Minotaur"),
         "round-limit": N_("Round limit"),
     }
 
@@ -100,13 +101,19 @@ class CretanLabyrinthPresenter(Presenter):
     def status_lines(self, state: State) -> list[str]:
         """Every player's inventory (the pause menu's "Game status"): ``Player 2 at
         g5``, then ``- diamonds: red blue``, ``- Magic Key``, ``- tools: bow rope`` and
-        ``- loses 2 turns`` where they apply (long lists go on in the next line). In the
+        ``- loses 2 turns`` where they apply (long lists go on in the next line); a
+        player the Minotaur took out (option ``minotaur=out``) ``Player 2 is out``
+        and nothing more. In the
         one-key game, while nobody holds the key, a last line says it is in the
         palace."""
         st = _cretan(state)
         w = self.width
         lines: list[str] = []
         for p in range(st.players):
+            if st.out[p]:
+                lines.append(wording(w, _("{player} is out").format(player=say(st.name(p))),
+                                     _("{player}: out").format(player=short_name(p))))
+                continue
             square = say(str(st.square(p)))
             lines.append(wording(w, _("{player} at {square}").format(player=say(st.name(p)), square=square),
                                  _("{player} at {square}").format(player=short_name(p), square=square)))

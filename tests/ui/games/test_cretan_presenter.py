@@ -115,3 +115,20 @@ def test_battle_questions_name_the_other_fighter() -> None:
     assert state.current_player == 0 and SHOWN.prompt(state) == "You attack P2! Show:"
     state.apply(state.parse_move("show sword"))
     assert state.current_player == 1 and SHOWN.prompt(state) == "P1 attacks you! Show:"
+
+
+def test_status_says_a_player_out_of_the_game_is_out_and_nothing_more() -> None:
+    """Option ``minotaur=out`` (D30): a player the Minotaur took out holds nothing and has
+    no square; the status says so in one line, in English and in German."""
+    from companion.i18n import set_language
+
+    state = _new(3, minotaur="out")
+    state.out[1] = True
+    lines = SHOWN.status_lines(state)
+    assert "Player 2 is out" in lines and not any(line.startswith("Player 2 at") for line in lines)
+    assert lines[lines.index("Player 2 is out") + 1] == f"Player 3 at {state.square(2)}"
+    set_language("de")
+    try:
+        assert "Spieler 2 ist raus" in SHOWN.status_lines(state)
+    finally:
+        set_language("en")

@@ -275,17 +275,28 @@ def _cell(image: Image.Image, board: Board, cell: Cell, pieces: list[Piece],
         tiny(image, x0 + 2, y0 + 1, mark.colour[0].upper())
 
 
+def _where(pieces: list[Piece] | tuple[Piece, ...], player: int) -> str:
+    """The square of ``player``'s piece, ``out`` when it has left the board (option
+    ``minotaur=out``, D30), ``""`` when it is not among ``pieces``."""
+    for piece in pieces:
+        if piece.player == player:
+            if piece.square is not None:
+                return str(piece.square)
+            if piece.zone is PieceZone.OFF:
+                return "out"
+    return ""
+
+
 def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, size: tuple[int, int]) -> None:
-    """Every player's token and square, the player to act pointed at; below (on a
-    64-pixel panel) who holds the Magic Key."""
+    """Every player's token and square (``out`` for a player out of the game), the
+    player to act pointed at; below (on a 64-pixel panel) who holds the Magic Key."""
     width, height = size
     y = 0
     for side in board.sides:
         if board.to_act == side.player:
             blit(image, left, y + 1, MARKER)
         token(image, left + 4, y, side.letter, w=7, h=7)
-        square = next((p.square for p in pieces if p.player == side.player and p.square is not None), "")
-        draw_text(image, (left + 13, y), str(square)[: (width - left - 13 + 1) // 6])
+        draw_text(image, (left + 13, y), _where(pieces, side.player)[: (width - left - 13 + 1) // 6])
         y += PITCH
     if y + 2 + 7 <= height:
         holders = [s.letter for s in board.sides if s.key]
@@ -341,7 +352,8 @@ def inventory_pages(board: Board, size: tuple[int, int]) -> int:
 
 def draw_inventories(board: Board, size: tuple[int, int], page: int,
                      canvas: Image.Image | None = None) -> Image.Image:
-    """Per player: their token and square, the diamonds (found: lit; still to find:
+    """Per player: their token and square (``out`` and nothing more for a player out of
+    the game), the diamonds (found: lit; still to find:
     dotted, each with its colour's initial), a key when they hold a Magic Key, then
     their tools and weapons and the turns they still lose. A player's block is not split
     between pages unless it is longer than a page.
@@ -360,8 +372,10 @@ def draw_inventories(board: Board, size: tuple[int, int], page: int,
         if board.to_act == side.player:
             blit(image, 0, y + 1, MARKER)
         token(image, 4, y, side.letter, w=7, h=7)
-        square = next((p.square for p in board.pieces if p.player == side.player and p.square is not None), "")
-        draw_text(image, (13, y), str(square)[:6])
+        where = _where(board.pieces, side.player)
+        draw_text(image, (13, y), where[:6])
+        if where == "out":
+            continue  # nothing left to collect, nothing held
         x = 13 + 6 * 6 + 2
         for colour in side.diamond_colours:
             if x + 7 > size[0]:
