@@ -46,9 +46,11 @@ Nothing here fails a build; the figures are for the issue's closing note.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -63,7 +65,7 @@ from companion.ai.learned import chances as learned_chances
 from companion.ai.match import match, wilson
 from companion.ai.player import DEFAULT_LEVEL, Player, choose, get_level
 from companion.ai.search import Values, search
-from companion.rules import Move, Phase, State, game_class, game_ids, get_game
+from companion.rules import Move, Phase, State, game_class, game_ids, get_game, play_out
 
 TARGET_VERSUS = 0.60
 """Win rate of ``strong`` against the baseline (its interval's low end above 50%)."""
@@ -176,17 +178,37 @@ class VersusResult:
     seconds: float
 
 
+def play_from(
+    state: State, seats: list[Callable[[State, random.Random], Move]], rng: random.Random
+) -> tuple[int, ...]:
+    """The rest of a game from ``state``, as :func:`companion.ai.match.play_game`
+    plays a whole one (throws drawn from ``rng``); the winning seats."""
+    randrange = rng.randrange
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(randrange))
+        else:
+            state.apply(seats[state.current_player](state, rng))
+    outcome = state.outcome
+    assert outcome is not None
+    return outcome.winners
+
+
 def play_versus(
     game_id: str, pairs: int, seed: int, first: int, search_eval: str = "shipped",
-    opponent: str = "baseline",
+    opponent: str = "baseline", log: bool = False, late: float = 0.0,
 ) -> VersusResult:
     """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
     expectimax) in pairs ``first .. first + pairs - 1`` of two-player games: in pair
     ``i`` strong sits in seat 0, then in seat 1, and both games draw their throws from
     ``random.Random(f"heldout-baseline:{seed}:{i}")`` (a fresh one each: the same
-    throws as long as the games go alike; no player draws from it)."""
-    from companion.ai.match import play_game
-
+    throws as long as the games go alike; no player draws from it). ``log``: a JSON
+    line per pair on stderr (strong's wins, the baseline's nodes and CPU seconds).
+    ``late`` (``--quick`` only: short games): both games of a pair start where a random
+    game (seeded ``heldout-baseline:SEED:PAIR:opening``) was after that share of its
+    actions."""
     start = time.perf_counter()
     strong = strong_player(search_eval)
     game = get_game(game_id)
@@ -195,15 +217,29 @@ def play_versus(
         base if opponent == "baseline" else one_turn_expectimax_move)
     wins = 0.0
     tally = [0, 0, 0]
+    logged = 0
     for i in range(first, first + pairs):
         won = 0.0
+        opening = game.new_state()
+        if late:
+            played = play_out(opening.copy(), random.Random(f"heldout-baseline:{seed}:{i}:opening").randrange)
+            for action in played.history[: int(late * len(played.history))]:
+                opening.push(action)
+            if opening.phase is Phase.OVER:
+                opening = game.new_state()
         for seat in (0, 1):
             seats = [strong, other] if seat == 0 else [other, strong]
-            winners = play_game(game, seats, random.Random(f"heldout-baseline:{seed}:{i}"))
+            winners = play_from(opening.copy(), seats, random.Random(f"heldout-baseline:{seed}:{i}"))
             if seat in winners:
                 won += 1.0 / len(winners)
         wins += won
         tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
+        if log:
+            # one line a pair, for a run cut short: ``--log-pairs``
+            print(json.dumps({"game": game_id, "pair": i, "strong": won,
+                              "nodes": base.nodes[logged:], "cpu": base.seconds[logged:]}),
+                  file=sys.stderr, flush=True)
+            logged = len(base.nodes)
     return VersusResult(wins, 2 * pairs, (tally[0], tally[1], tally[2]), base.nodes,
                         base.seconds, time.perf_counter() - start)
 
@@ -367,6 +403,8 @@ def main() -> None:
     parser.add_argument("--versus-opponent", choices=("baseline", "one-turn"), default="baseline",
                         help="versus part: the baseline (default) or the one-turn expectimax "
                         "the figures before issue 32 were measured against")
+    parser.add_argument("--log-pairs", action="store_true",
+                        help="versus part: a JSON line per pair of games on stderr, as it ends")
     parser.add_argument("--opponent", action="append", choices=("random", "greedy"), default=None,
                         help="strength part: only this floor player (repeatable; default both)")
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
@@ -382,8 +420,8 @@ def main() -> None:
                         "and stop")
     parser.add_argument("--quick", action="store_true",
                         help="a sanity run for CI (tests/test_benchmarks_quick.py): 2 games per "
-                        "line against random, two players only, 2 versus games, 10 positions, "
-                        "one worker; its figures mean nothing")
+                        "line against random, two players only, 2 versus games (one pair, from 90% into a "
+                        "random game), 10 positions, one worker; its figures mean nothing")
     args = parser.parse_args()
     if args.quick:
         args.games, args.versus_games, args.positions, args.workers = 2, 2, 10, 1
@@ -459,7 +497,8 @@ def main() -> None:
             size = -(-pairs // shares)
             versus = {
                 game_id: [pool.submit(play_versus, game_id, min(size, pairs - k * size),
-                                      args.seed, k * size, args.search_eval, args.versus_opponent)
+                                      args.seed, k * size, args.search_eval, args.versus_opponent,
+                                      args.log_pairs, 0.9 if args.quick else 0.0)
                           for k in range(shares) if pairs - k * size > 0]
                 for game_id in game_list
             }
