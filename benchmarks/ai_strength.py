@@ -1,8 +1,10 @@
 """The computer player's strength and its time per decision, per game.
 
-Run with ``make bench`` (about 30 minutes on two free cores; ``--games``,
-``--versus-games`` and ``--positions`` trade time for precision, ``--game`` picks
-games, ``--part`` one part). Three parts:
+Run with ``make bench`` (``--games``, ``--versus-games`` and ``--positions`` trade time
+for precision, ``--game`` picks games, ``--part`` one part). The versus part against
+the baseline is most of the time: at one worker on a shared machine Tait's Senet played
+300 games in 2 minutes, the Labyrinth about 13 games a minute, casting-stick Senet and
+the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Three parts:
 
 1. **Strength** (``--part strength``; ``--opponent`` and ``--players`` narrow it, as
    ``--opponent random --players 2 --games 200`` for the issue's "against random"
