@@ -1,8 +1,10 @@
 """The computer player's strength and its time per decision, per game.
 
-Run with ``make bench`` (about 30 minutes on two free cores; ``--games``,
-``--versus-games`` and ``--positions`` trade time for precision, ``--game`` picks
-games, ``--part`` one part). Three parts:
+Run with ``make bench`` (``--games``, ``--versus-games`` and ``--positions`` trade time
+for precision, ``--game`` picks games, ``--part`` one part). The versus part against
+the baseline is most of the time: at one worker on a shared machine Tait's Senet played
+300 games in 2 minutes, the Labyrinth about 13 games a minute, casting-stick Senet and
+the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Three parts:
 
 1. **Strength** (``--part strength``; ``--opponent`` and ``--players`` narrow it, as
    ``--opponent random --players 2 --games 200`` for the issue's "against random"
@@ -15,12 +17,20 @@ games, ``--part`` one part). Three parts:
    against random in the Labyrinth, casting-stick Senet and the Cretan Labyrinth; in
    Tait's Senet at least 75% against random and more than the fair share against
    greedy. A shared win counts as a fraction.
-2. **Against a depth-2 expectimax** (``--part versus``, ``--versus-games``, default
-   200 per game): ``strong`` (with the learned evaluation) against a plain depth-2
-   expectimax over the progress evaluation (:func:`expectimax2_move`: the move, then
-   the expectation over the next throw; no table, no pruning, no budget), two-player
-   games, seats alternating. Target: at least 60% with the low end of the 95% Wilson
-   interval above 50%.
+2. **Against the baseline** (``--part versus``, ``--versus-games``, default 300 per
+   game): ``strong`` (with the shipped evaluation) against the depth-2 expectimax of
+   ``baseline.py``, which searches its own moves for the throw, the next throw and the
+   opponent's reply (the module's docstring states it exactly), two-player games in
+   pairs on the same throws with the seats swapped (one ``random.Random`` per pair,
+   seeded ``heldout-baseline:SEED:PAIR``, a namespace no tuning has used: neither
+   player draws from it, so the second game replays the first one's throws as long as
+   the games go alike). Prints per game the games, strong's win rate with its 95%
+   Wilson interval, the pairs won 2-0, 1-1, 0-2, the baseline's tree size per decision
+   (positions created: median, p90, max) and its CPU time per decision, and whether the
+   target is met: at least 60% with the interval's low end above 50%.
+   ``--versus-opponent one-turn`` plays the opponent the figures before issue 32 were
+   measured against instead (:func:`one_turn_expectimax_move`: it never searches the
+   reply).
 3. **Time per decision** at the default level (``normal``) over midgame positions of
    every game (a decision with more than one legal move, from the middle third of
    random games): p50, p99 and the maximum, next to the budget and to the floor, a
@@ -38,14 +48,17 @@ Nothing here fails a build; the figures are for the issue's closing note.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from baseline import CAP_EXTRA_THROWS, Baseline
 from measure import interleave, ratio_line, repeat_until
 
 from companion.ai.evaluate import chances as progress_chances
@@ -54,10 +67,10 @@ from companion.ai.learned import chances as learned_chances
 from companion.ai.match import match, wilson
 from companion.ai.player import DEFAULT_LEVEL, Player, choose, get_level
 from companion.ai.search import Values, search
-from companion.rules import Move, Phase, State, game_class, game_ids, get_game
+from companion.rules import Move, Phase, State, game_class, game_ids, get_game, play_out
 
 TARGET_VERSUS = 0.60
-"""Win rate of ``strong`` against the depth-2 expectimax (its interval's low end above 50%)."""
+"""Win rate of ``strong`` against the baseline (its interval's low end above 50%)."""
 
 TARGET_RANDOM = {"senet-tait": 0.75}
 """Win rate against random play required of the strong level (default 0.95)."""
@@ -102,10 +115,10 @@ def play_series(series: Series) -> tuple[float, int, float]:
     return result.wins[0], result.games, time.perf_counter() - start
 
 
-# ------------------------------------------------ the depth-2 expectimax opponent
+# ------------------------------------------- the one-turn expectimax (before issue 32)
 
 
-def expectimax2_values(state: State, depth: int) -> tuple[float, ...]:
+def one_turn_values(state: State, depth: int) -> tuple[float, ...]:
     """The plain expectimax-n value of ``state`` to ``depth`` plies over the progress
     evaluation (:func:`companion.ai.evaluate.chances`): no table, no pruning, no
     budget; a forced decision is free (a ply is a throw or a real choice)."""
@@ -116,7 +129,7 @@ def expectimax2_values(state: State, depth: int) -> tuple[float, ...]:
         for throw, _p, weight in state.chance_outcomes():
             child = state.search_copy()
             child.play(throw)
-            for i, v in enumerate(expectimax2_values(child, depth - 1)):
+            for i, v in enumerate(one_turn_values(child, depth - 1)):
                 total[i] += weight * v
         return tuple(total)
     moves = state.legal_moves()
@@ -125,17 +138,19 @@ def expectimax2_values(state: State, depth: int) -> tuple[float, ...]:
     for move in moves:
         child = state.search_copy()
         child.play(move)
-        values = expectimax2_values(child, depth if len(moves) == 1 else depth - 1)
+        values = one_turn_values(child, depth if len(moves) == 1 else depth - 1)
         if best is None or values[me] > best[me]:
             best = values
     assert best is not None
     return best
 
 
-def expectimax2_move(state: State, rng: random.Random) -> Move:
-    """The opponent of the issue: the move with the best depth-2 expectimax value over
-    the progress evaluation (the move, then the expectation over the next throw; in
-    the Labyrinth both dice of the turn). The first of equal moves."""
+def one_turn_expectimax_move(state: State, rng: random.Random) -> Move:
+    """The opponent the versus figures before issue 32 were measured against (then
+    called "a depth-2 expectimax"): the move with the best value of one more ply over
+    the progress evaluation: the move, then the expectation over the next throw (in the
+    Labyrinth the other die of the same turn instead). It never searches the opponent's
+    reply. The first of equal moves."""
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0]
@@ -144,30 +159,91 @@ def expectimax2_move(state: State, rng: random.Random) -> Move:
     for move in moves:
         child = state.search_copy()
         child.play(move)
-        value = expectimax2_values(child, 1)[me]
+        value = one_turn_values(child, 1)[me]
         if value > best_value:
             best, best_value = move, value
     return best
 
 
-def play_versus(
-    game_id: str, games: int, seed: int, first: int, search_eval: str = "shipped"
-) -> tuple[float, int, float]:
-    """(strong's wins, games, seconds): ``strong`` against :func:`expectimax2_move` in
-    two-player games ``first .. first + games - 1``, strong in seat ``i % 2`` of game
-    ``i`` (the seats alternate); throws from ``random.Random(f"versus:{seed}:{i}")``."""
-    from companion.ai.match import play_game
+@dataclass(frozen=True)
+class VersusResult:
+    """Strong's wins (shared wins as fractions) in ``games`` games; ``pairs``: the
+    pairs strong won 2-0, 1-1 (or with shares between), 0-2; the baseline's positions
+    created and CPU seconds per decision (decisions with more than one legal move);
+    the wall-clock seconds of the games."""
 
+    wins: float
+    games: int
+    pairs: tuple[int, int, int]
+    nodes: list[int]
+    cpu: list[float]
+    seconds: float
+
+
+def play_from(
+    state: State, seats: list[Callable[[State, random.Random], Move]], rng: random.Random
+) -> tuple[int, ...]:
+    """The rest of a game from ``state``, as :func:`companion.ai.match.play_game`
+    plays a whole one (throws drawn from ``rng``); the winning seats."""
+    randrange = rng.randrange
+    while state.phase is not Phase.OVER:
+        if state.phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            state.apply(spec.draw(randrange))
+        else:
+            state.apply(seats[state.current_player](state, rng))
+    outcome = state.outcome
+    assert outcome is not None
+    return outcome.winners
+
+
+def play_versus(
+    game_id: str, pairs: int, seed: int, first: int, search_eval: str = "shipped",
+    opponent: str = "baseline", log: bool = False, late: float = 0.0,
+) -> VersusResult:
+    """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
+    expectimax) in pairs ``first .. first + pairs - 1`` of two-player games: in pair
+    ``i`` strong sits in seat 0, then in seat 1, and both games draw their throws from
+    ``random.Random(f"heldout-baseline:{seed}:{i}")`` (a fresh one each: the same
+    throws as long as the games go alike; no player draws from it). ``log``: a JSON
+    line per pair on stderr (strong's wins, the baseline's nodes and CPU seconds).
+    ``late`` (``--quick`` only: short games): both games of a pair start where a random
+    game (seeded ``heldout-baseline:SEED:PAIR:opening``) was after that share of its
+    actions."""
     start = time.perf_counter()
     strong = strong_player(search_eval)
     game = get_game(game_id)
+    base = Baseline()
+    other: Callable[[State, random.Random], Move] = (
+        base if opponent == "baseline" else one_turn_expectimax_move)
     wins = 0.0
-    for i in range(first, first + games):
-        seats = [strong, expectimax2_move] if i % 2 == 0 else [expectimax2_move, strong]
-        winners = play_game(game, seats, random.Random(f"versus:{seed}:{i}"))
-        if i % 2 in winners:
-            wins += 1.0 / len(winners)
-    return wins, games, time.perf_counter() - start
+    tally = [0, 0, 0]
+    logged = 0
+    for i in range(first, first + pairs):
+        won = 0.0
+        opening = game.new_state()
+        if late:
+            played = play_out(opening.copy(), random.Random(f"heldout-baseline:{seed}:{i}:opening").randrange)
+            for action in played.history[: int(late * len(played.history))]:
+                opening.push(action)
+            if opening.phase is Phase.OVER:
+                opening = game.new_state()
+        for seat in (0, 1):
+            seats = [strong, other] if seat == 0 else [other, strong]
+            winners = play_from(opening.copy(), seats, random.Random(f"heldout-baseline:{seed}:{i}"))
+            if seat in winners:
+                won += 1.0 / len(winners)
+        wins += won
+        tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
+        if log:
+            # one line a pair, for a run cut short: ``--log-pairs``
+            print(json.dumps({"game": game_id, "pair": i, "strong": won,
+                              "nodes": base.nodes[logged:], "cpu": base.seconds[logged:]}),
+                  file=sys.stderr, flush=True)
+            logged = len(base.nodes)
+    return VersusResult(wins, 2 * pairs, (tally[0], tally[1], tally[2]), base.nodes,
+                        base.seconds, time.perf_counter() - start)
 
 
 def chunks(series: Series, parts: int) -> list[Series]:
@@ -323,8 +399,14 @@ def main() -> None:
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--part", choices=("both", "strength", "time", "versus"), default="both",
                         help="both (default: strength, versus and time), or one of them")
-    parser.add_argument("--versus-games", type=int, default=200, metavar="N",
-                        help="games of strong against the depth-2 expectimax per game (default 200)")
+    parser.add_argument("--versus-games", type=int, default=300, metavar="N",
+                        help="games of strong against the baseline per game, in pairs with "
+                        "the seats swapped (default 300; an odd N plays one more)")
+    parser.add_argument("--versus-opponent", choices=("baseline", "one-turn"), default="baseline",
+                        help="versus part: the baseline (default) or the one-turn expectimax "
+                        "the figures before issue 32 were measured against")
+    parser.add_argument("--log-pairs", action="store_true",
+                        help="versus part: a JSON line per pair of games on stderr, as it ends")
     parser.add_argument("--opponent", action="append", choices=("random", "greedy"), default=None,
                         help="strength part: only this floor player (repeatable; default both)")
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
@@ -340,8 +422,8 @@ def main() -> None:
                         "and stop")
     parser.add_argument("--quick", action="store_true",
                         help="a sanity run for CI (tests/test_benchmarks_quick.py): 2 games per "
-                        "line against random, two players only, 2 versus games, 10 positions, "
-                        "one worker; its figures mean nothing")
+                        "line against random, two players only, 2 versus games (one pair, from 90% into a "
+                        "random game), 10 positions, one worker; its figures mean nothing")
     args = parser.parse_args()
     if args.quick:
         args.games, args.versus_games, args.positions, args.workers = 2, 2, 10, 1
@@ -397,30 +479,46 @@ def main() -> None:
         print()
 
     if args.part in ("both", "versus"):
-        print(f"'strong' ({strong.help}; {leaves}) against a depth-2")
-        print("expectimax over the progress evaluation, two players, seats alternating, 95% Wilson interval.")
+        against = (f"the baseline (benchmarks/baseline.py: a depth-2 expectimax over its moves "
+                   f"for the throw,\nthe next throw and the opponent's reply; up to "
+                   f"{CAP_EXTRA_THROWS} extra throws of its own; leaves: progress less "
+                   "pieces at risk; no budget)"
+                   if args.versus_opponent == "baseline" else
+                   "the one-turn expectimax (the move, then the next throw; never the reply)")
+        print(f"'strong' ({strong.help}; {leaves}) against")
+        print(f"{against}, two players, pairs of games on the same throws with the seats swapped,")
+        print(f"seeds heldout-baseline:{args.seed}:PAIR (never used in tuning), 95% Wilson interval;")
+        print("the baseline's tree: positions created per decision (decisions with a choice), its CPU ms.")
         print()
-        print(f"{'game':<18} {'games':>5} {'won':>6} {'95% interval':>16} {'s/game':>6}  "
+        print(f"{'game':<18} {'games':>5} {'won':>6} {'95% interval':>16} {'2-0/1-1/0-2':>12} "
+              f"{'tree p50':>8} {'p90':>7} {'max':>7} {'cpu ms p50':>10} {'p90':>7} {'s/game':>6}  "
               f"target >= {TARGET_VERSUS:.0%}, low end > 50%")
+        pairs = -(-args.versus_games // 2)
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             shares = max(1, args.workers * 2)
-            size = -(-args.versus_games // shares)
+            size = -(-pairs // shares)
             versus = {
-                game_id: [pool.submit(play_versus, game_id, min(size, args.versus_games - k * size),
-                                      args.seed, k * size, args.search_eval)
-                          for k in range(shares) if args.versus_games - k * size > 0]
+                game_id: [pool.submit(play_versus, game_id, min(size, pairs - k * size),
+                                      args.seed, k * size, args.search_eval, args.versus_opponent,
+                                      args.log_pairs, 0.9 if args.quick else 0.0)
+                          for k in range(shares) if pairs - k * size > 0]
                 for game_id in game_list
             }
             for game_id, submitted in versus.items():
-                results = [f.result() for f in submitted]
-                wins = sum(r[0] for r in results)
-                games = sum(r[1] for r in results)
+                played = [f.result() for f in submitted]
+                wins = sum(r.wins for r in played)
+                games = sum(r.games for r in played)
                 low, high = wilson(wins, games)
                 rate = wins / games
-                verdict = "meets" if rate >= TARGET_VERSUS and low > 0.5 else "BELOW"
-                per_game = sum(r[2] for r in results) / games
+                verdict = "met" if rate >= TARGET_VERSUS and low > 0.5 else "NOT met"
+                per_game = sum(r.seconds for r in played) / games
+                tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(3))
+                nodes = sorted(float(n) for r in played for n in r.nodes) or [0.0]
+                cpu = sorted(c for r in played for c in r.cpu) or [0.0]
                 print(f"{game_id:<18} {games:>5} {rate:>6.1%} {f'[{low:.1%}, {high:.1%}]':>16} "
-                      f"{per_game:>6.2f}  {verdict}", flush=True)
+                      f"{tally:>12} {percentile(nodes, 0.5):>8.0f} {percentile(nodes, 0.9):>7.0f} "
+                      f"{nodes[-1]:>7.0f} {percentile(cpu, 0.5) * 1000:>10.1f} "
+                      f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict}", flush=True)
         print()
 
     if args.part in ("both", "time"):

@@ -17,7 +17,7 @@ import programs
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-HELPERS = {"measure.py", "playouts.py", "compare_runs.py"}
+HELPERS = {"measure.py", "playouts.py", "compare_runs.py", "baseline.py"}
 """Modules the benchmarks import, and the tool that compares two runs: not benchmarks."""
 
 RATIO = r"ratio min +\d+\.\d+ +median +\d+\.\d+ "
@@ -27,6 +27,8 @@ EXPECTED = {
     "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
     "oled_frame_cost.py": r"senet-tait +ssd1306 +\d+ .* \d\.\d\d\n(.|\n)*target met in every game: ",
     "review_speed.py": r"senet-tait +\d+ +\d+\.\d\d +\d+\.\d\d(.|\n)*cretan-labyrinth +\d+ ",
+    "ai_strength.py": r"senet-tait +2 +\d+\.\d% +\[\d+\.\d%, \d+\.\d%\] +\d+/\d+/\d+ +\d+ +\d+ +\d+ "
+    r"+\d+\.\d +\d+\.\d +\d+\.\d\d  (met|NOT met)(.|\n)*" + RATIO,
     "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
     "club_load.py": r"results lost 0, doubled 0 (.|\n)*all messages +p50 +\d+\.\d ms +p99 +\d+\.\d ms"
     r"|no mosquitto here",
