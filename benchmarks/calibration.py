@@ -283,10 +283,10 @@ def main() -> None:
                         help="held-out games per line for --oracle (default 20)")
     parser.add_argument("--oracle-thin", type=int, default=1, metavar="T",
                         help="--oracle at every T-th of those games' positions (default 1)")
-    parser.add_argument("--quick", action="store_true", help="60 games, 200 resamples")
+    parser.add_argument("--quick", action="store_true", help="20 games, 200 resamples (a sanity run)")
     args = parser.parse_args()
     if args.quick:
-        args.games, args.boot = 60, 200
+        args.games, args.boot = 20, 200
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")

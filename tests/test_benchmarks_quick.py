@@ -52,7 +52,7 @@ REQUIRED = {
 """Benchmarks that must take ``--quick``; the others are run once they do."""
 
 
-IDLE = {"ai_strength.py": 30.0, "calibration.py": 30.0, "service_latency.py": 8.0,
+IDLE = {"ai_strength.py": 30.0, "calibration.py": 15.0, "service_latency.py": 8.0,
         "speech_latency.py": 7.0}
 """Seconds of a quick run on an idle 2-core machine (``pytest --durations``), where it is
 over the default ``IDLE_DEFAULT``. The wall-clock net is :func:`programs.limit` of it
