@@ -80,6 +80,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Final
 
+from companion.ai.evaluate import shares
 from companion.rules import Action, Move, Phase, State
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks import SenetSticksState
@@ -263,8 +264,7 @@ class Leaves:
         n = state.players
         outcome = state.outcome
         if outcome is not None:
-            share = 1.0 / len(outcome.winners)
-            return tuple(share if p in outcome.winners else 0.0 for p in range(n))
+            return shares(outcome, n)
         k = state.game.sharpness
         risk = self.at_risk(state)
         x = [state.progress(p) - RISK_WEIGHT * risk[p] for p in range(n)]

@@ -147,8 +147,7 @@ def playout(state: State, rng: random.Random) -> tuple[float, ...]:
             state.play(selfplay_move(state, rng, 0.1))
     outcome = state.outcome
     assert outcome is not None
-    share = 1.0 / len(outcome.winners)
-    return tuple(share if p in outcome.winners else 0.0 for p in range(state.players))
+    return evaluate.shares(outcome, state.players)
 
 
 ORACLE_SCORES = ("oracle", "learned", "progress")

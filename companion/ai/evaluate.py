@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import math
 
-from companion.rules import State
+from companion.rules import Outcome, State
+
+
+def shares(outcome: Outcome, players: int) -> tuple[float, ...]:
+    """A finished game's value: the winners share 1 equally, the others 0 (one float per
+    player)."""
+    share = 1.0 / len(outcome.winners)
+    return tuple(share if p in outcome.winners else 0.0 for p in range(players))
 
 
 def chances(state: State) -> tuple[float, ...]:
@@ -34,8 +41,7 @@ def chances(state: State) -> tuple[float, ...]:
     n = state.players
     outcome = state.outcome
     if outcome is not None:
-        share = 1.0 / len(outcome.winners)
-        return tuple(share if p in outcome.winners else 0.0 for p in range(n))
+        return shares(outcome, n)
     k = state.game.sharpness
     if n == 2:
         x = k * (state.progress(0) - state.progress(1))

@@ -188,8 +188,7 @@ def chances(state: State) -> tuple[float, ...]:
     """
     outcome = state.outcome
     if outcome is not None:
-        share = 1.0 / len(outcome.winners)
-        return tuple(share if p in outcome.winners else 0.0 for p in range(state.players))
+        return evaluate.shares(outcome, state.players)
     model = model_for(state.game.id, state.players)
     if model is None:
         return evaluate.chances(state)

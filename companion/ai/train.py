@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion.ai.evaluate import chances as progress_chances
+from companion.ai.evaluate import shares
 from companion.ai.learned import FEATURES, Model, features, model_chances
 from companion.errors import CompanionError
 from companion.rules import Game, Move, Phase, State, game_class, get_game
@@ -81,8 +82,7 @@ def selfplay_game(
         if phase is Phase.OVER:
             outcome = state.outcome
             assert outcome is not None
-            share = 1.0 / len(outcome.winners)
-            return seen, tuple(share if p in outcome.winners else 0.0 for p in range(players))
+            return seen, shares(outcome, players)
         if n % every == 0:
             seen.append(state.search_copy())
         if phase is Phase.THROW:

@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import programs
@@ -38,6 +40,22 @@ def _end(pid: int, sig: int | None = signal.SIGKILL, timeout: float = 10) -> int
     if sig is not None:
         os.kill(pid, sig)
     return exit_status(pid, timeout)
+
+
+@contextmanager
+def _held(folder: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding ``folder``'s lock (it has said "held"); killed after."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -91,10 +109,7 @@ def test_a_second_companion_leaves_a_bad_settings_file_of_the_holder_alone(tmp_p
     a bad settings.toml aside (renamed it) in the folder the first copy holds. Now it
     is refused first and changes nothing there, the systemd way and in a terminal."""
     (tmp_path / "settings.toml").write_bytes(b"[display]\ncontrast = 999\n")
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with _held(tmp_path) as holder:
         before = _snapshot(tmp_path)
         done = programs.run([sys.executable, "-m", "companion", "run", "--hardware", "pi",
                              "--journal.dir", str(tmp_path)],
@@ -112,30 +127,15 @@ def test_a_second_companion_leaves_a_bad_settings_file_of_the_holder_alone(tmp_p
         assert status is not None and os.waitstatus_to_exitcode(status) == 1
         assert _snapshot(tmp_path) == before
         assert sorted(p.name for p in tmp_path.iterdir()) == [LOCK_NAME, "settings.toml"]
-    finally:
-        if holder.poll() is None:
-            holder.kill()
-            holder.wait()
-        if holder.stdout is not None:
-            holder.stdout.close()
 
 
 def test_a_killed_holder_leaves_the_folder_free(tmp_path: Path) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path)],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with _held(tmp_path) as holder:
         with pytest.raises(StateFolderInUseError) as info:
             StateLock(tmp_path).acquire()
         assert info.value.pid == holder.pid and f"process {holder.pid}" in str(info.value)
         holder.send_signal(signal.SIGKILL)  # as a power cut or a crash: no clean-up runs
         holder.wait(10)
-    finally:
-        if holder.poll() is None:
-            holder.kill()
-            holder.wait()
-        if holder.stdout is not None:
-            holder.stdout.close()
     lock = StateLock(tmp_path)
     lock.acquire()
     try:
