@@ -21,6 +21,7 @@ from companion import __version__
 from companion.errors import CompanionError
 from companion.rules import (
     BoardDataError,
+    Event,
     Game,
     Phase,
     RulesError,
@@ -101,6 +102,13 @@ def _read_position(path: str, game_id: str) -> State:
         raise UsageError(f"{path}: {exc}") from None
 
 
+def _words(state: State, events: list[Event]) -> tuple[str, ...]:
+    """``events`` in the companion's words, with the names of ``state``'s players."""
+    from companion.ui.games import words_for
+
+    return words_for(state).all(events)
+
+
 def cmd_legal(args: argparse.Namespace) -> int:
     state, result = _position_with_throw(args)
     result["phase"] = state.phase.value
@@ -115,7 +123,8 @@ def cmd_legal(args: argparse.Namespace) -> int:
         for move in state.legal_moves():
             after = state.copy()
             events = after.apply(move)
-            moves.append({"move": move.notation, "events": [str(e) for e in events]})
+            moves.append({"move": move.notation, "events": list(_words(after, events)),
+                          "event_data": [e.to_json() for e in events]})
         result["moves"] = moves
     print(json.dumps(result, indent=2))
     return 0
@@ -140,7 +149,7 @@ def _position_with_throw(args: argparse.Namespace) -> tuple[State, dict[str, Any
         throw = spec.parse(args.throw)
         events = state.apply(throw)
         result["throw"] = str(throw)
-        result["throw_events"] = [str(e) for e in events]
+        result["throw_events"] = list(_words(state, events))
     elif args.throw is not None:
         raise UsageError(
             f"the position is not waiting for a throw ({state.phase.value}); leave out --throw"
@@ -302,7 +311,7 @@ def play_record(state: State, seed: int | None) -> list[str]:
         action = random_action(state, rng.randrange)
         text = f"throw {action}" if phase is Phase.THROW else str(action)
         events = state.apply(action)
-        said = "; ".join(str(e) for e in events)
+        said = "; ".join(_words(state, events))
         lines.append(f"{n:4d}  {who:<8} {text:<14} {said}")
     raise RuntimeError(f"the game did not end after {MAX_PLAYOUT_ACTIONS} actions")
 

@@ -57,8 +57,11 @@ def test_legal_answers_for_a_hand_written_position(
     assert status == 0
     assert answer["to_act"] == "White"
     assert answer["moves"] == [
-        {"move": "8-11", "events": ["White moves 8 to 11", "Black's piece on 11 is bumped back to its plinth"]},
-        {"move": "25-28", "events": ["White moves 25 to 28"]},
+        {"move": "8-11", "events": ["White moves 8 to 11", "Black's piece on 11 is bumped back to its plinth"],
+         "event_data": [{"kind": "moved", "player": 1, "src": 8, "dst": 11},
+                        {"kind": "bumped", "player": 0, "src": 11}]},
+        {"move": "25-28", "events": ["White moves 25 to 28"],
+         "event_data": [{"kind": "moved", "player": 1, "src": 25, "dst": 28}]},
     ]  # 12-15 is barred: Black is safe in the House of Rebirth
 
 

@@ -82,7 +82,7 @@ from companion.rules import (
 from companion.speech import Cue as Spoken
 from companion.speech import CueKind, Silent, Speaker
 from companion.speech.cues import Voice, cues_for, voice_for
-from companion.ui.games import Presenter, presenter_for
+from companion.ui.games import Presenter, presenter_for, words_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.rules_words import say
@@ -577,7 +577,7 @@ class Controller:
         except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
             self.show_message(_("Computer failed"), (str(exc),), then=sc.Pause())
             return
-        self.said = tuple(e.text for e in acted.events)
+        self.said = words_for(table.state).all(acted.events)
         self.cue = Cue.THROW
         self._say_acted(before, acted.action, acted.events, announced=False)
         self.route()
@@ -656,7 +656,7 @@ class Controller:
             self.cue = Cue.TURN
         elif acted.implement is not None:
             self.cue = Cue.THROW
-        texts = tuple(e.text for e in acted.events)
+        texts = words_for(after).all(acted.events)
         notable = any(not self.presenter.routine(e) for e in acted.events)
         self.said = () if notable and after.phase is not Phase.OVER else texts
         self._say_acted(position, action, acted.events, announced=before in self.table.seats)

@@ -3,13 +3,16 @@
 A journal is event-sourced: its first record names the game, its options and the
 number of players; each further record is one applied action (a throw with its
 faces, or a move by its notation), an undo, or the end of the game. The position is
-the replay of the actions, so resuming gives exactly the position that was left.
+the replay of the actions, so resuming gives exactly the position that was left. An
+action's ``events`` are the rules' events as data (:meth:`companion.rules.Event.to_json`):
+what a reader shows of a line it does not replay; journals written before events were
+data hold their English sentences there instead, and are read all the same.
 
 File format (UTF-8, one record a line, ``docs``-friendly)::
 
     1c291ca3 {"format":"board-companion/journal","version":1,"game":"senet-tait",...}
     8f0d2a11 {"n":1,"by":"Black","throw":{"implement":"4 sticks","faces":["L","D","D","D"]},"events":[...]}
-    0a9e6b7c {"n":2,"by":"Black","move":"pass","events":["Black's throw of 1 is lost: no legal move"]}
+    0a9e6b7c {"n":2,"by":"Black","move":"pass","events":[{"kind":"throw-lost","player":0,"args":{"value":1}}]}
     5d1c44f0 {"undo":1}
     77e3a5b9 {"end":"won","winners":["White"]}
 
@@ -61,7 +64,8 @@ _NAME: Final = re.compile(r"(\d{8}-\d{6})-")
 MAX_LINE_BYTES: Final = 64 * 1024
 """The longest journal line written or read, in bytes (a real one is under 500)."""
 MAX_DEPTH: Final = 16
-"""The deepest nesting of arrays and objects a record may have (a real one: 3)."""
+"""The deepest nesting of arrays and objects a record may have (a real one: 5, an
+event's list argument)."""
 MAX_FILE_BYTES: Final = 32 * 1024 * 1024
 """The longest journal read, in bytes (a long game of random moves: about 300 KiB)."""
 NEWLINE: Final = b"\n"
@@ -115,7 +119,7 @@ def action_record(n: int, by: str, action: Action, events: list[Event]) -> dict[
         record["throw"] = {"implement": action.implement, "faces": list(action.faces)}
     else:
         record["move"] = action.notation
-    record["events"] = [e.text for e in events]
+    record["events"] = [e.to_json() for e in events]
     return record
 
 

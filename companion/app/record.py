@@ -23,6 +23,7 @@ on which line reading stopped and why; lines after it that still decode are kept
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
 import textwrap
@@ -45,7 +46,8 @@ from companion.app.journal import (
     replay,
 )
 from companion.app.journal import VERSION as VERSION_JOURNAL
-from companion.rules import Action, Game, Phase, RulesError, State, Throw
+from companion.rules import Action, Event, Game, Phase, RulesError, State, Throw
+from companion.ui.games import words_for
 
 FORMAT: Final = "board-companion/record"
 """The ``format`` of :func:`to_json`'s dictionary (``version`` :data:`VERSION`)."""
@@ -88,6 +90,9 @@ class Step:
     events: tuple[str, ...] = ()
     taken_back: bool = False
     checked: bool = True
+    facts: tuple[Event, ...] = ()
+    """The events as data (:class:`companion.rules.Event`): what :attr:`events` words;
+    empty for a line after the damage written before events were data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,15 +308,13 @@ class _Reader:
         action = parse_action(self.state, record)
         events = self.state.apply(action)
         self.actions.append(action)
-        written = record.get("events")
-        said = ([str(e) for e in written] if isinstance(written, list)
-                else [e.text for e in events])
+        said = words_for(self.state).all(events)  # the rules' own facts, not the line's words
         n = record.get("n")
         self.live.append(len(self.steps))
         self.steps.append(Step(
             line=number, n=n if isinstance(n, int) else len(self.actions),
             by=str(record.get("by") or ""), kind="throw" if isinstance(action, Throw) else "move",
-            text=action_text(action), events=tuple(said),
+            text=action_text(action), events=said, facts=tuple(events),
         ))
 
     def undo(self, number: int, count: object) -> None:
@@ -320,8 +323,7 @@ class _Reader:
         gone = self.live[-count:]
         for i in gone:
             step = self.steps[i]
-            self.steps[i] = Step(step.line, step.n, step.by, step.kind, step.text, step.events,
-                                 taken_back=True)
+            self.steps[i] = dataclasses.replace(step, taken_back=True)
         del self.live[-count:]
         del self.actions[-count:]
         self.state = replay(self.game, self.players, self.actions)
@@ -351,15 +353,35 @@ class _Reader:
                 text, kind = record["move"], "move"
             else:
                 continue
-            events = record.get("events")
+            facts, words = self.written_events(record.get("events"))
             n = record.get("n")
             out.append(Step(
                 line=number, n=n if isinstance(n, int) else None, by=str(record.get("by") or ""),
-                kind=kind, text=text,
-                events=tuple(map(str, events)) if isinstance(events, list) else (),
-                checked=False,
+                kind=kind, text=text, events=words, facts=facts, checked=False,
             ))
         return out
+
+    def written_events(self, written: object) -> tuple[tuple[Event, ...], tuple[str, ...]]:
+        """The events a line that is not replayed wrote, as data and in words (with the
+        names of the last position replayed): event data as journals write it now, or
+        the rules' English sentences of a journal written before events were data,
+        shown as they are. What is neither is left out."""
+        if not isinstance(written, list):
+            return (), ()
+        facts: list[Event] = []
+        words: list[str] = []
+        say = words_for(self.state)
+        for item in written:
+            if isinstance(item, str):
+                words.append(item)
+                continue
+            try:
+                event = Event.from_json(item)
+            except ValueError:
+                continue
+            facts.append(event)
+            words.append(say(event))
+        return tuple(facts), tuple(words)
 
     def record(self, damage: Damage | None, after: list[Step]) -> Record:
         game, state = self.game, self.state
@@ -623,7 +645,8 @@ def to_json(record: Record) -> dict[str, Any]:
 def _step_json(step: Step) -> dict[str, Any]:
     return {
         "line": step.line, "n": step.n, "by": step.by, "kind": step.kind, "text": step.text,
-        "events": list(step.events), "taken_back": step.taken_back, "checked": step.checked,
+        "events": list(step.events), "event_data": [e.to_json() for e in step.facts],
+        "taken_back": step.taken_back, "checked": step.checked,
     }
 
 

@@ -40,6 +40,7 @@ from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from companion.app.journal import Loaded
+    from companion.rules import State
 
 VERSION: Final = 1
 """The ``"v"`` of every payload."""
@@ -202,12 +203,24 @@ def winner(loaded: Loaded) -> str | None:
     return loaded.game.player_name(outcome.winners[0], loaded.players)
 
 
-def last_event(records: Sequence[Mapping[str, Any]]) -> str:
-    """The last event in words: the last action record's last event (``""`` if none)."""
+def last_event(state: State, records: Sequence[Mapping[str, Any]]) -> str:
+    """The last event in words (:mod:`companion.ui.events`, with the names of ``state``'s
+    players: the position the journal replays to): the last action record's last event;
+    a journal written before events were data has its sentence there, taken as it is;
+    ``""`` if none (or it cannot be read)."""
+    from companion.rules import Event
+    from companion.ui.games import words_for
+
     for record in reversed(records):
         events = record.get("events")
         if isinstance(events, list) and events:
-            return str(events[-1])
+            last = events[-1]
+            if isinstance(last, str):
+                return last
+            try:
+                return words_for(state)(Event.from_json(last))
+            except ValueError:
+                return ""
     return ""
 
 
@@ -234,7 +247,7 @@ def state_payload(loaded: Loaded, *, table: str, updated: str | None = None) -> 
         "names": who, "seats": seats(loaded.header, who),
         "actions": bare_actions(loaded.records), "status": now,
         "turn": loaded.state.player_to_act_name if now == "playing" else None,
-        "last": last_event(loaded.records), "journal": loaded.path.name,
+        "last": last_event(loaded.state, loaded.records), "journal": loaded.path.name,
         "updated": updated or now_iso(),
     }
     validate_state(payload)

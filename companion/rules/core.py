@@ -35,7 +35,7 @@ import enum
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Final, TypeAlias
 
@@ -127,24 +127,90 @@ PASS: Final = Move("pass")
 """The explicit pass: the throw (or what remains of it) is lost because nothing is legal."""
 
 
+EventArg: TypeAlias = "int | str | bool | tuple[int | str, ...] | None"
+"""One argument of an :class:`Event`: a number (a throw's value, a count, a field), a
+key (a card's deck key, an item, a colour, a direction: the rules' own identifiers,
+never a sentence), a flag, or a tuple of numbers or keys."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, in the players' words.
+    """Something that happened, as data: what kind, to whom, where, with what.
 
-    ``kind`` is one of the ``EV_*`` constants below (or a game's own); ``player`` is
-    the index of the player it concerns; ``src``/``dst`` are squares (``None`` for a
-    plinth, off the board, or not applicable); ``text`` is the sentence shown on the
-    OLED and kept in the journal, e.g. ``"White's piece on 12 bumped back to its plinth"``.
+    ``kind`` is one of the ``EV_*`` constants below (or a game's own, named in the
+    game's module); ``player`` is the index of the player it concerns (``None``: no
+    one, or everyone); ``src``/``dst`` are squares (``None`` for a plinth, off the
+    board, or not applicable); ``args`` are the kind's other facts by name, values not
+    words (``{"value": 4}``, ``{"card": "blue-pegasus"}``, ``{"values": (2, 3)}``).
+
+    An event carries no sentence: the words are the screens', one catalogue message
+    per kind, the same on the OLED, in speech, on the pages and in ``companion journal
+    show``. :meth:`to_json` / :meth:`from_json` are its form in
+    the journal.
     """
 
     kind: str
     player: int | None
-    text: str
+    text: str = ""
+    """Deprecated: the rules' English sentence, kept only while a game's events are
+    moved to data (an event with ``args`` and no ``text`` is worded by the UI)."""
     src: Square | None = None
     dst: Square | None = None
+    args: Mapping[str, EventArg] = field(default_factory=dict, hash=False)
 
     def __str__(self) -> str:
-        return self.text
+        return self.text or self.kind
+
+    def arg(self, name: str, default: EventArg = None) -> EventArg:
+        """The argument ``name`` (``default`` when the event has none of that name)."""
+        return self.args.get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON data: ``{"kind", "player", "src"?, "dst"?, "args"?}``
+        (``src``/``dst``/``args`` left out when empty; tuples become lists)."""
+        out: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.src is not None:
+            out["src"] = self.src
+        if self.dst is not None:
+            out["dst"] = self.dst
+        if self.args:
+            out["args"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
+        return out
+
+    @classmethod
+    def from_json(cls, data: object) -> Event:
+        """The event of :meth:`to_json`'s ``data``.
+
+        :raises ValueError: ``data`` is not such an object (a kind that is not a short
+            string, a player that is not an int or null, a square or argument of another
+            type than :data:`EventArg`).
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"an event must be an object, not {type(data).__name__}")
+        kind, player = data.get("kind"), data.get("player")
+        if not isinstance(kind, str) or not 0 < len(kind) <= 40:
+            raise ValueError(f"an event's kind must be a short string, not {kind!r}")
+        if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
+            raise ValueError(f"an event's player must be an int or null, not {player!r}")
+        squares = []
+        for key in ("src", "dst"):
+            sq = data.get(key)
+            if sq is not None and (isinstance(sq, bool) or not isinstance(sq, int | str)):
+                raise ValueError(f"an event's {key} must be a square, not {sq!r}")
+            squares.append(sq)
+        raw = data.get("args", {})
+        if not isinstance(raw, dict):
+            raise ValueError("an event's args must be an object")
+        args: dict[str, EventArg] = {}
+        for name, value in raw.items():
+            if isinstance(value, list):
+                if not all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
+                    raise ValueError(f"an event's argument {name!r} holds other than numbers or keys")
+                value = tuple(value)
+            elif value is not None and not isinstance(value, int | str | bool):
+                raise ValueError(f"an event's argument {name!r} must be a value, not {value!r}")
+            args[name] = value
+        return cls(kind, player, src=squares[0], dst=squares[1], args=args)
 
 
 # Event kinds used by more than one game. Games may add their own.
@@ -484,6 +550,12 @@ class State(ABC):
                     setattr(other, name, _copy.deepcopy(getattr(self, name)))
 
     # --- public API -------------------------------------------------------------
+
+    def name(self, player: int) -> str:
+        """The name of player ``player`` (0-based) in this position, as the rules call
+        them (``"Black"``, ``"Player 2"``): the game's; a game whose names depend on the
+        position (colours tossed for) overrides it. The UI translates it."""
+        return self.game.player_name(player, self.players)
 
     @property
     def player_to_act_name(self) -> str:

@@ -90,49 +90,30 @@ _EVENTS: dict[tuple[str, int, int | None, int | None, int], Event] = {}
 
 
 def _event(kind: str, player: int, src: int | None, dst: int | None, value: int = 0) -> Event:
-    """An interned event with its text (events recur; building text is the slow part)."""
+    """An interned event (events recur): ``value`` is the throw's value for a throw or
+    a lost throw, the :data:`EXTRA_REASONS` bits for an extra throw."""
     key = (kind, player, src, dst, value)
     ev = _EVENTS.get(key)
     if ev is None:
-        ev = Event(kind, player, _TEXT[kind](player, src, dst, value), src, dst)
+        args: dict[str, object] = {}
+        if kind in (EV_THROWN, EV_THROW_LOST):
+            args["value"] = value
+        elif kind == EV_EXTRA_THROW:
+            args["reasons"] = tuple(word for bit, word in EXTRA_REASONS if value & bit)
+        ev = Event(kind, player, src=src, dst=dst, args=args)  # type: ignore[arg-type]
         _EVENTS[key] = ev
     return ev
-
-
-def _name(p: int) -> str:
-    return COLOURS[p]
 
 
 # Why an extra throw was earned; several at once still give one ("not cumulative").
 _EXTRA_SIX: Final = 1
 _EXTRA_BEAUTY: Final = 2
 _EXTRA_OFF: Final = 4
-_EXTRA_REASON: Final[dict[int, str]] = {
-    mask: ", ".join(
-        text
-        for bit, text in (
-            (_EXTRA_SIX, "threw a six"),
-            (_EXTRA_BEAUTY, "House of Beauty"),
-            (_EXTRA_OFF, "bore a piece off"),
-        )
-        if mask & bit
-    )
-    for mask in range(1, 8)
-}
-
-_TEXT: Final = {
-    EV_ENTERED: lambda p, s, d, v: f"{_name(p)} enters a piece on {d}",
-    EV_MOVED: lambda p, s, d, v: f"{_name(p)} moves {s} to {d}",
-    EV_BUMPED: lambda p, s, d, v: f"{_name(p)}'s piece on {s} is bumped back to its plinth",
-    EV_DROWNED: lambda p, s, d, v: (
-        f"{_name(p)}'s piece drowns in the House of Water and goes back to its plinth"
-    ),
-    EV_BORNE_OFF: lambda p, s, d, v: f"{_name(p)} bears a piece off from {s}",
-    EV_EXTRA_THROW: lambda p, s, d, v: f"{_name(p)} throws again ({_EXTRA_REASON[v]})",
-    EV_THROW_LOST: lambda p, s, d, v: f"{_name(p)}'s throw of {v} is lost: no legal move",
-    EV_THROWN: lambda p, s, d, v: f"{_name(p)} throws {v}",
-    EV_WON: lambda p, s, d, v: f"{_name(p)} wins: all five pieces borne off",
-}
+EXTRA_REASONS: Final = ((_EXTRA_SIX, "six"), (_EXTRA_BEAUTY, "house-of-beauty"), (_EXTRA_OFF, "borne-off"))
+"""Why an extra throw was earned, as the ``reasons`` keys of an ``extra-throw`` event
+(seed 003: "a player may make an extra throw ... (i) when that player's last throw was
+six, (ii) when that player's last move was to move a piece on The House Of Beauty, or
+(iii) when that player's last move was to bear a piece off the board")."""
 
 class SenetTait(Game):
     """Senet under Tait's rules. Options: ``sticks`` (4 or 5), ``house-of-beauty``

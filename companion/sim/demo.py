@@ -28,12 +28,13 @@ from PIL import Image
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
-from companion.app.journal import load
+from companion.app.journal import load, parse_action
 from companion.app.service import Parts, build, mock_factory
 from companion.app.settings import Prefs
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceName
 from companion.rules import Implement, Throw
+from companion.ui.games import words_for
 
 GAME = "senet-tait"
 SECOND_THOUGHTS = 0.15
@@ -157,14 +158,16 @@ def record_lines(journal: Path) -> list[str]:
     """The game record of a journal: one action a line, and the end."""
     loaded = load(journal, repair=False)
     lines = []
+    state = loaded.game.new_state(loaded.players)
     for rec in loaded.records:
+        events = state.apply(parse_action(state, rec))  # the events as data, worded below
         if "throw" in rec:
             faces = rec["throw"]["faces"]
             # sticks read as one word (LLDD); dice and coloured sticks one face at a time
             what = "throw " + ("".join(faces) if set(faces) <= {"L", "D"} else " ".join(faces))
         else:
             what = str(rec["move"])
-        lines.append(f"{rec['n']:4d}  {rec['by']:<8} {what:<14} " + "; ".join(rec["events"]))
+        lines.append(f"{rec['n']:4d}  {rec['by']:<8} {what:<14} " + "; ".join(words_for(state).all(events)))
     outcome = loaded.state.outcome
     if outcome is not None:
         names = " and ".join(loaded.game.player_name(w, loaded.players) for w in outcome.winners)

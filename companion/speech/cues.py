@@ -50,6 +50,7 @@ from companion.rules.core import (
 )
 from companion.rules.throws import LIGHT
 from companion.speech import Cue, CueKind
+from companion.ui.events import EventWords
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class Voice:
         """Player ``player``'s name in the language in use (``"Red"``, ``"Player 2"``)."""
         if player is None:
             return _("everyone")
-        return self.player_word(state.game.player_name(player, state.players))
+        return self.player_word(state.name(player))
 
     def square(self, state: State, square: Square | None) -> str:
         """``square`` for the ear (default: its number)."""
@@ -231,10 +232,16 @@ class Voice:
         ``on_<kind>`` method, or the rules' own sentence when the voice has none."""
         method = getattr(self, "on_" + event.kind.replace("-", "_"), None)
         if method is None:
-            log.warning("no cue for the event kind %r: said in the rules' words", event.kind)
-            return event.text
+            return self.words(said.after)(event)
         text: str | None = method(said, event)
         return text
+
+    def words(self, state: State) -> EventWords:
+        """The game's event words (:func:`companion.ui.games.words_for`) with this
+        voice's squares: what a voice says of a kind it has no sentence of its own for."""
+        from companion.ui.games import words_for
+
+        return words_for(state, lambda square: self.square(state, square))
 
     def read(self, said: Said, event: Event, *readings: tuple[str, str]) -> str:
         """``event``'s sentence read back for its facts and said anew: the first of
@@ -315,7 +322,8 @@ class Voice:
             player=self.name(said.after, event.player))
 
     def on_value_lost(self, said: Said, event: Event) -> str | None:
-        values = [str(n) for n in numbers(event.text)]
+        raw = event.arg("values")
+        values = [str(n) for n in raw] if isinstance(raw, tuple) else [str(n) for n in numbers(event.text)]
         return ngettext("{player} cannot use the {values}: it is lost.",
                         "{player} cannot use the {values}: they are lost.", len(values)).format(
             player=self.name(said.after, event.player), values=and_list(values))

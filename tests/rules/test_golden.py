@@ -3,6 +3,8 @@
 Each file in tests/rules/golden/ is one whole game: before every action the position
 (JSON form), the legal moves, then the action and the events it caused. The replay
 must match step for step; a change of rules behaviour shows up as a diff of that file.
+The events are kept in the companion's English words (:mod:`companion.ui.events`), so
+a change of what the OLED says shows up there too.
 
 To record the files again on purpose (after a deliberate rules change), run
 ``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/rules/test_golden.py`` and review
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 
 from companion.rules import Phase, State, Throw, game_ids, get_game
+from tests.words import said
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = {"senet-tait": 7, "labyrinth": 2, "senet-sticks": 3}
@@ -50,7 +53,7 @@ def record(game_id: str, seed: int) -> dict[str, Any]:
             move = moves[rng.randrange(len(moves))]
             step["move"] = move.notation
             events = state.apply(move)
-        step["events"] = [str(e) for e in events]
+        step["events"] = said(state, events)
         steps.append(step)
     outcome = state.outcome
     assert outcome is not None
@@ -95,7 +98,8 @@ def test_golden_playthrough(game_id: str) -> None:
         else:
             assert [m.notation for m in state.legal_moves()] == step["legal"], f"legal moves at step {n}"
             action = state.parse_move(step["move"])
-        assert [str(e) for e in state.apply(action)] == step["events"], f"events of step {n}"
+        events = state.apply(action)
+        assert said(state, events) == step["events"], f"events of step {n}"
     outcome = state.outcome
     assert outcome is not None
     assert [state.game.player_name(w, state.players) for w in outcome.winners] == data["winners"]

@@ -21,7 +21,8 @@ from companion.rules import (
     PositionError,
     get_game,
 )
-from companion.rules.senet_tait import SenetTaitState
+from companion.rules.senet_tait import SenetTait, SenetTaitState
+from tests.words import said
 
 
 def position(
@@ -54,7 +55,8 @@ def notations(state: SenetTaitState) -> list[str]:
 
 
 def texts(events: list[Any]) -> list[str]:
-    return [str(e) for e in events]
+    """The events as the OLED says them (Black and White are Tait's names in every position)."""
+    return said(SenetTait().new_state(), events)
 
 
 # --- the start ------------------------------------------------------------------

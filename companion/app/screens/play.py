@@ -55,7 +55,7 @@ class Throwing(Page):
         if trouble:
             lines.append(trouble)
         lines += [f"({say(spec.describe())})", *seat.presenter.status_brief(state),
-                  *(say(t) for t in seat.said)]
+                  *seat.said]
         return View("throw", say(state.game.title), tuple(lines), scroll=self.scroll,
                     hint=_("hold BACK: undo"))
 
@@ -336,7 +336,7 @@ class Events(Page):
 
     def view(self, seat: Seat) -> View:
         return View("events", _("{player}'s move").format(player=say(self.by)),
-                    tuple(say(t) for t in self.texts), scroll=self.scroll, hint=_("OK: next"))
+                    self.texts, scroll=self.scroll, hint=_("OK: next"))
 
     def ok(self, seat: Seat) -> None:
         seat.route()
@@ -363,7 +363,7 @@ class Over(Page):
             won = _("{players} win!").format(players=_("{first} and {last}").format(
                 first=", ".join(names[:-1]), last=names[-1]))
         return View("over", _("Game over"), (won, say(state.outcome.reason),
-                                            *(say(t) for t in seat.said)),
+                                            *seat.said),
                     hint=_("OK: new  BACK: review"), scroll=self.scroll)
 
     def ok(self, seat: Seat) -> None:

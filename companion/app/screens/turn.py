@@ -111,7 +111,7 @@ class Thinking(Page):
             "{player} (computer) is thinking...")
         return View("thinking", say(state.game.title),
                     (doing.format(player=say(state.player_to_act_name)),
-                     *(say(t) for t in seat.said)),
+                     *seat.said),
                     hint=_("BACK: menu"), scroll=self.scroll)
 
     def back(self, seat: Seat) -> None:

@@ -129,11 +129,12 @@ def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck
     return deck
 
 
-_EVENT_FIELDS: Final = ("kind", "player", "text", "src", "dst")
+_EVENT_FIELDS: Final = ("kind", "player", "text", "src", "dst", "args")
 assert tuple(f.name for f in fields(Event)) == _EVENT_FIELDS, "Event's fields changed: see _event"
-_event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_dst = (
+_event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_dst, _event_set_args = (
     Event.__dict__[f].__set__ for f in _EVENT_FIELDS
 )
+_NO_ARGS: Final[dict[str, object]] = {}
 
 
 def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | None) -> Event:
@@ -146,6 +147,7 @@ def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | 
     _event_set_text(event, text)
     _event_set_src(event, src)
     _event_set_dst(event, dst)
+    _event_set_args(event, _NO_ARGS)
     return event
 
 _CHOOSING: Final = (Phase.MOVE, Phase.DECIDE)

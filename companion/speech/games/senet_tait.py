@@ -17,12 +17,12 @@ HOUSES: dict[int, str] = {
 }
 """The named squares, said with their number ('Square 26 is the House of Beauty')."""
 
-EXTRA_REASONS: tuple[tuple[str, str], ...] = (
-    ("threw a six", N_("a six")),
-    ("House of Beauty", N_("the House of Beauty")),
-    ("bore a piece off", N_("a piece borne off")),
-)
-"""Why an extra throw was earned: the rules' words, the ear's."""
+EXTRA_REASONS: dict[str, str] = {
+    "six": N_("a six"),
+    "house-of-beauty": N_("the House of Beauty"),
+    "borne-off": N_("a piece borne off"),
+}
+"""Why an extra throw was earned (the event's ``reasons`` keys), for the ear."""
 
 
 class SenetTaitVoice(Voice):
@@ -42,14 +42,14 @@ class SenetTaitVoice(Voice):
             player=self.name(said.after, event.player))
 
     def on_extra_throw(self, said: Said, event: Event) -> str | None:
-        reasons = [_(ear) for rules, ear in EXTRA_REASONS if rules in event.text]
+        keys = event.arg("reasons") or ()
+        assert isinstance(keys, tuple)
+        reasons = [_(EXTRA_REASONS[str(k)]) for k in keys]
         player = self.name(said.after, event.player)
         if not reasons:
             return _("{player} throws again").format(player=player)
         return _("{player} throws again, for {reasons}").format(player=player, reasons=and_list(reasons))
 
     def on_throw_lost(self, said: Said, event: Event) -> str | None:
-        return self.read(said, event, (
-            r"(?P<player>\w+)'s throw of (?P<value>\d+) is lost: no legal move",
-            N_("{player}'s throw of {value} is lost: no legal move"),
-        ))
+        return _("{player}'s throw of {value} is lost: no legal move").format(
+            player=self.name(said.after, event.player), value=event.arg("value"))

@@ -1,0 +1,143 @@
+"""The rules' events in words: one catalogue message per event kind, for every surface.
+
+A rules event (:class:`companion.rules.Event`) is data: a kind, a player, squares and
+arguments, never a sentence (the rules room imports nothing of the project, so it has
+no catalogue). :class:`EventWords` says one in the language in use: its
+``on_<kind>`` method (``-`` in the kind as ``_``) formats that kind's one catalogue
+message (:func:`~companion.i18n.N_`-marked, so Babel extracts it) with the event's
+facts, each in words: a player by name, a square as the game names it, a card or an
+item by its catalogue word. The OLED, the spectator and club pages, ``companion
+journal show`` and its export all use it; speech uses it too where a voice has no
+sentence of its own for a kind (:mod:`companion.speech.cues`; a voice's sentences are
+the spoken forms, in message context ``"spoken"`` where they differ).
+
+Each game's presenter names its words (:attr:`companion.ui.games.Presenter.words`);
+:func:`companion.ui.games.words_for` finds them for a position.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+
+from companion.i18n import _, ngettext
+from companion.rules import Event
+from companion.rules.core import Square
+
+log = logging.getLogger(__name__)
+
+__all__ = ["EventWords", "and_list", "player_word"]
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``items`` as one list in words: ``"A"``, ``"A and B"``, ``"A, B and C"``."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def player_word(raw: str) -> str:
+    """A player's name as the rules give it (``"Red"``, ``"Player 2"``) in words."""
+    found = re.fullmatch(r"Player (\d+)", raw)
+    if found:
+        return _("Player {number}").format(number=found.group(1))
+    return _(raw)
+
+
+class EventWords:
+    """The events of one game in the language in use, for one position's players.
+
+    ``names`` are the players' names as the rules give them (``state.name(p)`` for
+    each player, from the position the event happened in: colours tossed for change
+    them); ``square`` says a square (default :meth:`square_words`: its number or key,
+    as the game's subclass names it). Call the object with an event for its words.
+
+    A game subclasses this and adds an ``on_<kind>`` method for each of its kinds; the
+    kinds every game shares (``EV_MOVED`` ...) have a default here.
+    """
+
+    def __init__(self, names: Sequence[str], square: Callable[[Square | None], str] | None = None) -> None:
+        self.names = tuple(names)
+        self._square = square
+
+    def __call__(self, event: Event) -> str:
+        if event.text:  # a game whose events are not yet data: its sentence, translated
+            from companion.ui.rules_words import say
+
+            return say(event.text)
+        method = getattr(self, "on_" + event.kind.replace("-", "_"), None)
+        if method is not None:
+            text: str = method(event)
+            return text
+        log.warning("no words for the event kind %r", event.kind)
+        return _("{player}: {what}").format(player=self.player(event.player), what=event.kind)
+
+    def all(self, events: Sequence[Event]) -> tuple[str, ...]:
+        """Each of ``events`` in words, in order."""
+        return tuple(self(e) for e in events)
+
+    # ------------------------------------------------------------------ facts
+
+    def player(self, player: int | None) -> str:
+        """Player ``player``'s name in words (``""`` for ``None``)."""
+        if player is None:
+            return ""
+        if 0 <= player < len(self.names):
+            return player_word(self.names[player])
+        return _("Player {number}").format(number=player + 1)
+
+    def players(self, players: Sequence[int]) -> str:
+        """Several players' names as one list (``"Red, Blue and Green"``)."""
+        return and_list([self.player(p) for p in players])
+
+    def square(self, square: Square | None) -> str:
+        """A square in words (the ``square`` given to the constructor, else
+        :meth:`square_words`)."""
+        if self._square is not None:
+            return self._square(square)
+        return self.square_words(square)
+
+    def square_words(self, square: Square | None) -> str:
+        """A square as the board names it: its number (a game with named squares
+        overrides this)."""
+        return "" if square is None else str(square)
+
+    def values(self, values: Sequence[int]) -> str:
+        """Throw values as one list (``"2, 3 and 4"``)."""
+        return and_list([str(v) for v in values])
+
+    # ------------------------------------------------------------------ shared kinds
+
+    def on_thrown(self, event: Event) -> str:
+        return _("{player} throws {value}").format(
+            player=self.player(event.player), value=event.arg("value"))
+
+    def on_entered(self, event: Event) -> str:
+        return _("{player} enters a piece on {dst}").format(
+            player=self.player(event.player), dst=self.square(event.dst))
+
+    def on_moved(self, event: Event) -> str:
+        return _("{player} moves {src} to {dst}").format(
+            player=self.player(event.player), src=self.square(event.src), dst=self.square(event.dst))
+
+    def on_bumped(self, event: Event) -> str:
+        return _("{player}'s piece on {src} is bumped back to its plinth").format(
+            player=self.player(event.player), src=self.square(event.src))
+
+    def on_borne_off(self, event: Event) -> str:
+        return _("{player} bears a piece off from {src}").format(
+            player=self.player(event.player), src=self.square(event.src))
+
+    def on_turn_passes(self, event: Event) -> str:
+        return _("{player} to throw").format(player=self.player(event.player))
+
+    def on_won(self, event: Event) -> str:
+        winners = event.arg("winners")
+        if isinstance(winners, tuple) and len(winners) > 1:
+            return ngettext("{players} wins!", "{players} win!", len(winners)).format(
+                players=self.players([int(w) for w in winners]))
+        return _("{player} wins!").format(player=self.player(event.player))
+
