@@ -17,8 +17,9 @@ on the same screen as the one before, of one of these kinds:
 
 Every figure is per game (never pooled over games: 62% of all updates are Cretan
 Labyrinth's), per screen (``moves``, ``throw``, ``menu`` ...) and kind, median and
-p90 at 400 kHz. The target (issue 25): a cursor step or scroll at most 12 ms median
-and 18 ms p90 in every game. ``--quick`` (for CI) plays one short game and times
+p90 at 400 kHz. The target (issue 25, as first set; issue 35): every in-screen
+update, of all three kinds together, at most 12 ms median and 18 ms p90 in every
+game; cursor steps and scrolls alone are printed beside it, not judged. ``--quick`` (for CI) plays one short game and times
 the CPU in 2 rounds. The bus figures are exact counts (no timing), the same on every run.
 
 Bus cost: each frame goes through the real drivers on luma's real ``i2c`` interface,
@@ -65,9 +66,9 @@ from companion.ui.view import View
 
 CLOCKS = (100_000, 400_000, 1_000_000)
 TARGET_MS = 12.0
-"""Issue 25's target: the median cursor step or scroll at 400 kHz, in every game."""
+"""Issue 25's target: the median in-screen update (every kind) at 400 kHz, in every game."""
 TARGET_P90_MS = 18.0
-"""Issue 25's target: the p90 cursor step or scroll at 400 kHz, in every game."""
+"""Issue 25's target: the p90 in-screen update (every kind) at 400 kHz, in every game."""
 QUICK_GAME = "senet-tait"
 """The game of ``--quick``: its demo is the shortest (816 frames)."""
 DRIVERS = {"ssd1306": WindowedSSD1306, "sh1106": WindowedSH1106}
@@ -269,18 +270,22 @@ def main(argv: list[str] | None = None) -> int:
             for (screen, kind), values in sorted(per.items()):
                 print(f"    {screen:<8}{kind:<8}{len(values):>6} updates  "
                       f"{statistics.median(values):5.1f} / {p90(values):5.1f}")
-            steps = [v for (_s, kind), values in per.items() if kind != "other" for v in values]
-            if steps:
-                med, high = statistics.median(steps), p90(steps)
+            every = [v for values in per.values() for v in values]
+            if every:
+                med, high = statistics.median(every), p90(every)
                 met = med <= TARGET_MS and high <= TARGET_P90_MS
                 if not met:
                     failed.append(f"{game} {name}")
-                print(f"    cursor steps and scrolls: {len(steps)}, median {med:4.1f} ms, "
+                print(f"    every in-screen update: {len(every)}, median {med:4.1f} ms, "
                       f"p90 {high:4.1f} ms (target {TARGET_MS:g} / {TARGET_P90_MS:g}): "
                       f"{'met' if met else 'NOT met'}")
+            steps = [v for (_s, kind), values in per.items() if kind != "other" for v in values]
+            if steps:
+                print(f"    of which cursor steps and scrolls: {len(steps)}, median "
+                      f"{statistics.median(steps):4.1f} ms, p90 {p90(steps):4.1f} ms")
             others = [v for (_s, kind), values in per.items() if kind == "other" for v in values]
             if others:
-                print(f"    other updates: {len(others)}, median {statistics.median(others):4.1f} ms, "
+                print(f"    of which other updates: {len(others)}, median {statistics.median(others):4.1f} ms, "
                       f"p90 {p90(others):4.1f} ms")
     print(f"\ntarget met in every game: {'yes' if not failed else 'NO: ' + ', '.join(failed)}")
     if args.quick:

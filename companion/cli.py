@@ -104,7 +104,7 @@ def _read_position(path: str, game_id: str) -> State:
 
 def _words(state: State, events: list[Event]) -> tuple[str, ...]:
     """``events`` in the companion's words, with the names of ``state``'s players."""
-    from companion.ui.games import words_for
+    from companion.ui.events import words_for
 
     return words_for(state).all(events)
 

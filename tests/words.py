@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from companion.rules import Event, State
-from companion.ui.games import words_for
+from companion.ui.events import words_for
 
 
 def said(state: State, events: Iterable[Event]) -> list[str]:

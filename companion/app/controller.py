@@ -82,7 +82,8 @@ from companion.rules import (
 from companion.speech import Cue as Spoken
 from companion.speech import CueKind, Silent, Speaker
 from companion.speech.cues import Voice, cues_for, voice_for
-from companion.ui.games import Presenter, presenter_for, words_for
+from companion.ui.events import words_for
+from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_model
 from companion.ui.render import columns, scroll_limit
 from companion.ui.rules_words import say

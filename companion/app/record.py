@@ -47,7 +47,7 @@ from companion.app.journal import (
 )
 from companion.app.journal import VERSION as VERSION_JOURNAL
 from companion.rules import Action, Event, Game, Phase, RulesError, State, Throw
-from companion.ui.games import words_for
+from companion.ui.events import words_for
 
 FORMAT: Final = "board-companion/record"
 """The ``format`` of :func:`to_json`'s dictionary (``version`` :data:`VERSION`)."""

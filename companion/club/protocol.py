@@ -209,7 +209,7 @@ def last_event(state: State, records: Sequence[Mapping[str, Any]]) -> str:
     a journal written before events were data has its sentence there, taken as it is;
     ``""`` if none (or it cannot be read)."""
     from companion.rules import Event
-    from companion.ui.games import words_for
+    from companion.ui.events import words_for
 
     for record in reversed(records):
         events = record.get("events")

@@ -355,6 +355,10 @@ class Game(ABC):
     status words, board model, board drawing, inventory pages) as ``"module:Class"``,
     imported only when a screen needs it; ``""``: the default presenter, no board
     picture. Named by a string so the rules import nothing of the screens."""
+    words: ClassVar[str] = ""
+    """Where the companion finds this game's events in words (``"module:Class"``, an
+    ``EventWords`` of the UI, which imports no picture library), imported on first use;
+    ``""``: the kinds every game shares worded plainly."""
 
     def __init__(self, **options: object) -> None:
         known = {o.name: o for o in self.options}

@@ -125,6 +125,7 @@ class SenetTait(Game):
     seed_files = ("003_30ab1187949567ae.txt",)
     sharpness = 2.4
     presenter = "companion.ui.games.senet_tait:SenetTaitPresenter"
+    words = "companion.ui.events.senet_tait:SenetTaitWords"
     min_players = max_players = default_players = 2
     options = (
         Option(

@@ -34,7 +34,7 @@ from companion.app.settings import Prefs
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceName
 from companion.rules import Implement, Throw
-from companion.ui.games import words_for
+from companion.ui.events import words_for
 
 GAME = "senet-tait"
 SECOND_THOUGHTS = 0.15

@@ -237,9 +237,9 @@ class Voice:
         return text
 
     def words(self, state: State) -> EventWords:
-        """The game's event words (:func:`companion.ui.games.words_for`) with this
+        """The game's event words (:func:`companion.ui.events.words_for`) with this
         voice's squares: what a voice says of a kind it has no sentence of its own for."""
-        from companion.ui.games import words_for
+        from companion.ui.events import words_for
 
         return words_for(state, lambda square: self.square(state, square))
 

@@ -133,7 +133,7 @@ def test_the_first_step_offers_each_first_label_once_with_the_throw_marked(hops:
     view = hops.view()
     assert view.items == ("piece a", "piece b")
     assert view.picture is not None and view.picture.usable == (True, False)
-    assert view.hint == "OK: move  BACK: menu"
+    assert view.hint == "OK: choose BACK: menu"
 
 
 def test_each_ok_narrows_by_one_step_and_a_move_that_goes_on_is_offered_as_play(hops: Controller) -> None:

@@ -114,7 +114,7 @@ def test_the_orbit_and_millstone_questions_and_the_free_die_are_shown(
             name = state.player_to_act_name
             view = View("moves", f"{name} decides", (question,),
                         items=tuple(m.notation for m in state.legal_moves()),
-                        cursor=0, picture=picture, hint="OK: move  BACK: menu")
+                        cursor=0, picture=picture, hint="OK: choose BACK: menu")
             assert _shown(frames, view), (name, question, view.items)
         state.apply(action)
     assert asked == {"Ride Knight's Orbit?", "Cross the Millstone?"}

@@ -20,7 +20,7 @@ HZ = 400_000
 ITEMS = tuple(f"{n} to {n + 4}{' via river' if n % 3 else ''}" for n in range(1, 12))
 LAYOUTS = {
     "menu": View("menu", "Choose a game", items=ITEMS, hint="OK: choose"),
-    "picture": View("moves", "White threw", items=ITEMS, hint="OK: move  BACK: menu",
+    "picture": View("moves", "White threw", items=ITEMS, hint="OK: choose BACK: menu",
                     picture=ThrowPicture("sticks", ("L", "D", "L", "L"), "3")),
     "lines": View("moves", "Player 2 threw", lines=("Stop where? 5 any way",), items=ITEMS,
                   hint="OK: move", picture=ThrowPicture("faces", ("any-way",))),

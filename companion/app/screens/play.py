@@ -14,6 +14,7 @@ from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.i18n import N_, _
 from companion.rules import PASS, Action, Move, Phase, RulesError, State
+from companion.ui.font import wrap
 from companion.ui.games.boards import board_model, board_preview, inventory_pages
 from companion.ui.render import board_size
 from companion.ui.rules_words import say
@@ -50,7 +51,12 @@ class Throwing(Page):
             prompt = N_("{player} to throw: press OK")
         lines = [_(prompt).format(player=name)]
         if self.shaking:
-            lines = [_("{player} is shaking...").format(player=name)]
+            # As many panel lines as the prompt took, so the lines under it stay where
+            # they were: only the changed words go over the bus (issue 35), and nothing
+            # on the panel jumps while the shaker is shaken.
+            shaking = _("{player} is shaking...").format(player=name)
+            width = seat.presenter.width
+            lines = [shaking, *[""] * (len(wrap(lines[0], width)) - len(wrap(shaking, width)))]
         trouble = seat.source_trouble.get(source)
         if trouble:
             lines.append(trouble)
@@ -265,7 +271,7 @@ class Moves(Page):
         question = seat.presenter.prompt(state)
         return View("moves", title, (question,) if question else (), items=items,
                     cursor=self.cursor, picture=picture_marked(seat),
-                    hint=_("OK: move  BACK: menu"))
+                    hint=_("OK: choose BACK: menu"))
 
     def ok(self, seat: Seat) -> None:
         items = self.choices(seat)

@@ -19,21 +19,13 @@ model, its drawing, the inventory pages); a game that names none gets the defaul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import ClassVar, Final
 
 from companion.i18n import _
 from companion.rules import Event, Move, Option, State
-from companion.rules.core import (
-    EV_ENTERED,
-    EV_MOVED,
-    EV_THROW_LOST,
-    EV_THROWN,
-    EV_TURN_PASSES,
-    Square,
-)
-from companion.ui.events import EventWords
+from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.font import wrap
 from companion.ui.games.boards.entry import BoardPictures, entry_class
 from companion.ui.rules_words import say
@@ -84,9 +76,6 @@ class Presenter(BoardPictures):
     voice: ClassVar[str] = ""
     """Where the game's voice is (:mod:`companion.speech.cues`: its sentences for the
     ear), ``"module:Class"``, imported on first use; ``""``: the plain default voice."""
-    words: ClassVar[type[EventWords]] = EventWords
-    """The game's events in words (:mod:`companion.ui.events`): its subclass of
-    :class:`~companion.ui.events.EventWords`, found for a position by :func:`words_for`."""
     value_words: ClassVar[Mapping[str, str]] = {}
     """Words for option values where the value's own text is not the players' word
     (``"trap-then-tunnel"``: ``"trap, then tunnel"``)."""
@@ -185,17 +174,4 @@ def presenter_for(game_id: str, width: int) -> Presenter:
     return cls(width)
 
 
-def words_for(state: State, square: Callable[[Square | None], str] | None = None) -> EventWords:
-    """The events of ``state``'s game in words, with the names of ``state``'s players
-    (the position an event happened in, or the one after it): the game presenter's
-    :attr:`Presenter.words`, or the shared kinds' defaults for a game with none.
-    ``square`` says a square another way (speech: the named houses by name).
-
-    :raises UnknownGameError: ``state``'s game is not registered.
-    """
-    cls = entry_class(state.game.id)
-    words = cls.words if issubclass(cls, Presenter) else EventWords
-    return words([state.name(p) for p in range(state.players)], square)
-
-
-__all__ = ["MIN_WIDTH", "ROUTINE", "Presenter", "fit", "presenter_for", "wording", "words_for"]
+__all__ = ["MIN_WIDTH", "ROUTINE", "Presenter", "fit", "presenter_for", "wording"]

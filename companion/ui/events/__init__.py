@@ -11,23 +11,26 @@ journal show`` and its export all use it; speech uses it too where a voice has n
 sentence of its own for a kind (:mod:`companion.speech.cues`; a voice's sentences are
 the spoken forms, in message context ``"spoken"`` where they differ).
 
-Each game's presenter names its words (:attr:`companion.ui.games.Presenter.words`);
-:func:`companion.ui.games.words_for` finds them for a position.
+Each game names its words (``Game.words``, ``"module:Class"``: a module of this
+package, e.g. :mod:`companion.ui.events.senet_tait`); :func:`words_for` finds them for
+a position. Nothing here imports Pillow or the board pictures: ``companion rules``,
+the pages and the club word events on a machine with no panel.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 from collections.abc import Callable, Sequence
 
 from companion.i18n import _, ngettext
-from companion.rules import Event
+from companion.rules import Event, State
 from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
-__all__ = ["EventWords", "and_list", "player_word"]
+__all__ = ["EventWords", "and_list", "player_word", "words_for"]
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -141,3 +144,22 @@ class EventWords:
                 players=self.players([int(w) for w in winners]))
         return _("{player} wins!").format(player=self.player(event.player))
 
+
+
+def words_for(state: State, square: Callable[[Square | None], str] | None = None) -> EventWords:
+    """The events of ``state``'s game in words, with the names of ``state``'s players
+    (the position an event happened in, or the one after it): the class the game
+    names (``Game.words``), or the shared kinds' defaults for a game that names none.
+    ``square`` says a square another way (speech: the named houses by name).
+
+    :raises TypeError: the game names something that is not an :class:`EventWords`.
+    """
+    where = type(state.game).words
+    cls: type[EventWords] = EventWords
+    if where:
+        module_name, _sep, class_name = where.partition(":")
+        found = getattr(importlib.import_module(module_name), class_name)
+        if not (isinstance(found, type) and issubclass(found, EventWords)):
+            raise TypeError(f"{state.game.id}: {where} is not an EventWords class")
+        cls = found
+    return cls([state.name(p) for p in range(state.players)], square)
