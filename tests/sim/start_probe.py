@@ -46,11 +46,27 @@ FLOOR_CHILD = "import json, sys\nimport {imports}\njson.dump(sorted(sys.modules)
 @dataclass(frozen=True)
 class Start:
     """One start: the modules imported (names), seconds from spawn to the first frame's
-    text on the terminal (for the floor: to exit), and what the terminal showed."""
+    text on the terminal (for the floor: to exit), and what the terminal showed;
+    ``cpu``: the CPU seconds the process had used when its first frame's text reached
+    the terminal (every thread's, from ``/proc/PID/task/*/schedstat``; ``None`` for the
+    floor and where /proc has no schedstat)."""
 
     modules: frozenset[str]
     seconds: float
     screen: str
+    cpu: float | None = None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds process ``pid`` has run so far, all its threads (the first
+    field of each thread's ``schedstat``: nanoseconds on a CPU); ``None`` without it."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / 1e9
 
 
 def _environment(state: Path) -> dict[str, str]:
@@ -82,6 +98,7 @@ def run_start(columns: int = 80, rows: int = 24, timeout: float = 60.0) -> Start
         os.close(slave)
         shown = b""
         seconds = None
+        cpu = None
         try:
             deadline = time.monotonic() + timeout
             while not report.exists():  # the report is written right after the frame
@@ -97,6 +114,7 @@ def run_start(columns: int = 80, rows: int = 24, timeout: float = 60.0) -> Start
                         continue
                     if seconds is None and b"+--" in chunk:
                         seconds = time.perf_counter() - t0
+                        cpu = cpu_seconds(proc.pid)
                     shown += chunk
             time.sleep(0.05)
             modules = frozenset(json.loads(report.read_text()))
@@ -118,7 +136,7 @@ def run_start(columns: int = 80, rows: int = 24, timeout: float = 60.0) -> Start
                 proc.stderr.close()
             os.close(master)
         assert seconds is not None
-        return Start(modules, seconds, shown.decode(errors="replace"))
+        return Start(modules, seconds, shown.decode(errors="replace"), cpu)
 
 
 def floor_start() -> Start:
