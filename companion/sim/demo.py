@@ -7,7 +7,8 @@ toggling the shaker's pin, exactly as the hardware would. Time is a
 hold and the shaker's quiet period behave as on the Pi but take no wall time.
 
 The driver reads the screen as a person would (which screen is up, how many moves the
-list has) and picks moves with a seeded random choice; a move offered in steps (see
+list has) and picks moves with a seeded random choice (in the Cretan Labyrinth, which
+random choices almost never finish, the goal-seeking player's move instead); a move offered in steps (see
 :meth:`companion.app.controller.Controller.choices`) is chosen one step at a time,
 sometimes with a step back. Throws are drawn with a seed
 per action number, so a game interrupted at any point and resumed from its journal
@@ -175,6 +176,28 @@ def record_lines(journal: Path) -> list[str]:
     return lines
 
 
+def _person_row(ctl: Controller) -> int | None:
+    """The row of the moves screen a person would pick where random picks would not
+    end the game: in the Cretan Labyrinth (random choices almost never finish it,
+    docs/rules/cretan-labyrinth.md, D27) the goal-seeking player's move
+    (:func:`companion.ai.cretan_goal.goal_seeking_choice`: the next missing diamond,
+    the palace, home), or the row on the way to it when the move is chosen in steps.
+    ``None`` elsewhere: the scripted player picks at random."""
+    state = ctl.state
+    if state is None or state.game.id != "cretan-labyrinth":
+        return None
+    from companion.ai.cretan_goal import goal_seeking_choice
+
+    moves = state.legal_moves()
+    wanted = moves[goal_seeking_choice(state, moves)]  # type: ignore[arg-type]
+    steps = ctl.presenter.choice_steps(state, wanted)
+    depth = len(ctl.path)
+    for row, (label, move) in enumerate(ctl.choices()):
+        if move == wanted or (move is None and depth < len(steps) and label == steps[depth]):
+            return row
+    return None
+
+
 def play(
     journal_dir: Path,
     *,
@@ -277,7 +300,9 @@ def play(
                     backs[n] = backs.get(n, 0) + 1
                     result.steps_back += 1
                     continue
-                want = rng.randrange(count)
+                want = _person_row(ctl)
+                if want is None:
+                    want = rng.randrange(count)
                 way = ButtonName.DOWN if want >= ctl.cursor else ButtonName.UP
                 for _ in range(abs(want - ctl.cursor)):
                     driver.press(way)

@@ -1,0 +1,24 @@
+"""The demo's players finish a Cretan Labyrinth as people do (issue 35).
+
+Random choices almost never finish this game (docs/rules/cretan-labyrinth.md, D27): a
+demo between random players ran to the 300-round limit (4,903 cues, 12 minutes with
+speech). The scripted player now heads for the next diamond, the palace and home as
+the goal-seeking player does, choosing its move on the screens with the buttons.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.app.journal import load
+from companion.sim.demo import play
+
+
+def test_a_cretan_demo_is_won_by_a_player_who_came_home(tmp_path: Path) -> None:
+    result = play(tmp_path, seed=5, game="cretan-labyrinth")
+    assert result.journal is not None
+    loaded = load(result.journal)
+    outcome = loaded.state.outcome
+    assert outcome is not None
+    assert "gateway" in outcome.reason and "diamonds" in outcome.reason  # came home, not the limit
+    assert len(loaded.records) < 2500
