@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from spoken import said
 
 from companion.rules import Phase, State, Throw, game_ids, get_game
-from tests.words import said
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = {"senet-tait": 7, "labyrinth": 2, "senet-sticks": 3}

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from spoken import said
 
 from companion.rules import (
     PASS,
@@ -22,7 +23,6 @@ from companion.rules import (
     get_game,
 )
 from companion.rules.senet_tait import SenetTait, SenetTaitState
-from tests.words import said
 
 
 def position(
