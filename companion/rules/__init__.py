@@ -4,8 +4,8 @@
 >>> state = get_game("senet-tait").new_state()
 >>> state.phase is Phase.THROW, state.player_to_act_name
 (True, 'Black')
->>> [str(e) for e in state.apply(state.throw_spec.parse("4"))]
-['Black throws 4']
+>>> [(e.kind, e.player, dict(e.args)) for e in state.apply(state.throw_spec.parse("4"))]
+[('thrown', 0, {'value': 4})]
 >>> [m.notation for m in state.legal_moves()]
 ['enter 4']
 """

@@ -179,10 +179,17 @@ class FramePrinter:
 
 
 def _terminal_size() -> tuple[int, int]:
+    """The terminal's size from the terminal itself (stdout's, as the kernel has it
+    after a resize); ``shutil``'s answer (``$COLUMNS``/``$LINES`` first, else 80x24)
+    only when stdout is not a terminal. ``$COLUMNS`` is not read first: a shell or a
+    test runner that exports it would pin the panel to a size the window no longer has."""
     import shutil
 
-    cols, rows = shutil.get_terminal_size()
-    return cols, rows
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        size = shutil.get_terminal_size()
+    return size.columns, size.lines
 
 
 def frame_printer(

@@ -241,7 +241,10 @@ def test_companion_run_in_tmux_reverse_video_small_window_and_resize(tmp_path: P
     again at once, with no key typed (SIGWINCH)."""
     assert TMUX is not None
     socket = f"companion-test-{os.getpid()}"
+    # pytest-xdist's workers export COLUMNS=80 and LINES=24 (so may a user's shell): the
+    # window's size must still come from the terminal
     env = {k: v for k, v in os.environ.items() if k not in ("TMUX", "COMPANION_CONFIG")}
+    env.update(COLUMNS="80", LINES="24")
     env.update(XDG_STATE_HOME=str(tmp_path), TERM="xterm")
     command = f"{sys.executable} -m companion run --journal.dir {tmp_path / 'journal'}"
 
