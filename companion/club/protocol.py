@@ -12,8 +12,15 @@ Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
     A zero-length retained message empties the table (the box has no game).
 ``{prefix}/results/{table}/{result_id}`` (retained, QoS 1)
     One finished game (:func:`result_payload`, checked by :func:`validate_result`).
-    :func:`result_id` derives the id from the journal, so a result published twice is
-    one result.
+    :func:`result_id` is the hash of the result's content (its table, game, seats,
+    start and actions), so a result published twice is one result, and the club
+    computes it again and refuses a result whose id is not its content's. A
+    zero-length retained message there is the box clearing a result the club stored.
+``{prefix}/receipts/{table}`` (QoS 1, written by the club only)
+    The club's word on a result (:func:`receipt_payload`): stored (after its database
+    commit) or refused (and why). A box keeps a result in its outbox, and sends it
+    again, until its receipt comes (end-to-end acknowledgement: the broker's PUBACK
+    only says the broker has it).
 
 ``"actions"`` are the journal's action records in force (taken-back ones removed),
 as written in its lines but without their ``"events"`` words (:func:`bare_actions`;
@@ -23,8 +30,9 @@ name, or ``null`` when the game ended with more than one winner (a shared win).
 Abandoned games have no result: only their state says ``"abandoned"``.
 
 ACL (the broker's): a box's user (its table name) may write only
-``{prefix}/tables/{table}/#`` and ``{prefix}/results/{table}/#``; the club's user
-may only read ``{prefix}/#``; anonymous clients nothing.
+``{prefix}/tables/{table}/#`` and ``{prefix}/results/{table}/#`` and read only
+``{prefix}/receipts/{table}``; the club's user may read ``{prefix}/#`` and write only
+``{prefix}/receipts/#``; anonymous clients nothing.
 """
 
 from __future__ import annotations
@@ -59,7 +67,14 @@ STATUSES: Final = ("playing", "finished", "abandoned")
 KINDS: Final = ("human", "computer")
 """The ``"kind"`` values of a seat."""
 OUTBOX: Final = "club-outbox.json"
-"""The box's file (in its state folder) of result ids the broker acknowledged."""
+"""The box's file (in its state folder) of result ids the club confirmed storing."""
+ID_FIELDS: Final = ("table", "game", "players", "options", "seats", "started", "actions")
+"""The fields of a result payload its id is the hash of (:func:`result_id`)."""
+EARLIEST: Final = datetime(2020, 1, 1, tzinfo=UTC)
+"""The earliest time a payload may give (a box's clock never set says 1970)."""
+LATEST: Final = datetime(9000, 1, 1, tzinfo=UTC)
+"""The latest time a payload may give (datetime's range ends at 9999: later than
+this and arithmetic on it could overflow)."""
 QOS: Final = 1
 
 
@@ -111,6 +126,14 @@ def result_topic(prefix: str, table: str, rid: str) -> str:
     return f"{check_prefix(prefix)}/results/{check_table(table)}/{rid}"
 
 
+def receipt_topic(prefix: str, table: str) -> str:
+    """``{prefix}/receipts/{table}``: where the club answers ``table``'s results.
+
+    :raises ProtocolError: a bad prefix or table name.
+    """
+    return f"{check_prefix(prefix)}/receipts/{check_table(table)}"
+
+
 def state_filter(prefix: str) -> str:
     """The subscription to every table's state: ``{prefix}/tables/+/state``."""
     return f"{check_prefix(prefix)}/tables/+/state"
@@ -153,11 +176,21 @@ def canonical(value: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def result_id(header_line: bytes, actions: Sequence[Mapping[str, Any]]) -> str:
-    """The id of a finished game: the first 20 hex digits of SHA-256 over the journal's
-    header line (its bytes as in the file, without the newline), ``b"\\n"`` and the
-    canonical JSON (:func:`canonical`) of its action records. The same journal gives the
-    same id."""
+def result_id(content: Mapping[str, Any]) -> str:
+    """The id of a result: the first 20 hex digits of SHA-256 over the canonical JSON
+    (:func:`canonical`) of its :data:`ID_FIELDS` (a missing field counts as ``null``).
+    The same game gives the same id, and the club computes it again from what it
+    received: a box cannot send one game under several ids, or claim the id of another
+    table's game (the table is part of it, and the ACL proves the table)."""
+    digest = hashlib.sha256(canonical({k: content.get(k) for k in ID_FIELDS}))
+    return digest.hexdigest()[:20]
+
+
+def journal_result_id(header_line: bytes, actions: Sequence[Mapping[str, Any]]) -> str:
+    """The id an older box (before :func:`result_id` hashed the content) gave a result:
+    SHA-256 over the journal's header line, ``b"\\n"`` and the canonical JSON of its
+    action records, 20 hex digits. A box's outbox may hold such ids: what it sent then is
+    not sent again."""
     digest = hashlib.sha256(header_line.rstrip(b"\n") + b"\n" + canonical(list(actions)))
     return digest.hexdigest()[:20]
 
@@ -259,8 +292,9 @@ def result_payload(
 ) -> dict[str, Any]:
     """The result payload of a finished journal read back (see the module doc).
 
-    ``header_line``: the journal's first line as in the file (for :func:`result_id`);
-    ``ended``: ISO 8601 UTC end time (default: now).
+    ``header_line``: the journal's first line as in the file (kept for the callers
+    of older versions; the id is :func:`result_id` of the content); ``ended``: ISO 8601
+    UTC end time (default: now), also the start when the journal's header names none.
 
     :raises ProtocolError: the game is not finished, a bad table name, or a payload
         over :data:`MAX_PAYLOAD`.
@@ -268,15 +302,16 @@ def result_payload(
     if status(loaded) != "finished":
         raise ProtocolError(f"{loaded.path.name}: no result: the game is {status(loaded)}")
     started = loaded.header.get("started")
-    payload = {
-        "v": VERSION, "id": result_id(header_line, loaded.records),
-        "table": check_table(table), "game": loaded.game.id, "players": loaded.players,
-        "options": dict(loaded.header.get("options") or {}),
+    end = ended or now_iso()
+    payload: dict[str, Any] = {
+        "v": VERSION, "table": check_table(table), "game": loaded.game.id,
+        "players": loaded.players, "options": dict(loaded.header.get("options") or {}),
         "seats": seats(loaded.header, names(loaded)), "winner": winner(loaded),
         "moves": len(loaded.records),
-        "started": started if isinstance(started, str) else (ended or now_iso()),
-        "ended": ended or now_iso(), "actions": bare_actions(loaded.records),
+        "started": started if isinstance(started, str) else end,
+        "ended": end, "actions": bare_actions(loaded.records),
     }
+    payload["id"] = result_id(payload)
     validate_result(payload)
     return payload
 
@@ -332,12 +367,29 @@ def _need(obj: Mapping[str, Any], key: str, kinds: type | tuple[type, ...],
     return value
 
 
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time of a payload, as an aware datetime (no offset: UTC).
+
+    :raises ProtocolError: not ISO 8601, or outside :data:`EARLIEST` to :data:`LATEST`.
+    """
+    try:
+        when = datetime.fromisoformat(text)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        inside = EARLIEST <= when <= LATEST
+    except (ValueError, OverflowError):
+        raise ProtocolError(f"{text[:40]!r} is not an ISO 8601 time") from None
+    if not inside:
+        raise ProtocolError(f"{text[:40]!r} is not between {EARLIEST.year} and {LATEST.year}")
+    return when
+
+
 def _time(obj: Mapping[str, Any], key: str) -> None:
     text = _need(obj, key, str)
     try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        raise ProtocolError(f"payload {key!r}: {text[:40]!r} is not an ISO 8601 time") from None
+        parse_time(text)
+    except ProtocolError as exc:
+        raise ProtocolError(f"payload {key!r}: {exc}") from None
 
 
 def _common(obj: object) -> Mapping[str, Any]:
@@ -406,10 +458,32 @@ def validate_result(obj: object) -> dict[str, Any]:
     return dict(payload)
 
 
+def receipt_payload(rid: str, *, stored: bool, reason: str = "") -> dict[str, Any]:
+    """The club's receipt for result ``rid``: ``{"v", "id", "stored", "reason"}``
+    (``stored`` false: refused, ``reason`` says why, at most 300 characters)."""
+    return {"v": VERSION, "id": rid, "stored": stored, "reason": reason[:300]}
+
+
+def validate_receipt(obj: object) -> dict[str, Any]:
+    """``obj`` when it is a receipt (see :func:`receipt_payload`).
+
+    :raises ProtocolError: it is not.
+    """
+    if not isinstance(obj, Mapping) or obj.get("v") != VERSION or isinstance(obj.get("v"), bool):
+        raise ProtocolError("not a receipt of this version")
+    rid = _need(obj, "id", str)
+    if not RESULT_ID_PATTERN.fullmatch(rid):
+        raise ProtocolError(f"receipt 'id': {rid[:40]!r} is not 20 hex digits")
+    _need(obj, "stored", bool)
+    _need(obj, "reason", str)
+    return dict(obj)
+
+
 __all__ = [
-    "DEFAULT_PREFIX", "KINDS", "MAX_DEPTH", "MAX_PAYLOAD", "OUTBOX", "QOS", "RESULT_ID_PATTERN",
+    "DEFAULT_PREFIX", "EARLIEST", "ID_FIELDS", "KINDS", "LATEST", "MAX_DEPTH", "MAX_PAYLOAD", "OUTBOX", "QOS", "RESULT_ID_PATTERN",
     "STATUSES", "TABLE_PATTERN", "VERSION", "ProtocolError", "canonical", "check_prefix",
-    "check_table", "decode", "encode", "last_event", "names", "now_iso", "parse_topic",
-    "result_id", "result_payload", "result_topic", "results_filter", "seats", "state_filter",
-    "state_payload", "state_topic", "status", "validate_result", "validate_state", "winner",
+    "check_table", "decode", "encode", "journal_result_id", "last_event", "names", "now_iso",
+    "parse_time", "parse_topic", "receipt_payload", "receipt_topic", "result_id", "result_payload", "result_topic", "results_filter", "seats", "state_filter",
+    "state_payload", "state_topic", "status", "validate_receipt", "validate_result",
+    "validate_state", "winner",
 ]

@@ -6,10 +6,16 @@ protocol of :mod:`companion.club.protocol`:
 * the table's live game (the newest readable journal), retained, QoS 1, on each
   change and again after each (re)connection; an empty retained message when the
   folder holds no journal;
-* each finished game's result, once: its id is acknowledged by the broker (PUBACK)
-  before it is written to the outbox (:class:`Outbox`, ``club-outbox.json`` in this
-  process's own state folder); a result not acknowledged when the power went is sent
-  again at the next start, one acknowledged never is.
+* each finished game's result, until the club says it has stored it: the club's
+  receipt (on ``{prefix}/receipts/<table>``, sent after its database commit) puts
+  the result's id into the outbox (:class:`Outbox`, ``club-outbox.json`` in this
+  process's own state folder), and the box then clears the retained copy on the
+  broker. Until its receipt comes a result is sent again, after :data:`RESEND` seconds
+  doubling to :data:`RESEND_MAX`, and at once after each reconnection: a broker that
+  crashed before saving it, a queue that overflowed or a club away for a day loses
+  nothing, and the club takes a result it has as the same result (its id is the hash
+  of its content) and answers it again. A result the club refuses (its receipt says
+  why) is logged and not sent again until its journal changes.
 
 Only games whose journal was last written after the outbox was made are published
 as results (a box joining a club does not send its whole history).
@@ -20,9 +26,8 @@ changed, with the companion's own safe reader (:func:`companion.app.journal.load
 ``repair=False``: a FIFO or a device is refused, a damaged tail is left alone). A
 journal that cannot be read is logged (once per change) and skipped: nothing in the
 folder stops the publisher. While the broker is away it tries again after a growing
-delay (1 s doubling to :data:`RECONNECT_MAX`), each failure logged; results published
-but not acknowledged are sent again by paho on reconnection; states are not queued
-(the newest is sent on each connection).
+delay (1 s doubling to :data:`RECONNECT_MAX`), each failure logged; states are not
+queued (the newest is sent on each connection).
 
 The referee (board-companion.service) never loads this module: it stays offline.
 Needs the ``club`` extra (paho-mqtt).
@@ -62,6 +67,10 @@ RECONNECT_MAX: Final = 30
 KEEPALIVE: Final = 30
 """MQTT keep-alive in seconds: a broker gone silently is noticed within 1.5 times this."""
 OUTBOX_FORMAT: Final = "board-companion/club-outbox"
+RESEND: Final = 30.0
+"""Seconds after which a result without its receipt is sent again (doubling)."""
+RESEND_MAX: Final = 600.0
+"""The longest wait between two sendings of a result without its receipt, in seconds."""
 MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
 """The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
 MAX_PASSWORD_BYTES: Final = 4096
@@ -135,7 +144,9 @@ def read_password(path: Path) -> str:
 
 
 class Outbox:
-    """The result ids the broker acknowledged, kept in ``club-outbox.json``::
+    """The result ids the club confirmed storing (its receipt), kept in
+    ``club-outbox.json`` (an outbox of an older version holds the ids the broker
+    acknowledged, under :func:`~companion.club.protocol.journal_result_id`)::
 
         {"format": "board-companion/club-outbox", "version": 1,
          "since": "2026-11-26T03:00:00+00:00", "published": ["9eac09a9206d1eeb29f0", ...]}
@@ -193,7 +204,7 @@ class Outbox:
         return rid in self.published
 
     def add(self, rid: str) -> None:
-        """Record that the broker acknowledged result ``rid`` (durable when this returns).
+        """Record that the club stored result ``rid`` (durable when this returns).
 
         :raises OSError: the file cannot be written (the id is still kept in memory).
         """
@@ -209,6 +220,21 @@ class Outbox:
                            "published": self._order}, separators=(",", ":")) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(self.path, body.encode("utf-8"))
+
+
+@dataclass
+class InFlight:
+    """A result sent and not yet confirmed by the club: what to send again and when."""
+
+    topic: str
+    data: bytes
+    signature: tuple[int, int, int]
+    """The journal's ``os.stat`` signature when the result was made."""
+    name: str
+    """The journal's file name (for the log)."""
+    due: float = 0.0
+    """``time.monotonic()`` at which it is sent again."""
+    delay: float = RESEND
 
 
 @dataclass(frozen=True)
@@ -265,8 +291,11 @@ class Publisher:
         self._snapshots: dict[Path, Snapshot] = {}
         self._sent_state: bytes | None = None
         """The state payload last handed to paho since the last connection (None: none)."""
-        self._pending: dict[str, Any] = {}
-        """Result id -> paho's MQTTMessageInfo, published and not yet acknowledged."""
+        self.receipt_topic = protocol.receipt_topic(settings.prefix, settings.table)
+        self._results: dict[Path, tuple[tuple[int, int, int], str, str, bytes]] = {}
+        """Each finished journal's result: (stat signature, id, older id, payload)."""
+        self._pending: dict[str, InFlight] = {}
+        """Result id -> the result sent and not yet confirmed by the club."""
         self._bad: dict[str, tuple[int, int, int]] = {}
         self.connected = threading.Event()
         self._open = False
@@ -287,6 +316,7 @@ class Publisher:
             cli.tls_set(ca_certs=str(s.tls_ca), cert_reqs=ssl.CERT_REQUIRED)
         cli.on_connect = self._on_connect
         cli.on_disconnect = self._on_disconnect
+        cli.on_message = self._on_receipt
         return cli
 
     # ---------------------------------------------------------------- paho's callbacks
@@ -302,7 +332,37 @@ class Publisher:
                  self.settings.port, self.settings.user)
         self._sent_state = None  # the broker may have lost it: send the newest again
         self._delay = 1.0
+        client.subscribe(self.receipt_topic, qos=protocol.QOS)
+        for flight in self._pending.values():  # the broker may have lost them: again
+            flight.due = 0.0
         self.connected.set()
+
+    def _on_receipt(self, client: Any, userdata: Any, message: Any) -> None:
+        """The club's receipt for a result: stored (into the outbox, the broker's
+        retained copy cleared) or refused (logged, not sent again until its journal
+        changes). Anything else on the topic is logged and ignored."""
+        try:
+            receipt = protocol.validate_receipt(protocol.decode(bytes(message.payload)))
+        except protocol.ProtocolError as exc:
+            log.warning("club receipt on %s not understood: %s", message.topic, exc)
+            return
+        rid = receipt["id"]
+        flight = self._pending.pop(rid, None)
+        if not receipt["stored"]:
+            log.warning("result %s refused by the club: %s", rid, receipt["reason"])
+            if flight is not None:
+                self._bad[rid] = flight.signature
+            return
+        if rid in self.outbox:
+            return
+        log.info("result %s stored by the club", rid)
+        try:
+            self.outbox.add(rid)
+        except OSError as exc:  # kept in memory: not sent again by this process
+            log.error("club outbox %s cannot be written (%s): result %s may be sent "
+                      "again after a restart", self.outbox.path, exc, rid)
+        topic = protocol.result_topic(self.settings.prefix, self.settings.table, rid)
+        client.publish(topic, b"", qos=protocol.QOS, retain=True)  # the club has it
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
@@ -339,7 +399,6 @@ class Publisher:
         if self.client.loop(timeout) != MQTT_ERR_SUCCESS:  # the connection is gone
             self._open = False
             self.connected.clear()
-        self._record_acks()
 
     def run(self, stop: threading.Event) -> None:
         """Follow the folder until ``stop`` is set: :meth:`poll` every :attr:`interval`
@@ -356,12 +415,12 @@ class Publisher:
                 time.sleep(self.interval)
 
     def close(self) -> None:
-        """Wait up to a second for the acknowledgements of results in flight, record
-        them, and disconnect (the DISCONNECT sent)."""
+        """Wait up to a second for the receipts of results in flight, record them, and
+        disconnect (the DISCONNECT sent). A result still without its receipt is sent
+        again at the next start."""
         deadline = time.monotonic() + 1.0
         while self._open and self._pending and time.monotonic() < deadline:
             self.step(0.05)
-        self._record_acks()
         if self._open:
             self.client.disconnect()
             for _ in range(10):
@@ -370,25 +429,13 @@ class Publisher:
         self._open = False
 
     def poll(self) -> None:
-        """One look at the folder: record acknowledged results, publish the new ones
-        and the table's state if it changed (when connected)."""
-        self._record_acks()
+        """One look at the folder: publish the new results and those whose receipt is
+        overdue, and the table's state if it changed (when connected)."""
         newest = self._scan()
         if not self.connected.is_set():
             return
         self._publish_results()
         self._publish_state(newest)
-
-    def _record_acks(self) -> None:
-        for rid, info in list(self._pending.items()):
-            if info.is_published():
-                del self._pending[rid]
-                log.info("result %s acknowledged by the club broker", rid)
-                try:
-                    self.outbox.add(rid)
-                except OSError as exc:  # kept in memory: not sent again by this process
-                    log.error("club outbox %s cannot be written (%s): result %s may be sent "
-                              "again after a restart", self.outbox.path, exc, rid)
 
     def _scan(self) -> Snapshot | None:
         """Read the journals that changed; the newest readable one's snapshot."""
@@ -419,6 +466,7 @@ class Publisher:
                 newest = snap
         for gone in set(self._snapshots) - set(paths):
             del self._snapshots[gone]
+            self._results.pop(gone, None)
         self._trim(newest)
         return newest
 
@@ -430,8 +478,8 @@ class Publisher:
             loaded = snap.loaded
             if loaded is None or snap is newest:
                 continue
-            if protocol.status(loaded) == "finished" and (
-                    protocol.result_id(snap.header_line, loaded.records) not in self.outbox):
+            made = self._result(path, snap)
+            if made is not None and not self._done(made[0], made[1]):
                 continue
             self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
 
@@ -444,31 +492,59 @@ class Publisher:
             log.exception("journal %s skipped: cannot be read", path.name)
         return Snapshot(_signature(st), None)
 
+    def _done(self, rid: str, older: str) -> bool:
+        """Whether the club has result ``rid`` (or, in an older outbox, ``older``)."""
+        return rid in self.outbox or older in self.outbox
+
+    def _result(self, path: Path, snap: Snapshot) -> tuple[str, str, bytes] | None:
+        """The result of a finished journal: its id, its older id and its payload,
+        made once per change of the journal; ``None``: no result (not finished, or one
+        the protocol refuses: logged once)."""
+        made = self._results.get(path)
+        if made is not None and made[0] == snap.signature:
+            return made[1], made[2], made[3]
+        loaded = snap.loaded
+        if loaded is None or protocol.status(loaded) != "finished":
+            return None
+        older = protocol.journal_result_id(snap.header_line, loaded.records)
+        try:
+            payload = protocol.result_payload(loaded, table=self.settings.table,
+                                              header_line=snap.header_line,
+                                              ended=snap.written_iso)
+            data = protocol.encode(payload)
+        except protocol.ProtocolError as exc:
+            if self._bad.get(older) != snap.signature:
+                log.warning("journal %s: result not published: %s", path.name, exc)
+                self._bad[older] = snap.signature
+            return None
+        self._results[path] = (snap.signature, payload["id"], older, data)
+        return payload["id"], older, data
+
     def _publish_results(self) -> None:
         since_ns = int(self.outbox.since.timestamp() * 1e9)
+        now = time.monotonic()
         for path, snap in sorted(self._snapshots.items()):
-            loaded = snap.loaded
-            if loaded is None or snap.signature[2] < since_ns:
+            if snap.signature[2] < since_ns:
                 continue
-            if protocol.status(loaded) != "finished":
+            made = self._result(path, snap)
+            if made is None:
                 continue
-            rid = protocol.result_id(snap.header_line, loaded.records)
-            if rid in self.outbox or rid in self._pending:
+            rid, older, data = made
+            if self._done(rid, older) or rid in self._pending:
                 continue
             if self._bad.get(rid) == snap.signature:
-                continue
-            try:
-                payload = protocol.result_payload(loaded, table=self.settings.table,
-                                                  header_line=snap.header_line,
-                                                  ended=snap.written_iso)
-                data = protocol.encode(payload)
-            except protocol.ProtocolError as exc:
-                log.warning("journal %s: result not published: %s", path.name, exc)
-                self._bad[rid] = snap.signature
-                continue
+                continue  # refused by the club: not again until the journal changes
             topic = protocol.result_topic(self.settings.prefix, self.settings.table, rid)
-            self._pending[rid] = self.client.publish(topic, data, qos=protocol.QOS, retain=True)
-            log.info("result %s of %s published (%s)", rid, path.name, topic)
+            self._pending[rid] = InFlight(topic, data, snap.signature, path.name)
+        for rid, flight in self._pending.items():
+            if flight.due > now:
+                continue
+            self.client.publish(flight.topic, flight.data, qos=protocol.QOS, retain=True)
+            again = flight.due > 0.0
+            flight.due = now + flight.delay
+            flight.delay = min(flight.delay * 2, RESEND_MAX)
+            log.info("result %s of %s %s (%s)", rid, flight.name,
+                     "sent again: no receipt yet" if again else "published", flight.topic)
 
     def _publish_state(self, newest: Snapshot | None) -> None:
         if newest is None or newest.loaded is None:
@@ -492,5 +568,5 @@ class Publisher:
         log.debug("state of table %s published (%d bytes)", self.settings.table, len(data))
 
 
-__all__ = ["INTERVAL", "RECONNECT_MAX", "ClubSettings", "Outbox", "PublishError", "Publisher",
+__all__ = ["INTERVAL", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
            "Snapshot", "read_password", "read_snapshot"]

@@ -10,11 +10,16 @@ Three parts:
   shape, over 256 KiB, a state that does not replay, a result for a game that does not
   exist) is logged as a warning and skipped: it is never stored, never shown, and
   never stops the club;
-* :class:`Listener`: the paho-mqtt client (MQTT 3.1.1, client id ``club-<host>``, a
-  persistent session: ``clean_session=False``, so QoS 1 messages sent while the club
-  was away are delivered when it comes back) subscribed to ``{prefix}/#`` at QoS 1;
-  it never publishes. paho's own thread takes the results, a thread of the club's the
-  tables' states (the latest of each when they come faster than it replays them);
+* :class:`Listener`: two paho-mqtt clients (MQTT 3.1.1), so that states can never
+  crowd results out of the broker's queue: the results' client (``club-<host>-r``, a
+  persistent session, ``clean_session=False``: results sent while the club was away
+  are delivered when it comes back) subscribed to ``{prefix}/results/+/+``, which
+  answers each result with a receipt on ``{prefix}/receipts/<table>`` once it is
+  stored (or says why it was refused); the states' client (``club-<host>``, a clean
+  session: the broker keeps each table's latest state as a retained message anyway)
+  subscribed to ``{prefix}/tables/+/state``. The club publishes nothing but receipts.
+  paho's thread takes the results, a thread of the club's the tables' states (the
+  latest of each when they come faster than it replays them);
 * the page (Starlette on uvicorn, as ``companion web``, with its connection limits
   :class:`companion.web.server.GuardedH11Protocol`): ``/`` every table live (board,
   whose turn, the last event), the results and the ratings per game; ``/events``
@@ -34,6 +39,7 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -68,11 +74,28 @@ class ClubError(CompanionError):
 class Received:
     """What :meth:`Club.receive` did with one message: ``kind`` is ``"state"``,
     ``"empty"`` (a table emptied), ``"result"``, ``"duplicate"`` (a result stored
-    already) or ``"bad"``; ``reason`` says why a bad one was skipped."""
+    already), ``"cleared"`` (a box clearing a result the club has) or ``"bad"``;
+    ``reason`` says why a bad one was skipped; ``result`` is the result id of a result's
+    topic (``""`` for a state, or a topic that could not be read)."""
 
     kind: str
     table: str = ""
     reason: str = ""
+    result: str = ""
+
+    @property
+    def receipt(self) -> dict[str, Any] | None:
+        """The receipt the box that sent this result is owed (:func:`~companion.club.
+        protocol.receipt_payload`): stored for a new or known result, refused with the
+        reason for a bad one; ``None`` for a state, a cleared result, or a message
+        whose topic names no result."""
+        if not self.result or not self.table:
+            return None
+        if self.kind in ("result", "duplicate"):
+            return protocol.receipt_payload(self.result, stored=True)
+        if self.kind == "bad":
+            return protocol.receipt_payload(self.result, stored=False, reason=self.reason)
+        return None
 
 
 class Club:
@@ -120,8 +143,12 @@ class Club:
         :raises StoreError: the database cannot be written (the listener logs it).
         """
         now = time.time() if received is None else received
+        table = rid = ""
         try:
-            kind, table, rid = protocol.parse_topic(self.prefix, topic)
+            kind, table, found = protocol.parse_topic(self.prefix, topic)
+            rid = found or ""
+            if kind == "result" and not data:
+                return Received("cleared", table, result=rid)
             if kind == "state" and not data:
                 self.store.set_table(table, None, received=now)
                 self._set(table, None, None)
@@ -143,18 +170,21 @@ class Club:
             if payload["table"] != table or payload["id"] != rid:
                 raise ProtocolError(f"a result {payload['id']!r} of table {payload['table']!r} "
                                     f"on {topic!r}")
-            if self.store.has_result(payload["id"]):  # known: not replayed again
-                return Received("duplicate", table)
+            if protocol.result_id(payload) != rid:
+                raise ProtocolError(f"result {rid}: the id is not the hash of its content")
+            if self.store.has_result(rid):  # known: not replayed again
+                return Received("duplicate", table, result=rid)
             check_result(payload)
+            payload = club_times(payload, now)
             if not self.store.add_result(payload, received=now):
-                return Received("duplicate", table)
+                return Received("duplicate", table, result=rid)
             self._changed()
-            return Received("result", table)
-        except (ProtocolError, ValueError, KeyError, TypeError) as exc:
+            return Received("result", table, result=rid)
+        except (ProtocolError, ValueError, KeyError, TypeError, OverflowError) as exc:
             self.bad += 1
             reason = str(exc) if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
             log.warning("club: bad message on %r skipped: %s", topic[:200], reason[:300])
-            return Received("bad", reason=reason)
+            return Received("bad", table, reason=reason, result=rid)
 
     def _changed(self) -> None:
         with self._lock:
@@ -187,6 +217,31 @@ class Club:
                 + page.ratings_html(self.store.ratings()))
 
 
+FUTURE_SLACK: Final = 3600.0
+"""Seconds a box's clock may be ahead of the club's before its times are not believed."""
+
+
+def club_times(payload: dict[str, Any], received: float) -> dict[str, Any]:
+    """``payload`` with an ``ended`` the club can vouch for: a box's own end time is
+    kept when it is not later than the club's receive time (plus
+    :data:`FUTURE_SLACK`) and not before the game's start; otherwise the result is
+    dated by the club's receive time and the box's time kept aside as ``box_ended``.
+    Results are ordered by ``ended``: one dated 9999 no longer stays at the top of the
+    page. (``started`` is part of the result's id: it is shown, never used to order.)
+
+    :raises ProtocolError: a time outside :data:`~companion.club.protocol.EARLIEST` to
+        :data:`~companion.club.protocol.LATEST`.
+    """
+    from datetime import UTC, datetime
+
+    now = datetime.fromtimestamp(received, UTC)
+    started = protocol.parse_time(payload["started"])
+    ended = protocol.parse_time(payload["ended"])
+    if started <= ended <= now + timedelta(seconds=FUTURE_SLACK):
+        return payload
+    return dict(payload, box_ended=payload["ended"], ended=now.isoformat(timespec="seconds"))
+
+
 # ---------------------------------------------------------------- the broker
 
 
@@ -212,59 +267,78 @@ def client_id() -> str:
 
 
 class Listener:
-    """The club's MQTT client (see the module): connects in the background and
+    """The club's MQTT clients (see the module): each connects in the background and
     reconnects by itself (paho's loop thread, 1 to 30 seconds between tries).
 
-    Results are taken in paho's thread, so the broker's acknowledgement (PUBACK) of a
-    result goes out only once it is stored. A table's state is a whole snapshot, so
-    states are handed to a thread of their own (``club-states``), and a state not yet
-    taken is replaced by a newer one of its table (:attr:`superseded` counts them):
-    when messages come faster than the club can replay them, it skips to each table's
-    latest instead of falling ever further behind. On every connection the club
-    subscribes again: the broker sends the retained state of every table (current
-    after the club was away) and every retained result (one already stored is known by
-    its id and not replayed).
+    Results come to a client and a session of their own (``club-<host>-r``, persistent),
+    so that however many states the tables send, the broker's queue for the results
+    never fills with them. A result is taken in paho's thread and answered with a
+    receipt (:meth:`Received.receipt`) on the box's receipt topic once it is stored:
+    the box keeps the result, and sends it again, until then; a result the club has
+    already is answered again, so a receipt lost on the way costs one more sending.
+
+    A table's state is a whole snapshot, so states are handed to a thread of their own
+    (``club-states``), and a state not yet taken is replaced by a newer one of its
+    table (:attr:`superseded` counts them): when messages come faster than the club
+    can replay them, it skips to each table's latest instead of falling ever further
+    behind. The states' client has a clean session: on every connection the broker
+    sends each table's retained state, current after the club was away.
     """
 
     def __init__(self, club: Club, broker: Broker) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         self.club = club
         self.broker = broker
         self.connected = threading.Event()
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=broker.client_id or client_id(),
-            clean_session=False, protocol=mqtt.MQTTv311)
-        if broker.username is not None:
-            self.client.username_pw_set(broker.username, broker.password)
-        if broker.ca is not None:
-            try:
-                self.client.tls_set(ca_certs=str(broker.ca), cert_reqs=ssl.CERT_REQUIRED)
-            except (OSError, ssl.SSLError, ValueError) as exc:
-                raise ClubError(f"club: TLS with {broker.ca}: {exc}") from None
+        """Both clients are connected and subscribed."""
+        base = broker.client_id or client_id()
+        self.client = self._client(base, clean_session=True)
+        self.results_client = self._client(f"{base[:21]}-r", clean_session=False)
         self.superseded = 0
         """States replaced by a newer one of their table before they were taken."""
+        self.receipts = 0
+        """Receipts handed to the broker since start."""
+        self._up: set[str] = set()
         self._pending: dict[str, bytes] = {}
         self._wake = threading.Condition()
         self._stopping = False
         self._worker = threading.Thread(target=self._take_states, name="club-states",
                                         daemon=True)
-        self.client.reconnect_delay_set(1, 30)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
+        self.client.on_connect = self._connected("states", protocol.state_filter(club.prefix))
+        self.results_client.on_connect = self._connected(
+            "results", protocol.results_filter(club.prefix))
+        self.client.on_disconnect = self._disconnected("states")
+        self.results_client.on_disconnect = self._disconnected("results")
+        self.client.on_message = self._on_state
+        self.results_client.on_message = self._on_result
+
+    def _client(self, cid: str, *, clean_session: bool) -> Any:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        cli = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=cid,
+                          clean_session=clean_session, protocol=mqtt.MQTTv311)
+        if self.broker.username is not None:
+            cli.username_pw_set(self.broker.username, self.broker.password)
+        if self.broker.ca is not None:
+            try:
+                cli.tls_set(ca_certs=str(self.broker.ca), cert_reqs=ssl.CERT_REQUIRED)
+            except (OSError, ssl.SSLError, ValueError) as exc:
+                raise ClubError(f"club: TLS with {self.broker.ca}: {exc}") from None
+        cli.reconnect_delay_set(1, 30)
+        return cli
 
     def start(self) -> None:
-        """Connect (in the background) and start paho's thread."""
+        """Connect both clients (in the background) and start paho's threads."""
         self._worker.start()
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=30)
-        self.client.loop_start()
+        for cli in (self.results_client, self.client):
+            cli.connect_async(self.broker.host, self.broker.port, keepalive=30)
+            cli.loop_start()
 
     def stop(self) -> None:
-        """Disconnect, stop paho's thread, take the states still waiting; safe twice."""
-        self.client.disconnect()
-        self.client.loop_stop()
+        """Disconnect, stop paho's threads, take the states still waiting; safe twice."""
+        for cli in (self.client, self.results_client):
+            cli.disconnect()
+            cli.loop_stop()
         with self._wake:
             self._stopping = True
             self._wake.notify_all()
@@ -282,40 +356,57 @@ class Listener:
             for topic, data in batch.items():
                 self._take(topic, data)
 
-    def _take(self, topic: str, data: bytes) -> None:
+    def _take(self, topic: str, data: bytes) -> Received | None:
         try:
-            self.club.receive(topic, data)
-        except StoreError as exc:
+            return self.club.receive(topic, data)
+        except StoreError as exc:  # not stored: no receipt, the box sends it again
             log.error("club: %s", exc)
         except Exception:  # never let a thread of the club die on one message
             log.exception("club: a message on %r could not be taken", topic[:200])
+        return None
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
-                    properties: Any) -> None:
-        if reason.is_failure:
-            log.warning("club: the broker refused the connection: %s", reason)
-            return
-        client.subscribe(f"{self.club.prefix}/#", qos=protocol.QOS)
-        log.info("club: connected to %s:%d, subscribed to %s/#", self.broker.host,
-                 self.broker.port, self.club.prefix)
-        self.connected.set()
-
-    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
+    def _connected(self, which: str, topic_filter: str) -> Any:
+        def on_connect(client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
-        self.connected.clear()
-        if reason.is_failure:
-            log.warning("club: connection to the broker lost (%s): reconnecting", reason)
+            if reason.is_failure:
+                log.warning("club: the broker refused the %s connection: %s", which, reason)
+                return
+            client.subscribe(topic_filter, qos=protocol.QOS)
+            log.info("club: connected to %s:%d for the %s, subscribed to %s",
+                     self.broker.host, self.broker.port, which, topic_filter)
+            self._up.add(which)
+            if len(self._up) == 2:
+                self.connected.set()
+        return on_connect
 
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+    def _disconnected(self, which: str) -> Any:
+        def on_disconnect(client: Any, userdata: Any, flags: Any, reason: Any,
+                          properties: Any) -> None:
+            self._up.discard(which)
+            self.connected.clear()
+            if reason.is_failure:
+                log.warning("club: %s connection to the broker lost (%s): reconnecting",
+                            which, reason)
+        return on_disconnect
+
+    def _on_state(self, client: Any, userdata: Any, message: Any) -> None:
         topic = str(message.topic)
-        if topic.startswith(f"{self.club.prefix}/tables/") and topic.endswith("/state"):
-            with self._wake:
-                if topic in self._pending:
-                    self.superseded += 1
-                self._pending[topic] = bytes(message.payload)
-                self._wake.notify()
+        with self._wake:
+            if topic in self._pending:
+                self.superseded += 1
+            self._pending[topic] = bytes(message.payload)
+            self._wake.notify()
+
+    def _on_result(self, client: Any, userdata: Any, message: Any) -> None:
+        got = self._take(str(message.topic), bytes(message.payload))
+        receipt = got.receipt if got is not None else None
+        if got is None or receipt is None:
             return
-        self._take(topic, bytes(message.payload))
+        topic = protocol.receipt_topic(self.club.prefix, got.table)
+        client.publish(topic, protocol.encode(receipt), qos=protocol.QOS)
+        self.receipts += 1
+        log.info("club: result %s of table %s %s", got.result, got.table,
+                 "stored" if receipt["stored"] else "refused: " + receipt["reason"])
 
 
 # ---------------------------------------------------------------- the page

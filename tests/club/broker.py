@@ -94,6 +94,8 @@ class Broker:
     acl: str
     tls: TlsFiles | None = None
     anonymous: bool = False
+    settings: Mapping[str, str] = field(default_factory=dict)
+    """Lines of the config that replace the defaults (``{"autosave_interval": "1800"}``)."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -126,6 +128,9 @@ class Broker:
             "log_type all",
             "max_queued_messages 10000",
         ]
+        for key, value in self.settings.items():
+            lines = [line for line in lines if not line.startswith(key + " ")]
+            lines.append(f"{key} {value}")
         if os.geteuid() == 0:
             lines.append("user root")  # else mosquitto drops to a user who cannot read here
         if self.tls is not None:
@@ -169,6 +174,17 @@ class Broker:
             self.process.stderr.close()
         self.process = None
 
+    def kill(self) -> None:
+        """A crash of the broker: SIGKILL, its persistence file not saved on the way
+        out (what it holds is what the last autosave wrote)."""
+        if self.process is None:
+            return
+        self.process.kill()
+        self.process.wait()
+        if self.process.stderr:
+            self.process.stderr.close()
+        self.process = None
+
     def restart(self) -> None:
         """:meth:`stop`, then :meth:`start` on the same port with the same files."""
         self.stop()
@@ -203,11 +219,13 @@ class Broker:
 
 def acl_for_club(prefix: str, tables: list[str], club_user: str = "club") -> str:
     """The protocol's ACL: each table's user writes only its own table's state and
-    results; the club's user reads everything under ``prefix``."""
-    out = [f"user {club_user}", f"topic read {prefix}/#", ""]
+    results and reads only its own receipts; the club's user reads everything under
+    ``prefix`` and writes only receipts."""
+    out = [f"user {club_user}", f"topic read {prefix}/#", f"topic write {prefix}/receipts/#", ""]
     for table in tables:
         out += [f"user {table}", f"topic write {prefix}/tables/{table}/#",
-                f"topic write {prefix}/results/{table}/#", ""]
+                f"topic write {prefix}/results/{table}/#",
+                f"topic read {prefix}/receipts/{table}", ""]
     return "\n".join(out)
 
 
@@ -223,15 +241,16 @@ def tls_files(tmp_path_factory: pytest.TempPathFactory) -> TlsFiles:
 @pytest.fixture
 def make_broker(tmp_path: Path) -> Iterator[BrokerFactory]:
     """A factory of started brokers: ``make_broker(users={"t1": "pw"}, acl=..., tls=None,
-    anonymous=False)``; every broker it started is stopped after the test. Skips when
+    anonymous=False, settings={"max_queued_messages": "5"})``; every broker it started is stopped after the test. Skips when
     mosquitto is missing."""
     need_mosquitto()
     started: list[Broker] = []
 
     def make(users: Mapping[str, str] | None = None, acl: str = "", *,
-             tls: TlsFiles | None = None, anonymous: bool = False) -> Broker:
+             tls: TlsFiles | None = None, anonymous: bool = False,
+             settings: Mapping[str, str] | None = None) -> Broker:
         broker = Broker(tmp_path / f"broker-{len(started)}", free_port(), dict(users or {}),
-                        acl, tls, anonymous)
+                        acl, tls, anonymous, dict(settings or {}))
         broker.write_config()
         started.append(broker)
         broker.start()

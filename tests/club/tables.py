@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from broker import HOST, Broker
@@ -147,3 +148,48 @@ class PublishProcess:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{needle!r} not logged within {timeout} s:\n{self.text()}")
             time.sleep(0.1)
+
+
+class RealClub:
+    """The club itself (:class:`companion.club.server.Club` over an SQLite file, and its
+    :class:`~companion.club.server.Listener`), in this process: what stores results and
+    sends their receipts. ``start``/``stop`` as often as a test likes: the file and the
+    persistent session's client id stay."""
+
+    def __init__(self, broker: Broker, path: Path, *, user: str = "club",
+                 prefix: str = "board-companion") -> None:
+        self.broker = broker
+        self.path = path
+        self.user = user
+        self.prefix = prefix
+        self.club: Any = None
+        self.listener: Any = None
+
+    def start(self) -> RealClub:
+        from companion.club.server import Broker as Address
+        from companion.club.server import Club, Listener
+        from companion.club.store import ClubStore
+
+        self.club = Club(ClubStore(self.path), self.prefix)
+        self.listener = Listener(self.club, Address(
+            HOST, self.broker.port, self.user, self.broker.users[self.user], None,
+            self.prefix, client_id="club-test"))
+        self.listener.start()
+        assert self.listener.connected.wait(15), self.broker.log_text()
+        return self
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
+            self.club.store.close()
+        self.listener = self.club = None
+
+    def ids(self) -> list[str]:
+        """The result ids stored (the club's database, read anew)."""
+        from companion.club.store import ClubStore
+
+        store = ClubStore(self.path)
+        try:
+            return store.result_ids()
+        finally:
+            store.close()

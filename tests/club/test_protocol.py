@@ -34,18 +34,36 @@ def header_of(path: Path) -> bytes:
     return path.read_bytes().split(b"\n", 1)[0]
 
 
-def test_result_id_is_the_documented_hash_and_the_same_for_the_same_journal(
+def result_of(path: Path, loaded: Any, table: str = "t1", ended: str | None = None) -> dict[str, Any]:
+    return protocol.result_payload(loaded, table=table, header_line=header_of(path),
+                                   ended=ended or "2026-11-26T03:00:00+00:00")
+
+
+def test_result_id_is_the_documented_hash_of_the_content_and_the_same_for_the_same_game(
         tmp_path: Path) -> None:
     path, loaded = finished(tmp_path / "a")
-    header = header_of(path)
-    body = json.dumps(loaded.records, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False).encode()
-    expected = hashlib.sha256(header + b"\n" + body).hexdigest()[:20]
-    assert protocol.result_id(header, loaded.records) == expected
-    again = load(path, repair=False)  # read again: the same id
-    assert protocol.result_id(header_of(path), again.records) == expected
+    result = result_of(path, loaded)
+    content = {k: result[k] for k in protocol.ID_FIELDS}
+    body = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    expected = hashlib.sha256(body.encode()).hexdigest()[:20]
+    assert result["id"] == protocol.result_id(result) == expected
+    again = result_of(path, load(path, repair=False), ended="2026-11-27T00:00:00+00:00")
+    assert again["id"] == expected  # read again, another end time: the same id
+    assert result_of(path, loaded, table="t2")["id"] != expected  # another table's
     other_path, other = finished(tmp_path / "b", seed=2)
-    assert protocol.result_id(header_of(other_path), other.records) != expected
+    assert result_of(other_path, other)["id"] != expected
+    forged = dict(result, winner="White" if result["winner"] == "Black" else "Black")
+    assert protocol.result_id(forged) == expected  # the winner is the replay's to check
+    forged["actions"] = forged["actions"][:-1]
+    assert protocol.result_id(forged) != expected
+
+
+def test_times_outside_the_protocols_range_are_refused_not_raised(tmp_path: Path) -> None:
+    path, loaded = finished(tmp_path)
+    for when in ("9999-12-31T23:59:59+00:00", "9999-12-31T23:59:59-14:00",
+                 "0001-01-01T00:00:00+14:00", "1970-01-01T00:00:00+00:00", "yesterday"):
+        with pytest.raises(ProtocolError):
+            protocol.validate_result(result_of(path, loaded) | {"ended": when})
 
 
 def test_payloads_of_a_journal_follow_the_protocol(tmp_path: Path) -> None:
@@ -185,13 +203,15 @@ def test_the_publisher_keeps_in_memory_only_the_live_game_and_results_to_send(
         paths.append(table.new_game())
         table.finish()
     first = load(paths[0], repair=False)
-    publisher.outbox.add(protocol.result_id(header_of(paths[0]), first.records))
+    # an outbox of an older version: the id the journal's header and records gave
+    publisher.outbox.add(protocol.journal_result_id(header_of(paths[0]), first.records))
     publisher.poll()  # not connected: reads, sends nothing
     kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
-    assert kept == {paths[1].name, paths[2].name}  # the first's result is acknowledged
+    assert kept == {paths[1].name, paths[2].name}  # the first's result is stored
     for path in paths[1:]:
-        loaded = load(path, repair=False)
-        publisher.outbox.add(protocol.result_id(header_of(path), loaded.records))
+        made = publisher._result(path, publisher._snapshots[path])
+        assert made is not None
+        publisher.outbox.add(made[0])
     publisher.poll()
     kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
     assert kept == {paths[2].name}  # the live (newest) game only

@@ -6,6 +6,7 @@ it keeps its session and its results over a restart without doubling any."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -179,8 +180,8 @@ def test_an_emptied_table_says_so_and_a_restarted_club_doubles_nothing(
     assert again.bad == 0
 
 
-def test_the_club_only_reads_it_cannot_publish(make_broker: BrokerFactory,
-                                               games: dict[str, Played], tmp_path: Path) -> None:
+def test_the_club_cannot_publish_but_receipts(make_broker: BrokerFactory,
+                                              games: dict[str, Played], tmp_path: Path) -> None:
     broker = make_broker(USERS, acl_for_club(PREFIX, ["t1"]))
     club = Club(ClubStore(tmp_path / "club.sqlite"), PREFIX)
     with listening(club, broker) as listener:
@@ -254,10 +255,71 @@ def test_states_that_come_faster_than_the_club_replays_skip_to_each_tables_lates
         for n in range(5, 12):  # the first is taken at once (and waits at the gate)
             msg = SimpleNamespace(topic=protocol.state_topic(PREFIX, "t1"),
                                   payload=protocol.encode(t1[n]))
-            listener._on_message(None, None, msg)
+            listener._on_state(None, None, msg)
             time.sleep(0.05)
         gate.set()
     finally:
         listener.stop()
     assert taken == [("t1", 5), ("t1", 11)]
     assert listener.superseded == 5
+
+
+def test_a_stored_result_is_answered_with_a_receipt_and_a_forged_id_is_refused(
+        make_broker: BrokerFactory, games: dict[str, Played], tmp_path: Path) -> None:
+    """The club answers each result on the box's own receipt topic, after it stored it;
+    one game sent under another id (the issue's 10 ids for one game) is refused: the id
+    must be the hash of the content, and the content names the table."""
+    broker = make_broker(USERS, acl_for_club(PREFIX, ["t1", "t2"]))
+    club = Club(ClubStore(tmp_path / "club.sqlite"), PREFIX)
+    result = games["t1"].result("t1")
+    receipts: list[dict[str, Any]] = []
+    with listening(club, broker), box(broker, "t1") as one, box(broker, "t2") as two:
+        one.on_message = lambda c, u, m: receipts.append(json.loads(m.payload))
+        seen_by_t2: list[bytes] = []
+        two.on_message = lambda c, u, m: seen_by_t2.append(m.payload)
+        one.subscribe(protocol.receipt_topic(PREFIX, "t1"), qos=1)
+        two.subscribe(protocol.receipt_topic(PREFIX, "t1"), qos=1)  # the ACL says no
+        time.sleep(0.3)
+        send(one, protocol.result_topic(PREFIX, "t1", result["id"]), result)
+        wait(lambda: len(receipts) == 1)
+        for n in range(3):  # the same game under other ids
+            forged = dict(result, id=f"{n:020x}")
+            send(one, protocol.result_topic(PREFIX, "t1", forged["id"]), forged)
+        other_table = dict(result, table="t2", id=result["id"])
+        send(two, protocol.result_topic(PREFIX, "t2", result["id"]), other_table)
+        send(one, protocol.result_topic(PREFIX, "t1", result["id"]), result)  # again
+        wait(lambda: len(receipts) == 5)
+        time.sleep(0.3)
+    assert receipts[0] == protocol.receipt_payload(result["id"], stored=True)
+    assert [r["stored"] for r in receipts[1:4]] == [False] * 3
+    assert all("not the hash of its content" in r["reason"] for r in receipts[1:4])
+    assert receipts[4] == receipts[0]  # a result it has: answered again
+    assert seen_by_t2 == []
+    assert club.store.result_ids() == [result["id"]]
+
+
+@pytest.mark.parametrize(("ended", "stored_as"), [
+    ("2999-01-01T00:00:00+00:00", "club"),  # a box's clock far ahead
+    ("2026-11-26T04:00:00+00:00", "box"),
+])
+def test_the_club_dates_a_result_it_cannot_believe_by_its_own_clock(
+        games: dict[str, Played], ended: str, stored_as: str) -> None:
+    club = Club(ClubStore(":memory:"), PREFIX)
+    result = games["t1"].result("t1", ended=ended)
+    received = 1_795_000_000.0  # 2026-11-18, before the box's "ended" in both cases
+    got = club.receive(protocol.result_topic(PREFIX, "t1", result["id"]),
+                       protocol.encode(result), received=received + 30 * 86400)
+    assert got.kind == "result"
+    [stored] = club.store.results()
+    if stored_as == "box":
+        assert stored["ended"] == ended and "box_ended" not in stored
+    else:
+        assert stored["box_ended"] == ended and stored["ended"].startswith("2026-12-18")
+
+
+def test_a_time_outside_utcs_range_is_a_bad_message_not_an_overflow(
+        games: dict[str, Played]) -> None:
+    club = Club(ClubStore(":memory:"), PREFIX)
+    result = games["t1"].result("t1") | {"ended": "9999-12-31T23:59:59-14:00"}
+    got = club.receive(protocol.result_topic(PREFIX, "t1", result["id"]), protocol.encode(result))
+    assert got.kind == "bad" and got.receipt is not None and not got.receipt["stored"]
