@@ -6,7 +6,11 @@ Two tables:
 ``results``
     One row per finished game, ``id`` (the result id) the PRIMARY KEY: a result
     received twice (a box republishing after a power cut, the broker resending a
-    retained message) is stored once, the first copy kept.
+    retained message) is stored once, the first copy kept. A winning move taken back
+    and the game played on to another end gives a second result of the same game
+    (the same table, game, player count and start): of such results the one with the
+    most moves stands (at equal moves, the one received last) and the others are
+    marked ``superseded_by`` it: they are kept, but neither shown nor rated.
 ``tables``
     One row per table: its latest state payload (``NULL``: the box has no game).
 
@@ -46,7 +50,10 @@ CREATE TABLE IF NOT EXISTS results (
     game TEXT NOT NULL,
     ended_utc TEXT NOT NULL,
     payload TEXT NOT NULL,
-    received REAL NOT NULL
+    received REAL NOT NULL,
+    game_key TEXT,
+    moves INTEGER NOT NULL DEFAULT 0,
+    superseded_by TEXT
 );
 CREATE INDEX IF NOT EXISTS results_order ON results (ended_utc, id);
 CREATE TABLE IF NOT EXISTS tables (
@@ -71,6 +78,13 @@ def utc(text: str) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return when.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def game_key(payload: Mapping[str, Any]) -> str:
+    """What makes two results the same game: its table, game, player count and start
+    (a journal's header gives its start to the second)."""
+    return json.dumps([payload.get("table"), payload.get("game"), payload.get("players"),
+                       payload.get("started")], ensure_ascii=False)
 
 
 def rating_name(seat: Mapping[str, Any]) -> str:
@@ -127,6 +141,12 @@ class ClubStore:
             # (NORMAL may lose the last commits in WAL mode).
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
+            for column, kind in (("game_key", "TEXT"), ("moves", "INTEGER NOT NULL DEFAULT 0"),
+                                 ("superseded_by", "TEXT")):
+                if column not in columns:  # a database of an older version
+                    self._db.execute(f"ALTER TABLE results ADD COLUMN {column} {kind}")
+            self._db.execute("CREATE INDEX IF NOT EXISTS results_game ON results (game_key)")
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the club's database: {exc}") from None
         self._ratings: dict[str, list[Rating]] | None = None
@@ -150,14 +170,41 @@ class ClubStore:
         :raises StoreError: the database cannot be written.
         :raises ValueError: the payload's ``ended`` is no ISO 8601 time.
         """
-        added = self._write(
-            "INSERT OR IGNORE INTO results (id, table_name, game, ended_utc, payload, received) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (payload["id"], payload["table"], payload["game"], utc(payload["ended"]),
-             json.dumps(payload, ensure_ascii=False), received)) == 1
+        key = game_key(payload)
+        row = (payload["id"], payload["table"], payload["game"], utc(payload["ended"]),
+               json.dumps(payload, ensure_ascii=False), received, key,
+               int(payload.get("moves") or 0))
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    added = self._db.execute(
+                        "INSERT OR IGNORE INTO results (id, table_name, game, ended_utc, "
+                        "payload, received, game_key, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        row).rowcount == 1
+                    if added:
+                        self._supersede(key)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
         if added:
             self._ratings = None
         return added
+
+    def _supersede(self, key: str) -> None:
+        """Of the results of one game (``key``: :func:`game_key`), the one with the most
+        moves (then the last received) stands; the others point to it. In the caller's
+        transaction, with the lock held."""
+        rows = self._db.execute("SELECT id FROM results WHERE game_key = ? "
+                                "ORDER BY moves DESC, received DESC, rowid DESC", (key,)).fetchall()
+        if len(rows) < 2:
+            return
+        standing = rows[0][0]
+        self._db.execute("UPDATE results SET superseded_by = CASE WHEN id = ? THEN NULL ELSE ? END "
+                         "WHERE game_key = ?", (standing, standing, key))
 
     def set_table(self, table: str, payload: Mapping[str, Any] | None, *,
                   received: float = 0.0, text: str | None = None) -> None:
@@ -179,7 +226,8 @@ class ClubStore:
 
     def results(self, limit: int | None = None) -> list[dict[str, Any]]:
         """The stored result payloads, the latest ended first (``limit``: at most so many)."""
-        rows = self._read("SELECT payload FROM results ORDER BY ended_utc DESC, id DESC"
+        rows = self._read("SELECT payload FROM results WHERE superseded_by IS NULL "
+                          "ORDER BY ended_utc DESC, id DESC"
                           + (" LIMIT ?" if limit is not None else ""),
                           (limit,) if limit is not None else ())
         return [json.loads(r[0]) for r in rows]
@@ -188,13 +236,18 @@ class ClubStore:
         """Whether a result with the id ``rid`` is stored."""
         return bool(self._read("SELECT 1 FROM results WHERE id = ?", (rid,)))
 
+    def superseded(self) -> dict[str, str]:
+        """Each superseded result's id and the id of the result of its game that stands."""
+        return dict(self._read("SELECT id, superseded_by FROM results "
+                               "WHERE superseded_by IS NOT NULL"))
+
     def result_ids(self) -> list[str]:
-        """Every stored result id, in result order."""
+        """Every stored result id (superseded ones too), in result order."""
         return [r[0] for r in self._read("SELECT id FROM results ORDER BY ended_utc, id")]
 
     def count(self) -> int:
-        """How many results are stored."""
-        return int(self._read("SELECT COUNT(*) FROM results")[0][0])
+        """How many results stand (superseded ones not counted)."""
+        return int(self._read("SELECT COUNT(*) FROM results WHERE superseded_by IS NULL")[0][0])
 
     def tables(self) -> list[TableState]:
         """Every table known, by name, with its latest state."""
@@ -208,7 +261,8 @@ class ClubStore:
         cached = self._ratings
         if cached is not None:
             return cached
-        rows = self._read("SELECT payload FROM results ORDER BY ended_utc, id")
+        rows = self._read("SELECT payload FROM results WHERE superseded_by IS NULL "
+                          "ORDER BY ended_utc, id")
         computed = compute_ratings(json.loads(r[0]) for r in rows)
         self._ratings = computed
         return computed
@@ -245,5 +299,6 @@ def compute_ratings(results: Any) -> dict[str, list[Rating]]:
     return dict(sorted(out.items()))
 
 
-__all__ = ["ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "rating_name",
+__all__ = ["ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "game_key",
+           "rating_name",
            "utc"]

@@ -132,3 +132,34 @@ def test_a_file_that_is_not_a_database_is_refused_with_its_name(tmp_path: Path) 
     bad.write_bytes(b"not a database at all, just some bytes" * 100)
     with pytest.raises(StoreError, match=r"club\.sqlite"):
         ClubStore(bad)
+
+
+@pytest.mark.parametrize("order", ["taken-back first", "played-on first"])
+def test_a_win_taken_back_and_played_on_is_one_result_the_last(tmp_path: Path, order: str) -> None:
+    """A winning move taken back and the game played on: the box sends a second result
+    of the same journal (same table, game, start); the one with more moves stands, the
+    first is kept but neither shown nor rated, whatever order they arrive in."""
+    start = "2026-11-26T02:00:00+00:00"
+    first = result("a" * 20, "2026-11-26T02:30:00+00:00", "Black") | {"started": start, "moves": 40}
+    final = result("b" * 20, "2026-11-26T02:45:00+00:00", "White") | {"started": start, "moves": 47}
+    other = result("c" * 20, "2026-11-26T03:00:00+00:00", "White")  # another game
+    store = ClubStore(tmp_path / "club.sqlite")
+    for payload in ([first, final] if order == "taken-back first" else [final, first]) + [other]:
+        assert store.add_result(payload) is True
+    assert [r["id"] for r in store.results()] == ["c" * 20, "b" * 20]
+    assert store.count() == 2 and store.superseded() == {"a" * 20: "b" * 20}
+    [black, white] = sorted(store.ratings()["senet-tait"], key=lambda r: r.player)
+    assert (black.games, black.wins, white.games, white.wins) == (2, 0, 2, 2)
+    store.close()
+    assert ClubStore(tmp_path / "club.sqlite").superseded() == {"a" * 20: "b" * 20}
+
+
+def test_a_database_of_the_version_before_gains_the_new_columns(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite"
+    with sqlite3.connect(db) as raw:
+        raw.executescript("CREATE TABLE results (id TEXT PRIMARY KEY, table_name TEXT NOT NULL, "
+                          "game TEXT NOT NULL, ended_utc TEXT NOT NULL, payload TEXT NOT NULL, "
+                          "received REAL NOT NULL);")
+    store = ClubStore(db)
+    assert store.add_result(result("d" * 20, "2026-11-26T02:00:00+00:00", "Black")) is True
+    assert store.count() == 1
