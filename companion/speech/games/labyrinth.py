@@ -16,6 +16,7 @@ from companion.rules import Event, Move, State
 from companion.rules.core import Square
 from companion.rules.labyrinth import LabyrinthState
 from companion.speech.cues import Said, Voice
+from companion.ui.events.labyrinth import LabyrinthWords
 
 
 class LabyrinthVoice(Voice):
@@ -77,10 +78,9 @@ class LabyrinthVoice(Voice):
                 "src": self.square(said.after, event.src), "dst": self.square(said.after, event.dst)}
 
     def on_start_tie(self, said: Said, event: Event) -> str | None:
-        tied = event.arg("players") or ()
-        assert isinstance(tied, tuple)
         return pgettext("spoken", "A tie at {value}: {players} throw again").format(
-            value=event.arg("value"), players=self.words(said.after).players([int(p) for p in tied]))
+            value=event.arg("value"),
+            players=self.words(said.after).players(LabyrinthWords.numbers(event, "players")))
 
     def on_starts(self, said: Said, event: Event) -> str | None:
         return pgettext("spoken", "{player} threw highest, {value}, and starts").format(

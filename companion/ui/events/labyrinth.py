@@ -16,6 +16,14 @@ class LabyrinthWords(EventWords):
     """The Game of the Labyrinth's events in words: fields by number, the players by
     colour."""
 
+    @staticmethod
+    def numbers(event: Event, name: str) -> list[int]:
+        """The argument ``name`` of ``event`` as whole numbers (``[]`` when it holds
+        none: a journal line not replayed is read as it was written, never trusted)."""
+        raw = event.arg(name)
+        items = raw if isinstance(raw, tuple) else ()
+        return [n for n in items if isinstance(n, int)]
+
     def _says(self, event: Event, message: str) -> str:
         """``message`` (already translated) with the event's player and squares."""
         return message.format(player=self.player(event.player), src=self.square(event.src),
@@ -28,10 +36,8 @@ class LabyrinthWords(EventWords):
             player=self.player(event.player), value=event.arg("value"))
 
     def on_start_tie(self, event: Event) -> str:
-        tied = event.arg("players") or ()
-        assert isinstance(tied, tuple)
         return _("Tie at {value}: {players} throw again").format(
-            value=event.arg("value"), players=self.players([int(p) for p in tied]))
+            value=event.arg("value"), players=self.players(self.numbers(event, "players")))
 
     def on_starts(self, event: Event) -> str:
         return _("{player} threw highest ({value}) and starts").format(
@@ -40,8 +46,10 @@ class LabyrinthWords(EventWords):
     # -- a turn's dice and counts
 
     def on_thrown(self, event: Event) -> str:
-        values = event.arg("values") or ()
-        assert isinstance(values, tuple) and len(values) == 2
+        values = self.numbers(event, "values")
+        if len(values) != 2:
+            return _("{player} throws {values}").format(
+                player=self.player(event.player), values=self.values(values))
         return _("{player} throws {first} and {second}").format(
             player=self.player(event.player), first=values[0], second=values[1])
 
