@@ -30,8 +30,35 @@ from companion.rules import (
     get_game,
     state_from_dict,
 )
-from companion.rules.core import EV_TURN_PASSES
-from companion.rules.labyrinth import Labyrinth, LabyrinthState
+from companion.rules.core import (
+    EV_BORNE_OFF,
+    EV_MOVED,
+    EV_SWAPPED,
+    EV_TRAPPED,
+    EV_TURN_PASSES,
+    EV_VALUE_LOST,
+    EV_WON,
+    Event,
+)
+from companion.rules.labyrinth import (
+    EV_ALL_TRAPPED,
+    EV_BOUNCE,
+    EV_CROSS,
+    EV_DROP,
+    EV_FREED,
+    EV_GOOSE,
+    EV_JUMP,
+    EV_MILLSTONE_OFFER,
+    EV_NEED_ONE,
+    EV_ORBIT_OFFER,
+    EV_RIDE,
+    EV_START_TIE,
+    EV_STARTS,
+    EV_STAY,
+    EV_TUNNEL,
+    Labyrinth,
+    LabyrinthState,
+)
 from companion.rules.labyrinth_board import load_board
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -69,8 +96,13 @@ def position(
     return state
 
 
-def texts(events: list[Any]) -> list[str]:
-    return [str(e) for e in events]
+RED, BLUE, GREEN = 0, 1, 2
+
+
+def ev(kind: str, player: int, src: int | None = None, dst: int | None = None, **args: Any) -> Event:
+    """An event as the rules must report it (what each kind carries:
+    ``companion/rules/labyrinth/events.py``)."""
+    return Event(kind, player, src=src, dst=dst, args=args)
 
 
 def kinds(events: list[Any]) -> list[str]:
@@ -92,16 +124,16 @@ def notations(state: LabyrinthState) -> list[str]:
     return [m.notation for m in state.legal_moves()]
 
 
-def play(state: LabyrinthState, *actions: str) -> list[str]:
-    """Apply moves (notation) or throws (``"throw 3 5"``) in turn; return all event texts."""
-    out: list[str] = []
+def play(state: LabyrinthState, *actions: str) -> list[Event]:
+    """Apply moves (notation) or throws (``"throw 3 5"``) in turn; return all events."""
+    out: list[Event] = []
     for action in actions:
         if action.startswith("throw "):
             spec = state.throw_spec
             assert spec is not None, f"no throw due for {action!r}"
-            out += texts(state.apply(spec.parse(action[6:])))
+            out += state.apply(spec.parse(action[6:]))
         else:
-            out += texts(state.apply(state.parse_move(action)))
+            out += state.apply(state.parse_move(action))
     return out
 
 
@@ -132,12 +164,12 @@ def test_highest_single_die_starts_and_ties_throw_again() -> None:
     assert state.current_player == 1
     play(state, "throw 5")
     events = play(state, "throw 2")
-    assert "Tie at 5: Red and Blue throw again" in events
+    assert ev(EV_START_TIE, RED, value=5, players=(RED, BLUE)) in events
     assert state.to_dict()["contenders"] == ["red", "blue"]
     assert state.current_player == 0  # only the tied players throw again
     play(state, "throw 3")
     events = play(state, "throw 6")
-    assert "Blue threw highest (6) and starts" in events
+    assert ev(EV_STARTS, BLUE, value=6) in events
     assert state.current_player == 1 and state.throw_spec is not None
     assert state.throw_spec.id == "2d6"
     play(state, "throw 2 3", "pass")  # nobody can enter without a 1
@@ -165,10 +197,10 @@ def test_entering_needs_a_one_and_unusable_values_are_lost() -> None:
     state = position({}, dice=[2, 3])
     assert state.legal_moves() == (PASS,)
     events = state.apply(PASS)
-    assert texts(events)[:3] == [
-        "Red needs a 1 to enter a piece",
-        "Red's 2 is lost",
-        "Red's 3 is lost",
+    assert events[:3] == [
+        ev(EV_NEED_ONE, RED, value=1),
+        ev(EV_VALUE_LOST, RED, value=2, explained=True),
+        ev(EV_VALUE_LOST, RED, value=3, explained=True),
     ]
     assert state.current_player == 1 and state.phase is Phase.THROW
 
@@ -200,7 +232,7 @@ def test_first_value_field_is_resolved_before_the_second() -> None:
     with its consequences before continuing'."""
     state = position({"red": [3, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "3-6 to 12")
-    assert "Red's piece advances from 6 to 12" in events
+    assert ev(EV_JUMP, RED, 6, 12) in events
     assert notations(state) == ["12-14"]
     play(state, "12-14")
     assert where(state, "red")[0] == 14
@@ -225,7 +257,7 @@ def test_a_double_is_two_values_and_no_extra_throw() -> None:
     play(state, "8-11")
     assert state.values == [3]
     events = play(state, "20-23")
-    assert events[-1] == "Blue to throw"
+    assert events[-1] == ev(EV_TURN_PASSES, BLUE)
     assert state.current_player == 1 and state.phase is Phase.THROW
 
 
@@ -246,7 +278,7 @@ def test_returning_to_the_same_field_counts_as_a_move() -> None:
     state = position({"red": [58, "outside", "outside", "outside"]}, dice=[6, 6])
     assert notations(state) == ["58-58"]
     events = play(state, "58-58")
-    assert "Exact count needed on 61: Red's piece steps back 3 to 58" in events
+    assert ev(EV_BOUNCE, RED, 61, 58, steps=3) in events
 
 
 # ------------------------------------------------------------------ sanctuaries and swaps
@@ -257,7 +289,7 @@ def test_sanctuaries_hold_any_number_of_pieces() -> None:
     number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58.'"""
     state = position({"red": [2, 3, "outside", "outside"], "blue": [3, 4, 31, 31]}, dice=[1, 1])
     events = play(state, "2-3", "3-4")
-    assert not any("goes to" in t for t in events)
+    assert not any(e.kind == EV_SWAPPED for e in events)
     assert state.may_share(31) and state.may_share(58) and not state.may_share(30)
 
 
@@ -267,7 +299,7 @@ def test_arriving_on_an_occupied_field_sends_the_occupant_back() -> None:
     from'."""
     state = position({"red": [10, "outside", "outside", "outside"], "blue": [14, "outside", "outside", "outside"]}, dice=[4, 2])
     events = play(state, "10-14")
-    assert "Blue's piece on 14 goes to field 10, where Red's piece came from" in events
+    assert ev(EV_SWAPPED, RED, 14, 10, other=BLUE) in events
     assert where(state, "red")[0] == 14 and where(state, "blue")[0] == 10
 
 
@@ -277,7 +309,7 @@ def test_swap_with_own_piece() -> None:
     each other.'"""
     state = position({"red": [10, 14, "outside", "outside"]}, dice=[4, 2])
     events = play(state, "10-14")
-    assert "Red's pieces switch places: the one on 14 goes to field 10" in events
+    assert ev(EV_SWAPPED, RED, 14, 10, other=RED) in events
     assert sorted(where(state, "red")[:2]) == [10, 14]
 
 
@@ -287,7 +319,7 @@ def test_jump_onto_an_occupied_field_sends_the_occupant_to_where_the_count_began
     docs/rules/labyrinth.md: the field where the count began)."""
     state = position({"red": [3, "outside", "outside", "outside"], "blue": [12, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "3-6 to 12")
-    assert events[-1] == "Blue's piece on 12 goes to field 3, where Red's piece came from"
+    assert events[-1] == ev(EV_SWAPPED, RED, 12, 3, other=BLUE)
     assert where(state, "blue")[0] == 3
 
 
@@ -300,7 +332,7 @@ def test_overshooting_31_steps_back_the_surplus() -> None:
     surplus number of steps backward.'"""
     state = position({"red": [29, "outside", "outside", "outside"]}, dice=[5, 2])
     events = play(state, "29-28")
-    assert "Exact count needed on 31: Red's piece steps back 3 to 28" in events
+    assert ev(EV_BOUNCE, RED, 31, 28, steps=3) in events
     play(state, "28-30 with 2")
     state = position({"red": [29, "outside", "outside", "outside"]}, dice=[2, 2])
     play(state, "29-31", "31-33")
@@ -321,7 +353,7 @@ def test_overshooting_61_from_60_backs_up_past_58() -> None:
     passes field 58 without stopping."""
     state = position({"red": [60, "outside", "outside", "outside"]}, dice=[6, 2])
     events = play(state, "60-56")
-    assert "Exact count needed on 61: Red's piece steps back 5 to 56" in events
+    assert ev(EV_BOUNCE, RED, 61, 56, steps=5) in events
 
 
 def test_field_58_exception_the_swapped_piece_skips_58() -> None:
@@ -336,7 +368,7 @@ def test_field_58_exception_the_swapped_piece_skips_58() -> None:
         dice=[5, 1],
     )
     events = play(state, "60-57")
-    assert "Blue's piece on 57 goes to field 60, where Red's piece came from" in events
+    assert ev(EV_SWAPPED, RED, 57, 60, other=BLUE) in events
     assert where(state, "blue")[0] == 60
     play(state, "57-58")  # Red's other value: 58 by exact count
     # Blue, a turn later, overshoots 61 and lands before 58 ...
@@ -345,7 +377,7 @@ def test_field_58_exception_the_swapped_piece_skips_58() -> None:
     # ... and now needs the exact count into 58 again: 57 + 3 steps into 58 and back 2.
     assert "57-56" in notations(state)
     events = play(state, "57-56")
-    assert "Exact count needed on 58: Blue's piece steps back 2 to 56" in events
+    assert ev(EV_BOUNCE, BLUE, 58, 56, steps=2) in events
 
 
 # ------------------------------------------------------------------ geese
@@ -357,7 +389,7 @@ def test_goose_repeats_the_last_single_value() -> None:
     field'. (Default goose fields 16, 42, 53: rules-notes.md.)"""
     state = position({"red": [12, "outside", "outside", "outside"]}, dice=[4, 1])
     events = play(state, "12-16 to 20")
-    assert "The geese on 16 carry Red's piece 4 on to 20" in events
+    assert ev(EV_GOOSE, RED, 16, 20, value=4, backwards=False) in events
     assert where(state, "red")[0] == 20
 
 
@@ -366,8 +398,8 @@ def test_goose_backwards_when_the_piece_was_going_backwards() -> None:
     by again your last die, until you no longer land on a field with geese.'"""
     state = position({"red": [57, "outside", "outside", "outside"]}, dice=[6, 1])
     events = play(state, "57-53 to 47")
-    assert "Exact count needed on 58: Red's piece steps back 5 to 53" in events
-    assert "The geese on 53 carry Red's piece 6 backwards to 47" in events
+    assert ev(EV_BOUNCE, RED, 58, 53, steps=5) in events
+    assert ev(EV_GOOSE, RED, 53, 47, value=6, backwards=True) in events
     assert where(state, "red")[0] == 47
 
 
@@ -381,9 +413,9 @@ def test_a_goose_repeat_that_overshoots_58_steps_back_and_says_so() -> None:
     state = position({"red": [47, "outside", "outside", "outside"]}, dice=[6, 1])
     events = play(state, "47-53 to 57")
     assert events == [
-        "Red moves a piece 6 from 47 to 53",
-        "The geese on 53 carry Red's piece 6 on to 57",
-        "Exact count needed on 58: Red's piece steps back 1 to 57",
+        ev(EV_MOVED, RED, 47, 53, value=6),
+        ev(EV_GOOSE, RED, 53, 57, value=6, backwards=False),
+        ev(EV_BOUNCE, RED, 58, 57, steps=1),
     ]
     assert where(state, "red")[0] == 57
 
@@ -395,8 +427,8 @@ def test_goose_repeat_that_lands_on_a_jump_takes_it() -> None:
     state = position({"red": [11, "outside", "outside", "outside"]}, dice=[5, 1])
     events = play(state, "11-16 to 26")
     assert events[1:3] == [
-        "The geese on 16 carry Red's piece 5 on to 21",
-        "Red's piece advances from 21 to 26",
+        ev(EV_GOOSE, RED, 16, 21, value=5, backwards=False),
+        ev(EV_JUMP, RED, 21, 26),
     ]
     assert where(state, "red")[0] == 26
 
@@ -408,8 +440,8 @@ def test_goose_repeats_chain_while_they_land_on_geese(tmp_path: Path) -> None:
         {"red": [16, "outside", "outside", "outside"]}, dice=[4, 1], g=_game_with_geese(tmp_path, [20, 24])
     )
     events = play(state, "16-20 to 28")
-    assert "The geese on 20 carry Red's piece 4 on to 24" in events
-    assert "The geese on 24 carry Red's piece 4 on to 28" in events
+    assert ev(EV_GOOSE, RED, 20, 24, value=4, backwards=False) in events
+    assert ev(EV_GOOSE, RED, 24, 28, value=4, backwards=False) in events
     assert where(state, "red")[0] == 28
 
 
@@ -418,8 +450,8 @@ def test_field_42_advances_to_56_instead_of_the_goose() -> None:
     to field 56.'"""
     state = position({"red": [40, "outside", "outside", "outside"]}, dice=[2, 1])
     events = play(state, "40-42 to 56")
-    assert "Red's piece advances from 42 to 56" in events
-    assert not any("geese" in t for t in events)
+    assert ev(EV_JUMP, RED, 42, 56) in events
+    assert not any(e.kind == EV_GOOSE for e in events)
 
 
 def test_goose_on_the_landing_square_swaps_then_flies_on() -> None:
@@ -430,7 +462,7 @@ def test_goose_on_the_landing_square_swaps_then_flies_on() -> None:
         dice=[4, 1],
     )
     events = play(state, "12-16 to 20")
-    assert events[1] == "Blue's piece on 16 goes to field 12, where Red's piece came from"
+    assert events[1] == ev(EV_SWAPPED, RED, 16, 12, other=BLUE)
     assert where(state, "red")[0] == 20 and where(state, "blue")[0] == 12
 
 
@@ -444,7 +476,7 @@ def test_advance_fields(src: int, value: int, field: int, dst: int) -> None:
     other = 1 if value != 1 else 2
     state = position({"red": [src, "outside", "outside", "outside"]}, dice=[value, other + 4])
     events = play(state, f"{src}-{field} to {dst}")
-    assert f"Red's piece advances from {field} to {dst}" in events
+    assert ev(EV_JUMP, RED, field, dst) in events
     assert where(state, "red")[0] == dst
 
 
@@ -454,7 +486,7 @@ def test_field_59_tunnel_back_to_47() -> None:
     assert "56-59" not in notations(state)  # 58 needs an exact count: 56+3 bounces
     state = position({"red": [58, "outside", "outside", "outside"]}, dice=[1, 4])
     events = play(state, "58-59 to 47 with 1")
-    assert "Red's piece goes back through the tunnel from 59 to 47" in events
+    assert ev(EV_JUMP, RED, 59, 47) in events
     assert where(state, "red")[0] == 47
 
 
@@ -463,7 +495,7 @@ def test_field_13_traps_the_piece_for_two_turns_of_its_owner() -> None:
     Athenians are trapped' -- the trap holds the piece, the player's other pieces move."""
     state = position({"red": [10, 20, "off", "off"]}, dice=[3, 2])
     events = play(state, "10-13")
-    assert "Red's piece is trapped on 13: it loses two turns" in events
+    assert ev(EV_TRAPPED, RED, 13, turns=2) in events
     assert notations(state) == ["20-22"]  # the trapped piece cannot use the other value
     assert where(state, "red")[0] == {"field": 13, "turns_to_lose": 2, "trapped_this_turn": True}
     play(state, "20-22")
@@ -476,7 +508,7 @@ def test_field_13_traps_the_piece_for_two_turns_of_its_owner() -> None:
         first = notations(state)[0]
         events = play(state, first)
         events += play(state, notations(state)[0])
-    assert "Red's piece on 13 is free again" in events
+    assert ev(EV_FREED, RED, 13) in events
     assert where(state, "red")[0] == 13
     play(state, "throw 2 3", "pass")
     play(state, "throw 2 3")
@@ -488,16 +520,16 @@ def test_all_pieces_trapped_loses_the_throw() -> None:
     state = position({"red": [{"field": 13, "turns_to_lose": 2}, "off", "off", "off"]}, dice=[4, 5])
     assert state.legal_moves() == (PASS,)
     events = play(state, "pass")
-    assert events[0] == "All of Red's pieces on the board are trapped"
-    assert "Red's 4 is lost" in events
+    assert events[0] == ev(EV_ALL_TRAPPED, RED)
+    assert ev(EV_VALUE_LOST, RED, value=4, explained=True) in events
 
 
-def _trap_on_52(g: Labyrinth) -> tuple[LabyrinthState, list[str]]:
+def _trap_on_52(g: Labyrinth) -> tuple[LabyrinthState, list[Event]]:
     """Red lands on 52 and loses two turns; return the state and the last turn's events."""
     state = position({"red": [50, 20, "off", "off"]}, dice=[2, 1], g=g)
     events = play(state, next(n for n in notations(state) if n.startswith("50-52")))
-    assert "Red's piece is trapped on 52: it loses two turns" in events
-    assert not any("Orbit" in t for t in events)  # 'except for the trap in 52'
+    assert ev(EV_TRAPPED, RED, 52, turns=2) in events
+    assert not any(e.kind in (EV_ORBIT_OFFER, EV_RIDE) for e in events)  # 'except for the trap in 52'
     play(state, "20-21 to 26")
     for _ in range(2):
         play(state, "throw 2 3", "pass")  # Blue
@@ -513,8 +545,8 @@ def test_field_52_loses_two_turns_then_takes_the_tunnel_to_7() -> None:
     to try the Knight's Orbit again from there?)'"""
     state, events = _trap_on_52(game())
     assert events[-2:] == [
-        "Red's piece leaves the trap on 52 through the tunnel to 7",
-        "Red may ride the Knight's Orbit from 7 with one free die",
+        ev(EV_TUNNEL, RED, 52, 7),
+        ev(EV_ORBIT_OFFER, RED, 7),
     ]
     assert where(state, "red")[0] == 7
     assert state.current_player == 0 and notations(state) == ["ride from 7", "stay on 7"]
@@ -522,7 +554,7 @@ def test_field_52_loses_two_turns_then_takes_the_tunnel_to_7() -> None:
     assert state_from_dict(state.to_dict()).to_dict() == state.to_dict()
     play(state, "ride from 7")
     events = play(state, "throw 1")
-    assert events == ["Red rides the Knight's Orbit 1 from 7 to 46", "Blue to throw"]
+    assert events == [ev(EV_RIDE, RED, 7, 46, value=1), ev(EV_TURN_PASSES, BLUE)]
     assert state.current_player == 1 and "turn_ending" not in state.to_dict()
 
 
@@ -530,8 +562,8 @@ def test_field_52_without_the_ride_after_the_tunnel() -> None:
     """Option ride-after-tunnel=no: the piece comes out on 7 and the turn passes."""
     state, events = _trap_on_52(game(ride_after_tunnel="no"))
     assert events[-2:] == [
-        "Red's piece leaves the trap on 52 through the tunnel to 7",
-        "Blue to throw",
+        ev(EV_TUNNEL, RED, 52, 7),
+        ev(EV_TURN_PASSES, BLUE),
     ]
     assert where(state, "red")[0] == 7
 
@@ -541,7 +573,7 @@ def test_field_52_option_tunnel_first() -> None:
     lose 2 turns.' (option field-52=tunnel-then-trap)"""
     state = position({"red": [50, "outside", "outside", "outside"]}, dice=[2, 1], g=game(field_52="tunnel-then-trap"))
     events = play(state, "50-52 to 7")
-    assert "Red's piece leaves the trap on 52 through the tunnel to 7" in events
+    assert ev(EV_TUNNEL, RED, 52, 7) in events
     assert where(state, "red")[0] == {"field": 7, "turns_to_lose": 2, "trapped_this_turn": True}
 
 
@@ -554,14 +586,14 @@ def test_orbit_ride_is_optional_and_uses_one_free_die() -> None:
     single die. Count its points forward along the orbit from wherever you enter it.'"""
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "4-7")
-    assert "Red may ride the Knight's Orbit from 7 with one free die" in events
+    assert ev(EV_ORBIT_OFFER, RED, 7) in events
     assert phase(state) is Phase.DECIDE and notations(state) == ["ride from 7", "stay on 7"]
     play(state, "ride from 7")
     assert phase(state) is Phase.THROW and state.throw_spec is not None
     assert state.throw_spec.id == "1d6"
     assert state.to_dict()["pending"] == {"what": "orbit-die", "field": 7}
     events = play(state, "throw 2")
-    assert "Red rides the Knight's Orbit 2 from 7 to 49" in events
+    assert ev(EV_RIDE, RED, 7, 49, value=2) in events
     assert state.phase is Phase.MOVE and notations(state) == ["49-51"]  # the remaining 2
 
 
@@ -570,7 +602,7 @@ def test_orbit_declined_keeps_the_piece() -> None:
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
     play(state, "4-7")
     events = play(state, "stay on 7")
-    assert events == ["Red's piece stays on 7"]
+    assert events == [ev(EV_STAY, RED, 7)]
     assert notations(state) == ["7-9"]
 
 
@@ -580,7 +612,7 @@ def test_orbit_reverses_at_the_end_of_the_line() -> None:
     state = position({"red": [4, "outside", "outside", "outside"]}, dice=[3, 2])
     play(state, "4-7", "ride from 7")
     events = play(state, "throw 6")  # 46 49 52 55 34, back to 55
-    assert "Red rides the Knight's Orbit 6 from 7 to 55" in events
+    assert ev(EV_RIDE, RED, 7, 55, value=6) in events
 
 
 @pytest.mark.parametrize(
@@ -595,7 +627,7 @@ def test_orbit_directions(start: int, die: int, end: int) -> None:
                      pending={"what": "ride", "field": start})
     play(state, f"ride from {start}")
     events = play(state, f"throw {die}")
-    assert f"Red rides the Knight's Orbit {die} from {start} to {end}" in events
+    assert ev(EV_RIDE, RED, start, end, value=die) in events
     assert where(state, "red")[0] == end
 
 
@@ -606,7 +638,7 @@ def test_orbit_ride_ending_on_52_drops_to_7() -> None:
                      pending={"what": "ride", "field": 46})
     play(state, "ride from 46")
     events = play(state, "throw 2")
-    assert "The ride ends on 52: Red's piece drops through the tunnel to 7" in events
+    assert ev(EV_DROP, RED, 52, 7) in events
     assert where(state, "red")[0] == 7  # not trapped
 
 
@@ -618,7 +650,7 @@ def test_orbit_ride_ending_on_52_is_trapped_with_the_option() -> None:
                      pending={"what": "ride", "field": 46}, g=Labyrinth(ride_to_52="trap"))
     play(state, "ride from 46")
     events = play(state, "throw 2")
-    assert not any("drops through the tunnel" in t for t in events)
+    assert not any(e.kind == EV_DROP for e in events)
     assert where(state, "red")[0] == {"field": 52, "turns_to_lose": 2, "trapped_this_turn": True}
 
 
@@ -635,26 +667,26 @@ def test_a_ride_after_the_tunnel_ending_on_52_loses_two_turns_not_three() -> Non
     state = position(pieces, to_act="blue", g=g)
     events = play(state, "throw 3 4", "pass", "ride from 7", "throw 3")
     assert events[-3:] == [
-        "Blue rides the Knight's Orbit 3 from 7 to 52",
-        "Blue's piece is trapped on 52: it loses two turns",
-        "Red to throw",
+        ev(EV_RIDE, BLUE, 7, 52, value=3),
+        ev(EV_TRAPPED, BLUE, 52, turns=2),
+        ev(EV_TURN_PASSES, RED),
     ]
     assert where(state, "blue")[0] == {"field": 52, "turns_to_lose": 2}
     play(state, "throw 2 3", "pass")  # Red
     events = play(state, "throw 2 3", "pass")  # Blue's first lost turn
-    assert "Blue's piece on 52 is free again" not in events
+    assert ev(EV_FREED, BLUE, 52) not in events
     assert where(state, "blue")[0] == {"field": 52, "turns_to_lose": 1}
     play(state, "throw 2 3", "pass")  # Red
     events = play(state, "throw 2 3", "pass")  # Blue's second lost turn
     assert events[-3:] == [
-        "Blue's piece on 52 is free again",
-        "Blue's piece leaves the trap on 52 through the tunnel to 7",
-        "Blue may ride the Knight's Orbit from 7 with one free die",
+        ev(EV_FREED, BLUE, 52),
+        ev(EV_TUNNEL, BLUE, 52, 7),
+        ev(EV_ORBIT_OFFER, BLUE, 7),
     ]
     # Without the option the same ride drops through the tunnel and is not trapped.
     state = position(pieces, to_act="blue")
     events = play(state, "throw 3 4", "pass", "ride from 7", "throw 3")
-    assert "The ride ends on 52: Blue's piece drops through the tunnel to 7" in events
+    assert ev(EV_DROP, BLUE, 52, 7) in events
     assert where(state, "blue")[0] == 7
 
 
@@ -665,7 +697,7 @@ def test_orbit_ride_landing_swaps() -> None:
                      dice=[1, 1], pending={"what": "ride", "field": 7})
     play(state, "ride from 7")
     events = play(state, "throw 2")
-    assert "Blue's piece on 49 goes to field 7, where Red's piece came from" in events
+    assert ev(EV_SWAPPED, RED, 49, 7, other=BLUE) in events
 
 
 
@@ -682,10 +714,10 @@ def test_a_ride_touches_down_only_where_it_ends() -> None:
     play(state, "ride from 46")
     events = play(state, "throw 2")
     assert events[:2] == [
-        "Red rides the Knight's Orbit 2 from 46 to 52",
-        "The ride ends on 52: Red's piece drops through the tunnel to 7",
+        ev(EV_RIDE, RED, 46, 52, value=2),
+        ev(EV_DROP, RED, 52, 7),
     ]
-    assert not any("goes to" in t for t in events)
+    assert not any(e.kind == EV_SWAPPED for e in events)
     assert where(state, "red")[0] == 7
     assert where(state, "blue")[:2] == [49, {"field": 52, "turns_to_lose": 1}]
 
@@ -720,10 +752,10 @@ def test_millstone_crossing_is_optional_and_free() -> None:
     remaining number.'"""
     state = position({"red": [41, "outside", "outside", "outside"]}, dice=[3, 2])
     events = play(state, "41-44")
-    assert "Red may cross the Millstone from 44 to 50" in events
+    assert ev(EV_MILLSTONE_OFFER, RED, 44, 50) in events
     assert notations(state) == ["cross to 50", "stay on 44"]
     events = play(state, "cross to 50")
-    assert events == ["Red's piece crosses the Millstone from 44 to 50"]
+    assert events == [ev(EV_CROSS, RED, 44, 50)]
     assert notations(state) == ["50-52"]
     state = position({"red": [49, "outside", "outside", "outside"]}, dice=[2, 2])
     play(state, "49-51", "cross to 45")  # reversed: 51 to 45
@@ -740,9 +772,9 @@ def test_bear_off_on_61_by_exact_count_and_win() -> None:
     state = position({"red": [60, 58, "off", "off"]}, dice=[1, 3])
     assert notations(state) == ["58-59 to 47 with 1", "60-off", "58-off", "60-59 to 47"]
     events = play(state, "60-off")
-    assert "Red's piece reaches Elysium from 60 and is borne off (3 of 4)" in events
+    assert ev(EV_BORNE_OFF, RED, 60, count=3, pieces=4) in events
     events = play(state, "58-off")
-    assert events[-1] == "Red wins: all four pieces borne off"
+    assert events[-1] == ev(EV_WON, RED)
     assert state.phase is Phase.OVER
     assert state.outcome is not None and state.outcome.winners == (0,)
     assert state.legal_moves() == ()
@@ -836,8 +868,8 @@ def test_position_example_of_the_docs() -> None:
     assert notations(state) == ["12-16 to 20", "41-45", "12-15", "41-44"]
     events = play(state, "12-16 to 20")
     assert events[1:] == [
-        "Blue's piece on 16 goes to field 12, where Red's piece came from",
-        "The geese on 16 carry Red's piece 4 on to 20",
+        ev(EV_SWAPPED, RED, 16, 12, other=BLUE),
+        ev(EV_GOOSE, RED, 16, 20, value=4, backwards=False),
     ]
 
 
@@ -879,7 +911,7 @@ def test_a_users_board_changes_the_geese(tmp_path: Path) -> None:
     assert g.board.geese == {15, 42, 53}
     state = position({"red": [12, "outside", "outside", "outside"]}, dice=[3, 1], g=g)
     events = play(state, "12-15 to 26")
-    assert "The geese on 15 carry Red's piece 3 on to 18" in events
+    assert ev(EV_GOOSE, RED, 15, 18, value=3, backwards=False) in events
     assert state.to_dict()["options"]["board"] == path
 
 
@@ -1104,7 +1136,7 @@ def test_a_move_carried_on_names_where_the_piece_ends() -> None:
     state = position({"red": [1, 57, "outside", "outside"]}, dice=[5, 6])
     assert notations(state) == ["1-6 to 12", "57-54", "1-7", "57-53 to 47"]
     events = play(state, "1-6 to 12")
-    assert events[-1] == "Red's piece advances from 6 to 12" and where(state, "red")[0] == 12
+    assert events[-1] == ev(EV_JUMP, RED, 6, 12) and where(state, "red")[0] == 12
     events = play(state, "57-53 to 47")
-    assert "The geese on 53 carry Red's piece 6 backwards to 47" in events
+    assert ev(EV_GOOSE, RED, 53, 47, value=6, backwards=True) in events
     assert where(state, "red")[1] == 47

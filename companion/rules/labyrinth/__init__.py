@@ -9,8 +9,9 @@ Knight's Orbit, the Millstone) is data: ``companion/rules/data/labyrinth.toml``,
 user's copy with the option ``board=PATH`` (see :mod:`companion.rules.labyrinth_board`).
 Every decision the seeds leave open is written in ``docs/rules/labyrinth.md``.
 
-The package: :mod:`.state` the rules (game and state), :mod:`.position` reading and
-checking a position, :mod:`.game` the game object that joins them.
+The package: :mod:`.state` the rules (the game and its positions), :mod:`.events` the
+event kinds and what each carries, :mod:`.basics` the facts both share with
+:mod:`.position`, reading and checking a position.
 
 How a game runs through the rules core:
 
@@ -42,9 +43,8 @@ the field they end on), and the tunnel from 52 offers one ride before the turn p
 So every move has a bounded number of steps, and every turn a bounded number of moves.
 """
 
-from companion.rules.labyrinth.game import Labyrinth
-from companion.rules.labyrinth.state import (
-    COLOURS,
+from companion.rules.labyrinth.basics import COLOURS, NO_PIECE, OUTSIDE, PIECES
+from companion.rules.labyrinth.events import (
     EV_ALL_TRAPPED,
     EV_BOUNCE,
     EV_CROSS,
@@ -63,12 +63,8 @@ from companion.rules.labyrinth.state import (
     EV_STAY,
     EV_STILL_TO_USE,
     EV_TUNNEL,
-    NO_PIECE,
-    OUTSIDE,
-    PIECES,
-    LabyrinthRules,
-    LabyrinthState,
 )
+from companion.rules.labyrinth.state import Labyrinth, LabyrinthState
 
 __all__ = [
     "COLOURS",
@@ -94,6 +90,5 @@ __all__ = [
     "OUTSIDE",
     "PIECES",
     "Labyrinth",
-    "LabyrinthRules",
     "LabyrinthState",
 ]

@@ -1,42 +1,87 @@
 """Reading a Game of the Labyrinth position (``docs/positions.md``) and checking that a
 game could have reached it: :func:`read_state` checks each key, :func:`validate` the
-position as a whole. ``Labyrinth.state_from_dict`` runs both."""
+position as a whole. ``Labyrinth.state_from_dict`` runs both.
+
+This module reads and writes a position through :class:`Position`, the part of
+:class:`~companion.rules.labyrinth.LabyrinthState` it needs (a Protocol: the state's
+module imports this one, so this one cannot import it)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from companion.rules.core import PositionError, choose_index, require
-from companion.rules.labyrinth.state import (
-    _ASK_CROSS,
-    _ASK_RIDE,
-    _RIDE_DIE,
-    _STAGE_NAMES,
-    _STAGE_OVER,
-    _STAGE_PLAY,
-    _STAGE_START,
+from companion.rules.labyrinth.basics import (
+    ASK_CROSS,
+    ASK_RIDE,
     COLOURS,
     NO_PIECE,
     OUTSIDE,
     PIECES,
-    LabyrinthRules,
-    LabyrinthState,
+    RIDE_DIE,
+    STAGE_NAMES,
+    STAGE_OVER,
+    STAGE_PLAY,
+    STAGE_START,
 )
-from companion.rules.labyrinth_board import SIDES
+from companion.rules.labyrinth_board import SIDES, Board
 
 
-def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> LabyrinthState:
-    """Build a state from the keys written by :meth:`LabyrinthState._body` (or by hand).
+class Tables(Protocol):
+    """What a position's reader needs of the game: its board, which fields any number
+    of pieces may share (by field, 0 and the last included) and the fields of the
+    Knight's Orbit (by field: its place on the orbit)."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def shared(self) -> list[bool]: ...
+
+    @property
+    def orbit_index(self) -> dict[int, int]: ...
+
+
+class Position(Protocol):
+    """The keys of a Labyrinth position, as :class:`~companion.rules.labyrinth.LabyrinthState`
+    keeps them (see its docstring)."""
+
+    players: int
+    stage: int
+    start_rolls: list[int]
+    contenders: list[int]
+    turn: int
+    pos: list[int]
+    trap: list[int]
+    fresh: list[bool]
+    occ: list[int]
+    values: list[int]
+    pending: tuple[int, int, int] | None
+    entered: bool
+    closing: bool
+    winner: int
+
+    @property
+    def game(self) -> Tables: ...
+
+
+P = TypeVar("P", bound=Position)
+
+
+def read_state(state: P, data: Mapping[str, Any]) -> P:
+    """Fill ``state``, a new game's starting position, with the keys written by
+    ``LabyrinthState.to_dict`` (or by hand), and return it.
 
     :raises PositionError: naming the key and the reason.
     """
+    game = state.game
     board = game.board
     last = board.last
-    state = LabyrinthState(game, players)
+    players = state.players
     names = COLOURS[:players]
     stage_name = data.get("stage", "play")
-    if stage_name not in _STAGE_NAMES:
+    if stage_name not in STAGE_NAMES:
         raise PositionError("stage", f"expected start, play or over, got {stage_name!r}")
     pieces = require(data, "pieces", dict)
     for key in pieces:
@@ -94,12 +139,12 @@ def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> L
         state.turn = choose_index(names, data["to_act"], "to_act")
     if winners:
         state.winner = winners[0]
-        state.stage = _STAGE_OVER
+        state.stage = STAGE_OVER
         return state
     if stage_name == "over":
         raise PositionError("stage", "the game is over only when a player has borne off all four")
     if stage_name == "start":
-        state.stage = _STAGE_START
+        state.stage = STAGE_START
         rolls = data.get("start_throws") or {}
         if not isinstance(rolls, Mapping):
             raise PositionError("start_throws", "expected an object of colour: throw or null")
@@ -118,7 +163,7 @@ def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> L
         if all(state.start_rolls[c] for c in state.contenders):
             raise PositionError("start_throws", "every contender has thrown: the start is decided")
         return state
-    state.stage = _STAGE_PLAY
+    state.stage = STAGE_PLAY
     dice = data.get("dice")
     if dice is not None:
         if not isinstance(dice, list) or not 1 <= len(dice) <= 2 or any(
@@ -140,7 +185,7 @@ def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> L
             raise PositionError("pending", "expected null or an object {what, field}")
         what = pending.get("what")
         field = require(pending, "field", int, "pending")
-        codes = {"ride": _ASK_RIDE, "cross": _ASK_CROSS, "orbit-die": _RIDE_DIE}
+        codes = {"ride": ASK_RIDE, "cross": ASK_CROSS, "orbit-die": RIDE_DIE}
         if what not in codes:
             raise PositionError("pending.what", f"expected ride, cross or orbit-die, got {what!r}")
         if what == "cross" and field not in board.millstone:
@@ -155,7 +200,7 @@ def read_state(game: LabyrinthRules, data: Mapping[str, Any], players: int) -> L
     return state
 
 
-def validate(state: LabyrinthState) -> None:
+def validate(state: Position) -> None:
     """Check that play could have reached a Labyrinth position.
 
     :raises PositionError: naming what is impossible: a piece losing more turns than
@@ -175,11 +220,11 @@ def validate(state: LabyrinthState) -> None:
                 f"{turns} turns to lose, but no trap of the board takes more than {most}",
             )
     pending = state.pending
-    if pending is not None and pending[0] in (_ASK_RIDE, _RIDE_DIE) and pending[2] in board.traps:
+    if pending is not None and pending[0] in (ASK_RIDE, RIDE_DIE) and pending[2] in board.traps:
         raise PositionError(
             "pending.field", f"{pending[2]} is a trap: it offers no ride on the Knight's Orbit"
         )
-    if state.stage == _STAGE_START:
+    if state.stage == STAGE_START:
         for k, f in enumerate(state.pos):
             if f != OUTSIDE:
                 colour, i = names[k // PIECES].lower(), k % PIECES
@@ -188,4 +233,4 @@ def validate(state: LabyrinthState) -> None:
                 )
 
 
-__all__ = ["read_state", "validate"]
+__all__ = ["Position", "Tables", "read_state", "validate"]

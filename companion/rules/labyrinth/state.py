@@ -1,9 +1,11 @@
-"""The rules of Peter Aleff's Game of the Labyrinth: the game's options and tables
-(:class:`LabyrinthRules`) and its positions (:class:`LabyrinthState`). See the
-package's docstring for how a game runs."""
+"""The rules of Peter Aleff's Game of the Labyrinth: the game (:class:`Labyrinth`: its
+options and the tables made from its board) and its positions (:class:`LabyrinthState`).
+See the package's docstring for how a game runs, :mod:`.events` for what each event
+carries."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -28,155 +30,49 @@ from companion.rules.core import (
     PieceZone,
     State,
 )
+from companion.rules.labyrinth.basics import (
+    ASK_CROSS,
+    ASK_RIDE,
+    COLOURS,
+    NO_PIECE,
+    OUTSIDE,
+    PIECES,
+    RIDE_DIE,
+    STAGE_NAMES,
+    STAGE_OVER,
+    STAGE_PLAY,
+    STAGE_START,
+    WAIT_WORDS,
+)
+from companion.rules.labyrinth.events import (
+    EV_ALL_TRAPPED,
+    EV_BOUNCE,
+    EV_CROSS,
+    EV_DROP,
+    EV_FREED,
+    EV_GOOSE,
+    EV_JUMP,
+    EV_MILLSTONE_OFFER,
+    EV_NEED_ONE,
+    EV_ORBIT_OFFER,
+    EV_RIDE,
+    EV_RIDE_CHOSEN,
+    EV_START_THROW,
+    EV_START_TIE,
+    EV_STARTS,
+    EV_STAY,
+    EV_STILL_TO_USE,
+    EV_TUNNEL,
+    event,
+)
+from companion.rules.labyrinth.position import read_state, validate
 from companion.rules.labyrinth_board import SIDES, Board, load_board
 from companion.rules.throws import Dice, Implement, Throw
-
-PIECES: Final = 4
-"""'each traveling with four game pieces'."""
-COLOURS: Final = ("Red", "Blue", "Green", "Yellow")
-"""The players' colours, in seating (clockwise) order: 'a group of four playing pieces
-of a distinct color'."""
-OUTSIDE: Final = 0
-"""The position of a piece waiting outside the entrance."""
-
-# Event kinds of this game (besides the core's EV_*).
-EV_START_THROW: Final = "start-throw"
-EV_START_TIE: Final = "start-tie"
-EV_STARTS: Final = "starts"
-EV_BOUNCE: Final = "bounce"
-EV_GOOSE: Final = "goose"
-EV_JUMP: Final = "jump"
-EV_TUNNEL: Final = "tunnel"
-EV_ORBIT_OFFER: Final = "orbit-offer"
-EV_RIDE_CHOSEN: Final = "ride-chosen"
-EV_RIDE: Final = "ride"
-EV_DROP: Final = "drop"
-EV_MILLSTONE_OFFER: Final = "millstone-offer"
-EV_CROSS: Final = "cross"
-EV_STAY: Final = "stay"
-EV_FREED: Final = "freed"
-EV_ALL_TRAPPED: Final = "all-trapped"
-EV_NEED_ONE: Final = "needs-one"
-EV_STILL_TO_USE: Final = "still-to-use"
-
-# What a move waits for in the middle (State.pending[0]).
-_ASK_RIDE: Final = 1
-_ASK_CROSS: Final = 2
-_RIDE_DIE: Final = 3
-_WAIT_WORDS: Final = {_ASK_RIDE: "ride", _ASK_CROSS: "cross", _RIDE_DIE: "orbit-die"}
-"""What a move waits for, in the position file's words (``pending.what``)."""
-
-_STAGE_START: Final = 0
-_STAGE_PLAY: Final = 1
-_STAGE_OVER: Final = 2
-
-_STAGE_NAMES: Final = ("start", "play", "over")
-
-NO_PIECE: Final = -1
 
 _PASS_ONLY: Final = (PASS,)
 
 
-def _name(p: int) -> str:
-    return COLOURS[p]
-
-
-def _where(f: int) -> str:
-    return "outside the entrance" if f == OUTSIDE else f"field {f}"
-
-
-def _turns(n: int) -> str:
-    return "one turn" if n == 1 else ("two turns" if n == 2 else f"{n} turns")
-
-
-def _text(kind: str, p: int, a: int, b: int, c: int, q: int) -> str:
-    """The sentence of an event: ``p`` the player, ``a``/``b`` fields, ``c`` a value, ``q``
-    another player (or a flag)."""
-    n = _name(p)
-    if kind == EV_START_THROW:
-        return f"{n} throws {c} to decide who starts"
-    if kind == EV_START_TIE:
-        # q: the tied players as a bit mask (one event for the whole tie)
-        tied = [_name(t) for t in range(len(COLOURS)) if q & (1 << t)]
-        names = ", ".join(tied[:-1]) + " and " + tied[-1]
-        return f"Tie at {c}: {names} throw again"
-    if kind == EV_STARTS:
-        return f"{n} threw highest ({c}) and starts"
-    if kind == EV_THROWN:
-        return f"{n} throws {a} and {b}"
-    if kind == EV_ENTERED:
-        return f"{n} enters a piece on field {b} with the {c}"
-    if kind == EV_MOVED:
-        return f"{n} moves a piece {c} from {a} to {b}"
-    if kind == EV_BOUNCE:
-        return f"Exact count needed on {a}: {n}'s piece steps back {c} to {b}"
-    if kind == EV_GOOSE:
-        way = "backwards" if q else "on"
-        return f"The geese on {a} carry {n}'s piece {c} {way} to {b}"
-    if kind == EV_JUMP:
-        if b > a:
-            return f"{n}'s piece advances from {a} to {b}"
-        return f"{n}'s piece goes back through the tunnel from {a} to {b}"
-    if kind == EV_TUNNEL:
-        return f"{n}'s piece leaves the trap on {a} through the tunnel to {b}"
-    if kind == EV_SWAPPED:
-        if q == p:
-            return f"{n}'s pieces switch places: the one on {a} goes to {_where(b)}"
-        return f"{_name(q)}'s piece on {a} goes to {_where(b)}, where {n}'s piece came from"
-    if kind == EV_TRAPPED:
-        return f"{n}'s piece is trapped on {a}: it loses {_turns(c)}"
-    if kind == EV_FREED:
-        return f"{n}'s piece on {a} is free again"
-    if kind == EV_ALL_TRAPPED:
-        return f"All of {n}'s pieces on the board are trapped"
-    if kind == EV_ORBIT_OFFER:
-        return f"{n} may ride the Knight's Orbit from {a} with one free die"
-    if kind == EV_RIDE_CHOSEN:
-        return f"{n} takes the ride from {a}: throw the free die"
-    if kind == EV_RIDE:
-        return f"{n} rides the Knight's Orbit {c} from {a} to {b}"
-    if kind == EV_DROP:
-        return f"The ride ends on {a}: {n}'s piece drops through the tunnel to {b}"
-    if kind == EV_MILLSTONE_OFFER:
-        return f"{n} may cross the Millstone from {a} to {b}"
-    if kind == EV_CROSS:
-        return f"{n}'s piece crosses the Millstone from {a} to {b}"
-    if kind == EV_STAY:
-        return f"{n}'s piece stays on {a}"
-    if kind == EV_BORNE_OFF:
-        return f"{n}'s piece reaches Elysium from {a} and is borne off ({c} of 4)"
-    if kind == EV_STILL_TO_USE:
-        return f"{n} still has the {c} of the throw to use"
-    if kind == EV_NEED_ONE:
-        return f"{n} needs a 1 to enter a piece"
-    if kind == EV_VALUE_LOST:
-        # q: the reason was said just before (all pieces trapped, a 1 needed to enter)
-        return f"{n}'s {c} is lost" if q else f"{n}'s {c} is lost: no piece can use it"
-    if kind == EV_TURN_PASSES:
-        return f"{n} to throw"
-    if kind == EV_WON:
-        return f"{n} wins: all four pieces borne off"
-    raise AssertionError(kind)  # pragma: no cover
-
-
-_EVENTS: dict[tuple[str, int, int, int, int, int], Event] = {}
-
-
-def _event(kind: str, p: int, a: int = 0, b: int = 0, c: int = 0, q: int = 0) -> Event:
-    """An interned event: events recur, and building their text is the slow part."""
-    key = (kind, p, a, b, c, q)
-    ev = _EVENTS.get(key)
-    if ev is None:
-        src: int | None = a or None
-        dst: int | None = b or None
-        if kind == EV_THROWN:
-            src = dst = None
-        ev = Event(kind, p, _text(kind, p, a, b, c, q), src, dst)
-        _EVENTS[key] = ev
-    return ev
-
-
-class LabyrinthRules(Game):
+class Labyrinth(Game):
     """Peter Aleff's Game of the Labyrinth, 2-4 players.
 
     Options (see ``docs/rules/labyrinth.md`` for the readings they select):
@@ -201,6 +97,7 @@ class LabyrinthRules(Game):
     seed_files = ("000_764640a44232cb09.txt", "001_7445520b05b4b51e.txt")
     sharpness = 4.5
     presenter = "companion.ui.games.labyrinth:LabyrinthPresenter"
+    words = "companion.ui.events.labyrinth:LabyrinthWords"
     min_players = 2
     max_players = 4
     default_players = 2
@@ -295,7 +192,7 @@ class LabyrinthRules(Game):
         src = move.src
         assert isinstance(src, int)
         scratch = LabyrinthState(self, self.min_players)
-        scratch.stage = _STAGE_PLAY
+        scratch.stage = STAGE_PLAY
         scratch.pos[0] = src
         if not self.shared[src]:
             scratch.occ[src] = 0
@@ -324,6 +221,18 @@ class LabyrinthRules(Game):
         n = self.check_players(players)
         return LabyrinthState(self, n)
 
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> LabyrinthState:
+        return read_state(LabyrinthState(self, players), data)
+
+    def validate(self, state: State) -> None:
+        """Check a Labyrinth position (see :func:`.position.validate`).
+
+        :raises PositionError: naming the key and what is impossible.
+        """
+        assert isinstance(state, LabyrinthState)
+        validate(state)
+
+
 class LabyrinthState(State):
     """A Labyrinth position.
 
@@ -350,12 +259,12 @@ class LabyrinthState(State):
         "winner",
     )
 
-    game: LabyrinthRules
+    game: Labyrinth
 
-    def __init__(self, game: LabyrinthRules, players: int) -> None:
+    def __init__(self, game: Labyrinth, players: int) -> None:
         super().__init__(game, players)
         n = players * PIECES
-        self.stage = _STAGE_START
+        self.stage = STAGE_START
         self.start_rolls: list[int] = [0] * players
         self.contenders: list[int] = list(range(players))
         self.turn = 0
@@ -392,18 +301,18 @@ class LabyrinthState(State):
 
     @property
     def phase(self) -> Phase:
-        if self.stage == _STAGE_OVER:
+        if self.stage == STAGE_OVER:
             return Phase.OVER
-        if self.stage == _STAGE_START:
+        if self.stage == STAGE_START:
             return Phase.THROW
         pending = self.pending
         if pending is not None:
-            return Phase.THROW if pending[0] == _RIDE_DIE else Phase.DECIDE
+            return Phase.THROW if pending[0] == RIDE_DIE else Phase.DECIDE
         return Phase.MOVE if self.values else Phase.THROW
 
     @property
     def current_player(self) -> int:
-        if self.stage == _STAGE_START:
+        if self.stage == STAGE_START:
             for p in self.contenders:
                 if not self.start_rolls[p]:
                     return p
@@ -411,13 +320,13 @@ class LabyrinthState(State):
 
     @property
     def throw_spec(self) -> Implement | None:
-        if self.stage == _STAGE_START:
+        if self.stage == STAGE_START:
             return self.game.one_die
-        if self.stage == _STAGE_OVER:
+        if self.stage == STAGE_OVER:
             return None
         pending = self.pending
         if pending is not None:
-            return self.game.one_die if pending[0] == _RIDE_DIE else None
+            return self.game.one_die if pending[0] == RIDE_DIE else None
         return None if self.values else self.game.two_dice
 
     @property
@@ -450,7 +359,7 @@ class LabyrinthState(State):
         use, the pending decision as (what, field), the turn's entry and closing flags,
         then every piece's field, turns to lose and trapped-this-turn flag: the JSON
         form less ``thrown`` (see :meth:`State.position_key`)."""
-        start = self.stage == _STAGE_START
+        start = self.stage == STAGE_START
         pending = self.pending
         return (
             self.stage,
@@ -482,7 +391,7 @@ class LabyrinthState(State):
         for k in range(player * PIECES, (player + 1) * PIECES):
             f = pos[k]
             total += exits[f] if trap[k] else f
-        if player == self.turn and self.stage == _STAGE_PLAY:
+        if player == self.turn and self.stage == STAGE_PLAY:
             for v in self.values:
                 total += v
         share = total / (PIECES * last)
@@ -497,13 +406,13 @@ class LabyrinthState(State):
     def throwing_for_start(self) -> bool:
         """Whether the players are still throwing one die each for who starts (seed 000:
         'Each player rolls one die; the player with the highest number goes first')."""
-        return self.stage == _STAGE_START
+        return self.stage == STAGE_START
 
     def start_throws(self) -> list[tuple[int, int]]:
         """While who starts is thrown: ``(player, die 1-6)`` for each player who has
         thrown in this round of start throws, in seat order; ``[]`` before the first
         throw of a round and once play has begun."""
-        if self.stage != _STAGE_START:
+        if self.stage != STAGE_START:
             return []
         return [(p, self.start_rolls[p]) for p in self.contenders if self.start_rolls[p]]
 
@@ -512,7 +421,7 @@ class LabyrinthState(State):
         highest throw throwing again. Known when fewer than all players still throw, or
         from :attr:`history` (a position read from a file has none: with every player
         still throwing it says ``False``)."""
-        if self.stage != _STAGE_START:
+        if self.stage != STAGE_START:
             return False
         this_round = len(self.start_throws())
         return len(self.contenders) < self.players or len(self.history) > this_round
@@ -524,9 +433,9 @@ class LabyrinthState(State):
         ``field``, a THROW); ``None`` otherwise. The words are the position file's
         ``pending.what``."""
         pending = self.pending
-        if pending is None or self.stage != _STAGE_PLAY:
+        if pending is None or self.stage != STAGE_PLAY:
             return None
-        return _WAIT_WORDS[pending[0]], pending[2]
+        return WAIT_WORDS[pending[0]], pending[2]
 
     def trapped(self) -> list[tuple[int, int, int]]:
         """Every trapped piece as ``(player, field, turns still to lose)``, in piece
@@ -550,7 +459,7 @@ class LabyrinthState(State):
         pending = self.pending
         if pending is not None:
             what, _, f = pending
-            if what == _ASK_RIDE:
+            if what == ASK_RIDE:
                 return game.ride_moves[f]
             return game.cross_moves[f]
         p = self.turn
@@ -586,37 +495,35 @@ class LabyrinthState(State):
         return tuple(moves) if moves else _PASS_ONLY
 
     def _push_throw(self, throw: Throw) -> list[Event]:
-        if self.stage == _STAGE_START:
+        if self.stage == STAGE_START:
             return self._start_throw(throw.values[0])
         pending = self.pending
         if pending is not None:
             return self._ride(pending[1], pending[2], throw.values[0])
         p = self.turn
         self.values = list(throw.values)
-        return [_event(EV_THROWN, p, throw.values[0], throw.values[1])]
+        return [event(EV_THROWN, p, values=throw.values)]
 
     def _start_throw(self, value: int) -> list[Event]:
         """Seed 000: 'Each player rolls one die; the player with the highest number goes
         first. Turns continue clockwise.' Players tied for the highest throw again."""
         p = self.current_player
         self.start_rolls[p] = value
-        events = [_event(EV_START_THROW, p, c=value)]
+        events = [event(EV_START_THROW, p, value=value)]
         if any(not self.start_rolls[c] for c in self.contenders):
             return events
         best = max(self.start_rolls[c] for c in self.contenders)
         tied = [c for c in self.contenders if self.start_rolls[c] == best]
         if len(tied) == 1:
             self.turn = tied[0]
-            self.stage = _STAGE_PLAY
+            self.stage = STAGE_PLAY
             self.contenders = []
-            events.append(_event(EV_STARTS, tied[0], c=best))
+            events.append(event(EV_STARTS, tied[0], value=best))
             return events
         self.contenders = tied
-        mask = 0
         for c in tied:
             self.start_rolls[c] = 0
-            mask |= 1 << c
-        events.append(_event(EV_START_TIE, tied[0], c=best, q=mask))
+        events.append(event(EV_START_TIE, tied[0], value=best, players=tuple(tied)))
         return events
 
     def _push_move(self, move: Move) -> list[Event]:
@@ -628,19 +535,19 @@ class LabyrinthState(State):
             _, k, f = pending
             if kind == "ride":
                 # 'If you decide to take this ride, you get one free roll of a single die.'
-                self.pending = (_RIDE_DIE, k, f)
-                events.append(_event(EV_RIDE_CHOSEN, p, f))
+                self.pending = (RIDE_DIE, k, f)
+                events.append(event(EV_RIDE_CHOSEN, p, f))
                 return events
             self.pending = None
             if kind == "cross":
                 # 'You may go from 44 to 50 or from 45 to 51, or reversed. This is a free
                 # move. You may then continue with any remaining number.'
                 g = self.game.board.millstone[f]
-                events.append(_event(EV_CROSS, p, f, g))
+                events.append(event(EV_CROSS, p, f, g))
                 self._lift(k)
                 self._arrive(k, g, f, events)
             else:
-                events.append(_event(EV_STAY, p, f))
+                events.append(event(EV_STAY, p, f))
             self._after_step(events)
             return events
         if kind == "pass":
@@ -654,7 +561,7 @@ class LabyrinthState(State):
             # 'You need to roll a 1 to enter a piece onto the first space.'
             k = pos.index(OUTSIDE, base, base + PIECES)
             self.entered = True
-            events.append(_event(EV_ENTERED, p, b=1, c=v))
+            events.append(event(EV_ENTERED, p, dst=1, value=v))
             self._resolve(k, OUTSIDE, 1, False, v, events)
         else:
             s = move.src
@@ -665,9 +572,9 @@ class LabyrinthState(State):
             self._lift(k)
             land, exact = self.game.board.forward[s][v]
             if land != self.game.board.last:
-                events.append(_event(EV_MOVED, p, s, land, v))
+                events.append(event(EV_MOVED, p, s, land, value=v))
             if exact:
-                events.append(_event(EV_BOUNCE, p, exact, land, v - (exact - s)))
+                events.append(event(EV_BOUNCE, p, exact, land, steps=v - (exact - s)))
             self._resolve(k, s, land, bool(exact), v, events)
         self._after_step(events)
         return events
@@ -678,18 +585,18 @@ class LabyrinthState(State):
         board trapped, or none on it and no 1 to enter one)."""
         p = self.turn
         base = p * PIECES
-        said = 1
+        explained = True
         if any(self.trap[k] for k in range(base, base + PIECES)) and not any(
             self.pos[k] != self.game.board.last and not self.trap[k] and self.pos[k] != OUTSIDE
             for k in range(base, base + PIECES)
         ):
-            events.append(_event(EV_ALL_TRAPPED, p))
+            events.append(event(EV_ALL_TRAPPED, p))
         elif all(self.pos[k] in (OUTSIDE, self.game.board.last) for k in range(base, base + PIECES)):
-            events.append(_event(EV_NEED_ONE, p))
+            events.append(event(EV_NEED_ONE, p, value=self.game.board.entry_value))
         else:
-            said = 0
+            explained = False
         for v in self.values:
-            events.append(_event(EV_VALUE_LOST, p, c=v, q=said))
+            events.append(event(EV_VALUE_LOST, p, value=v, explained=explained))
         self.values = []
         self._end_turn(events)
 
@@ -716,7 +623,7 @@ class LabyrinthState(State):
             self.pos[occupant] = came_from
             if not game.shared[came_from]:
                 self.occ[came_from] = occupant
-            events.append(_event(EV_SWAPPED, k // PIECES, f, came_from, q=occupant // PIECES))
+            events.append(event(EV_SWAPPED, k // PIECES, f, came_from or None, other=occupant // PIECES))
         self.occ[f] = k
 
     def _resolve(
@@ -745,7 +652,7 @@ class LabyrinthState(State):
                 # landing: an occupant of the destination goes where the count began.
                 while land in jumps:
                     nxt = jumps[land]
-                    events.append(_event(EV_JUMP, p, land, nxt))
+                    events.append(event(EV_JUMP, p, land, nxt))
                     land = nxt
                 self._settle(k, land, came_from, events)
                 return
@@ -762,12 +669,12 @@ class LabyrinthState(State):
                     nxt, exact = board.forward[land][v]
                 if nxt == land:
                     return  # pinned at field 1: the repeats end (docs/rules/labyrinth.md)
-                events.append(_event(EV_GOOSE, p, land, nxt, v, int(backwards)))
+                events.append(event(EV_GOOSE, p, land, nxt, value=v, backwards=backwards))
                 if exact:
                     # A forward repeat that overshoots an exact-count field (53 + 6: into
                     # 58, back 1 to 57) bounces like any count, and is told like one; the
                     # piece is going backwards from there on.
-                    events.append(_event(EV_BOUNCE, p, exact, nxt, v - (exact - land)))
+                    events.append(event(EV_BOUNCE, p, exact, nxt, steps=v - (exact - land)))
                     backwards = True
                 self._lift(k)
                 came_from = land
@@ -785,12 +692,12 @@ class LabyrinthState(State):
         if turns is not None:
             # 'Field 13 -- An unlucky number; lose 2 turns.' 'Field 52 -- Lose two turns and
             # then take the tunnel to field 7.'
-            events.append(_event(EV_TRAPPED, p, f, c=turns))
+            events.append(event(EV_TRAPPED, p, f, turns=turns))
             exit_ = board.trap_exits.get(f)
             if game.tunnel_first and exit_ is not None:
                 # Seed 001: 'If you fall into the trap at 52, take the one-way tunnel back
                 # to 7 and lose 2 turns.' (option field-52=tunnel-then-trap)
-                events.append(_event(EV_TUNNEL, p, f, exit_))
+                events.append(event(EV_TUNNEL, p, f, exit_))
                 f = exit_
             self._arrive(k, f, came_from, events)
             self.trap[k] = turns
@@ -800,13 +707,13 @@ class LabyrinthState(State):
         if f in game.orbit_index:
             # 'When you land on any of these fields, except for the trap in 52, you may
             # take a free skyride.'
-            self.pending = (_ASK_RIDE, k, f)
-            events.append(_event(EV_ORBIT_OFFER, p, f))
+            self.pending = (ASK_RIDE, k, f)
+            events.append(event(EV_ORBIT_OFFER, p, f))
         elif f in board.millstone:
             # 'When you land on one of these fields, you may, if you wish, cross the
             # Millstone diagonally.'
-            self.pending = (_ASK_CROSS, k, f)
-            events.append(_event(EV_MILLSTONE_OFFER, p, f, board.millstone[f]))
+            self.pending = (ASK_CROSS, k, f)
+            events.append(event(EV_MILLSTONE_OFFER, p, f, board.millstone[f]))
 
     def _ride(self, k: int, f: int, r: int) -> list[Event]:
         """Seed 000: 'Count its points forward along the orbit from wherever you enter it.
@@ -830,7 +737,7 @@ class LabyrinthState(State):
                 step = -step
             i += step
         dst = orbit[i]
-        events = [_event(EV_RIDE, p, f, dst, r)]
+        events = [event(EV_RIDE, p, f, dst, value=r)]
         self.pending = None
         self._lift(k)
         exit_ = board.trap_exits.get(dst)
@@ -840,12 +747,12 @@ class LabyrinthState(State):
             self._settle(k, dst, f, events)
         else:
             if exit_ is not None:
-                events.append(_event(EV_DROP, p, dst, exit_))
+                events.append(event(EV_DROP, p, dst, exit_))
                 dst = exit_
             self._arrive(k, dst, f, events)
         if self.values:
             # The screen now shows the free die; say which value of the turn's throw is left.
-            events.append(_event(EV_STILL_TO_USE, p, c=self.values[0]))
+            events.append(event(EV_STILL_TO_USE, p, value=self.values[0]))
         self._after_step(events)
         return events
 
@@ -858,16 +765,16 @@ class LabyrinthState(State):
         self.pos[k] = last
         base = p * PIECES
         done = sum(1 for j in range(base, base + PIECES) if self.pos[j] == last)
-        events.append(_event(EV_BORNE_OFF, p, came_from, c=done))
+        events.append(event(EV_BORNE_OFF, p, came_from, count=done, pieces=PIECES))
         if done == PIECES:
             self.winner = p
-            self.stage = _STAGE_OVER
+            self.stage = STAGE_OVER
             self.values = []
             self.pending = None
-            events.append(_event(EV_WON, p))
+            events.append(event(EV_WON, p))
 
     def _after_step(self, events: list[Event]) -> None:
-        if self.stage == _STAGE_OVER or self.pending is not None or self.values:
+        if self.stage == STAGE_OVER or self.pending is not None or self.values:
             return
         self._end_turn(events)
 
@@ -893,10 +800,10 @@ class LabyrinthState(State):
                     trap[k] -= 1
                     if not trap[k]:
                         f = self.pos[k]
-                        events.append(_event(EV_FREED, p, f))
+                        events.append(event(EV_FREED, p, f))
                         exit_ = game.board.trap_exits.get(f)
                         if exit_ is not None and not game.tunnel_first:
-                            events.append(_event(EV_TUNNEL, p, f, exit_))
+                            events.append(event(EV_TUNNEL, p, f, exit_))
                             self._lift(k)
                             self._arrive(k, exit_, f, events)
                             if game.ride_after_tunnel and exit_ in game.orbit_index:
@@ -904,8 +811,8 @@ class LabyrinthState(State):
                 fresh[k] = False
             if offer is not None:
                 self.closing = True
-                self.pending = (_ASK_RIDE, offer[0], offer[1])
-                events.append(_event(EV_ORBIT_OFFER, p, offer[1]))
+                self.pending = (ASK_RIDE, offer[0], offer[1])
+                events.append(event(EV_ORBIT_OFFER, p, offer[1]))
                 return
         else:
             # The ride offered on 7 may have ended on 52 and trapped the piece again
@@ -916,7 +823,7 @@ class LabyrinthState(State):
         self.closing = False
         self.entered = False
         self.turn = (p + 1) % self.players
-        events.append(_event(EV_TURN_PASSES, self.turn))
+        events.append(event(EV_TURN_PASSES, self.turn))
 
     # --- JSON ------------------------------------------------------------------------------
 
@@ -940,10 +847,10 @@ class LabyrinthState(State):
                     entries.append(f)
             pieces[COLOURS[p].lower()] = entries
         body: dict[str, Any] = {
-            "stage": _STAGE_NAMES[self.stage],
+            "stage": STAGE_NAMES[self.stage],
             "to_act": COLOURS[self.current_player].lower(),
         }
-        if self.stage == _STAGE_START:
+        if self.stage == STAGE_START:
             body["start_throws"] = {
                 COLOURS[p].lower(): (self.start_rolls[p] or None) for p in range(self.players)
             }
@@ -953,7 +860,7 @@ class LabyrinthState(State):
         if pending is None:
             body["pending"] = None
         else:
-            body["pending"] = {"what": _WAIT_WORDS[pending[0]], "field": pending[2]}
+            body["pending"] = {"what": WAIT_WORDS[pending[0]], "field": pending[2]}
         body["entered_this_turn"] = self.entered
         if self.closing:
             body["turn_ending"] = True

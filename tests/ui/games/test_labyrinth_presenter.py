@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.rules import Phase, get_game
 from companion.rules.labyrinth import Labyrinth, LabyrinthState
+from companion.ui.events import words_for
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
 
@@ -46,15 +47,16 @@ def notations(state: LabyrinthState) -> list[str]:
 
 
 def play(state: LabyrinthState, *actions: str) -> list[str]:
-    """Apply moves (notation) or throws (``"throw 3 5"``) in turn; return all event texts."""
+    """Apply moves (notation) or throws (``"throw 3 5"``) in turn; return all events in
+    the screen's words (English: :func:`companion.ui.events.words_for`)."""
     out: list[str] = []
     for action in actions:
         if action.startswith("throw "):
             spec = state.throw_spec
             assert spec is not None, f"no throw due for {action!r}"
-            out += [str(e) for e in state.apply(spec.parse(action[6:]))]
+            out += words_for(state).all(state.apply(spec.parse(action[6:])))
         else:
-            out += [str(e) for e in state.apply(state.parse_move(action))]
+            out += words_for(state).all(state.apply(state.parse_move(action)))
     return out
 
 
