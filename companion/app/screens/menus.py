@@ -14,7 +14,7 @@ from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
 from companion.i18n import N_, _, languages
 from companion.rules import PASS, Phase, game_class, game_title
-from companion.ui.games.boards import board_model, pieces_in_words
+from companion.ui.games.boards import board_or_none, pieces_in_words
 from companion.ui.render import columns
 from companion.ui.rules_words import say
 from companion.ui.view import View
@@ -264,10 +264,8 @@ class Pause(Page):
             seat.goto(Reviewing(back_to=self))
         elif choice == "Board":
             move = self.after.highlighted(seat) if isinstance(self.after, Moves) else None
-            try:
-                board_model(seat.position)
-            except ValueError as exc:  # a game without a board picture (none of the four)
-                seat.show_message(_("Board"), (str(exc),), then=self)
+            if board_or_none(seat.position) is None:
+                seat.show_message(_("Board"), (_("This game has no board picture."),), then=self)
                 return
             seat.goto(BoardPage(move=move, back_to=self))
         else:  # End game: asked first, naming the game; keeping is the default

@@ -15,7 +15,7 @@ from companion.devices.sources import DRAWN_BY_SERVICE
 from companion.i18n import N_, _
 from companion.rules import PASS, Action, Move, Phase, RulesError, State
 from companion.ui.font import wrap
-from companion.ui.games.boards import board_model, board_preview, inventory_pages
+from companion.ui.games.boards import board_model, board_or_none, board_preview, inventory_pages
 from companion.ui.render import board_size
 from companion.ui.rules_words import say
 from companion.ui.view import ThrowPicture, View, picture_of
@@ -300,9 +300,7 @@ class Moves(Page):
         """THROW on the moves screen: the board with the piece and the landings of the
         moves the cursor's row leads to (OK there plays the row's move when it plays
         one, as its key line says; BACK comes back here)."""
-        try:
-            board_model(seat.position)
-        except ValueError:  # a game without a board picture (none of the four)
+        if board_or_none(seat.position) is None:
             return
         move = self.highlighted(seat)
         rows = self.rows(seat)

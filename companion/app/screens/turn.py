@@ -25,7 +25,7 @@ from companion.app.screens.play import (
 from companion.devices.events import SourceName
 from companion.i18n import _
 from companion.rules import PASS, Move, Phase, State
-from companion.ui.games.boards import board_model
+from companion.ui.games.boards import board_or_none
 from companion.ui.rules_words import say
 from companion.ui.view import View
 
@@ -77,11 +77,8 @@ class ComputerMove(Page):
         self.throw_pressed(seat)
 
     def throw_pressed(self, seat: Seat) -> None:
-        try:
-            board_model(seat.position)
-        except ValueError:  # a game without a board picture (none of the four)
-            return
-        seat.goto(BoardPage(move=self.move, back_to=self, plays="done"))
+        if board_or_none(seat.position) is not None:
+            seat.goto(BoardPage(move=self.move, back_to=self, plays="done"))
 
     def back(self, seat: Seat) -> None:
         seat.pause(after=self)

@@ -49,6 +49,7 @@ __all__ = [
     "Piece",
     "Side",
     "board_model",
+    "board_or_none",
     "board_preview",
     "board_svg",
     "draw_board",
@@ -70,6 +71,20 @@ def board_model(state: State, *, highlight: Move | None = None) -> Board:
             f"cannot preview {highlight.notation!r}: not a legal move in {state.describe()}"
         )
     return entry_class(state.game.id).board_model(state, highlight)
+
+
+def board_or_none(state: State, *, highlight: Move | None = None) -> Board | None:
+    """:func:`board_model`, or ``None`` for a game that has no board picture (none of
+    the four games: the one guard for a game added without one).
+
+    :raises IllegalMoveError: ``highlight`` is not a legal move of ``state``.
+    """
+    try:
+        return board_model(state, highlight=highlight)
+    except IllegalMoveError:
+        raise
+    except ValueError:
+        return None
 
 
 def board_preview(state: State, moves: Sequence[Move]) -> Board:
