@@ -36,6 +36,7 @@ from companion.rules import (
 from companion.rules.core import EV_CAPTURED, EV_VALUE_LOST, EV_WON, Event
 from companion.rules.senet_sticks import EV_RIVER, SenetSticksState
 from companion.rules.senet_sticks_board import DEFAULT_BOARD, load_board, parse_board
+from companion.ui.events.senet_sticks import SenetSticksWords
 
 Entry = int | str
 FAR_BLUE: list[Entry] = [7, 9, 11, 12, 14]
@@ -86,7 +87,8 @@ def up(dst: int, *values: int) -> Move:
 
 
 def texts(events: list[Event]) -> list[str]:
-    return [e.text for e in events]
+    """``events`` in the companion's English words (Red is Player 1, Blue Player 2)."""
+    return list(SenetSticksWords(["Red", "Blue"]).all(events))
 
 
 def from_square(state: SenetSticksState, src: int | None) -> set[Move]:

@@ -28,14 +28,23 @@ The package: :mod:`.state` the rules (game and state), :mod:`.position` reading 
 position, :mod:`.game` the game object that joins them.
 """
 
+from companion.rules.senet_sticks.events import (
+    EV_CAST,
+    EV_CAST_AGAIN,
+    EV_COLOURS,
+    EV_GOES_FIRST,
+    EV_RESURRECTED,
+    EV_RIVER,
+    REASON_ABYSS,
+    REASON_BLOCKED,
+    REASON_HOME,
+    REASON_QUICK,
+    SOLID,
+)
 from companion.rules.senet_sticks.game import SenetSticks
 from companion.rules.senet_sticks.state import (
     ABYSS,
     EMPTY,
-    EV_COLOURS,
-    EV_RESURRECTED,
-    EV_RIVER,
-    EV_STARTS,
     FRESH,
     STAGE_PLAY,
     STAGE_START,
@@ -49,11 +58,18 @@ from companion.rules.senet_sticks.state import (
 __all__ = [
     "ABYSS",
     "EMPTY",
+    "EV_CAST",
+    "EV_CAST_AGAIN",
     "EV_COLOURS",
+    "EV_GOES_FIRST",
     "EV_RESURRECTED",
     "EV_RIVER",
-    "EV_STARTS",
     "FRESH",
+    "REASON_ABYSS",
+    "REASON_BLOCKED",
+    "REASON_HOME",
+    "REASON_QUICK",
+    "SOLID",
     "STAGE_PLAY",
     "STAGE_START",
     "STAGE_TOSS",

@@ -4,17 +4,13 @@ package's docstring for how a game runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Final
 
 from companion.rules.core import (
     EV_CAPTURED,
-    EV_MOVED,
-    EV_THROWN,
-    EV_VALUE_LOST,
-    EV_WON,
     PASS,
     Event,
     FileOption,
@@ -28,17 +24,10 @@ from companion.rules.core import (
     PieceZone,
     State,
 )
+from companion.rules.senet_sticks import events as ev
+from companion.rules.senet_sticks.events import EventCache
 from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
 from companion.rules.throws import ColouredSticks, Implement, Throw
-
-EV_RIVER: Final = "river"
-"""A plinth was carried along a river."""
-EV_RESURRECTED: Final = "resurrected"
-"""A plinth came back from the Abyss."""
-EV_COLOURS: Final = "colours"
-"""The colour toss decided who plays which colour."""
-EV_STARTS: Final = "starts"
-"""A cast of the solid stick for who goes first (or the tie that repeats it)."""
 
 STAGE_TOSS: Final = "colour-toss"
 STAGE_START: Final = "who-starts"
@@ -64,9 +53,12 @@ _PASS_ONLY: Final = (PASS,)
 _Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
 """An entry of :meth:`SenetSticks.combinations`."""
 
-_USABLE: dict[tuple[Throw, str], tuple[tuple[int, ...], Event]] = {}
-"""Per throw and colour: the values the player of that colour may use, in the order
-thrown, and the event that says so."""
+_REASONS: Final = {
+    ev.REASON_ABYSS: "all the opponent's plinths exiled to the Abyss",
+    ev.REASON_QUICK: "first plinth in the opponent's Home Row (quick mode)",
+    ev.REASON_HOME: "all five plinths in the opponent's Home Row",
+}
+"""Each way to win (but a blocked board), as :attr:`SenetSticksState.outcome` says it."""
 
 _CAPITALS: dict[str, str] = {}
 """Colour names as player names (``red`` -> ``Red``), made once."""
@@ -82,33 +74,6 @@ def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move
         m = Move(kind, src, dst, values)
         _MOVES[key] = m
     return m
-
-
-_EVENTS: dict[tuple[Hashable, ...], Event] = {}
-_EVENTS_KEPT: Final = 20_000
-"""Recurring events kept (each built once, about 4 MB at most)."""
-
-
-def _told(key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
-    """The event ``key`` names (it holds every word of the text), built by ``make``
-    the first time: moves recur, and building their text is the slow part."""
-    event = _EVENTS.get(key)
-    if event is None:
-        event = make()
-        if len(_EVENTS) < _EVENTS_KEPT:
-            _EVENTS[key] = event
-    return event
-
-
-def _steps(move: Move) -> str:
-    """``2+3``: the values a move plays."""
-    return "+".join(map(str, move.values))
-
-
-def _and(values: list[int] | tuple[int, ...]) -> str:
-    """``2``, ``2 and 4``, ``2, 3 and 4``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +113,7 @@ class SenetSticksRules(Game):
     seed_files = ("002_4a37d4d91a7a1598.txt",)
     sharpness = 2.7
     presenter = "companion.ui.games.senet_sticks:SenetSticksPresenter"
+    words = "companion.ui.events.senet_sticks:SenetSticksWords"
     min_players = max_players = default_players = 2
     options = (
         Option(
@@ -208,6 +174,11 @@ class SenetSticksRules(Game):
         """Each player's squares in the order of its path, from the square before the
         first (0 or n + 1 ... 0 is the board list's unused first entry)."""
         self._combinations: dict[tuple[int, ...], tuple[_Combination, ...]] = {}
+        self.events = EventCache()
+        """The recurring events of this game's positions, built once."""
+        self.usable: dict[tuple[Throw, str, int], tuple[tuple[int, ...], Event]] = {}
+        """Per throw, colour and player: the values that player may use, in the order
+        thrown, and the throw's event (at most every throw of the sticks, twice)."""
 
     def combinations(self, values: tuple[int, ...]) -> tuple[_Combination, ...]:
         """The ordered combinations of ``values`` a plinth may try, as a tree in
@@ -367,7 +338,7 @@ class SenetSticksState(State):
         if self.blocked:
             # Not in the seed (docs/rules/senet-sticks.md, "A blocked board"): more
             # plinths in the opponent's Home Row wins; as many is a shared win.
-            arrived = [sum(1 for s in self.game.homes[1 - p] if self.board[s] == p) for p in (0, 1)]
+            arrived = self._arrived()
             best = max(arrived)
             winners = tuple(p for p in (0, 1) if arrived[p] == best)
             return Outcome(
@@ -377,12 +348,19 @@ class SenetSticksState(State):
             )
         if self.winner == EMPTY:
             return None
-        q = 1 - self.winner
-        if self.abyss[q] == PLINTHS:
-            return Outcome((self.winner,), "all the opponent's plinths exiled to the Abyss")
-        if self.game.quick:
-            return Outcome((self.winner,), "first plinth in the opponent's Home Row (quick mode)")
-        return Outcome((self.winner,), "all five plinths in the opponent's Home Row")
+        return Outcome((self.winner,), _REASONS[self._won_by()])
+
+    def _arrived(self) -> tuple[int, int]:
+        """How many plinths each player has in the opponent's Home Row."""
+        homes, board = self.game.homes, self.board
+        first, second = (sum(1 for s in homes[1 - p] if board[s] == p) for p in (0, 1))
+        return first, second
+
+    def _won_by(self) -> str:
+        """Why :attr:`winner` won (``REASON_*`` of :mod:`.events`), the board not blocked."""
+        if self.abyss[1 - self.winner] == PLINTHS:
+            return ev.REASON_ABYSS
+        return ev.REASON_QUICK if self.game.quick else ev.REASON_HOME
 
     def pieces(self) -> list[PieceAt]:
         out = [PieceAt(p, PieceZone.HELD) for p in (0, 1) for _ in range(self.abyss[p])]
@@ -728,28 +706,18 @@ class SenetSticksState(State):
         src = move.src
         assert isinstance(src, int) or src is None
         assert isinstance(move.dst, int)
-        name = self.name(p)
         mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
         fresh = bool(mark & FRESH)
+        cache = self.game.events
+        key = (p, move)
+        said = cache.get(key)
+        if said is None:
+            said = cache.put(key, ev.moved(p, move))
+        events = [said]
         if src is None:
             self.abyss[p] -= 1
-            events = [_told(
-                (EV_RESURRECTED, name, move),
-                lambda: Event(
-                    EV_RESURRECTED, p,
-                    f"{name} resurrects a plinth from the Abyss onto {move.dst} ({_steps(move)})",
-                    None, move.dst,
-                ),
-            )]
         else:
             self.board[src] = EMPTY
-            said = _EVENTS.get((EV_MOVED, name, move))  # _told, inlined: every move says it
-            if said is None:
-                said = _told(
-                    (EV_MOVED, name, move),
-                    lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
-                )
-            events = [said]
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
@@ -757,10 +725,11 @@ class SenetSticksState(State):
             assert landed is not None, f"{move} cannot be played"
             t, caught, river = landed
             if river is not None:
-                way = "back" if self._pos(p, t) < self._pos(p, river) else "forward"
-                events.append(
-                    Event(EV_RIVER, p, f"{name}'s plinth takes the river on {river} {way} to {t}", river, t)
-                )
+                along = (ev.EV_RIVER, p, river, t)
+                said = cache.get(along)
+                if said is None:
+                    said = cache.put(along, ev.river(p, river, t, self._pos(p, t) < self._pos(p, river)))
+                events.append(said)
             if caught:
                 events.extend(self._taken(q, c) for c in caught)
                 taken += caught
@@ -778,7 +747,12 @@ class SenetSticksState(State):
         """'If a player lands on an opponent that is not on a Safe space, the
         opponent's plinth is removed from the board and place in their Abyss.'"""
         self.abyss[q] += 1
-        return Event(EV_CAPTURED, q, f"{self.name(q)}'s plinth on {square} goes to the Abyss", square, None)
+        cache = self.game.events
+        key = (EV_CAPTURED, q, square)
+        said = cache.get(key)
+        if said is None:
+            said = cache.put(key, ev.captured(q, square))
+        return said
 
     def _blocked(self) -> bool:
         """Whether no throw can ever move a plinth of either player again.
@@ -876,13 +850,7 @@ class SenetSticksState(State):
         if lost:
             self.values = [v for v in self.values if v in alive]
             self._cache = None  # found for the values before the discard
-            events.append(
-                Event(
-                    EV_VALUE_LOST, self.turn,
-                    f"{self.name(self.turn)}'s {_and(lost)} can no longer be used and "
-                    + ("is" if len(lost) == 1 else "are") + " discarded",
-                )
-            )
+            events.append(ev.values_lost(self.turn, lost, passes=False))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         self._cache = None
@@ -895,49 +863,43 @@ class SenetSticksState(State):
             other = pair[1] if shown == pair[0] else pair[0]
             self.colours = (shown, other)
             self.stage = STAGE_START
-            return [Event(EV_COLOURS, 0, f"Player 1 tosses {shown}: Player 1 plays {shown}, Player 2 {other}")]
+            return [Event(ev.EV_COLOURS, 0, args={"colour": shown, "other": other})]
         if self.stage == STAGE_START:
             # 'Each player casts a solid color stick. The player with the highest
             # value goes first.'
             p = self.current_player
             self.casts[p] = throw.values[0]
-            events = [Event(EV_STARTS, p, f"{self.name(p)} casts {throw.values[0]}")]
+            events = [Event(ev.EV_CAST, p, args={"value": throw.values[0]})]
             a, b = self.casts
             if a is not None and b is not None:
                 if a == b:
                     self.casts = [None, None]
-                    events.append(Event(EV_STARTS, None, f"Both cast {a}: cast again"))
+                    events.append(Event(ev.EV_CAST_AGAIN, None, args={"value": a}))
                 else:
                     self.turn = 0 if a > b else 1
                     self.stage = STAGE_PLAY
                     self.casts = [None, None]
-                    events.append(Event(EV_STARTS, self.turn, f"{self.name(self.turn)} goes first"))
+                    events.append(Event(ev.EV_GOES_FIRST, self.turn))
             return events
         # 'The value on the dual colored stick(s) can be used only by the matching
         # player color in their turn.'
         p = self.turn
         assert self.colours is not None
         mine = self.colours[p]
-        # The values and the event of this throw for this colour (the player's name is
-        # the colour's): throws recur, so both are found once.
-        known = _USABLE.get((throw, mine))
+        # The values and the event of this throw by this player of this colour: throws
+        # recur, so both are found once (the event names the player, so the player is
+        # in the key: with the colour toss either player may play either colour).
+        usable = self.game.usable
+        known = usable.get((throw, mine, p))
         if known is None:
-            self.values = [
+            mine_only = tuple(
                 v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine
-            ]
-            known = _USABLE[throw, mine] = (tuple(self.values), self._thrown_event(p, throw))
-        else:
-            self.values = list(known[0])
+            )
+            known = usable[throw, mine, p] = (mine_only, ev.thrown(p, throw, mine_only))
+        self.values = list(known[0])
         events = [known[1]]
         self._settle(events)
         return events
-
-    def _thrown_event(self, p: int, throw: Throw) -> Event:
-        """``Red throws 2 red, 3 blue, 4; may use 2 and 4``."""
-        shown = ", ".join(
-            str(v) if c is None else f"{v} {c}" for v, c in zip(throw.values, throw.colours, strict=True)
-        )
-        return Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")
 
     def _push_move(self, move: Move) -> list[Event]:
         p = self.turn
@@ -949,20 +911,13 @@ class SenetSticksState(State):
             self.moved = {}
             self.turn = 1 - p
             self._cache = None
-            events = [
-                Event(
-                    EV_VALUE_LOST, p,
-                    f"{self.name(p)} cannot use {_and(lost)}: "
-                    + ("it is" if len(lost) == 1 else "they are") + " lost and the turn passes",
-                )
-            ]
+            events = [ev.values_lost(p, lost, passes=True)]
             if self._blocked():
                 self.blocked = True
                 outcome = self.outcome
                 assert outcome is not None
                 self.winner = outcome.winners[0]
-                names = " and ".join(self.name(w) for w in outcome.winners)
-                events.append(Event(EV_WON, self.winner, f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}: {outcome.reason}"))
+                events.append(ev.won(outcome.winners, ev.REASON_BLOCKED, self._arrived()))
             return events
         events = self._play(move)
         for v in move.values:
@@ -973,9 +928,7 @@ class SenetSticksState(State):
             self.values = []
             self.moved = {}
             self._cache = None
-            outcome = self.outcome
-            assert outcome is not None
-            events.append(Event(EV_WON, p, f"{self.name(p)} wins: {outcome.reason}"))
+            events.append(ev.won((p,), self._won_by()))
             return events
         if not self.values:
             self.turn = 1 - p
