@@ -861,3 +861,22 @@ def test_random_games_keep_the_invariants_and_end(seed: int, options: dict[str, 
             again = state_from_dict(state.to_dict())
             assert again.legal_moves() == state.legal_moves()
     pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
+
+
+def test_the_throw_event_names_the_player_who_threw_whatever_colour_they_play() -> None:
+    """Events are data (issue 31): the throw's event carries its player. Throws recur and
+    their events are kept, so the same throw by the same colour in two games where that
+    colour is played by different players must still name each game's own player."""
+    for shown, blue_player in (("3:blue", 0), ("2:red", 1)):
+        state = new_game(colour_toss=True)
+        state.apply(state.throw_spec.parse(shown))  # type: ignore[union-attr]
+        assert state.colours is not None and state.colours[blue_player] == "blue"
+        # who starts: Blue casts the higher value
+        first, second = ("4", "2") if blue_player == 0 else ("2", "4")
+        state.apply(state.throw_spec.parse(first))  # type: ignore[union-attr]
+        state.apply(state.throw_spec.parse(second))  # type: ignore[union-attr]
+        assert state.current_player == blue_player
+        events = state.apply(state.throw_spec.parse("2:red 2:blue 4"))  # type: ignore[union-attr]
+        assert events[0].kind == "thrown" and events[0].player == blue_player
+        assert events[0].args == {"values": (2, 2, 4), "colours": ("red", "blue", ""), "usable": (2, 4)}
+        assert not events[0].text
