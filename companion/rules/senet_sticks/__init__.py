@@ -24,8 +24,10 @@ A game runs in three stages:
    open squares (``resurrected`` in the position), and with
    ``combination-captures=no`` one that took moves no more (``took``).
 
-The package: :mod:`.state` the rules (game and state), :mod:`.position` reading a
-position, :mod:`.game` the game object that joins them.
+The package: :mod:`.state` the rules (the game and its positions), :mod:`.tables` the
+static tables (stages, marks, interned moves, what the board file makes of the board,
+the ordered combinations of a throw), :mod:`.events` the events as data,
+:mod:`.position` reading a position file's keys.
 """
 
 from companion.rules.senet_sticks.events import (
@@ -41,8 +43,8 @@ from companion.rules.senet_sticks.events import (
     REASON_QUICK,
     SOLID,
 )
-from companion.rules.senet_sticks.game import SenetSticks
-from companion.rules.senet_sticks.state import (
+from companion.rules.senet_sticks.state import SenetSticks, SenetSticksState
+from companion.rules.senet_sticks.tables import (
     ABYSS,
     EMPTY,
     FRESH,
@@ -50,8 +52,6 @@ from companion.rules.senet_sticks.state import (
     STAGE_START,
     STAGE_TOSS,
     TOOK,
-    SenetSticksRules,
-    SenetSticksState,
     Step,
 )
 
@@ -75,7 +75,6 @@ __all__ = [
     "STAGE_TOSS",
     "TOOK",
     "SenetSticks",
-    "SenetSticksRules",
     "SenetSticksState",
     "Step",
 ]

@@ -1,11 +1,10 @@
-"""The rules of casting-stick Senet: the game's options and tables
-(:class:`SenetSticksRules`) and its positions (:class:`SenetSticksState`). See the
-package's docstring for how a game runs."""
+"""The rules of casting-stick Senet: the game (:class:`SenetSticks`: its options, its
+board and tables) and its positions (:class:`SenetSticksState`: the legal moves, a
+move played, a throw, the end). See the package's docstring for how a game runs."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any, Final
 
@@ -22,77 +21,40 @@ from companion.rules.core import (
     Phase,
     PieceAt,
     PieceZone,
+    PositionError,
     State,
 )
 from companion.rules.senet_sticks import events as ev
 from companion.rules.senet_sticks.events import EventCache
+from companion.rules.senet_sticks.position import read_position
+from companion.rules.senet_sticks.tables import (
+    ABYSS,
+    EMPTY,
+    FRESH,
+    MARK_KEYS,
+    REASONS,
+    STAGE_PLAY,
+    STAGE_START,
+    STAGE_TOSS,
+    TOOK,
+    Combinations,
+    Step,
+    land_table,
+    opponent_home_table,
+    river_table,
+    safe_table,
+)
+from companion.rules.senet_sticks.tables import move as interned_move
 from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
 from companion.rules.throws import ColouredSticks, Implement, Throw
 
-STAGE_TOSS: Final = "colour-toss"
-STAGE_START: Final = "who-starts"
-STAGE_PLAY: Final = "play"
-_STAGES: Final = (STAGE_TOSS, STAGE_START, STAGE_PLAY)
-
-ABYSS: Final = "abyss"
-"""The position-file word for a plinth in the Abyss."""
-
-EMPTY: Final = -1
-
-FRESH: Final = 1
-"""Mark of a plinth resurrected this turn: its further values land on open squares."""
-TOOK: Final = 2
-"""Mark of a plinth that took an opponent this turn (kept with ``combination-captures=no``)."""
-
-_MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
-"""Position keys for this turn's marks: plinths resurrected this turn, plinths that took
-an opponent this turn (only kept with ``combination-captures=no``)."""
-
 _PASS_ONLY: Final = (PASS,)
-
-_Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
-"""An entry of :meth:`SenetSticks.combinations`."""
-
-_REASONS: Final = {
-    ev.REASON_ABYSS: "all the opponent's plinths exiled to the Abyss",
-    ev.REASON_QUICK: "first plinth in the opponent's Home Row (quick mode)",
-    ev.REASON_HOME: "all five plinths in the opponent's Home Row",
-}
-"""Each way to win (but a blocked board), as :attr:`SenetSticksState.outcome` says it."""
 
 _CAPITALS: dict[str, str] = {}
 """Colour names as player names (``red`` -> ``Red``), made once."""
 
-_MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
-
-def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move:
-    """An interned move (legal-move lists recur; equal moves are the same object)."""
-    key = (kind, src, dst, values)
-    m = _MOVES.get(key)
-    if m is None:
-        m = Move(kind, src, dst, values)
-        _MOVES[key] = m
-    return m
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One value of a move as it plays (:meth:`SenetSticksState.path_of`).
-
-    ``value`` is the throw value; ``square`` the square where the value leaves the
-    plinth (1..squares; the river's end when the value ended on a river); ``river`` the
-    river square the value ended on, or ``None``; ``takes``: the value sends an
-    opponent's plinth to the Abyss (on the square it lands on or at the river's end).
-    """
-
-    value: int
-    square: int
-    river: int | None
-    takes: bool
-
-
-class SenetSticksRules(Game):
+class SenetSticks(Game):
     """Casting-stick Senet. Options (see ``docs/rules/senet-sticks.md``):
 
     * ``mode``: ``normal`` (all five plinths must enter the opponent's Home Row) or
@@ -149,88 +111,71 @@ class SenetSticksRules(Game):
         # The resurrection square of each player, as a board square.
         self.resurrect_at = (spec.resurrection, spec.squares + 1 - spec.resurrection)
         # Tables for SenetSticksState._land, per player p (0 or 1):
-        n = spec.squares
         top = max(f.value for pair in self.sticks.sticks for f in pair)
-        self.land_on: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(tuple(self._reach(p, here, v) for v in range(top + 1)) for here in range(n + 1))
-            for p in (0, 1)
-        )
-        """``land_on[p][here][v]``: the square p's plinth on ``here`` (0: in the Abyss)
-        reaches with the value ``v``; 0 when it cannot (off the board, or not into the
-        Home Row or onto the resurrection square out of the Abyss)."""
-        self.safe_from: tuple[tuple[bool, ...], ...] = tuple(
-            tuple(t in spec.sun or t in self.homes[p] for t in range(n + 1)) for p in (0, 1)
-        )
-        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p (a Sun square,
-        or p's own Home Row where the opponent has arrived)."""
-        self.in_opponent_home: tuple[tuple[bool, ...], ...] = tuple(
-            tuple(h in self.homes[1 - p] for h in range(n + 1)) for p in (0, 1)
-        )
-        """``in_opponent_home[p][h]``: p's plinth on ``h`` stands in the opponent's Home
-        Row, from where it cannot attack."""
-        self.river_to: tuple[int, ...] = tuple(spec.rivers.get(t, 0) for t in range(n + 1))
+        self.land_on = land_table(spec, top)
+        """``land_on[p][here][v]``: :func:`.tables.reach` for each player, square (0:
+        in the Abyss) and value."""
+        self.safe_from = safe_table(spec)
+        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p."""
+        self.in_opponent_home = opponent_home_table(spec)
+        """``in_opponent_home[p][h]``: p's plinth on ``h`` cannot attack from there."""
+        self.river_to = river_table(spec)
         """Where the river on each square leads (0: no river)."""
+        n = spec.squares
         self.path_from: tuple[range, range] = (range(n + 1), range(n, -1, -1))
         """Each player's squares in the order of its path, from the square before the
         first (0 or n + 1 ... 0 is the board list's unused first entry)."""
-        self._combinations: dict[tuple[int, ...], tuple[_Combination, ...]] = {}
+        self.combinations = Combinations()
+        """The ordered combinations of each throw's values, found once."""
         self.events = EventCache()
         """The recurring events of this game's positions, built once."""
         self.usable: dict[tuple[Throw, str, int], tuple[tuple[int, ...], Event]] = {}
         """Per throw, colour and player: the values that player may use, in the order
         thrown, and the throw's event (at most every throw of the sticks, twice)."""
 
-    def combinations(self, values: tuple[int, ...]) -> tuple[_Combination, ...]:
-        """The ordered combinations of ``values`` a plinth may try, as a tree in
-        depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
-        subtree including itself, the values played so far, whether values remain, the
-        moves made of it so far by (source square << 8 | square reached))``. Siblings
-        with equal values appear once ('2 then 2' of two 2s once). Kept per distinct
-        ``values``."""
-        found = self._combinations.get(values)
-        if found is not None:
-            return found
-        nodes: list[list[Any]] = []
-
-        def grow(parent: int, left: list[int], seq: tuple[int, ...]) -> None:
-            tried: set[int] = set()
-            for i in left:
-                v = values[i]
-                if v in tried:
-                    continue
-                tried.add(v)
-                at = len(nodes)
-                played = (*seq, v)
-                rest = [j for j in left if j != i]
-                nodes.append([v, parent, 0, played, bool(rest)])
-                grow(at, rest, played)
-                nodes[at][2] = len(nodes) - at
-
-        grow(-1, list(range(len(values))), ())
-        found = tuple((v, parent, skip, played, more, {}) for v, parent, skip, played, more in nodes)
-        self._combinations[values] = found
-        return found
-
-    def _reach(self, p: int, here: int, v: int) -> int:
-        """The square player ``p``'s plinth on ``here`` (0: the Abyss) reaches with
-        ``v``, or 0 (see :attr:`land_on`)."""
-        spec = self.spec
-        n = spec.squares
-        if here == 0:
-            pos = v
-            if v < 1 or (pos > spec.home_row and pos != spec.resurrection):
-                return 0
-        else:
-            pos = (here if p == 0 else n + 1 - here) + v
-            if v < 1 or pos > n:
-                return 0
-        return pos if p == 0 else n + 1 - pos
-
     def player_name(self, player: int, players: int) -> str:
         """The colour when fixed by the board file; ``Player N`` when tossed for."""
         if self.option("colour-toss"):
             return f"Player {player + 1}"
         return self.spec.colours[player].capitalize()
+
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> SenetSticksState:
+        """The state of a position file's keys (:func:`.position.read_position` checks
+        each), checked as a whole: not both players won, a win ends the turn, ``blocked``
+        only on a board no throw can change, no plinth in the Abyss before the start.
+
+        :raises PositionError: naming the key and the reason.
+        """
+        facts = read_position(
+            data, self.spec, self.sticks,
+            colour_toss=bool(self.option("colour-toss")), mid_captures=self.mid_captures,
+        )
+        state = SenetSticksState(self)
+        state.stage, state.colours, state.turn = facts.stage, facts.colours, facts.turn
+        state.casts, state.values, state.board = facts.casts, facts.values, facts.board
+        state.abyss, state.moved = facts.abyss, facts.moved
+        winners = [p for p in (0, 1) if state._has_won(p)]
+        if len(winners) == 2:
+            raise PositionError("plinths", "both players cannot have won")
+        if winners:
+            state.winner = winners[0]
+            state.values = []
+            state.moved = {}
+        elif data.get("blocked", False) is not False:
+            # A game that ended on a blocked board (after the pass that found it) reads
+            # back as ended. A blocked board without this key waits for a throw, as in
+            # play: the throw is passed, and that pass ends the game.
+            if data.get("blocked") is not True or state.stage != STAGE_PLAY or state.values or not state._blocked():
+                raise PositionError(
+                    "blocked", "true only for a game in play, no values left, on a board no throw can change"
+                )
+            state.blocked = True
+            outcome = state.outcome
+            assert outcome is not None
+            state.winner = outcome.winners[0]
+        elif state.stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
+            raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
+        return state
 
     def new_state(self, players: int | None = None) -> SenetSticksState:
         self.check_players(players)
@@ -255,9 +200,9 @@ class SenetSticksState(State):
         "_cache", "abyss", "blocked", "board", "casts", "colours", "moved", "stage", "turn", "values", "winner",
     )
 
-    game: SenetSticksRules
+    game: SenetSticks
 
-    def __init__(self, game: SenetSticksRules) -> None:
+    def __init__(self, game: SenetSticks) -> None:
         super().__init__(game, 2)
         self.board: list[int] = [EMPTY] * (game.squares + 1)
         self.abyss: list[int] = [0, 0]
@@ -348,7 +293,7 @@ class SenetSticksState(State):
             )
         if self.winner == EMPTY:
             return None
-        return Outcome((self.winner,), _REASONS[self._won_by()])
+        return Outcome((self.winner,), REASONS[self._won_by()])
 
     def _arrived(self) -> tuple[int, int]:
         """How many plinths each player has in the opponent's Home Row."""
@@ -493,15 +438,6 @@ class SenetSticksState(State):
                 return action
         return None
 
-    # --- geometry ----------------------------------------------------------------
-
-    def _pos(self, p: int, square: int) -> int:
-        """``square`` counted along player ``p``'s own path (1..squares)."""
-        return square if p == 0 else self.game.squares + 1 - square
-
-    def _square(self, p: int, pos: int) -> int:
-        return pos if p == 0 else self.game.squares + 1 - pos
-
     def _has_won(self, p: int) -> bool:
         """'The first person to place all five plinths in the opponent's Home Row or
         exile all the opponent's plinths out to the Abyss wins.' Quick Mode: 'First
@@ -593,7 +529,7 @@ class SenetSticksState(State):
         if not values:
             return out
         game = self.game
-        plan = game.combinations(tuple(values))
+        plan = game.combinations.of(tuple(values))
         size = len(plan)
         mid_captures = game.mid_captures
         land_on = game.land_on[p]
@@ -656,7 +592,7 @@ class SenetSticksState(State):
                 key = t if src is None else src << 8 | t
                 move = made.get(key)
                 if move is None:
-                    move = made[key] = _move(kind, src, t, played)
+                    move = made[key] = interned_move(kind, src, t, played)
                 out.append(move)
                 # whether the plinth may go on with a further value of the combination
                 # (not past a winning step: the win ends the turn at once)
@@ -728,7 +664,7 @@ class SenetSticksState(State):
                 along = (ev.EV_RIVER, p, river, t)
                 said = cache.get(along)
                 if said is None:
-                    said = cache.put(along, ev.river(p, river, t, self._pos(p, t) < self._pos(p, river)))
+                    said = cache.put(along, ev.river(p, river, t, t < river if p == 0 else t > river))
                 events.append(said)
             if caught:
                 events.extend(self._taken(q, c) for c in caught)
@@ -955,7 +891,7 @@ class SenetSticksState(State):
         if self.blocked:
             body["blocked"] = True
         # Only mid-turn, and only when some plinth carries a mark.
-        for key, flag in _MARK_KEYS:
+        for key, flag in MARK_KEYS:
             squares = sorted(s for s, m in self.moved.items() if m & flag)
             if squares:
                 body[key] = squares
