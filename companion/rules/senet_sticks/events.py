@@ -107,17 +107,18 @@ class EventCache:
     """Interned events of one game object: ``get(key)`` or ``put(key, event)``, at most
     :data:`KEPT` of them (a full cache builds each further event anew)."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("kept",)
 
     def __init__(self) -> None:
-        self._kept: dict[Hashable, Event] = {}
+        self.kept: dict[Hashable, Event] = {}
+        """The events kept by key (read it directly where every call counts)."""
 
     def get(self, key: Hashable) -> Event | None:
-        return self._kept.get(key)
+        return self.kept.get(key)
 
     def put(self, key: Hashable, event: Event) -> Event:
-        if len(self._kept) < KEPT:
-            self._kept[key] = event
+        if len(self.kept) < KEPT:
+            self.kept[key] = event
         return event
 
 

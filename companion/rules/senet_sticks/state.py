@@ -646,7 +646,7 @@ class SenetSticksState(State):
         fresh = bool(mark & FRESH)
         cache = self.game.events
         key = (p, move)
-        said = cache.get(key)
+        said = cache.kept.get(key)  # cache.get, inlined: every move says it
         if said is None:
             said = cache.put(key, ev.moved(p, move))
         events = [said]
