@@ -40,24 +40,10 @@ TEMPLATES: tuple[str, ...] = (
     N_("{players} win: {reason}"),
     N_("threw a six"),
     N_("bore a piece off"),
-    # -- Casting-stick Senet
-    N_("Both cast {value}: cast again"),
-    N_("{player} casts {value}"),
-    N_("{player} goes first"),
-    N_("{player} cannot use {values}: it is lost and the turn passes"),
-    N_("{player} cannot use {values}: they are lost and the turn passes"),
-    N_("{player} moves {src} to {dst} ({steps})"),
-    N_("{player} resurrects a plinth from the Abyss onto {dst} ({steps})"),
-    N_("{player} throws {sticks}; may use {values}"),
+    # -- Casting-stick Senet (a stick of the throw picture, "2 red"; its events are
+    #    data, worded by companion/ui/events/senet_sticks.py)
     N_("{count} blue"),
     N_("{count} red"),
-    N_("{player} tosses blue: {first} plays blue, {second} red"),
-    N_("{player} tosses red: {first} plays red, {second} blue"),
-    N_("{player}'s plinth on {src} goes to the Abyss"),
-    N_("{player}'s plinth takes the river on {src} back to {dst}"),
-    N_("{player}'s plinth takes the river on {src} forward to {dst}"),
-    N_("{player}'s {values} can no longer be used and is discarded"),
-    N_("{player}'s {values} can no longer be used and are discarded"),
     # -- The Cretan Labyrinth
     N_("Round limit reached: {player} leads"),
     N_("Round limit reached: {players} lead"),

@@ -36,6 +36,7 @@ from companion.rules import (
 from companion.rules.core import EV_CAPTURED, EV_VALUE_LOST, EV_WON, Event
 from companion.rules.senet_sticks import EV_RIVER, SenetSticksState
 from companion.rules.senet_sticks_board import DEFAULT_BOARD, load_board, parse_board
+from companion.ui.events.senet_sticks import SenetSticksWords
 
 Entry = int | str
 FAR_BLUE: list[Entry] = [7, 9, 11, 12, 14]
@@ -86,7 +87,8 @@ def up(dst: int, *values: int) -> Move:
 
 
 def texts(events: list[Event]) -> list[str]:
-    return [e.text for e in events]
+    """``events`` in the companion's English words (Red is Player 1, Blue Player 2)."""
+    return list(SenetSticksWords(["Red", "Blue"]).all(events))
 
 
 def from_square(state: SenetSticksState, src: int | None) -> set[Move]:
@@ -854,8 +856,28 @@ def test_random_games_keep_the_invariants_and_end(seed: int, options: dict[str, 
             events = state.apply(move)
             if move.kind == "move" and not any(e.kind == EV_RIVER for e in events):
                 assert isinstance(move.src, int) and isinstance(move.dst, int)
-                assert before._pos(before.turn, move.dst) > before._pos(before.turn, move.src)
+                # forward along the mover's path: Red up the squares, Blue down
+                assert (move.dst > move.src) if before.turn == 0 else (move.dst < move.src)
         if n % 50 == 0:
             again = state_from_dict(state.to_dict())
             assert again.legal_moves() == state.legal_moves()
     pytest.fail(f"the game did not end after {MAX_ACTIONS} actions")
+
+
+def test_the_throw_event_names_the_player_who_threw_whatever_colour_they_play() -> None:
+    """Events are data (issue 31): the throw's event carries its player. Throws recur and
+    their events are kept, so the same throw by the same colour in two games where that
+    colour is played by different players must still name each game's own player."""
+    for shown, blue_player in (("3:blue", 0), ("2:red", 1)):
+        state = new_game(colour_toss=True)
+        state.apply(state.throw_spec.parse(shown))  # type: ignore[union-attr]
+        assert state.colours is not None and state.colours[blue_player] == "blue"
+        # who starts: Blue casts the higher value
+        first, second = ("4", "2") if blue_player == 0 else ("2", "4")
+        state.apply(state.throw_spec.parse(first))  # type: ignore[union-attr]
+        state.apply(state.throw_spec.parse(second))  # type: ignore[union-attr]
+        assert state.current_player == blue_player
+        events = state.apply(state.throw_spec.parse("2:red 2:blue 4"))  # type: ignore[union-attr]
+        assert events[0].kind == "thrown" and events[0].player == blue_player
+        assert events[0].args == {"values": (2, 2, 4), "colours": ("red", "blue", ""), "usable": (2, 4)}
+        assert not events[0].text

@@ -11,6 +11,7 @@ from pathlib import Path
 import programs
 import pytest
 from PIL import Image
+from spoken import said
 
 from companion.app.journal import Loaded, load
 from companion.rules import PASS, Phase, Throw, get_game
@@ -72,7 +73,7 @@ def test_river_and_capture_events_are_shown_in_words(normal: tuple[DemoResult, F
         events = state.apply(action)
         kinds = {e.kind for e in events}
         if kinds & told.keys() and state.phase is not Phase.OVER:
-            view = View("events", f"{record['by']}'s move", tuple(e.text for e in events), hint="OK: next")
+            view = View("events", f"{record['by']}'s move", tuple(said(state, events)), hint="OK: next")
             assert render(view).tobytes() in shown, f"not shown: {record['events']}"
             for kind in kinds & told.keys():
                 told[kind] += 1

@@ -24,42 +24,57 @@ A game runs in three stages:
    open squares (``resurrected`` in the position), and with
    ``combination-captures=no`` one that took moves no more (``took``).
 
-The package: :mod:`.state` the rules (game and state), :mod:`.position` reading a
-position, :mod:`.game` the game object that joins them.
+The package: :mod:`.state` the rules (the game and its positions), :mod:`.tables` the
+static tables (stages, marks, interned moves, what the board file makes of the board,
+the ordered combinations of a throw), :mod:`.events` the events as data,
+:mod:`.position` reading a position file's keys.
 """
 
-from companion.rules.senet_sticks.game import SenetSticks
-from companion.rules.senet_sticks.state import (
-    ABYSS,
-    EMPTY,
+from companion.rules.senet_sticks.events import (
+    EV_CAST,
+    EV_CAST_AGAIN,
     EV_COLOURS,
+    EV_GOES_FIRST,
     EV_RESURRECTED,
     EV_RIVER,
-    EV_STARTS,
+    REASON_ABYSS,
+    REASON_BLOCKED,
+    REASON_HOME,
+    REASON_QUICK,
+    SOLID,
+)
+from companion.rules.senet_sticks.state import SenetSticks, SenetSticksState
+from companion.rules.senet_sticks.tables import (
+    ABYSS,
+    EMPTY,
     FRESH,
     STAGE_PLAY,
     STAGE_START,
     STAGE_TOSS,
     TOOK,
-    SenetSticksRules,
-    SenetSticksState,
     Step,
 )
 
 __all__ = [
     "ABYSS",
     "EMPTY",
+    "EV_CAST",
+    "EV_CAST_AGAIN",
     "EV_COLOURS",
+    "EV_GOES_FIRST",
     "EV_RESURRECTED",
     "EV_RIVER",
-    "EV_STARTS",
     "FRESH",
+    "REASON_ABYSS",
+    "REASON_BLOCKED",
+    "REASON_HOME",
+    "REASON_QUICK",
+    "SOLID",
     "STAGE_PLAY",
     "STAGE_START",
     "STAGE_TOSS",
     "TOOK",
     "SenetSticks",
-    "SenetSticksRules",
     "SenetSticksState",
     "Step",
 ]

@@ -1,58 +1,83 @@
-"""Reading a casting-stick Senet position (``docs/positions.md``): :func:`read_state`
-checks each key and the position as a whole (a blocked board, a win, the Abyss before
-the start). ``SenetSticks.state_from_dict`` runs it."""
+"""Reading a casting-stick Senet position (``docs/positions.md``): :func:`read_position`
+checks each key and returns the facts (:class:`Position`); ``SenetSticks.state_from_dict``
+builds the state from them and checks the position as a whole (a blocked board, a win,
+the Abyss before the start)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.core import PositionError, require
-from companion.rules.senet_sticks.state import (
-    _MARK_KEYS,
-    _STAGES,
+from companion.rules.senet_sticks.tables import (
     ABYSS,
     EMPTY,
+    MARK_KEYS,
     STAGE_PLAY,
     STAGE_START,
     STAGE_TOSS,
-    SenetSticksRules,
-    SenetSticksState,
+    STAGES,
 )
-from companion.rules.senet_sticks_board import PLINTHS
+from companion.rules.senet_sticks_board import PLINTHS, BoardSpec
+from companion.rules.throws import ColouredSticks
 
 
-def read_state(game: SenetSticksRules, data: Mapping[str, Any], players: int) -> SenetSticksState:
-    """Build a state from the keys written by ``SenetSticksState._body`` (or by hand).
+@dataclass(slots=True)
+class Position:
+    """The facts a position file gives, each key checked: the names are those of
+    :class:`~companion.rules.senet_sticks.SenetSticksState`."""
+
+    squares: int
+    colour_toss: bool
+    stage: str = STAGE_START
+    colours: tuple[str, str] | None = None
+    turn: int = 0
+    casts: list[int | None] = field(default_factory=lambda: [None, None])
+    values: list[int] = field(default_factory=list)
+    board: list[int] = field(default_factory=list)
+    abyss: list[int] = field(default_factory=lambda: [0, 0])
+    moved: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.board = [EMPTY] * (self.squares + 1)
+
+
+def read_position(
+    data: Mapping[str, Any], spec: BoardSpec, sticks: ColouredSticks, *, colour_toss: bool, mid_captures: bool,
+) -> Position:
+    """The facts of the keys written by ``SenetSticksState._body`` (or by hand), each key
+    checked against the board ``spec``, the ``sticks`` of a turn and the options
+    (``colour-toss``, ``combination-captures``).
 
     :raises PositionError: naming the key and the reason.
     """
-    state = SenetSticksState(game)
-    n = game.squares
+    facts = Position(spec.squares, colour_toss)
+    n = spec.squares
     stage = require(data, "stage", str)
-    if stage not in _STAGES:
-        raise PositionError("stage", f"expected one of {', '.join(_STAGES)}, got {stage!r}")
-    if stage == STAGE_TOSS and not game.option("colour-toss"):
+    if stage not in STAGES:
+        raise PositionError("stage", f"expected one of {', '.join(STAGES)}, got {stage!r}")
+    if stage == STAGE_TOSS and not colour_toss:
         raise PositionError("stage", "a colour toss is due only with option colour-toss")
-    state.stage = stage
+    facts.stage = stage
     colours = data.get("colours")
     if stage == STAGE_TOSS:
         if colours is not None:
             raise PositionError("colours", "must be null before the colour toss")
-        state.colours = None
-    elif colours is None and not game.option("colour-toss"):
-        state.colours = game.spec.colours
+        facts.colours = None
+    elif colours is None and not colour_toss:
+        facts.colours = spec.colours
     else:
-        pair = game.spec.colours
+        pair = spec.colours
         if not isinstance(colours, list) or sorted(colours) != sorted(pair):
             raise PositionError("colours", f"expected the colours of Players 1 and 2, e.g. {list(pair)}, got {colours!r}")
-        state.colours = (colours[0], colours[1])
+        facts.colours = (colours[0], colours[1])
     to_act = require(data, "to_act", int)
     if to_act not in (1, 2):
         raise PositionError("to_act", f"expected 1 or 2, got {to_act}")
-    state.turn = to_act - 1
+    facts.turn = to_act - 1
     casts = data.get("start_casts", [None, None])
-    faces = {f.value for f in game.spec.solid}
+    faces = {f.value for f in spec.solid}
     if (
         not isinstance(casts, list) or len(casts) != 2
         or any(c is not None and c not in faces for c in casts)
@@ -64,20 +89,20 @@ def read_state(game: SenetSticksRules, data: Mapping[str, Any], players: int) ->
     if stage == STAGE_START:
         if casts[1] is not None:
             raise PositionError("start_casts", "both casts made: the starting player is already decided")
-        state.casts = [casts[0], casts[1]]
+        facts.casts = [casts[0], casts[1]]
     values = data.get("values", [])
-    possible = {f.value for pair in game.sticks.sticks for f in pair}
+    possible = {f.value for pair in sticks.sticks for f in pair}
     if (
-        not isinstance(values, list) or len(values) > len(game.sticks.sticks)
+        not isinstance(values, list) or len(values) > len(sticks.sticks)
         or any(isinstance(v, bool) or v not in possible for v in values)
     ):
         raise PositionError(
-            "values", f"expected up to {len(game.sticks.sticks)} stick values from {sorted(possible)}, got {values!r}"
+            "values", f"expected up to {len(sticks.sticks)} stick values from {sorted(possible)}, got {values!r}"
         )
     if values and stage != STAGE_PLAY:
         raise PositionError("values", "values are played only once the game has started")
-    state.values = list(values)
-    marks = {key: data.get(key, []) for key, _flag in _MARK_KEYS}
+    facts.values = list(values)
+    marks = {key: data.get(key, []) for key, _flag in MARK_KEYS}
     plinths = require(data, "plinths", list)
     if len(plinths) != 2:
         raise PositionError("plinths", "expected two lists, Player 1's and Player 2's")
@@ -88,54 +113,33 @@ def read_state(game: SenetSticksRules, data: Mapping[str, Any], players: int) ->
         for i, entry in enumerate(entries):
             at = f"{where}[{i}]"
             if entry == ABYSS:
-                state.abyss[p] += 1
+                facts.abyss[p] += 1
             elif isinstance(entry, int) and not isinstance(entry, bool):
                 if not 1 <= entry <= n:
                     raise PositionError(at, f"square must be 1 to {n}, got {entry}")
-                if entry in game.spec.rivers:
+                if entry in spec.rivers:
                     raise PositionError(at, f"no plinth stays on square {entry}: its river carries it on")
-                if state.board[entry] != EMPTY:
+                if facts.board[entry] != EMPTY:
                     raise PositionError(at, f"square {entry} already holds a plinth")
-                state.board[entry] = p
+                facts.board[entry] = p
             else:
                 raise PositionError(at, f"expected a square 1-{n} or {ABYSS!r}, got {entry!r}")
-    for key, flag in _MARK_KEYS:
+    for key, flag in MARK_KEYS:
         squares = marks[key]
         if squares and not values:
             raise PositionError(key, "marks a plinth moved this turn: only while values remain to play")
-        if key == "took" and squares and game.mid_captures:
+        if key == "took" and squares and mid_captures:
             raise PositionError(key, "is kept only with option combination-captures=no")
         if not isinstance(squares, list) or any(
             not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= n
-            or state.board[s] != state.turn for s in squares
+            or facts.board[s] != facts.turn for s in squares
         ):
             raise PositionError(
                 key, f"expected a list of squares holding a plinth of the player to act, got {squares!r}"
             )
         for s in squares:
-            state.moved[s] = state.moved.get(s, 0) | flag
-    winners = [p for p in (0, 1) if state._has_won(p)]
-    if len(winners) == 2:
-        raise PositionError("plinths", "both players cannot have won")
-    if winners:
-        state.winner = winners[0]
-        state.values = []
-        state.moved = {}
-    elif data.get("blocked", False) is not False:
-        # A game that ended on a blocked board (after the pass that found it) reads
-        # back as ended. A blocked board without this key waits for a throw, as in
-        # play: the throw is passed, and that pass ends the game.
-        if data.get("blocked") is not True or stage != STAGE_PLAY or values or not state._blocked():
-            raise PositionError(
-                "blocked", "true only for a game in play, no values left, on a board no throw can change"
-            )
-        state.blocked = True
-        outcome = state.outcome
-        assert outcome is not None
-        state.winner = outcome.winners[0]
-    elif stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
-        raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
-    return state
+            facts.moved[s] = facts.moved.get(s, 0) | flag
+    return facts
 
 
-__all__ = ["read_state"]
+__all__ = ["Position", "read_position"]

@@ -1,20 +1,15 @@
-"""The rules of casting-stick Senet: the game's options and tables
-(:class:`SenetSticksRules`) and its positions (:class:`SenetSticksState`). See the
-package's docstring for how a game runs."""
+"""The rules of casting-stick Senet: the game (:class:`SenetSticks`: its options, its
+board and tables) and its positions (:class:`SenetSticksState`: the legal moves, a
+move played, a throw, the end). See the package's docstring for how a game runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any, Final
 
 from companion.rules.core import (
     EV_CAPTURED,
-    EV_MOVED,
-    EV_THROWN,
-    EV_VALUE_LOST,
-    EV_WON,
     PASS,
     Event,
     FileOption,
@@ -26,108 +21,40 @@ from companion.rules.core import (
     Phase,
     PieceAt,
     PieceZone,
+    PositionError,
     State,
 )
+from companion.rules.senet_sticks import events as ev
+from companion.rules.senet_sticks.events import EventCache
+from companion.rules.senet_sticks.position import read_position
+from companion.rules.senet_sticks.tables import (
+    ABYSS,
+    EMPTY,
+    FRESH,
+    MARK_KEYS,
+    REASONS,
+    STAGE_PLAY,
+    STAGE_START,
+    STAGE_TOSS,
+    TOOK,
+    Combinations,
+    Step,
+    land_table,
+    opponent_home_table,
+    river_table,
+    safe_table,
+)
+from companion.rules.senet_sticks.tables import move as interned_move
 from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
 from companion.rules.throws import ColouredSticks, Implement, Throw
 
-EV_RIVER: Final = "river"
-"""A plinth was carried along a river."""
-EV_RESURRECTED: Final = "resurrected"
-"""A plinth came back from the Abyss."""
-EV_COLOURS: Final = "colours"
-"""The colour toss decided who plays which colour."""
-EV_STARTS: Final = "starts"
-"""A cast of the solid stick for who goes first (or the tie that repeats it)."""
-
-STAGE_TOSS: Final = "colour-toss"
-STAGE_START: Final = "who-starts"
-STAGE_PLAY: Final = "play"
-_STAGES: Final = (STAGE_TOSS, STAGE_START, STAGE_PLAY)
-
-ABYSS: Final = "abyss"
-"""The position-file word for a plinth in the Abyss."""
-
-EMPTY: Final = -1
-
-FRESH: Final = 1
-"""Mark of a plinth resurrected this turn: its further values land on open squares."""
-TOOK: Final = 2
-"""Mark of a plinth that took an opponent this turn (kept with ``combination-captures=no``)."""
-
-_MARK_KEYS: Final = (("resurrected", FRESH), ("took", TOOK))
-"""Position keys for this turn's marks: plinths resurrected this turn, plinths that took
-an opponent this turn (only kept with ``combination-captures=no``)."""
-
 _PASS_ONLY: Final = (PASS,)
-
-_Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
-"""An entry of :meth:`SenetSticks.combinations`."""
-
-_USABLE: dict[tuple[Throw, str], tuple[tuple[int, ...], Event]] = {}
-"""Per throw and colour: the values the player of that colour may use, in the order
-thrown, and the event that says so."""
 
 _CAPITALS: dict[str, str] = {}
 """Colour names as player names (``red`` -> ``Red``), made once."""
 
-_MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
 
-
-def _move(kind: str, src: int | None, dst: int, values: tuple[int, ...]) -> Move:
-    """An interned move (legal-move lists recur; equal moves are the same object)."""
-    key = (kind, src, dst, values)
-    m = _MOVES.get(key)
-    if m is None:
-        m = Move(kind, src, dst, values)
-        _MOVES[key] = m
-    return m
-
-
-_EVENTS: dict[tuple[Hashable, ...], Event] = {}
-_EVENTS_KEPT: Final = 20_000
-"""Recurring events kept (each built once, about 4 MB at most)."""
-
-
-def _told(key: tuple[Hashable, ...], make: Callable[[], Event]) -> Event:
-    """The event ``key`` names (it holds every word of the text), built by ``make``
-    the first time: moves recur, and building their text is the slow part."""
-    event = _EVENTS.get(key)
-    if event is None:
-        event = make()
-        if len(_EVENTS) < _EVENTS_KEPT:
-            _EVENTS[key] = event
-    return event
-
-
-def _steps(move: Move) -> str:
-    """``2+3``: the values a move plays."""
-    return "+".join(map(str, move.values))
-
-
-def _and(values: list[int] | tuple[int, ...]) -> str:
-    """``2``, ``2 and 4``, ``2, 3 and 4``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One value of a move as it plays (:meth:`SenetSticksState.path_of`).
-
-    ``value`` is the throw value; ``square`` the square where the value leaves the
-    plinth (1..squares; the river's end when the value ended on a river); ``river`` the
-    river square the value ended on, or ``None``; ``takes``: the value sends an
-    opponent's plinth to the Abyss (on the square it lands on or at the river's end).
-    """
-
-    value: int
-    square: int
-    river: int | None
-    takes: bool
-
-
-class SenetSticksRules(Game):
+class SenetSticks(Game):
     """Casting-stick Senet. Options (see ``docs/rules/senet-sticks.md``):
 
     * ``mode``: ``normal`` (all five plinths must enter the opponent's Home Row) or
@@ -148,6 +75,7 @@ class SenetSticksRules(Game):
     seed_files = ("002_4a37d4d91a7a1598.txt",)
     sharpness = 2.7
     presenter = "companion.ui.games.senet_sticks:SenetSticksPresenter"
+    words = "companion.ui.events.senet_sticks:SenetSticksWords"
     min_players = max_players = default_players = 2
     options = (
         Option(
@@ -183,83 +111,71 @@ class SenetSticksRules(Game):
         # The resurrection square of each player, as a board square.
         self.resurrect_at = (spec.resurrection, spec.squares + 1 - spec.resurrection)
         # Tables for SenetSticksState._land, per player p (0 or 1):
-        n = spec.squares
         top = max(f.value for pair in self.sticks.sticks for f in pair)
-        self.land_on: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(tuple(self._reach(p, here, v) for v in range(top + 1)) for here in range(n + 1))
-            for p in (0, 1)
-        )
-        """``land_on[p][here][v]``: the square p's plinth on ``here`` (0: in the Abyss)
-        reaches with the value ``v``; 0 when it cannot (off the board, or not into the
-        Home Row or onto the resurrection square out of the Abyss)."""
-        self.safe_from: tuple[tuple[bool, ...], ...] = tuple(
-            tuple(t in spec.sun or t in self.homes[p] for t in range(n + 1)) for p in (0, 1)
-        )
-        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p (a Sun square,
-        or p's own Home Row where the opponent has arrived)."""
-        self.in_opponent_home: tuple[tuple[bool, ...], ...] = tuple(
-            tuple(h in self.homes[1 - p] for h in range(n + 1)) for p in (0, 1)
-        )
-        """``in_opponent_home[p][h]``: p's plinth on ``h`` stands in the opponent's Home
-        Row, from where it cannot attack."""
-        self.river_to: tuple[int, ...] = tuple(spec.rivers.get(t, 0) for t in range(n + 1))
+        self.land_on = land_table(spec, top)
+        """``land_on[p][here][v]``: :func:`.tables.reach` for each player, square (0:
+        in the Abyss) and value."""
+        self.safe_from = safe_table(spec)
+        """``safe_from[p][t]``: an opponent on ``t`` cannot be taken by p."""
+        self.in_opponent_home = opponent_home_table(spec)
+        """``in_opponent_home[p][h]``: p's plinth on ``h`` cannot attack from there."""
+        self.river_to = river_table(spec)
         """Where the river on each square leads (0: no river)."""
+        n = spec.squares
         self.path_from: tuple[range, range] = (range(n + 1), range(n, -1, -1))
         """Each player's squares in the order of its path, from the square before the
         first (0 or n + 1 ... 0 is the board list's unused first entry)."""
-        self._combinations: dict[tuple[int, ...], tuple[_Combination, ...]] = {}
-
-    def combinations(self, values: tuple[int, ...]) -> tuple[_Combination, ...]:
-        """The ordered combinations of ``values`` a plinth may try, as a tree in
-        depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
-        subtree including itself, the values played so far, whether values remain, the
-        moves made of it so far by (source square << 8 | square reached))``. Siblings
-        with equal values appear once ('2 then 2' of two 2s once). Kept per distinct
-        ``values``."""
-        found = self._combinations.get(values)
-        if found is not None:
-            return found
-        nodes: list[list[Any]] = []
-
-        def grow(parent: int, left: list[int], seq: tuple[int, ...]) -> None:
-            tried: set[int] = set()
-            for i in left:
-                v = values[i]
-                if v in tried:
-                    continue
-                tried.add(v)
-                at = len(nodes)
-                played = (*seq, v)
-                rest = [j for j in left if j != i]
-                nodes.append([v, parent, 0, played, bool(rest)])
-                grow(at, rest, played)
-                nodes[at][2] = len(nodes) - at
-
-        grow(-1, list(range(len(values))), ())
-        found = tuple((v, parent, skip, played, more, {}) for v, parent, skip, played, more in nodes)
-        self._combinations[values] = found
-        return found
-
-    def _reach(self, p: int, here: int, v: int) -> int:
-        """The square player ``p``'s plinth on ``here`` (0: the Abyss) reaches with
-        ``v``, or 0 (see :attr:`land_on`)."""
-        spec = self.spec
-        n = spec.squares
-        if here == 0:
-            pos = v
-            if v < 1 or (pos > spec.home_row and pos != spec.resurrection):
-                return 0
-        else:
-            pos = (here if p == 0 else n + 1 - here) + v
-            if v < 1 or pos > n:
-                return 0
-        return pos if p == 0 else n + 1 - pos
+        self.combinations = Combinations()
+        """The ordered combinations of each throw's values, found once."""
+        self.events = EventCache()
+        """The recurring events of this game's positions, built once."""
+        self.usable: dict[tuple[Throw, str, int], tuple[tuple[int, ...], Event]] = {}
+        """Per throw, colour and player: the values that player may use, in the order
+        thrown, and the throw's event (at most every throw of the sticks, twice)."""
 
     def player_name(self, player: int, players: int) -> str:
         """The colour when fixed by the board file; ``Player N`` when tossed for."""
         if self.option("colour-toss"):
             return f"Player {player + 1}"
         return self.spec.colours[player].capitalize()
+
+    def _state_from_body(self, data: Mapping[str, Any], players: int) -> SenetSticksState:
+        """The state of a position file's keys (:func:`.position.read_position` checks
+        each), checked as a whole: not both players won, a win ends the turn, ``blocked``
+        only on a board no throw can change, no plinth in the Abyss before the start.
+
+        :raises PositionError: naming the key and the reason.
+        """
+        facts = read_position(
+            data, self.spec, self.sticks,
+            colour_toss=bool(self.option("colour-toss")), mid_captures=self.mid_captures,
+        )
+        state = SenetSticksState(self)
+        state.stage, state.colours, state.turn = facts.stage, facts.colours, facts.turn
+        state.casts, state.values, state.board = facts.casts, facts.values, facts.board
+        state.abyss, state.moved = facts.abyss, facts.moved
+        winners = [p for p in (0, 1) if state._has_won(p)]
+        if len(winners) == 2:
+            raise PositionError("plinths", "both players cannot have won")
+        if winners:
+            state.winner = winners[0]
+            state.values = []
+            state.moved = {}
+        elif data.get("blocked", False) is not False:
+            # A game that ended on a blocked board (after the pass that found it) reads
+            # back as ended. A blocked board without this key waits for a throw, as in
+            # play: the throw is passed, and that pass ends the game.
+            if data.get("blocked") is not True or state.stage != STAGE_PLAY or state.values or not state._blocked():
+                raise PositionError(
+                    "blocked", "true only for a game in play, no values left, on a board no throw can change"
+                )
+            state.blocked = True
+            outcome = state.outcome
+            assert outcome is not None
+            state.winner = outcome.winners[0]
+        elif state.stage != STAGE_PLAY and (state.abyss[0] or state.abyss[1]):
+            raise PositionError("plinths", "no plinth can be in the Abyss before the game starts")
+        return state
 
     def new_state(self, players: int | None = None) -> SenetSticksState:
         self.check_players(players)
@@ -284,9 +200,9 @@ class SenetSticksState(State):
         "_cache", "abyss", "blocked", "board", "casts", "colours", "moved", "stage", "turn", "values", "winner",
     )
 
-    game: SenetSticksRules
+    game: SenetSticks
 
-    def __init__(self, game: SenetSticksRules) -> None:
+    def __init__(self, game: SenetSticks) -> None:
         super().__init__(game, 2)
         self.board: list[int] = [EMPTY] * (game.squares + 1)
         self.abyss: list[int] = [0, 0]
@@ -367,7 +283,7 @@ class SenetSticksState(State):
         if self.blocked:
             # Not in the seed (docs/rules/senet-sticks.md, "A blocked board"): more
             # plinths in the opponent's Home Row wins; as many is a shared win.
-            arrived = [sum(1 for s in self.game.homes[1 - p] if self.board[s] == p) for p in (0, 1)]
+            arrived = self._arrived()
             best = max(arrived)
             winners = tuple(p for p in (0, 1) if arrived[p] == best)
             return Outcome(
@@ -377,12 +293,19 @@ class SenetSticksState(State):
             )
         if self.winner == EMPTY:
             return None
-        q = 1 - self.winner
-        if self.abyss[q] == PLINTHS:
-            return Outcome((self.winner,), "all the opponent's plinths exiled to the Abyss")
-        if self.game.quick:
-            return Outcome((self.winner,), "first plinth in the opponent's Home Row (quick mode)")
-        return Outcome((self.winner,), "all five plinths in the opponent's Home Row")
+        return Outcome((self.winner,), REASONS[self._won_by()])
+
+    def _arrived(self) -> tuple[int, int]:
+        """How many plinths each player has in the opponent's Home Row."""
+        homes, board = self.game.homes, self.board
+        first, second = (sum(1 for s in homes[1 - p] if board[s] == p) for p in (0, 1))
+        return first, second
+
+    def _won_by(self) -> str:
+        """Why :attr:`winner` won (``REASON_*`` of :mod:`.events`), the board not blocked."""
+        if self.abyss[1 - self.winner] == PLINTHS:
+            return ev.REASON_ABYSS
+        return ev.REASON_QUICK if self.game.quick else ev.REASON_HOME
 
     def pieces(self) -> list[PieceAt]:
         out = [PieceAt(p, PieceZone.HELD) for p in (0, 1) for _ in range(self.abyss[p])]
@@ -515,15 +438,6 @@ class SenetSticksState(State):
                 return action
         return None
 
-    # --- geometry ----------------------------------------------------------------
-
-    def _pos(self, p: int, square: int) -> int:
-        """``square`` counted along player ``p``'s own path (1..squares)."""
-        return square if p == 0 else self.game.squares + 1 - square
-
-    def _square(self, p: int, pos: int) -> int:
-        return pos if p == 0 else self.game.squares + 1 - pos
-
     def _has_won(self, p: int) -> bool:
         """'The first person to place all five plinths in the opponent's Home Row or
         exile all the opponent's plinths out to the Abyss wins.' Quick Mode: 'First
@@ -615,7 +529,7 @@ class SenetSticksState(State):
         if not values:
             return out
         game = self.game
-        plan = game.combinations(tuple(values))
+        plan = game.combinations.of(tuple(values))
         size = len(plan)
         mid_captures = game.mid_captures
         land_on = game.land_on[p]
@@ -678,7 +592,7 @@ class SenetSticksState(State):
                 key = t if src is None else src << 8 | t
                 move = made.get(key)
                 if move is None:
-                    move = made[key] = _move(kind, src, t, played)
+                    move = made[key] = interned_move(kind, src, t, played)
                 out.append(move)
                 # whether the plinth may go on with a further value of the combination
                 # (not past a winning step: the win ends the turn at once)
@@ -728,28 +642,18 @@ class SenetSticksState(State):
         src = move.src
         assert isinstance(src, int) or src is None
         assert isinstance(move.dst, int)
-        name = self.name(p)
         mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
         fresh = bool(mark & FRESH)
+        cache = self.game.events
+        key = (p, move)
+        said = cache.kept.get(key)  # cache.get, inlined: every move says it
+        if said is None:
+            said = cache.put(key, ev.moved(p, move))
+        events = [said]
         if src is None:
             self.abyss[p] -= 1
-            events = [_told(
-                (EV_RESURRECTED, name, move),
-                lambda: Event(
-                    EV_RESURRECTED, p,
-                    f"{name} resurrects a plinth from the Abyss onto {move.dst} ({_steps(move)})",
-                    None, move.dst,
-                ),
-            )]
         else:
             self.board[src] = EMPTY
-            said = _EVENTS.get((EV_MOVED, name, move))  # _told, inlined: every move says it
-            if said is None:
-                said = _told(
-                    (EV_MOVED, name, move),
-                    lambda: Event(EV_MOVED, p, f"{name} moves {src} to {move.dst} ({_steps(move)})", src, move.dst),
-                )
-            events = [said]
         here: int | None = src
         taken: tuple[int, ...] = ()
         for v in move.values:
@@ -757,10 +661,11 @@ class SenetSticksState(State):
             assert landed is not None, f"{move} cannot be played"
             t, caught, river = landed
             if river is not None:
-                way = "back" if self._pos(p, t) < self._pos(p, river) else "forward"
-                events.append(
-                    Event(EV_RIVER, p, f"{name}'s plinth takes the river on {river} {way} to {t}", river, t)
-                )
+                along = (ev.EV_RIVER, p, river, t)
+                said = cache.get(along)
+                if said is None:
+                    said = cache.put(along, ev.river(p, river, t, t < river if p == 0 else t > river))
+                events.append(said)
             if caught:
                 events.extend(self._taken(q, c) for c in caught)
                 taken += caught
@@ -778,7 +683,12 @@ class SenetSticksState(State):
         """'If a player lands on an opponent that is not on a Safe space, the
         opponent's plinth is removed from the board and place in their Abyss.'"""
         self.abyss[q] += 1
-        return Event(EV_CAPTURED, q, f"{self.name(q)}'s plinth on {square} goes to the Abyss", square, None)
+        cache = self.game.events
+        key = (EV_CAPTURED, q, square)
+        said = cache.get(key)
+        if said is None:
+            said = cache.put(key, ev.captured(q, square))
+        return said
 
     def _blocked(self) -> bool:
         """Whether no throw can ever move a plinth of either player again.
@@ -876,13 +786,7 @@ class SenetSticksState(State):
         if lost:
             self.values = [v for v in self.values if v in alive]
             self._cache = None  # found for the values before the discard
-            events.append(
-                Event(
-                    EV_VALUE_LOST, self.turn,
-                    f"{self.name(self.turn)}'s {_and(lost)} can no longer be used and "
-                    + ("is" if len(lost) == 1 else "are") + " discarded",
-                )
-            )
+            events.append(ev.values_lost(self.turn, lost, passes=False))
 
     def _push_throw(self, throw: Throw) -> list[Event]:
         self._cache = None
@@ -895,49 +799,43 @@ class SenetSticksState(State):
             other = pair[1] if shown == pair[0] else pair[0]
             self.colours = (shown, other)
             self.stage = STAGE_START
-            return [Event(EV_COLOURS, 0, f"Player 1 tosses {shown}: Player 1 plays {shown}, Player 2 {other}")]
+            return [Event(ev.EV_COLOURS, 0, args={"colour": shown, "other": other})]
         if self.stage == STAGE_START:
             # 'Each player casts a solid color stick. The player with the highest
             # value goes first.'
             p = self.current_player
             self.casts[p] = throw.values[0]
-            events = [Event(EV_STARTS, p, f"{self.name(p)} casts {throw.values[0]}")]
+            events = [Event(ev.EV_CAST, p, args={"value": throw.values[0]})]
             a, b = self.casts
             if a is not None and b is not None:
                 if a == b:
                     self.casts = [None, None]
-                    events.append(Event(EV_STARTS, None, f"Both cast {a}: cast again"))
+                    events.append(Event(ev.EV_CAST_AGAIN, None, args={"value": a}))
                 else:
                     self.turn = 0 if a > b else 1
                     self.stage = STAGE_PLAY
                     self.casts = [None, None]
-                    events.append(Event(EV_STARTS, self.turn, f"{self.name(self.turn)} goes first"))
+                    events.append(Event(ev.EV_GOES_FIRST, self.turn))
             return events
         # 'The value on the dual colored stick(s) can be used only by the matching
         # player color in their turn.'
         p = self.turn
         assert self.colours is not None
         mine = self.colours[p]
-        # The values and the event of this throw for this colour (the player's name is
-        # the colour's): throws recur, so both are found once.
-        known = _USABLE.get((throw, mine))
+        # The values and the event of this throw by this player of this colour: throws
+        # recur, so both are found once (the event names the player, so the player is
+        # in the key: with the colour toss either player may play either colour).
+        usable = self.game.usable
+        known = usable.get((throw, mine, p))
         if known is None:
-            self.values = [
+            mine_only = tuple(
                 v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine
-            ]
-            known = _USABLE[throw, mine] = (tuple(self.values), self._thrown_event(p, throw))
-        else:
-            self.values = list(known[0])
+            )
+            known = usable[throw, mine, p] = (mine_only, ev.thrown(p, throw, mine_only))
+        self.values = list(known[0])
         events = [known[1]]
         self._settle(events)
         return events
-
-    def _thrown_event(self, p: int, throw: Throw) -> Event:
-        """``Red throws 2 red, 3 blue, 4; may use 2 and 4``."""
-        shown = ", ".join(
-            str(v) if c is None else f"{v} {c}" for v, c in zip(throw.values, throw.colours, strict=True)
-        )
-        return Event(EV_THROWN, p, f"{self.name(p)} throws {shown}; may use {_and(self.values)}")
 
     def _push_move(self, move: Move) -> list[Event]:
         p = self.turn
@@ -949,20 +847,13 @@ class SenetSticksState(State):
             self.moved = {}
             self.turn = 1 - p
             self._cache = None
-            events = [
-                Event(
-                    EV_VALUE_LOST, p,
-                    f"{self.name(p)} cannot use {_and(lost)}: "
-                    + ("it is" if len(lost) == 1 else "they are") + " lost and the turn passes",
-                )
-            ]
+            events = [ev.values_lost(p, lost, passes=True)]
             if self._blocked():
                 self.blocked = True
                 outcome = self.outcome
                 assert outcome is not None
                 self.winner = outcome.winners[0]
-                names = " and ".join(self.name(w) for w in outcome.winners)
-                events.append(Event(EV_WON, self.winner, f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}: {outcome.reason}"))
+                events.append(ev.won(outcome.winners, ev.REASON_BLOCKED, self._arrived()))
             return events
         events = self._play(move)
         for v in move.values:
@@ -973,9 +864,7 @@ class SenetSticksState(State):
             self.values = []
             self.moved = {}
             self._cache = None
-            outcome = self.outcome
-            assert outcome is not None
-            events.append(Event(EV_WON, p, f"{self.name(p)} wins: {outcome.reason}"))
+            events.append(ev.won((p,), self._won_by()))
             return events
         if not self.values:
             self.turn = 1 - p
@@ -1002,7 +891,7 @@ class SenetSticksState(State):
         if self.blocked:
             body["blocked"] = True
         # Only mid-turn, and only when some plinth carries a mark.
-        for key, flag in _MARK_KEYS:
+        for key, flag in MARK_KEYS:
             squares = sorted(s for s, m in self.moved.items() if m & flag)
             if squares:
                 body[key] = squares

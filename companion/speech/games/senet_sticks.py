@@ -1,18 +1,18 @@
-"""Senet with coloured casting sticks for the ear (seed 004): plinths, the sticks by
+"""Senet with coloured casting sticks for the ear (seed 002): plinths, the sticks by
 value and colour and the values the player may use, the rivers, the Abyss and a
-plinth resurrected from it, the colour toss and who goes first."""
+plinth resurrected from it, the colour toss and who goes first.
+
+Spoken from the events' data (:mod:`companion.rules.senet_sticks.events`); a kind said
+as the screen says it (the colour toss, the casts for who goes first, a river) has no
+method here: :meth:`Voice.event` takes the screen's words
+(:class:`companion.ui.events.senet_sticks.SenetSticksWords`)."""
 
 from __future__ import annotations
 
-import re
-
-from companion.i18n import N_, _
+from companion.i18n import _
 from companion.rules import Event, Move, State, Throw
 from companion.rules.senet_sticks import SenetSticksState
 from companion.speech.cues import Said, Voice, and_list
-
-P = r"(?P<player>[\w ]+?)"
-"""A player's name in the rules' sentence (a colour, or ``Player 1``)."""
 
 
 class SenetSticksVoice(Voice):
@@ -39,32 +39,9 @@ class SenetSticksVoice(Voice):
             return _("bring a plinth back from the Abyss onto {dst}").format(dst=move.dst)
         return super().move_words(state, move)
 
-    def on_starts(self, said: Said, event: Event) -> str | None:
-        return self.read(
-            said, event,
-            (P + r" casts (?P<value>\d+)", N_("{player} casts {value}")),
-            (r"Both cast (?P<value>\d+): cast again", N_("Both cast {value}: cast again")),
-            (P + r" goes first", N_("{player} goes first")),
-        )
-
-    def on_colours(self, said: Said, event: Event) -> str | None:
-        return self.read(said, event, (
-            r"Player 1 tosses (?P<word>\w+): Player 1 plays \w+, Player 2 (?P<word_other>\w+)",
-            N_("Player 1 tosses {word}: Player 1 plays {word}, Player 2 plays {word_other}"),
-        ))
-
     def on_moved(self, said: Said, event: Event) -> str | None:
         return _("{player} moves the plinth on {src} to {dst}").format(
             player=self.name(said.after, event.player), src=event.src, dst=event.dst)
-
-    def on_river(self, said: Said, event: Event) -> str | None:
-        return self.read(
-            said, event,
-            (P + r"'s plinth takes the river on (?P<src>\d+) forward to (?P<dst>\d+)",
-             N_("{player}'s plinth takes the river on {src} forward to {dst}")),
-            (P + r"'s plinth takes the river on (?P<src>\d+) back to (?P<dst>\d+)",
-             N_("{player}'s plinth takes the river on {src} back to {dst}")),
-        )
 
     def on_captured(self, said: Said, event: Event) -> str | None:
         return _("{player}'s plinth on {src} goes to the Abyss").format(
@@ -75,13 +52,12 @@ class SenetSticksVoice(Voice):
             player=self.name(said.after, event.player), dst=event.dst)
 
     def on_value_lost(self, said: Said, event: Event) -> str | None:
-        """``"Red's 2 and 3 can no longer be used and are discarded"`` (a value no plinth
-        can use any more) or ``"Red cannot use 2: it is lost and the turn passes"``."""
-        name = said.after.game.player_name(event.player or 0, said.after.players)
-        rest = event.text[len(name):] if event.text.startswith(name) else event.text
-        values = re.findall(r"\d+", rest)
+        """``"Red can no longer use 2 and 3"`` (values no plinth can use any more) or
+        ``"Red cannot use 2: the turn passes"`` (the pass)."""
+        raw = event.arg("values")
+        assert isinstance(raw, tuple)
+        values = and_list([str(v) for v in raw])
         player = self.name(said.after, event.player)
-        if "turn passes" in rest:
-            return _("{player} cannot use {values}: the turn passes").format(
-                player=player, values=and_list(values))
-        return _("{player} can no longer use {values}").format(player=player, values=and_list(values))
+        if event.arg("passes"):
+            return _("{player} cannot use {values}: the turn passes").format(player=player, values=values)
+        return _("{player} can no longer use {values}").format(player=player, values=values)
