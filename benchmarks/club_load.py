@@ -176,6 +176,8 @@ def main() -> int:
     parser.add_argument("--boxes", type=int, default=None, help="simulated boxes (50)")
     parser.add_argument("--speed", type=float, default=None, help="times a table's pace (10)")
     parser.add_argument("--processes", type=int, default=5, help="box processes (5)")
+    parser.add_argument("--queue", type=int, default=1000,
+                        help="the broker's max_queued_messages (1000: Debian's default)")
     args = parser.parse_args()
     if not os.access(MOSQUITTO, os.X_OK) or shutil.which("mosquitto_passwd") is None:
         print("club_load: no mosquitto here (Debian's mosquitto package): nothing measured")
@@ -189,7 +191,8 @@ def main() -> int:
         folder = Path(tmp)
         users = {t: password(t) for t, _, _ in tables} | {"club": "pw-club"}
         broker = Mosquitto(folder / "broker", free_port(), users,
-                           acl_for_club(PREFIX, [t for t, _, _ in tables]))
+                           acl_for_club(PREFIX, [t for t, _, _ in tables]),
+                           settings={"max_queued_messages": str(args.queue)})
         broker.write_config()
         broker.start()
         club = TimedClub(ClubStore(folder / "club.sqlite"), PREFIX)
