@@ -39,8 +39,10 @@ def play(directory: Path, game_id: str, seed: int, *, players: int = 2,
     """A game of ``game_id`` in a journal under ``directory``, played with throws and
     moves drawn from ``seed``; to its end (``finish``) or ``stop_after`` actions."""
     game = get_game(game_id)
+    # each game its own start (a table starts one game at a time): the club takes two
+    # results of one table, game and start for the same game, a win taken back
     journal = JournalStore(directory).begin(game, players, seats=seats,
-                                            started="2026-11-26T02:00:00+00:00")
+                                            started=f"2026-11-26T02:{seed % 60:02d}:00+00:00")
     state = game.new_state(players)
     rng = random.Random(f"club/{game_id}/{seed}")
     for n in range(MAX_ACTIONS):
