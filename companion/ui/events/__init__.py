@@ -30,7 +30,7 @@ from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
-__all__ = ["EventWords", "and_list", "player_word", "words_for"]
+__all__ = ["EventWords", "and_list", "player_word", "won_by", "words_for"]
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -48,6 +48,15 @@ def player_word(raw: str) -> str:
     if found:
         return _("Player {number}").format(number=found.group(1))
     return _(raw)
+
+
+def won_by(names: Sequence[str]) -> str:
+    """How a finished game stands, for a list or a status line: ``"won by Black"``,
+    ``"won by Red and Blue"`` (``names``: the winners as the rules name them, each said
+    by :func:`player_word`; ``"won by ?"`` for none known). The one wording of a won
+    game for the record, ``companion journal``, the spectator and the club pages."""
+    words = [player_word(n) for n in names]
+    return _("won by {players}").format(players=and_list(words) or "?")
 
 
 class EventWords:
