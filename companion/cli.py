@@ -714,7 +714,7 @@ def cmd_club(args: argparse.Namespace) -> int:
         print(f"companion club: {broker.host}:{broker.port} ({'TLS' if ca else 'no TLS'}), "
               f"topics {prefix}/#, results in {db}, the page at http://{args.bind}:{args.port}/",
               flush=True)
-        serve(club, broker, args.bind, args.port)
+        serve(club, broker, args.bind, args.port, language=args.language)
     except (ClubError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -1084,6 +1084,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "every IPv4 interface)")
         club.add_argument("--port", metavar="N", type=int, default=8090,
                           help="the page's TCP port (default: 8090)")
+        from companion.i18n import languages
+
+        club.add_argument("--language", default="en", choices=languages(),
+                          help="the page's language for a browser that asks for none the club "
+                          "has (default en; each reader gets the first of their browser's "
+                          "languages the club has, or ?lang=de)")
         club.set_defaults(func=cmd_club)
 
     if wanted("web"):
