@@ -55,7 +55,7 @@ from companion.app.journal import (
 from companion.app.journal import VERSION as VERSION_JOURNAL
 from companion.i18n import N_, _, ngettext
 from companion.rules import Action, Event, Game, Phase, RulesError, State, Throw
-from companion.ui.events import player_word, won_by, words_for
+from companion.ui.events import and_list, computer_word, player_word, won_by, words_for
 from companion.ui.rules_words import say
 
 FORMAT: Final = "board-companion/record"
@@ -453,8 +453,7 @@ def player_text(record: Record, name: str) -> str:
     """One player in words, the computer's with its level: ``"White (computer,
     normal)"`` (``name`` as the rules give it)."""
     if name in record.computer:
-        return _("{player} (computer, {level})").format(
-            player=player_word(name), level=_(record.computer[name]))
+        return computer_word(name, record.computer[name])
     return player_word(name)
 
 
@@ -613,9 +612,7 @@ def _state_text(record: Record) -> str:
 
 def _end_text(record: Record) -> str:
     if record.state is Standing.WON:
-        who = ", ".join(player_word(w) for w in record.winners[:-1])
-        who = _("{first} and {last}").format(first=who, last=player_word(record.winners[-1])) \
-            if len(record.winners) > 1 else (player_word(record.winners[0]) if record.winners else "?")
+        who = and_list([player_word(w) for w in record.winners]) or "?"
         if record.reason:
             return ngettext("{players} wins: {reason}.", "{players} win: {reason}.",
                             len(record.winners) or 1).format(players=who, reason=record.reason)

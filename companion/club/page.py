@@ -25,7 +25,7 @@ from companion.club.store import Rating, rating_name
 from companion.i18n import N_, _
 from companion.rules import Event, UnknownGameError
 from companion.rules.registry import game_title
-from companion.ui.events import player_word, won_by, words_for
+from companion.ui.events import computer_word, player_word, won_by, words_for
 from companion.ui.games.boards import board_model, board_svg
 from companion.ui.rules_words import say
 from companion.web import pages
@@ -72,8 +72,7 @@ def board(replayed: Replayed) -> str:
 def seats_text(seats: Sequence[Mapping[str, Any]]) -> str:
     """The seats in words, in the language in use: ``Black, White (computer, strong)``."""
     return ", ".join(
-        _("{player} (computer, {level})").format(
-            player=player_word(str(s["name"])), level=_(str(s.get("level") or "?")))
+        computer_word(str(s["name"]), str(s.get("level") or "?"))
         if s.get("kind") == "computer" else player_word(str(s["name"])) for s in seats)
 
 

@@ -318,11 +318,13 @@ def create_app(directory: Path, *, language: str = i18n.SOURCE_LANGUAGE, poll: f
         return HTMLResponse(page, headers=VARY)
 
     async def record_txt(request: Request) -> Response:
-        seen = await board.in_language(lang(request), _found, request)
+        code = lang(request)
+        seen = await board.in_language(code, _found, request)
         if seen.record is None:
             return PlainTextResponse(f"{seen.name}: not a usable journal: {seen.problem}\n",
                                      status_code=404)
-        return PlainTextResponse(view.record_text(seen), headers=VARY)
+        text = await board.in_language(code, view.record_text, seen)
+        return PlainTextResponse(text, headers=VARY)
 
     async def static_file(request: Request) -> Response:
         name = request.path_params["name"]
