@@ -23,7 +23,7 @@ from markupsafe import Markup
 from companion.club.replay import Replayed
 from companion.club.store import Rating, rating_name
 from companion.i18n import N_, _
-from companion.rules import Event, UnknownGameError
+from companion.rules import UnknownGameError
 from companion.rules.registry import game_title
 from companion.ui.events import computer_word, player_word, won_by, words_for
 from companion.ui.games.boards import board_model, board_svg
@@ -81,17 +81,11 @@ _STATUS: Final = {"playing": N_("playing"), "finished": N_("finished"),
 
 
 def last_words(replayed: Replayed) -> str:
-    """The last event of the replayed game in words, worded here from the rules' own
-    events (:func:`companion.ui.events.words_for`, in the language in use), never the
-    words a box sent; ``""`` when no action had an event (or the replay fails)."""
+    """The last event of the replayed game in words (:attr:`Replayed.last`, the rules'
+    own events of the club's replay, worded by :func:`companion.ui.events.words_for` in
+    the language in use), never the words a box sent; ``""`` when no action had one."""
     try:
-        state = replayed.game.new_state(replayed.players)
-        last: list[Event] = []
-        for action in replayed.actions:
-            events = state.apply(action)
-            if events:
-                last = events
-        return words_for(state)(last[-1]) if last else ""
+        return words_for(replayed.state)(replayed.last[-1]) if replayed.last else ""
     except Exception:  # never a 500 for the words of a position the club accepted
         log.warning("club: no words for the last event of %s", replayed.game.id, exc_info=True)
         return ""
