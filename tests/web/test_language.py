@@ -85,7 +85,7 @@ def test_the_spectator_page_in_german(tmp_path: Path) -> None:
     text = html.unescape(front.text)
     assert '<html lang="de">' in text
     for german in ("Gespeicherte Spiele", "Ereignisse", "Wurf", "Runde 1: ", "begonnen ",
-                   "Spielbrett-Begleiter: das laufende Spiel", " wirft "):
+                   "Spielbrett-Begleiter: das laufende Spiel", " wirft ", " auf dem Sockel"):
         assert german in text, german
     for english in ENGLISH_ONLY:
         assert english not in text, english
@@ -93,6 +93,7 @@ def test_the_spectator_page_in_german(tmp_path: Path) -> None:
     assert "gewonnen von " in games and "Senet nach Tait" in games and "Stand" in games
     playing = html.unescape(c.get(f"/game/{live.name}?lang=de").text)
     assert "läuft: " in playing and "in progress" not in playing
+    assert "Am Zug: " in playing and "To play" not in playing  # under the board
     (finished,) = [p for p in tmp_path.glob("*.journal") if p != live]
     one = html.unescape(c.get(f"/game/{finished.name}?lang=de").text)
     assert "gewonnen von " in one and "Das Protokoll als Text" in one
