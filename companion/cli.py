@@ -526,6 +526,28 @@ def _journal_dir(args: argparse.Namespace) -> Path:
     return Path(conf["journal.dir"] or cfg.default_state_dir())
 
 
+def _journal_language(args: argparse.Namespace) -> None:
+    """Word the record in ``--language``, else the config's ``display.language`` (the
+    box's language; ``en`` without a config), for this process."""
+    import os
+
+    from companion import i18n
+    from companion.app import config as cfg
+
+    code = getattr(args, "language", None)
+    if code is None:
+        if args.config is None:
+            args.config = os.environ.get("COMPANION_CONFIG")
+        try:
+            code = str(cfg.from_args(args)["display.language"])
+        except cfg.ConfigError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        i18n.set_language(code)
+    except i18n.UnknownLanguage as exc:
+        raise UsageError(f"display.language: {exc}") from None
+
+
 def _journal_record(args: argparse.Namespace) -> Any:
     """The record of ``FILE|INDEX`` (an index as ``journal list`` numbers them)."""
     import logging
@@ -560,18 +582,21 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
     import logging
 
     from companion.app import record
+    from companion.i18n import _
 
     logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
+    _journal_language(args)
     directory = _journal_dir(args)
     rows = record.entries(directory)
     if not rows:
-        print(f"no saved games in {directory}")
+        print(_("no saved games in {directory}").format(directory=directory))
     else:
         for line in record.list_lines(rows):
             print(line)
     aside = record.set_aside_files(directory)
     if aside:
-        print("\nset aside by the companion (read them with `companion journal show FILE`):")
+        print("\n" + _("set aside by the companion (read them with `companion journal show "
+                       "FILE`):"))
         for path in aside:
             print(f"  {path}")
     return 0
@@ -581,6 +606,7 @@ def cmd_journal_show(args: argparse.Namespace) -> int:
     """``companion journal show``: the whole game in words."""
     from companion.app import record
 
+    _journal_language(args)
     print(record.text(_journal_record(args)), end="")
     return 0
 
@@ -616,6 +642,7 @@ def cmd_journal_export(args: argparse.Namespace) -> int:
     """``companion journal export``: the record as JSON or text, to stdout or a file."""
     from companion.app import record
 
+    _journal_language(args)
     rec = _journal_record(args)
     if args.format == "json":
         exported = record.to_json(rec)
@@ -687,7 +714,7 @@ def cmd_club(args: argparse.Namespace) -> int:
         print(f"companion club: {broker.host}:{broker.port} ({'TLS' if ca else 'no TLS'}), "
               f"topics {prefix}/#, results in {db}, the page at http://{args.bind}:{args.port}/",
               flush=True)
-        serve(club, broker, args.bind, args.port)
+        serve(club, broker, args.bind, args.port, language=args.language)
     except (ClubError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -707,6 +734,7 @@ def cmd_web(args: argparse.Namespace) -> int:
         bind = args.bind if args.bind is not None else conf["web.bind"]
         port = cfg.BY_NAME["web.port"].parse(args.port, "command line") if args.port is not None \
             else conf["web.port"]
+        language = str(conf["display.language"])
     except cfg.ConfigError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -727,7 +755,13 @@ def cmd_web(args: argparse.Namespace) -> int:
     host = f"[{bind}]" if ":" in bind else bind
     print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
           flush=True)
-    serve(directory, bind, port)
+    from companion.i18n import UnknownLanguage, load
+
+    try:
+        load(language)
+    except UnknownLanguage as exc:
+        raise UsageError(f"display.language: {exc}") from None
+    serve(directory, bind, port, language=language)
     return 0
 
 
@@ -983,15 +1017,21 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         list_help = ("one line per saved game, the newest first: number, start (local time), "
                      "game, players, state (unfinished / won by X / abandoned / damaged / "
                      "unusable, with the reason)")
-        jlist = command(jsub, "list", list_help, parents=[where])
+        from companion.i18n import languages
+
+        spoken = argparse.ArgumentParser(add_help=False)
+        spoken.add_argument("--language", default=None, choices=languages(),
+                            help="the language of the words (default: display.language of the "
+                            "config file, else en); the moves' notation stays as written")
+        jlist = command(jsub, "list", list_help, parents=[where, spoken])
         jlist.set_defaults(func=cmd_journal_list)
         show_help = ("the whole game in words: each turn, each throw and move with its events "
                      "and who made it; a damaged journal up to the damage, and where it is")
-        jshow = command(jsub, "show", show_help, undone, parents=[where])
+        jshow = command(jsub, "show", show_help, undone, parents=[where, spoken])
         jshow.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jshow.set_defaults(func=cmd_journal_show)
         export_help = "the record as JSON (for programs) or as the text of `journal show`"
-        jexport = command(jsub, "export", export_help, undone, parents=[where])
+        jexport = command(jsub, "export", export_help, undone, parents=[where, spoken])
         jexport.add_argument("journal", metavar="FILE|INDEX", help=which_help)
         jexport.add_argument("--format", choices=("json", "text"), default="json",
                              help="json (default) or text")
@@ -1044,6 +1084,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "every IPv4 interface)")
         club.add_argument("--port", metavar="N", type=int, default=8090,
                           help="the page's TCP port (default: 8090)")
+        from companion.i18n import languages
+
+        club.add_argument("--language", default="en", choices=languages(),
+                          help="the page's language for a browser that asks for none the club "
+                          "has (default en; each reader gets the first of their browser's "
+                          "languages the club has, or ?lang=de)")
         club.set_defaults(func=cmd_club)
 
     if wanted("web"):

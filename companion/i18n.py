@@ -13,14 +13,23 @@ English needs no catalogue: it is the text in the code.
 
 The language is process-wide (:func:`set_language`), as gettext's usually is: the box
 has one table and one language at a time. Reading it is thread-safe (one reference,
-swapped whole).
+swapped whole). A page that answers each request in its reader's language (the
+spectator and club pages) words it inside :func:`using`: a language for the current
+context only (a :class:`contextvars.ContextVar`: a thread or an asyncio task of its
+own, so two requests in two languages at once never mix); :func:`negotiate` picks the
+language from a browser's ``Accept-Language``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import gettext
 import io
 import logging
+import re
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -95,6 +104,73 @@ def _compile_po(po: Path) -> gettext.GNUTranslations:
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _code: str = SOURCE_LANGUAGE
+_context: contextvars.ContextVar[tuple[str, gettext.NullTranslations] | None] = \
+    contextvars.ContextVar("companion_language", default=None)
+"""The language of :func:`using` in this context (``None``: the process's)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(code: str) -> gettext.NullTranslations:
+    """:func:`load` once per language (bounded: 16 languages, more than the box has)."""
+    return load(code)
+
+
+def _active() -> gettext.NullTranslations:
+    found = _context.get()
+    return _current if found is None else found[1]
+
+
+@contextlib.contextmanager
+def using(code: str) -> Iterator[str]:
+    """Word everything in language ``code`` inside the ``with`` block, in this context
+    only (this thread, or this asyncio task): other threads and tasks keep theirs, the
+    process's language (:func:`set_language`) does not change. Yields ``code``.
+
+    A worker thread does not inherit it from the thread that started it unless the
+    context is copied (:func:`contextvars.copy_context`): enter :func:`using` in the
+    thread that words.
+
+    :raises UnknownLanguage: see :func:`load`.
+    """
+    token = _context.set((code, _loaded(code)))
+    try:
+        yield code
+    finally:
+        _context.reset(token)
+
+
+_LANGUAGE_RANGE = re.compile(r"\s*([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]{1,5}))?\s*")
+
+
+def negotiate(header: str | None, default: str = SOURCE_LANGUAGE,
+              available: Sequence[str] | None = None) -> str:
+    """The language to answer a browser in: the first of its ``Accept-Language``
+    ``header`` (RFC 9110: ``"de-CH, de;q=0.9, en;q=0.8"``, highest ``q`` first, ties in
+    the header's order) that is ``available`` (default :func:`languages`), matched by
+    its primary subtag (``de-AT`` is ``de``); ``default`` when none is (no header, only
+    ``*``, or only languages the box has no catalogue for). Parts that do not parse are
+    skipped; never raises."""
+    have = tuple(available) if available is not None else languages()
+    if not header:
+        return default
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header[:1000].split(",")):
+        found = _LANGUAGE_RANGE.fullmatch(part)
+        if found is None:
+            continue
+        try:
+            q = float(found.group(2)) if found.group(2) is not None else 1.0
+        except ValueError:
+            continue
+        if q > 0:
+            ranked.append((-q, index, found.group(1).lower()))
+    for _q, _i, tag in sorted(ranked):
+        if tag == "*":
+            return default
+        primary = tag.split("-", 1)[0]
+        if primary in have:
+            return primary
+    return default
 
 
 def set_language(code: str) -> None:
@@ -108,32 +184,34 @@ def set_language(code: str) -> None:
 
 
 def language() -> str:
-    """The code of the language in use (``"en"`` until :func:`set_language`)."""
-    return _code
+    """The code of the language in use: :func:`using`'s in this context, else the
+    process's (``"en"`` until :func:`set_language`)."""
+    found = _context.get()
+    return _code if found is None else found[0]
 
 
 def _(message: str) -> str:
     """``message`` in the language in use (itself when the catalogue lacks it)."""
-    return _current.gettext(message)
+    return _active().gettext(message)
 
 
 def known(message: str) -> bool:
     """Whether the language in use has ``message`` (always, for English: the text in
     the code is English); a translation may be the same word (``normal``)."""
-    catalog = getattr(_current, "_catalog", None)
+    catalog = getattr(_active(), "_catalog", None)
     return catalog is None or message in catalog
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for the count ``n`` in the language in use
     (its catalogue's plural rule); the caller formats ``n`` into it."""
-    return _current.ngettext(singular, plural, n)
+    return _active().ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the sense ``context`` (the same English word translated two ways,
     e.g. ``pgettext("button", "Back")``)."""
-    return _current.pgettext(context, message)
+    return _active().pgettext(context, message)
 
 
 def N_(message: str) -> str:
@@ -153,7 +231,9 @@ __all__ = [
     "languages",
     "load",
     "locale_dir",
+    "negotiate",
     "ngettext",
     "pgettext",
     "set_language",
+    "using",
 ]

@@ -14,6 +14,13 @@ companion itself would stop reading, and nothing is repaired, renamed or created
 by the undo that took them back: the record tells what happened at the table, in
 order. (The position at the end counts only the actions in force.)
 
+**Words** (the events, the players' names, the state, the head and the turns of
+:func:`text_lines`) are in the language in use (:mod:`companion.i18n`): the process's
+(``companion journal --language``) or :func:`companion.i18n.using`'s (a page answering
+in its reader's language). Events are worded when the journal is read (:func:`read`),
+the rest when it is formatted; read and format in the same language. The game's facts
+(ids, options, the moves' notation, the reasons a journal is damaged) stay as written.
+
 A damaged journal (a line cut short, a checksum that fails, an action the rules do not
 allow there) gives the record of what could be read, and :attr:`Record.damage` says
 on which line reading stopped and why; lines after it that still decode are kept as
@@ -46,8 +53,10 @@ from companion.app.journal import (
     replay,
 )
 from companion.app.journal import VERSION as VERSION_JOURNAL
+from companion.i18n import N_, _, ngettext
 from companion.rules import Action, Event, Game, Phase, RulesError, State, Throw
-from companion.ui.events import words_for
+from companion.ui.events import and_list, computer_word, player_word, won_by, words_for
+from companion.ui.rules_words import say
 
 FORMAT: Final = "board-companion/record"
 """The ``format`` of :func:`to_json`'s dictionary (``version`` :data:`VERSION`)."""
@@ -134,7 +143,11 @@ class Record:
     reason: str = ""
     """Why the game was won, in words (``"all five pieces borne off"``)."""
     to_act: str = ""
-    """For an unfinished game: who acts next and how (``"Black to throw"``)."""
+    """For an unfinished game: who acts next and how, in words (``"Black to throw"``)."""
+    next_player: str = ""
+    """For an unfinished game: the name (as the rules give it) of who acts next."""
+    next_phase: Phase | None = None
+    """For an unfinished game: what :attr:`next_player` is to do."""
     actions: int = 0
     """The actions in force at the end (taken-back ones not counted)."""
     turns: tuple[Turn, ...] = ()
@@ -146,13 +159,19 @@ class Record:
 
     @property
     def status(self) -> str:
-        """The state in a few words: ``unfinished``, ``won by Black``, ``abandoned``,
-        or ``damaged: line 57: checksum mismatch``."""
+        """The state in a few words, in the language in use: ``unfinished``, ``won by
+        Black`` (:func:`companion.ui.events.won_by`), ``abandoned``, or ``damaged: line
+        57: checksum mismatch``."""
         if self.damage is not None:
-            return f"damaged: line {self.damage.line}: {self.damage.reason}"
+            return _("damaged: line {line}: {reason}").format(
+                line=self.damage.line, reason=self.damage.reason)
         if self.state is Standing.WON:
-            return "won by " + " and ".join(self.winners)
-        return str(self.state.value)
+            return won_by(self.winners)
+        return _(_STANDING_WORDS[self.state])
+
+
+_STANDING_WORDS: Final = {Standing.UNFINISHED: N_("unfinished"), Standing.WON: N_("won"),
+                          Standing.ABANDONED: N_("abandoned")}
 
 
 def journal_files(directory: Path) -> list[Path]:
@@ -329,10 +348,12 @@ class _Reader:
         self.state = replay(self.game, self.players, self.actions)
         self.end = None
         took = [self.steps[i] for i in gone]
-        what = "; ".join(f"{s.by}: {s.text}" for s in took)
-        numbers = f"action {took[0].n}" if count == 1 else f"actions {took[0].n}-{took[-1].n}"
-        self.steps.append(Step(line=number, n=None, by="", kind="undo",
-                               text=f"takes back {numbers} ({what})"))
+        what = "; ".join(_("{player}: {what}").format(player=player_word(s.by), what=s.text)
+                         for s in took)
+        said = (_("takes back action {first} ({what})") if count == 1 else
+                _("takes back actions {first}-{last} ({what})")).format(
+            first=took[0].n, last=took[-1].n, what=what)
+        self.steps.append(Step(line=number, n=None, by="", kind="undo", text=said))
 
     def unchecked(self, data: bytes, first: int, offset: int) -> list[Step]:
         """The action records after the damage (line ``first``, ending at byte
@@ -340,14 +361,15 @@ class _Reader:
         lines are looked at (a real game has a few thousand)."""
         out: list[Step] = []
         lines = iter_lines(data, offset)
-        for number, (_, line) in enumerate(itertools.islice(lines, AFTER_DAMAGE), start=first + 1):
+        for number, (_start, line) in enumerate(itertools.islice(lines, AFTER_DAMAGE), start=first + 1):
             try:
                 record = decode(line)
             except ValueError:
                 continue
             if "throw" in record and isinstance(record["throw"], dict):
                 faces = record["throw"].get("faces")
-                text = "throw " + (" ".join(map(str, faces)) if isinstance(faces, list) else "?")
+                text = _("throw {throw}").format(
+                    throw=" ".join(map(str, faces)) if isinstance(faces, list) else "?")
                 kind = "throw"
             elif isinstance(record.get("move"), str):
                 text, kind = record["move"], "move"
@@ -388,11 +410,12 @@ class _Reader:
         names = tuple(game.player_name(i, self.players) for i in range(self.players))
         outcome = state.outcome
         winners: tuple[str, ...] = ()
-        reason = to_act = ""
+        reason = to_act = next_player = ""
+        next_phase: Phase | None = None
         if outcome is not None:
             kind = Standing.WON
             winners = tuple(game.player_name(w, self.players) for w in outcome.winners)
-            reason = outcome.reason
+            reason = say(outcome.reason) if outcome.reason else ""
         elif self.end is not None and self.end.get("end") == "won":
             kind = Standing.WON  # an end record says so, though the replay does not
             raw = self.end.get("winners")
@@ -401,12 +424,15 @@ class _Reader:
             kind = Standing.ABANDONED
         else:
             kind = Standing.UNFINISHED
-            to_act = f"{state.player_to_act_name} {_PHASE_WORDS.get(state.phase, 'to act')}"
+            next_player, next_phase = state.player_to_act_name, state.phase
+            to_act = _(_PHASE_WORDS.get(state.phase, N_("{player} to act"))).format(
+                player=player_word(next_player))
         return Record(
             path=self.path, game=game.id, title=game.title,
             options=dict(self.head.get("options") or {}), players=names,
             started=_started(self.head, self.path, self.tz), state=kind, winners=winners,
-            reason=reason, to_act=to_act, actions=len(self.actions),
+            reason=reason, to_act=to_act, next_player=next_player, next_phase=next_phase,
+            actions=len(self.actions),
             turns=tuple(turns(self.steps)), damage=damage, after_damage=tuple(after),
             computer=_computer_seats(self.head, names),
         )
@@ -423,24 +449,40 @@ def _computer_seats(head: dict[str, Any], names: tuple[str, ...]) -> dict[str, s
     return {names[p]: levels[p] for p in sorted(levels)}
 
 
+def player_text(record: Record, name: str) -> str:
+    """One player in words, the computer's with its level: ``"White (computer,
+    normal)"`` (``name`` as the rules give it)."""
+    if name in record.computer:
+        return computer_word(name, record.computer[name])
+    return player_word(name)
+
+
 def players_text(record: Record) -> str:
-    """The players in seat order, the computer's with its level: ``"Black, White
-    (computer, normal)"``."""
-    return ", ".join(
-        f"{name} (computer, {record.computer[name]})" if name in record.computer else name
-        for name in record.players
-    )
+    """The players in seat order, in words, the computer's with its level: ``"Black,
+    White (computer, normal)"``."""
+    return ", ".join(player_text(record, name) for name in record.players)
 
 
-_PHASE_WORDS: Final = {Phase.THROW: "to throw", Phase.MOVE: "to move", Phase.DECIDE: "to decide"}
+_PHASE_WORDS: Final = {Phase.THROW: N_("{player} to throw"), Phase.MOVE: N_("{player} to move"),
+                       Phase.DECIDE: N_("{player} to decide")}
+
+
+def to_act_text(record: Record) -> str:
+    """Who acts next and how, the computer's seat with its level: ``"White (computer,
+    normal) to throw"`` (``""`` for a game not unfinished)."""
+    if not record.next_player or record.next_phase is None:
+        return record.to_act
+    return _(_PHASE_WORDS.get(record.next_phase, N_("{player} to act"))).format(
+        player=player_text(record, record.next_player))
 
 
 def action_text(action: Action) -> str:
-    """An action in the companion's words: ``"throw 4 (LLLL)"``, ``"throw 2 3"``,
-    ``"card west"`` (a card drawn), or a move's notation (``"enter 4"``, ``"12-16"``)."""
+    """An action in the companion's words (in the language in use): ``"throw 4
+    (LLLL)"``, ``"throw 2 3"``, ``"card west"`` (a card drawn), or a move's notation
+    (``"enter 4"``, ``"12-16"``: notation, the same in every language)."""
     if isinstance(action, Throw):
         text = str(action)
-        return text if action.implement.startswith("deck:") else f"throw {text}"
+        return text if action.implement.startswith("deck:") else _("throw {throw}").format(throw=text)
     return action.notation
 
 
@@ -493,38 +535,46 @@ def text_lines(record: Record, width: int = WIDTH) -> list[str]:
     start, players, options, state), then each turn with its throws and moves and
     their events, taken-back actions marked, then how the game ended, or where the
     damage is and what could still be read after it. Lines fit ``width`` columns."""
-    out = [record.title]
+    out = [say(record.title)]
     head = [
-        ("file", record.path.name),
-        ("started", when_text(record)),
-        ("players", players_text(record)),
-        ("options", ", ".join(f"{k}={_option(v)}" for k, v in record.options.items()) or "none"),
-        ("state", _state_text(record)),
+        (_("file"), record.path.name),
+        (_("started"), when_text(record)),
+        (_("players"), players_text(record)),
+        (_("options"), ", ".join(f"{k}={_option(v)}" for k, v in record.options.items())
+         or _("none")),
+        (_("state"), _state_text(record)),
     ]
+    keys = max(8, *(len(key) for key, _value in head))
     for key, value in head:
-        out += _wrap(value, width, initial_indent=f"  {key:<8} ",
-                     subsequent_indent=" " * 11) or [f"  {key}"]
+        out += _wrap(value, width, initial_indent=f"  {key:<{keys}} ",
+                     subsequent_indent=" " * (keys + 3)) or [f"  {key}"]
     steps = [s for t in record.turns for s in t.steps] + list(record.after_damage)
     column = min(max((len(_what(s)) for s in steps), default=0), 24)
     for turn in record.turns:
-        out += ["", f"Turn {turn.number}: {turn.by}"]
+        out += ["", turn_text(turn)]
         for step in turn.steps:
             out += _step_lines(step, column, width)
     out.append("")
     if record.damage is not None:
         d = record.damage
         out += _wrap(
-            f"!! Damaged at line {d.line}: {d.reason}. Reading stopped there: "
-            f"{d.unread} line(s) from there on were not replayed; the record above "
-            f"is what could be read ({record.actions} action(s) in force).", width,
-            subsequent_indent="   ")
+            "!! " + _("Damaged at line {line}: {reason}. Reading stopped there: {unread} "
+                      "line(s) from there on were not replayed; the record above is what "
+                      "could be read ({actions} action(s) in force).").format(
+                line=d.line, reason=d.reason, unread=d.unread, actions=record.actions),
+            width, subsequent_indent="   ")
         if record.after_damage:
-            out += ["", "After the damage (read, but not checked against the rules):"]
+            out += ["", _("After the damage (read, but not checked against the rules):")]
             for step in record.after_damage:
                 out += _step_lines(step, column, width)
     else:
         out += _wrap(_end_text(record), width)
     return out
+
+
+def turn_text(turn: Turn) -> str:
+    """A turn's heading in words: ``"Turn 12: White"``."""
+    return _("Turn {number}: {player}").format(number=turn.number, player=player_word(turn.by))
 
 
 def _wrap(sentence: str, width: int, initial_indent: str = "",
@@ -543,38 +593,43 @@ def text(record: Record, width: int = WIDTH) -> str:
 
 def _option(value: object) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value) if value != "" else "(default)"
+        return _("yes") if value else _("no")
+    return str(value) if value != "" else _("(default)")
 
 
 def _state_text(record: Record) -> str:
-    base = record.status if record.damage is None else {
-        Standing.WON: "won by " + " and ".join(record.winners),
-    }.get(record.state, record.state.value)
+    base = won_by(record.winners) if record.state is Standing.WON else _(
+        _STANDING_WORDS[record.state])
     if record.state is Standing.WON and record.reason:
-        base += f" ({record.reason})"
+        base = _("{state} ({reason})").format(state=base, reason=record.reason)
     if record.state is Standing.UNFINISHED and record.to_act:
-        base += f": {record.to_act}"
+        base = _("{state}: {to_act}").format(state=base, to_act=record.to_act)
     if record.damage is not None:
-        return f"damaged at line {record.damage.line}; what was read: {base}"
+        return _("damaged at line {line}; what was read: {state}").format(
+            line=record.damage.line, state=base)
     return base
 
 
 def _end_text(record: Record) -> str:
     if record.state is Standing.WON:
-        who = " and ".join(record.winners) or "?"
-        verb = "win" if len(record.winners) > 1 else "wins"
-        return f"{who} {verb}" + (f": {record.reason}." if record.reason else ".")
+        who = and_list([player_word(w) for w in record.winners]) or "?"
+        if record.reason:
+            return ngettext("{players} wins: {reason}.", "{players} win: {reason}.",
+                            len(record.winners) or 1).format(players=who, reason=record.reason)
+        return ngettext("{players} wins.", "{players} win.", len(record.winners) or 1).format(
+            players=who)
     if record.state is Standing.ABANDONED:
-        return ("Ended without a winner (End game in the pause menu, or a new game begun "
-                "instead of resuming this one).")
-    return f"The game is unfinished: {record.to_act}." if record.to_act else "Unfinished."
+        return _("Ended without a winner (End game in the pause menu, or a new game begun "
+                 "instead of resuming this one).")
+    if record.to_act:
+        return _("The game is unfinished: {to_act}.").format(to_act=record.to_act)
+    return _("Unfinished.")
 
 
 def _what(step: Step) -> str:
     if step.kind == "undo":
-        return "undo"
-    return step.text + (" (taken back)" if step.taken_back else "")
+        return _("undo")
+    return _("{action} (taken back)").format(action=step.text) if step.taken_back else step.text
 
 
 def _step_lines(step: Step, column: int, width: int) -> list[str]:
@@ -583,7 +638,7 @@ def _step_lines(step: Step, column: int, width: int) -> list[str]:
     what = _what(step)
     said = [step.text] if step.kind == "undo" else list(step.events)
     if not step.checked and step.by:
-        said = [f"by {step.by}", *said]
+        said = [_("by {player}").format(player=player_word(step.by)), *said]
     lead = f"{number}  {what:<{column}}  "
     indent = " " * len(lead)
     if len(what) > column:
@@ -666,8 +721,11 @@ class Entry:
 
     @property
     def status(self) -> str:
-        """``unfinished``, ``won by X``, ``abandoned``, ``damaged: ...`` or ``unusable: ...``."""
-        return self.record.status if self.record is not None else f"unusable: {self.problem}"
+        """``unfinished``, ``won by X``, ``abandoned``, ``damaged: ...`` or ``unusable:
+        ...``, in the language in use."""
+        if self.record is not None:
+            return self.record.status
+        return _("unusable: {problem}").format(problem=self.problem)
 
 
 def entries(directory: Path, *, tz: tzinfo | None = None) -> list[Entry]:
@@ -689,13 +747,13 @@ def entries(directory: Path, *, tz: tzinfo | None = None) -> list[Entry]:
 def list_lines(rows: list[Entry], *, tz: tzinfo | None = None) -> list[str]:
     """``rows`` as a table: index, start, game, players, state (one line each);
     ``tz`` as for :func:`read` (for a file whose start only its name gives)."""
-    table = [("#", "started", "game", "players", "state")]
+    table = [("#", _("started"), _("game"), _("players"), _("state"))]
     for e in rows:
         r = e.record
         if r is None:
             table.append((str(e.index), _name_time(e.path, tz), "?", "?", e.status))
         else:
-            table.append((str(e.index), when_text(r), r.title, players_text(r), e.status))
+            table.append((str(e.index), when_text(r), say(r.title), players_text(r), e.status))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     return [
         "  ".join([row[0].rjust(widths[0]), *(c.ljust(w) for c, w in zip(row[1:4], widths[1:], strict=True)), row[4]])
@@ -712,8 +770,26 @@ def _name_time(path: Path, tz: tzinfo | None) -> str:
 
 
 __all__ = [
-    "FORMAT", "VERSION", "Damage", "Entry", "Record", "Standing", "Step", "Turn",
-    "action_text", "entries", "journal_files", "list_lines", "players_text", "read",
+    "FORMAT",
+    "VERSION",
+    "Damage",
+    "Entry",
+    "Record",
+    "Standing",
+    "Step",
+    "Turn",
+    "action_text",
+    "entries",
+    "journal_files",
+    "list_lines",
+    "player_text",
+    "players_text",
+    "read",
     "set_aside_files",
-    "text", "text_lines", "to_json", "turns",
+    "text",
+    "text_lines",
+    "to_act_text",
+    "to_json",
+    "turn_text",
+    "turns",
 ]

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from companion.app.journal import parse_action
 from companion.club.protocol import ProtocolError, canonical
-from companion.rules import Action, Game, RulesError, State, get_game
+from companion.rules import Action, Event, Game, RulesError, State, get_game
 from companion.rules.registry import game_class
 
 log = logging.getLogger(__name__)
@@ -37,12 +37,14 @@ MAX_ACTIONS: Final = 5000
 @dataclass(frozen=True)
 class Replayed:
     """A payload's game rebuilt: the ``game``, ``players``, the ``actions`` in order and
-    the ``state`` after them."""
+    the ``state`` after them; ``last``: the events (data) of the last action that had
+    any, as the rules returned them (the page words them: never the box's words)."""
 
     game: Game
     players: int
     actions: tuple[Action, ...]
     state: State
+    last: tuple[Event, ...] = ()
 
 
 def replay_payload(payload: Mapping[str, Any], *,
@@ -82,6 +84,7 @@ def replay_payload(payload: Mapping[str, Any], *,
     except Exception as exc:  # an option value a game's constructor did not expect
         raise ProtocolError(f"game {game_id!r} cannot be set up ({type(exc).__name__})") from None
     actions: list[Action] = []
+    last: tuple[Event, ...] = ()
     start = 0
     if base is not None:
         done, before = base
@@ -90,20 +93,23 @@ def replay_payload(payload: Mapping[str, Any], *,
                 and len(done) <= len(records) and list(records[: len(done)]) == list(done)):
             state = before.state.copy()
             actions = list(before.actions)
+            last = before.last
             start = len(done)
     for n, record in enumerate(records[start:], start=start + 1):
         if state.outcome is not None:
             raise ProtocolError(f"action {n}: after the end of the game")
         try:
             action = parse_action(state, record)
-            state.apply(action)
+            events = state.apply(action)
         except (ValueError, RulesError) as exc:
             raise ProtocolError(f"action {n} does not replay: {exc}") from None
         except Exception as exc:  # a rules engine failing on a record it should refuse
             log.debug("club: action %d cannot be replayed", n, exc_info=True)
             raise ProtocolError(f"action {n} cannot be replayed ({type(exc).__name__})") from None
         actions.append(action)
-    return Replayed(game, players, tuple(actions), state)
+        if events:
+            last = tuple(events)
+    return Replayed(game, players, tuple(actions), state, last)
 
 
 @functools.lru_cache(maxsize=GAMES_KEPT)

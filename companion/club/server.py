@@ -48,6 +48,7 @@ import anyio
 import anyio.to_thread
 from anyio import CapacityLimiter
 
+from companion import i18n
 from companion.club import page, protocol
 from companion.club.protocol import ProtocolError
 from companion.club.replay import Replayed, check_result, replay_payload
@@ -209,12 +210,13 @@ class Club:
             self._svg[live.table] = (n, svg)
         return svg
 
-    def live_html(self) -> str:
-        """The live part of the page: every table, the results, the ratings."""
-        sections = [page.table_html(t, self.board(t)) for t in self.live()]
-        return (page.tables_html(sections)
-                + page.results_html(self.store.results(page.RESULTS_SHOWN), self.store.count())
-                + page.ratings_html(self.store.ratings()))
+    def live_html(self, language: str = i18n.SOURCE_LANGUAGE) -> str:
+        """The live part of the page in ``language``: every table, the results, the
+        ratings."""
+        with i18n.using(language):
+            return page.live_html([(t, self.board(t)) for t in self.live()],
+                                  self.store.results(page.RESULTS_SHOWN), self.store.count(),
+                                  self.store.ratings())
 
 
 FUTURE_SLACK: Final = 3600.0
@@ -414,26 +416,29 @@ class Listener:
 
 class LivePage:
     """The live part of the page for every event stream: one watcher looks at
-    :attr:`Club.version` every ``poll`` seconds and renders once per change."""
+    :attr:`Club.version` every ``poll`` seconds and renders once per change and
+    language read in."""
 
     def __init__(self, club: Club, poll: float = POLL) -> None:
         self.club = club
         self.poll = poll
         self.limiter = CapacityLimiter(RENDERERS)
         self.closing = False
-        self._cache: tuple[int, str] | None = None
+        self._cache: dict[str, tuple[int, str]] = {}
 
-    async def html(self) -> str:
-        """The live part now (rendered again only after a change)."""
+    async def html(self, language: str = i18n.SOURCE_LANGUAGE) -> str:
+        """The live part now in ``language`` (rendered again only after a change)."""
         version = self.club.version
-        cached = self._cache
+        cached = self._cache.get(language)
         if cached is not None and cached[0] == version:
             return cached[1]
-        html = await anyio.to_thread.run_sync(self.club.live_html, limiter=self.limiter)
-        self._cache = (version, html)
+        html = await anyio.to_thread.run_sync(self.club.live_html, language,
+                                              limiter=self.limiter)
+        self._cache[language] = (version, html)
         return html
 
-    async def stream(self, limit: int | None) -> AsyncIterator[str]:
+    async def stream(self, limit: int | None,
+                     language: str = i18n.SOURCE_LANGUAGE) -> AsyncIterator[str]:
         """One spectator's events: the live part at once and after each change, a
         comment after :data:`KEEPALIVE` seconds without news; ends after ``limit``
         board events (``None``: never) or when the server stops."""
@@ -447,7 +452,7 @@ class LivePage:
                 seen = version
                 sent += 1
                 quiet = 0.0
-                yield f"event: board\ndata: {json.dumps({'html': await self.html()})}\n\n"
+                yield f"event: board\ndata: {json.dumps({'html': await self.html(language)})}\n\n"
                 continue
             await asyncio.sleep(self.poll)
             quiet += self.poll
@@ -456,16 +461,21 @@ class LivePage:
                 yield ": still here\n\n"
 
 
-def create_app(club: Club, *, poll: float = POLL, stream_limit: int | None = None) -> Any:
+def create_app(club: Club, *, language: str = i18n.SOURCE_LANGUAGE, poll: float = POLL,
+               stream_limit: int | None = None) -> Any:
     """The club page's application (read-only: GET and HEAD, the spectator page's
-    headers; see the module for the routes)."""
+    headers; see the module for the routes). Each page is in its reader's language as
+    the spectator page's (:func:`companion.web.app.reader_language`: ``?lang=``, the
+    browser's ``Accept-Language``), else ``language`` (``companion club --language``).
+
+    :raises companion.i18n.UnknownLanguage: no catalogue for ``language``."""
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, Response, StreamingResponse
     from starlette.routing import Route
 
-    from companion.web.app import ReadOnly
+    from companion.web.app import VARY, ReadOnly, reader_language
 
     files = {"page.css": ("companion.web", "text/css; charset=utf-8"),
              "page.js": ("companion.web", "text/javascript; charset=utf-8"),
@@ -473,17 +483,23 @@ def create_app(club: Club, *, poll: float = POLL, stream_limit: int | None = Non
     static = {name: (resources.files(pkg) / "static" / name).read_bytes()
               for name, (pkg, _) in files.items()}
     live = LivePage(club, poll)
+    i18n.load(language)
+
+    def lang(request: Request) -> str:
+        return reader_language(request, language)
 
     async def front(request: Request) -> Response:
-        body = (f'<div id="live" aria-live="polite">{await live.html()}</div>'
-                '<p class="foot"><noscript>Reload the page to see new moves.</noscript></p>')
-        return HTMLResponse(page.page(body))
+        code = lang(request)
+        part = await live.html(code)
+        with i18n.using(code):
+            return HTMLResponse(page.page(part), headers=VARY)
 
     async def live_part(request: Request) -> Response:
-        return HTMLResponse(await live.html())
+        return HTMLResponse(await live.html(lang(request)), headers=VARY)
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(live.stream(stream_limit), media_type="text/event-stream",
+        return StreamingResponse(live.stream(stream_limit, lang(request)),
+                                 media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
 
     async def static_file(request: Request) -> Response:
@@ -494,8 +510,8 @@ def create_app(club: Club, *, poll: float = POLL, stream_limit: int | None = Non
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = exc.status_code if isinstance(exc, HTTPException) else 404
-        return HTMLResponse(page.page(f'<h1>{code}</h1><p>No such page. <a href="/">The club'
-                                      "</a>.</p>"), status_code=code)
+        with i18n.using(lang(request)):
+            return HTMLResponse(page.page(code=code), status_code=code, headers=VARY)
 
     routes = [Route("/", front), Route("/live", live_part), Route("/events", events),
               Route("/static/{name}", static_file)]
@@ -504,9 +520,10 @@ def create_app(club: Club, *, poll: float = POLL, stream_limit: int | None = Non
     return app
 
 
-def serve(club: Club, broker: Broker, host: str, port: int) -> None:
+def serve(club: Club, broker: Broker, host: str, port: int, *,
+          language: str = i18n.SOURCE_LANGUAGE) -> None:
     """Listen to ``broker`` and serve the page on ``host``:``port`` until SIGTERM or
-    Ctrl-C.
+    Ctrl-C; ``language``: the page's for a browser that asks for none the club has.
 
     :raises OSError: the address cannot be bound.
     :raises ClubError: the TLS files cannot be used.
@@ -530,7 +547,7 @@ def serve(club: Club, broker: Broker, host: str, port: int) -> None:
     cap = max(1, min(MAX_CONNECTIONS, files - SPARE_FILES))
     protocol_class = type("Guarded", (GuardedH11Protocol,),
                           {"gate": Gate(cap, head_timeout=HEAD_TIMEOUT)})
-    app = create_app(club)
+    app = create_app(club, language=language)
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False,
         server_header=False, lifespan="off", http=protocol_class, ws="none",

@@ -16,6 +16,12 @@ Routes (every one GET or HEAD; any other method is answered 405 before routing):
 * ``/game/NAME/record.txt``: its record exactly as ``companion journal show`` prints it;
 * ``/static/page.css``, ``/static/page.js``: the page's own style and script.
 
+Every page is in its reader's language: ``?lang=de`` (a language the box has a
+catalogue for), else the browser's ``Accept-Language`` (:func:`companion.i18n.negotiate`),
+else the box's ``display.language`` (``language`` of :func:`create_app`); the event
+stream of ``/`` carries the page's ``lang`` (``page.js``). Pages answer with ``Vary:
+Accept-Language``.
+
 ``NAME`` is a journal file name checked against :data:`companion.web.view.NAME` and
 looked up in the directory's listing (never joined to a path): anything else is a 404.
 Every response carries ``Content-Security-Policy: default-src 'self'`` (no inline
@@ -51,6 +57,8 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from companion import i18n
+
 from . import view
 
 POLL: Final = 0.25
@@ -78,8 +86,9 @@ class LiveBoard:
 
     While at least one event stream is open, one asyncio task looks at the directory
     (:func:`view.signature`) every ``poll`` seconds and renders the live part when it
-    changed; every stream waits for the next version on one condition. The work per
-    change is the same for 1 spectator or 300. :meth:`live` gives the front page the
+    changed, once in each language a stream is open in; every stream waits for the
+    next version on one condition. The work per change is the same for 1 spectator or
+    300 (times the languages in use: two today). :meth:`live` gives the front page the
     same rendering when nothing changed since.
     """
 
@@ -89,12 +98,13 @@ class LiveBoard:
         self.limiter = limiter
         self.version = 0
         """Increased at each new rendering (0: none yet)."""
-        self.payload = ""
-        """The current ``event: board`` message, whole."""
+        self.payload: dict[str, str] = {}
+        """The current ``event: board`` message, whole, by language."""
         self.closing = False
         """Set by :meth:`close`: every stream ends at once (the server is stopping)."""
-        self._cache: tuple[tuple[object, ...], str] | None = None
+        self._cache: dict[str, tuple[tuple[object, ...], str]] = {}
         self._streams = 0
+        self._languages: dict[str, int] = {}  # the open streams by language
         self._task: asyncio.Task[None] | None = None
         self._changed: asyncio.Condition | None = None
         self._wake: asyncio.Task[None] | None = None
@@ -104,15 +114,24 @@ class LiveBoard:
         """``call(*args)`` in a worker thread, at most :data:`READERS` at once."""
         return await anyio.to_thread.run_sync(call, *args, limiter=self.limiter)
 
-    async def live(self) -> tuple[tuple[object, ...], str]:
-        """The directory's signature and the live part's HTML (rendered again only
-        when the signature changed since the last rendering)."""
+    async def in_language(self, language: str, call: Callable[..., _T], *args: object) -> _T:
+        """``call(*args)`` worded in ``language`` (:func:`companion.i18n.using`, entered in
+        the worker thread itself), in a worker thread as :meth:`in_thread`."""
+        def worded() -> _T:
+            with i18n.using(language):
+                return call(*args)
+
+        return await self.in_thread(worded)
+
+    async def live(self, language: str = i18n.SOURCE_LANGUAGE) -> tuple[tuple[object, ...], str]:
+        """The directory's signature and the live part's HTML in ``language`` (rendered
+        again only when the signature changed since its last rendering)."""
         sig = await self.in_thread(view.signature, self.directory)
-        cached = self._cache
+        cached = self._cache.get(language)
         if cached is not None and cached[0] == sig:
             return cached
-        html = await self.in_thread(view.live_html, self.directory)
-        self._cache = (sig, html)
+        html = await self.in_language(language, view.live_html, self.directory)
+        self._cache[language] = (sig, html)
         return sig, html
 
     async def _watch(self) -> None:
@@ -120,21 +139,28 @@ class LiveBoard:
         assert changed is not None
         last: tuple[object, ...] | None = None
         while True:
-            try:
-                sig, html = await self.live()
-            except Exception:  # never: view functions do not raise; keep the streams alive
-                log.exception("web: the live board cannot be rendered")
-                sig, html = (), '<p class="empty">The game cannot be shown just now.</p>'
-            if sig != last or self.version == 0:
+            wanted = sorted(self._languages)
+            fresh: dict[str, str] = {}
+            sig: tuple[object, ...] = ()
+            for language in wanted:
+                try:
+                    sig, html = await self.live(language)
+                except Exception:  # never: view functions do not raise; keep the streams alive
+                    log.exception("web: the live board cannot be rendered")
+                    sig, html = (), '<p class="empty">The game cannot be shown just now.</p>'
+                fresh[language] = html
+            if wanted and (sig != last or self.version == 0
+                           or any(lang not in self.payload for lang in wanted)):
                 last = sig
-                self.payload = f"event: board\ndata: {json.dumps({'html': html})}\n\n"
+                self.payload = {lang: f"event: board\ndata: {json.dumps({'html': html})}\n\n"
+                                for lang, html in fresh.items()}
                 self.version += 1
                 async with changed:
                     changed.notify_all()
             await asyncio.sleep(self.poll)
 
-    def _newer(self, seen: int) -> bool:
-        return self.version > seen or self.closing
+    def _newer(self, seen: int, language: str) -> bool:
+        return (self.version > seen and language in self.payload) or self.closing
 
     def close(self) -> None:
         """End every event stream now (call in the loop's thread): a stopping server
@@ -148,20 +174,24 @@ class LiveBoard:
 
             self._wake = asyncio.get_running_loop().create_task(wake(changed))
 
-    async def stream(self, limit: int | None) -> AsyncIterator[str]:
-        """One spectator's event stream: the current board at once, each change after,
-        a comment after :data:`KEEPALIVE` seconds without news; ends after ``limit``
-        board events (``None``: never)."""
+    async def stream(self, limit: int | None,
+                     language: str = i18n.SOURCE_LANGUAGE) -> AsyncIterator[str]:
+        """One spectator's event stream: the current board in ``language`` at once, each
+        change after, a comment after :data:`KEEPALIVE` seconds without news; ends after
+        ``limit`` board events (``None``: never)."""
         loop = asyncio.get_running_loop()
         if self._streams == 0 or self._loop is not loop:  # the first spectator (of this
             self._streams = 0                            # loop) starts the watcher
             self._loop = loop
             self._changed = asyncio.Condition()
             self.version = 0
+            self.payload = {}
+            self._languages = {}
             self._task = asyncio.create_task(self._watch())
         changed = self._changed
         assert changed is not None
         self._streams += 1
+        self._languages[language] = self._languages.get(language, 0) + 1
         try:
             yield "retry: 1000\n\n"  # a browser reconnects after a second when the link drops
             seen = 0
@@ -172,17 +202,20 @@ class LiveBoard:
                     # client left by cancelling an anyio scope, which wait_for (3.11) turns
                     # into an error logged with its traceback.
                     with anyio.move_on_after(KEEPALIVE):
-                        await changed.wait_for(partial(self._newer, seen))
+                        await changed.wait_for(partial(self._newer, seen, language))
                 if self.closing:
                     break
-                if self.version > seen:
+                if self.version > seen and language in self.payload:
                     seen = self.version
                     sent += 1
-                    yield self.payload
+                    yield self.payload[language]
                 else:
                     yield ": still here\n\n"
         finally:
             self._streams -= 1
+            self._languages[language] -= 1
+            if not self._languages[language]:
+                del self._languages[language]
             if self._streams == 0 and self._task is not None:  # the last one stops it
                 self._task.cancel()
                 self._task = None
@@ -221,10 +254,27 @@ class ReadOnly:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None = None) -> ReadOnly:
+def reader_language(request: Request, default: str) -> str:
+    """The language to answer ``request`` in: its ``?lang=`` when the box has that
+    language, else its ``Accept-Language`` negotiated (:func:`companion.i18n.negotiate`),
+    else ``default``."""
+    asked = request.query_params.get("lang", "")
+    have = i18n.languages()
+    if asked in have:
+        return asked
+    return i18n.negotiate(request.headers.get("accept-language"), default, have)
+
+
+VARY: Final = {"Vary": "Accept-Language"}
+"""A page's words depend on the reader's language."""
+
+
+def create_app(directory: Path, *, language: str = i18n.SOURCE_LANGUAGE, poll: float = POLL,
+               stream_limit: int | None = None) -> ReadOnly:
     """The application serving the journals of ``directory`` (read-only).
 
-    ``poll``: seconds between two looks at the directory by the event streams' watcher
+    ``language``: the box's ``display.language``, for a reader whose browser asks for
+    none the box has; ``poll``: seconds between two looks at the directory by the event streams' watcher
     (0.01-5); ``stream_limit``: end each event stream after this many ``board`` events
     (tests; ``None``: never).
     """
@@ -232,21 +282,24 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
               for name in _STATIC}
     board = LiveBoard(directory, poll, CapacityLimiter(READERS))
 
+    i18n.load(language)  # an unknown language fails here, not at the first request
+
+    def lang(request: Request) -> str:
+        return reader_language(request, language)
+
     async def front(request: Request) -> Response:
-        _, live = await board.live()
-        body = (f'<div id="live" aria-live="polite">{live}</div>'
-                '<p class="foot"><noscript>Reload the page to see new moves. </noscript>'
-                '<a href="/games">Saved games</a></p>')
-        return HTMLResponse(view.page("Board companion: the game in progress", body, live=True))
+        code = lang(request)
+        _, live = await board.live(code)
+        page = await board.in_language(code, view.front_page, live)
+        return HTMLResponse(page, headers=VARY)
 
     async def live_part(request: Request) -> Response:
-        _, live = await board.live()
-        return HTMLResponse(live)
+        _, live = await board.live(lang(request))
+        return HTMLResponse(live, headers=VARY)
 
     async def games(request: Request) -> Response:
-        table = await board.in_thread(view.games_html, directory)
-        return HTMLResponse(view.page("Board companion: saved games",
-                                      f"<h1>Saved games</h1>{table}"))
+        page = await board.in_language(lang(request), view.games_page, directory)
+        return HTMLResponse(page, headers=VARY)
 
     def _found(request: Request) -> view.GameView:
         path = view.find(directory, request.path_params["name"])
@@ -255,21 +308,23 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         return view.read_game(path)
 
     async def game(request: Request) -> Response:
-        seen = await board.in_thread(_found, request)
-        body = view.game_html(seen, live=False)
+        code = lang(request)
+        seen = await board.in_language(code, _found, request)
         found = view.find(directory, seen.name)
+        review = ""
         if seen.record is not None and found is not None:
-            body += await board.in_thread(view.review_html, found)
-        if seen.record is not None:
-            body += f'<p class="foot"><a href="/game/{seen.name}/record.txt">The record as text</a></p>'
-        return HTMLResponse(view.page(f"Board companion: {seen.name}", body))
+            review = await board.in_language(code, view.review_html, found)
+        page = await board.in_language(code, view.game_page, seen, review)
+        return HTMLResponse(page, headers=VARY)
 
     async def record_txt(request: Request) -> Response:
-        seen = await board.in_thread(_found, request)
+        code = lang(request)
+        seen = await board.in_language(code, _found, request)
         if seen.record is None:
             return PlainTextResponse(f"{seen.name}: not a usable journal: {seen.problem}\n",
                                      status_code=404)
-        return PlainTextResponse(view.record_text(seen))
+        text = await board.in_language(code, view.record_text, seen)
+        return PlainTextResponse(text, headers=VARY)
 
     async def static_file(request: Request) -> Response:
         name = request.path_params["name"]
@@ -278,16 +333,15 @@ def create_app(directory: Path, *, poll: float = POLL, stream_limit: int | None 
         return Response(static[name], media_type=_STATIC[name])
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(board.stream(stream_limit),
+        return StreamingResponse(board.stream(stream_limit, lang(request)),
                                  media_type="text/event-stream",
                                  headers={"X-Accel-Buffering": "no"})
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = exc.status_code if isinstance(exc, HTTPException) else 404
-        words = "No such page or game." if code == 404 else "Not allowed."
-        return HTMLResponse(view.page("Board companion: not found",
-                                      f'<h1>{code}</h1><p>{words} <a href="/">The game in '
-                                      'progress</a>.</p>'), status_code=code)
+        with i18n.using(lang(request)):
+            page = view.error_page(code)
+        return HTMLResponse(page, status_code=code, headers=VARY)
 
     routes = [
         Route("/", front), Route("/live", live_part), Route("/events", events),

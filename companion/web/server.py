@@ -241,9 +241,10 @@ class _Server(uvicorn.Server):
 
 
 def serve(directory: Path, host: str, port: int, *, max_connections: int = MAX_CONNECTIONS,
-          head_timeout: float = HEAD_TIMEOUT) -> None:
+          head_timeout: float = HEAD_TIMEOUT, language: str = "en") -> None:
     """Serve the spectator page of ``directory`` on ``host``:``port`` until SIGTERM or
-    Ctrl-C (uvicorn's own signal handling).
+    Ctrl-C (uvicorn's own signal handling). ``language``: the box's
+    ``display.language``, for a reader whose browser asks for none the box has.
 
     ``max_connections``: the cap (lowered to the open-file limit less
     :data:`SPARE_FILES`); ``head_timeout``: seconds for a request head (see the module).
@@ -253,7 +254,7 @@ def serve(directory: Path, host: str, port: int, *, max_connections: int = MAX_C
     files = raise_open_files()
     cap = max(1, min(max_connections, files - SPARE_FILES))
     protocol = type("Guarded", (GuardedH11Protocol,), {"gate": Gate(cap, head_timeout=head_timeout)})
-    app = create_app(directory)
+    app = create_app(directory, language=language)
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", access_log=False,
         server_header=False, lifespan="off", http=protocol, ws="none", proxy_headers=False,

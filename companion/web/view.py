@@ -1,5 +1,10 @@
 """What the spectator page shows, as HTML text: pure functions of the journal directory.
 
+The pages are the templates of ``companion/web/templates/`` (:mod:`companion.web.pages`:
+Jinja2, autoescaped, worded from the catalogues); the functions here gather what they
+show and render them in the language in use (wrap a call in
+:func:`companion.i18n.using` for a reader's language).
+
 Nothing here writes: a journal is read with :func:`companion.app.record.read` (the
 words of ``companion journal show``) and :func:`companion.app.journal.load` with
 ``repair=False`` (the position the engine holds), and drawn with
@@ -24,12 +29,19 @@ import stat
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from markupsafe import Markup
 
 from companion.app import record as rec
 from companion.app.journal import SUFFIX, JournalError, Loaded, load, replay
+from companion.i18n import _
 from companion.rules import Move, State, Throw
+from companion.ui.events import player_word, won_by
 from companion.ui.games.boards import board_model, board_svg
+from companion.ui.rules_words import say
+
+from . import pages
 
 if TYPE_CHECKING:
     from companion.ai.review import Review
@@ -173,30 +185,35 @@ LOOK_BACK: Final = 6
 
 # ---------------------------------------------------------------- HTML
 
+_PACKAGES: Final = ("companion.web",)
+"""Where the spectator page's templates are (:mod:`companion.web.pages`)."""
 
-def throw_html(throw: Throw | None) -> str:
-    """The throw as the table shows it: casting sticks light or dark, dice with their
-    pips, coloured sticks in their colour, a card; with the throw in words."""
+
+def _render(template: str, **context: Any) -> str:
+    return pages.render(_PACKAGES, template, **context)
+
+
+def throw_context(throw: Throw | None) -> dict[str, Any] | None:
+    """The throw as the table shows it, for ``section.html``: each face's ``kind``
+    (``card``, ``light`` / ``dark`` casting sticks, ``die`` with its pips drawn,
+    ``coloured`` sticks in their colour, else ``face``), and the throw in ``words``."""
     if throw is None:
-        return '<p class="throw none">No throw yet.</p>'
-    parts: list[str] = []
+        return None
+    faces: list[dict[str, Any]] = []
     for face in throw.faces:
         if throw.implement.startswith("deck:"):
-            parts.append(f'<span class="card" title="card">{escape(face)}</span>')
+            faces.append({"kind": "card", "text": face})
         elif face in ("L", "D"):
-            side = "light" if face == "L" else "dark"
-            parts.append(f'<span class="stick {side}" title="{side} side up"></span>')
+            faces.append({"kind": "light" if face == "L" else "dark"})
         elif face.isdigit() and 1 <= int(face) <= 6:
-            parts.append(_die(int(face)))
+            faces.append({"kind": "die", "svg": _die(int(face))})
         elif ":" in face:
             value, colour = face.split(":", 1)
-            parts.append(f'<span class="stick coloured c-{escape(colour)}" '
-                         f'title="{escape(colour)} stick">{escape(value)}</span>')
+            faces.append({"kind": "coloured", "text": value, "colour": colour,
+                          "colour_words": say(colour)})
         else:
-            parts.append(f'<span class="face">{escape(face)}</span>')
-    words = escape(rec.action_text(throw))
-    return (f'<div class="throw" data-throw="{escape(str(throw))}">{"".join(parts)}'
-            f'<span class="words">{words}</span></div>')
+            faces.append({"kind": "face", "text": face})
+    return {"code": str(throw), "faces": faces, "words": rec.action_text(throw)}
 
 
 _PIPS: Final = {
@@ -206,125 +223,121 @@ _PIPS: Final = {
 }
 
 
-def _die(n: int) -> str:
+def _die(n: int) -> Markup:
+    """A die showing ``n`` (1-6) as SVG; its label in words (escaped here)."""
     pips = "".join(f'<circle cx="{x * 8}" cy="{y * 8}" r="3"/>' for y, x in _PIPS[n])
-    return (f'<svg class="die" viewBox="0 0 32 32" width="32" height="32" role="img" '
-            f'aria-label="die showing {n}"><rect x="1" y="1" width="30" height="30" rx="5" '
-            f'fill="#ffffff" stroke="#000000" stroke-width="1.5"/>{pips}</svg>')
+    label = escape(_("die showing {number}").format(number=n))
+    return Markup(f'<svg class="die" viewBox="0 0 32 32" width="32" height="32" role="img" '
+                  f'aria-label="{label}"><rect x="1" y="1" width="30" height="30" rx="5" '
+                  f'fill="#ffffff" stroke="#000000" stroke-width="1.5"/>{pips}</svg>')
 
 
 def _status(record: rec.Record) -> str:
+    """Whose turn it is, or how the game ended, in words."""
     if record.damage is not None:
-        return f"damaged at line {record.damage.line}: {record.damage.reason}"
+        return _("damaged at line {line}: {reason}").format(
+            line=record.damage.line, reason=record.damage.reason)
     if record.state is rec.Standing.WON:
-        return "won by " + " and ".join(record.winners) + (f" ({record.reason})" if record.reason else "")
+        won = won_by(record.winners)
+        return _("{state} ({reason})").format(state=won, reason=record.reason) \
+            if record.reason else won
     if record.state is rec.Standing.UNFINISHED:
-        if not record.to_act:
-            return "in progress"
-        for name, level in record.computer.items():  # "White to throw": the computer's turn?
-            if record.to_act.startswith(name + " "):
-                return f"in progress: {name} (computer, {level}){record.to_act[len(name):]}"
-        return f"in progress: {record.to_act}"
-    return "ended without a winner"
+        to_act = rec.to_act_text(record)
+        return _("in progress: {to_act}").format(to_act=to_act) if to_act else _("in progress")
+    return _("ended without a winner")
+
+
+def game_context(view: GameView, *, live: bool) -> dict[str, Any]:
+    """One game for ``section.html``: title, players, whose turn, the board, the throw,
+    the event log in words (newest first when ``live``), the damage if any; for a file
+    that is no journal, its ``problem``."""
+    r = view.record
+    if r is None:
+        return {"record": None, "name": view.name, "problem": view.problem}
+    return {
+        "record": r, "name": view.name, "game": r.game, "actions": r.actions,
+        "title": say(r.title), "players": rec.players_text(r), "started": rec.when_text(r),
+        "status": _status(r), "damage": r.damage, "pending": view.pending,
+        "svg": Markup(view.svg), "throw": throw_context(view.throw),
+        "log": log_context(r, newest_first=live),
+    }
 
 
 def game_html(view: GameView, *, live: bool) -> str:
-    """The game's section: title, whose turn, the board, the throw, the event log in
-    words (newest first when ``live``), and the damage if any. For a file that is no
-    journal: a section saying so."""
-    name = escape(view.name)
-    if view.record is None:
-        return (f'<section class="game unusable" data-file="{name}"><h2>{name}</h2>'
-                f'<p class="damage">This file is not a usable journal: {escape(view.problem)}.</p>'
-                "</section>")
-    r = view.record
-    out = [f'<section class="game" data-file="{name}" data-game="{escape(r.game)}" '
-           f'data-actions="{r.actions}">',
-           f"<h2>{escape(r.title)}</h2>",
-           f'<p class="meta">{escape(rec.players_text(r))} &middot; started '
-           f"{escape(rec.when_text(r))} &middot; {r.actions} action(s)</p>",
-           f'<p class="status">{escape(_status(r))}</p>']
-    if r.damage is not None:
-        d = r.damage
-        out.append(f'<p class="damage">This journal is damaged at line {d.line}: '
-                   f"{escape(d.reason)}. What could be read is shown; {d.unread} line(s) "
-                   "from there on were not replayed.</p>")
-    if view.pending:
-        out.append('<p class="pending">A line is being written; it shows once complete.</p>')
-    out.append('<div class="table">')
-    out.append(f'<div class="board">{view.svg}</div>' if view.svg else
-               '<div class="board"><p>No board picture.</p></div>')
-    out.append(f'<div class="side"><h3>Throw</h3>{throw_html(view.throw)}'
-               f"<h3>Events</h3>{log_html(r, newest_first=live)}</div>")
-    out.append("</div></section>")
-    return "\n".join(out)
+    """The game's section (``section.html``; see :func:`game_context`)."""
+    return _render("section.html", g=game_context(view, live=live))
 
 
-def log_html(record: rec.Record, *, newest_first: bool) -> str:
+def log_context(record: rec.Record, *, newest_first: bool) -> list[dict[str, Any]]:
     """The event log in the words of ``companion journal show``: each turn, its throws
-    and moves with their events, taken-back actions marked."""
-    items: list[str] = []
+    and moves with their events, taken-back actions marked; then what was read after
+    the damage."""
+    turns: list[dict[str, Any]] = []
     for turn in record.turns:
         steps = []
         for step in turn.steps:
-            what = "undo" if step.kind == "undo" else step.text
-            cls = "step taken-back" if step.taken_back else f"step {step.kind}"
-            said = [step.text] if step.kind == "undo" else list(step.events)
-            mark = " (taken back)" if step.taken_back else ""
-            events = "".join(f"<li>{escape(s)}</li>" for s in said)
-            steps.append(f'<li class="{cls}"><span class="what">{escape(what)}{mark}</span>'
-                         f"<ul>{events}</ul></li>")
-        items.append(f'<li class="turn"><span class="who">Turn {turn.number}: '
-                     f"{escape(turn.by)}</span><ul>{''.join(steps)}</ul></li>")
+            undo = step.kind == "undo"
+            what = _("undo") if undo else step.text
+            if step.taken_back:
+                what = _("{action} (taken back)").format(action=what)
+            steps.append({"css": "step taken-back" if step.taken_back else f"step {step.kind}",
+                          "what": what, "said": [step.text] if undo else list(step.events)})
+        turns.append({"after_damage": False, "heading": rec.turn_text(turn), "steps": steps})
     if record.after_damage:
-        after = "".join(f"<li>line {s.line}: {escape(s.by)} {escape(s.text)}</li>"
-                        for s in record.after_damage)
-        items.append('<li class="turn after-damage"><span class="who">After the damage (read, '
-                     f"not checked against the rules)</span><ul>{after}</ul></li>")
+        turns.append({"after_damage": True, "steps": [
+            {"line": s.line, "by": player_word(s.by) if s.by else "", "text": s.text}
+            for s in record.after_damage]})
     if newest_first:
-        items.reverse()
-    return f'<ol class="log">{"".join(items)}</ol>' if items else '<p class="log">No moves yet.</p>'
+        turns.reverse()
+    return turns
 
 
 def live_html(directory: Path) -> str:
     """The live part of the front page: the newest game, or a line saying there is none."""
     names = listing(directory)
-    if not names:
-        return '<p class="empty">No game yet: start one on the board.</p>'
-    return game_html(read_game(directory / names[0]), live=True)
+    game = game_context(read_game(directory / names[0]), live=True) if names else None
+    return _render("live.html", g=game)
 
 
-def games_html(directory: Path) -> str:
-    """The list of saved games: start, game, players and state, each a link to its page
-    (in a box of its own that scrolls sideways when a narrow screen cannot hold it)."""
-    rows = []
+def games_rows(directory: Path) -> list[dict[str, Any]]:
+    """The saved games for ``games.html``: start, file, game, players and state."""
+    rows: list[dict[str, Any]] = []
     for name in listing(directory):
         view = read_game(directory / name)
         r = view.record
-        link = f'<a href="/game/{escape(name)}">{escape(name)}</a>'
         if r is None:
-            rows.append(f'<tr class="unusable"><td>?</td><td>{link}</td><td></td>'
-                        f"<td>unusable: {escape(view.problem)}</td></tr>")
+            rows.append({"name": name, "record": None, "problem": view.problem})
         else:
-            rows.append(f"<tr><td>{escape(rec.when_text(r))}</td><td>{link}<br>{escape(r.title)}"
-                        f"</td><td>{escape(rec.players_text(r))}</td><td>{escape(r.status)}</td></tr>")
-    if not rows:
-        return '<p class="empty">No saved games.</p>'
-    return ('<div class="scroll"><table class="games"><thead><tr><th>started</th><th>game</th>'
-            f'<th>players</th><th>state</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+            rows.append({"name": name, "record": r, "started": rec.when_text(r),
+                         "title": say(r.title), "players": rec.players_text(r),
+                         "status": r.status})
+    return rows
 
 
-def page(title: str, body: str, *, live: bool = False) -> str:
-    """A whole HTML page (its CSS and JS served by the process itself: no CDN)."""
-    script = '<script src="/static/page.js" defer></script>' if live else ""
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<link rel="stylesheet" href="/static/page.css">{script}</head>\n'
-        f'<body><header><a href="/">Board companion</a> &middot; <a href="/games">Saved games</a>'
-        f"</header>\n<main>{body}</main></body></html>\n"
-    )
+def front_page(live_part: str) -> str:
+    """``/``: the live part (:func:`live_html`, replaced by ``page.js``) in the shell."""
+    return _render("front.html", title=_("the game in progress"), live=True,
+                   live_part=Markup(live_part))
+
+
+def games_page(directory: Path) -> str:
+    """``/games``: the saved games, newest first, each a link to its page (in a box of
+    its own that scrolls sideways when a narrow screen cannot hold it)."""
+    return _render("games.html", title=_("saved games"), live=False,
+                   rows=games_rows(directory))
+
+
+def game_page(view: GameView, review: str = "") -> str:
+    """``/game/NAME``: the game's section, its ``review`` (:func:`review_html`) and a
+    link to the record as text."""
+    return _render("game.html", title=view.name, live=False, name=view.name,
+                   section=Markup(game_html(view, live=False)), review=Markup(review),
+                   usable=view.record is not None)
+
+
+def error_page(code: int) -> str:
+    """The page of an HTTP error ``code`` (404: no such page or game)."""
+    return _render("error.html", title=_("not found"), live=False, code=code)
 
 
 def record_text(view: GameView) -> str:
@@ -412,30 +425,14 @@ def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, 
         return turns[number - 1]
 
     worst = result.worst()
-    rows = "".join(
-        f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{100 * p.error:.0f}%</td>"
-        f"<td>{100 * p.error_per_move:.1f}%</td><td>{100 * p.luck:+.0f}%</td></tr>"
-        for p in result.players)
-    mistakes = "".join(
-        f'<tr class="worst"><td>{turn(m.number)}</td><td>{escape(result.names[m.player])}</td>'
-        f"<td>{escape(m.move)}</td><td>{escape(m.best_move)}</td><td>-{100 * m.error:.0f}%</td></tr>"
-        for m in result.worst(10))
-    swings = "".join(f"<li>{escape(s)}</li>"
-                     for s in result.swings(where=lambda n: f"turn {turn(n)}"))
+    mistakes = [{"turn": turn(m.number), "player": result.names[m.player], "move": m.move,
+                 "best": m.best_move, "error": m.error} for m in result.worst(10)]
+    swings = list(result.swings(where=lambda n: f"turn {turn(n)}"))
     marks = [(m.number, m.player, f"turn {turn(m.number)}: {result.names[m.player]} played "
               f"{m.move}, -{100 * m.error:.0f}%") for m in worst]
-    return (
-        '<section class="review"><h3 id="review">Review</h3><h4>Win chance, turn by turn</h4>'
-        f"{chance_svg(result.chances, result.names, colours, turns, marks)}"
-        '<div class="scroll"><table class="review-players"><thead><tr><th>player</th><th>moves</th>'
-        "<th>total error</th><th>error per move</th><th>luck</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table></div>"
-        f"<h4>Biggest swings</h4><ul>{swings or '<li>none</li>'}</ul>"
-        '<h4>Worst mistakes</h4><div class="scroll"><table class="review-moves"><thead><tr>'
-        "<th>turn</th><th>player</th><th>played</th><th>best</th><th>chance lost</th></tr></thead>"
-        f"<tbody>{mistakes or '<tr><td colspan=5>none</td></tr>'}</tbody></table></div>"
-        '<p class="meta">Win chances from the learned evaluation, one ply ahead (docs/ai.md).</p>'
-        "</section>")
+    graph = Markup(chance_svg(result.chances, result.names, colours, turns, marks))
+    return _render("review.html", graph=graph, players=result.players, swings=swings,
+                   mistakes=mistakes)
 
 
 # The win-chance graph, in SVG user units. The drawing has a viewBox and a width of

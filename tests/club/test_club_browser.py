@@ -108,6 +108,17 @@ def test_the_club_page_in_a_browser(make_broker: BrokerFactory, tmp_path: Path) 
         assert 'data-game="senet-tait"' in dom and 'data-game="labyrinth"' in dom
         assert dom.count("<tr data-result=") == 3
         assert "Computer (normal)" in dom and "White (computer, strong)" in dom
+        # the page in German (issue 31): ?lang=de
+        done = chromium("--window-size=1200,900", "--dump-dom", url + "?lang=de",
+                        profile=tmp_path / "profile")
+        assert done.returncode == 0, done.stderr[-2000:]
+        german = done.stdout
+        assert '<html lang="de">' in german
+        for word in ("Ergebnisse", "Wertungen", "Weiß (Computer, stark)", "Tisch cafe-1",
+                     "Zuletzt: ", "Aktionen"):
+            assert word in german, word
+        for word in ("Results", "Ratings", "(computer", "Last: ", "to play"):
+            assert word not in german, word
         shots = {"club-page.png": (1200, 1400)}
         for name, (width, height) in shots.items():
             shot = tmp_path / name

@@ -322,3 +322,23 @@ def test_no_table_widens_the_page(
                     assert holder["left"] >= 0 and holder["right"] <= width, (path, size, table)
                     fits = table["box"]["right"] <= holder["right"] + 0.5
                     assert fits or table["holderScrollWidth"] > table["holderClientWidth"], table
+
+
+def test_the_pages_in_german_fit_a_phone(games: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 31: the pages in German (longer words than the English) laid out by Chromium
+    in a phone's window: nothing off the page, the words German, the live page's event
+    stream too (page.js asks for the page's language)."""
+    (reviewed,) = games["senet-tait"].glob("*.journal")
+    with serving(games["senet-tait"]) as url, tab(tmp_path / "profile") as page:
+        for path in ("", "games", f"game/{reviewed.name}"):
+            m = measured(page, f"{url}{path}?lang=de", devtools.PHONE)
+            width = m["viewport"]
+            assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width, path
+            assert m["innerWidth"] == width, path
+            text = page.evaluate("document.documentElement.lang + ' ' + document.body.innerText")
+            assert text.startswith("de ") and "Gespeicherte Spiele" in text, text[:300]
+            assert "Saved games" not in text and "Turn " not in text, text[:300]
+            if path == "":  # the live part, as the event stream put it in place
+                time.sleep(0.5)
+                live = page.evaluate("document.getElementById('live').innerText")
+                assert "Ereignisse" in live and "Events" not in live, live[:300]

@@ -24,13 +24,13 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.rules import Event, State
 from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
-__all__ = ["EventWords", "and_list", "player_word", "words_for"]
+__all__ = ["EventWords", "and_list", "computer_word", "player_word", "won_by", "words_for"]
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -48,6 +48,27 @@ def player_word(raw: str) -> str:
     if found:
         return _("Player {number}").format(number=found.group(1))
     return _(raw)
+
+
+_LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
+"""The computer's levels (``companion.ai.player.LEVELS``' keys) in words."""
+
+
+def computer_word(raw: str, level: str) -> str:
+    """A seat the computer plays, in words: ``"White (computer, strong)"`` (``raw``: the
+    player's name as the rules give it; ``level``: the computer's level key, shown as
+    it is when it is none the box knows)."""
+    level_words = _(_LEVEL_WORDS[level]) if level in _LEVEL_WORDS else level
+    return _("{player} (computer, {level})").format(player=player_word(raw), level=level_words)
+
+
+def won_by(names: Sequence[str]) -> str:
+    """How a finished game stands, for a list or a status line: ``"won by Black"``,
+    ``"won by Red and Blue"`` (``names``: the winners as the rules name them, each said
+    by :func:`player_word`; ``"won by ?"`` for none known). The one wording of a won
+    game for the record, ``companion journal``, the spectator and the club pages."""
+    words = [player_word(n) for n in names]
+    return _("won by {players}").format(players=and_list(words) or "?")
 
 
 class EventWords:

@@ -4,7 +4,8 @@
 (function () {
   var live = document.getElementById("live");
   if (!live || !window.EventSource) { return; }
-  var source = new EventSource("/events");
+  // The stream in the page's own language (a ?lang= of the page is not in the stream's URL).
+  var source = new EventSource("/events?lang=" + encodeURIComponent(document.documentElement.lang));
   source.addEventListener("board", function (event) {
     live.innerHTML = JSON.parse(event.data).html;
     document.body.classList.remove("offline");

@@ -22,7 +22,9 @@ from __future__ import annotations
 import html  # not xml.sax.saxutils: it imports urllib, http and email (the referee draws no SVG)
 import textwrap
 
+from companion.i18n import _
 from companion.rules import PieceZone
+from companion.ui.events import player_word
 
 from . import model as m
 from .model import Board, Cell, Piece, Side
@@ -117,7 +119,8 @@ def _piece(board: Board, piece: Piece, cx: float, cy: float, r: float, moving: b
     side = board.sides[piece.player]
     classes = "piece moving" if moving else "piece"
     dash = ' stroke-dasharray="3 2"' if piece.trapped else ""
-    title = side.name + (f", loses {piece.trapped}" if piece.trapped else "")
+    title = (_("{player}, loses {turns}").format(player=player_word(side.name), turns=piece.trapped)
+             if piece.trapped else player_word(side.name))
     ink = "#ffffff" if side.colour in ("black", "firebrick", "royalblue", "forestgreen", "green") else "#000000"
     return (
         f'<g class="{classes}" data-player="{piece.player}" '
@@ -138,18 +141,21 @@ def board_svg(board: Board) -> str:
         if h.src is not None:
             lit.add(h.src)
         lit.update(h.path)
-    counts = []
+    counts = []  # in the language in use (the pages word a request in its reader's)
     for side in board.sides:
         parts = [
-            f"{board.count(side.player, zone)} {words}" for zone, words in board.zone_words
+            _("{count} {where}").format(count=board.count(side.player, zone), where=_(words))
+            for zone, words in board.zone_words
         ]
         held = holdings_in_words(side)
         if held:
-            parts.append("holds " + held)
+            parts.append("holds " + held)  # the Cretan holdings: English still (issue 31)
         if parts:
-            counts.append(f"{side.name}: " + ", ".join(parts))
+            counts.append(_("{player}: {what}").format(player=player_word(side.name),
+                                                       what=", ".join(parts)))
     if board.to_act is not None:
-        counts.append(f"To play: {board.sides[board.to_act].name}")
+        counts.append(_("To play: {player}").format(
+            player=player_word(board.sides[board.to_act].name)))
     width = cols * CELL + 2
     chars = max(int((width - 8) / CHAR), 16)  # a long line goes on, indented, below
     counts = [part for line in counts
