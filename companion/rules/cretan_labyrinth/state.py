@@ -34,7 +34,6 @@ from companion.rules.core import (
 )
 from companion.rules.cretan_data import (
     DIRECTIONS,
-    ITEM_NAMES,
     ITEMS,
     Board,
     Card,
@@ -137,14 +136,14 @@ _event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_
 _NO_ARGS: Final[dict[str, object]] = {}
 
 
-def _event(kind: str, player: int, text: str, src: Square | None, dst: Square | None) -> Event:
-    """``Event(kind, player, text, src, dst)``, equal and alike, made in a third of the
+def _event(kind: str, player: int, src: Square | None, dst: Square | None) -> Event:
+    """``Event(kind, player, src=src, dst=dst)``, equal and alike, made in a third of the
     time, as :func:`_deck` makes a deck: a fresh game builds thousands (a move from one
     square to another, a player sent by a card), each once."""
     event = _deck_new(Event)
     _event_set_kind(event, kind)
     _event_set_player(event, player)
-    _event_set_text(event, text)
+    _event_set_text(event, "")
     _event_set_src(event, src)
     _event_set_dst(event, dst)
     _event_set_args(event, _NO_ARGS)
@@ -197,6 +196,7 @@ class CretanLabyrinthRules(Game):
     seed_files = ("004_fc892f1937d88e90.txt",)
     sharpness = 0.9
     presenter = "companion.ui.games.cretan_labyrinth:CretanLabyrinthPresenter"
+    words = "companion.ui.events.cretan_labyrinth:CretanLabyrinthWords"
     min_players = 2
     max_players = 4
     default_players = 2
@@ -1118,7 +1118,7 @@ class CretanLabyrinthState(State):
             p, d = self.turn, self.distance
             said = self.game._events.get((EV_THROWN, p, d))  # _told, inlined: every turn says it
             if said is None:
-                said = self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, f"{self.name(p)} throws {d}"))
+                said = self._told((EV_THROWN, p, d), lambda: Event(EV_THROWN, p, args={"value": d}))
             return [said]
         if stage == STAGE_DIRECTION:
             card = throw.faces[0]  # the card drawn (a throw of the direction deck)
@@ -1131,7 +1131,7 @@ class CretanLabyrinthState(State):
             if said is None:
                 said = self._told(
                     (EV_CARD_DRAWN, p, card),
-                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws: {self.card(card).text}"),
+                    lambda: Event(EV_CARD_DRAWN, p, args={"card": card, "deck": DIRECTION_DECK}),
                 )
             return [said]
         events: list[Event] = []
@@ -1139,7 +1139,7 @@ class CretanLabyrinthState(State):
             p = self.current_player
             value = throw.values[0]
             self.rolls.append(value)
-            events.append(Event(EV_START_ROLL, p, f"{self.name(p)} throws {value} for the start"))
+            events.append(Event(EV_START_ROLL, p, args={"value": value}))
             if len(self.rolls) == len(self.rollers):
                 best = max(self.rolls)
                 tied = [q for q, v in zip(self.rollers, self.rolls, strict=True) if v == best]
@@ -1148,10 +1148,9 @@ class CretanLabyrinthState(State):
                     self.turn = tied[0]
                     self.stage = STAGE_DISTANCE
                     self.turns = 1
-                    events.append(Event(EV_TURN_PASSES, self.turn, f"{self.name(self.turn)} throws highest and starts"))
+                    events.append(Event(EV_TURN_PASSES, self.turn, args={"first": True}))
                 else:
-                    names = ", ".join(self.name(q) for q in tied)
-                    events.append(Event(EV_START_ROLL, None, f"{names} tie with {best} and throw again"))
+                    events.append(Event(EV_START_ROLL, None, args={"players": tuple(tied), "value": best}))
                     self.rollers = tied
                     self.rolls = []
             return events
@@ -1165,7 +1164,7 @@ class CretanLabyrinthState(State):
             if said is None:
                 said = self._told(
                     (EV_CARD_DRAWN, p, colour, card),
-                    lambda: Event(EV_CARD_DRAWN, p, f"{self.name(p)} draws a {colour} card: {self.card(card).text}"),
+                    lambda: Event(EV_CARD_DRAWN, p, args={"card": card, "deck": colour}),
                 )
             events.append(said)
         else:
@@ -1183,7 +1182,7 @@ class CretanLabyrinthState(State):
                     battle.defender_shows, battle.attacker_roll, throw.values[0],
                 )
                 p = battle.defender
-            events.append(Event(EV_THROWN, p, f"{self.name(p)} throws {throw.values[0]} in the battle"))
+            events.append(Event(EV_THROWN, p, args={"value": throw.values[0], "battle": True}))
         self._run(events)
         return events
 
@@ -1197,7 +1196,7 @@ class CretanLabyrinthState(State):
             if move.kind == "pass":
                 events.append(self._told(
                     (EV_THROW_LOST, p, self.direction),
-                    lambda: Event(EV_THROW_LOST, p, f"{self.name(p)} cannot move {self._way()}"),
+                    lambda: Event(EV_THROW_LOST, p, args={"way": self._go()}),
                 ))
                 self.queue = [END_TURN]
                 self._stops = None
@@ -1216,16 +1215,12 @@ class CretanLabyrinthState(State):
                 kept = self.game._events
                 said = kept.get((EV_MOVED, p, src, to))  # _told, inlined
                 if said is None:
-                    said = _event(EV_MOVED, p, f"{self.name(p)} moves {src} to {to}", src, to)
+                    said = _event(EV_MOVED, p, src, to)
                     if len(kept) < _EVENTS_KEPT:
                         kept[EV_MOVED, p, src, to] = said
                 events.append(said)
                 if battle_with >= 0:
-                    events.append(Event(
-                        EV_BATTLE, battle_with,
-                        f"{self.name(p)} with the Magic Key comes within two spaces of "
-                        f"{self.name(battle_with)} and must stop and fight",
-                    ))
+                    events.append(Event(EV_BATTLE, battle_with, args={"what": "must-fight", "other": p}))
                     self.queue = [FIGHTS[battle_with][p][True], LANDS[p], END_TURN]
                 else:
                     # The landing first, as _run would do it first from [LANDS[p], END_TURN].
@@ -1249,11 +1244,11 @@ class CretanLabyrinthState(State):
                 self.keys[p] = True
                 events.append(self._told(
                     (EV_KEY, "hands-in", p),
-                    lambda: Event(EV_KEY, p, f"{self.name(p)} hands in four diamonds and takes the Magic Key"),
+                    lambda: Event(EV_KEY, p, args={"what": "hands-in"}),
                 ))
             else:
                 events.append(self._told(
-                    (EV_KEY, "keeps", p), lambda: Event(EV_KEY, p, f"{self.name(p)} keeps the diamonds")
+                    (EV_KEY, "keeps", p), lambda: Event(EV_KEY, p, args={"what": "keeps"})
                 ))
         elif type(task) is BattleOffer:
             self.queue.pop(0)
@@ -1261,13 +1256,13 @@ class CretanLabyrinthState(State):
             if move.kind == "attack":
                 events.append(self._told(
                     (EV_BATTLE, "attacks", p, q),
-                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} attacks {self.name(q)} for the Magic Key"),
+                    lambda: Event(EV_BATTLE, p, args={"what": "attacks", "other": q}),
                 ))
                 self.queue.insert(0, FIGHTS[p][q][False])
             else:
                 events.append(self._told(
                     (EV_BATTLE, "no-attack", p, q),
-                    lambda: Event(EV_BATTLE, p, f"{self.name(p)} does not attack {self.name(q)}"),
+                    lambda: Event(EV_BATTLE, p, args={"what": "no-attack", "other": q}),
                 ))
         elif type(task) is Fight:
             battle = self.battle
@@ -1285,7 +1280,7 @@ class CretanLabyrinthState(State):
             label = move.label
             events.append(self._told(
                 (EV_BATTLE, "shows", p, label),
-                lambda: Event(EV_BATTLE, p, f"{self.name(p)} shows the {ITEM_NAMES[label]}"),
+                lambda: Event(EV_BATTLE, p, args={"what": "shows", "item": label}),
             ))
         else:
             assert type(task) is DoCard
@@ -1295,10 +1290,13 @@ class CretanLabyrinthState(State):
         return events
 
     def _way(self) -> str:
-        if self.direction is None:
-            return ""
-        go = self.card(self.direction).go
+        go = self._go()
         return "in any direction" if go == "any" else go
+
+    def _go(self) -> str:
+        """Where the direction card in play sends the move: a direction, ``"any"``, or
+        ``""`` when no direction card is in play."""
+        return "" if self.direction is None else self.card(self.direction).go
 
     # --- resolving a landing ------------------------------------------------------------
 
@@ -1321,7 +1319,7 @@ class CretanLabyrinthState(State):
                 if deck.unseen or deck.returned:
                     return
                 del queue[0]
-                events.append(Event(EV_CARD_DRAWN, task.player, f"the {task.colour} deck is empty: no card"))
+                events.append(Event(EV_CARD_DRAWN, task.player, args={"deck": task.colour}))
             elif kind is DoCard:
                 assert isinstance(task, DoCard)
                 p = task.player
@@ -1364,7 +1362,7 @@ class CretanLabyrinthState(State):
                 # ... that player then is the keeper of the Magic Key and takes another turn.'
                 self.keys[keeper] = False
                 self.keys[p] = True
-                events.append(Event(EV_KEY, p, f"{self.name(p)} lands on {self.name(keeper)} and takes the Magic Key", dst=game.board.names[n]))
+                events.append(Event(EV_KEY, p, dst=game.board.names[n], args={"what": "lands-on", "other": keeper}))
                 if p == self.turn:
                     self.extra = True
             elif self.game.reach_table[n][self.pos[keeper]] <= 2 and p == self.turn and not self.fought:
@@ -1389,7 +1387,7 @@ class CretanLabyrinthState(State):
             self.stage = STAGE_OVER
             self.queue = []
             self.battle = None
-            events.append(Event(EV_WON, p, f"{self.name(p)} escapes the labyrinth and wins!"))
+            events.append(Event(EV_WON, p, args={"what": "escapes"}))
 
     def _card_waits(self, p: int, card_id: str) -> bool:
         """Whether doing card ``card_id`` needs player ``p``'s decision first."""
@@ -1437,14 +1435,14 @@ class CretanLabyrinthState(State):
         if not won:
             events.append(self._told(
                 (EV_BATTLE, "defends", dfn, att),
-                lambda: Event(EV_BATTLE, dfn, f"{self.name(dfn)} defends the Magic Key against {self.name(att)}"),
+                lambda: Event(EV_BATTLE, dfn, args={"what": "defends", "other": att}),
             ))
             return
         self.keys[dfn] = False
         self.keys[att] = True
         events.append(self._told(
             (EV_KEY, "defeats", att, dfn),
-            lambda: Event(EV_KEY, att, f"{self.name(att)} defeats {self.name(dfn)} and takes the Magic Key"),
+            lambda: Event(EV_KEY, att, args={"what": "defeats", "other": dfn}),
         ))
         if not b.forced and att == self.turn:
             self.extra = True
@@ -1464,7 +1462,7 @@ class CretanLabyrinthState(State):
             label = choice.label
             events.append(self._told(
                 (EV_AVERTED, p, label),
-                lambda: Event(EV_AVERTED, p, f"{self.name(p)} averts the danger with the {ITEM_NAMES[label]}"),
+                lambda: Event(EV_AVERTED, p, args={"item": label}),
             ))
             return
         effect = card.effect
@@ -1473,7 +1471,7 @@ class CretanLabyrinthState(State):
             self.items[p].append(card_id)
             events.append(self._told(
                 (EV_ITEM, p, card.item),
-                lambda: Event(EV_ITEM, p, f"{self.name(p)} keeps the {ITEM_NAMES[card.item]}"),
+                lambda: Event(EV_ITEM, p, args={"item": card.item}),
             ))
             return
         colour = card.deck
@@ -1488,26 +1486,23 @@ class CretanLabyrinthState(State):
             if said is None:
                 said = self._told(
                     (EV_DIAMOND, p, colour, had),
-                    lambda: Event(
-                        EV_DIAMOND, p,
-                        f"{self.name(p)} already holds a {colour} diamond" if had
-                        else f"{self.name(p)} receives a {colour} diamond",
-                    ),
+                    lambda: Event(EV_DIAMOND, p, args={"colour": colour, "had": had}),
                 )
             held.add(colour)
             events.append(said)
         elif effect == "lose-diamonds":
-            lost = ", ".join(c for c in self.game.decks.colours if c in self.diamonds[p]) or "no"
+            lost = tuple(c for c in self.game.decks.colours if c in self.diamonds[p])
             self.diamonds[p].clear()
             events.append(self._told(
-                (EV_DANGER, "loses", p, lost), lambda: Event(EV_DANGER, p, f"{self.name(p)} loses {lost} diamonds")
+                (EV_DANGER, "loses", p, lost),
+                lambda: Event(EV_DANGER, p, args={"what": "loses", "colours": lost}),
             ))
         elif effect == "lose-turns":
             self.lost[p] += card.turns
             turns = card.turns
             events.append(self._told(
                 (EV_LOST_TURNS, p, turns),
-                lambda: Event(EV_LOST_TURNS, p, f"{self.name(p)} loses {turns} turn{'s' if turns > 1 else ''}"),
+                lambda: Event(EV_LOST_TURNS, p, args={"count": turns}),
             ))
         elif effect in ("toward-goal", "away-from-goal"):
             self._send(p, self._goal_walk(p, card.spaces, effect == "toward-goal"), events)
@@ -1519,7 +1514,7 @@ class CretanLabyrinthState(State):
             self.diamonds[p].clear()
             events.append(self._told(
                 (EV_DANGER, "killed", p),
-                lambda: Event(EV_DANGER, p, f"{self.name(p)} is killed: back to the gateway, diamonds lost"),
+                lambda: Event(EV_DANGER, p, args={"what": "killed"}),
             ))
             self._send(p, self.own_gateway(p), events)
         elif effect == "go-back":
@@ -1534,7 +1529,7 @@ class CretanLabyrinthState(State):
         elif effect == "swap":
             if choice is None or choice.kind != "swap":
                 events.append(self._told(
-                    (EV_SENT, "nobody", p), lambda: Event(EV_SENT, p, f"nobody can change places with {self.name(p)}")
+                    (EV_SENT, "nobody", p), lambda: Event(EV_SENT, p, args={"what": "nobody"})
                 ))
                 return
             q = next(q for q in range(self.players) if self.name(q) == choice.label)
@@ -1545,7 +1540,7 @@ class CretanLabyrinthState(State):
                     self.origin[r] = self.pos[r]
             self.pos[p], self.pos[q] = self.pos[q], self.pos[p]
             events.append(self._told(
-                (EV_SENT, "swap", p, q), lambda: Event(EV_SENT, p, f"{self.name(p)} and {self.name(q)} change places")
+                (EV_SENT, "swap", p, q), lambda: Event(EV_SENT, p, args={"what": "swap", "other": q})
             ))
             # 'In this case if the two players are taking the same color card the player
             # who's turn it is draws first.'
@@ -1558,7 +1553,7 @@ class CretanLabyrinthState(State):
         if node == self.pos[p]:
             here = self.square(p)
             events.append(self._told(
-                (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, f"{self.name(p)} stays on {here}")
+                (EV_SENT, "stays", p, here), lambda: Event(EV_SENT, p, src=here, args={"what": "stays"})
             ))
             return
         names = self.game.board.names
@@ -1568,7 +1563,7 @@ class CretanLabyrinthState(State):
         kept = self.game._events
         said = kept.get((EV_SENT, p, src, dst))  # _told, inlined
         if said is None:
-            said = _event(EV_SENT, p, f"{self.name(p)} goes from {src} to {dst}", src, dst)
+            said = _event(EV_SENT, p, src, dst)
             if len(kept) < _EVENTS_KEPT:
                 kept[EV_SENT, p, src, dst] = said
         events.append(said)
@@ -1593,11 +1588,11 @@ class CretanLabyrinthState(State):
         # In place: _run walks this very list.
         self.queue[:] = [t for t in self.queue if type(t) is EndTurn or p not in task_players(t)]
         events.append(self._told(
-            (EV_OUT, p), lambda: Event(EV_OUT, p, f"{self.name(p)} is killed and leaves the game")
+            (EV_OUT, p), lambda: Event(EV_OUT, p)
         ))
         if had_key:
             events.append(self._told(
-                (EV_KEY, "back", p), lambda: Event(EV_KEY, p, "The Magic Key goes back to the palace")
+                (EV_KEY, "back", p), lambda: Event(EV_KEY, p, args={"what": "back"})
             ))
         left = self.in_game()
         if len(left) == 1:
@@ -1607,7 +1602,7 @@ class CretanLabyrinthState(State):
             self.stage = STAGE_OVER
             self.queue = []
             self.battle = None
-            events.append(Event(EV_WON, last, f"{self.name(last)} is the last one left in the labyrinth and wins!"))
+            events.append(Event(EV_WON, last, args={"what": "last-left"}))
 
     def goal(self, p: int) -> int:
         """'Your first goal is to reach the temple' -- then 'your original gateway'."""
@@ -1651,7 +1646,7 @@ class CretanLabyrinthState(State):
 
     def _skipped(self, q: int) -> Event:
         """'Player 2 loses a turn' (a lost turn skipped), built once."""
-        return self._told((EV_LOST_TURNS, q), lambda: Event(EV_LOST_TURNS, q, f"{self.name(q)} loses a turn"))
+        return self._told((EV_LOST_TURNS, q), lambda: Event(EV_LOST_TURNS, q, args={"what": "skipped"}))
 
     def _end_turn(self, events: list[Event]) -> None:
         """The direction card goes back; an extra turn, or the next player clockwise."""
@@ -1673,8 +1668,7 @@ class CretanLabyrinthState(State):
             self.winners = tuple(q for q in score if score[q] == best)
             self.reason = f"the round limit ({limit}) is reached; the leaders share the win"
             self.stage = STAGE_OVER
-            names = ", ".join(self.name(q) for q in self.winners)
-            events.append(Event(EV_ROUND_LIMIT, None, f"Round limit reached: {names} lead{'s' if len(self.winners) == 1 else ''}"))
+            events.append(Event(EV_ROUND_LIMIT, None, args={"players": self.winners, "rounds": limit}))
             return
         self.turns += 1
         self.stage = STAGE_DISTANCE
@@ -1683,7 +1677,7 @@ class CretanLabyrinthState(State):
             self.extra = False
             if not lost[p]:
                 events.append(self._told(
-                    (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p, f"{self.name(p)} takes another turn")
+                    (EV_EXTRA_THROW, p), lambda: Event(EV_EXTRA_THROW, p)
                 ))
                 return
         # The next player clockwise, skipping those out of the game (at least two are in
@@ -1698,7 +1692,7 @@ class CretanLabyrinthState(State):
         self.turn = q
         said = game._events.get((EV_TURN_PASSES, q))  # _told, inlined: every turn says it
         if said is None:
-            said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q, f"{self.name(q)}'s turn"))
+            said = self._told((EV_TURN_PASSES, q), lambda: Event(EV_TURN_PASSES, q))
         events.append(said)
 
     # --- JSON -----------------------------------------------------------------------
