@@ -1008,7 +1008,7 @@ def test_the_walk_tables_hold_what_walking_the_board_finds() -> None:
     distance, one and two distance dice) is the one walking the board step by step finds
     (``_find_stops``, which still finds the walks that meet the keeper): the same stops
     in the same order, legal moves, blank squares crossed and nodes visited."""
-    from companion.rules.cretan_labyrinth.state import STAGE_MOVE
+    from companion.rules.cretan_labyrinth.base import STAGE_MOVE
 
     for dice in (1, 2):
         game = CretanLabyrinth(**{"distance-dice": dice})
@@ -1046,7 +1046,7 @@ def test_the_keepers_walks_found_along_the_tables_are_those_walking_the_board_fi
     either reading of a keeper starting near a player and one or two distance dice."""
     import random
 
-    from companion.rules.cretan_labyrinth.state import STAGE_MOVE
+    from companion.rules.cretan_labyrinth.base import STAGE_MOVE
 
     rng = random.Random(25)
     battles = 0
@@ -1076,7 +1076,7 @@ def test_events_made_on_the_fast_path_are_events_like_any_other() -> None:
     import pickle
 
     from companion.rules.core import Event
-    from companion.rules.cretan_labyrinth.state import _event
+    from companion.rules.cretan_labyrinth.base import _event
 
     fast = _event("moved", 1, "a1", "b2")
     plain = Event("moved", 1, src="a1", dst="b2")
@@ -1110,7 +1110,7 @@ def test_the_board_tables_hold_the_boards_distances() -> None:
 def test_decks_made_on_the_fast_path_are_decks_like_any_other() -> None:
     """The state rebuilds its decks without the dataclass's __init__ (see state._deck):
     they compare, hash and print as decks made the ordinary way."""
-    from companion.rules.cretan_labyrinth.state import _deck
+    from companion.rules.cretan_labyrinth.base import _deck
     from companion.rules.throws import Deck
 
     fast = _deck("red", ("red-bow", "red-pit"), ("red-sword",))
