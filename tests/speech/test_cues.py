@@ -40,9 +40,12 @@ def english() -> None:
 
 
 def rules_modules(game_id: str) -> list[ModuleType]:
-    """The modules of a game's rules: its Game class's and its State class's."""
+    """The modules of a game's rules: its Game class's and its State class's, and the
+    package that holds them where a game is a package (its kinds named in its modules)."""
     game = get_game(game_id)
-    return [sys.modules[type(game).__module__], sys.modules[type(game.new_state()).__module__]]
+    modules = [sys.modules[type(game).__module__], sys.modules[type(game.new_state()).__module__]]
+    packages = {m.__name__.rpartition(".")[0] for m in modules} - {"companion.rules"}
+    return modules + [sys.modules[p] for p in sorted(packages)]
 
 
 def event_kinds(game_id: str) -> set[str]:

@@ -12,7 +12,6 @@ rules key.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 
 from companion.i18n import N_, _, ngettext
@@ -36,10 +35,6 @@ COLOUR_WORDS: dict[str, str] = {"red": N_("red"), "green": N_("green"), "blue": 
 
 WAY_WORDS: dict[str, str] = {"north": N_("north"), "east": N_("east"), "south": N_("south"), "west": N_("west")}
 """Where a direction card sends a move (``"any"``: a message of its own)."""
-
-_CELL = re.compile(r"([a-z])(\d+)")
-_GATE = re.compile(r"gate(\d+)")
-
 
 def item_word(item: object) -> str:
     """A tool or weapon's name (``"rope"``: ``"Rope"``, in the language in use)."""
@@ -67,12 +62,10 @@ def square_word(square: Square | None) -> str:
     text = str(square)
     if text == "palace":
         return _("palace")
-    gate = _GATE.fullmatch(text)
-    if gate:
-        return _("gateway {number}").format(number=gate.group(1))
-    cell = _CELL.fullmatch(text)
-    if cell:
-        return cell.group(1).upper() + cell.group(2)
+    if text.startswith("gate") and text[4:].isdigit():
+        return _("gateway {number}").format(number=text[4:])
+    if text[:1].isalpha() and text[1:].isdigit():  # a square: its column letter and row
+        return text[:1].upper() + text[1:]
     return text
 
 

@@ -133,3 +133,25 @@ def test_status_says_a_player_out_of_the_game_is_out_and_nothing_more() -> None:
         assert "Spieler 2 ist raus" in SHOWN.status_lines(state)
     finally:
         set_language("en")
+
+
+def test_the_inventories_page_and_a_card_picture_speak_german() -> None:
+    """Issue 31: the inventories page said "rope sword Medusa-head; loses 2 turns" and the
+    throw picture a direction card's deck key ("any-way") on German screens."""
+    from companion.i18n import set_language
+    from companion.ui.games.boards.cretan_labyrinth import _blocks, board_model
+
+    state = _new(2)
+    state.items[0] = ["red-rope", "yellow-sword", "blue-head"]
+    state.lost[0] = 2
+    set_language("de")
+    try:
+        rows = [row for block in _blocks(board_model(state), 128) for row, _side in block if row != "head"]
+        text = " ".join(" ".join(rows).split())
+        assert "Seil" in text and "Schwert" in text and "setzt 2 Runden aus" in text
+        assert not {"rope", "sword", "Medusa-head", "loses"} & set(text.replace(";", " ").split())
+        assert SHOWN.face_words(state, "any-way") == "beliebig"
+        assert SHOWN.face_words(state, "blue-pegasus") == "Pegasus"
+    finally:
+        set_language("en")
+    assert SHOWN.face_words(state, "north") == "north"
