@@ -27,9 +27,9 @@ class CretanLabyrinthVoice(Voice):
     """The Cretan Labyrinth for the ear."""
 
     def square(self, state: State, square: Square | None) -> str:
-        # TRANSLATORS: a square of the Cretan board said aloud is its column letter and
-        # row number written together ("A11"): with a space espeak-ng says the letter A
-        # as the article "a" ("uh eleven"); joined, it says the letter's name.
+        # A square said aloud is its column letter and row number written together
+        # ("A11", as the screen writes it): with a space espeak-ng says the letter A as
+        # the article "a" ("uh eleven"); joined, it says the letter's name.
         if str(square) == "palace":
             return _("the palace")
         return square_word(square)
