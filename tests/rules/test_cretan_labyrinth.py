@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spoken import said
 
 from companion.rules import (
     PASS,
@@ -77,17 +78,17 @@ def stops(state: CretanLabyrinthState) -> set[str]:
 def draw(state: CretanLabyrinthState, card: str) -> list[str]:
     spec = state.throw_spec
     assert spec is not None, state.describe()
-    return [str(e) for e in state.apply(spec.parse(card))]
+    return said(state, state.apply(spec.parse(card)))
 
 
 def throw(state: CretanLabyrinthState, value: int) -> list[str]:
     spec = state.throw_spec
     assert spec is not None and spec.id.endswith("d6"), state.describe()
-    return [str(e) for e in state.apply(spec.parse(str(value)))]
+    return said(state, state.apply(spec.parse(str(value))))
 
 
 def play(state: CretanLabyrinthState, notation: str) -> list[str]:
-    return [str(e) for e in state.apply(state.parse_move(notation))]
+    return said(state, state.apply(state.parse_move(notation)))
 
 
 def notations(state: CretanLabyrinthState) -> list[str]:
@@ -115,7 +116,7 @@ def test_highest_start_roll_goes_first_and_ties_throw_again() -> None:
     throw(state, 4)
     throw(state, 6)
     events = throw(state, 6)
-    assert "Player 2, Player 3 tie with 6 and throw again" in events
+    assert "Player 2 and Player 3 tie with 6 and throw again" in events
     assert state.current_player == 1
     throw(state, 2)
     throw(state, 5)
@@ -197,7 +198,7 @@ def test_a_card_may_send_a_player_to_the_nearest_gateway_even_anothers() -> None
     state = moving(["e9", "a1"], 1, "north")
     play(state, "e9-e10")  # e10 is red
     events = draw(state, "red-unicorn")
-    assert "Player 1 goes from e10 to gate3" in events
+    assert "Player 1 goes from E10 to gateway 3" in events
     assert state.square(0) == "gate3"
 
 
@@ -278,7 +279,7 @@ def test_a_player_moved_onto_a_coloured_space_against_their_will_draws_a_card() 
     state = moving(["e4", "a12"], 1, "north")
     play(state, "e4-e5")  # yellow
     events = draw(state, "yellow-dark")  # two spaces away from the palace: e4, then e3 (blue)
-    assert "Player 1 goes from e5 to e3" in events
+    assert "Player 1 goes from E5 to E3" in events
     assert state.phase is Phase.THROW and state.throw_spec is not None
     assert state.throw_spec.id == "deck:blue" and state.current_player == 0
 
@@ -396,7 +397,7 @@ def test_rattle_snake_does_not_send_a_player_back_into_another_players_gateway()
     play(state, "gate3-g9")  # red
     events = draw(state, "red-rattlesnake")
     assert state.square(0) == "g9"
-    assert "Player 1 stays on g9" in events
+    assert "Player 1 stays on G9" in events
     # The negative case: a player's own gateway is no bar, the snake sends them back.
     state = moving(["gate1", "gate3"], 2, "any-way")
     red = [m.notation for m in state.legal_moves() if GAME.board.colours[GAME.board.node(str(m.dst))] == "red"]
@@ -417,7 +418,7 @@ def test_rattle_snake_after_the_unicorn_sends_a_player_moved_out_of_turn_back_to
     draw(state, "yellow-unicorn")
     play(state, "swap Player 2")
     assert state.square(1) == "e5" and state.current_player == 1
-    assert "Player 2 goes from e5 to i9" in draw(state, "yellow-rattlesnake")
+    assert "Player 2 goes from E5 to I9" in draw(state, "yellow-rattlesnake")
     assert state.square(1) == "i9"
 
 def test_pan_and_the_pterodactyl_steal_every_diamond() -> None:
@@ -427,7 +428,7 @@ def test_pan_and_the_pterodactyl_steal_every_diamond() -> None:
     pieces = [{"square": "e9", "diamonds": ["red", "blue"], "items": ["yellow-sword"]}, {"square": "a1"}]
     state = moving(["e9", "a1"], 1, "north", pieces=pieces)
     play(state, "e9-e10")
-    assert "Player 1 loses red, blue diamonds" in draw(state, "red-pan")  # nothing helps against Pan
+    assert "Player 1 loses red and blue diamonds" in draw(state, "red-pan")  # nothing helps against Pan
     assert state.diamonds[0] == set()
     state = moving(["e9", "a1"], 1, "north", pieces=pieces)
     play(state, "e9-e10")
@@ -449,7 +450,7 @@ def test_a_card_moving_toward_the_goal_can_bring_a_player_home_to_win() -> None:
                    pieces=[{"square": "d1", "diamonds": FOUR, "key": True}, {"square": "a12"}])
     play(state, "d1-d2")
     events = draw(state, "green-passage")  # toward the own gateway: e2, then gateway 1
-    assert "Player 1 goes from d2 to gate1" in events
+    assert "Player 1 goes from D2 to gateway 1" in events
     assert events[-1] == "Player 1 escapes the labyrinth and wins!"
 
 
@@ -686,7 +687,7 @@ def test_round_limit_ends_the_game_with_the_leaders_sharing_the_win() -> None:
     state = moving(["d4", "a12"], 1, "north", game=game, turn=2, turns=2,
                    pieces=[{"square": "a12", "diamonds": ["red"]}, {"square": "d4", "diamonds": ["blue"]}])
     events = play(state, "d4-d5")
-    assert events[-1] == "Round limit reached: Player 1, Player 2 lead"
+    assert events[-1] == "Round limit reached: Player 1 and Player 2 lead"
     assert state.outcome is not None and state.outcome.winners == (0, 1)
     with pytest.raises(OptionError):
         get_game("cretan-labyrinth", round_limit=-1)
@@ -1007,7 +1008,7 @@ def test_the_walk_tables_hold_what_walking_the_board_finds() -> None:
     distance, one and two distance dice) is the one walking the board step by step finds
     (``_find_stops``, which still finds the walks that meet the keeper): the same stops
     in the same order, legal moves, blank squares crossed and nodes visited."""
-    from companion.rules.cretan_labyrinth.state import STAGE_MOVE
+    from companion.rules.cretan_labyrinth.base import STAGE_MOVE
 
     for dice in (1, 2):
         game = CretanLabyrinth(**{"distance-dice": dice})
@@ -1045,7 +1046,7 @@ def test_the_keepers_walks_found_along_the_tables_are_those_walking_the_board_fi
     either reading of a keeper starting near a player and one or two distance dice."""
     import random
 
-    from companion.rules.cretan_labyrinth.state import STAGE_MOVE
+    from companion.rules.cretan_labyrinth.base import STAGE_MOVE
 
     rng = random.Random(25)
     battles = 0
@@ -1075,10 +1076,10 @@ def test_events_made_on_the_fast_path_are_events_like_any_other() -> None:
     import pickle
 
     from companion.rules.core import Event
-    from companion.rules.cretan_labyrinth.state import _event
+    from companion.rules.cretan_labyrinth.base import _event
 
-    fast = _event("moved", 1, "Player 2 moves a1 to b2", "a1", "b2")
-    plain = Event("moved", 1, "Player 2 moves a1 to b2", "a1", "b2")
+    fast = _event("moved", 1, "a1", "b2")
+    plain = Event("moved", 1, src="a1", dst="b2")
     assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain) and str(fast) == str(plain)
     assert pickle.loads(pickle.dumps(fast)) == plain
 
@@ -1109,7 +1110,7 @@ def test_the_board_tables_hold_the_boards_distances() -> None:
 def test_decks_made_on_the_fast_path_are_decks_like_any_other() -> None:
     """The state rebuilds its decks without the dataclass's __init__ (see state._deck):
     they compare, hash and print as decks made the ordinary way."""
-    from companion.rules.cretan_labyrinth.state import _deck
+    from companion.rules.cretan_labyrinth.base import _deck
     from companion.rules.throws import Deck
 
     fast = _deck("red", ("red-bow", "red-pit"), ("red-sword",))

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spoken import said
 
 from companion.rules import Phase, PieceZone, PositionError, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinth, CretanLabyrinthState
@@ -43,7 +44,7 @@ def draw(state: CretanLabyrinthState, face: str) -> list[str]:
     """The throw (a die's value, a card's id) due in ``state``; the events."""
     spec = state.throw_spec
     assert spec is not None, state.describe()
-    return [str(e) for e in state.apply(spec.parse(face))]
+    return said(state, state.apply(spec.parse(face)))
 
 
 def test_met_without_defense_the_player_leaves_the_game_by_option() -> None:
@@ -100,7 +101,7 @@ def test_the_turn_order_skips_a_player_out_of_the_game() -> None:
     assert events[-2:] == ["Player 3 loses a turn", "Player 4's turn"]
     draw(state, "1")
     draw(state, "south")  # Player 4 on l1 cannot go south
-    assert [str(e) for e in state.apply(state.parse_move("pass"))][-1] == "Player 1's turn"
+    assert said(state, state.apply(state.parse_move("pass")))[-1] == "Player 1's turn"
 
 
 def test_a_player_taken_out_on_their_turn_leaves_the_others_landing_to_finish() -> None:
@@ -121,7 +122,7 @@ def test_a_player_taken_out_on_their_turn_leaves_the_others_landing_to_finish() 
     assert [m.notation for m in state.legal_moves()] == ["avert mirror", "face-danger"]
     again = OUT.state_from_dict(state.to_dict())
     assert again.to_dict() == state.to_dict()
-    events = [str(e) for e in state.apply(state.parse_move("avert mirror"))]
+    events = said(state, state.apply(state.parse_move("avert mirror")))
     assert events[-1] == "Player 2's turn" and state.turn == 1
 
 

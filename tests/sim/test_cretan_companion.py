@@ -97,7 +97,7 @@ def _play(journal_dir: Path) -> tuple[list[tuple[Image.Image, View]], Any, list[
                 driver.shake()
             elif screen is Screen.MOVES:
                 moves = state.legal_moves()
-                assert ctl.view().items == tuple(m.notation for m in moves)
+                assert ctl.view().items == tuple(ctl.presenter.move_words(state, m) for m in moves)
                 _choose(driver, ctl, goal_seeking_choice(state, moves), len(moves))
                 driver.press(ButtonName.OK)
             else:  # events, a lost throw

@@ -205,8 +205,8 @@ def test_senet_squares_and_houses_are_said_by_name() -> None:
 
 def test_the_minotaurs_out_reading_is_said_in_the_voices_own_words(caplog: pytest.LogCaptureFixture) -> None:
     """The Cretan Labyrinth's option ``minotaur=out`` (D30): a player leaving the game, the
-    Magic Key going back to the palace and the last one left winning are each read by
-    the voice, in words, not in the rules' sentences."""
+    Magic Key going back to the palace and the last one left winning are each said from
+    the events' data, in words."""
     from companion.rules.core import EV_WON
     from companion.rules.cretan_labyrinth import EV_KEY, EV_OUT
     from companion.speech.cues import Said
@@ -214,31 +214,27 @@ def test_the_minotaurs_out_reading_is_said_in_the_voices_own_words(caplog: pytes
     state = get_game("cretan-labyrinth", minotaur="out").new_state(3)
     voice = voice_for("cretan-labyrinth")
     said = Said(state, None, state)
+    events = [Event(EV_OUT, 0), Event(EV_KEY, 0, args={"what": "back"}), Event(EV_WON, 2, args={"what": "last-left"})]
     with caplog.at_level(logging.WARNING):
-        texts = [voice.event(said, Event(kind, p, text)) for kind, p, text in (
-            (EV_OUT, 0, "Player 1 is killed and leaves the game"),
-            (EV_KEY, 0, "The Magic Key goes back to the palace"),
-            (EV_WON, 2, "Player 3 is the last one left in the labyrinth and wins!"),
-        )]
+        texts = [voice.event(said, e) for e in events]
     assert texts == ["Player 1 is killed and leaves the game", "The Magic Key goes back to the palace",
                      "Player 3 is the last one left in the labyrinth and wins!"]
     set_language("de")
-    german = [voice.event(said, Event(EV_OUT, 0, "Player 1 is killed and leaves the game"))]
-    assert german == ["Spieler 1 ist tot und scheidet aus dem Spiel aus"]
-    assert "rules' words" not in caplog.text
+    assert voice.event(said, events[0]) == "Spieler 1 ist tot und scheidet aus dem Spiel aus"
+    assert not caplog.text
 
 
-def test_a_sentence_the_voice_cannot_read_is_said_in_the_rules_words(
-        caplog: pytest.LogCaptureFixture) -> None:
-    """A rules sentence no reading matches (a new wording) is still said, and logged."""
+def test_a_kind_nobody_words_is_said_by_its_kind_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """An event kind neither the voice nor the game's words know (a new kind) is still
+    said, by its kind, and logged."""
     from companion.speech.cues import Said
 
     state = get_game("cretan-labyrinth").new_state()
     voice = voice_for("cretan-labyrinth")
     with caplog.at_level(logging.WARNING):
-        text = voice.event(Said(state, None, state), Event("key", 0, "Player 1 finds a new way"))
-    assert text == "Player 1 finds a new way"
-    assert "rules' words" in caplog.text
+        text = voice.event(Said(state, None, state), Event("new-way", 0))
+    assert text == "Player 1: new-way"
+    assert "no words for the event kind" in caplog.text
 
 
 def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: Path) -> None:

@@ -124,7 +124,12 @@ class Manual(Page):
         hint = _("UP/DOWN set, OK next")
         if not chosen:
             hint = _("Choose with UP/DOWN.") if self.asked else _("UP/DOWN: choose")
-        words = say(spec.entry_words(face)) if chosen else "?"
+        if not chosen:
+            words = "?"
+        elif kind == "card":  # a card by its name, not its deck key
+            words = seat.presenter.face_words(state, face)
+        else:
+            words = say(spec.entry_words(face))
         picture: ThrowPicture | None
         if kind == "sticks":  # by score: the sticks of that score, the score in words
             if chosen:
@@ -135,7 +140,9 @@ class Manual(Page):
                 picture = None
                 entry = (_("Score: ?"), hint)
         else:
-            if len(slots) == 1 and kind in ("card", "faces"):
+            if len(slots) == 1 and kind == "card":
+                picture = ThrowPicture("card", (words,))
+            elif len(slots) == 1 and kind == "faces":
                 picture = ThrowPicture("faces", (shown[0],))
             else:
                 picture = ThrowPicture(kind, shown, focus=self.slot)
@@ -448,6 +455,8 @@ def picture_marked(seat: Seat) -> ThrowPicture | None:
     if table is None or table.last_throw is None:
         return None
     picture = picture_of(*table.last_throw)
+    if picture.kind == "card":  # a card by its name, not its deck key
+        picture = replace(picture, faces=tuple(seat.presenter.face_words(table.state, f) for f in picture.faces))
     if table.state.phase is not Phase.MOVE:
         return picture
     usable = table.state.usable_faces()

@@ -66,7 +66,8 @@ class ComputerMove(Page):
     def view(self, seat: Seat) -> View:
         assert self.move is not None
         return View("computer", threw_title(seat), (
-            _("Computer: {move}").format(move=say(self.move.notation)), _("Move its piece, then OK."),
+            _("Computer: {move}").format(move=seat.presenter.move_words(seat.position, self.move)),
+            _("Move its piece, then OK."),
         ), picture=picture_marked(seat), hint=_("OK: done THROW: board"))
 
     def ok(self, seat: Seat) -> None:

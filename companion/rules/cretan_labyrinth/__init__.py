@@ -6,9 +6,14 @@ centre, and carry four diamonds and the key back to their own gateway. Direction
 say where a piece may go, a die how far; coloured "do" cards bring creatures, tools,
 weapons and diamonds.
 
-The package: :mod:`.state` the rules (game and state), :mod:`.tasks` what a turn still
-has to resolve, :mod:`.tables` the board's tables a game owns, :mod:`.position` reading
-and checking a position, :mod:`.game` the game object that joins them.
+The package, by concept: :mod:`.base` the constants and the game's options and tables,
+:mod:`.core` what a position holds and the queries on it, :mod:`.walk` where a move may
+stop, :mod:`.cards` doing a coloured card, :mod:`.battle` battles for the Magic Key,
+:mod:`.palace` landing, the palace and the win, :mod:`.state` the position as the rules
+play it (the start, a turn's throws, moves and decisions, the turn's end); :mod:`.tasks`
+what a turn still has to resolve, :mod:`.tables` the board's tables a game owns,
+:mod:`.position` reading and checking a position, :mod:`.game` the game object that
+joins them.
 
 The board and the decks are data (:mod:`companion.rules.cretan_data`): the packaged
 defaults, or a user's own files through the options ``board`` and ``decks``. Every
@@ -32,8 +37,7 @@ Before the first turn every player throws one die; the highest throw starts, tie
 players throw again.
 """
 
-from companion.rules.cretan_labyrinth.game import CretanLabyrinth
-from companion.rules.cretan_labyrinth.state import (
+from companion.rules.cretan_labyrinth.base import (
     DEFAULT_ROUND_LIMIT,
     DIRECTION_DECK,
     EV_AVERTED,
@@ -48,8 +52,9 @@ from companion.rules.cretan_labyrinth.state import (
     EV_SENT,
     EV_START_ROLL,
     CretanLabyrinthRules,
-    CretanLabyrinthState,
 )
+from companion.rules.cretan_labyrinth.game import CretanLabyrinth
+from companion.rules.cretan_labyrinth.state import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import NONE_SHOWN, Battle, Task
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.rules.core import PositionError, require
 from companion.rules.cretan_data import Decks
-from companion.rules.cretan_labyrinth.state import (
+from companion.rules.cretan_labyrinth.base import (
     DIRECTION_DECK,
     STAGE_DIRECTION,
     STAGE_DISTANCE,
@@ -25,8 +25,8 @@ from companion.rules.cretan_labyrinth.state import (
     STAGE_START,
     STAGES,
     CretanLabyrinthRules,
-    CretanLabyrinthState,
 )
+from companion.rules.cretan_labyrinth.state import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import (
     NONE_SHOWN,
     Battle,

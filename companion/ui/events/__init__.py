@@ -87,6 +87,12 @@ class EventWords:
         self.names = tuple(names)
         self._square = square
 
+    @classmethod
+    def for_state(cls, state: State, square: Callable[[Square | None], str] | None = None) -> EventWords:
+        """The words of ``state``'s events, with its players' names (a game whose words
+        need more of the position, such as its cards' texts, overrides this)."""
+        return cls([state.name(p) for p in range(state.players)], square)
+
     def __call__(self, event: Event) -> str:
         if event.text:  # a game whose events are not yet data: its sentence, translated
             from companion.ui.rules_words import say
@@ -183,4 +189,4 @@ def words_for(state: State, square: Callable[[Square | None], str] | None = None
         if not (isinstance(found, type) and issubclass(found, EventWords)):
             raise TypeError(f"{state.game.id}: {where} is not an EventWords class")
         cls = found
-    return cls([state.name(p) for p in range(state.players)], square)
+    return cls.for_state(state, square)

@@ -116,9 +116,21 @@ class Presenter(BoardPictures):
         Rules for a presenter that overrides this: distinct legal moves have distinct
         label tuples; a label fits one menu row (at most ``width - 1`` characters) and
         names its step in the players' words (``"plinth on 12"``, ``"2 to 14"``).
-        Default: ``(move.notation,)`` in the language in use, one step, i.e. the flat
-        list of moves."""
-        return (say(move.notation),)
+        Default: ``(move_words(state, move),)``, one step, i.e. the flat list of moves."""
+        return (self.move_words(state, move),)
+
+    def move_words(self, state: State, move: Move) -> str:
+        """``move`` (one of ``state.legal_moves()``) in the players' words, short enough
+        for a menu row where the game's notation is: the moves screen's rows (by
+        :meth:`choice_steps`' default) and the computer's move. Default: its notation in
+        the language in use."""
+        return say(move.notation)
+
+    def face_words(self, state: State, face: str) -> str:
+        """A face of a throw made in ``state``'s game, in words for the throw's picture
+        (a card by its name, never its deck key). Default: ``face`` in the language in
+        use."""
+        return say(face)
 
     def routine(self, event: Event) -> bool:
         """Whether ``event`` is not worth stopping on the events screen (it is shown as

@@ -12,11 +12,29 @@ from PIL import Image
 from companion.i18n import N_, _, ngettext
 from companion.rules import Move, State
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
+from companion.ui.events import player_word
+from companion.ui.events.cretan_labyrinth import item_word, square_word, way_word
 from companion.ui.games import Presenter, fit, wording
 from companion.ui.games.boards import cretan_labyrinth as pictures
 from companion.ui.games.boards.cretan_labyrinth import SHORT_ITEM_NAMES, holdings
 from companion.ui.games.boards.model import Board, Side
 from companion.ui.rules_words import say
+
+EFFECT_WORDS: dict[str, str] = {
+    "diamond": N_("diamond"),
+    "lose-diamonds": N_("diamonds lost"),
+    "lose-turns": N_("turns lost"),
+    "toward-goal": N_("toward the goal"),
+    "away-from-goal": N_("away from the goal"),
+    "nearest-gateway": N_("nearest gateway"),
+    "killed": N_("killed"),
+    "go-back": N_("go back"),
+    "swap": N_("change places"),
+    "pegasus": N_("fly"),
+    "nothing": N_("nothing happens"),
+}
+"""What a coloured card without a creature or an item does, in a word or two (the
+card's picture; its whole text is in the event)."""
 
 
 def _cretan(state: State) -> CretanLabyrinthState:
@@ -73,6 +91,50 @@ class CretanLabyrinthPresenter(Presenter):
         """``in the palace``, ``on gate1, own gateway``, ``on d4``: no track to count along."""
         return pictures.place_words(board, side)
 
+    def move_words(self, state: State, move: Move) -> str:
+        """A move with its squares as the board is labelled (``E11-E5``, ``gateway 1-F3``),
+        Pegasus's flight (``fly palace``), an item by its short name (``avert rope``), a
+        player by name (``attack Player 2``); the other decisions in words."""
+        kind = move.kind
+        if kind == "move":
+            return f"{square_word(move.src)}-{square_word(move.dst)}"
+        if kind == "fly":
+            return _("fly {dst}").format(dst=square_word(move.dst))
+        if kind == "avert":
+            return _("avert {item}").format(item=say(SHORT_ITEM_NAMES.get(move.label, move.label)))
+        if kind == "show":
+            return _("show {item}").format(item=say(SHORT_ITEM_NAMES.get(move.label, move.label)))
+        if kind == "attack":
+            return _("attack {player}").format(player=player_word(move.label))
+        if kind == "swap":
+            return _("swap {player}").format(player=player_word(move.label))
+        if kind == "face-danger":
+            return _("face the danger")
+        if kind == "take-key":
+            return _("take the key")
+        if kind == "keep-diamonds":
+            return _("keep diamonds")
+        if kind == "no-attack":
+            return _("do not attack")
+        return say(move.notation)
+
+    def face_words(self, state: State, face: str) -> str:
+        """A card by a short name: a direction card by its way (``south``, ``any way``),
+        a coloured card by its creature (``Pegasus``), its tool or weapon (``Rope``) or
+        what it does (``diamond``, ``secret passage`` ...)."""
+        st = _cretan(state)
+        cards = st.game.decks.cards
+        card = cards.get(face)
+        if card is None:
+            return say(face)
+        if card.go:
+            return _("any way") if card.go == "any" else way_word(card.go)
+        if card.creature:
+            return _(card.creature)
+        if card.is_item:
+            return item_word(card.item)
+        return _(EFFECT_WORDS.get(card.effect, card.effect))
+
     def lost_reason(self, state: State) -> str:
         """No move the rules allow can use this throw."""
         return _("No move can use this throw.")
@@ -114,7 +176,7 @@ class CretanLabyrinthPresenter(Presenter):
                 lines.append(wording(w, _("{player} is out").format(player=say(st.name(p))),
                                      _("{player}: out").format(player=short_name(p))))
                 continue
-            square = say(str(st.square(p)))
+            square = square_word(st.square(p))
             lines.append(wording(w, _("{player} at {square}").format(player=say(st.name(p)), square=square),
                                  _("{player} at {square}").format(player=short_name(p), square=square)))
             lines += self.wrapped(_("- diamonds:"), [say(d) for d in st.diamonds_held(p)] or [_("none")])

@@ -12,6 +12,7 @@ from companion.ai.cretan_goal import goal_seeking_choice
 from companion.rules import Phase, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import END_TURN, Fight
+from companion.ui.events.cretan_labyrinth import square_word
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
 
@@ -33,7 +34,7 @@ def test_status_lists_each_players_square_diamonds_key_tools_and_lost_turns() ->
     state.items[1] = ["yellow-sword", "blue-head", "green-bow"]
     state.lost[2] = 2
     lines = SHOWN.status_lines(state)
-    start = lines.index(f"Player 2 at {state.square(1)}")
+    start = lines.index(f"Player 2 at {square_word(state.square(1))}")
     assert lines[start + 1:start + 5] == [
         "- diamonds: red green",  # the deck file's order of colours
         "  blue yellow",
@@ -41,7 +42,7 @@ def test_status_lists_each_players_square_diamonds_key_tools_and_lost_turns() ->
         "- tools: bow sword",  # the weapon table's order
     ]
     assert lines[start + 5] == "  Medusa-head"
-    assert lines[lines.index(f"Player 1 at {state.square(0)}") + 1] == "- diamonds: none"
+    assert lines[lines.index(f"Player 1 at {square_word(state.square(0))}") + 1] == "- diamonds: none"
     assert "- loses 2 turns" in lines
     assert "Magic Key: in palace" not in lines  # Player 2 has it
     assert all(len(line) <= LINE for line in lines)
@@ -126,9 +127,31 @@ def test_status_says_a_player_out_of_the_game_is_out_and_nothing_more() -> None:
     state.out[1] = True
     lines = SHOWN.status_lines(state)
     assert "Player 2 is out" in lines and not any(line.startswith("Player 2 at") for line in lines)
-    assert lines[lines.index("Player 2 is out") + 1] == f"Player 3 at {state.square(2)}"
+    assert lines[lines.index("Player 2 is out") + 1] == f"Player 3 at {square_word(state.square(2))}"
     set_language("de")
     try:
         assert "Spieler 2 ist raus" in SHOWN.status_lines(state)
     finally:
         set_language("en")
+
+
+def test_the_inventories_page_and_a_card_picture_speak_german() -> None:
+    """Issue 31: the inventories page said "rope sword Medusa-head; loses 2 turns" and the
+    throw picture a direction card's deck key ("any-way") on German screens."""
+    from companion.i18n import set_language
+    from companion.ui.games.boards.cretan_labyrinth import _blocks, board_model
+
+    state = _new(2)
+    state.items[0] = ["red-rope", "yellow-sword", "blue-head"]
+    state.lost[0] = 2
+    set_language("de")
+    try:
+        rows = [row for block in _blocks(board_model(state), 128) for row, _side in block if row != "head"]
+        text = " ".join(" ".join(rows).split())
+        assert "Seil" in text and "Schwert" in text and "setzt 2 Runden aus" in text
+        assert not {"rope", "sword", "Medusa-head", "loses"} & set(text.replace(";", " ").split())
+        assert SHOWN.face_words(state, "any-way") == "beliebig"
+        assert SHOWN.face_words(state, "blue-pegasus") == "Pegasus"
+    finally:
+        set_language("en")
+    assert SHOWN.face_words(state, "north") == "north"

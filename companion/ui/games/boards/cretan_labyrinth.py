@@ -21,12 +21,13 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.rules import Move, PieceZone
 from companion.rules.core import Square
 from companion.rules.cretan_data import ITEMS, square_name
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.font import draw_text, text_width, wrap
+from companion.ui.rules_words import say
 
 from . import model as m
 from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -302,7 +303,7 @@ def _panel(image: Image.Image, board: Board, pieces: list[Piece], left: int, siz
         holders = [s.letter for s in board.sides if s.key]
         y += 2
         blit(image, left + 1, y + 2, KEY)
-        draw_text(image, (left + 13, y), " ".join(holders) if holders else "palace")
+        draw_text(image, (left + 13, y), " ".join(holders) if holders else _("palace"))
 
 
 # --------------------------------------------------------------- inventories page
@@ -319,12 +320,13 @@ def _blocks(board: Board, width: int) -> list[list[tuple[str, Side]]]:
     for side in board.sides:
         rows: list[tuple[str, Side]] = [("head", side)]
         diamonds = set(side.diamond_colours)
-        tools = [w for w in side.holdings if w not in diamonds and w != "key"]
+        tools = [say(w) for w in side.holdings if w not in diamonds and w != "key"]  # "Seil", not "rope"
         words = []
         if tools:
             words.append(" ".join(tools))
         if side.turns_lost:
-            words.append(f"loses {side.turns_lost} turn{'s' if side.turns_lost > 1 else ''}")
+            words.append(ngettext("loses {count} turn", "loses {count} turns", side.turns_lost).format(
+                count=side.turns_lost))
         for line in wrap("; ".join(words), chars - 2) if words else []:
             rows.append(("  " + line, side))
         blocks.append(rows)
