@@ -411,30 +411,37 @@ def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, 
     def turn(number: int) -> int:
         return turns[number - 1]
 
+    from companion.ai.review import move_text
+    from companion.ui.review_words import MISTAKE, points, signed_points
+
     worst = result.worst()
     rows = "".join(
-        f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{100 * p.error:.0f}%</td>"
-        f"<td>{100 * p.error_per_move:.1f}%</td><td>{100 * p.luck:+.0f}%</td></tr>"
-        for p in result.players)
+        f"<tr><td>{escape(p.name)}</td><td>{p.moves}</td><td>{points(p.error_per_move)}</td>"
+        f"<td>{escape(p.rating)}</td><td>{p.mistakes}</td><td>{signed_points(p.luck_per_throw)}"
+        "</td></tr>" for p in result.players)
     mistakes = "".join(
         f'<tr class="worst"><td>{turn(m.number)}</td><td>{escape(result.names[m.player])}</td>'
-        f"<td>{escape(m.move)}</td><td>{escape(m.best_move)}</td><td>-{100 * m.error:.0f}%</td></tr>"
+        f"<td>{escape(move_text(m.move))}</td><td>{escape(move_text(m.best_move))}</td>"
+        f"<td>-{points(m.error)}</td></tr>"
         for m in result.worst(10))
     swings = "".join(f"<li>{escape(s)}</li>"
                      for s in result.swings(where=lambda n: f"turn {turn(n)}"))
     marks = [(m.number, m.player, f"turn {turn(m.number)}: {result.names[m.player]} played "
-              f"{m.move}, -{100 * m.error:.0f}%") for m in worst]
+              f"{move_text(m.move)}, -{points(m.error)} points") for m in worst]
     return (
         '<section class="review"><h3 id="review">Review</h3><h4>Win chance, turn by turn</h4>'
         f"{chance_svg(result.chances, result.names, colours, turns, marks)}"
         '<div class="scroll"><table class="review-players"><thead><tr><th>player</th><th>moves</th>'
-        "<th>total error</th><th>error per move</th><th>luck</th></tr></thead>"
+        "<th>error per move</th><th>rating</th><th>mistakes</th><th>luck per throw</th></tr></thead>"
         f"<tbody>{rows}</tbody></table></div>"
         f"<h4>Biggest swings</h4><ul>{swings or '<li>none</li>'}</ul>"
         '<h4>Worst mistakes</h4><div class="scroll"><table class="review-moves"><thead><tr>'
-        "<th>turn</th><th>player</th><th>played</th><th>best</th><th>chance lost</th></tr></thead>"
+        "<th>turn</th><th>player</th><th>played</th><th>best</th><th>points lost</th></tr></thead>"
         f"<tbody>{mistakes or '<tr><td colspan=5>none</td></tr>'}</tbody></table></div>"
-        '<p class="meta">Win chances from the learned evaluation, one ply ahead (docs/ai.md).</p>'
+        f'<p class="meta">Win chances from the computer\'s own search, at least {result.depth} plies '
+        "deep (docs/ai.md); errors and luck in points of chance to win; a mistake gives away "
+        f"{points(MISTAKE)} points or more; the rating is GNU Backgammon's word for the error "
+        "per move.</p>"
         "</section>")
 
 
