@@ -67,7 +67,7 @@ from companion.ui.review_words import MISTAKE, TASKS, rating_key
 REVIEW_DEPTHS: Final[dict[str, int]] = {
     "senet-tait": 5,
     "labyrinth": 4,
-    "senet-sticks": 4,
+    "senet-sticks": 3,
     "cretan-labyrinth": 4,
 }
 """The fewest plies the review searches a decision in each game, by game id;
@@ -78,16 +78,17 @@ DEFAULT_DEPTH: Final = 4
 LUCK_DEPTHS: Final[dict[str, int]] = {
     "senet-tait": 5,
     "labyrinth": 3,
-    "senet-sticks": 3,
+    "senet-sticks": 2,
     "cretan-labyrinth": 3,
 }
 """The plies the review searches after each throw that could have come, to value the
-throw's luck, by game id (:data:`DEFAULT_LUCK_DEPTH` for a game not listed): at least
-the thrower's turn (the Labyrinth's two dice, casting-stick Senet's values of one
-cast) and the next throw. Fewer than a decision's, as every throw's outcomes are
-searched: at a decision's depth the luck of casting-stick Senet (8 outcomes, up to 45
-moves each) took 26 CPU s for 60 actions, at 3 plies 8 s for 300; the Labyrinth's
-(21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
+throw's luck, by game id (:data:`DEFAULT_LUCK_DEPTH` for a game not listed): the
+thrower's turn (the Labyrinth's two dice) and the next throw; in casting-stick Senet
+the first decision on the cast and what follows it (its second value, or the next
+cast). Fewer than a decision's, as every outcome of every throw is searched: at a
+decision's depth the luck of casting-stick Senet (8 outcomes, up to 45 moves each)
+took 26 CPU s for 60 actions, at 3 plies 8 s for 300, at 2 plies 1.1 s; the
+Labyrinth's (21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
 
 DEFAULT_LUCK_DEPTH: Final = 3
 
