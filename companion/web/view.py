@@ -336,8 +336,8 @@ def record_text(view: GameView) -> str:
 
 REVIEW_MAX_ACTIONS: Final = 600
 """A game longer than this is not reviewed on the page: the review of 600 actions
-takes a few seconds here, up to about a minute on a Pi (`companion journal review`
-reviews any length)."""
+takes 5 to 40 CPU seconds here (casting-stick Senet the slowest), 8-12 times that on
+a Pi (`companion journal review` reviews any length; docs/ai.md)."""
 
 REVIEWS_KEPT: Final = 64
 """Review sections kept (a finished game's review does not change: keyed by the
