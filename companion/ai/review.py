@@ -1,18 +1,41 @@
 """A game review, as GNU Backgammon analyses a match: each move's error, each throw's
-luck, per player totals, the biggest swings in words.
+luck, per player totals a player can read, the biggest swings in words.
 
-Every position is valued by the learned evaluation (:mod:`companion.ai.learned`)
-searched :data:`REVIEW_DEPTH` plies beyond the action (expectimax-n, as
-:mod:`companion.ai.search`, without a budget, so the review of a game is the same on
-every machine). For the player ``p`` who acts:
+**One judge.** Every position is valued as the computer plays: the search of
+:mod:`companion.ai.search` (expectimax-n over the rules' chance nodes) with the
+evaluation it plays by at its leaves (:func:`companion.ai.learned.search_chances`),
+without a budget, so the review of a game is the same on every machine. A decision's
+moves are valued by :func:`companion.ai.search.move_chances`: the values the search's
+iteration at that depth gives them, so the review never ranks a move above the one the
+search (the hint, the computer) ranks first at the same depth, and the move the
+computer picks at the review's depth is never called a mistake.
 
-* a **move**'s value is ``p``'s chance to win after it; ``best`` is the highest value
-  of all the legal moves, ``error = best - chosen`` (>= 0; 0 for the best move);
-* a **throw**'s value is the thrower's chance after it (with the best move that
-  follows); its **luck** is that value minus the average of the values of every
-  throw that could have come, weighted by their chances (so luck averages to 0 over
-  the throws of a position: a lucky throw is one better than the average throw);
-* per player: moves made, total error, error per move, total luck.
+**Depth.** A decision is searched :func:`decision_depth` plies deep: at least the
+game's :data:`REVIEW_DEPTHS` (the depth ``strong`` finishes in most positions, measured
+on random positions: Tait's Senet 4-5, the Labyrinth 3-4, casting-stick Senet 2-5,
+mostly 3, the Cretan Labyrinth 2-7, mostly 3-4), at least the depth the ``strong``
+level reaches in that very position (its search at its node budget is run to know it),
+and at least the rest of the mover's turn and the throw after it
+(:func:`companion.ai.search.turn_plies` + 1). So a move is compared with the others
+**at the end of the mover's turn**: in the Labyrinth the first die's move is valued
+with the best use of the second die, never in the middle of the turn.
+
+For the player ``p`` who acts:
+
+* a **move**'s value is ``p``'s chance to win after it (0..1); ``best`` is the highest
+  value of all the legal moves, ``error = best - chosen``: 0 for the best move, at most
+  1 (100 points of chance), as both are chances in [0, 1] (the review refuses an
+  evaluation that gives a chance outside them: :class:`ValueError`). A **mistake** is
+  an error of at least :data:`~companion.ui.review_words.MISTAKE` (2 points of chance);
+  only decisions with more than one legal move are reviewed;
+* a **throw**'s value is the thrower's chance after it, searched the game's
+  :data:`LUCK_DEPTHS` plies from there (its best move included); its **luck** is that
+  value minus the average of the values of every throw that could have come, weighted
+  by their chances (the same search: a lucky throw is one better than the average);
+* per player: the moves reviewed, the error in all and **per move** with its word
+  (GNU Backgammon's error-rate words, :mod:`companion.ui.review_words`), the mistakes,
+  the throws and the luck in all and **per throw**, all in the same units (a share of
+  the chance to win; the words say it in points of chance, a share times 100).
 
 :func:`review` takes the actions of a game (a journal's actions in force, undone ones
 left out); :func:`review_journal` reads a journal file. :meth:`Review.headline` gives a
@@ -20,38 +43,89 @@ screen what it shows after a game in one call: the three biggest mistakes and ea
 player's luck. :func:`to_json` is the ``review`` block of ``companion journal export
 --review``; :func:`text` what ``companion journal review`` prints.
 
-About 10-60 ms per action on the development machine (the Labyrinth's two dice, 21
-outcomes, cost most); a Raspberry Pi is 8-12 times slower per core. Run it in its own
-process or thread, never in the service loop; ``progress`` reports each action done;
-``cancel`` (a :class:`threading.Event`), once set, ends it at the search's next node
-expansion with :class:`~companion.ai.search.Cancelled` (the service stopping).
+CPU time per game: see ``benchmarks/review_speed.py`` and docs/ai.md. Run it in its
+own process or thread, never in the service loop; ``progress`` reports each action
+done; ``cancel`` (a :class:`threading.Event`), once set, ends it at the search's next
+node expansion with :class:`~companion.ai.search.Cancelled` (the service stopping).
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from companion.ai.learned import chances as learned_chances
-from companion.ai.search import Search, Values
+from companion.ai.learned import search_chances
+from companion.ai.player import LEVELS
+from companion.ai.search import Search, Values, move_chances, search, turn_plies
 from companion.rules import Action, Game, Move, Phase, State
+from companion.ui.review_words import MISTAKE, TASKS, rating_key
 
-REVIEW_DEPTH: Final = 1
-"""Plies searched beyond each move valued (1: the expectation over the next throw)."""
+REVIEW_DEPTHS: Final[dict[str, int]] = {
+    "senet-tait": 5,
+    "labyrinth": 4,
+    "senet-sticks": 3,
+    "cretan-labyrinth": 4,
+}
+"""The fewest plies the review searches a decision in each game, by game id;
+:data:`DEFAULT_DEPTH` for a game not listed."""
+
+DEFAULT_DEPTH: Final = 4
+
+LUCK_DEPTHS: Final[dict[str, int]] = {
+    "senet-tait": 5,
+    "labyrinth": 3,
+    "senet-sticks": 2,
+    "cretan-labyrinth": 3,
+}
+"""The plies the review searches after each throw that could have come, to value the
+throw's luck, by game id (:data:`DEFAULT_LUCK_DEPTH` for a game not listed): the
+thrower's turn (the Labyrinth's two dice) and the next throw; in casting-stick Senet
+the first decision on the cast and what follows it (its second value, or the next
+cast). Fewer than a decision's, as every outcome of every throw is searched: at a
+decision's depth the luck of casting-stick Senet (8 outcomes, up to 45 moves each)
+took 26 CPU s for 60 actions, at 3 plies 8 s for 300, at 2 plies 1.1 s; the
+Labyrinth's (21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
+
+DEFAULT_LUCK_DEPTH: Final = 3
+
+REVIEW_LEVEL: Final = "strong"
+"""The level whose depth the review reaches at least, in every position: the
+strongest of :data:`companion.ai.player.LEVELS`."""
+
+REVIEW_DEPTH: Final = DEFAULT_DEPTH
+"""Kept for readers of the old constant: the default of :data:`REVIEW_DEPTHS`."""
+
+Evaluation = Callable[[State], Values]
+"""A leaf's win chances, one per player (the search's evaluation by default)."""
 
 Progress = Callable[[int, int], None]
 """Called with (actions reviewed, actions in all) after each action."""
 
+_SLACK: Final = 1e-9
+"""How far a chance backed up as a weighted sum of floats may stray from [0, 1]."""
+
+
+def base_depth(game_id: str) -> int:
+    """The game's :data:`REVIEW_DEPTHS` (:data:`DEFAULT_DEPTH` if not listed)."""
+    return REVIEW_DEPTHS.get(game_id, DEFAULT_DEPTH)
+
+
+def luck_depth(game_id: str) -> int:
+    """The game's :data:`LUCK_DEPTHS` (:data:`DEFAULT_LUCK_DEPTH` if not listed)."""
+    return LUCK_DEPTHS.get(game_id, DEFAULT_LUCK_DEPTH)
+
 
 @dataclass(frozen=True, slots=True)
 class MoveReview:
-    """One move: ``number`` its action number (1 = the first action of the game),
-    ``player`` the seat that made it, ``chosen`` and ``best`` the mover's win chance
-    (0..1) after the move made and after the best legal move, ``error`` their
-    difference (>= 0), ``best_move`` the best move's notation."""
+    """One decision with a choice: ``number`` its action number (1 = the first action
+    of the game), ``player`` the seat that made it, ``chosen`` and ``best`` the mover's
+    win chance (0..1) after the move made and after the best legal move, ``best_move``
+    the best move's notation, ``alternatives`` the legal moves, ``depth`` the plies
+    searched (0: not known, a review made before depths were kept)."""
 
     number: int
     player: int
@@ -60,11 +134,18 @@ class MoveReview:
     best: float
     best_move: str
     alternatives: int
+    depth: int = 0
 
     @property
     def error(self) -> float:
-        """The win chance the move gave away, 0..1 (0: the best move)."""
-        return max(0.0, self.best - self.chosen)
+        """The win chance the move gave away: ``best - chosen``, 0..1 (0: the best
+        move; :func:`review` checks both are chances and ``chosen <= best``)."""
+        return self.best - self.chosen
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the error is at least :data:`~companion.ui.review_words.MISTAKE`."""
+        return self.error >= MISTAKE
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +171,31 @@ class ThrowReview:
 class PlayerReview:
     """One player's totals: ``moves`` the decisions with a choice (more than one legal
     move), ``error`` the sum of their errors, ``luck`` the sum of the player's throws'
-    luck (win chances, 0..1 per move or throw)."""
+    luck, ``throws`` the throws, ``mistakes`` the moves with an error of at least
+    :data:`~companion.ui.review_words.MISTAKE` (win chances, 0..1 per move or throw)."""
 
     name: str
     moves: int
     error: float
     luck: float
+    throws: int = 0
+    mistakes: int = 0
 
     @property
     def error_per_move(self) -> float:
+        """The average error of the player's moves, 0..1 (0 with no move)."""
         return self.error / self.moves if self.moves else 0.0
+
+    @property
+    def luck_per_throw(self) -> float:
+        """The average luck of the player's throws, -1..1 (0 with no throw)."""
+        return self.luck / self.throws if self.throws else 0.0
+
+    @property
+    def rating(self) -> str:
+        """The English word for :attr:`error_per_move`
+        (:func:`companion.ui.review_words.rating_key`)."""
+        return rating_key(self.error_per_move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +211,7 @@ class Headline:
 class Review:
     """A whole game reviewed (see the module's docstring). ``chances`` holds every
     player's win chance from the start and after each action (``actions + 1``
-    vectors), for a graph."""
+    vectors), for a graph; ``depth`` the game's :data:`REVIEW_DEPTHS`."""
 
     game: str
     names: tuple[str, ...]
@@ -123,11 +219,12 @@ class Review:
     throws: tuple[ThrowReview, ...]
     chances: tuple[Values, ...]
     players: tuple[PlayerReview, ...] = field(default=())
+    depth: int = DEFAULT_DEPTH
 
     def worst(self, count: int = 3) -> tuple[MoveReview, ...]:
-        """The ``count`` moves with the biggest errors (largest first; ties: the
-        earlier), those with an error above 0 only."""
-        bad = sorted((m for m in self.moves if m.error > 0), key=lambda m: (-m.error, m.number))
+        """The ``count`` biggest mistakes (errors of at least
+        :data:`~companion.ui.review_words.MISTAKE`), largest first; ties: the earlier."""
+        bad = sorted((m for m in self.moves if m.mistake), key=lambda m: (-m.error, m.number))
         return tuple(bad[:count])
 
     def luckiest(self, count: int = 3) -> tuple[ThrowReview, ...]:
@@ -139,25 +236,32 @@ class Review:
         return Headline(self.worst(count), tuple((p.name, p.luck) for p in self.players))
 
     def swings(self, count: int = 3, where: Callable[[int], str] | None = None) -> list[str]:
-        """The biggest swings of the game, in words: the worst mistakes and the
-        luckiest and unluckiest throws, the largest first. ``where`` says an action's
-        number as the reader counts (default ``action 96``; the web page, which numbers
-        turns, says ``turn 48``)."""
+        """The biggest swings of the game, in English words: the worst mistakes and the
+        luckiest and unluckiest throws (of 2 points of chance or more), the largest
+        first. ``where`` says an action's number as the reader counts (default
+        ``action 96``; the web page, which numbers turns, says ``turn 48``)."""
         at = where or _action_words
         items: list[tuple[float, str]] = []
         for m in self.worst(count):
-            items.append((m.error, f"{at(m.number)}: {self.names[m.player]} played {m.move} "
-                          f"and gave away {_pct(m.error)} of their chance to win "
-                          f"({_pct(m.chosen)} instead of {_pct(m.best)} with {m.best_move})"))
+            items.append((m.error, f"{at(m.number)}: {self.names[m.player]} played "
+                          f"{move_text(m.move)} and gave away {_points(m.error)} points of "
+                          f"chance to win ({_pct(m.chosen)} instead of {_pct(m.best)} with "
+                          f"{move_text(m.best_move)})"))
         for t in self.luckiest(count):
-            if abs(t.luck) < 0.005:
+            if abs(t.luck) < MISTAKE:
                 continue
             word = "a lucky" if t.luck > 0 else "an unlucky"
             items.append((abs(t.luck), f"{at(t.number)}: {self.names[t.player]} had {word} "
-                          f"{t.throw}: {_signed(t.luck)} against the average throw "
-                          f"({_pct(t.after)} instead of {_pct(t.average)})"))
+                          f"{t.throw}: {_signed_points(t.luck)} points against the average "
+                          f"throw ({_pct(t.after)} instead of {_pct(t.average)})"))
         items.sort(key=lambda i: -i[0])
         return [words for _size, words in items[:count]]
+
+
+def move_text(notation: str) -> str:
+    """A move's notation in English words for the command line and the page: a named
+    decision worded (``face-danger``: "face the danger"), squares as they are."""
+    return TASKS.get(notation, notation)
 
 
 def _action_words(number: int) -> str:
@@ -168,8 +272,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _signed(x: float) -> str:
-    return f"{100 * x:+.0f}%"
+def _points(x: float) -> str:
+    value = 100 * x
+    text = f"{value:.1f}" if abs(value) < 9.95 else f"{value:.0f}"
+    return "0" if text in ("0.0", "-0.0") else text
+
+
+def _signed_points(x: float) -> str:
+    text = _points(x)
+    return text if text == "0" or text.startswith("-") else "+" + text
 
 
 def _throw_text(action: Action) -> str:
@@ -184,79 +295,133 @@ def _after(state: State, action: Action) -> State:
     return after
 
 
-def move_values(state: State, cancel: threading.Event | None = None) -> list[tuple[Move, Values]]:
+def _checked(values: Values, where: str) -> Values:
+    """``values`` if every one is a chance (0..1, within float rounding), else
+    :class:`ValueError`: an error or a luck out of [-1, 1] is never shown."""
+    if not all(-_SLACK <= v <= 1 + _SLACK for v in values):
+        raise ValueError(f"the evaluation gave chances outside 0..1 {where}: {values}")
+    return tuple(min(1.0, max(0.0, v)) for v in values)
+
+
+def decision_depth(state: State, cancel: threading.Event | None = None,
+                   evaluation: Evaluation | None = None) -> int:
+    """The plies the review searches the decision due in ``state``: the most of the
+    game's :data:`REVIEW_DEPTHS`, the depth the :data:`REVIEW_LEVEL` level finishes in
+    this position (its own search, at its node budget) and the rest of the mover's
+    turn and the throw after it (:func:`~companion.ai.search.turn_plies` + 1).
+
+    :raises IllegalMoveError: when no decision is due.
+    :raises Cancelled: when ``cancel`` is set before it is known.
+    """
+    evaluation = evaluation or search_chances
+    level = LEVELS[REVIEW_LEVEL]
+    _ranking, reached, _nodes = search(state, level.max_depth, level.budget_s, level.max_nodes,
+                                       evaluation=evaluation, cancel=cancel)
+    return max(base_depth(state.game.id), reached, turn_plies(state) + 1)
+
+
+def move_values(state: State, cancel: threading.Event | None = None,
+                evaluation: Evaluation | None = None) -> list[tuple[Move, Values]]:
     """Every legal move of ``state`` (a decision is due) with the value vector after
-    it (:data:`REVIEW_DEPTH` plies searched).
+    it, searched :func:`decision_depth` plies deep
+    (:func:`companion.ai.search.move_chances`). The tutor's values too.
 
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
-    run = Search(evaluation=learned_chances, cancel=cancel)
-    return [(m, run.value(_after(state, m), REVIEW_DEPTH)) for m in state.legal_moves()]
+    evaluation = evaluation or search_chances
+    return move_chances(state, decision_depth(state, cancel, evaluation), cancel, evaluation)
 
 
 def throw_values(state: State, cancel: threading.Event | None = None,
-                 ) -> list[tuple[Action, float, Values]]:
+                 evaluation: Evaluation | None = None) -> list[tuple[Action, float, Values]]:
     """Every throw that can come in ``state`` (a throw is due) with its chance (a
-    float, summing to 1) and the value vector after it, its best move included.
+    float, summing to 1) and the value vector after it, searched the game's
+    :data:`LUCK_DEPTHS` plies from there (its best move included).
 
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
-    run = Search(evaluation=learned_chances, cancel=cancel)
-    return [(t, w, run.value(_after(state, t), REVIEW_DEPTH + 1))
-            for t, _p, w in state.chance_outcomes()]
+    run = Search(evaluation=evaluation or search_chances, cancel=cancel)
+    depth = luck_depth(state.game.id)
+    return [(t, w, run.value(_after(state, t), depth)) for t, _p, w in state.chance_outcomes()]
 
 
 def review(game: Game, players: int, actions: Sequence[Action],
            names: Sequence[str] | None = None, progress: Progress | None = None,
-           cancel: threading.Event | None = None) -> Review:
+           cancel: threading.Event | None = None,
+           evaluation: Evaluation | None = None) -> Review:
     """The review of the game of ``game`` with ``players`` players made of ``actions``
-    (every action checked as it is replayed); ``cancel``, once set, ends it.
+    (every action checked as it is replayed); ``cancel``, once set, ends it;
+    ``evaluation`` values the search's leaves (``None``: the computer's,
+    :func:`companion.ai.learned.search_chances`, looked up when called).
 
     :raises RulesError: when an action does not fit its position.
+    :raises ValueError: when ``evaluation`` gives a chance outside 0..1.
     :raises Cancelled: when ``cancel`` is set before the review ends.
     """
+    collecting = gc.isenabled()
+    gc.disable()  # as in a search: a full collection costs more than the values
+    try:
+        return _review(game, players, actions, names, progress, cancel,
+                       evaluation or search_chances)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence[str] | None,
+            progress: Progress | None, cancel: threading.Event | None,
+            evaluation: Evaluation) -> Review:
+    """:func:`review`, the collector paused."""
     state = game.new_state(players)
     seats = tuple(names) if names else tuple(game.player_name(p, players) for p in range(players))
+    base = base_depth(game.id)
+    lucky = luck_depth(game.id)
     moves: list[MoveReview] = []
     throws: list[ThrowReview] = []
-    def run() -> Search:
-        return Search(evaluation=learned_chances, cancel=cancel)
 
-    start = run().value(state, REVIEW_DEPTH + 1 if state.phase is Phase.THROW else REVIEW_DEPTH)
-    chances: list[Values] = [start]
+    def run() -> Search:
+        return Search(evaluation=evaluation, cancel=cancel)
+
+    start = run().value(state, lucky + 1 if state.phase is Phase.THROW else base)
+    chances: list[Values] = [_checked(start, "at the start")]
     total = len(actions)
     for number, action in enumerate(actions, start=1):
         me = state.current_player
+        where = f"at action {number}"
         if state.phase is Phase.THROW:
-            outcomes = throw_values(state, cancel)
-            average = sum(w * v[me] for _t, w, v in outcomes)
-            key = _after(state, action).position_key()
-            after_values = next((v for t, _w, v in outcomes if _after(state, t).position_key() == key),
-                                None)
-            if after_values is None:  # a throw the merged outcomes name another way
-                after_values = run().value(_after(state, action), REVIEW_DEPTH + 1)
-            throws.append(ThrowReview(number, me, _throw_text(action), after_values[me], average))
-            chances.append(after_values)
+            search_run = run()
+            average = _checked(search_run.value(state, lucky + 1), where)
+            after = _checked(search_run.value(_after(state, action), lucky), where)
+            throws.append(ThrowReview(number, me, _throw_text(action), after[me], average[me]))
+            chances.append(after)
         else:
             assert isinstance(action, Move)
-            valued = move_values(state, cancel)
-            chosen = next(v for m, v in valued if m == action) if any(m == action for m, _ in valued) \
-                else run().value(_after(state, action), REVIEW_DEPTH)
-            best_move, best = max(valued, key=lambda mv: mv[1][me])
-            if len(valued) > 1:
+            legal = state.legal_moves()
+            if len(legal) == 1:
+                chances.append(_checked(run().value(_after(state, action), base), where))
+            else:
+                depth = decision_depth(state, cancel, evaluation)
+                valued = [(m, _checked(v, where))
+                          for m, v in move_chances(state, depth, cancel, evaluation)]
+                found = [v for m, v in valued if m == action]
+                chosen = found[0] if found else _checked(  # not legal: apply() below says why
+                    run().value(_after(state, action), depth - 1), where)
+                best_move, best = max(valued, key=lambda mv: mv[1][me])
                 moves.append(MoveReview(number, me, action.notation, chosen[me], best[me],
-                                        best_move.notation, len(valued)))
-            chances.append(chosen)
+                                        best_move.notation, len(valued), depth))
+                chances.append(chosen)
         state.apply(action)
         if progress is not None:
             progress(number, total)
     summaries = tuple(
         PlayerReview(seats[p], sum(1 for m in moves if m.player == p),
                      sum(m.error for m in moves if m.player == p),
-                     sum(t.luck for t in throws if t.player == p))
+                     sum(t.luck for t in throws if t.player == p),
+                     sum(1 for t in throws if t.player == p),
+                     sum(1 for m in moves if m.player == p and m.mistake))
         for p in range(players)
     )
-    return Review(game.id, seats, tuple(moves), tuple(throws), tuple(chances), summaries)
+    return Review(game.id, seats, tuple(moves), tuple(throws), tuple(chances), summaries, base)
 
 
 def review_journal(path: Path, progress: Progress | None = None) -> Review:
@@ -274,27 +439,35 @@ def review_journal(path: Path, progress: Progress | None = None) -> Review:
 
 
 def to_json(result: Review) -> dict[str, Any]:
-    """The review as a JSON-ready dictionary: ``players`` (each ``name``, ``moves``,
-    ``error``, ``error_per_move``, ``luck``), ``moves`` (each ``n``, ``by``, ``move``,
-    ``chosen``, ``best``, ``best_move``, ``error``, ``worst``: one of the three biggest
-    mistakes), ``throws`` (each ``n``, ``by``, ``throw``, ``after``, ``average``,
-    ``luck``), ``chances`` (every player's win chance from the start and after each
-    action) and ``swings`` (the biggest, in words). Chances are 0..1, rounded to 4
-    places."""
+    """The review as a JSON-ready dictionary: ``depth`` (the game's
+    :data:`REVIEW_DEPTHS`), ``evaluation`` (``"search"``: the computer's), ``mistake``
+    (the smallest error called a mistake), ``players`` (each ``name``, ``moves``,
+    ``error``, ``error_per_move``, ``rating`` (the English error-rate word),
+    ``mistakes``, ``throws``, ``luck``, ``luck_per_throw``), ``moves`` (each ``n``,
+    ``by``, ``move``, ``chosen``, ``best``, ``best_move``, ``error``, ``worst``: one of
+    the three biggest mistakes, ``mistake``, ``depth``: the plies searched), ``throws``
+    (each ``n``, ``by``, ``throw``, ``after``, ``average``, ``luck``), ``chances``
+    (every player's win chance from the start and after each action) and ``swings``
+    (the biggest, in words). Chances, errors and luck are shares of the chance to win
+    (0..1, luck -1..1), rounded to 4 places."""
     worst = {m.number for m in result.worst()}
 
     def r(x: float) -> float:
         return round(x, 4)
 
     return {
-        "depth": REVIEW_DEPTH,
-        "evaluation": "learned",
+        "depth": result.depth,
+        "evaluation": "search",
+        "mistake": MISTAKE,
         "players": [{"name": p.name, "moves": p.moves, "error": r(p.error),
-                     "error_per_move": r(p.error_per_move), "luck": r(p.luck)}
+                     "error_per_move": r(p.error_per_move), "rating": p.rating,
+                     "mistakes": p.mistakes, "throws": p.throws, "luck": r(p.luck),
+                     "luck_per_throw": r(p.luck_per_throw)}
                     for p in result.players],
         "moves": [{"n": m.number, "by": result.names[m.player], "move": m.move,
                    "chosen": r(m.chosen), "best": r(m.best), "best_move": m.best_move,
-                   "error": r(m.error), "worst": m.number in worst} for m in result.moves],
+                   "error": r(m.error), "worst": m.number in worst, "mistake": m.mistake,
+                   "depth": m.depth} for m in result.moves],
         "throws": [{"n": t.number, "by": result.names[t.player], "throw": t.throw,
                     "after": r(t.after), "average": r(t.average), "luck": r(t.luck)}
                    for t in result.throws],
@@ -304,26 +477,53 @@ def to_json(result: Review) -> dict[str, Any]:
 
 
 def text(result: Review) -> str:
-    """The review for people: per player the totals, the biggest swings, the worst
-    mistakes."""
-    lines = [f"Review of a game of {result.game} (win chances from the learned evaluation, "
-             f"{REVIEW_DEPTH} ply ahead)", ""]
-    width = max(len(p.name) for p in result.players)
-    lines.append(f"{'player':<{width}}  moves  total error  error/move  luck")
+    """The review for people: per player the error per move and its word, the
+    mistakes, the luck per throw; the biggest swings; the worst mistakes. In points of
+    chance (a share of the chance to win times 100)."""
+    lines = [f"Review of a game of {result.game}: each move valued by the computer's own search, "
+             f"at least {result.depth} plies deep and never shallower than the "
+             f"{REVIEW_LEVEL} level; in points of chance to win.", ""]
+    width = max(4, *(len(p.name) for p in result.players))
+    lines.append(f"{'player':<{width}}  moves  error/move  rating          mistakes  throws  "
+                 "luck/throw")
     for p in result.players:
-        lines.append(f"{p.name:<{width}}  {p.moves:>5}  {_pct(p.error):>11}  "
-                     f"{100 * p.error_per_move:>9.1f}%  {_signed(p.luck):>4}")
-    lines += ["", "Biggest swings:"]
+        lines.append(f"{p.name:<{width}}  {p.moves:>5}  {_points(p.error_per_move):>10}  "
+                     f"{p.rating:<14}  {p.mistakes:>8}  {p.throws:>6}  "
+                     f"{_signed_points(p.luck_per_throw):>10}")
+    lines += ["", f"A mistake gives away {_points(MISTAKE)} points or more.", "",
+              "Biggest swings:"]
     lines += [f"  {s}" for s in result.swings()] or ["  none"]
     lines += ["", "Worst mistakes:"]
     for m in result.worst(5):
-        lines.append(f"  action {m.number}: {result.names[m.player]} {m.move}: -{_pct(m.error)} "
-                     f"(best {m.best_move})")
+        lines.append(f"  action {m.number}: {result.names[m.player]} {move_text(m.move)}: "
+                     f"-{_points(m.error)} points (best {move_text(m.best_move)})")
     if not result.worst(5):
-        lines.append("  none: every move was the best one")
+        lines.append(f"  none: no move gave away {_points(MISTAKE)} points or more")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["REVIEW_DEPTH", "Headline", "MoveReview", "PlayerReview", "Progress", "Review",
-           "ThrowReview", "move_values", "review", "review_journal", "text", "throw_values",
-           "to_json"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "DEFAULT_LUCK_DEPTH",
+    "LUCK_DEPTHS",
+    "REVIEW_DEPTH",
+    "REVIEW_DEPTHS",
+    "REVIEW_LEVEL",
+    "Evaluation",
+    "Headline",
+    "MoveReview",
+    "PlayerReview",
+    "Progress",
+    "Review",
+    "ThrowReview",
+    "base_depth",
+    "decision_depth",
+    "luck_depth",
+    "move_text",
+    "move_values",
+    "review",
+    "review_journal",
+    "text",
+    "throw_values",
+    "to_json",
+]

@@ -279,3 +279,66 @@ def _never() -> bool:
 def _best_first(ranked: list[RankedMove]) -> list[RankedMove]:
     """By value, best first; equal values keep their order (a stable sort)."""
     return sorted(ranked, key=lambda r: -r.value)
+
+
+def move_chances(
+    state: State,
+    depth: int,
+    cancel: threading.Event | None = None,
+    evaluation: Callable[[State], Values] = chances,
+) -> list[tuple[Move, Values]]:
+    """Every legal move of ``state`` (a decision is due) with its value vector searched
+    ``depth`` plies deep, in the order of :meth:`State.legal_moves`: exactly the values
+    :func:`search` ranks the moves by when its iteration ``depth`` finishes (the same
+    iterations, move ordering and transposition table, with no budget), so the move
+    :func:`search` ranks first has the highest value here. One vector per move, one win
+    chance per player (0..1, summing to 1). For the review and the tutor
+    (:mod:`companion.ai.review`), which value the moves as the computer plays them.
+
+    :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    :raises ValueError: for ``depth`` below 1.
+    :raises Cancelled: when ``cancel`` is set before the values are known.
+    """
+    if state.phase not in (Phase.MOVE, Phase.DECIDE):
+        raise IllegalMoveError(f"no decision is due in {state.describe()}")
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    moves = state.legal_moves()
+    run = Search(evaluation=evaluation, cancel=cancel)
+    collecting = gc.isenabled()
+    gc.disable()  # as in search()
+    try:
+        _deepen(state, moves, state.current_player, depth, run)
+        # Each move's vector as the last iteration saw it: its child is in the table at
+        # depth - 1 (nothing below the root is searched deeper), or is a leaf.
+        return [(move, run.value(run.child(state, move), depth - 1)) for move in moves]
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def turn_plies(state: State, limit: int = 4) -> int:
+    """The plies left of the mover's turn in ``state`` (a decision is due): this
+    decision and the decisions with a choice that the same player may still make on the
+    same throw (the Labyrinth's second die, a ride's offer), counted as :func:`search`
+    counts depth (a forced decision is free), along the longest way; at most ``limit``.
+    0 when no decision is due. A search ``turn_plies(state) + 1`` plies deep values
+    every move at the end of the mover's turn and over the throw that follows.
+    """
+    if state.phase not in (Phase.MOVE, Phase.DECIDE):
+        return 0
+    me = state.current_player
+
+    def rest(here: State, left: int) -> int:
+        if left <= 0 or here.phase not in (Phase.MOVE, Phase.DECIDE) or here.current_player != me:
+            return 0
+        moves = here.legal_moves()
+        cost = 0 if len(moves) == 1 else 1
+        deepest = 0
+        for move in moves:
+            after = here.search_copy()
+            after.play(move)
+            deepest = max(deepest, rest(after, left - cost))
+        return cost + deepest
+
+    return min(limit, rest(state, limit))

@@ -349,8 +349,9 @@ def record_text(view: GameView) -> str:
 
 REVIEW_MAX_ACTIONS: Final = 600
 """A game longer than this is not reviewed on the page: the review of 600 actions
-takes a few seconds here, up to about a minute on a Pi (`companion journal review`
-reviews any length)."""
+takes up to about a minute of CPU here (casting-stick Senet the slowest: the review
+searches deeper than the strong level plays), 8-12 times that on a Pi (`companion
+journal review` reviews any length; docs/ai.md)."""
 
 REVIEWS_KEPT: Final = 64
 """Review sections kept (a finished game's review does not change: keyed by the
@@ -424,15 +425,24 @@ def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, 
     def turn(number: int) -> int:
         return turns[number - 1]
 
+    from companion.ai.review import move_text
+    from companion.i18n import _
+    from companion.ui.review_words import MISTAKE, points, signed_points
+
     worst = result.worst()
-    mistakes = [{"turn": turn(m.number), "player": result.names[m.player], "move": m.move,
-                 "best": m.best_move, "error": m.error} for m in result.worst(10)]
-    swings = list(result.swings(where=lambda n: f"turn {turn(n)}"))
-    marks = [(m.number, m.player, f"turn {turn(m.number)}: {result.names[m.player]} played "
-              f"{m.move}, -{100 * m.error:.0f}%") for m in worst]
+    players = [{"name": p.name, "moves": p.moves, "error": points(p.error_per_move),
+                "rating": _(p.rating), "mistakes": p.mistakes,
+                "luck": signed_points(p.luck_per_throw)} for p in result.players]
+    mistakes = [{"turn": turn(m.number), "player": result.names[m.player],
+                 "move": move_text(m.move), "best": move_text(m.best_move),
+                 "points": points(m.error)} for m in result.worst(10)]
+    swings = list(result.swings(where=lambda n: _("turn {number}").format(number=turn(n))))
+    marks = [(m.number, m.player, _("turn {number}: {player} played {move}, -{points} points").format(
+        number=turn(m.number), player=result.names[m.player], move=move_text(m.move),
+        points=points(m.error))) for m in worst]
     graph = Markup(chance_svg(result.chances, result.names, colours, turns, marks))
-    return _render("review.html", graph=graph, players=result.players, swings=swings,
-                   mistakes=mistakes)
+    return _render("review.html", graph=graph, players=players, swings=swings,
+                   mistakes=mistakes, depth=result.depth, mistake=points(MISTAKE))
 
 
 # The win-chance graph, in SVG user units. The drawing has a viewBox and a width of

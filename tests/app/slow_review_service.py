@@ -47,7 +47,7 @@ def main(folder: Path) -> None:
     journal.close()
 
     started = threading.Event()
-    real = review_module.learned_chances  # type: ignore[attr-defined]
+    real = review_module.search_chances  # type: ignore[attr-defined]
 
     def slow(position: object) -> tuple[float, ...]:
         started.set()
@@ -56,7 +56,7 @@ def main(folder: Path) -> None:
             pass
         return real(position)  # type: ignore[arg-type]
 
-    setattr(review_module, "learned_chances", slow)  # noqa: B010 (a name not exported)
+    setattr(review_module, "search_chances", slow)  # noqa: B010 (a name not exported)
     parts = build(demo_config(folder), pin_factory=mock_factory(), games=["senet-tait"])
     service = parts.service
 

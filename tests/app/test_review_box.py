@@ -23,6 +23,7 @@ from companion.app.settings import Prefs, SavedSettings
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.rules import Action, Move, Phase, State, get_game
+from companion.ui.review_words import MISTAKE, points, signed_points
 
 
 def resumed(tmp_path: Path, actions: list[Action], prefs: Prefs | None = None,
@@ -78,25 +79,26 @@ def test_the_review_lists_the_three_biggest_mistakes_largest_first(tmp_path: Pat
     send(ctl, OK)
     assert on(ctl) is Screen.MISTAKES
     lines = ctl.view().lines
-    assert lines[3:] == tuple(f"In all, {p.name} lost {round(100 * p.error)}% in {p.moves} moves."
-                              for p in expected.players)
-    lines = lines[:3]
     worst = expected.worst(3)
-    assert len(worst) == 3
+    assert worst and all(m.error >= MISTAKE for m in worst)
+    assert lines[len(worst):] == tuple(
+        f"{p.name}: {points(p.error_per_move)} points a move, {p.rating}; "
+        f"{p.mistakes} mistake{'' if p.mistakes == 1 else 's'}." for p in expected.players)
+    lines = lines[:len(worst)]
     for rank, (line, mistake) in enumerate(zip(lines, worst, strict=True), start=1):
         assert line.startswith(f"{rank}. {expected.names[mistake.player]}, {mistake.move}: -")
         assert f"(best: {mistake.best_move})" in line
-    lost = [percents(line)[0] for line in lines]
-    assert lost == sorted(lost, reverse=True) and lost[0] > 0
-    assert lost == [round(100 * m.error) for m in worst]
-    # OK back to the summary (its cursor kept), then Luck: every player, signed.
+    lost = [float(x) for line in lines for x in re.findall(r": -(\d+(?:\.\d)?) points", line)]
+    assert lost == sorted(lost, reverse=True) and lost[-1] >= 100 * MISTAKE
+    assert lost == [float(points(m.error)) for m in worst]
+    # OK back to the summary (its cursor kept), then Luck: every player, signed, a throw.
     send(ctl, OK)
     assert on(ctl) is Screen.REVIEW and ctl.view().cursor == 0
     send(ctl, DOWN, OK)
     assert on(ctl) is Screen.LUCK
     luck = ctl.view().lines
-    for player, line in zip(expected.players, luck, strict=False):
-        assert line == f"{player.name}: {100 * player.luck:+.0f}%" or line == f"{player.name}: 0%"
+    assert luck[:2] == tuple(f"{p.name}: {signed_points(p.luck_per_throw)} points a throw"
+                             for p in expected.players)
     send(ctl, BACK, BACK, BACK)  # the summary, the pause menu, the game-over screen
     assert on(ctl) is Screen.OVER
 

@@ -17,6 +17,7 @@ from companion.rules import PASS, Action, Move, Phase, RulesError, State
 from companion.ui.font import wrap
 from companion.ui.games.boards import board_model, board_or_none, board_preview, inventory_pages
 from companion.ui.render import board_size
+from companion.ui.review_words import move_words
 from companion.ui.rules_words import say
 from companion.ui.view import ThrowPicture, View, picture_of
 
@@ -521,9 +522,10 @@ def play_checked(seat: Seat, move: Move, back_to: Page) -> None:
 def tutor_losses(state: State, cancel: threading.Event | None = None) -> tuple[tuple[str, float], ...]:
     """Every legal move's notation with the share of the mover's chance to win (0..1)
     it gives away against the best move: the review's error
-    (:func:`companion.ai.review.move_values`, the learned evaluation the hint uses,
-    one throw ahead). Work for the worker: tens of milliseconds here, up to a second on
-    a Pi Zero in the Labyrinth. ``cancel``: the worker's flag, set when the service
+    (:func:`companion.ai.review.move_values`: the computer's search, at least as deep
+    as the ``strong`` level and to the end of the turn). Work for the worker: tens of
+    milliseconds here (casting-stick Senet: up to a few tenths of a second), up to some
+    seconds on a Pi Zero. ``cancel``: the worker's flag, set when the service
     stops (:class:`~companion.ai.search.Cancelled`)."""
     from companion.ai.review import move_values
 
@@ -575,7 +577,7 @@ class TutorConfirm(_TutorPage):
 
     def view(self, seat: Seat) -> View:
         assert self.move is not None
-        return View("tutor", _("Tutor: {move}").format(move=self.move.notation),
+        return View("tutor", _("Tutor: {move}").format(move=move_words(self.move.notation)),
                     (_("It loses {lost} chance to win. Play it?").format(lost=percent_sign(self.loss)),),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 

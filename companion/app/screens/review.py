@@ -3,9 +3,10 @@ the game-over screen's "Review" shows :class:`Reviewing` while the worker review
 game (:func:`companion.ai.review.review`, never on the loop's thread), then
 :class:`ReviewPage`, a summary with two pages: the three biggest mistakes
 (:class:`Mistakes`: who, which move, how much of the chance to win it gave away) and
-each player's luck (:class:`Luck`, the throws' luck summed). Win chances come from the
-learned evaluation one throw ahead, as on the command line
-(``companion journal review``)."""
+each player's luck per throw (:class:`Luck`). Win chances come from the computer's own
+search (the evaluation it plays by, at least as deep as the ``strong`` level), as on the
+command line (``companion journal review``); the numbers are points of chance and the
+words :mod:`companion.ui.review_words`'."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from companion.app.screens.base import Page, Screen, Seat
 from companion.i18n import _, ngettext
+from companion.ui.review_words import MISTAKE, move_words, points, rating, signed_points
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
@@ -100,30 +102,34 @@ class ReviewPage(Page):
 
 
 def mistake_lines(review: Review, count: int = 3) -> tuple[str, ...]:
-    """The ``count`` biggest mistakes of ``review`` (:meth:`Review.headline`), largest
-    first, one line each: rank, who, the move in the game's notation, the chance to win
-    it gave away (in %) and the best move; then every player's chance to win given
-    away in all."""
+    """The ``count`` biggest mistakes of ``review`` (:meth:`Review.headline`: errors of
+    2 points of chance or more), largest first, one line each: rank, who, the move in
+    words, the points of chance it gave away and the best move; then every player's
+    error per move in points with its word (GNU Backgammon's error-rate words,
+    :func:`companion.ui.review_words.rating`) and the number of mistakes."""
     worst = review.headline(count).mistakes
     lines = [
-        _("{rank}. {player}, {move}: -{lost} chance to win (best: {best})").format(
-            rank=rank, player=review.names[m.player], move=m.move, lost=percent_sign(m.error),
-            best=m.best_move)
+        _("{rank}. {player}, {move}: -{points} points (best: {best})").format(
+            rank=rank, player=review.names[m.player], move=move_words(m.move),
+            points=points(m.error), best=move_words(m.best_move))
         for rank, m in enumerate(worst, start=1)
-    ] or [_("No mistakes: every move was the best one.")]
-    lines += [ngettext("In all, {player} lost {lost}% in {count} move.",
-                       "In all, {player} lost {lost}% in {count} moves.", p.moves).format(
-                  player=p.name, lost=percent(p.error), count=p.moves)
+    ] or [_("No mistakes: no move gave away {points} points or more.").format(
+        points=points(MISTAKE))]
+    lines += [ngettext("{player}: {points} points a move, {rating}; {count} mistake.",
+                       "{player}: {points} points a move, {rating}; {count} mistakes.",
+                       p.mistakes).format(player=p.name, points=points(p.error_per_move),
+                                          rating=rating(p.error_per_move), count=p.mistakes)
               for p in review.players]
     return tuple(lines)
 
 
 def luck_lines(review: Review) -> tuple[str, ...]:
-    """Every player's luck in all (the win chance their throws gave against the
-    average throw, summed, in %), then what it means."""
-    return (*(_("{player}: {luck}%").format(player=name, luck=signed(luck))
-              for name, luck in review.headline().luck),
-            _("Chance to win the throws gave, against the average throw."))
+    """Every player's luck per throw (the win chance their throws gave against the
+    average throw, in points of chance, averaged), then what it means."""
+    return (*(_("{player}: {points} points a throw").format(
+                  player=p.name, points=signed_points(p.luck_per_throw))
+              for p in review.players),
+            _("Points of chance to win a throw gave, against the average throw."))
 
 
 @dataclass
