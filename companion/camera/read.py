@@ -34,7 +34,6 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.rules import PieceZone, State
 from companion.rules.core import Square
 
 from .board import BOARD_RGB, DICTIONARY, Layout, Pixels, paper_points, piece_rgb, render
@@ -82,15 +81,6 @@ class Reading:
     def occupied(self) -> dict[Square, int]:
         """The occupied squares: square -> player."""
         return {s: p for s, p in self.squares.items() if p is not None}
-
-
-def occupancy(state: State) -> dict[Square, int]:
-    """The board of ``state`` as a camera sees it: square -> player of the pieces on
-    the board (pieces off the board, on a plinth, in the Abyss, borne off, are not
-    seen). Where pieces share a square, the last one's player (a camera cannot count
-    a stack; the Senets never stack)."""
-    return {p.square: p.player for p in state.pieces()
-            if p.zone is PieceZone.BOARD and p.square is not None}
 
 
 def _lab(rgb: Pixels) -> Pixels:
@@ -279,4 +269,4 @@ def board_text(layout: Layout, reading: Reading, names: tuple[str, ...] = ()) ->
     return "\n".join(" ".join(row) for row in grid)
 
 
-__all__ = ["PictureRefused", "Reader", "Reading", "board_text", "occupancy", "overlay"]
+__all__ = ["PictureRefused", "Reader", "Reading", "board_text", "overlay"]
