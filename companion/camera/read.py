@@ -237,14 +237,14 @@ def _names(squares: list[Square]) -> str:
 def overlay(reader: Reader, reading: Reading) -> Pixels:
     """The top view of ``reading`` with each square's reading drawn on it: a ring in
     the player's colour on an occupied square, a small grey dot on an empty one; RGB,
-    uint8, the top view's shape.
+    uint8, the top view at twice its size.
 
     :raises ValueError: ``reading`` has no top view.
     """
     if reading.top is None:
         raise ValueError("the reading has no top view")
-    out = reading.top.copy()
-    p = reader.px_per_square
+    out = np.asarray(cv2.resize(reading.top, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR), np.uint8)
+    p = 2 * reader.px_per_square
     for place in reader.layout.squares:
         centre = (int((place.col + 0.5) * p), int((place.row + 0.5) * p))
         player = reading.squares.get(place.square)
