@@ -3,7 +3,9 @@
 Among the legal moves for the throw, those whose resulting position looks, to a camera,
 like what the camera read (:func:`find_move`): one (the move played), none (a piece
 on a wrong square: the differing squares are named against the nearest legal move),
-or several (moves that leave the same picture: the player chooses). Needs neither
+or several (moves that leave the same picture but not the same position: the player
+chooses). Moves that lead to the same position (the same plinth by the same values in
+another order) count as one. Needs neither
 OpenCV nor a picture: a reading here is only square -> player.
 
 >>> from companion.rules import get_game
@@ -43,8 +45,9 @@ class Difference:
 
 @dataclass(frozen=True)
 class Finding:
-    """What :func:`find_move` found: ``kind`` :data:`FOUND` (``moves`` holds the one
-    move), :data:`SEVERAL` (``moves`` holds every move that matches, in the order of
+    """What :func:`find_move` found: ``kind`` :data:`FOUND` (``moves`` holds the move,
+    or the moves that all lead to the same position, as casting-stick Senet's ``27-11
+    [2+3+2]`` and ``27-11 [2+2+3]``: the first is played), :data:`SEVERAL` (``moves`` holds every move that matches, in the order of
     ``legal_moves()``) or :data:`NONE` (``moves`` empty; ``nearest`` the legal move
     whose position differs from the reading on the fewest squares and
     ``differences`` those squares, in board order; with no legal move at all, or when
@@ -58,7 +61,7 @@ class Finding:
 
     @property
     def move(self) -> Move | None:
-        """The move found, when exactly one matched."""
+        """The move found (the first of equivalent ones), or ``None``."""
         return self.moves[0] if self.kind == FOUND else None
 
 
@@ -112,6 +115,7 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
     squares = tuple(reading)
     seen = {s: p for s, p in reading.items() if p is not None}
     matches: list[Move] = []
+    keys: set[object] = set()
     nearest: tuple[int, Move, tuple[Difference, ...]] | None = None
     for move in position.legal_moves():
         after = position.copy()
@@ -119,10 +123,11 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
         diff = differences(reading, seen_board(after), squares)
         if not diff:
             matches.append(move)
+            keys.add(after.position_key())
         elif nearest is None or len(diff) < nearest[0]:
             nearest = (len(diff), move, diff)
-    if len(matches) == 1:
-        return Finding(FOUND, (matches[0],))
+    if len(keys) == 1:  # one move, or moves that differ only in how (values' order)
+        return Finding(FOUND, tuple(matches))
     if matches:
         return Finding(SEVERAL, tuple(matches))
     if nearest is None or seen == seen_board(position):

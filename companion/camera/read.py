@@ -55,6 +55,10 @@ SHADOW_HUE = 7.0
 """The largest change of a* b* (Delta E) of a darker pixel that may still be a shadow."""
 FOREIGN_SHARE = 0.05
 """The share of foreign pixels in a square's edge band that makes it covered."""
+FOREIGN_SHARE_PIECE = 0.25
+"""The same for the band's corners on a square read as holding a piece: higher, for a
+saturated piece's colour bleeds into the paper around it (JPEG's halved colour
+resolution, lens blur)."""
 
 
 class PictureRefused(CompanionError, ValueError):
@@ -210,7 +214,7 @@ class Reader:
         best = distances.argmin(axis=2)
         unsure = (order[:, :, 0] > EMPTY_DISTANCE) | (order[:, :, 1] - order[:, :, 0] < MARGIN)
         # the whole band of a square read empty; only its corners where a piece stands
-        uneven |= np.where(best == 0, share, far_share) > FOREIGN_SHARE
+        uneven |= np.where(best == 0, share > FOREIGN_SHARE, far_share > FOREIGN_SHARE_PIECE)
         squares: dict[Square, int | None] = {}
         distance: dict[Square, float] = {}
         covered: list[Square] = []
