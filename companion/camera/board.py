@@ -184,7 +184,8 @@ class Shape:
     """One thing printed: ``kind`` ``"rect"`` (``points``: top left, bottom right),
     ``"ellipse"`` (its bounding box), ``"line"`` (a polyline) or ``"text"`` (its
     centre; ``text``, ``size`` the letters' height), all in mm; ``fill`` and
-    ``stroke`` RGB or ``None``; ``width`` the stroke's width in mm."""
+    ``stroke`` RGB or ``None``; ``width`` the stroke's width in mm; ``marker``: see
+    below."""
 
     kind: str
     points: tuple[tuple[float, float], ...]
@@ -193,6 +194,8 @@ class Shape:
     width: float = 0.0
     text: str = ""
     size: float = 0.0
+    marker: int | None = None
+    """The id of the marker the shape is part of (the SVG groups them), or ``None``."""
 
 
 def marker_bits(marker_id: int) -> Pixels:
@@ -249,13 +252,14 @@ def shapes(layout: Layout) -> list[Shape]:
         out.append(Shape("text", ((cx, sy + 0.88 * q),), fill=LINE_RGB, text=place.label,
                          size=0.13 * q))
     for marker in layout.markers:
+        # black, then its white cells: the black never shows seams between cells
         cell = marker.size / MARKER_CELLS
         bits = marker_bits(marker.id)
         out.append(Shape("rect", ((marker.x, marker.y), (marker.x + marker.size, marker.y + marker.size)),
-                         fill=PAPER_RGB))
-        for r, c in zip(*np.nonzero(bits), strict=True):
+                         fill=INK_RGB, marker=marker.id))
+        for r, c in zip(*np.nonzero(bits == 0), strict=True):
             x, y = marker.x + c * cell, marker.y + r * cell
-            out.append(Shape("rect", ((x, y), (x + cell, y + cell)), fill=INK_RGB))
+            out.append(Shape("rect", ((x, y), (x + cell, y + cell)), fill=PAPER_RGB, marker=marker.id))
     return out
 
 
@@ -298,18 +302,25 @@ def _hex(rgb: tuple[int, int, int] | None) -> str:
 
 def svg(layout: Layout) -> str:
     """The page of ``layout`` as an SVG document at true size (``width``/``height`` in
-    mm, the user unit one millimetre)."""
+    mm, the user unit one millimetre); each marker a ``<g class="marker">`` drawn with
+    crisp edges."""
     w, h = layout.paper
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
            f'viewBox="0 0 {w:g} {h:g}">',
            f'<title>{layout.game}: board for the camera</title>',
            f'<rect width="{w:g}" height="{h:g}" fill="{_hex(PAPER_RGB)}"/>']
+    group: int | None = None
     for s in shapes(layout):
+        if s.marker != group:
+            if group is not None:
+                out.append("</g>")
+            if s.marker is not None:
+                out.append(f'<g class="marker" id="marker-{s.marker}" shape-rendering="crispEdges">')
+            group = s.marker
         paint = f'fill="{_hex(s.fill)}" stroke="{_hex(s.stroke)}" stroke-width="{s.width:.2f}"'
         if s.kind == "rect":
             (ax, ay), (bx, by) = s.points
-            cls = ' class="marker"' if s.fill == INK_RGB else ""
-            out.append(f'<rect{cls} x="{ax:.3f}" y="{ay:.3f}" width="{bx - ax:.3f}" '
+            out.append(f'<rect x="{ax:.3f}" y="{ay:.3f}" width="{bx - ax:.3f}" '
                        f'height="{by - ay:.3f}" {paint}/>')
         elif s.kind == "ellipse":
             (ax, ay), (bx, by) = s.points
@@ -324,6 +335,8 @@ def svg(layout: Layout) -> str:
             out.append(f'<text x="{x:.3f}" y="{y:.3f}" font-size="{s.size * 1.3:.2f}" '
                        f'font-family="sans-serif" text-anchor="middle" dominant-baseline="central" '
                        f'fill="{_hex(s.fill)}">{s.text}</text>')
+    if group is not None:
+        out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

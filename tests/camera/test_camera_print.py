@@ -43,10 +43,11 @@ def test_board_print_writes_a_pdf_and_an_svg_at_true_size(game: str, paper: str,
     # its picture: the four markers found again
     with Image.open(_first_image(pdf)) as page:
         assert _ids(np.asarray(page.convert("RGB"))) == [0, 1, 2, 3]
-    # the SVG: true size, four markers (their black cells, 4 x 4 bits and the border)
+    # the SVG: true size, four markers
     svg = out.with_suffix(".svg").read_text()
     assert f'width="{layout.paper[0]:g}mm" height="{layout.paper[1]:g}mm"' in svg
-    assert svg.count('class="marker"') > 4 * 20
+    assert [f'id="marker-{i}"' in svg for i in range(4)] == [True] * 4
+    assert svg.count('class="marker"') == 4
 
 
 def _first_image(pdf: bytes) -> io.BytesIO:
