@@ -12,7 +12,8 @@ square past where the move puts it, where no legal move would put it). It prints
 * squares read right: the share of squares read as the scene has them, over the
   photos without a hand that were read, and photos read wholly right;
 * photos without a hand refused (a doubt asks again: a cost, not an error);
-* hands refused: the share of photos with a hand that were refused;
+* hands refused: the share of photos with a hand that were refused, and of those not
+  refused, how many were still read wholly right;
 * moves found with no press: the share of right moves whose photo gave exactly the
   move played (or moves leading to the same position) -- what a player gets without a
   button;
@@ -62,6 +63,7 @@ class Tally:
     plain_refused: int = 0
     hands: int = 0
     hands_refused: int = 0
+    hands_read_right: int = 0
     right_moves: int = 0
     found_no_press: int = 0
     wrong_moves: int = 0
@@ -153,6 +155,7 @@ def run_game(game: str, pictures: int) -> tuple[Tally, Reader]:
                     t.wrong_moves += 1
                 continue
         right = sum(reading.squares[s] == board.get(s) for s in squares)
+        t.hands_read_right += hand and right == len(squares)
         if not hand:
             t.squares += len(squares)
             t.squares_right += right
@@ -199,6 +202,7 @@ def main() -> None:
         print(f"  photos read wholly right      {share(t.read_right, t.read)}")
         print(f"  photos without hand refused   {share(t.plain_refused, t.plain)}")
         print(f"  hands refused                 {share(t.hands_refused, t.hands)}")
+        print(f"  hands not refused, read right {t.hands_read_right} of {t.hands - t.hands_refused}")
         print(f"  moves found with no press     {share(t.found_no_press, t.right_moves)}")
         verdict = "met" if t.accepted_wrong == 0 else "NOT met"
         print(f"  wrong moves accepted          {t.accepted_wrong} of {t.wrong_moves} wrong moves "
