@@ -821,6 +821,76 @@ def cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
+def _camera_state(args: argparse.Namespace) -> State:
+    """A new game of ``args.game`` (with ``--option``): the board the camera room draws."""
+    return get_game(args.game, **_parse_options(args.option)).new_state()
+
+
+def cmd_board_print(args: argparse.Namespace) -> int:
+    """`companion board print`: the printable board, PDF and SVG (issue 34)."""
+    try:
+        from companion.camera.board import write_print
+    except ImportError as exc:
+        raise UsageError(f"the camera extra is not installed ({exc}): pip install "
+                         "'board-companion[camera]'") from exc
+    out = Path(args.out) if args.out else Path(f"{args.game}-{args.paper}")
+    try:
+        written = write_print(_camera_state(args), args.paper, out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    for path in written:
+        print(path)
+    return 0
+
+
+def cmd_camera_check(args: argparse.Namespace) -> int:
+    """`companion camera check --fake SEED GAME`: what the camera reads, as text, and the
+    overlay PNG (issue 34); exit 1 when the picture is refused."""
+    try:
+        from PIL import Image
+
+        from companion.camera.board import layout_for
+        from companion.camera.fake import FakeCamera
+        from companion.camera.find import seen_board
+        from companion.camera.read import PictureRefused, Reader, board_text, overlay
+    except ImportError as exc:
+        raise UsageError(f"the camera extra is not installed ({exc}): pip install "
+                         "'board-companion[camera]'") from exc
+    state = _camera_state(args)
+    try:
+        layout = layout_for(state, args.paper)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    # the fake camera's scene: a random position of the game, seeded like the photo
+    rng = random.Random(args.fake)
+    for _ in range(rng.randrange(10, 80)):
+        if state.phase is Phase.OVER:
+            break
+        state.apply(random_action(state, rng.randrange))
+    pieces = seen_board(state)
+    photo = FakeCamera(layout).photo(pieces, args.fake, hand=args.hand)
+    reader = Reader(layout)
+    names = tuple(state.name(p) for p in range(state.players))
+    out = Path(args.out) if args.out else Path(f"camera-check-{args.game}-{args.fake}.png")
+    try:
+        reading = reader.read(photo.image)
+    except PictureRefused as exc:
+        print(f"refused: {exc.reason}")
+        Image.fromarray(photo.image).save(out)
+        print(f"photo: {out}")
+        return 1
+    print(board_text(layout, reading, names))
+    wrong = sorted(str(s) for s, p in reading.squares.items() if p != pieces.get(s))
+    print(f"squares read: {len(reading.squares)}, differing from the scene: "
+          f"{', '.join(wrong) if wrong else 'none'}")
+    Image.fromarray(overlay(reader, reading)).save(out)
+    Image.fromarray(photo.image).save(out.with_name(out.stem + "-photo.png"))
+    print(f"overlay: {out}")
+    return 0
+
+
 def sentence(summary: str) -> str:
     """A command's one-line ``help`` as the first sentence of its ``--help`` description
     (capitalised, with its full stop)."""
@@ -836,7 +906,8 @@ def command(parent: argparse._SubParsersAction[argparse.ArgumentParser], name: s
     return parent.add_parser(name, help=summary, description=description, **kwargs)
 
 
-COMMANDS = ("games", "rules", "run", "demo", "doctor", "journal", "club", "web", "publish")
+COMMANDS = ("games", "rules", "run", "demo", "doctor", "journal", "club", "web", "publish",
+            "board", "camera")
 """The commands of :func:`build_parser`, in its order."""
 
 
@@ -1121,6 +1192,41 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                              help="where club-outbox.json is kept (default: $STATE_DIRECTORY, "
                              "else ~/.local/state/board-companion-publish; not the journal directory)")
         publish.set_defaults(func=cmd_publish)
+
+    if wanted("board"):
+        board = command(sub, "board", "the game's board for the camera: print it (issue 34)")
+        bsub = board.add_subparsers(dest="board_command", required=True, metavar="ACTION")
+        print_help = ("write the game's board at true size with four ArUco markers, as a PDF "
+                      "and an SVG, to print and lay under the camera")
+        bprint = command(bsub, "print", print_help, "Print at 100 % (no 'fit to page'); "
+                         "the markers must stay uncovered. Needs the camera extra: pip install "
+                         "'board-companion[camera]'. See docs/camera.md.", parents=[game, option])
+        bprint.add_argument("--paper", choices=("A4", "A3"), default="A4",
+                            help="paper size (default: A4)")
+        bprint.add_argument("--out", metavar="FILE", default=None,
+                            help="where to write, without suffix: FILE.pdf and FILE.svg (default: "
+                            "GAME-PAPER in the current directory)")
+        bprint.set_defaults(func=cmd_board_print)
+
+    if wanted("camera"):
+        camera = command(sub, "camera", "the camera over the board: check what it reads (issue 34)")
+        csub = camera.add_subparsers(dest="camera_command", required=True, metavar="ACTION")
+        check_help = ("print what the camera reads as a board (text) and write an overlay PNG: "
+                      "the top view with each square's reading")
+        check = command(csub, "check", check_help, "Only the fake camera is built: --fake SEED "
+                        "photographs a random position of the game (seeded) on the printed "
+                        "board. Exit status 1 when the picture is refused (a hand, a marker "
+                        "not seen). See docs/camera.md.", parents=[game, option])
+        check.add_argument("--fake", metavar="SEED", type=int, required=True,
+                           help="use the fake camera with this seed (an integer)")
+        check.add_argument("--hand", action="store_true",
+                           help="the fake camera puts a hand over the board")
+        check.add_argument("--paper", choices=("A4", "A3"), default="A4",
+                           help="the paper the board was printed on (default: A4)")
+        check.add_argument("--out", metavar="FILE", default=None,
+                           help="the overlay PNG (default: camera-check-GAME-SEED.png); the "
+                           "photo goes beside it as FILE-photo.png")
+        check.set_defaults(func=cmd_camera_check)
 
     return parser
 

@@ -1,0 +1,17 @@
+"""The camera over the table (issue 34): a printed board the camera can find, and the
+position read from a picture of it.
+
+* :mod:`.board`: the printable board of a game, its squares at known places in
+  millimetres between four ArUco markers (``cv2.aruco``), as a picture, an SVG and a PDF;
+* :mod:`.fake`: a fake camera, a seeded photo of the printed board with pieces on it
+  (perspective, light, shadows, blur, noise, JPEG, a hand over the board);
+* :mod:`.read`: markers -> homography -> top view -> each square empty or a player's
+  piece (CIELAB against the empty board); a picture with something over the board
+  is refused; :func:`~.read.find_move` finds the legal move a reading shows.
+
+The room imports the rules and the board pictures (``companion.ui.games.boards``),
+nothing above them; OpenCV and NumPy come from the ``camera`` extra
+(``pip install 'board-companion[camera]'``). Only grid boards with one-square cells
+are read (both Senets); the Labyrinth's track and the Cretan grid are not yet.
+docs/camera.md says what is built and what is not.
+"""

@@ -1,0 +1,276 @@
+"""Reading a position from a photo of the printed board.
+
+The steps, for one RGB picture (shape (height, width, 3), uint8):
+
+1. **markers**: the four ArUco markers of :mod:`.board` (``cv2.aruco.ArucoDetector``);
+   a picture that does not show all four is refused (a hand, a sleeve, the board
+   out of the frame);
+2. **homography**: from their 16 corners to where they are on the paper
+   (``cv2.findHomography``, least squares), the board warped to a **top view** of
+   :attr:`Reader.px_per_square` pixels per square (``cv2.warpPerspective``);
+3. **light**: on each square, the paper in its four corners (outside any piece)
+   compared with the same corners of the empty board drawn by :func:`.board.render`
+   gives the light falling on that square, a gain per colour channel. A square whose
+   corners do not agree with each other, whose light has another colour than the
+   board's (skin, a sleeve: not the paper under a lamp), or whose edge band (outside
+   its piece) departs from the empty board under that light is **covered**;
+4. **content**: the middle of the square divided by that light, in CIELAB
+   (``cv2.COLOR_RGB2Lab``), against the empty board's middle and each player's piece
+   colour (:func:`.board.piece_rgb`): the nearest, by CIE76 colour difference, when
+   it is near enough and clearly nearer than the second. A square that is neither is
+   **unsure**.
+
+A picture with a covered or unsure square is refused (:class:`PictureRefused`): a
+doubt asks again, it never guesses. Only grid boards of one-square cells are read
+(:func:`.board.layout_for`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+from companion.rules.core import Square
+
+from .board import BOARD_RGB, DICTIONARY, Layout, Pixels, paper_points, piece_rgb, render
+
+EMPTY_DISTANCE = 14.0
+"""The largest CIE76 distance (Delta E) from a class at which a square is read as it."""
+MARGIN = 8.0
+"""How much nearer (Delta E) the nearest class must be than the second."""
+LIGHT_HUE = 0.07
+"""The largest departure of a square's light's colour (its gain's chromaticity) from
+the board's median light."""
+LIGHT_SPREAD = 0.22
+"""The largest relative difference between a square's corner gains and their median
+(two corners may differ: a piece's shadow darkens one)."""
+FOREIGN_DISTANCE = 10.0
+"""Delta E from the lit empty board above which a pixel of a square's edge band (the
+paper between its piece and its neighbours') is foreign: a finger, a sleeve."""
+SHADOW_HUE = 7.0
+"""The largest change of a* b* (Delta E) of a darker pixel that may still be a shadow."""
+FOREIGN_SHARE = 0.05
+"""The share of foreign pixels in a square's edge band that makes it covered."""
+FOREIGN_SHARE_PIECE = 0.25
+"""The same for the band's corners on a square read as holding a piece: higher, for a
+saturated piece's colour bleeds into the paper around it (JPEG's halved colour
+resolution, lens blur)."""
+
+
+class PictureRefused(CompanionError, ValueError):
+    """The picture cannot be read: ``reason`` in words, ``squares`` the squares that
+    were covered or unsure (empty when the markers were not all found)."""
+
+    def __init__(self, reason: str, squares: tuple[Square, ...] = ()):
+        super().__init__(reason)
+        self.reason = reason
+        self.squares = squares
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a picture shows: ``squares`` maps every square of the board to the player
+    (0-based) whose piece stands on it, or ``None`` when it is empty; ``distance`` the
+    Delta E of each square's reading to the class read; ``top`` the top view (RGB,
+    uint8, rows x columns squares of :attr:`Reader.px_per_square` pixels)."""
+
+    squares: Mapping[Square, int | None]
+    distance: Mapping[Square, float] = field(default_factory=dict)
+    top: Pixels | None = None
+
+    def occupied(self) -> dict[Square, int]:
+        """The occupied squares: square -> player."""
+        return {s: p for s, p in self.squares.items() if p is not None}
+
+
+def _lab(rgb: Pixels) -> Pixels:
+    """CIELAB of RGB in 0..1, any shape (..., 3)."""
+    flat = np.ascontiguousarray(rgb.reshape(-1, 1, 3), np.float32)
+    return cv2.cvtColor(np.clip(flat, 0, 1), cv2.COLOR_RGB2Lab).reshape(rgb.shape)
+
+
+class Reader:
+    """Reads pictures of the printed board of ``layout``.
+
+    ``px_per_square``: the top view's resolution. The empty board's reference and the
+    masks are made once, here (a few hundred kilobytes, held as long as the reader).
+    """
+
+    def __init__(self, layout: Layout, px_per_square: int = 32):
+        self.layout = layout
+        self.px_per_square = p = px_per_square
+        rows, cols = layout.grid
+        self.scale = p / layout.square  # top-view pixels per mm
+        x0, y0 = layout.origin
+        self._target = ((paper_points(layout) - [x0, y0]) * self.scale).reshape(-1, 2).astype(np.float32)
+        self._size = (cols * p, rows * p)
+        reference = render(layout, self.scale, window=(x0, y0, *layout.size))
+        reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
+        self.reference = reference
+        ys, xs = (np.mgrid[0:p, 0:p] + 0.5) / p
+        self._centre = np.hypot(xs - 0.5, ys - 0.5) < 0.22
+        lo, hi = 0.05, 0.15
+        self._corners = [
+            (ys > a) & (ys < a + hi - lo) & (xs > b) & (xs < b + hi - lo)
+            for a in (lo, 1 - hi) for b in (lo, 1 - hi)
+        ]
+        edge = np.maximum(np.abs(xs - 0.5), np.abs(ys - 0.5))
+        self._band = (edge > 0.40) & (edge < 0.47)
+        # the band's corners, beyond the reach of a piece, its shadow and its blur
+        self._far = (np.hypot(xs - 0.5, ys - 0.5) > 0.52)[self._band]
+        self._cells = [(place.row, place.col, place.square) for place in layout.squares]
+        rows, cols = layout.grid
+        self._ref_band = self._cells_of(reference)[:, :, self._band]
+        # the band's plain ground only: a number or a line shifted by a pixel is not a hand
+        plain = np.all(np.abs(reference.astype(np.int16) - BOARD_RGB) < 12, axis=2).astype(np.uint8)
+        plain = cv2.erode(plain, np.ones((3, 3), np.uint8), iterations=1)
+        self._plain = self._cells_of(plain[..., None])[:, :, self._band, 0] > 0
+        self._plain_count = np.maximum(self._plain.sum(axis=2), 1)
+        ref = self._stats(reference)
+        self._ref_centre, self._ref_corners = ref
+        self._empty_lab = _lab(self._ref_centre)
+        self._piece_lab = _lab(np.array([piece_rgb(layout, i) for i in range(len(layout.colours))],
+                                        np.float32))
+        self._detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY),
+                                                 cv2.aruco.DetectorParameters())
+
+    def _cells_of(self, top: Pixels) -> Pixels:
+        """``top`` (a top view, channels last) cut into squares: shape (rows, cols, p, p,
+        channels), values 0..1."""
+        rows, cols = self.layout.grid
+        p = self.px_per_square
+        return (top.astype(np.float32) / 255).reshape(rows, p, cols, p, -1).transpose(0, 2, 1, 3, 4)
+
+    def _stats(self, top: Pixels) -> tuple[Pixels, Pixels]:
+        """Per square of ``top``: the mean colour of its middle, shape (rows, cols, 3),
+        and of each of its four corners, shape (rows, cols, 4, 3); RGB 0..1."""
+        cells = self._cells_of(top)
+        centre = cells[:, :, self._centre].mean(axis=2)
+        corners = np.stack([cells[:, :, c].mean(axis=2) for c in self._corners], axis=2)
+        return centre, corners
+
+    def homography(self, image: Pixels) -> Pixels:
+        """The 3 x 3 map from ``image``'s pixels to the top view's.
+
+        :raises PictureRefused: not all four markers found.
+        """
+        grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+        corners, ids, _rejected = self._detector.detectMarkers(grey)
+        found: dict[int, Pixels] = {}
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                if 0 <= marker_id < 4 and int(marker_id) not in found:
+                    found[int(marker_id)] = quad.reshape(4, 2)
+        missing = [i for i in range(4) if i not in found]
+        if missing:
+            raise PictureRefused(f"markers not seen: {', '.join(map(str, missing))}")
+        source = np.concatenate([found[i] for i in range(4)]).astype(np.float32)
+        matrix, _mask = cv2.findHomography(source, self._target, 0)
+        if matrix is None:
+            raise PictureRefused("the markers do not make a board")
+        return np.asarray(matrix, np.float64)
+
+    def top_view(self, image: Pixels, matrix: Pixels) -> Pixels:
+        """``image`` warped by ``matrix`` (:meth:`homography`) to the top view."""
+        return cv2.warpPerspective(image, matrix, self._size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    def read(self, image: Pixels) -> Reading:
+        """The position ``image`` shows (RGB, uint8, shape (h, w, 3)).
+
+        :raises PictureRefused: markers missing, or a square covered or unsure (its
+            ``squares`` name them, in the layout's order).
+        """
+        top = self.top_view(image, self.homography(image))
+        centre, corners = self._stats(top)
+        gains = corners / np.maximum(self._ref_corners, 1e-3)  # (rows, cols, 4, 3)
+        gain = np.median(gains, axis=2)  # (rows, cols, 3)
+        spread = np.abs(gains - gain[:, :, None, :]).max(axis=3) / np.maximum(gain.mean(axis=2), 1e-3)[..., None]
+        uneven = (spread > LIGHT_SPREAD).sum(axis=2) > 2
+        hue = gain / np.maximum(gain.mean(axis=2, keepdims=True), 1e-3)
+        board_hue = np.median(hue.reshape(-1, 3), axis=0)
+        off_hue = np.abs(hue - board_hue).max(axis=2) > LIGHT_HUE
+        band = self._cells_of(top)[:, :, self._band]
+        expected = self._ref_band * gain[:, :, None, :]
+        diff = _lab(band) - _lab(expected)
+        # a piece's shadow only darkens the paper (L* down, a* b* nearly kept): foreign
+        # is a large difference that also changes the colour, or brightens
+        foreign = ((np.linalg.norm(diff, axis=3) > FOREIGN_DISTANCE)
+                   & ((np.linalg.norm(diff[..., 1:], axis=3) > SHADOW_HUE) | (diff[..., 0] > 0)))
+        share = (foreign & self._plain).sum(axis=2) / self._plain_count
+        far = self._plain & self._far
+        far_share = (foreign & far).sum(axis=2) / np.maximum(far.sum(axis=2), 1)
+        albedo = centre / np.maximum(gain, 1e-3)
+        lab = _lab(albedo)
+        classes = np.concatenate([self._empty_lab[:, :, None, :],
+                                  np.broadcast_to(self._piece_lab, (*lab.shape[:2], *self._piece_lab.shape))],
+                                 axis=2)  # (rows, cols, 1 + players, 3)
+        distances = np.linalg.norm(classes - lab[:, :, None, :], axis=3)
+        order = np.sort(distances, axis=2)
+        best = distances.argmin(axis=2)
+        unsure = (order[:, :, 0] > EMPTY_DISTANCE) | (order[:, :, 1] - order[:, :, 0] < MARGIN)
+        # the whole band of a square read empty; only its corners where a piece stands
+        uneven |= np.where(best == 0, share > FOREIGN_SHARE, far_share > FOREIGN_SHARE_PIECE)
+        squares: dict[Square, int | None] = {}
+        distance: dict[Square, float] = {}
+        covered: list[Square] = []
+        doubtful: list[Square] = []
+        for row, col, square in self._cells:
+            b = int(best[row, col])
+            squares[square] = None if b == 0 else b - 1
+            distance[square] = float(order[row, col, 0])
+            if uneven[row, col] or off_hue[row, col]:
+                covered.append(square)
+            elif unsure[row, col]:
+                doubtful.append(square)
+        if covered:
+            raise PictureRefused(f"something covers {_names(covered)}", tuple(covered + doubtful))
+        if doubtful:
+            raise PictureRefused(f"cannot tell what stands on {_names(doubtful)}", tuple(doubtful))
+        return Reading(squares, distance, top)
+
+
+def _names(squares: list[Square]) -> str:
+    return ", ".join(str(s) for s in squares)
+
+
+def overlay(reader: Reader, reading: Reading) -> Pixels:
+    """The top view of ``reading`` with each square's reading drawn on it: a ring in
+    the player's colour on an occupied square, a small grey dot on an empty one; RGB,
+    uint8, the top view at twice its size.
+
+    :raises ValueError: ``reading`` has no top view.
+    """
+    if reading.top is None:
+        raise ValueError("the reading has no top view")
+    out = np.asarray(cv2.resize(reading.top, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR), np.uint8)
+    p = 2 * reader.px_per_square
+    for place in reader.layout.squares:
+        centre = (int((place.col + 0.5) * p), int((place.row + 0.5) * p))
+        player = reading.squares.get(place.square)
+        if player is None:
+            cv2.circle(out, centre, max(2, p // 12), (128, 128, 128), -1, cv2.LINE_AA)
+        else:
+            rgb = tuple(int(255 * c) for c in piece_rgb(reader.layout, player))
+            cv2.circle(out, centre, int(0.42 * p), (0, 255, 0), max(1, p // 16), cv2.LINE_AA)
+            cv2.circle(out, centre, int(0.15 * p), rgb, -1, cv2.LINE_AA)
+    return out
+
+
+def board_text(layout: Layout, reading: Reading, names: tuple[str, ...] = ()) -> str:
+    """The reading as text, the board's rows as printed: ``.`` an empty square, the
+    player's number (1-based) or the first letter of ``names`` on an occupied one."""
+    rows, cols = layout.grid
+    grid = [["."] * cols for _ in range(rows)]
+    for place in layout.squares:
+        player = reading.squares.get(place.square)
+        if player is not None:
+            grid[place.row][place.col] = names[player][0] if player < len(names) else str(player + 1)
+    return "\n".join(" ".join(row) for row in grid)
+
+
+__all__ = ["PictureRefused", "Reader", "Reading", "board_text", "overlay"]

@@ -1,0 +1,146 @@
+"""The camera reads positions from fake photos: every square right, a hand refused, and
+the move played found from the photo (issue 34, "How it is tested").
+
+The seeds here are not the benchmark's held-out ones (benchmarks/vision.py starts at
+1,000,000)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from scenes import GAMES, position
+
+from companion.camera.board import layout_for
+from companion.camera.fake import FakeCamera
+from companion.camera.find import FOUND, NONE, find_move, seen_board
+from companion.camera.read import PictureRefused, Reader, board_text, overlay
+from companion.rules import Move, Phase, State
+from companion.rules.core import Square
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def rig(request: pytest.FixtureRequest) -> tuple[str, FakeCamera, Reader]:
+    layout = layout_for(position(request.param, 0))
+    return request.param, FakeCamera(layout), Reader(layout)
+
+
+def test_every_square_of_random_positions_is_read_right(rig: tuple[str, FakeCamera, Reader]) -> None:
+    game, camera, reader = rig
+    for seed in range(10):
+        pieces = seen_board(position(game, seed))
+        photo = camera.photo(pieces, seed)
+        reading = reader.read(photo.image)
+        assert reading.occupied() == pieces, (game, seed, board_text(reader.layout, reading))
+        assert set(reading.squares) == {p.square for p in reader.layout.squares}
+
+
+def test_a_hand_over_the_board_is_refused_and_never_misread(rig: tuple[str, FakeCamera, Reader]) -> None:
+    """'a picture is read only when ... nothing (a hand) covers the board': a hand that
+    only brushes a piece may pass, but then every square must still be right."""
+    game, camera, reader = rig
+    refused = 0
+    for seed in range(100, 110):
+        pieces = seen_board(position(game, seed))
+        photo = camera.photo(pieces, seed, hand=True)
+        try:
+            reading = reader.read(photo.image)
+        except PictureRefused as exc:
+            refused += 1
+            assert exc.reason
+            continue
+        assert reading.occupied() == pieces, (game, seed)
+    assert refused >= 8, f"{game}: only {refused} of 10 hands refused"
+
+
+def test_the_move_played_is_found_from_the_photo(rig: tuple[str, FakeCamera, Reader]) -> None:
+    game, camera, reader = rig
+    found = 0
+    for seed in range(200, 208):
+        state = position(game, seed, waiting_for_throw=True)
+        rng = random.Random(seed)
+        spec = state.throw_spec
+        assert spec is not None
+        throw = spec.draw(rng.randrange)
+        played = state.copy()
+        played.apply(throw)
+        if played.phase is not Phase.MOVE:
+            continue
+        move = rng.choice(played.legal_moves())
+        played.apply(move)
+        photo = camera.photo(seen_board(played), seed)
+        finding = find_move(state, throw, reader.read(photo.image).squares)
+        assert finding.kind == FOUND, (game, seed, finding)
+        assert move in finding.moves
+        found += 1
+    assert found >= 4
+
+
+def test_a_piece_on_the_wrong_square_names_the_squares(rig: tuple[str, FakeCamera, Reader]) -> None:
+    """'None: the box says which squares differ and what to do ("the piece on 14 should
+    be on 18")': the piece moved is put one square further than the move says."""
+    game, camera, reader = rig
+    squares = [p.square for p in reader.layout.squares]
+    checked = 0
+    for seed in range(300, 320):
+        state = position(game, seed, waiting_for_throw=True)
+        rng = random.Random(seed)
+        spec = state.throw_spec
+        assert spec is not None
+        throw = spec.draw(rng.randrange)
+        thrown = state.copy()
+        thrown.apply(throw)
+        if thrown.phase is not Phase.MOVE:
+            continue
+        moves = [m for m in thrown.legal_moves() if m.kind == "move" and isinstance(m.dst, int)]
+        if not moves:
+            continue
+        move = moves[0]
+        played = thrown.copy()
+        played.apply(move)
+        board = seen_board(played)
+        assert isinstance(move.dst, int)
+        wrong = move.dst + 1
+        if move.dst not in board or wrong not in squares or wrong in board:
+            continue  # the piece did not stay where it landed (a river, the water)
+        board[wrong] = board.pop(move.dst)
+        if any(_after(thrown, m) == board for m in thrown.legal_moves()):
+            continue  # the wrong square is another legal move's
+        photo = camera.photo(board, seed)
+        finding = find_move(state, throw, reader.read(photo.image).squares)
+        assert finding.kind == NONE, (game, seed, finding)
+        assert finding.nearest is not None and finding.differences, (game, seed, finding)
+        expected = _after(thrown, finding.nearest)
+        for d in finding.differences:  # each named square truly differs, as named
+            assert (d.seen, d.expected) == (board.get(d.square), expected.get(d.square))
+        if finding.nearest == move:  # 'the piece on 18 should be on 17'
+            assert {d.square for d in finding.differences} == {move.dst, wrong}
+        checked += 1
+    assert checked >= 2
+
+
+def _after(thrown: State, move: Move) -> dict[Square, int]:
+    after = thrown.copy()
+    after.apply(move)
+    return seen_board(after)
+
+
+def test_overlay_and_text_show_the_reading(rig: tuple[str, FakeCamera, Reader]) -> None:
+    game, camera, reader = rig
+    pieces = seen_board(position(game, 5))
+    reading = reader.read(camera.photo(pieces, 5).image)
+    rows, cols = reader.layout.grid
+    picture = overlay(reader, reading)
+    assert picture.shape == (2 * rows * reader.px_per_square, 2 * cols * reader.px_per_square, 3)
+    text = board_text(reader.layout, reading).split("\n")
+    assert len(text) == rows
+    assert sum(row.count(".") for row in text) == rows * cols - len(pieces)
+
+
+def test_a_picture_without_the_markers_is_refused(rig: tuple[str, FakeCamera, Reader]) -> None:
+    _game, camera, reader = rig
+    photo = camera.photo({}, 1)
+    blank = photo.image.copy()
+    blank[:] = 128
+    with pytest.raises(PictureRefused, match="markers not seen: 0, 1, 2, 3"):
+        reader.read(blank)
