@@ -30,6 +30,22 @@ the evaluation; depth 2 adds the throw that follows (the expected evaluation ove
 outcomes), depth 3 the next decision, and so on. A Labyrinth turn (two dice, a
 decision each) is two plies; a Senet turn one.
 
+**A whole turn as one ply** in a game whose :attr:`Game.turn_is_one_ply` is set
+(casting-stick Senet, where one throw gives several values used one after another, a
+decision each): a decision that leaves the same player to decide again keeps the
+depth, the decision that ends the turn spends one ply, and a throw none. So depth 1 is
+every way to end the turn, then the evaluation; depth 2 adds the opponent's throw and
+reply turn (as the baseline of ``benchmarks/ai_strength.py`` searches). The root then
+works on the turn's *ends* (the positions after it, each once): depth 1 plays every
+sequence of the decisions left and values each end; a deeper iteration searches the
+ends best first by the previous iteration's values while the budget lasts (a *move
+filter*, as GNU Backgammon filters a throw's moves before looking deeper), and a move
+is worth its best end searched at that depth. The last ply's turn (the opponent's reply
+at depth 2) is played one decision at a time, each the move whose position evaluates
+best for its player (:meth:`Search.turn_played_out`): it costs the moves along one
+path, not every sequence, so that ``strong``'s 1000 expansions reach the reply of about
+five to ten ends, not one or two.
+
 **Iterative deepening under a budget**: depth 1, then 2, 3, ... up to the level's
 maximum, while the budget lasts: ``budget_s`` seconds of wall-clock time and/or
 ``max_nodes`` node expansions (an *expansion* is a copy of a position with one action
