@@ -360,18 +360,11 @@ def _deepen_turns(
         raise
     except OutOfBudget:
         pass
-    values: dict[Hashable, float] = {}
-    finished = 0
-    try:
-        for key, end in ends.items():
-            values[key] = run.evaluation(end)[me]
-    except Cancelled:
-        raise
+    values = {key: run.evaluation(end)[me] for key, end in ends.items()}
     ranking = _rank(ranking, reach, values, 1)
-    if len(reach) == len(moves):
-        finished = 1
-    else:
-        return ranking, finished, run.nodes
+    if len(reach) < len(moves):  # the budget ended inside depth 1
+        return ranking, 0, run.nodes
+    finished = 1
     for depth in range(2, max_depth + 1):
         order = sorted(values, key=lambda k: -values[k])
         deeper: dict[Hashable, float] = {}
