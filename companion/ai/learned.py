@@ -75,7 +75,10 @@ def features(state: State) -> list[list[float]]:
     * ``at_risk``: the share of its pieces on a numbered square with an opponent's
       piece 1 to :data:`REACH` squares behind; ``threats``: the share of the
       opponents' pieces it has 1 to :data:`REACH` squares ahead of its own (a shared,
-      numbered track: Senet; elsewhere these measure little and the fit says so);
+      numbered track: Senet; elsewhere these measure little and the fit says so); in
+      casting-stick Senet, whose sides travel head-on, ``at_risk`` is the expected
+      progress lost to the next throw's direct shots and ``threats`` is counted along
+      each player's own path (:func:`_sticks_shots`);
     * ``escape``: in the Cretan Labyrinth 1 while the player holds the Magic Key and
       a diamond of every colour (only the walk home is left), else 0; ``items``: the
       tools and weapons it holds, over 4 (at most 1); 0 in the other games. Neither
