@@ -30,7 +30,9 @@ from typing import Any, Final
 
 from companion.ai import evaluate
 from companion.errors import CompanionError
-from companion.rules import PieceZone, State
+from companion.rules import Phase, PieceZone, State
+from companion.rules.senet_sticks.state import SenetSticksState
+from companion.rules.senet_sticks_board import PLINTHS
 
 FEATURES: Final = (
     "progress",
@@ -73,7 +75,10 @@ def features(state: State) -> list[list[float]]:
     * ``at_risk``: the share of its pieces on a numbered square with an opponent's
       piece 1 to :data:`REACH` squares behind; ``threats``: the share of the
       opponents' pieces it has 1 to :data:`REACH` squares ahead of its own (a shared,
-      numbered track: Senet; elsewhere these measure little and the fit says so);
+      numbered track: Senet; elsewhere these measure little and the fit says so); in
+      casting-stick Senet, whose sides travel head-on, ``at_risk`` is the expected
+      progress lost to the next throw's direct shots and ``threats`` is counted along
+      each player's own path (:func:`_sticks_shots`);
     * ``escape``: in the Cretan Labyrinth 1 while the player holds the Magic Key and
       a diamond of every colour (only the walk home is left), else 0; ``items``: the
       tools and weapons it holds, over 4 (at most 1); 0 in the other games. Neither
@@ -113,12 +118,21 @@ def features(state: State) -> list[list[float]]:
         colours = len(game.decks.colours)
         escape = [1.0 if keys[p] and len(diamonds[p]) >= colours else 0.0 for p in range(n)]
         items = [min(len(tools[p]), 4) / 4 for p in range(n)]
+    shots = _sticks_shots(state) if isinstance(state, SenetSticksState) else None
     rows: list[list[float]] = []
     for p in range(n):
         total = count[p] or 1
         others = [s for q in range(n) if q != p for s in squares[q]]
-        risk = sum(1 for s in squares[p] if any(0 < s - o <= REACH for o in others))
-        threat = sum(1 for o in others if any(0 < o - s <= REACH for s in squares[p]))
+        if shots is None:
+            risk: float = sum(1 for s in squares[p] if any(0 < s - o <= REACH for o in others))
+            threat = sum(1 for o in others if any(0 < o - s <= REACH for s in squares[p]))
+        else:
+            # Casting-stick Senet: the two sides travel head-on, so "behind" and "ahead"
+            # are along each player's own path; at_risk is the expected progress lost
+            # to the next throw's direct shots (see _sticks_shots), times the count of
+            # pieces, which the row below divides by.
+            risk = shots[0][p] * total
+            threat = shots[1][p]
         progress = state.progress(p)
         rows.append([
             progress,
@@ -133,6 +147,75 @@ def features(state: State) -> list[list[float]]:
             items[p],
         ])
     return rows
+
+
+def _sticks_shots(state: SenetSticksState) -> tuple[list[float], list[int]]:
+    """Casting-stick Senet's ``at_risk`` and ``threats`` counts: per player, the
+    expected progress (in the units of :meth:`State.progress`) its plinths lose to the
+    direct shots of the throw due next, 0 for the player due to throw and everywhere
+    unless the casting sticks are due (the term of the baseline's hand-written leaf,
+    ``benchmarks/baseline.py``); and the count of the opponent's plinths 1 to
+    :data:`REACH` squares ahead of one of its own along its own path (not on a Sun
+    square, nor safe in its Home Row).
+
+    A shot: "If a player lands on an opponent that is not on a Safe space, the
+    opponent's plinth is removed from the board and place in their Abyss" (seed 002): a
+    plinth of the thrower on the board, not in the opponent's Home Row (from where it
+    cannot attack), reaching the square with one value of the thrower's colour or of a
+    solid stick, directly or by the river it lands on; the loss is the square's number
+    along the victim's path. Combinations of values and plinths out of the Abyss are not
+    counted.
+    """
+    game = state.game
+    board = state.board
+    n = game.squares
+    risk = [0.0, 0.0]
+    threats = [0, 0]
+    for p in (0, 1):
+        path_sign = 1 if p == 0 else -1
+        safe = game.safe_from[p]
+        for s in range(1, n + 1):
+            if board[s] != 1 - p or safe[s]:
+                continue
+            if any(0 <= s - path_sign * d <= n and board[s - path_sign * d] == p
+                   for d in range(1, REACH + 1)):
+                threats[p] += 1
+    if (state.phase is not Phase.THROW or state.throw_spec is not game.sticks
+            or state.colours is None):
+        return risk, threats
+    q = state.current_player
+    p = 1 - q
+    land_on = game.land_on[q]
+    safe = game.safe_from[q]
+    opponent_home = game.in_opponent_home[q]
+    river_to = game.river_to
+    top = len(land_on[0]) - 1
+    hits: dict[int, set[int]] = {}
+    for here in range(1, n + 1):
+        if board[here] != q or opponent_home[here]:
+            continue
+        for v in range(1, top + 1):
+            t = land_on[here][v]
+            if not t or board[t] == q:
+                continue
+            end = river_to[t] or t
+            if board[end] == p and not safe[end] and (end == t or not safe[t]):
+                hits.setdefault(end, set()).add(v)
+    if not hits:
+        return risk, threats
+    mine = state.colours[q]
+    outcomes = state.chance_outcomes()
+    start = PLINTHS * (PLINTHS + 1) // 2  # the starting squares count 0
+    goal = PLINTHS * n - start + PLINTHS
+    for t, values in hits.items():
+        chance = 0.0
+        for throw, _p, w in outcomes:
+            if any(v in values and (c is None or c == mine)
+                   for v, c in zip(throw.values, throw.colours, strict=True)):
+                chance += w
+        at = t if p == 0 else n + 1 - t
+        risk[p] += chance * at / (goal - start)
+    return risk, threats
 
 
 def softmax(scores: Sequence[float]) -> tuple[float, ...]:

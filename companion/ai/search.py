@@ -30,6 +30,22 @@ the evaluation; depth 2 adds the throw that follows (the expected evaluation ove
 outcomes), depth 3 the next decision, and so on. A Labyrinth turn (two dice, a
 decision each) is two plies; a Senet turn one.
 
+**A whole turn as one ply** in a game whose :attr:`Game.turn_is_one_ply` is set
+(casting-stick Senet, where one throw gives several values used one after another, a
+decision each): a decision that leaves the same player to decide again keeps the
+depth, the decision that ends the turn spends one ply, and a throw none. So depth 1 is
+every way to end the turn, then the evaluation; depth 2 adds the opponent's throw and
+reply turn (as the baseline of ``benchmarks/ai_strength.py`` searches). The root then
+works on the turn's *ends* (the positions after it, each once): depth 1 plays every
+sequence of the decisions left and values each end; a deeper iteration searches the
+ends best first by the previous iteration's values while the budget lasts (a *move
+filter*, as GNU Backgammon filters a throw's moves before looking deeper), and a move
+is worth its best end searched at that depth. The last ply's turn (the opponent's reply
+at depth 2) is played one decision at a time, each the move whose position evaluates
+best for its player (:meth:`Search.turn_played_out`): it costs the moves along one
+path, not every sequence, so that ``strong``'s 1000 expansions reach the reply of about
+five to ten ends, not one or two.
+
 **Iterative deepening under a budget**: depth 1, then 2, 3, ... up to the level's
 maximum, while the budget lasts: ``budget_s`` seconds of wall-clock time and/or
 ``max_nodes`` node expansions (an *expansion* is a copy of a position with one action
@@ -135,7 +151,12 @@ class Search:
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Callable[[State], Values] = chances,
         cancel: threading.Event | None = None,
+        turns: bool = False,
     ) -> None:
+        self.turns = turns
+        """Count a whole turn as one ply (:attr:`Game.turn_is_one_ply`): a decision that
+        leaves the same player to decide again keeps the depth, the decision that ends
+        the turn spends one ply, a throw none."""
         self.clock = clock
         self.cancelled: Callable[[], bool] = _never if cancel is None else cancel.is_set
         self.evaluation = evaluation
@@ -175,28 +196,66 @@ class Search:
         known = self.table.get(key)
         if known is not None and known[0] >= depth:
             return known[1]
+        if self.turns and depth == 1 and phase is not Phase.THROW:
+            played = self.value(self.turn_played_out(state), 0)
+            self.table[key] = (depth, played)
+            return played
         if phase is Phase.THROW:
+            below = depth if self.turns else depth - 1
             total = [0.0] * state.players
             for throw, _p, weight in state.chance_outcomes():
-                values = self.value(self.child(state, throw), depth - 1)
+                values = self.value(self.child(state, throw), below)
                 for i, v in enumerate(values):
                     total[i] += weight * v
             result: Values = tuple(total)
         else:
             moves = state.legal_moves()
+            me = state.current_player
             if len(moves) == 1:
-                result = self.value(self.child(state, moves[0]), depth)
+                child = self.child(state, moves[0])
+                forced = depth - 1 if self.turns and not _same_turn(child, me) else depth
+                result = self.value(child, forced)
             else:
-                me = state.current_player
                 best: Values | None = None
                 for move in moves:
-                    values = self.value(self.child(state, move), depth - 1)
+                    child = self.child(state, move)
+                    values = self.value(child, self.depth_after(child, me, depth))
                     if best is None or values[me] > best[me]:
                         best = values
                 assert best is not None
                 result = best
         self.table[key] = (depth, result)
         return result
+
+    def turn_played_out(self, state: State) -> State:
+        """The end of the turn of the player to act in ``state`` (a decision is due),
+        played one decision at a time: at each, the move whose position the evaluation
+        values best for that player (the first of equal ones). The last ply of a search
+        where a whole turn is one ply (:attr:`turns`): it costs the moves along one
+        path, not every sequence of the turn's decisions.
+
+        :raises OutOfBudget: when the budget is spent.
+        """
+        mover = state.current_player
+        here = state
+        while _same_turn(here, mover):
+            moves = here.legal_moves()
+            best = self.child(here, moves[0])
+            if len(moves) > 1:
+                top = self.evaluation(best)[mover]
+                for move in moves[1:]:
+                    after = self.child(here, move)
+                    value = self.evaluation(after)[mover]
+                    if value > top:
+                        best, top = after, value
+            here = best
+        return here
+
+    def depth_after(self, child: State, mover: int, depth: int) -> int:
+        """The depth left to search ``child``, reached by a real choice of ``mover`` at
+        ``depth``: one ply less, unless whole turns are plies (:attr:`turns`) and
+        ``mover`` decides again in ``child`` (the same turn goes on)."""
+        return depth if self.turns and _same_turn(child, mover) else depth - 1
 
 
 def search(
@@ -227,7 +286,8 @@ def search(
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     moves = state.legal_moves()
     me = state.current_player
-    run = Search(budget_s, max_nodes, clock, evaluation, cancel)
+    turns = state.game.turn_is_one_ply
+    run = Search(budget_s, max_nodes, clock, evaluation, cancel, turns)
     if len(moves) == 1:
         return [RankedMove(moves[0], evaluation(state)[me], 0)], 0, 0
     # The cyclic garbage collector is paused during a search: a full collection walks
@@ -238,6 +298,8 @@ def search(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        if turns:
+            return _deepen_turns(state, moves, me, max_depth, run)
         return _deepen(state, moves, me, max_depth, run)
     finally:
         if collecting:
@@ -269,6 +331,101 @@ def _deepen(
         ranking = _best_first(done)
         finished = depth
     return ranking, finished, run.nodes
+
+
+def _deepen_turns(
+    state: State, moves: tuple[Move, ...], me: int, max_depth: int, run: Search
+) -> tuple[list[RankedMove], int, int]:
+    """The iterations of :func:`search` where a whole turn is one ply (``run.turns``),
+    with a *move filter* over the turn's ends (as GNU Backgammon filters the moves of a
+    throw before it looks deeper):
+
+    * depth 1 plays every way to finish the turn from ``state`` (every sequence of the
+      decisions left), each *end* (the position after the turn; equal ends once) valued
+      by the evaluation;
+    * depth ``d`` >= 2 searches the ends ``d - 1`` plies deeper (the opponent's throw
+      and turn, ...), best first by the previous iteration's values, while the budget
+      lasts. A move's value is that of its best end searched at this depth; the moves
+      with none rank after them, in the previous order.
+    """
+    now = run.evaluation(state)[me]
+    ranking: list[RankedMove] = [RankedMove(m, now, 0) for m in moves]
+    ends: dict[Hashable, State] = {}
+    below: dict[Hashable, list[Hashable]] = {}
+    reach: dict[Move, list[Hashable]] = {}
+    try:
+        for move in moves:
+            reach[move] = _ends(run, run.child(state, move), me, ends, below)
+    except Cancelled:
+        raise
+    except OutOfBudget:
+        pass
+    values = {key: run.evaluation(end)[me] for key, end in ends.items()}
+    ranking = _rank(ranking, reach, values, 1)
+    if len(reach) < len(moves):  # the budget ended inside depth 1
+        return ranking, 0, run.nodes
+    finished = 1
+    for depth in range(2, max_depth + 1):
+        order = sorted(values, key=lambda k: -values[k])
+        deeper: dict[Hashable, float] = {}
+        try:
+            for key in order:
+                deeper[key] = run.value(ends[key], depth - 1)[me]
+        except Cancelled:
+            raise
+        except OutOfBudget:
+            ranking = _rank(ranking, reach, deeper, depth)
+            break
+        ranking = _rank(ranking, reach, deeper, depth)
+        values = deeper
+        finished = depth
+    return ranking, finished, run.nodes
+
+
+def _ends(run: Search, state: State, me: int, ends: dict[Hashable, State],
+          below: dict[Hashable, list[Hashable]]) -> list[Hashable]:
+    """The keys of the ends of ``me``'s turn reachable from ``state`` (``state`` itself
+    when the turn is over there), adding each new one to ``ends``; ``below`` remembers
+    the ends of the positions inside the turn already walked.
+
+    :raises OutOfBudget: when the budget is spent.
+    """
+    key = state.position_key()
+    if not _same_turn(state, me):
+        if key not in ends:
+            ends[key] = state
+        return [key]
+    known = below.get(key)
+    if known is not None:
+        return known
+    found: dict[Hashable, None] = {}
+    for move in state.legal_moves():
+        for k in _ends(run, run.child(state, move), me, ends, below):
+            found[k] = None
+    keys = list(found)
+    below[key] = keys
+    return keys
+
+
+def _rank(previous: list[RankedMove], reach: dict[Move, list[Hashable]],
+          values: dict[Hashable, float], depth: int) -> list[RankedMove]:
+    """The moves with an end valued in ``values`` (by their best one), best first, then
+    the others in their ``previous`` order."""
+    done: list[RankedMove] = []
+    rest: list[RankedMove] = []
+    for r in previous:
+        known = [values[k] for k in reach.get(r.move, ()) if k in values]
+        if known:
+            done.append(RankedMove(r.move, max(known), depth))
+        else:
+            rest.append(r)
+    return _best_first(done) + rest
+
+
+def _same_turn(state: State, mover: int) -> bool:
+    """Whether ``mover`` decides again in ``state`` with no throw between: its turn
+    goes on."""
+    return state.phase in (Phase.MOVE, Phase.DECIDE) and state.current_player == mover
 
 
 def _never() -> bool:

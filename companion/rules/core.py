@@ -350,6 +350,12 @@ class Game(ABC):
     """How steeply a lead in :meth:`State.progress` turns into a chance to win, for the
     computer player's evaluation (``companion.ai.evaluate``): fitted per game to whole
     games' outcomes."""
+    turn_is_one_ply: ClassVar[bool] = False
+    """For the computer player's search (``companion.ai.search``): whether all the
+    decisions of one turn (one throw's values used one after another, as in casting-stick
+    Senet) together with the throw that starts the turn count as one ply of depth, so
+    that two plies reach the opponent's reply; ``False``: every throw and every real
+    choice is a ply (a Labyrinth turn two choices and a throw)."""
     presenter: ClassVar[str] = ""
     """Where the companion's screens find this game's one UI entry (its presenter:
     status words, board model, board drawing, inventory pages) as ``"module:Class"``,

@@ -74,6 +74,7 @@ class SenetSticks(Game):
     title = "Casting-stick Senet"
     seed_files = ("002_4a37d4d91a7a1598.txt",)
     sharpness = 2.7
+    turn_is_one_ply = True
     presenter = "companion.ui.games.senet_sticks:SenetSticksPresenter"
     words = "companion.ui.events.senet_sticks:SenetSticksWords"
     min_players = max_players = default_players = 2

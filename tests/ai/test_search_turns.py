@@ -1,0 +1,233 @@
+"""The search where a whole turn is one ply (casting-stick Senet, a game whose
+``turn_is_one_ply``): depth 2 reaches the opponent's reply; and the learned feature
+``at_risk`` there counts the hits in direct shot along each player's own path.
+
+Positions are written in the engine's position format (``docs/rules/senet-sticks.md``:
+Red travels 1 -> 30, Blue 30 -> 1; Sun squares 8, 13, 18, 23; the river on 6 leads to
+15, the river on 25 to 16; Blue's sticks: the solid 2 or 4, a blue 3, a blue 2).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from companion.ai.evaluate import chances as progress_chances
+from companion.ai.learned import FEATURES, features
+from companion.ai.search import Search, Values, search
+from companion.rules import Phase, State, get_game
+from companion.rules.senet_sticks.state import SenetSticksState
+
+AT_RISK = FEATURES.index("at_risk")
+THREATS = FEATURES.index("threats")
+
+
+def load_baseline() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "baseline.py"
+    spec = importlib.util.spec_from_file_location("baseline", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("baseline", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def position(red: Sequence[int], blue: Sequence[int], values: Sequence[int], to_act: int = 1) -> State:
+    state = get_game("senet-sticks").state_from_dict({
+        "format": "board-companion/position", "version": 1, "game": "senet-sticks",
+        "stage": "play", "to_act": to_act, "values": list(values),
+        "plinths": [list(red), list(blue)],
+    })
+    assert isinstance(state, SenetSticksState)
+    return state
+
+
+def river_shot() -> State:
+    """Red to use a 2: ``13-15`` or ``16-18``, both two squares of progress. 15 is
+    where the river on 6 ends, and Blue's plinth on 10 reaches 6 with the solid
+    stick's 4 (one throw in two) and rides the river back to 15, taking Red's plinth
+    there; 18 is a Sun square. Blue's other plinths stand in Red's Home Row, from where
+    they cannot attack."""
+    return position([13, 14, 16, 29, 30], [1, 2, 3, 4, 10], [2])
+
+
+def test_casting_stick_senet_counts_a_turn_as_one_ply() -> None:
+    assert get_game("senet-sticks").turn_is_one_ply
+    assert not any(get_game(g).turn_is_one_ply for g in ("senet-tait", "labyrinth", "cretan-labyrinth"))
+
+
+def test_at_two_plies_the_search_sees_the_reply_and_finds_the_only_safe_move() -> None:
+    """With leaves valued by progress alone (no pieces at risk), one ply cannot tell
+    the two moves apart and takes the first; two plies search Blue's throw and Blue's
+    reply (a hit is the move that values best for Blue), and play the move Blue cannot
+    hit."""
+    state = river_shot()
+    assert [m.notation for m in state.legal_moves()] == ["13-15", "16-18"]
+    one, depth1, _ = search(state, 1, evaluation=progress_chances)
+    assert depth1 == 1 and one[0].move.notation == "13-15"
+    assert one[0].value == pytest.approx(one[1].value)
+    two, depth2, _ = search(state, 2, evaluation=progress_chances)
+    assert depth2 == 2
+    assert two[0].move.notation == "16-18"
+    assert two[0].value > two[1].value + 0.01
+
+
+def reference(state: State, me: int, stage: int) -> Values:
+    """Expectimax, written out: ``me``'s turn to its end, every sequence of its
+    decisions (stage 0); Blue's throw; Blue's turn, the last ply, played one decision
+    at a time, each the move whose position evaluates best for Blue (stage 1); then the
+    progress evaluation."""
+    if state.phase is Phase.OVER:
+        return progress_chances(state)
+    if state.phase is Phase.THROW:
+        if stage == 1:
+            return progress_chances(state)
+        total = [0.0, 0.0]
+        for throw, _p, w in state.chance_outcomes():
+            child = state.search_copy()
+            child.play(throw)
+            for i, v in enumerate(reference(child, me, 1)):
+                total[i] += w * v
+        return (total[0], total[1])
+    actor = state.current_player
+    if stage == 1:
+        options = []
+        for move in state.legal_moves():
+            child = state.search_copy()
+            child.play(move)
+            options.append(child)
+        top = max(progress_chances(c)[actor] for c in options)
+        chosen = next(c for c in options if progress_chances(c)[actor] == top)
+        return reference(chosen, me, 1)
+    best: Values | None = None
+    for move in state.legal_moves():
+        child = state.search_copy()
+        child.play(move)
+        values = reference(child, me, stage)
+        if best is None or values[actor] > best[actor]:
+            best = values
+    assert best is not None
+    return best
+
+
+def test_a_value_at_two_plies_is_the_turn_the_throw_and_the_reply() -> None:
+    """Red with a 2 and a 4 to use (two decisions of one turn): every move's value at
+    two plies is the rest of Red's turn played best, the mean over Blue's throws of
+    Blue's turn played out decision by decision, then the evaluation: nothing less,
+    nothing more."""
+    state = position([9, 11, 14, 16, 20], [12, 17, 22, 27, 30], [2, 4])
+    ranking, depth, _ = search(state, 2, evaluation=progress_chances)
+    assert depth == 2
+    for ranked in ranking:
+        after = state.search_copy()
+        after.play(ranked.move)
+        assert ranked.value == pytest.approx(reference(after, 0, 0)[0], abs=1e-12)
+
+
+def test_a_turn_goes_on_without_spending_depth() -> None:
+    """The same turn's next decision keeps the depth; the decision that ends the turn
+    spends one ply, and the throw after it none."""
+    state = position([9, 11, 14, 16, 20], [12, 17, 22, 27, 30], [2, 4])
+    run = Search(evaluation=progress_chances, turns=True)
+    move = state.legal_moves()[0]
+    mid = run.child(state, move)
+    assert mid.phase is Phase.MOVE and mid.current_player == 0
+    assert run.depth_after(mid, 0, 2) == 2
+    end = run.child(mid, mid.legal_moves()[0])
+    assert end.phase is Phase.THROW
+    assert run.depth_after(end, 0, 2) == 1
+    flat = Search(evaluation=progress_chances)
+    assert flat.depth_after(mid, 0, 2) == 1
+
+
+def test_strong_at_its_budget_sees_the_reply_in_the_river_position() -> None:
+    decision = search(river_shot(), 8, max_nodes=1000)
+    assert decision[1] >= 2
+    assert decision[0][0].move.notation == "16-18"
+
+
+def test_at_risk_is_the_hit_in_direct_shot_along_the_attackers_path() -> None:
+    """After ``13-15`` Blue is due to throw: Red's plinth on 15 is hit with the solid
+    4 (one throw in two) by way of the river, and loses its 15 squares of the 125 its
+    progress counts (0.06); Blue, due to throw, risks nothing. After ``16-18`` nothing
+    is at risk. Blue's threats count Red's plinths 1 to 6 squares ahead of Blue's
+    along Blue's path (downwards: 10 has none ahead of it above it)."""
+    state = river_shot()
+    exposed = state.search_copy()
+    exposed.play(state.legal_moves()[0])
+    rows = features(exposed)
+    assert rows[0][AT_RISK] == pytest.approx(0.5 * 15 / 125)
+    assert rows[1][AT_RISK] == 0.0
+    assert rows[1][THREATS] == 0.0
+    safe = state.search_copy()
+    safe.play(state.legal_moves()[1])
+    assert features(safe)[0][AT_RISK] == 0.0
+
+
+def test_a_blue_plinth_is_at_risk_from_red_below_it() -> None:
+    """Red travels up: a Blue plinth on 12 with Red's on 10 two squares below it is
+    hit by the solid 2 or Red's red 2 (3 throws in 4) when Red is due to throw; the
+    same plinth with Red's above it is not at risk (the old feature counted squares
+    behind along Red's path for both sides, so it said the opposite)."""
+    below = position([10, 26, 27, 28, 29], [12, 1, 2, 3, 4], [])
+    assert below.phase is Phase.THROW and below.current_player == 0
+    assert features(below)[1][AT_RISK] == pytest.approx(0.75 * (31 - 12) / 125)
+    above = position([14, 26, 27, 28, 29], [12, 1, 2, 3, 4], [])
+    assert features(above)[1][AT_RISK] == 0.0
+
+
+def test_at_risk_counts_what_the_baselines_leaf_counts() -> None:
+    """Along random games, at every throw of the casting sticks: the feature (times
+    nothing: it is already in units of progress) equals the baseline's term."""
+    leaves = load_baseline().Leaves()
+    game = get_game("senet-sticks")
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.THROW:
+                if state.throw_spec is game.sticks:  # type: ignore[attr-defined]
+                    rows = features(state)
+                    assert [rows[p][AT_RISK] for p in (0, 1)] == pytest.approx(leaves.at_risk(state))
+                    checked += 1
+                spec = state.throw_spec
+                assert spec is not None
+                state.play(spec.draw(rng.randrange))
+            else:
+                moves = state.legal_moves()
+                state.play(moves[rng.randrange(len(moves))])
+    assert checked > 100
+
+
+@pytest.mark.parametrize("budget", [1, 2, 7, 40, 300, 1000])
+def test_the_node_budget_holds_and_every_move_is_ranked(budget: int) -> None:
+    """Whatever the budget cuts (the turn's ends, or the reply of some of them), the
+    search makes at most its expansions, ranks every legal move once, and ranks the
+    moves valued deepest first."""
+    state = position([9, 11, 14, 16, 20], [12, 17, 22, 27, 30], [2, 4])
+    ranking, _depth, nodes = search(state, 8, max_nodes=budget)
+    assert nodes <= budget
+    assert sorted(m.notation for m in state.legal_moves()) == sorted(r.move.notation for r in ranking)
+    depths = [r.depth for r in ranking]
+    assert depths == sorted(depths, reverse=True)
+
+
+def test_an_unfinished_reply_iteration_ranks_the_best_ends_first() -> None:
+    """With the budget for the turn's ends and 300 expansions more, depth 2 reaches the ends
+    of the moves best at depth 1 first: the move ranked first at depth 2 was among the
+    best at depth 1."""
+    state = position([9, 11, 14, 16, 20], [12, 17, 22, 27, 30], [2, 4])
+    one, depth, ends = search(state, 1)
+    assert depth == 1
+    ranking, depth, _ = search(state, 2, max_nodes=ends + 300)
+    assert depth == 1
+    assert ranking[0].depth == 2 and ranking[-1].depth == 1
+    best_at_one = one[0].value
+    assert next(r for r in one if r.move == ranking[0].move).value == best_at_one
