@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.app import journal as jr
+from companion.journal import store as jr
 from companion.rules import Phase, State, get_game
 
 

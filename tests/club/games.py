@@ -1,6 +1,6 @@
 """Whole games for the club's tests and benchmarks/club_load.py: played by the rules
 engine with seeded random throws and moves, written as real journals
-(:class:`companion.app.journal.JournalStore`), and turned into the wire protocol's
+(:class:`companion.journal.store.JournalStore`), and turned into the wire protocol's
 payloads by :mod:`companion.club.protocol` exactly as a box's publisher does."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.app.journal import JournalStore, Loaded, load
 from companion.club import protocol
+from companion.journal.store import JournalStore, Loaded, load
 from companion.rules import Phase, get_game
 
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
