@@ -27,7 +27,6 @@ game begins or is resumed.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from collections.abc import Sequence
@@ -416,11 +415,12 @@ def voice_for(game_id: str) -> Voice:
     where = str(getattr(entry_class(game_id), "voice", "") or "")
     if not where:
         return Voice()
-    module_name, _sep, class_name = where.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    if not (isinstance(cls, type) and issubclass(cls, Voice)):
-        raise VoiceError(f"{game_id}: {where} is not a voice")
-    return cls()
+    from companion.ui.named import named_class
+
+    try:
+        return named_class(where, Voice)()
+    except TypeError as exc:
+        raise VoiceError(f"{game_id}: {exc}") from None
 
 
 __all__ = ["LOST_KINDS", "MOVE_KINDS", "PLAYER_WORDS", "Said", "Voice", "VoiceError",

@@ -19,7 +19,6 @@ the pages and the club word events on a machine with no panel.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -181,12 +180,8 @@ def words_for(state: State, square: Callable[[Square | None], str] | None = None
 
     :raises TypeError: the game names something that is not an :class:`EventWords`.
     """
+    from companion.ui.named import named_class
+
     where = type(state.game).words
-    cls: type[EventWords] = EventWords
-    if where:
-        module_name, _sep, class_name = where.partition(":")
-        found = getattr(importlib.import_module(module_name), class_name)
-        if not (isinstance(found, type) and issubclass(found, EventWords)):
-            raise TypeError(f"{state.game.id}: {where} is not an EventWords class")
-        cls = found
+    cls = named_class(where, EventWords) if where else EventWords
     return cls.for_state(state, square)
