@@ -197,9 +197,9 @@ def test_senet_squares_and_houses_are_said_by_name() -> None:
     from companion.speech.cues import Said
 
     said = Said(state, None, state)
-    assert voice.event(said, Event("moved", 0, "x", 24, 26)) == (
+    assert voice.event(said, Event("moved", 0, 24, 26)) == (
         "Black moves from 24 to 26, the House of Beauty")
-    assert voice.event(said, Event("drowned", 1, "x", 27, None)) == (
+    assert voice.event(said, Event("drowned", 1, 27, None)) == (
         "White's piece drowns in the House of Water and goes back to its plinth")
 
 
