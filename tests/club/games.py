@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.club import protocol
 from companion.journal.store import JournalStore, Loaded, load
-from companion.rules import Phase, get_game
+from companion.rules import get_game, random_action
 
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
 MAX_ACTIONS = 4000
@@ -49,12 +49,7 @@ def play(directory: Path, game_id: str, seed: int, *, players: int = 2,
         if state.outcome is not None or (stop_after is not None and n >= stop_after):
             break
         by = game.player_name(state.current_player, players)
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action: Any = spec.draw(rng.randrange)
-        else:
-            action = rng.choice(state.legal_moves())
+        action = random_action(state, rng.randrange)  # rng.choice draws as randrange does
         events = state.apply(action)
         journal.append(by, action, events)
     if finish:
