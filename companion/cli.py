@@ -552,8 +552,8 @@ def _journal_record(args: argparse.Namespace) -> Any:
     """The record of ``FILE|INDEX`` (an index as ``journal list`` numbers them)."""
     import logging
 
-    from companion.app import record
-    from companion.app.journal import JournalError
+    from companion.journal import record
+    from companion.journal.store import JournalError
 
     logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
     which: str = args.journal
@@ -581,8 +581,8 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
     """``companion journal list``: one line per saved game, the newest first."""
     import logging
 
-    from companion.app import record
     from companion.i18n import _
+    from companion.journal import record
 
     logging.getLogger("companion").addHandler(logging.NullHandler())  # damage is shown, not logged
     _journal_language(args)
@@ -604,7 +604,7 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
 def cmd_journal_show(args: argparse.Namespace) -> int:
     """``companion journal show``: the whole game in words."""
-    from companion.app import record
+    from companion.journal import record
 
     _journal_language(args)
     print(record.text(_journal_record(args)), end="")
@@ -614,7 +614,7 @@ def cmd_journal_show(args: argparse.Namespace) -> int:
 def _review(rec: Any) -> Any:
     """The review of a journal's record, with a progress line on stderr."""
     from companion.ai import review
-    from companion.app.journal import JournalError
+    from companion.journal.store import JournalError
 
     def progress(done: int, total: int) -> None:
         end = "\n" if done == total else ""
@@ -640,7 +640,7 @@ def cmd_journal_review(args: argparse.Namespace) -> int:
 
 def cmd_journal_export(args: argparse.Namespace) -> int:
     """``companion journal export``: the record as JSON or text, to stdout or a file."""
-    from companion.app import record
+    from companion.journal import record
 
     _journal_language(args)
     rec = _journal_record(args)

@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.app import config as cfg
-from companion.app import journal as jr
 from companion.app.doctor import check_games
 from companion.cli import UsageError, _read_position
+from companion.journal import store as jr
 from companion.rules import (
     BoardDataError,
     Phase,

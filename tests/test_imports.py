@@ -1,8 +1,10 @@
-"""No import circles in ``companion/``: the modules' imports, read from their source
-(every ``import``, also those under ``TYPE_CHECKING``, inside functions and through
-``importlib.import_module`` with a written name), form no
-cycle. A cycle makes a module's meaning depend on which side is imported first and
-hides a missing room (docs/architecture.md draws the arrows)."""
+"""No import circles in ``companion/``, and no arrow running up: the modules' imports,
+read from their source (every ``import``, also those under ``TYPE_CHECKING``, inside
+functions and through ``importlib.import_module`` with a written name), form no cycle,
+and each room imports only rooms on a lower floor (:data:`FLOORS`, the floors of
+docs/architecture.md). A cycle makes a module's meaning depend on which side is
+imported first and hides a missing room; an arrow up (the review importing the service
+to read a journal) ties a low room to everything above it."""
 
 from __future__ import annotations
 
@@ -12,6 +14,38 @@ from pathlib import Path
 import companion
 
 ROOT = Path(companion.__file__).parent
+
+
+FLOORS: dict[str, int] = {
+    "companion": 0, "companion.errors": 0, "companion.rules": 0,
+    "companion.i18n": 1,
+    "companion.ui": 2,
+    "companion.journal": 3, "companion.devices": 3, "companion.speech": 3, "companion.camera": 3,
+    "companion.ai": 4,
+    "companion.app": 5, "companion.web": 5,
+    "companion.sim": 6, "companion.club": 6,
+    "companion.cli": 7,
+    "companion.__main__": 8,
+}
+"""Each room's floor (a room: ``companion.<name>``, a package or a module). A room imports
+only rooms of a lower floor; a new room gets its floor here and in docs/architecture.md."""
+
+
+def room(module: str) -> str:
+    """The room of a module: ``companion.app.screens.play`` is in ``companion.app``."""
+    return ".".join(module.split(".")[:2])
+
+
+def arrows_up(graph: dict[str, set[str]], floors: dict[str, int]) -> list[str]:
+    """Every import from a room to another room not on a lower floor (or to or from a
+    room without a floor), as ``"a -> b"``."""
+    found = []
+    for name, imported in sorted(graph.items()):
+        for other in sorted(imported):
+            a, b = room(name), room(other)
+            if a != b and (a not in floors or b not in floors or floors[b] >= floors[a]):
+                found.append(f"{name} -> {other}")
+    return found
 
 
 def module_names() -> dict[str, Path]:
@@ -110,3 +144,13 @@ def test_the_rules_import_nothing_of_the_project_outside_themselves() -> None:
     outside = {name: sorted(m for m in found if not m.startswith("companion.rules"))
                for name, found in graph().items() if name.startswith("companion.rules")}
     assert {name: found for name, found in outside.items() if found} == {}
+
+
+def test_no_room_imports_a_room_on_its_floor_or_above() -> None:
+    assert arrows_up({"companion.ui.x": {"companion.rules.y"}}, FLOORS) == []
+    assert arrows_up({"companion.ai.review": {"companion.app.journal"}}, FLOORS) == [
+        "companion.ai.review -> companion.app.journal"]  # the arrow issue 31 found
+    assert arrows_up({"companion.new.x": {"companion.rules"}}, FLOORS) == [
+        "companion.new.x -> companion.rules"]  # a room without a floor
+    found = arrows_up(graph(), FLOORS)
+    assert found == [], "imports running up (docs/architecture.md, floors):\n" + "\n".join(found)

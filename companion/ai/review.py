@@ -431,7 +431,7 @@ def review_journal(path: Path, progress: Progress | None = None) -> Review:
     :raises JournalError: when the file has no usable first record.
     :raises OSError: when it cannot be read.
     """
-    from companion.app.journal import load
+    from companion.journal.store import load
 
     loaded = load(path, repair=False)
     names = tuple(loaded.game.player_name(p, loaded.players) for p in range(loaded.players))

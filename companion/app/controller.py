@@ -57,7 +57,6 @@ from companion.app.events import (
     WorkFailed,
 )
 from companion.app.flow import Flow
-from companion.app.journal import JournalProblem, JournalStore, Loaded
 from companion.app.narration import Narration
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
@@ -67,6 +66,7 @@ from companion.app.worker import Worker
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, language
+from companion.journal.store import JournalProblem, JournalStore, Loaded
 from companion.rules import (
     game_ids,
 )

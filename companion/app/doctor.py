@@ -25,9 +25,9 @@ from typing import Any
 
 from companion.app import config as cfg
 from companion.app import lock
-from companion.app.journal import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
 from companion.devices.events import ButtonName, SourceName
 from companion.errors import CompanionError
+from companion.journal.store import DAMAGED, SUFFIX, UNUSABLE, JournalError, load
 
 SERVICE = "board-companion"
 """The systemd unit's name (``systemd/board-companion.service``)."""

@@ -19,7 +19,6 @@ from typing import Any
 
 from companion.app import screens as sc
 from companion.app.events import ComputerThrew, Draw, MovesValued, WorkFailed
-from companion.app.journal import Journal, JournalProblem, JournalStore, Loaded
 from companion.app.narration import Narration, taken_back_words
 from companion.app.screens import PAUSE_ITEMS, Screen
 from companion.app.settings import Prefs, SavedSettings
@@ -28,6 +27,7 @@ from companion.app.tutoring import Tutor
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, set_language
+from companion.journal.store import Journal, JournalProblem, JournalStore, Loaded
 from companion.rules import (
     PASS,
     Action,

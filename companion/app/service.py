@@ -30,7 +30,6 @@ from PIL import Image
 from companion.app import config as cfg
 from companion.app.controller import Controller, Draw, Reply
 from companion.app.events import LoopEvent, PanelIdle, Quit, SpeechFailed
-from companion.app.journal import JournalStore
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
 from companion.app.settings import Prefs, SavedSettings
@@ -42,6 +41,7 @@ from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.i18n import language, set_language
+from companion.journal.store import JournalStore
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
 from companion.ui.render import render

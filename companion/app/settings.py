@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.app.journal import replace_atomically
-from companion.app.journal import set_aside as set_aside_file
+from companion.journal.store import replace_atomically
+from companion.journal.store import set_aside as set_aside_file
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.app.journal import Journal, JournalStore, Loaded
+from companion.journal.store import Journal, JournalStore, Loaded
 from companion.rules import Action, Game, Implement, Move, State, Throw
 from companion.rules import Event as GameEvent
 

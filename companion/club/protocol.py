@@ -25,7 +25,7 @@ Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
 ``"actions"`` are the journal's action records in force (taken-back ones removed),
 as written in its lines but without their ``"events"`` words (:func:`bare_actions`;
 the result id is still taken over the records as written): the club rebuilds the position by replaying them
-(:func:`companion.app.journal.parse_action`). A result's ``"winner"`` is the winner's
+(:func:`companion.journal.store.parse_action`). A result's ``"winner"`` is the winner's
 name, or ``null`` when the game ended with more than one winner (a shared win).
 Abandoned games have no result: only their state says ``"abandoned"``.
 
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 from companion.errors import CompanionError
 
 if TYPE_CHECKING:
-    from companion.app.journal import Loaded
+    from companion.journal.store import Loaded
     from companion.rules import State
 
 VERSION: Final = 1

@@ -22,7 +22,7 @@ as results (a box joining a club does not send its whole history).
 
 The journals are read, never written or locked: each is looked at with ``os.stat``
 every :data:`INTERVAL` seconds and read again only when its size, time or inode
-changed, with the companion's own safe reader (:func:`companion.app.journal.load` with
+changed, with the companion's own safe reader (:func:`companion.journal.store.load` with
 ``repair=False``: a FIFO or a device is refused, a damaged tail is left alone). A
 journal that cannot be read is logged (once per change) and skipped: nothing in the
 folder stops the publisher. While the broker is away it tries again after a growing
@@ -47,15 +47,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from companion.app.journal import (
+from companion.club import protocol
+from companion.errors import CompanionError
+from companion.journal.store import (
     JournalError,
     Loaded,
     load,
     read_journal_bytes,
     replace_atomically,
 )
-from companion.club import protocol
-from companion.errors import CompanionError
 from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
 
 log = logging.getLogger(__name__)
@@ -439,7 +439,7 @@ class Publisher:
 
     def _scan(self) -> Snapshot | None:
         """Read the journals that changed; the newest readable one's snapshot."""
-        from companion.app.record import journal_files
+        from companion.journal.record import journal_files
 
         try:
             paths = journal_files(self.journal_dir)

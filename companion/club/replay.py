@@ -2,7 +2,7 @@
 
 The shape and size of a payload are checked by :mod:`companion.club.protocol`; here the
 game is set up from the payload's ``game``, ``options`` and ``players``, and every
-action record is replayed with :func:`companion.app.journal.parse_action` (the journal's
+action record is replayed with :func:`companion.journal.store.parse_action` (the journal's
 own reading). A state whose actions do not replay, or a result whose actions do not
 end in a finished game won by its ``winner``, is a bad message
 (:class:`~companion.club.protocol.ProtocolError`): the club logs and skips it.
@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from companion.app.journal import parse_action
 from companion.club.protocol import ProtocolError, canonical
+from companion.journal.store import parse_action
 from companion.rules import Action, Event, Game, RulesError, State, get_game
 from companion.rules.registry import game_class
 

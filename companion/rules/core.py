@@ -151,15 +151,12 @@ class Event:
 
     kind: str
     player: int | None
-    text: str = ""
-    """Deprecated: the rules' English sentence, kept only while a game's events are
-    moved to data (an event with ``args`` and no ``text`` is worded by the UI)."""
     src: Square | None = None
     dst: Square | None = None
     args: Mapping[str, EventArg] = field(default_factory=dict, hash=False)
 
     def __str__(self) -> str:
-        return self.text or self.kind
+        return self.kind
 
     def arg(self, name: str, default: EventArg = None) -> EventArg:
         """The argument ``name`` (``default`` when the event has none of that name)."""

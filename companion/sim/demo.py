@@ -29,11 +29,11 @@ from PIL import Image
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
-from companion.app.journal import load, parse_action
 from companion.app.service import Parts, build, mock_factory
 from companion.app.settings import Prefs
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceName
+from companion.journal.store import load, parse_action
 from companion.rules import Implement, Throw
 from companion.ui.events import words_for
 

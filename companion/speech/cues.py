@@ -27,11 +27,10 @@ game begins or is resumed.
 
 from __future__ import annotations
 
-import importlib
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Final
 
 from companion.errors import CompanionError
@@ -74,13 +73,6 @@ class VoiceError(CompanionError, TypeError):
     """A presenter names a voice that is not a :class:`Voice` subclass."""
 
 
-def numbers(text: str) -> list[int]:
-    """The whole numbers in ``text``, in order (``"Red moves a piece 3 from 1 to 4"``:
-    ``[3, 1, 4]``). The rules' events carry their squares as fields and the rest of
-    their facts in their sentence; a voice reads those facts back with this."""
-    return [int(n) for n in re.findall(r"\d+", text)]
-
-
 def and_list(items: Sequence[str]) -> str:
     """``items`` joined for the ear: ``"2"``, ``"2 and 4"``, ``"3, 2 and 4"``."""
     if len(items) <= 1:
@@ -90,8 +82,10 @@ def and_list(items: Sequence[str]) -> str:
 
 def card_words(text: str) -> str:
     """A card's text for the ear: its words in capitals (``"Go WEST."``, the card's
-    emphasis) written as ordinary words, so that no voice spells them out."""
-    return re.sub(r"\b[A-Z]{2,}\b", lambda m: m.group(0).capitalize(), text)
+    emphasis) written as ordinary words, so that no voice spells them out (a run of two
+    or more capital letters: ``"CAVE-IN!"`` is said ``"Cave-In!"``)."""
+    runs = ["".join(group) for _upper, group in groupby(text, key=lambda c: "A" <= c <= "Z")]
+    return "".join(run.capitalize() if len(run) >= 2 and run.isupper() else run for run in runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,47 +237,11 @@ class Voice:
 
         return words_for(state, lambda square: self.square(state, square))
 
-    def read(self, said: Said, event: Event, *readings: tuple[str, str]) -> str:
-        """``event``'s sentence read back for its facts and said anew: the first of
-        ``readings`` (``(pattern, message)``, the pattern matching the rules' whole
-        sentence, the message marked with :func:`~companion.i18n.N_`) whose pattern
-        matches, with its named groups as the message's placeholders, each in words
-        (:meth:`fact`). None matching: the rules' own sentence (logged)."""
-        for pattern, message in readings:
-            found = re.fullmatch(pattern, event.text)
-            if found:
-                facts = {k: self.fact(said.after, k, v) for k, v in found.groupdict().items()}
-                return _(message).format(**facts)
-        log.warning("no cue matches the %r event %r: said in the rules' words", event.kind, event.text)
-        return event.text
-
-    def fact(self, state: State, key: str, value: str | None) -> str:
-        """One named group of a reading in words, by its name: ``player``/``other`` a
-        player's name, ``players`` several (``"Red, Blue and Green"``), ``src``/``dst``/
-        ``square`` a square (:meth:`square`), ``word`` a word of the game's (an item,
-        a colour, a direction: translated), ``colours`` several colours, ``card`` a card's text; others as they are."""
-        if value is None:
-            return ""
-        if key in ("player", "other"):
-            return self.player_word(value)
-        if key == "players":
-            return and_list([self.player_word(v) for v in re.split(r", | and ", value)])
-        if key in ("src", "dst", "square"):
-            return self.square(state, int(value) if value.isdigit() else value)
-        if key.startswith("word"):
-            return _(value)
-        if key == "colours":
-            return and_list([_(v) for v in value.split(", ")])
-        if key == "card":
-            return card_words(value)
-        return value
-
     def player_word(self, raw: str) -> str:
         """A player's name as the rules wrote it (``"Red"``, ``"Player 2"``), in words."""
-        found = re.fullmatch(r"Player (\d+)", raw)
-        if found:
-            return _("Player {number}").format(number=found.group(1))
-        return _(raw)
+        from companion.ui.events import player_word
+
+        return player_word(raw)
 
     def has_cue(self, kind: str) -> bool:
         """Whether this voice has its own sentence for event kind ``kind``."""
@@ -323,7 +281,7 @@ class Voice:
 
     def on_value_lost(self, said: Said, event: Event) -> str | None:
         raw = event.arg("values")
-        values = [str(n) for n in raw] if isinstance(raw, tuple) else [str(n) for n in numbers(event.text)]
+        values = [str(n) for n in raw] if isinstance(raw, tuple) else []
         return ngettext("{player} cannot use the {values}: it is lost.",
                         "{player} cannot use the {values}: they are lost.", len(values)).format(
             player=self.name(said.after, event.player), values=and_list(values))
@@ -416,12 +374,13 @@ def voice_for(game_id: str) -> Voice:
     where = str(getattr(entry_class(game_id), "voice", "") or "")
     if not where:
         return Voice()
-    module_name, _sep, class_name = where.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    if not (isinstance(cls, type) and issubclass(cls, Voice)):
-        raise VoiceError(f"{game_id}: {where} is not a voice")
-    return cls()
+    from companion.ui.named import named_class
+
+    try:
+        return named_class(where, Voice)()
+    except TypeError as exc:
+        raise VoiceError(f"{game_id}: {exc}") from None
 
 
 __all__ = ["LOST_KINDS", "MOVE_KINDS", "PLAYER_WORDS", "Said", "Voice", "VoiceError",
-           "and_list", "card_words", "cues_for", "numbers", "voice_for"]
+           "and_list", "card_words", "cues_for", "voice_for"]

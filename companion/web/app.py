@@ -31,7 +31,7 @@ script, nothing from elsewhere), ``X-Content-Type-Options: nosniff``,
 
 Files are read in worker threads, at most :data:`READERS` at once (an
 :class:`anyio.CapacityLimiter`), each journal through the bounded reader of
-:func:`companion.app.journal.read_journal_bytes`: the threads and the memory the page
+:func:`companion.journal.store.read_journal_bytes`: the threads and the memory the page
 uses do not grow with the number of spectators (see :mod:`companion.web.server` for
 the connection limits).
 """

@@ -5,8 +5,8 @@ Jinja2, autoescaped, worded from the catalogues); the functions here gather what
 show and render them in the language in use (wrap a call in
 :func:`companion.i18n.using` for a reader's language).
 
-Nothing here writes: a journal is read with :func:`companion.app.record.read` (the
-words of ``companion journal show``) and :func:`companion.app.journal.load` with
+Nothing here writes: a journal is read with :func:`companion.journal.record.read` (the
+words of ``companion journal show``) and :func:`companion.journal.store.load` with
 ``repair=False`` (the position the engine holds), and drawn with
 :func:`companion.ui.games.boards.board_svg`. A file that cannot be read, or reads as
 damaged, gives a page that says so in words; nothing here raises for a bad journal.
@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from markupsafe import Markup
 
-from companion.app import record as rec
-from companion.app.journal import SUFFIX, JournalError, Loaded, load, replay
 from companion.i18n import _
+from companion.journal import record as rec
+from companion.journal.store import SUFFIX, JournalError, Loaded, load, replay
 from companion.rules import Move, State, Throw
 from companion.ui.events import player_word, won_by
 from companion.ui.games.boards import board_model, board_svg

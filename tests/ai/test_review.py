@@ -14,9 +14,9 @@ import pytest
 from companion.ai import review
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.search import move_chances, search, turn_plies
-from companion.app.journal import JournalStore
 from companion.cli import main
 from companion.i18n import set_language
+from companion.journal.store import JournalStore
 from companion.rules import Action, Move, Phase, State, game_ids, get_game
 from companion.ui.review_words import (
     MISTAKE,

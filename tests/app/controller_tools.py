@@ -9,8 +9,8 @@ from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 
 OK = ButtonEvent(ButtonName.OK, Press.PRESSED)
 DOWN = ButtonEvent(ButtonName.DOWN, Press.PRESSED)

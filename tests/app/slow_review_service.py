@@ -22,8 +22,8 @@ from pathlib import Path
 import companion.ai.review as review_module
 from companion.app.controller import Screen
 from companion.app.events import ButtonEvent, ButtonName, Press
-from companion.app.journal import JournalStore
 from companion.app.service import build, mock_factory, run_forever
+from companion.journal.store import JournalStore
 from companion.rules import get_game
 from companion.sim.demo import demo_config
 

@@ -19,7 +19,7 @@ from companion.app.events import (
     SourceFailed,
     ThrowReported,
 )
-from companion.app.journal import JournalStore, load
+from companion.journal.store import JournalStore, load
 from companion.rules import (
     PASS,
     Dice,

@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from walkthroughs import scripted_draw
 
-from companion.app import journal as journal_module
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
@@ -36,8 +35,9 @@ from companion.app.events import (
     SourceStatus,
     ThrowReported,
 )
-from companion.app.journal import JournalStore, load
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal import store as journal_module
+from companion.journal.store import JournalStore, load
 from companion.rules import Action, Phase, game_ids, get_game
 from companion.sim.demo import seeded_draw
 from companion.ui.render import render

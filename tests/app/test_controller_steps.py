@@ -13,9 +13,9 @@ from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, UP, on, send
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
-from companion.app.journal import JournalStore, load
 from companion.app.screens import Setup
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore, load
 from companion.rules import (
     Dice,
     Game,

@@ -257,7 +257,7 @@ def test_saved_games_tell_abandoned_from_unfinished_and_damage_prints_no_log_lin
     printed a stray "journal ... damaged" log line after the report (issue 23, item 8)."""
     import random
 
-    from companion.app.journal import JournalStore
+    from companion.journal.store import JournalStore
     from companion.rules import Phase, get_game, random_action
 
     game = get_game("senet-tait")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from companion.app import journal as jr
-from companion.rules import Phase, State, get_game
+from companion.journal import store as jr
+from companion.rules import Phase, State, get_game, random_action
 
 
 def play(journal: jr.Journal, state: State, actions: int, seed: int = 3) -> None:
@@ -18,12 +18,7 @@ def play(journal: jr.Journal, state: State, actions: int, seed: int = 3) -> None
     for _ in range(actions):
         if state.phase is Phase.OVER:
             return
-        spec = state.throw_spec
-        if spec is not None:
-            action: Any = spec.draw(rng.randrange)
-        else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         by = state.player_to_act_name
         events = state.apply(action)
         journal.append(by, action, events)

@@ -9,8 +9,8 @@ from controller_tools import DOWN, OK, SHAKE, on
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Controller, Screen
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 
 
 def test_a_plain_turn_costs_one_shake_and_one_ok_per_value(tmp_path: Path) -> None:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import record as rec
-from companion.app.journal import decode
 from companion.i18n import set_language
+from companion.journal import record as rec
+from companion.journal.store import decode
 
 OLD = Path(__file__).parent / "journals-bc3bb58"
 JOURNALS = sorted(OLD.glob("*.journal"))

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, SHAKE, controller, send
 
-from companion.app import record
-from companion.app.journal import encode
 from companion.app.screens import PAUSE_ITEMS
 from companion.cli import main
+from companion.journal import record
+from companion.journal.store import encode
 from companion.sim.demo import play
 
 GOLDEN = Path(__file__).parent / "golden" / "journal-show-senet.txt"
@@ -275,7 +275,7 @@ def test_show_list_and_export_say_which_seat_the_computer_played(
 ) -> None:
     """Was: a game against the computer read as one between two people in `journal
     show`, `journal list` and the JSON export (issue 23, item 7)."""
-    from companion.app.journal import JournalStore
+    from companion.journal.store import JournalStore
     from companion.rules import get_game
 
     game = get_game("senet-tait")

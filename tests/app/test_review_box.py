@@ -17,11 +17,11 @@ from companion.ai.review import review
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import MovesValued, ReviewDone, WorkDone
-from companion.app.journal import JournalStore
 from companion.app.screens import tutor_losses
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 from companion.rules import Action, Move, Phase, State, get_game
 from companion.ui.review_words import MISTAKE, points, signed_points
 

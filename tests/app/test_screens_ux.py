@@ -21,10 +21,10 @@ from walkthroughs.screens import walk
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press
-from companion.app.journal import JournalStore, load
 from companion.app.screens import Confirm
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore, load
 from companion.rules import Move, State, Throw
 from companion.ui.view import View
 

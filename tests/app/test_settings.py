@@ -14,11 +14,11 @@ from walkthroughs import scripted_draw
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press
-from companion.app.journal import JournalStore
 from companion.app.settings import FILE_NAME, Prefs, SavedSettings, load_saved
 from companion.devices.indicators import Cue
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import language, set_language
+from companion.journal.store import JournalStore
 
 
 def args(*flags: str) -> argparse.Namespace:
@@ -150,7 +150,7 @@ def test_a_disk_that_cannot_take_the_settings_is_said_and_the_old_file_stays(
     def full(*a: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("companion.app.journal.os.replace", full)
+    monkeypatch.setattr("companion.journal.store.os.replace", full)
     reply = ctl.handle(OK)             # sleep: 60 min, not saved
     assert ctl.view().title == "Cannot save settings" and reply.cue is Cue.ERROR
     assert (tmp_path / FILE_NAME).read_bytes() == before

@@ -24,9 +24,9 @@ import pytest
 from ptyrun import exit_status, read_until, spawn_run
 
 from companion.app import config as cfg
-from companion.app.journal import JournalStore
 from companion.app.settings import SavedSettings
 from companion.cli import main
+from companion.journal.store import JournalStore
 from companion.rules import BoardDataError, cretan_data, labyrinth_board, senet_sticks_board
 from companion.web import view
 

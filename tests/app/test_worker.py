@@ -16,11 +16,11 @@ from walkthroughs.review import HeldExecutor, random_actions
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import ComputerChose, Quit, WorkDone, WorkFailed
-from companion.app.journal import JournalStore
 from companion.app.service import build, mock_factory
 from companion.app.worker import Worker
 from companion.devices.clock import ManualScheduler
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 from companion.rules import Move, State
 from companion.sim.demo import demo_config
 

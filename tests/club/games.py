@@ -1,6 +1,6 @@
 """Whole games for the club's tests and benchmarks/club_load.py: played by the rules
 engine with seeded random throws and moves, written as real journals
-(:class:`companion.app.journal.JournalStore`), and turned into the wire protocol's
+(:class:`companion.journal.store.JournalStore`), and turned into the wire protocol's
 payloads by :mod:`companion.club.protocol` exactly as a box's publisher does."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.app.journal import JournalStore, Loaded, load
 from companion.club import protocol
-from companion.rules import Phase, get_game
+from companion.journal.store import JournalStore, Loaded, load
+from companion.rules import get_game, random_action
 
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
 MAX_ACTIONS = 4000
@@ -49,12 +49,7 @@ def play(directory: Path, game_id: str, seed: int, *, players: int = 2,
         if state.outcome is not None or (stop_after is not None and n >= stop_after):
             break
         by = game.player_name(state.current_player, players)
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action: Any = spec.draw(rng.randrange)
-        else:
-            action = rng.choice(state.legal_moves())
+        action = random_action(state, rng.randrange)  # rng.choice draws as randrange does
         events = state.apply(action)
         journal.append(by, action, events)
     if finish:

@@ -1,5 +1,5 @@
 """A box's table for the club's tests: games written to a journal folder by the
-companion's own journal writer (:class:`companion.app.journal.JournalStore`), a few
+companion's own journal writer (:class:`companion.journal.store.JournalStore`), a few
 random legal actions at a time, as the referee writes them during a game; and
 ``companion publish`` run as its own process, as its systemd unit runs it."""
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from broker import HOST, Broker
 
-from companion.app.journal import Journal, JournalStore
+from companion.journal.store import Journal, JournalStore
 from companion.rules import Phase, State, get_game
 from companion.rules.core import random_action
 

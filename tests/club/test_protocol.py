@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tables import Table, no_fsync
 
-from companion.app.journal import load
 from companion.club import protocol
 from companion.club.protocol import ProtocolError
 from companion.club.publish import Outbox
 from companion.errors import CompanionError
+from companion.journal.store import load
 
 pytestmark = pytest.mark.usefixtures(no_fsync.__name__)
 

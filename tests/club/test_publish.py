@@ -27,8 +27,8 @@ from paho.mqtt import client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from tables import PublishProcess, RealClub, Table, club_config, no_fsync
 
-from companion.app.journal import parse_action
 from companion.club import protocol
+from companion.journal.store import parse_action
 
 pytestmark = pytest.mark.usefixtures(no_fsync.__name__)
 pytest_plugins = ["broker"]  # its fixtures: make_broker, tls_files

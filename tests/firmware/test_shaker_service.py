@@ -19,10 +19,10 @@ from test_shaker_end_to_end import Pico, fast_config
 
 from companion.app.controller import Screen
 from companion.app.events import Quit
-from companion.app.journal import load
 from companion.app.service import Parts, build, mock_factory
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName
+from companion.journal.store import load
 from companion.rules import Implement, Throw
 from companion.sim.demo import PinDriver, demo_config
 

@@ -623,7 +623,7 @@ def test_orbit_directions(start: int, die: int, end: int) -> None:
     """Seed 001: 'Field 34 -- Another entrance to the optional Knight's Orbit along the
     track 34-55-52-49-46-7 and back again.' 'Fields 46 and 49 -- You may take the Knight's
     Orbit, starting towards 34.' (55: 'Count its points forward along the orbit')"""
-    state = position({"red": [start, "outside", "outside", "outside"]}, dice=[1, 1],
+    state = position({"red": [start, "outside", "outside", "outside"]}, dice=[1],
                      pending={"what": "ride", "field": start})
     play(state, f"ride from {start}")
     events = play(state, f"throw {die}")
@@ -634,7 +634,7 @@ def test_orbit_directions(start: int, die: int, end: int) -> None:
 def test_orbit_ride_ending_on_52_drops_to_7() -> None:
     """Seed 001, field 7: 'Do not enter the one-way tunnel to 52. If your die count lands
     you on 52, that tunnel drops you back to 7.'"""
-    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1],
+    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1],
                      pending={"what": "ride", "field": 46})
     play(state, "ride from 46")
     events = play(state, "throw 2")
@@ -646,7 +646,7 @@ def test_orbit_ride_ending_on_52_is_trapped_with_the_option() -> None:
     """Q17, the other reading (option ``ride-to-52=trap``): seed 001 'Field 52 -- Lose two
     turns and then take the tunnel to field 7.' A ride ending on 52 lands there like a
     count does: trapped for two turns, no drop to 7 yet."""
-    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1],
+    state = position({"red": [46, "outside", "outside", "outside"]}, dice=[1],
                      pending={"what": "ride", "field": 46}, g=Labyrinth(ride_to_52="trap"))
     play(state, "ride from 46")
     events = play(state, "throw 2")
@@ -694,7 +694,7 @@ def test_orbit_ride_landing_swaps() -> None:
     """Seed 000: 'If one arrives on an occupied field, that occupant goes to where the new
     arrival just came from' -- the ride's landing is an arrival."""
     state = position({"red": [7, "outside", "outside", "outside"], "blue": [49, "outside", "outside", "outside"]},
-                     dice=[1, 1], pending={"what": "ride", "field": 7})
+                     dice=[1], pending={"what": "ride", "field": 7})
     play(state, "ride from 7")
     events = play(state, "throw 2")
     assert ev(EV_SWAPPED, RED, 49, 7, other=BLUE) in events
@@ -709,7 +709,7 @@ def test_a_ride_touches_down_only_where_it_ends() -> None:
     state = position(
         {"red": [46, "outside", "outside", "outside"],
          "blue": [49, {"field": 52, "turns_to_lose": 1}, "outside", "outside"]},
-        dice=[1, 1], pending={"what": "ride", "field": 46},
+        dice=[1], pending={"what": "ride", "field": 46},
     )
     play(state, "ride from 46")
     events = play(state, "throw 2")
@@ -729,7 +729,7 @@ def test_impossible_positions_are_refused_naming_what_is_impossible() -> None:
     with pytest.raises(PositionError, match="no trap of the board takes more than 2"):
         position({"red": [{"field": 13, "turns_to_lose": 5}, "outside", "outside", "outside"]}, dice=[1, 2])
     with pytest.raises(PositionError, match="offers no ride"):
-        position({"red": [52, "outside", "outside", "outside"]}, dice=[1, 1],
+        position({"red": [52, "outside", "outside", "outside"]}, dice=[1],
                  pending={"what": "ride", "field": 52})
     with pytest.raises(PositionError, match="every piece is outside"):
         position({"red": [12, "outside", "outside", "outside"]}, stage="start")
@@ -739,7 +739,7 @@ def test_impossible_positions_are_refused_naming_what_is_impossible() -> None:
         game().state_from_dict(data)
     # The cases read in play stay valid: a trap serving its turns, a ride offered on 46.
     position({"red": [{"field": 13, "turns_to_lose": 2}, "outside", "outside", "outside"]}, dice=[1, 2])
-    position({"red": [46, "outside", "outside", "outside"]}, dice=[1, 1], pending={"what": "ride", "field": 46})
+    position({"red": [46, "outside", "outside", "outside"]}, dice=[1], pending={"what": "ride", "field": 46})
 
 
 # ------------------------------------------------------------------ Millstone

@@ -880,4 +880,4 @@ def test_the_throw_event_names_the_player_who_threw_whatever_colour_they_play() 
         events = state.apply(state.throw_spec.parse("2:red 2:blue 4"))  # type: ignore[union-attr]
         assert events[0].kind == "thrown" and events[0].player == blue_player
         assert events[0].args == {"values": (2, 2, 4), "colours": ("red", "blue", ""), "usable": (2, 4)}
-        assert not events[0].text
+        assert not hasattr(events[0], "text")  # data, no sentence

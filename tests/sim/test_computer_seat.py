@@ -15,10 +15,10 @@ from serving import serving
 
 from companion.ai.player import choose
 from companion.app.controller import Screen
-from companion.app.journal import load
 from companion.app.screens import Seats, Setup
 from companion.app.service import Parts
 from companion.devices.events import ButtonName
+from companion.journal.store import load
 from companion.rules import Implement, Move, State, Throw
 from companion.sim.demo import PinDriver, demo_config
 

@@ -26,10 +26,10 @@ from walkthroughs.cretan_labyrinth import (
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app.controller import Screen
 from companion.app.events import Quit
-from companion.app.journal import load
 from companion.app.service import build, mock_factory
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName
+from companion.journal.store import load
 from companion.rules import Phase
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.sim.demo import PinDriver, demo_config, seeded_draw

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.app.journal import load
+from companion.journal.store import load
 from companion.sim.demo import play
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import programs
 from PIL import Image
 
-from companion.app.journal import decode, load
+from companion.journal.store import decode, load
 from companion.rules import Event
 from companion.sim.demo import play
 from companion.ui.events import words_for

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from companion.app.controller import Screen
-from companion.app.journal import load
+from companion.journal.store import load
 from companion.rules import Move, Phase, Throw, get_game
 from companion.rules.labyrinth import LabyrinthState
 from companion.sim.demo import DemoResult, play

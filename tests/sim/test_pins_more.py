@@ -14,7 +14,6 @@ from serving import serving
 from walkthroughs import scripted_draw
 
 from companion.app.controller import Screen
-from companion.app.journal import load
 from companion.app.service import Parts
 from companion.devices.events import ButtonName, SourceStatus, ThrowReported
 from companion.devices.sources import (
@@ -23,6 +22,7 @@ from companion.devices.sources import (
     SourceUnavailableError,
     ThrowSource,
 )
+from companion.journal.store import load
 from companion.rules import Implement
 from companion.sim.demo import PinDriver, demo_config
 
@@ -176,10 +176,10 @@ def test_the_led_and_the_buzzer_follow_the_game_on_their_pins(
 
 def test_each_cue_comes_with_its_reply(tmp_path: Path) -> None:
     from companion.app.controller import Controller
-    from companion.app.journal import JournalStore
     from companion.devices.events import ButtonEvent, Press, Shaken
     from companion.devices.indicators import Cue
     from companion.devices.sources import SOURCE_NAMES
+    from companion.journal.store import JournalStore
 
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4", "2"]),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"])

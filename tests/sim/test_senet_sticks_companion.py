@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from spoken import said
 
-from companion.app.journal import Loaded, load
+from companion.journal.store import Loaded, load
 from companion.rules import PASS, Phase, Throw, get_game
 from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RIVER, SenetSticksState

@@ -197,9 +197,9 @@ def test_senet_squares_and_houses_are_said_by_name() -> None:
     from companion.speech.cues import Said
 
     said = Said(state, None, state)
-    assert voice.event(said, Event("moved", 0, "x", 24, 26)) == (
+    assert voice.event(said, Event("moved", 0, 24, 26)) == (
         "Black moves from 24 to 26, the House of Beauty")
-    assert voice.event(said, Event("drowned", 1, "x", 27, None)) == (
+    assert voice.event(said, Event("drowned", 1, 27, None)) == (
         "White's piece drowns in the House of Water and goes back to its plinth")
 
 
@@ -246,8 +246,8 @@ def test_with_speech_on_ok_acts_when_released_and_a_hold_only_repeats(tmp_path: 
 
     from companion.app.controller import Controller, Screen
     from companion.app.events import ButtonEvent, ButtonName, Press
-    from companion.app.journal import JournalStore
     from companion.devices.sources import SOURCE_NAMES
+    from companion.journal.store import JournalStore
 
     def on(ctl: Controller) -> Screen:  # a function: the type checker does not narrow it
         return ctl.screen
@@ -300,8 +300,8 @@ def test_an_undo_and_a_refused_throw_are_said(tmp_path: Path) -> None:
 
     from companion.app.controller import Controller
     from companion.app.events import ButtonEvent, ButtonName, Press, Shaken, ThrowReported
-    from companion.app.journal import JournalStore
     from companion.devices.sources import SOURCE_NAMES
+    from companion.journal.store import JournalStore
 
     speaker = Recorder()
     ctl = Controller(store=JournalStore(tmp_path / "a"), draw=scripted_draw(["4"]),
@@ -334,8 +334,8 @@ def test_the_moves_screen_says_the_highlighted_move(tmp_path: Path) -> None:
 
     from companion.app.controller import Controller
     from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
-    from companion.app.journal import JournalStore
     from companion.devices.sources import SOURCE_NAMES
+    from companion.journal.store import JournalStore
 
     speaker = Recorder()
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(["4", "1", "6"]),

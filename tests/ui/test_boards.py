@@ -22,7 +22,7 @@ from typing import Any, cast
 import pytest
 from PIL import Image, ImageChops
 
-from companion.rules import IllegalMoveError, Move, Phase, PieceZone, State, get_game
+from companion.rules import IllegalMoveError, Move, Phase, PieceZone, State, get_game, random_action
 from companion.rules.labyrinth import Labyrinth, LabyrinthState
 from companion.ui.games.boards import (
     board_model,
@@ -48,13 +48,7 @@ PAGE = board_size(View("board", "Title", hint="OK: back"), (128, 64))
 
 def step(state: State, rng: random.Random) -> None:
     """One random action: a fair throw, or a uniformly chosen legal move."""
-    if state.phase is Phase.THROW:
-        spec = state.throw_spec
-        assert spec is not None
-        state.apply(spec.draw(rng.randrange))
-    else:
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+    state.apply(random_action(state, rng.randrange))
 
 
 def until(game_id: str, players: int, seed: int, found: Callable[[State], bool], **options: object) -> State:

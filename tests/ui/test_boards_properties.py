@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from companion.rules import Phase, PieceZone, State, game_class, game_ids, get_game
+from companion.rules import Phase, PieceZone, State, game_class, game_ids, get_game, random_action
 from companion.ui.games.boards import (
     board_model,
     board_svg,
@@ -109,10 +109,4 @@ def test_board_pictures_over_a_random_game(case: tuple[str, int], seed: int) -> 
             check(state, rng)
         if state.phase is Phase.OVER:
             return
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.push(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.push(moves[rng.randrange(len(moves))])
+        state.push(random_action(state, rng.randrange))

@@ -21,10 +21,10 @@ from PIL import Image
 
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
-from companion.app.journal import JournalStore
 from companion.app.screens.start import SEAT_CHOICES
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _, set_language
+from companion.journal.store import JournalStore
 from companion.rules import PieceZone, game_class, game_ids
 from companion.sim.demo import seeded_draw
 from companion.ui import font

@@ -16,8 +16,8 @@ from pathlib import Path
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 from companion.rules import Action, Implement, Phase, Throw, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press
-from companion.app.journal import JournalStore
 from companion.app.screens import Menu
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 from companion.rules import Implement, Move, State, Throw
 from companion.speech import Cue
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from companion.app.controller import Controller
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
+from companion.journal.store import JournalStore
 from companion.rules import Implement, Phase, Throw, get_game, random_action
 from companion.ui.rules_words import say
 from companion.ui.view import View

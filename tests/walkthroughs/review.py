@@ -16,12 +16,12 @@ from companion.ai.cretan_goal import goal_seeking_choice
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press
-from companion.app.journal import JournalStore
 from companion.app.screens import tutor_losses
 from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
+from companion.journal.store import JournalStore
 from companion.rules import Action, Phase, State, get_game
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View

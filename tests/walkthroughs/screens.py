@@ -27,8 +27,8 @@ from companion.app.events import (
     ShakeStarted,
     ThrowReported,
 )
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
 from companion.rules import (
     BinarySticks,
     ColouredSticks,

@@ -20,9 +20,9 @@ from typing import Any
 
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press, Shaken
-from companion.app.journal import JournalStore
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
+from companion.journal.store import JournalStore
 from companion.rules import PASS, Action, Move, get_game, play_out
 from companion.rules.core import EV_CAPTURED
 from companion.rules.senet_sticks import EV_RESURRECTED, EV_RIVER

@@ -15,8 +15,8 @@ import pytest
 from starlette.testclient import TestClient
 from web_journals import write_finished, write_game
 
-from companion.app import record
-from companion.app.journal import encode, load
+from companion.journal import record
+from companion.journal.store import encode, load
 from companion.rules import PieceZone
 from companion.ui.games.boards import board_model
 from companion.web.app import create_app

@@ -30,8 +30,8 @@ import programs
 import pytest
 from PIL import Image
 
-from companion.app import record
-from companion.app.journal import load
+from companion.journal import record
+from companion.journal.store import load
 from companion.rules import PieceZone
 from companion.ui.games.boards import board_model
 

@@ -17,10 +17,10 @@ from starlette.testclient import TestClient
 from web_journals import write_finished, write_game
 
 from companion import i18n
-from companion.app import record
-from companion.app.journal import decode, encode
 from companion.club import page as club_page
 from companion.club.store import Rating
+from companion.journal import record
+from companion.journal.store import decode, encode
 from companion.web.app import create_app
 
 SCRIPT = "<script>alert(1)</script>"

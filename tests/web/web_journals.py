@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion.app.journal import FORMAT, VERSION, JournalStore, action_record, encode, replay
+from companion.journal.store import FORMAT, VERSION, JournalStore, action_record, encode, replay
 from companion.rules import Action, Phase, State, get_game
 from companion.rules.core import random_action
 

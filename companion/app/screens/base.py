@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-from companion.app.journal import Loaded
 from companion.app.settings import Prefs
 from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import N_, _
+from companion.journal.store import Loaded
 from companion.rules import Action, Move, State, Throw
 from companion.speech import Speaker
 from companion.ui.games import Presenter

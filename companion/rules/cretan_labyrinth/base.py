@@ -99,9 +99,9 @@ def _deck(name: str, unseen: tuple[str, ...], returned: tuple[str, ...]) -> Deck
     return deck
 
 
-_EVENT_FIELDS: Final = ("kind", "player", "text", "src", "dst", "args")
+_EVENT_FIELDS: Final = ("kind", "player", "src", "dst", "args")
 assert tuple(f.name for f in fields(Event)) == _EVENT_FIELDS, "Event's fields changed: see _event"
-_event_set_kind, _event_set_player, _event_set_text, _event_set_src, _event_set_dst, _event_set_args = (
+_event_set_kind, _event_set_player, _event_set_src, _event_set_dst, _event_set_args = (
     Event.__dict__[f].__set__ for f in _EVENT_FIELDS
 )
 _NO_ARGS: Final[dict[str, object]] = {}
@@ -114,7 +114,6 @@ def _event(kind: str, player: int, src: Square | None, dst: Square | None) -> Ev
     event = _deck_new(Event)
     _event_set_kind(event, kind)
     _event_set_player(event, player)
-    _event_set_text(event, "")
     _event_set_src(event, src)
     _event_set_dst(event, dst)
     _event_set_args(event, _NO_ARGS)

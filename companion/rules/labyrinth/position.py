@@ -42,6 +42,12 @@ class Tables(Protocol):
     @property
     def orbit_index(self) -> dict[int, int]: ...
 
+    @property
+    def tunnel_first(self) -> bool: ...
+
+    @property
+    def ride_after_tunnel(self) -> bool: ...
+
 
 class Position(Protocol):
     """The keys of a Labyrinth position, as :class:`~companion.rules.labyrinth.LabyrinthState`
@@ -205,8 +211,14 @@ def validate(state: Position) -> None:
 
     :raises PositionError: naming what is impossible: a piece losing more turns than
         any trap of the board gives; a ride offered (or its free die due) on a field
-        that offers no ride (a trap of the orbit: 'except for the trap in 52'); the
-        start stage with a piece already entered.
+        that offers no ride (a trap of the orbit: 'except for the trap in 52'); an offer
+        (a ride, a crossing, the free die) with both dice of the throw unused (an offer
+        follows a die used); a turn's end waiting on anything but the ride offered on
+        the tunnel's exit after the last turn lost on 52 (seed 001: 'Want to try the
+        Knight's Orbit again from there?', option ``ride-after-tunnel``); the start
+        stage with a piece already entered, with a tie of fewer than two players, or
+        with a player out of the tie who never threw or threw a 6 (a player leaves the
+        contest only by throwing lower than the tied highest).
     """
     game = state.game
     board = game.board
@@ -224,6 +236,23 @@ def validate(state: Position) -> None:
         raise PositionError(
             "pending.field", f"{pending[2]} is a trap: it offers no ride on the Knight's Orbit"
         )
+    if pending is not None and len(state.values) == 2:
+        raise PositionError("pending", "an offer follows a die used, but both dice are unused")
+    exits = set(board.trap_exits.values())
+    if state.closing and (pending is None or pending[0] not in (ASK_RIDE, RIDE_DIE)
+                          or pending[2] not in exits or game.tunnel_first
+                          or not game.ride_after_tunnel):
+        raise PositionError(
+            "turn_ending", "only the ride offered on the tunnel's exit after the last turn "
+            "lost on 52 waits at the end of a turn")
+    if state.stage == STAGE_START and len(state.contenders) < state.players:
+        if len(state.contenders) < 2:
+            raise PositionError("contenders", "a tie for the start has two players or more")
+        for p in range(state.players):
+            if p not in state.contenders and not 1 <= state.start_rolls[p] <= SIDES - 1:
+                raise PositionError(
+                    f"start_throws.{names[p].lower()}",
+                    "a player out of the tie threw lower than the tied highest (1-5)")
     if state.stage == STAGE_START:
         for k, f in enumerate(state.pos):
             if f != OUTSIDE:

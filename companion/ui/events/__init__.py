@@ -19,9 +19,7 @@ the pages and the club word events on a machine with no panel.
 
 from __future__ import annotations
 
-import importlib
 import logging
-import re
 from collections.abc import Callable, Sequence
 
 from companion.i18n import N_, _, ngettext
@@ -44,9 +42,9 @@ def and_list(items: Sequence[str]) -> str:
 
 def player_word(raw: str) -> str:
     """A player's name as the rules give it (``"Red"``, ``"Player 2"``) in words."""
-    found = re.fullmatch(r"Player (\d+)", raw)
-    if found:
-        return _("Player {number}").format(number=found.group(1))
+    head, _space, number = raw.partition(" ")
+    if head == "Player" and number.isascii() and number.isdigit():
+        return _("Player {number}").format(number=number)
     return _(raw)
 
 
@@ -94,10 +92,6 @@ class EventWords:
         return cls([state.name(p) for p in range(state.players)], square)
 
     def __call__(self, event: Event) -> str:
-        if event.text:  # a game whose events are not yet data: its sentence, translated
-            from companion.ui.rules_words import say
-
-            return say(event.text)
         method = getattr(self, "on_" + event.kind.replace("-", "_"), None)
         if method is not None:
             text: str = method(event)
@@ -181,12 +175,8 @@ def words_for(state: State, square: Callable[[Square | None], str] | None = None
 
     :raises TypeError: the game names something that is not an :class:`EventWords`.
     """
+    from companion.ui.named import named_class
+
     where = type(state.game).words
-    cls: type[EventWords] = EventWords
-    if where:
-        module_name, _sep, class_name = where.partition(":")
-        found = getattr(importlib.import_module(module_name), class_name)
-        if not (isinstance(found, type) and issubclass(found, EventWords)):
-            raise TypeError(f"{state.game.id}: {where} is not an EventWords class")
-        cls = found
+    cls = named_class(where, EventWords) if where else EventWords
     return cls.for_state(state, square)

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import Phase, get_game
+from companion.rules import Phase, get_game, random_action
 from companion.rules.labyrinth import Labyrinth, LabyrinthState
 from companion.ui.events import words_for
 from companion.ui.games import presenter_for
@@ -116,10 +116,6 @@ def test_every_text_fits_the_screen_in_random_games(seed: int, players: int) -> 
     while state.phase is not Phase.OVER:
         assert all(len(line) <= LINE for line in SHOWN.status_lines(state)), SHOWN.status_lines(state)
         assert len(SHOWN.prompt(state)) <= LINE
-        spec = state.throw_spec
-        if spec is not None:
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            assert all(len(m.notation) <= LINE - 1 for m in moves), moves
-            state.apply(moves[rng.randrange(len(moves))])
+        if state.throw_spec is None:
+            assert all(len(m.notation) <= LINE - 1 for m in state.legal_moves())
+        state.apply(random_action(state, rng.randrange))

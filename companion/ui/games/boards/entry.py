@@ -10,7 +10,6 @@ inventory pages and a player's place in words, each a class method.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from companion.rules import Move, State, game_class
@@ -75,11 +74,9 @@ def entry_class(game_id: str) -> type[BoardPictures]:
     where = game_class(game_id).presenter
     if not where:
         return BoardPictures
-    module_name, _, class_name = where.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    if not (isinstance(cls, type) and issubclass(cls, BoardPictures)):
-        raise TypeError(f"{game_id}: {where} is not a presenter")
-    return cls
+    from companion.ui.named import named_class
+
+    return named_class(where, BoardPictures)
 
 
 __all__ = ["BoardPictures", "entry_class"]

@@ -7,7 +7,7 @@ the games' own words), :func:`text_lines` formats it as text and :func:`to_json`
 JSON-ready dictionary. :func:`summary` gives the one-line state for a list.
 
 Reading never writes: the journal is checked with the companion's own loader
-(:func:`companion.app.journal.load` with ``repair=False``), so a record ends where the
+(:func:`companion.journal.store.load` with ``repair=False``), so a record ends where the
 companion itself would stop reading, and nothing is repaired, renamed or created.
 
 **Actions taken back are shown, marked "taken back", where they were made,** followed
@@ -25,7 +25,7 @@ A damaged journal (a line cut short, a checksum that fails, an action the rules 
 allow there) gives the record of what could be read, and :attr:`Record.damage` says
 on which line reading stopped and why; lines after it that still decode are kept as
 :attr:`Record.after_damage`, marked as not checked against the rules (the first
-:data:`AFTER_DAMAGE` lines after it are looked at). A file that is not a journal at all raises :class:`~companion.app.journal.JournalError`.
+:data:`AFTER_DAMAGE` lines after it are looked at). A file that is not a journal at all raises :class:`~companion.journal.store.JournalError`.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Final
 
-from companion.app.journal import FORMAT as FORMAT_JOURNAL
-from companion.app.journal import (
+from companion.i18n import N_, _, ngettext
+from companion.journal.store import FORMAT as FORMAT_JOURNAL
+from companion.journal.store import (
     NEWLINE,
     SUFFIX,
     JournalError,
@@ -52,8 +53,7 @@ from companion.app.journal import (
     read_journal_bytes,
     replay,
 )
-from companion.app.journal import VERSION as VERSION_JOURNAL
-from companion.i18n import N_, _, ngettext
+from companion.journal.store import VERSION as VERSION_JOURNAL
 from companion.rules import Action, Event, Game, Phase, RulesError, State, Throw
 from companion.ui.events import and_list, computer_word, player_word, won_by, words_for
 from companion.ui.rules_words import say
