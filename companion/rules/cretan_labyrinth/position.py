@@ -71,6 +71,12 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     state.turn = _player_no(_opt(data, "turn", int, 1), players, "turn")
     rollers = _opt(data, "start_rollers", list, list(range(1, players + 1)))
     state.rollers = [_player_no(v, players, f"start_rollers[{i}]") for i, v in enumerate(rollers)]
+    # Everybody throws in the first round, in seat order; a tie's throwers throw again, in
+    # the same order: never one player twice, never one alone (a lone best has begun).
+    if len(state.rollers) < 2 or state.rollers != sorted(set(state.rollers)):
+        raise PositionError(
+            "start_rollers", f"expected two or more distinct players in seat order, got {rollers!r}"
+        )
     rolls = _opt(data, "start_rolls", list, [])
     if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in rolls):
         raise PositionError("start_rolls", f"expected die values 1-6, got {rolls!r}")
@@ -175,6 +181,7 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
             attacker, defender, task.forced, shown["attacker"][0], shown["defender"][0],
             shown["attacker"][1], shown["defender"][1],
         )
+        _check_battle(state.battle)
     state.extra = _opt(data, "extra_turn", bool, False)
     state.fought = _opt(data, "fought", bool, False)
     turns = _opt(data, "turns", int, 1)
@@ -219,7 +226,13 @@ def validate(state: CretanLabyrinthState) -> None:
         rules would; the player on turn still having turns to lose; the start stage with
         a piece away from its gateway or holding anything; a player out of the game
         (option ``minotaur=out``) who holds anything, holds the turn, has a task pending,
-        or is one of fewer than two players left while play goes on.
+        or is one of fewer than two players left while play goes on; an ``end-turn``
+        task before the last; a card drawn or waiting for a player on a space of another
+        colour (or none); a battle or battle offer between players more than two spaces
+        apart, for a player not on turn (forced: against a keeper not on turn), or after
+        the turn's battle; ``extra_turn`` or ``fought`` outside the resolve stage.
+        (:func:`read_state` refuses the start throwers out of seat order or twice, and a
+        battle whose choices or dice are out of order or all made.)
     """
     game = state.game
     decks = game.decks
@@ -252,8 +265,60 @@ def validate(state: CretanLabyrinthState) -> None:
             raise PositionError("pending[0]", f"card {first.card!r} needs no decision; resolve it before saving")
     if stage == STAGE_DIRECTION and not (state.decks[DIRECTION_DECK].unseen or state.decks[DIRECTION_DECK].returned):
         raise PositionError("decks.direction", "the direction deck is empty but a card is due")
+    _validate_turn(state)
     _validate_out(state)
     _validate_quest(state)
+
+
+def _validate_turn(state: CretanLabyrinthState) -> None:
+    """The checks of :func:`validate` about what a turn leaves pending: one ``end-turn``,
+    last; a card drawn or waiting where its player stands on a space of its colour; a
+    battle or its offer only within two spaces of the keeper, for the player on turn (or,
+    forced, against the keeper on turn), before any battle of the turn; ``extra_turn`` and
+    ``fought`` only while a turn is resolved.
+    """
+    board = state.game.board
+    reach = state.game.reach_table
+    deck_of = state.game.deck_of
+    pos = state.pos
+    name = state.name
+    for i, task in enumerate(state.queue):
+        where = f"pending[{i}]"
+        kind = type(task)
+        if kind is EndTurn and i != len(state.queue) - 1:
+            raise PositionError(where, "a turn ends once, with the last pending task: end-turn")
+        if kind is Draw or kind is DoCard:
+            assert isinstance(task, (Draw, DoCard))
+            colour = task.colour if isinstance(task, Draw) else deck_of[task.card]
+            here = board.colours[pos[task.player]]
+            if colour != here:
+                raise PositionError(
+                    where, f"a {colour} card for {name(task.player)}, who stands on "
+                    f"{board.names[pos[task.player]]} ({here or 'not coloured'}): a card is drawn "
+                    "from the colour of the space landed on"
+                )
+        elif kind is Fight or kind is BattleOffer:
+            assert isinstance(task, (Fight, BattleOffer))
+            keeper = task.defender if isinstance(task, Fight) else task.keeper
+            other = task.attacker if isinstance(task, Fight) else task.player
+            if reach[pos[other]][pos[keeper]] > 2:
+                raise PositionError(
+                    where, f"{name(other)} on {board.names[pos[other]]} is {reach[pos[other]][pos[keeper]]} "
+                    f"spaces from {name(keeper)} on {board.names[pos[keeper]]}: a battle for the "
+                    "Magic Key is within two spaces"
+                )
+            mover = keeper if isinstance(task, Fight) and task.forced else other
+            if mover != state.turn:
+                raise PositionError(
+                    where, f"{name(mover)} is not on turn: only the player who moves "
+                    "attacks (or, as keeper, is stopped for a battle)"
+                )
+            if state.fought:
+                raise PositionError(where, "a battle was fought this turn already: one battle a turn")
+    if state.stage != STAGE_RESOLVE:
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(key, f"{key} is set only while a turn is resolved (stage resolve)")
 
 
 def _validate_out(state: CretanLabyrinthState) -> None:
@@ -363,6 +428,29 @@ def _validate_quest(state: CretanLabyrinthState) -> None:
                 raise PositionError(
                     f"pieces[{p}]", "before the first turn every piece stands on its gateway holding nothing"
                 )
+
+
+def _check_battle(battle: Battle) -> None:
+    """A battle under way is one play leaves waiting: the attacker shows first, then the
+    defender; dice are thrown only when neither shows anything, the attacker's first; a
+    battle with nothing left to wait for is settled at once (key rules 3-6), never saved.
+
+    :raises PositionError: naming the ``battle`` key that cannot be so.
+    """
+    if battle.attacker_shows is None and battle.defender_shows not in (None, NONE_SHOWN):
+        raise PositionError("battle.defender_shows", "the defender shows only after the attacker has chosen")
+    neither = battle.attacker_shows == NONE_SHOWN and battle.defender_shows == NONE_SHOWN
+    if not neither and (battle.attacker_roll or battle.defender_roll):
+        raise PositionError(
+            "battle.attacker_roll" if battle.attacker_roll else "battle.defender_roll",
+            "dice are thrown only when neither side shows a tool or weapon",
+        )
+    if battle.defender_roll and not battle.attacker_roll:
+        raise PositionError("battle.defender_roll", "the defender throws after the attacker")
+    if not battle.needs():
+        raise PositionError(
+            "battle", "both sides have shown and thrown: the battle is settled at once, never left waiting"
+        )
 
 
 def _task_from_json(raw: object, players: int, decks: Decks, where: str) -> Task:
