@@ -216,3 +216,35 @@ def test_a_player_throwing_twice_for_the_start_is_refused() -> None:
         changed = copy.deepcopy(data)
         changed["start_rollers"] = rollers
         refused(changed, "start_rollers", "two or more distinct players in seat order")
+
+
+def test_a_battle_or_card_waiting_behind_another_task_is_refused() -> None:
+    """A landing queues its tasks first, and a battle, its offer or a drawn card waits
+    first until done: behind another task it would never be reached in order."""
+    data = reached(lambda s: first_task("battle-offer")(s) and type(s.queue[1]).__name__ == "Draw")
+    data["pending"][0:2] = [data["pending"][1], data["pending"][0]]
+    refused(data, "pending[1]", "waits first")
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn)  # type: ignore[union-attr]
+    card = next(c for c in GAME.decks.contents[data["pending"][0][2]] if c in data["decks"][data["pending"][0][2]]["unseen"])
+    data["decks"][data["pending"][0][2]]["unseen"].remove(card)
+    data["pending"].insert(1, ["card", data["pending"][0][1], card])
+    refused(data, "pending[1]", "waits first")
+
+
+def test_a_forced_battle_without_the_keepers_landing_is_refused() -> None:
+    """KEY RULE 7: the keeper stopped within two spaces of a player battles, then lands
+    (draws on a coloured space, ...); without the landing due next it would be lost."""
+    data = reached(lambda s: first_task("battle")(s) and s.queue[0].forced)  # type: ignore[union-attr]
+    assert data["pending"][1] == ["land", data["pending"][0][2]]
+    del data["pending"][1]
+    refused(data, "pending[1]", "lands after it")
+
+
+def test_a_win_checked_away_from_the_own_gateway_is_refused() -> None:
+    """'Once there [the own gateway] you win the game if you possess ... the Magic Key':
+    the win is checked for a player landed on their own gateway only."""
+    data = reached(lambda s: any(t.kind == "win" for t in s.queue))
+    i = next(i for i, t in enumerate(data["pending"]) if t[0] == "win")
+    player = data["pending"][i][1]
+    data["pieces"][player - 1]["square"] = blank_square(data, data["pieces"][player - 1]["square"], 3)
+    refused(data, f"pending[{i}]", "only at their own gateway")

@@ -227,7 +227,9 @@ def validate(state: CretanLabyrinthState) -> None:
         a piece away from its gateway or holding anything; a player out of the game
         (option ``minotaur=out``) who holds anything, holds the turn, has a task pending,
         or is one of fewer than two players left while play goes on; an ``end-turn``
-        task before the last; a card drawn or waiting for a player on a space of another
+        task before the last; a battle, battle offer or waiting card not first; a forced
+        battle not followed by the keeper's landing; a win checked away from the player's
+        own gateway; a card drawn or waiting for a player on a space of another
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
         the turn's battle; ``extra_turn`` or ``fought`` outside the resolve stage.
@@ -272,7 +274,9 @@ def validate(state: CretanLabyrinthState) -> None:
 
 def _validate_turn(state: CretanLabyrinthState) -> None:
     """The checks of :func:`validate` about what a turn leaves pending: one ``end-turn``,
-    last; a card drawn or waiting where its player stands on a space of its colour; a
+    last; a battle, its offer and a card waiting only first, a forced battle followed by
+    the keeper's landing, a win checked only at the player's own gateway; a card drawn
+    or waiting where its player stands on a space of its colour; a
     battle or its offer only within two spaces of the keeper, for the player on turn (or,
     forced, against the keeper on turn), before any battle of the turn; ``extra_turn`` and
     ``fought`` only while a turn is resolved.
@@ -287,6 +291,21 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
         kind = type(task)
         if kind is EndTurn and i != len(state.queue) - 1:
             raise PositionError(where, "a turn ends once, with the last pending task: end-turn")
+        if i and (kind is Fight or kind is BattleOffer or kind is DoCard):
+            # A landing queues its tasks first; a battle, its offer and a card drawn wait
+            # first until done: nothing is ever queued before them.
+            raise PositionError(where, f"a {task.kind!r} task waits first (pending[0]) until it is done")
+        if kind is Fight and task.forced:  # type: ignore[union-attr]
+            keeper = task.defender  # type: ignore[union-attr]
+            after = state.queue[1] if len(state.queue) > 1 else None
+            if type(after) is not Land or after.player != keeper:
+                raise PositionError(
+                    "pending[1]", f"a keeper stopped for a battle lands after it: [\"land\", {keeper + 1}] is due next"
+                )
+        if kind is Win and pos[task.player] != state.own_gateway(task.player):  # type: ignore[union-attr]
+            raise PositionError(
+                where, f"a win is checked for {name(task.player)} only at their own gateway"  # type: ignore[union-attr]
+            )
         if kind is Draw or kind is DoCard:
             assert isinstance(task, (Draw, DoCard))
             colour = task.colour if isinstance(task, Draw) else deck_of[task.card]
