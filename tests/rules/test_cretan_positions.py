@@ -248,3 +248,32 @@ def test_a_win_checked_away_from_the_own_gateway_is_refused() -> None:
     player = data["pending"][i][1]
     data["pieces"][player - 1]["square"] = blank_square(data, data["pieces"][player - 1]["square"], 3)
     refused(data, f"pending[{i}]", "only at their own gateway")
+
+
+# ------------------------------------------------- what the engine works out, not reads
+
+
+def test_the_turns_end_is_worked_out_not_read() -> None:
+    """A turn being resolved always ends with ``end-turn``: a file may leave it out (it
+    is added), and one without it cannot lose the turn's end; with nothing else pending
+    the turn has ended already and the position is refused."""
+    data = reached(lambda s: len(s.queue) >= 2)
+    assert data["pending"][-1] == ["end-turn"]
+    full = GAME.state_from_dict(copy.deepcopy(data)).to_dict()
+    data["pending"].pop()
+    assert GAME.state_from_dict(copy.deepcopy(data)).to_dict() == full
+    data["pending"] = [["end-turn"]]
+    data["battle"] = None
+    refused(data, "pending", "a task that waits for a player")
+
+
+def test_who_fights_is_worked_out_from_the_pending_battle() -> None:
+    """The battle under way names the players of its pending ``battle`` task: left out,
+    they are taken from it; given otherwise, they are refused."""
+    data = reached(first_task("battle"))
+    full = GAME.state_from_dict(copy.deepcopy(data)).to_dict()
+    for key in ("attacker", "defender", "forced"):
+        del data["battle"][key]
+    assert GAME.state_from_dict(copy.deepcopy(data)).to_dict() == full
+    data["battle"]["forced"] = not full["battle"]["forced"]
+    refused(data, "battle", "must match the pending battle task")

@@ -28,6 +28,7 @@ from companion.rules.cretan_labyrinth.base import (
 )
 from companion.rules.cretan_labyrinth.state import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import (
+    END_TURN,
     NONE_SHOWN,
     Battle,
     BattleOffer,
@@ -153,18 +154,24 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
             raise PositionError(f"decks.{name}", "no such deck")
     pending = _opt(data, "pending", list, [])
     state.queue = [_task_from_json(t, players, decks, f"pending[{i}]") for i, t in enumerate(pending)]
-    if (stage == STAGE_RESOLVE) != bool(state.queue):
+    # Every turn being resolved ends with its end: left out, it is added (a turn never
+    # resolves without ending, so a file need not, and cannot usefully, say otherwise).
+    if stage == STAGE_RESOLVE and (not state.queue or type(state.queue[-1]) is not EndTurn):
+        state.queue.append(END_TURN)
+    if stage != STAGE_RESOLVE and state.queue:
         raise PositionError("pending", "tasks are pending exactly in the resolve stage")
-    if stage == STAGE_RESOLVE and type(state.queue[-1]) is not EndTurn:
-        raise PositionError("pending", "the last pending task of a turn must be end-turn")
+    if stage == STAGE_RESOLVE and len(state.queue) == 1:
+        raise PositionError("pending", "the resolve stage needs a task that waits for a player")
     battle = data.get("battle")
     if battle is not None:
         task = state.queue[0] if state.queue else None
         if not isinstance(task, Fight) or not isinstance(battle, Mapping):
             raise PositionError("battle", "a battle is only under way when the first pending task is a battle")
-        attacker = _player_no(battle.get("attacker"), players, "battle.attacker")
-        defender = _player_no(battle.get("defender"), players, "battle.defender")
-        forced = battle.get("forced")
+        # Who fights, and whether the keeper had to stop, are the pending task's: left
+        # out, taken from it; given, they must agree.
+        attacker = _player_no(battle.get("attacker", task.attacker + 1), players, "battle.attacker")
+        defender = _player_no(battle.get("defender", task.defender + 1), players, "battle.defender")
+        forced = battle.get("forced", task.forced)
         if (attacker, defender, forced) != (task.attacker, task.defender, task.forced):
             raise PositionError("battle", "attacker, defender and forced must match the pending battle task")
         shown: dict[str, Any] = {}
