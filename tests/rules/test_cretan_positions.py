@@ -277,3 +277,14 @@ def test_who_fights_is_worked_out_from_the_pending_battle() -> None:
     assert GAME.state_from_dict(copy.deepcopy(data)).to_dict() == full
     data["battle"]["forced"] = not full["battle"]["forced"]
     refused(data, "battle", "must match the pending battle task")
+
+
+def test_a_turn_count_past_the_round_limit_is_refused() -> None:
+    """D27: the game ends when ``round-limit`` x players turns are played; play does not
+    go on past it, and once begun it has begun at least one turn."""
+    data = reached(lambda s: s.stage == "distance" and s.turns > 3)
+    limit = GAME.round_limit * data["players"]
+    for turns in (limit, 1):
+        GAME.state_from_dict(dict(data, turns=turns))  # the last turn, the first: both reached
+    refused(dict(data, turns=limit + 1), "turns", "past the round limit")
+    refused(dict(data, turns=0), "turns", "at least one turn")
