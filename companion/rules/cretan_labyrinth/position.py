@@ -239,7 +239,7 @@ def validate(state: CretanLabyrinthState) -> None:
         own gateway; a card drawn or waiting for a player on a space of another
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
-        the turn's battle; ``extra_turn`` or ``fought`` outside the resolve stage; ``turns``
+        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage; ``turns``
         below 1 or past the round limit while play goes on.
         (:func:`read_state` refuses the start throwers out of seat order or twice, and a
         battle whose choices or dice are out of order or all made.)
@@ -287,7 +287,7 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     or waiting where its player stands on a space of its colour; a
     battle or its offer only within two spaces of the keeper, for the player on turn (or,
     forced, against the keeper on turn), before any battle of the turn; ``extra_turn`` and
-    ``fought`` only while a turn is resolved; while play goes on, at least one turn begun
+    ``fought`` only while a turn is resolved (or in a game over); while play goes on, at least one turn begun
     and none past the round limit.
     """
     board = state.game.board
@@ -352,10 +352,13 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 "turns", f"turn {state.turns} is past the round limit ({limit} rounds of "
                 f"{state.players} turns): the game ended at turn {limit * state.players}"
             )
-    if state.stage != STAGE_RESOLVE:
+    # The turn's end clears both; a game won during a turn keeps them as they were.
+    if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
         for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
             if flag:
-                raise PositionError(key, f"{key} is set only while a turn is resolved (stage resolve)")
+                raise PositionError(
+                    key, f"{key} is set only while a turn is resolved (stage resolve) or in a game over"
+                )
 
 
 def _validate_out(state: CretanLabyrinthState) -> None:
