@@ -284,11 +284,11 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     """The checks of :func:`validate` about what a turn leaves pending: one ``end-turn``,
     last; a battle, its offer and a card waiting only first, a forced battle followed by
     the keeper's landing, a win checked only at the player's own gateway; a card drawn
-    or waiting where its player stands on a space of its colour; a
-    battle or its offer only within two spaces of the keeper, for the player on turn (or,
-    forced, against the keeper on turn), before any battle of the turn; ``extra_turn`` and
-    ``fought`` only while a turn is resolved (or in a game over); while play goes on, at least one turn begun
-    and none past the round limit.
+    or waiting where its player stands on a space of its colour; a battle or its offer
+    only within two spaces of the keeper, for the player on turn (or, forced, against
+    the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
+    only while a turn is resolved (or in a game over); while play goes on, at least one
+    turn begun and none past the round limit.
     """
     board = state.game.board
     reach = state.game.reach_table
@@ -304,17 +304,15 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
             # A landing queues its tasks first; a battle, its offer and a card drawn wait
             # first until done: nothing is ever queued before them.
             raise PositionError(where, f"a {task.kind!r} task waits first (pending[0]) until it is done")
-        if kind is Fight and task.forced:  # type: ignore[union-attr]
-            keeper = task.defender  # type: ignore[union-attr]
+        if isinstance(task, Fight) and task.forced:
+            keeper = task.defender
             after = state.queue[1] if len(state.queue) > 1 else None
-            if type(after) is not Land or after.player != keeper:
+            if not isinstance(after, Land) or after.player != keeper:
                 raise PositionError(
                     "pending[1]", f"a keeper stopped for a battle lands after it: [\"land\", {keeper + 1}] is due next"
                 )
-        if kind is Win and pos[task.player] != state.own_gateway(task.player):  # type: ignore[union-attr]
-            raise PositionError(
-                where, f"a win is checked for {name(task.player)} only at their own gateway"  # type: ignore[union-attr]
-            )
+        if isinstance(task, Win) and pos[task.player] != state.own_gateway(task.player):
+            raise PositionError(where, f"a win is checked for {name(task.player)} only at their own gateway")
         if kind is Draw or kind is DoCard:
             assert isinstance(task, (Draw, DoCard))
             colour = task.colour if isinstance(task, Draw) else deck_of[task.card]
