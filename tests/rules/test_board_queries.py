@@ -76,6 +76,7 @@ def test_turns_to_lose_reads_the_turns_a_player_still_loses() -> None:
     game = get_game("cretan-labyrinth")
     data = game.new_state(2).to_dict()
     data["stage"] = "distance"  # before the first turn nobody can have lost turns
+    data["turns"] = 1  # the first turn has begun (a new game's 0 counts no turn yet)
     data["pieces"][1]["lost_turns"] = 2
     state = game.state_from_dict(data)
     assert isinstance(state, CretanLabyrinthState)

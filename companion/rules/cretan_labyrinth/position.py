@@ -28,6 +28,7 @@ from companion.rules.cretan_labyrinth.base import (
 )
 from companion.rules.cretan_labyrinth.state import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import (
+    END_TURN,
     NONE_SHOWN,
     Battle,
     BattleOffer,
@@ -71,6 +72,12 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     state.turn = _player_no(_opt(data, "turn", int, 1), players, "turn")
     rollers = _opt(data, "start_rollers", list, list(range(1, players + 1)))
     state.rollers = [_player_no(v, players, f"start_rollers[{i}]") for i, v in enumerate(rollers)]
+    # Everybody throws in the first round, in seat order; a tie's throwers throw again, in
+    # the same order: never one player twice, never one alone (a lone best has begun).
+    if len(state.rollers) < 2 or state.rollers != sorted(set(state.rollers)):
+        raise PositionError(
+            "start_rollers", f"expected two or more distinct players in seat order, got {rollers!r}"
+        )
     rolls = _opt(data, "start_rolls", list, [])
     if not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in rolls):
         raise PositionError("start_rolls", f"expected die values 1-6, got {rolls!r}")
@@ -147,18 +154,24 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
             raise PositionError(f"decks.{name}", "no such deck")
     pending = _opt(data, "pending", list, [])
     state.queue = [_task_from_json(t, players, decks, f"pending[{i}]") for i, t in enumerate(pending)]
-    if (stage == STAGE_RESOLVE) != bool(state.queue):
+    # Every turn being resolved ends with its end: left out, it is added (a turn never
+    # resolves without ending, so a file need not, and cannot usefully, say otherwise).
+    if stage == STAGE_RESOLVE and (not state.queue or type(state.queue[-1]) is not EndTurn):
+        state.queue.append(END_TURN)
+    if stage != STAGE_RESOLVE and state.queue:
         raise PositionError("pending", "tasks are pending exactly in the resolve stage")
-    if stage == STAGE_RESOLVE and type(state.queue[-1]) is not EndTurn:
-        raise PositionError("pending", "the last pending task of a turn must be end-turn")
+    if stage == STAGE_RESOLVE and len(state.queue) == 1:
+        raise PositionError("pending", "the resolve stage needs a task that waits for a player")
     battle = data.get("battle")
     if battle is not None:
         task = state.queue[0] if state.queue else None
         if not isinstance(task, Fight) or not isinstance(battle, Mapping):
             raise PositionError("battle", "a battle is only under way when the first pending task is a battle")
-        attacker = _player_no(battle.get("attacker"), players, "battle.attacker")
-        defender = _player_no(battle.get("defender"), players, "battle.defender")
-        forced = battle.get("forced")
+        # Who fights, and whether the keeper had to stop, are the pending task's: left
+        # out, taken from it; given, they must agree.
+        attacker = _player_no(battle.get("attacker", task.attacker + 1), players, "battle.attacker")
+        defender = _player_no(battle.get("defender", task.defender + 1), players, "battle.defender")
+        forced = battle.get("forced", task.forced)
         if (attacker, defender, forced) != (task.attacker, task.defender, task.forced):
             raise PositionError("battle", "attacker, defender and forced must match the pending battle task")
         shown: dict[str, Any] = {}
@@ -175,6 +188,7 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
             attacker, defender, task.forced, shown["attacker"][0], shown["defender"][0],
             shown["attacker"][1], shown["defender"][1],
         )
+        _check_battle(state.battle)
     state.extra = _opt(data, "extra_turn", bool, False)
     state.fought = _opt(data, "fought", bool, False)
     turns = _opt(data, "turns", int, 1)
@@ -219,7 +233,16 @@ def validate(state: CretanLabyrinthState) -> None:
         rules would; the player on turn still having turns to lose; the start stage with
         a piece away from its gateway or holding anything; a player out of the game
         (option ``minotaur=out``) who holds anything, holds the turn, has a task pending,
-        or is one of fewer than two players left while play goes on.
+        or is one of fewer than two players left while play goes on; an ``end-turn``
+        task before the last; a battle, battle offer or waiting card not first; a forced
+        battle not followed by the keeper's landing; a win checked away from the player's
+        own gateway; a card drawn or waiting for a player on a space of another
+        colour (or none); a battle or battle offer between players more than two spaces
+        apart, for a player not on turn (forced: against a keeper not on turn), or after
+        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage; ``turns``
+        below 1 or past the round limit while play goes on.
+        (:func:`read_state` refuses the start throwers out of seat order or twice, and a
+        battle whose choices or dice are out of order or all made.)
     """
     game = state.game
     decks = game.decks
@@ -252,8 +275,88 @@ def validate(state: CretanLabyrinthState) -> None:
             raise PositionError("pending[0]", f"card {first.card!r} needs no decision; resolve it before saving")
     if stage == STAGE_DIRECTION and not (state.decks[DIRECTION_DECK].unseen or state.decks[DIRECTION_DECK].returned):
         raise PositionError("decks.direction", "the direction deck is empty but a card is due")
+    _validate_turn(state)
     _validate_out(state)
     _validate_quest(state)
+
+
+def _validate_turn(state: CretanLabyrinthState) -> None:
+    """The checks of :func:`validate` about what a turn leaves pending: one ``end-turn``,
+    last; a battle, its offer and a card waiting only first, a forced battle followed by
+    the keeper's landing, a win checked only at the player's own gateway; a card drawn
+    or waiting where its player stands on a space of its colour; a battle or its offer
+    only within two spaces of the keeper, for the player on turn (or, forced, against
+    the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
+    only while a turn is resolved (or in a game over); while play goes on, at least one
+    turn begun and none past the round limit.
+    """
+    board = state.game.board
+    reach = state.game.reach_table
+    deck_of = state.game.deck_of
+    pos = state.pos
+    name = state.name
+    for i, task in enumerate(state.queue):
+        where = f"pending[{i}]"
+        kind = type(task)
+        if kind is EndTurn and i != len(state.queue) - 1:
+            raise PositionError(where, "a turn ends once, with the last pending task: end-turn")
+        if i and (kind is Fight or kind is BattleOffer or kind is DoCard):
+            # A landing queues its tasks first; a battle, its offer and a card drawn wait
+            # first until done: nothing is ever queued before them.
+            raise PositionError(where, f"a {task.kind!r} task waits first (pending[0]) until it is done")
+        if isinstance(task, Fight) and task.forced:
+            keeper = task.defender
+            after = state.queue[1] if len(state.queue) > 1 else None
+            if not isinstance(after, Land) or after.player != keeper:
+                raise PositionError(
+                    "pending[1]", f"a keeper stopped for a battle lands after it: [\"land\", {keeper + 1}] is due next"
+                )
+        if isinstance(task, Win) and pos[task.player] != state.own_gateway(task.player):
+            raise PositionError(where, f"a win is checked for {name(task.player)} only at their own gateway")
+        if kind is Draw or kind is DoCard:
+            assert isinstance(task, (Draw, DoCard))
+            colour = task.colour if isinstance(task, Draw) else deck_of[task.card]
+            here = board.colours[pos[task.player]]
+            if colour != here:
+                raise PositionError(
+                    where, f"a {colour} card for {name(task.player)}, who stands on "
+                    f"{board.names[pos[task.player]]} ({here or 'not coloured'}): a card is drawn "
+                    "from the colour of the space landed on"
+                )
+        elif kind is Fight or kind is BattleOffer:
+            assert isinstance(task, (Fight, BattleOffer))
+            keeper = task.defender if isinstance(task, Fight) else task.keeper
+            other = task.attacker if isinstance(task, Fight) else task.player
+            if reach[pos[other]][pos[keeper]] > 2:
+                raise PositionError(
+                    where, f"{name(other)} on {board.names[pos[other]]} is {reach[pos[other]][pos[keeper]]} "
+                    f"spaces from {name(keeper)} on {board.names[pos[keeper]]}: a battle for the "
+                    "Magic Key is within two spaces"
+                )
+            mover = keeper if isinstance(task, Fight) and task.forced else other
+            if mover != state.turn:
+                raise PositionError(
+                    where, f"{name(mover)} is not on turn: only the player who moves "
+                    "attacks (or, as keeper, is stopped for a battle)"
+                )
+            if state.fought:
+                raise PositionError(where, "a battle was fought this turn already: one battle a turn")
+    limit = state.game.round_limit
+    if state.stage not in (STAGE_START, STAGE_OVER):
+        if state.turns < 1:
+            raise PositionError("turns", f"play has begun, so at least one turn has: got {state.turns}")
+        if limit and state.turns > limit * state.players:
+            raise PositionError(
+                "turns", f"turn {state.turns} is past the round limit ({limit} rounds of "
+                f"{state.players} turns): the game ended at turn {limit * state.players}"
+            )
+    # The turn's end clears both; a game won during a turn keeps them as they were.
+    if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(
+                    key, f"{key} is set only while a turn is resolved (stage resolve) or in a game over"
+                )
 
 
 def _validate_out(state: CretanLabyrinthState) -> None:
@@ -363,6 +466,29 @@ def _validate_quest(state: CretanLabyrinthState) -> None:
                 raise PositionError(
                     f"pieces[{p}]", "before the first turn every piece stands on its gateway holding nothing"
                 )
+
+
+def _check_battle(battle: Battle) -> None:
+    """A battle under way is one play leaves waiting: the attacker shows first, then the
+    defender; dice are thrown only when neither shows anything, the attacker's first; a
+    battle with nothing left to wait for is settled at once (key rules 3-6), never saved.
+
+    :raises PositionError: naming the ``battle`` key that cannot be so.
+    """
+    if battle.attacker_shows is None and battle.defender_shows not in (None, NONE_SHOWN):
+        raise PositionError("battle.defender_shows", "the defender shows only after the attacker has chosen")
+    neither = battle.attacker_shows == NONE_SHOWN and battle.defender_shows == NONE_SHOWN
+    if not neither and (battle.attacker_roll or battle.defender_roll):
+        raise PositionError(
+            "battle.attacker_roll" if battle.attacker_roll else "battle.defender_roll",
+            "dice are thrown only when neither side shows a tool or weapon",
+        )
+    if battle.defender_roll and not battle.attacker_roll:
+        raise PositionError("battle.defender_roll", "the defender throws after the attacker")
+    if not battle.needs():
+        raise PositionError(
+            "battle", "both sides have shown and thrown: the battle is settled at once, never left waiting"
+        )
 
 
 def _task_from_json(raw: object, players: int, decks: Decks, where: str) -> Task:
