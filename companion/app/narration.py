@@ -96,6 +96,15 @@ class Narration:
         self.speak([Spoken(self.voice.taken_back(t.before, t.move), CueKind.MESSAGE)
                     for t in taken])
 
+    def camera_found(self, state: State, move: Move) -> None:
+        """The move the camera read on the board (issue 34), as it is highlighted."""
+        self.speak([Spoken(_("The camera read the move: {move}.").format(
+            move=self.voice.move_words(state, move)), CueKind.MESSAGE)])
+
+    def camera_differs(self, lines: Sequence[str]) -> None:
+        """The squares where the board differs from every legal move's, each a sentence."""
+        self.speak([Spoken(line, CueKind.MESSAGE) for line in lines])
+
     @staticmethod
     def choice_shown(page: sc.Page) -> tuple[int, int, int] | None:
         """Which row of which moves screen is highlighted (``None``: no moves screen)."""
