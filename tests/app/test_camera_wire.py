@@ -186,3 +186,40 @@ def test_the_new_messages_have_german_words() -> None:
                        "Choose the move with the buttons.", "The camera read the move: {move}."),
                       (*german, *titles), strict=True):
         assert en != de, en
+
+
+def test_casting_stick_senet_the_steps_are_chosen_up_to_the_move_read(tmp_path: Path) -> None:
+    """A move of three steps (plinth, value, value): the path is chosen and the cursor put
+    on the last step's row; OK leaves the board as the camera saw it."""
+    from companion.camera.find import seen_board
+
+    boards: list[dict[Square, int]] = []
+
+    def played(state: State) -> Move:
+        move = state.legal_moves()[-1]
+        after = state.copy()
+        after.apply(move)
+        boards.append(seen_board(after))
+        return move
+
+    ctl: Controller
+
+    def draw(spec: object, n: int) -> object:
+        outcomes = ctl.position.throw_outcomes()
+        return outcomes[n % len(outcomes)][0]
+
+    ctl = Controller(store=JournalStore(tmp_path), draw=draw,  # type: ignore[arg-type]
+                     sources=list(SOURCE_NAMES), source="gpio-shaker",
+                     camera=FakeTableCamera(played=played, seed=4))
+    ctl.start()
+    send(ctl, OK, *[DOWN] * ctl.games.index("senet-sticks"), OK, OK)
+    deep = 0
+    for _ in range(30):
+        if on(ctl) is Screen.MOVES and boards:
+            deep += len(ctl.path) >= 2
+            send(ctl, OK)
+            if on(ctl) is not Screen.MOVES:  # played (a later move of the turn is read anew)
+                assert seen_board(ctl.position) == boards[-1]
+        else:
+            send(ctl, SHAKE if on(ctl) is Screen.THROW else OK)
+    assert deep >= 3
