@@ -223,3 +223,20 @@ def test_casting_stick_senet_the_steps_are_chosen_up_to_the_move_read(tmp_path: 
         else:
             send(ctl, SHAKE if on(ctl) is Screen.THROW else OK)
     assert deep >= 3
+
+
+def test_the_service_builds_the_camera_the_config_names(tmp_path: Path, mock_factory: object) -> None:
+    from companion.app.service import build
+
+    for source, confirm in (("off", True), ("fake", False)):
+        values = cfg.defaults()
+        values.update({"display.backend": "dummy", "journal.dir": str(tmp_path / source),
+                       "camera.source": source, "camera.confirm": confirm})
+        parts = build(values, pin_factory=mock_factory)
+        try:
+            controller = parts.service.controller
+            assert (controller.camera is None) == (source == "off")
+            assert isinstance(controller.camera, FakeTableCamera) == (source == "fake")
+            assert controller.camera_confirm is confirm
+        finally:
+            parts.service.close()
