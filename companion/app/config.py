@@ -262,8 +262,8 @@ def _schema() -> tuple[Setting, ...]:
                 "ALSA output device for `aplay -D` (empty: the system default)"),
         Setting("camera.source", "str", "off",
                 "the camera over the board (docs/camera.md; the two Senets): off, or fake "
-                "(a seeded fake camera for the demo and tests; picamera2 and V4L2 are not "
-                "built yet); needs the camera extra", ("off", "fake")),
+                "(a seeded fake camera, to try it in the simulator and for tests; picamera2 "
+                "and V4L2 are not built yet); needs the camera extra", ("off", "fake")),
         Setting("camera.confirm", "bool", True,
                 "true: the move the camera reads is highlighted on the moves screen and OK "
                 "plays it; false: it is played at once"),
