@@ -240,3 +240,35 @@ def test_the_service_builds_the_camera_the_config_names(tmp_path: Path, mock_fac
             assert controller.camera_confirm is confirm
         finally:
             parts.service.close()
+
+
+def test_through_the_running_service_the_fake_camera_moves_the_cursor(
+        tmp_path: Path, mock_factory: object) -> None:
+    """The service's own threads: the loop, the worker's thread (the look), the fake
+    camera the config names."""
+    from companion.app.camera import seeded_move
+    from companion.app.events import Quit
+    from companion.app.service import build
+
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path),
+                   "camera.source": "fake"})
+    parts = build(values, pin_factory=mock_factory, draw=scripted_draw(SCORES),
+                  save_settings=False)
+    service = parts.service
+    loop = threading.Thread(target=service.run)
+    loop.start()
+    try:
+        ctl = service.controller
+        camera = ctl.camera
+        assert isinstance(camera, FakeTableCamera) and camera.played is seeded_move
+        camera.played = last_move  # the seeded move here is the first row: not a jump
+        for event in (OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK, *BEFORE_SIX, SHAKE):
+            service.post(event)
+            assert service.wait_idle(30)
+        assert ctl.screen is Screen.MOVES and ctl.view().items == ("enter 6", "4-10")
+        assert ctl.view().cursor == 1 and camera.looks == 2
+    finally:
+        service.post(Quit())
+        loop.join(10)
+        service.close()
