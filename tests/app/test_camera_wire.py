@@ -20,6 +20,7 @@ from companion.app.camera import FakeTableCamera, camera_for, difference_lines
 from companion.app.controller import Controller, Screen
 from companion.app.events import CameraRead, LoopEvent
 from companion.app.worker import Worker
+from companion.devices.indicators import Cue as Beep
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import using
 from companion.journal.store import JournalStore
@@ -125,6 +126,7 @@ def test_a_camera_that_fails_or_refuses_is_said_once_and_the_buttons_work(
     ctl.start()
     send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK, SHAKE)
     assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Camera failed"
+    assert ctl.reply().cue is Beep.ERROR  # and its title said aloud, as every failure's
     assert ctl.view().lines[-1] == "Choose the move with the buttons."
     send(ctl, OK)
     assert on(ctl) is Screen.MOVES
