@@ -70,6 +70,7 @@ from companion.devices.indicators import Cue
 from companion.i18n import _, language
 from companion.journal.store import JournalProblem, JournalStore, Loaded
 from companion.rules import (
+    Action,
     game_ids,
 )
 from companion.speech import Speaker
@@ -80,6 +81,9 @@ if TYPE_CHECKING:  # the search is imported when a review is asked for, not at s
     from companion.ai.review import Review
 
 log = logging.getLogger(__name__)
+
+Looked = tuple[str, tuple[Action, ...]]
+"""A position the camera looked at: its game's journal and the actions made in it."""
 
 
 class Controller(Flow):
@@ -178,10 +182,11 @@ class Controller(Flow):
         """The last review shown and the game it is of (its journal and actions: a
         winning move undone and another played is reviewed anew)."""
         self.camera, self.camera_confirm = camera, camera_confirm
-        self._look: tuple[int, Hashable] | None = None
+        self._look: tuple[int, Looked] | None = None
         """The camera's look under way: its ticket and the position it is of."""
-        self._looked: Hashable = None
-        """The position whose look was applied (looked at once per position)."""
+        self._looked: set[Looked] = set()
+        """The positions of the game in play whose look was applied (each looked at once:
+        the moves screen an undo goes back to is not looked at again)."""
         self._camera_said = False
         """A camera trouble was said (once, until a picture is read again)."""
         self.quit = False
@@ -329,10 +334,11 @@ class Controller(Flow):
             level = table.seats.get(state.current_player, "normal")
             self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))
 
-    def _camera_key(self) -> Hashable:
-        """The position the camera looks at: the game's journal and its actions."""
+    def _camera_key(self) -> Looked | None:
+        """The position the camera looks at: the game's journal and its actions (all of
+        them: a throw undone and made anew is another position at the same length)."""
         table = self.table
-        return None if table is None else (str(table.journal.path), len(table.actions))
+        return None if table is None else (str(table.journal.path), tuple(table.actions))
 
     def _camera_look(self, page: sc.Moves) -> None:
         """Hand a look at the board to the worker when ``page`` (a person's moves screen)
@@ -340,8 +346,8 @@ class Controller(Flow):
         table, camera = self.table, self.camera
         if camera is None or table is None or page.path:
             return
-        key = self._camera_key()
-        if key == self._looked or (self._look is not None and self._look[1] == key):
+        key = (str(table.journal.path), tuple(table.actions))
+        if key in self._looked or (self._look is not None and self._look[1] == key):
             return
         if not readable(table.state):
             return
@@ -358,10 +364,13 @@ class Controller(Flow):
         key = self._look[1] if self._look is not None else None
         self._look = None
         page, table = self.page, self.table
-        if not isinstance(page, sc.Moves) or table is None or key != self._camera_key():
+        if (not isinstance(page, sc.Moves) or table is None or key is None
+                or key != self._camera_key()):
             log.info("the camera's look %d dropped: its moves screen is gone", event.ticket)
             return
-        self._looked = key
+        if not any(k[0] == key[0] for k in self._looked):
+            self._looked.clear()  # another game: its positions only
+        self._looked.add(key)
         if isinstance(event, WorkFailed) or event.finding is None:
             text = event.text if isinstance(event, WorkFailed) else event.refused
             log.warning("camera: %s", text)

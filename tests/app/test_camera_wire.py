@@ -274,3 +274,38 @@ def test_through_the_running_service_the_fake_camera_moves_the_cursor(
         service.post(Quit())
         loop.join(10)
         service.close()
+
+
+def test_moves_that_leave_the_same_picture_leave_the_cursor(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.camera import find
+
+    def several(state: State, throw: object, reading: object) -> find.Finding:
+        return find.Finding(find.SEVERAL, tuple(state.legal_moves()))
+
+    monkeypatch.setattr(find, "find_move", several)
+    said = Said()
+    camera = FakeTableCamera(played=last_move, seed=11)
+    ctl = make(tmp_path, camera, speaker=said)
+    send(ctl, SHAKE)
+    assert on(ctl) is Screen.MOVES and ctl.view().cursor == 0 and camera.looks == 2
+    assert not [c for c in said.said if "camera" in c.text]
+
+
+def test_a_position_after_an_undo_is_looked_at_once(tmp_path: Path) -> None:
+    """The moves screen an undo goes back to was looked at: not again (the pieces are
+    being put back). Another move and throw after it give as many actions as before,
+    but another position: looked at."""
+    from controller_tools import HOLD_BACK
+
+    camera = FakeTableCamera(played=last_move, seed=11)
+    ctl = make(tmp_path, camera)
+    send(ctl, SHAKE)  # Black's 6: 4-10 read
+    assert ctl.view().cursor == 1 and camera.looks == 2
+    send(ctl, OK, OK, SHAKE)  # 4-10 played; the events; Black throws 2 again: 10-12
+    assert on(ctl) is Screen.MOVES and camera.looks == 3
+    send(ctl, HOLD_BACK, OK)  # 4-10 and the throw of 2 taken back: the 6's moves
+    assert on(ctl) is Screen.MOVES and ctl.view().items == ("enter 6", "4-10")
+    assert camera.looks == 3 and ctl.view().cursor == 0
+    send(ctl, OK, OK, SHAKE)  # enter 6 played; the events; Black throws 4
+    assert on(ctl) is Screen.MOVES and camera.looks == 4
