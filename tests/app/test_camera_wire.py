@@ -73,7 +73,9 @@ def test_the_cursor_jumps_to_the_move_the_camera_reads_and_speech_says_it(tmp_pa
     view = ctl.view()
     assert view.screen == "moves" and view.items == ("enter 6", "4-10")
     assert view.cursor == 1 and camera.looks == 2  # the first look: "enter 4", one move
-    assert "The camera read the move: move the piece on 4 to 10." in [c.text for c in said.said]
+    texts = [c.text for c in said.said]
+    assert "The camera read the move: move the piece on 4 to 10." in texts
+    assert sum("4 to 10" in t for t in texts) == 1  # said once: not again as the choice
     send(ctl, OK)  # OK plays the move read
     assert ctl.actions[-1].notation == "4-10"  # type: ignore[union-attr]
 
