@@ -67,11 +67,13 @@ from companion.ui.review_words import MISTAKE, TASKS, rating_key
 REVIEW_DEPTHS: Final[dict[str, int]] = {
     "senet-tait": 5,
     "labyrinth": 4,
-    "senet-sticks": 3,
+    "senet-sticks": 2,
     "cretan-labyrinth": 4,
 }
 """The fewest plies the review searches a decision in each game, by game id;
-:data:`DEFAULT_DEPTH` for a game not listed."""
+:data:`DEFAULT_DEPTH` for a game not listed. In casting-stick Senet a ply is a whole
+turn (:attr:`Game.turn_is_one_ply`, as the computer searches it): 2 is the mover's turn
+and the opponent's throw and reply."""
 
 DEFAULT_DEPTH: Final = 4
 
@@ -308,7 +310,8 @@ def decision_depth(state: State, cancel: threading.Event | None = None,
     """The plies the review searches the decision due in ``state``: the most of the
     game's :data:`REVIEW_DEPTHS`, the depth the :data:`REVIEW_LEVEL` level finishes in
     this position (its own search, at its node budget) and the rest of the mover's
-    turn and the throw after it (:func:`~companion.ai.search.turn_plies` + 1).
+    turn and the throw after it (:func:`~companion.ai.search.turn_plies` + 1; 1 where
+    a whole turn is one ply).
 
     :raises IllegalMoveError: when no decision is due.
     :raises Cancelled: when ``cancel`` is set before it is known.
@@ -317,7 +320,8 @@ def decision_depth(state: State, cancel: threading.Event | None = None,
     level = LEVELS[REVIEW_LEVEL]
     _ranking, reached, _nodes = search(state, level.max_depth, level.budget_s, level.max_nodes,
                                        evaluation=evaluation, cancel=cancel)
-    return max(base_depth(state.game.id), reached, turn_plies(state) + 1)
+    rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
+    return max(base_depth(state.game.id), reached, rest)
 
 
 def move_values(state: State, cancel: threading.Event | None = None,

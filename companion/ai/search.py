@@ -445,7 +445,9 @@ def move_chances(
     evaluation: Callable[[State], Values] = chances,
 ) -> list[tuple[Move, Values]]:
     """Every legal move of ``state`` (a decision is due) with its value vector searched
-    ``depth`` plies deep, in the order of :meth:`State.legal_moves`: exactly the values
+    ``depth`` plies deep (in a game whose whole turn is one ply, :attr:`Game.turn_is_one_ply`:
+    the move's best end of the turn searched ``depth - 1`` turns deeper), in the order
+    of :meth:`State.legal_moves`: exactly the values
     :func:`search` ranks the moves by when its iteration ``depth`` finishes (the same
     iterations, move ordering and transposition table, with no budget), so the move
     :func:`search` ranks first has the highest value here. One vector per move, one win
@@ -461,10 +463,20 @@ def move_chances(
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
     moves = state.legal_moves()
-    run = Search(evaluation=evaluation, cancel=cancel)
+    turns = state.game.turn_is_one_ply
+    run = Search(evaluation=evaluation, cancel=cancel, turns=turns)
     collecting = gc.isenabled()
     gc.disable()  # as in search()
     try:
+        if turns:  # as _deepen_turns values a move: its best end of the turn at ``depth``
+            me = state.current_player
+            ends: dict[Hashable, State] = {}
+            below: dict[Hashable, list[Hashable]] = {}
+            reach = {move: _ends(run, run.child(state, move), me, ends, below) for move in moves}
+            at = {key: run.evaluation(end) if depth == 1 else run.value(end, depth - 1)
+                  for key, end in ends.items()}
+            return [(move, max((at[k] for k in reach[move]), key=lambda v: v[me]))
+                    for move in moves]
         _deepen(state, moves, state.current_player, depth, run)
         # Each move's vector as the last iteration saw it: its child is in the table at
         # depth - 1 (nothing below the root is searched deeper), or is a leaf.

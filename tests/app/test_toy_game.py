@@ -32,6 +32,7 @@ from companion.rules import (
     registry,
 )
 from companion.rules.core import Event as GameEvent
+from companion.ui.events import EventWords
 from companion.ui.games import Presenter
 from companion.ui.games.boards import Board, Cell, Piece, Side, draw_board
 from companion.ui.render import render
@@ -45,6 +46,7 @@ class Dash(Game):
     id = "toy-dash"
     title = "Dash"
     presenter = f"{__name__}:DashPresenter"
+    words = f"{__name__}:DashWords"
 
     def new_state(self, players: int | None = None) -> DashState:
         return DashState(self, self.check_players(players))
@@ -91,15 +93,15 @@ class DashState(State):
 
     def _push_throw(self, throw: Throw) -> list[GameEvent]:
         self.roll = throw.values[0]
-        return [GameEvent("thrown", self.turn, f"Player {self.turn + 1} throws {self.roll}")]
+        return [GameEvent("thrown", self.turn, args={"value": self.roll})]
 
     def _push_move(self, move: Move) -> list[GameEvent]:
-        said = [GameEvent("moved", self.turn, f"Player {self.turn + 1}: {move.notation}")]
+        said = [GameEvent("moved", self.turn, move.src, move.dst)]
         if move.kind == "move":
             assert isinstance(move.dst, int)
             self.pos[self.turn] = move.dst
             if move.dst == 3:
-                said.append(GameEvent("halfway", self.turn, "Halfway there!"))
+                said.append(GameEvent("halfway", self.turn))
         self.roll = 0
         if GOAL not in self.pos:
             self.turn = (self.turn + 1) % self.players
@@ -107,6 +109,13 @@ class DashState(State):
 
     def _body(self) -> dict[str, Any]:
         return {"pos": self.pos[:]}
+
+
+class DashWords(EventWords):
+    """Dash's own event kind in words (the shared kinds, thrown and moved, have theirs)."""
+
+    def on_halfway(self, event: GameEvent) -> str:
+        return "Halfway there!"
 
 
 class DashPresenter(Presenter):

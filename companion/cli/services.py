@@ -1,0 +1,248 @@
+"""``companion club``, ``companion web``, ``companion publish``, ``companion board
+print`` and ``companion camera check``: the processes beside the referee, and the
+camera's set-up."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.rules import (
+    Phase,
+    State,
+    get_game,
+    random_action,
+)
+
+if TYPE_CHECKING:
+    pass
+
+from companion.cli.common import UsageError, _parse_options
+
+
+def cmd_club(args: argparse.Namespace) -> int:
+    """``companion club``: the club page (every table live, results, ratings), read-only to
+    the broker, until stopped (Ctrl-C, SIGTERM)."""
+    import ipaddress
+    import logging
+    import os
+
+    from companion.app import config as cfg
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if args.bind != "localhost":
+            ipaddress.ip_address(args.bind)
+    except ValueError:
+        raise UsageError(f"--bind: expected an IP address or localhost, got {args.bind!r}") from None
+    for flag, value in (("--port", args.port), ("--broker-port", args.broker_port)):
+        if value is not None and not 1 <= value <= 65535:
+            raise UsageError(f"{flag}: expected a TCP port 1-65535, got {value}")
+    password = None
+    credential = Path(os.environ.get("CREDENTIALS_DIRECTORY", "/nonexistent")) / "club-password"
+    if not args.password_file and credential.is_file():  # systemd's LoadCredential=
+        args.password_file = str(credential)
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise UsageError(f"--password-file {args.password_file}: {exc.strerror or exc}") from None
+    try:
+        from companion.club import protocol
+        from companion.club.server import Broker, Club, ClubError, serve
+        from companion.club.store import ClubStore, StoreError
+    except ImportError as exc:
+        raise UsageError(f"companion club needs the club extra ({exc.name} is missing): "
+                         "pip install 'board-companion[club]'") from None
+    try:
+        prefix = protocol.check_prefix(args.topic)
+    except protocol.ProtocolError as exc:
+        raise UsageError(str(exc)) from None
+    db = Path(args.db) if args.db else Path(cfg.default_state_dir()) / "club.sqlite"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    ca = Path(args.ca) if args.ca else None
+    broker = Broker(args.broker, args.broker_port or (8883 if ca else 1883), args.user, password,
+                    ca, prefix)
+    try:
+        club = Club(ClubStore(db), prefix)
+        print(f"companion club: {broker.host}:{broker.port} ({'TLS' if ca else 'no TLS'}), "
+              f"topics {prefix}/#, results in {db}, the page at http://{args.bind}:{args.port}/",
+              flush=True)
+        serve(club, broker, args.bind, args.port, language=args.language)
+    except (ClubError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """``companion web``: the read-only spectator page, until stopped (Ctrl-C, SIGTERM)."""
+    import ipaddress
+    import os
+
+    from companion.app import config as cfg
+
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+        bind = args.bind if args.bind is not None else conf["web.bind"]
+        port = cfg.BY_NAME["web.port"].parse(args.port, "command line") if args.port is not None \
+            else conf["web.port"]
+        language = str(conf["display.language"])
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        if bind != "localhost":
+            ipaddress.ip_address(bind)
+    except ValueError:
+        raise UsageError(f"web.bind: expected an IP address (127.0.0.1, 0.0.0.0 for every "
+                         f"IPv4 interface, :: for IPv6 too) or localhost, got {bind!r}") from None
+    directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
+    try:
+        from companion.web.server import serve
+    except ImportError as exc:
+        raise UsageError(f"companion web needs the web extra ({exc.name} is missing): "
+                         "pip install 'board-companion[web]'") from None
+    if not directory.is_dir():
+        print(f"companion web: warning: {directory} is not a directory (yet): no games "
+              "are shown until it is", file=sys.stderr)
+    host = f"[{bind}]" if ":" in bind else bind
+    print(f"companion web: the journals of {directory}, read-only, at http://{host}:{port}/",
+          flush=True)
+    from companion.i18n import UnknownLanguage, load
+
+    try:
+        load(language)
+    except UnknownLanguage as exc:
+        raise UsageError(f"display.language: {exc}") from None
+    serve(directory, bind, port, language=language)
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    """``companion publish``: publish this table's game and results to the club's MQTT
+    broker until stopped (Ctrl-C, SIGTERM); status 0 at once when ``club.publish`` is off."""
+    import logging
+    import os
+    import signal
+    import threading
+
+    from companion.app import config as cfg
+
+    if args.config is None:
+        args.config = os.environ.get("COMPANION_CONFIG")
+    try:
+        conf = cfg.from_args(args)
+    except cfg.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if not conf["club.publish"]:
+        print("companion publish: club.publish is false in the config: nothing to publish "
+              "(set it to true, with club.broker and club.table)", file=sys.stderr)
+        return 0
+    try:
+        import paho.mqtt.client  # noqa: F401  (the club extra)
+
+        from companion.club.publish import ClubSettings, Publisher, PublishError
+    except ImportError as exc:
+        raise UsageError(f"companion publish needs the club extra ({exc.name} is missing): "
+                         "pip install 'board-companion[club]'") from None
+    try:
+        settings = ClubSettings.from_config(conf)
+    except PublishError as exc:
+        raise UsageError(str(exc)) from None
+    directory = Path(args.dir) if args.dir else Path(conf["journal.dir"] or cfg.default_state_dir())
+    xdg = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    state = Path(args.state_dir) if args.state_dir else Path(
+        os.environ.get("STATE_DIRECTORY", "").split(":")[-1] or xdg / "board-companion-publish")
+    logging.basicConfig(level=conf["log.level"].upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        publisher = Publisher(settings, directory, state)
+    except OSError as exc:
+        raise UsageError(f"{state}: cannot keep the club outbox there: "
+                         f"{exc.strerror or exc}") from None
+    print(f"companion publish: the journals of {directory}, read-only, as table "
+          f"{settings.table} to {settings.broker}:{settings.port}"
+          f"{' (TLS)' if settings.tls_ca else ''}; outbox {publisher.outbox.path}", flush=True)
+    try:
+        publisher.run(stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        publisher.close()
+    return 0
+
+
+def _camera_state(args: argparse.Namespace) -> State:
+    """A new game of ``args.game`` (with ``--option``): the board the camera room draws."""
+    return get_game(args.game, **_parse_options(args.option)).new_state()
+
+
+def cmd_board_print(args: argparse.Namespace) -> int:
+    """`companion board print`: the printable board, PDF and SVG (issue 34)."""
+    try:
+        from companion.camera.board import write_print
+    except ImportError as exc:
+        raise UsageError(f"the camera extra is not installed ({exc}): pip install "
+                         "'board-companion[camera]'") from exc
+    out = Path(args.out) if args.out else Path(f"{args.game}-{args.paper}")
+    try:
+        written = write_print(_camera_state(args), args.paper, out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    for path in written:
+        print(path)
+    return 0
+
+
+def cmd_camera_check(args: argparse.Namespace) -> int:
+    """`companion camera check --fake SEED GAME`: what the camera reads, as text, and the
+    overlay PNG (issue 34); exit 1 when the picture is refused."""
+    try:
+        from PIL import Image
+
+        from companion.camera.board import layout_for
+        from companion.camera.fake import FakeCamera
+        from companion.camera.find import seen_board
+        from companion.camera.read import PictureRefused, Reader, board_text, overlay
+    except ImportError as exc:
+        raise UsageError(f"the camera extra is not installed ({exc}): pip install "
+                         "'board-companion[camera]'") from exc
+    state = _camera_state(args)
+    try:
+        layout = layout_for(state, args.paper)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    # the fake camera's scene: a random position of the game, seeded like the photo
+    rng = random.Random(args.fake)
+    for _ in range(rng.randrange(10, 80)):
+        if state.phase is Phase.OVER:
+            break
+        state.apply(random_action(state, rng.randrange))
+    pieces = seen_board(state)
+    photo = FakeCamera(layout).photo(pieces, args.fake, hand=args.hand)
+    reader = Reader(layout)
+    names = tuple(state.name(p) for p in range(state.players))
+    out = Path(args.out) if args.out else Path(f"camera-check-{args.game}-{args.fake}.png")
+    try:
+        reading = reader.read(photo.image)
+    except PictureRefused as exc:
+        print(f"refused: {exc.reason}")
+        Image.fromarray(photo.image).save(out)
+        print(f"photo: {out}")
+        return 1
+    print(board_text(layout, reading, names))
+    wrong = sorted(str(s) for s, p in reading.squares.items() if p != pieces.get(s))
+    print(f"squares read: {len(reading.squares)}, differing from the scene: "
+          f"{', '.join(wrong) if wrong else 'none'}")
+    Image.fromarray(overlay(reader, reading)).save(out)
+    Image.fromarray(photo.image).save(out.with_name(out.stem + "-photo.png"))
+    print(f"overlay: {out}")
+    return 0
