@@ -18,13 +18,18 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.app.events import CameraRead
 from companion.i18n import _
 from companion.rules import Move, State
 from companion.rules.core import Square
 from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # OpenCV: imported when a camera is made
+    from companion.camera.board import Layout
+    from companion.camera.fake import FakeCamera
+    from companion.camera.read import Reader
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +84,9 @@ class FakeTableCamera:
         self.played = played or seeded_move
         self.seed, self.hand = seed, hand
         self.looks = 0
+        self._made: dict[Layout, tuple[FakeCamera, Reader]] = {}
+        """The fake camera and the reader of each board layout (each draws the page
+        once: most of a look's time)."""
 
     def look(self, state: State) -> Mapping[Square, int | None]:
         from companion.camera.board import layout_for
@@ -92,9 +100,12 @@ class FakeTableCamera:
         else:
             pieces = played
         layout = layout_for(state)
+        if layout not in self._made:
+            self._made = {layout: (self._fake.FakeCamera(layout), self._read.Reader(layout))}
+        camera, reader = self._made[layout]
         self.looks += 1
-        photo = self._fake.FakeCamera(layout).photo(pieces, self.seed + self.looks, hand=self.hand)
-        return self._read.Reader(layout).read(photo.image).squares
+        photo = camera.photo(pieces, self.seed + self.looks, hand=self.hand)
+        return reader.read(photo.image).squares
 
 
 def camera_for(source: str) -> Camera | None:
