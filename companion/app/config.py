@@ -260,6 +260,13 @@ def _schema() -> tuple[Setting, ...]:
                 "loudness as espeak-ng's amplitude, 0-200 (also in Settings)", low=0, high=200),
         Setting("speech.device", "str", "",
                 "ALSA output device for `aplay -D` (empty: the system default)"),
+        Setting("camera.source", "str", "off",
+                "the camera over the board (docs/camera.md; the two Senets): off, or fake "
+                "(a seeded fake camera, to try it in the simulator and for tests; picamera2 "
+                "and V4L2 are not built yet); needs the camera extra", ("off", "fake")),
+        Setting("camera.confirm", "bool", True,
+                "true: the move the camera reads is highlighted on the moves screen and OK "
+                "plays it; false: it is played at once"),
         Setting("ai.throw", "str", "draw",
                 "the computer's throws: draw (the companion draws them) or shake (the table "
                 "shakes or throws for it, as for a person)", ("draw", "shake")),

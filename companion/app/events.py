@@ -28,6 +28,7 @@ from companion.ui.view import View
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
     from companion.ai.review import Review
+    from companion.camera.find import Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,18 @@ class WorkFailed:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraRead:
+    """The camera looked at the board for the request ``ticket`` (issue 34,
+    :mod:`companion.app.camera`): ``finding`` the move it shows
+    (:func:`companion.camera.find.find_move`), or ``None`` with ``refused`` saying why
+    the picture could not be read (a hand over the board, a square unsure)."""
+
+    ticket: int
+    finding: Finding | None
+    refused: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SpeechFailed:
     """Speech failed (no espeak-ng, an audio device that fails, the engine's process
     died): ``text`` says what in one line, in the language in use. The speaker reports
@@ -107,7 +120,8 @@ class SpeechFailed:
     text: str
 
 
-WorkDone: TypeAlias = ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued | WorkFailed
+WorkDone: TypeAlias = (ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
+                       | CameraRead | WorkFailed)
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
@@ -145,6 +159,7 @@ class Reply:
 __all__ = [
     "ButtonEvent",
     "ButtonName",
+    "CameraRead",
     "ComputerChose",
     "ComputerThrew",
     "DeviceEvent",

@@ -43,6 +43,9 @@ class Narration:
         """The game's sentences for the ear (set by :meth:`game`)."""
         self._unsaid: list[Spoken] = []
         """What the event being handled has said so far (see :meth:`speak`)."""
+        self._choice_said = False
+        """The event being handled said the highlighted choice already (the camera's
+        move): :meth:`choice` says nothing more."""
 
     def game(self, game_id: str) -> None:
         """Speak of ``game_id`` from now on (its voice)."""
@@ -56,6 +59,7 @@ class Narration:
         """Hand what the event said to the speaker (it returns at once; a speaker that
         fails is logged and the game goes on)."""
         cues, self._unsaid = self._unsaid, []
+        self._choice_said = False
         if not cues:
             return
         try:
@@ -96,6 +100,17 @@ class Narration:
         self.speak([Spoken(self.voice.taken_back(t.before, t.move), CueKind.MESSAGE)
                     for t in taken])
 
+    def camera_found(self, state: State, move: Move) -> None:
+        """The move the camera read on the board (issue 34), as it is highlighted (said
+        instead of the highlighted choice)."""
+        self._choice_said = True
+        self.speak([Spoken(_("The camera read the move: {move}.").format(
+            move=self.voice.move_words(state, move)), CueKind.MESSAGE)])
+
+    def camera_differs(self, lines: Sequence[str]) -> None:
+        """The squares where the board differs from every legal move's, each a sentence."""
+        self.speak([Spoken(line, CueKind.MESSAGE) for line in lines])
+
     @staticmethod
     def choice_shown(page: sc.Page) -> tuple[int, int, int] | None:
         """Which row of which moves screen is highlighted (``None``: no moves screen)."""
@@ -107,7 +122,7 @@ class Narration:
         """The highlighted choice of the moves screen ``page``: a move as an instruction
         ("move the piece on 4 to 10"), a step by its row; on arriving, as a question
         with its number and how many there are."""
-        if not isinstance(page, sc.Moves):
+        if not isinstance(page, sc.Moves) or self._choice_said:
             return
         rows = page.choices(seat)
         if not rows:

@@ -28,6 +28,7 @@ from typing import Any
 from PIL import Image
 
 from companion.app import config as cfg
+from companion.app.camera import camera_for
 from companion.app.controller import Controller, Draw, Reply
 from companion.app.events import LoopEvent, PanelIdle, Quit, SpeechFailed
 from companion.app.notify import Notifier, WatchdogPinger
@@ -424,6 +425,13 @@ def build(
             buzzer_pin=conf.get("buzzer.pin"), led_pin=conf.get("led.pin"),
             kind=conf["buzzer.kind"], pin_factory=pin_factory, scheduler=sched,
         )
+    said_first = list(notices)
+    camera = None
+    try:
+        camera = camera_for(str(conf.get("camera.source", "off")))
+    except ImportError as exc:  # the camera extra is missing: the game goes on without
+        log.warning("camera off: %s", exc)
+        said_first.append(f"camera.source: the camera extra is not installed ({exc})")
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,
         source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,
@@ -431,10 +439,11 @@ def build(
         saved=SavedSettings(journal_dir) if save_settings else None,
         buzzer=indicators is not None and indicators.buzzer is not None,
         led=indicators is not None and indicators.led is not None,
-        notices=notices, boards=[BOARDS_DIR, journal_dir / "boards"],
+        notices=said_first, boards=[BOARDS_DIR, journal_dir / "boards"],
         game_options=conf.get("games", {}), hints=conf["ai.hints"],
         computer_draws=conf["ai.throw"] == "draw", think=think,
         worker=worker if worker is not None else Worker.threaded(),
+        camera=camera, camera_confirm=bool(conf.get("camera.confirm", True)),
     )
 
     def context(post: Callable[[Any], None]) -> SourceContext:

@@ -136,8 +136,8 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
 
 
 def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
-    """``finding`` in English words for the command line (the screens and speech are
-    not wired yet): ``"found: 12-15"``, ``"several: ..."``, ``"none: 14 should be empty
+    """``finding`` in English words for the command line (the screens and speech word
+    it from the catalogue: :func:`companion.app.camera.difference_lines`): ``"found: 12-15"``, ``"several: ..."``, ``"none: 14 should be empty
     (Black's piece seen), 18 should hold Black's piece (empty seen)"``."""
     def who(player: int | None) -> str:
         if player is None:

@@ -79,7 +79,7 @@ PAUSE_ITEMS = (N_("Continue"), N_("Undo last move"), N_("Settings"), N_("Game st
 ERRORS = frozenset({
     N_("Not allowed"), N_("Cannot save"), N_("Cannot save games"), N_("Cannot save settings"),
     N_("Cannot start"), N_("Throw rejected"), N_("Throw source failed"), N_("Computer failed"),
-    N_("Speech failed"), N_("Review failed"), N_("Tutor failed"),
+    N_("Speech failed"), N_("Review failed"), N_("Tutor failed"), N_("Camera failed"),
 })
 """Titles of the messages that say something was refused or failed (the error cue), in
 English; a message's title is in the language in use (:func:`is_error`)."""

@@ -299,6 +299,28 @@ class Moves(Page):
         else:
             seat.pause(after=self)
 
+    def point_at(self, seat: Seat, move: Move) -> bool:
+        """Put the cursor on the row that plays ``move``, the steps before it chosen
+        (the camera found it, issue 34); ``False`` (nothing changed) when no row leads to
+        it."""
+        path: list[str] = []
+        cursors: list[int] = []
+        saved = (self.path, self.path_cursors, self.cursor)
+        self.path, self.path_cursors = path, cursors
+        for _depth in range(64):  # a move has a few steps; the bound is a guard
+            rows = self.rows(seat)
+            row = next((i for i, (_l, m, ms) in enumerate(rows) if m == move), None)
+            if row is not None:
+                self.cursor = row
+                return True
+            row = next((i for i, (_l, m, ms) in enumerate(rows) if m is None and move in ms), None)
+            if row is None:
+                break
+            path.append(rows[row][0])
+            cursors.append(row)
+        self.path, self.path_cursors, self.cursor = saved
+        return False
+
     def highlighted(self, seat: Seat) -> Move | None:
         """The move under the cursor when the cursor's row plays one (else ``None``)."""
         items = self.choices(seat)

@@ -1,0 +1,178 @@
+"""The camera over the board, wired to the moves screen (issue 34; docs/camera.md).
+
+When a person's moves screen is shown after a throw, the controller hands a *look* to
+the worker (:func:`look_job`): the camera's picture read into a board
+(:mod:`companion.camera.read`) and the move it shows found
+(:func:`companion.camera.find.find_move`). The result comes back as a
+:class:`~companion.app.events.CameraRead` event, on the loop's thread, like the
+computer's work. Nothing here runs on the loop's thread but :func:`difference_lines`.
+
+Sources (``camera.source``): ``off`` (no camera: nothing changes) and ``fake``
+(:class:`FakeTableCamera`: a seeded photo of the printed board with the pieces where the
+move "physically played" left them). Real cameras (picamera2, V4L2) are not built.
+OpenCV is imported when a camera is made, never at start with the camera off.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from companion.app.events import CameraRead
+from companion.i18n import _
+from companion.rules import Move, State
+from companion.rules.core import Square
+from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # OpenCV: imported when a camera is made
+    from companion.camera.board import Layout
+    from companion.camera.fake import FakeCamera
+    from companion.camera.read import Reader
+
+log = logging.getLogger(__name__)
+
+CAMERA_SOURCES = ("off", "fake")
+"""The values of ``camera.source``."""
+
+Played = Callable[[State], Move | Mapping[Square, int]]
+"""What the players are taken to have done on the real board in a position (a
+person's, waiting for a move): a legal move, or the board as they left it (square ->
+player 0-based, occupied squares only; a wrong physical move). What a fake camera
+then shows."""
+
+
+class Camera(Protocol):
+    """A camera over the board: :meth:`look` takes a picture of it and reads it.
+
+    ``state``: the position the game waits in (a person's move due); a fake camera uses
+    it to know what stands on the board, a real one would not.
+    """
+
+    def look(self, state: State) -> Mapping[Square, int | None]:
+        """Every square of the board -> the player (0-based) whose piece is seen on it,
+        or ``None``.
+
+        :raises companion.camera.read.PictureRefused: something covers the board, a
+            square is unsure, a marker is not seen.
+        :raises Exception: the camera fails (the caller says so and goes on).
+        """
+        ...
+
+
+def seeded_move(state: State) -> Move:
+    """A legal move of ``state`` drawn by a seed made of its position (the same
+    position, the same move): the fake camera's default "physical" move for the demo."""
+    moves = state.legal_moves()
+    return moves[random.Random(repr(state.position_key())).randrange(len(moves))]
+
+
+class FakeTableCamera:
+    """The fake camera of :mod:`companion.camera.fake` over a table where ``played``
+    (default :func:`seeded_move`) says which move was made on the real board; each look
+    a new seeded photo (``seed`` and the number of looks so far), ``hand``: a hand over
+    the board in every photo (the picture is refused).
+
+    :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
+    """
+
+    def __init__(self, played: Played | None = None, *, seed: int = 0, hand: bool = False) -> None:
+        from companion.camera import fake, read  # OpenCV: only when a camera is used
+
+        self._fake, self._read = fake, read
+        self.played = played or seeded_move
+        self.seed, self.hand = seed, hand
+        self.looks = 0
+        self._made: dict[Layout, tuple[FakeCamera, Reader]] = {}
+        """The fake camera and the reader of each board layout (each draws the page
+        once: most of a look's time)."""
+
+    def look(self, state: State) -> Mapping[Square, int | None]:
+        from companion.camera.board import layout_for
+        from companion.camera.find import seen_board
+
+        played = self.played(state)
+        if isinstance(played, Move):
+            after = state.copy()
+            after.apply(played)
+            pieces: Mapping[Square, int] = seen_board(after)
+        else:
+            pieces = played
+        layout = layout_for(state)
+        if layout not in self._made:
+            self._made = {layout: (self._fake.FakeCamera(layout), self._read.Reader(layout))}
+        camera, reader = self._made[layout]
+        self.looks += 1
+        photo = camera.photo(pieces, self.seed + self.looks, hand=self.hand)
+        return reader.read(photo.image).squares
+
+
+def camera_for(source: str) -> Camera | None:
+    """The camera of ``camera.source`` (``None`` for ``off``).
+
+    :raises ValueError: an unknown source.
+    :raises ImportError: the camera extra is not installed.
+    """
+    if source == "off":
+        return None
+    if source == "fake":
+        return FakeTableCamera()
+    raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
+
+
+def readable(state: State) -> bool:
+    """Whether the camera reads ``state``'s board (a grid of one-square cells: the two
+    Senets; not the Labyrinths yet)."""
+    from companion.camera.board import layout_for
+
+    try:
+        layout_for(state)
+    except ValueError:
+        return False
+    return True
+
+
+def look_job(ticket: int, camera: Camera, state: State) -> CameraRead:
+    """The worker's job: ``camera``'s look at the board of ``state`` (the worker's own
+    copy) and the move it shows. A refused picture comes back as ``refused`` (its
+    reason); a camera that raises anything else comes back as the worker's
+    :class:`~companion.app.events.WorkFailed`."""
+    from companion.camera.find import find_move
+    from companion.camera.read import PictureRefused
+
+    try:
+        reading = camera.look(state)
+    except PictureRefused as exc:
+        return CameraRead(ticket, None, refused=exc.reason)
+    return CameraRead(ticket, find_move(state, None, reading))
+
+
+def difference_lines(state: State, differences: tuple[tuple[Square, int | None, int | None], ...]
+                     ) -> tuple[str, ...]:
+    """The squares where the board seen differs from the nearest legal move's, in
+    words for the screen and the ear: a piece seen on a square where it should not be
+    and missing on one where it should, of the same player, make one sentence ("The
+    piece on 14 should be on 18."); the rest one sentence each. ``differences``:
+    ``(square, seen, expected)``, players 0-based or ``None`` for empty."""
+    extra = [(s, seen) for s, seen, want in differences if seen is not None and want != seen]
+    missing = [(s, want) for s, seen, want in differences if want is not None and want != seen]
+    lines: list[str] = []
+    for square, player in list(extra):
+        match = next((m for m in missing if m[1] == player), None)
+        if match is not None:
+            missing.remove(match)
+            extra.remove((square, player))
+            lines.append(_("The piece on {square} should be on {target}.").format(
+                square=square, target=match[0]))
+    for square, player in extra:
+        lines.append(_("The piece of {player} on {square} should not be there.").format(
+            player=say(state.name(player)), square=square))
+    for square, player in missing:
+        lines.append(_("A piece of {player} should be on {square}.").format(
+            player=say(state.name(player)), square=square))
+    return tuple(lines)
+
+
+__all__ = ["CAMERA_SOURCES", "Camera", "FakeTableCamera", "Played", "camera_for",
+           "difference_lines", "look_job", "readable", "seeded_move"]
