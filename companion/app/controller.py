@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from companion.app import config as cfg
 from companion.app import screens as sc
-from companion.app.camera import Camera, difference_lines, look_job, readable
+from companion.app.camera import Camera
 from companion.app.events import (
     ButtonEvent,
     ButtonName,
@@ -58,7 +58,7 @@ from companion.app.events import (
     WorkDone,
     WorkFailed,
 )
-from companion.app.flow import Flow
+from companion.app.looking import Looked, Looking
 from companion.app.narration import Narration
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
@@ -70,7 +70,6 @@ from companion.devices.indicators import Cue
 from companion.i18n import _, language
 from companion.journal.store import JournalProblem, JournalStore, Loaded
 from companion.rules import (
-    Action,
     game_ids,
 )
 from companion.speech import Speaker
@@ -82,11 +81,7 @@ if TYPE_CHECKING:  # the search is imported when a review is asked for, not at s
 
 log = logging.getLogger(__name__)
 
-Looked = tuple[str, tuple[Action, ...]]
-"""A position the camera looked at: its game's journal and the actions made in it."""
-
-
-class Controller(Flow):
+class Controller(Looking):
     """The companion's screens: the dispatch of events to the screen shown, and the
     computer's work handed to the worker (the game flow the screens ask for is
     :class:`~companion.app.flow.Flow`'s).
@@ -334,65 +329,6 @@ class Controller(Flow):
             level = table.seats.get(state.current_player, "normal")
             self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))
 
-    def _camera_key(self) -> Looked | None:
-        """The position the camera looks at: the game's journal and its actions (all of
-        them: a throw undone and made anew is another position at the same length)."""
-        table = self.table
-        return None if table is None else (str(table.journal.path), tuple(table.actions))
-
-    def _camera_look(self, page: sc.Moves) -> None:
-        """Hand a look at the board to the worker when ``page`` (a person's moves screen)
-        is shown in a position not yet looked at, with no step chosen (issue 34)."""
-        table, camera = self.table, self.camera
-        if camera is None or table is None or page.path:
-            return
-        key = (str(table.journal.path), tuple(table.actions))
-        if key in self._looked or (self._look is not None and self._look[1] == key):
-            return
-        if not readable(table.state):
-            return
-        ticket = self._ticket()
-        self._look = (ticket, key)
-        state = table.state.copy()  # the worker's own
-        self.worker.submit(ticket, lambda: look_job(ticket, camera, state))
-
-    def _camera_read(self, event: CameraRead | WorkFailed) -> None:
-        """Apply the camera's look (or its failure) if the moves screen of its position is
-        still shown: one move found, the cursor on it and said (or the move played, with
-        ``camera_confirm`` off); none, the squares that differ said; several, nothing. A
-        camera that fails or refuses a picture is said once; the buttons work as ever."""
-        key = self._look[1] if self._look is not None else None
-        self._look = None
-        page, table = self.page, self.table
-        if (not isinstance(page, sc.Moves) or table is None or key is None
-                or key != self._camera_key()):
-            log.info("the camera's look %d dropped: its moves screen is gone", event.ticket)
-            return
-        if not any(k[0] == key[0] for k in self._looked):
-            self._looked.clear()  # another game: its positions only
-        self._looked.add(key)
-        if isinstance(event, WorkFailed) or event.finding is None:
-            text = event.text if isinstance(event, WorkFailed) else event.refused
-            log.warning("camera: %s", text)
-            if not self._camera_said:
-                self._camera_said = True
-                self.show_message(_("Camera failed"),
-                                  (text, _("Choose the move with the buttons.")), then=page)
-            return
-        self._camera_said = False
-        finding, state = event.finding, table.state
-        move = finding.move
-        if move is not None:
-            if not self.camera_confirm:
-                sc.play_checked(self, move, page)
-            elif page.point_at(self, move):
-                self.narration.camera_found(state, move)
-        elif finding.kind == "none" and finding.differences:
-            lines = difference_lines(state, tuple((d.square, d.seen, d.expected)
-                                                  for d in finding.differences))
-            self.show_message(_("Check the board"), lines, then=page)
-            self.narration.camera_differs(lines)
-
     def _review(self, page: sc.Reviewing) -> None:
         """Hand the review of the game in play to the worker (a game already reviewed,
         unchanged since, is shown at once)."""
@@ -417,12 +353,9 @@ class Controller(Flow):
     def _work_done(self, event: WorkDone) -> None:
         """Apply the worker's result if its screen still awaits it (else it is stale:
         the position changed, a move was undone, the game ended, the screen was left)."""
-        if isinstance(event, CameraRead) or (self._look is not None and self._look[0] == event.ticket):
+        if isinstance(event, CameraRead) or self._camera_awaits(event.ticket):
             assert isinstance(event, CameraRead | WorkFailed)
-            if self._look is not None and self._look[0] == event.ticket:
-                self._camera_read(event)
-            else:
-                log.info("the camera's look %d dropped: no longer awaited", event.ticket)
+            self._camera_done(event)
             return
         if isinstance(event, MovesValued) or self.tutor.awaits(event.ticket):
             assert isinstance(event, MovesValued | WorkFailed)
