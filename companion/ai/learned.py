@@ -298,7 +298,8 @@ SEARCH_BY_PROGRESS: Final = frozenset({"senet-tait", "labyrinth", "cretan-labyri
   round limit, against 100% by progress. The model's features now leave the key to
   ``progress`` (see :func:`features`); the search with it has not been measured again.
 
-The hint, the review and the tutor still show the model's chance."""
+The hint still shows the model's chance; the review and the tutor value moves with the
+search's own evaluation (:func:`search_chances`, through :func:`companion.ai.search.move_chances`)."""
 
 
 def search_chances(state: State) -> tuple[float, ...]:
