@@ -25,7 +25,7 @@ import time
 from companion.ai.player import choose
 from companion.ai.review import review
 from companion.ai.train import selfplay_move
-from companion.rules import Action, Phase, game_ids, get_game
+from companion.rules import Action, Phase, game_ids, get_game, random_action
 from companion.ui.review_words import MISTAKE, rating_key
 
 TARGET_S = 60.0
@@ -57,15 +57,10 @@ def strong_against_random(game_id: str, seed: str, strong_seat: int) -> list[Act
     actions: list[Action] = []
     while state.phase is not Phase.OVER and len(actions) < 3000:
         action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
-        elif state.current_player == strong_seat:
+        if state.phase is not Phase.THROW and state.current_player == strong_seat:
             action = choose(state, "strong").move
         else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+            action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     return actions

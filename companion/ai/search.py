@@ -351,11 +351,9 @@ def _deepen_turns(
     now = run.evaluation(state)[me]
     ranking: list[RankedMove] = [RankedMove(m, now, 0) for m in moves]
     ends: dict[Hashable, State] = {}
-    below: dict[Hashable, list[Hashable]] = {}
     reach: dict[Move, list[Hashable]] = {}
     try:
-        for move in moves:
-            reach[move] = _ends(run, run.child(state, move), me, ends, below)
+        _turn_ends(run, state, moves, me, ends, reach)
     except Cancelled:
         raise
     except OutOfBudget:
@@ -380,6 +378,19 @@ def _deepen_turns(
         values = deeper
         finished = depth
     return ranking, finished, run.nodes
+
+
+def _turn_ends(run: Search, state: State, moves: Sequence[Move], me: int,
+               ends: dict[Hashable, State], reach: dict[Move, list[Hashable]]) -> None:
+    """Fill ``reach`` with the keys of the ends of ``me``'s turn each of ``moves`` leads
+    to, and ``ends`` with those positions (equal ends once), move by move: a budget
+    spent part of the way leaves the moves walked so far.
+
+    :raises OutOfBudget: when the budget is spent.
+    """
+    below: dict[Hashable, list[Hashable]] = {}
+    for move in moves:
+        reach[move] = _ends(run, run.child(state, move), me, ends, below)
 
 
 def _ends(run: Search, state: State, me: int, ends: dict[Hashable, State],
@@ -471,8 +482,8 @@ def move_chances(
         if turns:  # as _deepen_turns values a move: its best end of the turn at ``depth``
             me = state.current_player
             ends: dict[Hashable, State] = {}
-            below: dict[Hashable, list[Hashable]] = {}
-            reach = {move: _ends(run, run.child(state, move), me, ends, below) for move in moves}
+            reach: dict[Move, list[Hashable]] = {}
+            _turn_ends(run, state, moves, me, ends, reach)
             at = {key: run.evaluation(end) if depth == 1 else run.value(end, depth - 1)
                   for key, end in ends.items()}
             return [(move, max((at[k] for k in reach[move]), key=lambda v: v[me]))

@@ -70,8 +70,8 @@ class Looking(Flow):
         table, camera = self.table, self.camera
         if camera is None or table is None or page.path:
             return
-        key = (str(table.journal.path), tuple(table.actions))
-        if key in self._looked or (self._look is not None and self._look[1] == key):
+        key = self._camera_key()
+        if key is None or key in self._looked or (self._look is not None and self._look[1] == key):
             return
         if not readable(table.state):
             return

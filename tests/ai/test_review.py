@@ -17,7 +17,7 @@ from companion.ai.search import move_chances, search, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
-from companion.rules import Action, Move, Phase, State, game_ids, get_game
+from companion.rules import Action, Move, Phase, State, game_ids, get_game, random_action
 from companion.ui.review_words import (
     MISTAKE,
     RATINGS,
@@ -35,13 +35,7 @@ def position(game_id: str, seed: int, steps: int) -> State:
     for _ in range(steps):
         if state.phase is Phase.OVER:
             break
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
     return state
 
 
@@ -106,15 +100,10 @@ def strong_against_random(seed: int) -> tuple[list[Action], State]:
     actions: list[Action] = []
     while state.phase is not Phase.OVER and len(actions) < 2000:
         action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
-        elif state.current_player == 0:
+        if state.phase is not Phase.THROW and state.current_player == 0:
             action = choose(state, "strong").move
         else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+            action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     return actions, state
