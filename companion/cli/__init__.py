@@ -338,9 +338,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "broker (club.* in the config), until stopped")
         publish = command(
             sub, "publish", publish_help, parents=[where], more="It only reads the "
-            "journal directory; the result ids the broker acknowledged are kept in "
-            "club-outbox.json in --state-dir, so that a result is sent once, also across power "
-            "cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
+            "journal directory; a result is sent again until the club confirms it has "
+            "stored it (its receipt), and the ids it confirmed are kept in club-outbox.json in "
+            "--state-dir, so that no result is lost or doubled, also across power cuts. Does nothing unless club.publish is true. Needs the club extra: pip install "
             "'board-companion[club]'. See docs/service.md.")
         publish.add_argument("--state-dir", metavar="DIR", default=None,
                              help="where club-outbox.json is kept (default: $STATE_DIRECTORY, "

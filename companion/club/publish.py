@@ -153,7 +153,7 @@ class Outbox:
 
     ``since``: when the outbox was made; journals last written before it are not
     published as results. Each :meth:`add` rewrites the file (temporary file, fsync,
-    rename, directory fsync): after a power cut it holds every id acknowledged before.
+    rename, directory fsync): after a power cut it holds every id the club confirmed before.
     A file that cannot be read is set aside as ``club-outbox.json.bad`` and a new one
     begun (logged): results may then be sent again, which the club takes as the same
     results (their ids).
