@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -30,9 +32,9 @@ from companion.rules.core import Square
 from companion.ui.rules_words import say
 
 if TYPE_CHECKING:  # OpenCV: imported when a camera is made
-    from companion.camera.board import Layout
+    from companion.camera.board import Layout, Pixels
     from companion.camera.fake import FakeCamera
-    from companion.camera.read import Reader
+    from companion.camera.read import Reader, Reading
     from companion.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)
@@ -114,20 +116,34 @@ class FakeTableCamera:
 
 class LiveCamera:
     """A real camera over the board: frames from ``source``
-    (:mod:`companion.camera.sources`), read by the reader of the game's printed board.
+    (:mod:`companion.camera.sources`), read by the reader of the game's printed board
+    when the board has been still for a moment (:mod:`companion.camera.still`).
 
-    Each :meth:`look` runs on the worker's thread: it opens the camera if it is not
-    open (again, after it dropped out), takes a frame and reads it.
+    A look (:meth:`look`, on the worker's thread) opens the camera if it is not open
+    (again, after it dropped out) and *watches* the board until the players have
+    made their move on it: a still frame is read; a board as before the move, or a
+    frame refused (a hand held over the board, a marker hidden), is waited past; a
+    board that a legal move leaves is the answer at once; a changed board that no legal
+    move leaves (a piece on a wrong square) is the answer once it has stood still for
+    ``settle`` seconds (the player may still be moving it). After ``patience`` seconds:
+    the board as before if it was seen (nothing to say), else the last refusal.
+
+    ``clock``: seconds, monotonic (tests give their own).
 
     :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
     """
 
-    def __init__(self, source: FrameSource) -> None:
+    def __init__(self, source: FrameSource, *, patience: float = 90.0, settle: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         from companion.camera import read  # OpenCV: only when a camera is used
 
         self._read = read
         self.source = source
+        self.patience, self.settle, self.clock = patience, settle, clock
         self.looks = 0
+        self.frames = 0
+        """Frames taken so far (all looks)."""
+        self._closed = threading.Event()
         self._readers: dict[Layout, Reader] = {}
         """The reader of the board layout in play (one: a reader holds its references)."""
 
@@ -139,19 +155,56 @@ class LiveCamera:
             self._readers = {layout: self._read.Reader(layout)}
         return self._readers[layout]
 
-    def look(self, state: State) -> Mapping[Square, int | None]:
-        """The board as the camera sees it now (see :class:`Camera`).
+    def _grab(self) -> Pixels:
+        self.frames += 1
+        return self.source.grab()
 
-        :raises companion.camera.read.PictureRefused: as :class:`Camera` says.
+    def look(self, state: State, cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
+        """The board once the players made their move on it (see the class); ``state``
+        waits for a person's move. ``cancel``: set when the look is no longer wanted
+        (its moves screen left): the look ends at its next frame.
+
+        :raises companion.camera.read.PictureRefused: no still, unrefused frame within
+            ``patience`` (its reason starts "hold still"), or the look was cancelled.
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
+        from companion.camera.find import NONE, find_move, seen_board
+        from companion.camera.read import PictureRefused
+        from companion.camera.still import still_readings
+
         reader = self._reader(state)
         self.looks += 1
-        return reader.read(self.source.grab()).squares
+        before = seen_board(state)
+        deadline = self.clock() + self.patience
+        unchanged: Reading | None = None
+        pending: tuple[dict[Square, int], float] | None = None
+        refused = "the board was never still"
+        for seen in still_readings(self._grab, reader):
+            if self._closed.is_set() or (cancel is not None and cancel.is_set()):
+                raise PictureRefused("the look was stopped")
+            now = self.clock()
+            if seen.refused is not None:
+                refused, pending = seen.refused.reason, None
+            elif seen.reading is not None:
+                board = seen.reading.occupied()
+                if board == before:
+                    unchanged, pending = seen.reading, None
+                elif find_move(state, None, seen.reading.squares).kind != NONE:
+                    return seen.reading.squares
+                elif pending is None or pending[0] != board:
+                    pending = (board, now)
+                elif now - pending[1] >= self.settle:
+                    return seen.reading.squares
+            if now >= deadline:
+                break
+        if unchanged is not None:
+            return unchanged.squares
+        raise PictureRefused(f"hold still: {refused}")
 
     def close(self) -> None:
-        """Let the camera go (idempotent)."""
+        """Let the camera go and end a look under way (idempotent)."""
+        self._closed.set()
         self.source.close()
 
 
@@ -195,16 +248,21 @@ def readable(state: State) -> bool:
     return True
 
 
-def look_job(ticket: int, camera: Camera, state: State) -> CameraRead:
+def look_job(ticket: int, camera: Camera, state: State,
+             cancel: threading.Event | None = None) -> CameraRead:
     """The worker's job: ``camera``'s look at the board of ``state`` (the worker's own
     copy) and the move it shows. A refused picture comes back as ``refused`` (its
     reason); a camera that raises anything else comes back as the worker's
-    :class:`~companion.app.events.WorkFailed`."""
+    :class:`~companion.app.events.WorkFailed`. ``cancel``: handed to a camera that
+    watches (:class:`LiveCamera`), set when the look is no longer wanted."""
     from companion.camera.find import find_move
     from companion.camera.read import PictureRefused
 
     try:
-        reading = camera.look(state)
+        if cancel is not None and isinstance(camera, LiveCamera):
+            reading = camera.look(state, cancel)
+        else:
+            reading = camera.look(state)
     except PictureRefused as exc:
         return CameraRead(ticket, None, refused=exc.reason)
     return CameraRead(ticket, find_move(state, None, reading))

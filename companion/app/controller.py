@@ -281,6 +281,7 @@ class Controller(Looking):
     def goto(self, page: sc.Page) -> None:
         """Show ``page`` (a :class:`~companion.app.screens.Thinking` screen: its work is
         handed to the worker)."""
+        self._camera_leave(page)
         self.page = page
         if isinstance(page, sc.Thinking):
             self._think(page)

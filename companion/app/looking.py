@@ -13,6 +13,7 @@ a picture is said once, and the buttons work as ever.
 from __future__ import annotations
 
 import logging
+import threading
 
 from companion.app import screens as sc
 from companion.app.camera import Camera, difference_lines, look_job, readable
@@ -37,6 +38,10 @@ class Looking(Flow):
     worker: Worker
     _look: tuple[int, Looked] | None
     """The camera's look under way: its ticket and the position it is of."""
+    _look_cancel: threading.Event
+    """Made with each look (read only while :attr:`_look` is set); set when the look
+    under way is no longer wanted (a camera that watches the board,
+    :class:`~companion.app.camera.LiveCamera`, then ends it at its next frame)."""
     _looked: set[Looked]
     """The positions of the game in play whose look was applied (each looked at once:
     the moves screen an undo goes back to is not looked at again)."""
@@ -71,14 +76,26 @@ class Looking(Flow):
         if camera is None or table is None or page.path:
             return
         key = self._camera_key()
-        if key is None or key in self._looked or (self._look is not None and self._look[1] == key):
+        if key is None or key in self._looked:
             return
+        if self._look is not None and self._look[1] == key and not self._look_cancel.is_set():
+            return  # its look is under way (a look stopped when its screen was left: anew)
         if not readable(table.state):
             return
         ticket = self._ticket()
         self._look = (ticket, key)
+        self._look_cancel = cancel = threading.Event()
         state = table.state.copy()  # the worker's own
-        self.worker.submit(ticket, lambda: look_job(ticket, camera, state))
+        self.worker.submit(ticket, lambda: look_job(ticket, camera, state, cancel))
+
+    def _camera_leave(self, page: object) -> None:
+        """Stop the look under way when ``page`` (the screen about to be shown) is not
+        its moves screen: a real camera watching the board lets the worker go."""
+        if self._look is None or self._look_cancel.is_set():
+            return
+        if isinstance(page, sc.Moves) and self._look[1] == self._camera_key():
+            return
+        self._look_cancel.set()
 
     def _camera_read(self, event: CameraRead | WorkFailed) -> None:
         """Apply the camera's look (or its failure) if the moves screen of its position is

@@ -5,8 +5,10 @@ position read from a picture of it.
   millimetres between four ArUco markers (``cv2.aruco``), as a picture, an SVG and a PDF;
 * :mod:`.sources`: the real cameras' frames, a USB webcam (``cv2.VideoCapture`` on
   V4L2, or a video file) and a Pi camera module (picamera2, imported when opened);
+* :mod:`.still`: a frame read only when the board has been still for a moment;
 * :mod:`.fake`: a fake camera, a seeded photo of the printed board with pieces on it
-  (perspective, light, shadows, blur, noise, JPEG, a hand over the board);
+  (perspective, light, shadows, blur, noise, JPEG, a hand over the board), and a
+  still camera's consecutive frames of one scene with a hand coming and going;
 * :mod:`.read`: markers -> homography -> top view -> each square empty or a player's
   piece (CIELAB against the empty board); a picture with something over the board
   is refused; :func:`~.read.find_move` finds the legal move a reading shows.

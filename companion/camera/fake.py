@@ -20,7 +20,7 @@ one seed, one photo, on every machine.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -69,6 +69,41 @@ class FakeCamera:
         :raises KeyError: a square not on the board.
         """
         rng = np.random.default_rng(seed)
+        image, homography = self._scene(pieces, rng)
+        if hand:
+            self._hand(image, homography, rng)
+        return Photo(self._expose(image, rng), dict(pieces), hand, homography)
+
+    def frames(self, pieces: Mapping[Square, int], seed: int,
+               hands: Sequence[float | None]) -> list[Photo]:
+        """A still camera's consecutive frames of one scene (the pose, the light, the
+        blur and the JPEG quality of ``seed``; fresh sensor noise in each frame), one a
+        value of ``hands``: ``None``, no hand; a number, the same hand (drawn from
+        ``seed``) with its fingertips that many squares back from the square it
+        reaches for, along its arm (0: over the square; 3 or more: off the board). A
+        hand that moves changes between frames; a hand held still does not.
+
+        Not the frames of :meth:`photo` (the hand is drawn apart from the scene).
+
+        :raises KeyError: a square not on the board.
+        """
+        rng = np.random.default_rng(seed)
+        scene, homography = self._scene(pieces, rng)
+        state = rng.bit_generator.state
+        out = []
+        for index, away in enumerate(hands):
+            image = scene.copy()
+            if away is not None:
+                self._hand(image, homography, np.random.default_rng([seed, 1]), away=away)
+            rng.bit_generator.state = state  # the same light, blur and quality each frame
+            noise = np.random.default_rng([seed, 2, index])
+            out.append(Photo(self._expose(image, rng, noise), dict(pieces), away is not None, homography))
+        return out
+
+    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator) -> tuple[Pixels, Pixels]:
+        """The page with ``pieces`` seen by a random pose over the table, before the
+        light, float32 RGB 0..1 (h, w, 3), and the pose's homography paper (mm) ->
+        image (px)."""
         page = self._page.copy()
         light_angle = rng.uniform(0, 2 * math.pi)
         for square, player in pieces.items():
@@ -79,23 +114,28 @@ class FakeCamera:
         warped = cv2.warpPerspective(page, to_image, (w, h), flags=cv2.INTER_LINEAR)
         cover = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), to_image, (w, h))
         image = cover[..., None] * warped + (1 - cover[..., None]) * self._table(rng)
-        if hand:
-            self._hand(image, homography, rng)
+        return np.asarray(image, np.float32), homography
+
+    def _expose(self, image: Pixels, rng: np.random.Generator,
+                noise: np.random.Generator | None = None) -> Pixels:
+        """``image`` (float32 RGB 0..1, changed in place) under a random light, auto
+        exposure, lens blur, sensor noise (drawn from ``noise``, default ``rng``) and
+        JPEG: the photo, RGB uint8 (h, w, 3)."""
         image *= self._light(rng)
         # the camera's auto exposure: the brightest part of the frame just below white
         image *= min(1.0, 0.96 / max(float(np.percentile(image[::4, ::4], 99.5)), 1e-3))
         sigma = rng.uniform(0.0, 1.3)
         if sigma > 0.3:
             image = np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), np.float32)
-        image += rng.normal(0.0, rng.uniform(0.004, 0.02), image.shape).astype(np.float32)
+        level = rng.uniform(0.004, 0.02)
+        image += (noise or rng).normal(0.0, level, image.shape).astype(np.float32)
         out = np.clip(image * 255 + 0.5, 0, 255).astype(np.uint8)
         quality = int(rng.integers(60, 96))
         ok, jpeg = cv2.imencode(".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR),
                                 [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
         decoded = np.asarray(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), np.uint8)
-        decoded = np.asarray(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), np.uint8)
-        return Photo(decoded, dict(pieces), hand, homography)
+        return np.asarray(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), np.uint8)
 
     # ------------------------------------------------------------------ the parts
 
@@ -183,9 +223,10 @@ class FakeCamera:
         return np.asarray((exposure * field)[..., None] * tint[None, None, :], np.float32)
 
     def _hand(self, image: Pixels, homography: Pixels,
-              rng: np.random.Generator) -> None:
+              rng: np.random.Generator, away: float = 0.0) -> None:
         """Paint a hand and arm reaching over a random square of the board, with its
-        shadow (in place, before the light: the hand is lit as the board is)."""
+        shadow (in place, before the light: the hand is lit as the board is); ``away``:
+        the fingertips that many squares back from the square, along the arm."""
         h, w = image.shape[:2]
         place = self.layout.squares[int(rng.integers(len(self.layout.squares)))]
         cx, cy = self.layout.centre(place)
@@ -195,6 +236,7 @@ class FakeCamera:
         sq = float(np.hypot(*(edge - tip)))  # a square's side in pixels, here
         angle = rng.uniform(0, 2 * math.pi)
         ux, uy = math.cos(angle), math.sin(angle)  # from the fingertips towards the arm
+        tip = tip + np.array([ux, uy]) * away * sq
         palm = (tip[0] + ux * 1.9 * sq, tip[1] + uy * 1.9 * sq)
         mask = np.zeros((h, w), np.float32)
         sleeve = np.zeros((h, w), np.float32)

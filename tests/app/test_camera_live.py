@@ -6,11 +6,14 @@ buttons keep working; the look runs on the worker's thread, never the loop's."""
 from __future__ import annotations
 
 import argparse
+import queue
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from controller_tools import DOWN, OK, SHAKE, on, send
+from controller_tools import BACK, DOWN, OK, SHAKE, on, send
 from walkthroughs import scripted_draw
 
 pytest.importorskip("cv2")
@@ -20,10 +23,12 @@ from camera_video import write_video
 from companion.app import config as cfg
 from companion.app.camera import LiveCamera, camera_for
 from companion.app.controller import Controller, Screen
-from companion.app.events import LoopEvent
+from companion.app.events import CameraRead, LoopEvent
+from companion.app.worker import Worker
 from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
 from companion.camera.sources import PICAMERA2_MISSING, VideoSource, picamera2_installed
+from companion.camera.still import STILL_FRAMES
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.store import JournalStore
 from companion.rules import get_game
@@ -37,9 +42,10 @@ MOVED: dict[Square, int] = {10: 0}
 """The board after Black's ``4-10``."""
 
 
-def table_video(path: Path, boards: list[dict[Square, int]], repeat: int = 1) -> Path:
+def table_video(path: Path, boards: list[dict[Square, int]], repeat: int = STILL_FRAMES + 2) -> Path:
     """A video of fake photos of Tait's Senet: each board ``repeat`` frames (one seed
-    each board: the same pose, light and noise within a board's frames)."""
+    each board: the same pose, light and noise within a board's frames; enough for
+    the board to be still once the next board's first frame has moved)."""
     camera = FakeCamera(layout_for(get_game("senet-tait").new_state()))
     frames = []
     for seed, board in enumerate(boards):
@@ -173,3 +179,50 @@ def test_through_the_running_service_a_camera_that_ends_fails_on_the_worker(
         loop.join(10)
         service.close()
     assert camera.source._capture is None  # let go
+
+
+class Still:
+    """A camera over a board that never changes: one frame, each 5 ms."""
+
+    def __init__(self, frame: Pixels) -> None:
+        self.frame, self.taken = frame, 0
+
+    def grab(self) -> Pixels:
+        time.sleep(0.005)
+        self.taken += 1
+        return self.frame
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_look_watching_the_board_ends_when_its_moves_screen_is_left(tmp_path: Path) -> None:
+    """The camera watches the board until the move is made on it; the moves screen left
+    (BACK: the pause menu) stops the watch, so the worker is free; its result is
+    dropped (nothing said); the moves screen shown again watches anew."""
+    camera = LiveCamera(Still(FakeCamera(layout_for(get_game("senet-tait").new_state())).photo({}, 3).image))
+    results: queue.Queue[LoopEvent] = queue.Queue()
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="look")
+    worker = Worker(executor)
+    worker.connect(lambda: None, results.put)
+    try:
+        ctl = Controller(store=JournalStore(tmp_path / "journals"), draw=scripted_draw(SCORES),
+                         sources=list(SOURCE_NAMES), source="gpio-shaker", camera=camera, worker=worker)
+        ctl.start()
+        send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK, SHAKE)
+        assert on(ctl) is Screen.MOVES
+        time.sleep(0.2)
+        assert results.empty() and camera.looks == 1  # watching: the board as before
+        send(ctl, BACK)
+        assert on(ctl) is not Screen.MOVES
+        event = results.get(timeout=10)  # the watch ended at its next frame
+        assert isinstance(event, CameraRead) and event.refused == "the look was stopped"
+        send(ctl, event)
+        assert on(ctl) is not Screen.MESSAGE  # dropped: nothing said
+        send(ctl, BACK)
+        assert on(ctl) is Screen.MOVES
+        time.sleep(0.1)
+        assert camera.looks == 2 and results.empty()  # watching again
+    finally:
+        camera.close()  # the service's closing: the watch ends
+        worker.close()
