@@ -107,7 +107,7 @@ class FakeTableCamera:
             pieces = played
         layout = layout_for(state)
         if layout not in self._made:
-            self._made = {layout: (self._fake.FakeCamera(layout), self._read.Reader(layout))}
+            self._made = {layout: (self._fake.fake_camera(layout), self._read.Reader(layout))}
         camera, reader = self._made[layout]
         self.looks += 1
         photo = camera.photo(pieces, self.seed + self.looks, hand=self.hand)
@@ -237,8 +237,8 @@ def camera_for(source: str, device: str = "0") -> Camera | None:
 
 
 def readable(state: State) -> bool:
-    """Whether the camera reads ``state``'s board (a grid of one-square cells: the two
-    Senets; not the Labyrinths yet)."""
+    """Whether the camera reads ``state``'s board (a board picture laid on a grid: all
+    four games)."""
     from companion.camera.board import layout_for
 
     try:

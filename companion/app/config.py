@@ -261,7 +261,7 @@ def _schema() -> tuple[Setting, ...]:
         Setting("speech.device", "str", "",
                 "ALSA output device for `aplay -D` (empty: the system default)"),
         Setting("camera.source", "str", "off",
-                "the camera over the board (docs/camera.md; the two Senets): off; usb (a "
+                "the camera over the board (docs/camera.md): off; usb (a "
                 "webcam through V4L2, camera.device); picamera (a Pi camera module through "
                 "picamera2, apt install python3-picamera2); or fake (a seeded fake camera, to "
                 "try it in the simulator and for tests); needs the camera extra",

@@ -15,7 +15,7 @@ position read from a picture of it.
 
 The room imports the rules and the board pictures (``companion.ui.games.boards``),
 nothing above them; OpenCV and NumPy come from the ``camera`` extra
-(``pip install 'board-companion[camera]'``). Only grid boards with one-square cells
-are read (both Senets); the Labyrinth's track and the Cretan grid are not yet.
+(``pip install 'board-companion[camera]'``). All four games' boards are read (each
+laid on a grid; a cell of 2 x 2 squares read at its centre).
 docs/camera.md says what is built and what is not.
 """

@@ -84,13 +84,17 @@ class MarkerPlace:
 @dataclass(frozen=True, slots=True)
 class SquarePlace:
     """One square of the board: the engine's ``square``, its ``label``, its grid
-    ``row`` and ``col`` and its ``marks`` (kinds of :mod:`companion.ui.games.boards.model`)."""
+    ``row`` and ``col`` (its top left grid square), its ``marks`` (kinds of
+    :mod:`companion.ui.games.boards.model`) and the grid squares it spans, ``rows`` x
+    ``cols`` (the Cretan palace and gateways and the Labyrinth's Elysium: 2 x 2)."""
 
     square: Square
     label: str
     row: int
     col: int
     marks: tuple[str, ...] = ()
+    rows: int = 1
+    cols: int = 1
 
 
 @dataclass(frozen=True)
@@ -120,8 +124,8 @@ class Layout:
 
     def centre(self, place: SquarePlace) -> tuple[float, float]:
         """The centre of ``place`` on the paper, mm."""
-        return (self.origin[0] + (place.col + 0.5) * self.square,
-                self.origin[1] + (place.row + 0.5) * self.square)
+        return (self.origin[0] + (place.col + place.cols / 2) * self.square,
+                self.origin[1] + (place.row + place.rows / 2) * self.square)
 
     def place(self, square: Square) -> SquarePlace:
         """The place of ``square``. :raises KeyError: not a square of this board."""
@@ -133,24 +137,28 @@ class Layout:
 
 def layout_for(state: State, paper: str = "A4") -> Layout:
     """The printed layout of ``state``'s game on ``paper`` (a key of :data:`PAPERS`):
-    landscape when the board is wider than tall; squares as large as fit, at most
-    :data:`MAX_SQUARE`; the markers above and below the board's corners.
+    landscape or portrait, whichever gives the larger squares; squares as large as
+    fit, at most :data:`MAX_SQUARE`; the markers above and below the board's corners.
 
-    :raises ValueError: an unknown paper, or a board that is not a grid of one-square
-        cells (the Labyrinth's track, the Cretan palace: not read yet).
+    Every game's board is a grid of cells (the Labyrinth's track is laid on an 8 x 8
+    grid); a cell may span several grid squares (2 x 2: the Cretan palace and
+    gateways, the Labyrinth's Elysium), its piece at its centre.
+
+    :raises ValueError: an unknown paper.
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}: one of {', '.join(PAPERS)}")
     board = board_model(state)
-    if board.layout != "grid" or any(c.rows != 1 or c.cols != 1 for c in board.cells):
-        raise ValueError(f"{board.game}: the camera reads only grid boards of one-square "
-                         "cells for now (both Senets)")
     rows, cols = board.grid
     short, long = PAPERS[paper]
-    width, height = (long, short) if cols >= rows else (short, long)
     marker = MARKER
-    square = min(MAX_SQUARE, (width - 2 * MARGIN) / cols,
-                 (height - 2 * MARGIN - 2 * (marker + GAP)) / rows)
+
+    def side(width: float, height: float) -> float:
+        return min(MAX_SQUARE, (width - 2 * MARGIN) / cols, (height - 2 * MARGIN - 2 * (marker + GAP)) / rows)
+
+    # the way round that gives the larger squares (landscape for the Senets' 3 x 10)
+    width, height = (long, short) if side(long, short) >= side(short, long) else (short, long)
+    square = side(width, height)
     bw, bh = cols * square, rows * square
     x0 = (width - bw) / 2
     y0 = (height - bh) / 2
@@ -163,7 +171,7 @@ def layout_for(state: State, paper: str = "A4") -> Layout:
         MarkerPlace(3, x0, bottom, marker),
     )
     squares = tuple(
-        SquarePlace(c.square, c.label, c.row, c.col, tuple(k.kind for k in c.marks))
+        SquarePlace(c.square, c.label, c.row, c.col, tuple(k.kind for k in c.marks), c.rows, c.cols)
         for c in board.cells
     )
     colours = tuple(_rgb(s.colour) for s in board.sides)
@@ -243,14 +251,15 @@ def shapes(layout: Layout) -> list[Shape]:
     out = [Shape("rect", ((x0, y0), (x0 + bw, y0 + bh)), fill=BOARD_RGB)]
     for place in layout.squares:
         sx, sy = x0 + place.col * q, y0 + place.row * q
-        out.append(Shape("rect", ((sx, sy), (sx + q, sy + q)), stroke=LINE_RGB, width=0.6))
+        out.append(Shape("rect", ((sx, sy), (sx + place.cols * q, sy + place.rows * q)),
+                         stroke=LINE_RGB, width=0.6))
         cx, cy = layout.centre(place)
         for kind in place.marks:
             out += _mark_shapes(kind, cx, cy, q)
         # the number at the bottom edge, outside the piece's disc and the corners the
         # reader measures the light on
-        out.append(Shape("text", ((cx, sy + 0.88 * q),), fill=LINE_RGB, text=place.label,
-                         size=0.13 * q))
+        out.append(Shape("text", ((cx, sy + (place.rows - 0.12) * q),), fill=LINE_RGB,
+                         text=place.label, size=0.13 * q))
     for marker in layout.markers:
         # black, then its white cells: the black never shows seams between cells
         cell = marker.size / MARKER_CELLS

@@ -50,6 +50,16 @@ class Photo:
     homography: Pixels
 
 
+def fake_camera(layout: Layout) -> FakeCamera:
+    """The fake camera for ``layout``: 800 x 600 frames, or 1280 x 960 with the page
+    drawn at 4.5 px/mm for a board of more than 10 squares a side (the Cretan
+    Labyrinth's 12 x 12 squares of 15.8 mm on A4: at 800 x 600 a square is about 25
+    pixels, too few; a real camera is asked for 1280 x 720)."""
+    if max(layout.grid) > 10:
+        return FakeCamera(layout, size=(1280, 960), px_per_mm=4.5)
+    return FakeCamera(layout)
+
+
 class FakeCamera:
     """Photos of the page of ``layout``, ``size`` = (width, height) pixels each.
 
@@ -265,4 +275,4 @@ class FakeCamera:
         image[:] = mask[..., None] * colour + (1 - mask[..., None]) * image
 
 
-__all__ = ["MAX_TILT", "FakeCamera", "Photo"]
+__all__ = ["MAX_TILT", "FakeCamera", "Photo", "fake_camera"]

@@ -21,8 +21,9 @@ The steps, for one RGB picture (shape (height, width, 3), uint8):
    **unsure**.
 
 A picture with a covered or unsure square is refused (:class:`PictureRefused`): a
-doubt asks again, it never guesses. Only grid boards of one-square cells are read
-(:func:`.board.layout_for`).
+doubt asks again, it never guesses. Each cell is read on a patch of the top view one
+square across: its square, or the middle square of a cell spanning several (the
+Cretan palace: its piece stands at its centre; :func:`.board.layout_for`).
 """
 
 from __future__ import annotations
@@ -122,14 +123,20 @@ class Reader:
         self._band = (edge > 0.40) & (edge < 0.47)
         # the band's corners, beyond the reach of a piece, its shadow and its blur
         self._far = (np.hypot(xs - 0.5, ys - 0.5) > 0.52)[self._band]
-        self._cells = [(place.row, place.col, place.square) for place in layout.squares]
-        rows, cols = layout.grid
-        self._ref_band = self._cells_of(reference)[:, :, self._band]
+        self._cells = [place.square for place in layout.squares]
+        # each cell's patch of the top view, p x p pixels: its square, or the middle
+        # square of a cell spanning several (where its piece stands)
+        top_left = np.array([((place.row + (place.rows - 1) / 2) * p, (place.col + (place.cols - 1) / 2) * p)
+                             for place in layout.squares]).round().astype(np.intp)
+        span = np.arange(p)
+        self._patch_y = top_left[:, 0, None, None] + span[None, :, None]
+        self._patch_x = top_left[:, 1, None, None] + span[None, None, :]
+        self._ref_band = self._cells_of(reference)[:, self._band]
         # the band's plain ground only: a number or a line shifted by a pixel is not a hand
         plain = np.all(np.abs(reference.astype(np.int16) - BOARD_RGB) < 12, axis=2).astype(np.uint8)
         plain = cv2.erode(plain, np.ones((3, 3), np.uint8), iterations=1)
-        self._plain = self._cells_of(plain[..., None])[:, :, self._band, 0] > 0
-        self._plain_count = np.maximum(self._plain.sum(axis=2), 1)
+        self._plain = self._cells_of(plain[..., None])[:, self._band, 0] > 0
+        self._plain_count = np.maximum(self._plain.sum(axis=1), 1)
         ref = self._stats(reference)
         self._ref_centre, self._ref_corners = ref
         self._empty_lab = _lab(self._ref_centre)
@@ -139,18 +146,16 @@ class Reader:
                                                  cv2.aruco.DetectorParameters())
 
     def _cells_of(self, top: Pixels) -> Pixels:
-        """``top`` (a top view, channels last) cut into squares: shape (rows, cols, p, p,
-        channels), values 0..1."""
-        rows, cols = self.layout.grid
-        p = self.px_per_square
-        return (top.astype(np.float32) / 255).reshape(rows, p, cols, p, -1).transpose(0, 2, 1, 3, 4)
+        """Each cell's patch of ``top`` (a top view, channels last), in the layout's
+        order: shape (cells, p, p, channels), values 0..1."""
+        return np.asarray(top[self._patch_y, self._patch_x], np.float32) / 255
 
     def _stats(self, top: Pixels) -> tuple[Pixels, Pixels]:
-        """Per square of ``top``: the mean colour of its middle, shape (rows, cols, 3),
-        and of each of its four corners, shape (rows, cols, 4, 3); RGB 0..1."""
+        """Per cell of ``top``: the mean colour of its middle, shape (cells, 3), and of
+        each of its four corners, shape (cells, 4, 3); RGB 0..1."""
         cells = self._cells_of(top)
-        centre = cells[:, :, self._centre].mean(axis=2)
-        corners = np.stack([cells[:, :, c].mean(axis=2) for c in self._corners], axis=2)
+        centre = cells[:, self._centre].mean(axis=1)
+        corners = np.stack([cells[:, c].mean(axis=1) for c in self._corners], axis=1)
         return centre, corners
 
     def homography(self, image: Pixels) -> Pixels:
@@ -187,45 +192,45 @@ class Reader:
         """
         top = self.top_view(image, self.homography(image))
         centre, corners = self._stats(top)
-        gains = corners / np.maximum(self._ref_corners, 1e-3)  # (rows, cols, 4, 3)
-        gain = np.median(gains, axis=2)  # (rows, cols, 3)
-        spread = np.abs(gains - gain[:, :, None, :]).max(axis=3) / np.maximum(gain.mean(axis=2), 1e-3)[..., None]
-        uneven = (spread > LIGHT_SPREAD).sum(axis=2) > 2
-        hue = gain / np.maximum(gain.mean(axis=2, keepdims=True), 1e-3)
-        board_hue = np.median(hue.reshape(-1, 3), axis=0)
-        off_hue = np.abs(hue - board_hue).max(axis=2) > LIGHT_HUE
-        band = self._cells_of(top)[:, :, self._band]
-        expected = self._ref_band * gain[:, :, None, :]
+        gains = corners / np.maximum(self._ref_corners, 1e-3)  # (cells, 4, 3)
+        gain = np.median(gains, axis=1)  # (cells, 3)
+        spread = np.abs(gains - gain[:, None, :]).max(axis=2) / np.maximum(gain.mean(axis=1), 1e-3)[:, None]
+        uneven = (spread > LIGHT_SPREAD).sum(axis=1) > 2
+        hue = gain / np.maximum(gain.mean(axis=1, keepdims=True), 1e-3)
+        board_hue = np.median(hue, axis=0)
+        off_hue = np.abs(hue - board_hue).max(axis=1) > LIGHT_HUE
+        band = self._cells_of(top)[:, self._band]
+        expected = self._ref_band * gain[:, None, :]
         diff = _lab(band) - _lab(expected)
         # a piece's shadow only darkens the paper (L* down, a* b* nearly kept): foreign
         # is a large difference that also changes the colour, or brightens
-        foreign = ((np.linalg.norm(diff, axis=3) > FOREIGN_DISTANCE)
-                   & ((np.linalg.norm(diff[..., 1:], axis=3) > SHADOW_HUE) | (diff[..., 0] > 0)))
-        share = (foreign & self._plain).sum(axis=2) / self._plain_count
+        foreign = ((np.linalg.norm(diff, axis=2) > FOREIGN_DISTANCE)
+                   & ((np.linalg.norm(diff[..., 1:], axis=2) > SHADOW_HUE) | (diff[..., 0] > 0)))
+        share = (foreign & self._plain).sum(axis=1) / self._plain_count
         far = self._plain & self._far
-        far_share = (foreign & far).sum(axis=2) / np.maximum(far.sum(axis=2), 1)
+        far_share = (foreign & far).sum(axis=1) / np.maximum(far.sum(axis=1), 1)
         albedo = centre / np.maximum(gain, 1e-3)
         lab = _lab(albedo)
-        classes = np.concatenate([self._empty_lab[:, :, None, :],
-                                  np.broadcast_to(self._piece_lab, (*lab.shape[:2], *self._piece_lab.shape))],
-                                 axis=2)  # (rows, cols, 1 + players, 3)
-        distances = np.linalg.norm(classes - lab[:, :, None, :], axis=3)
-        order = np.sort(distances, axis=2)
-        best = distances.argmin(axis=2)
-        unsure = (order[:, :, 0] > EMPTY_DISTANCE) | (order[:, :, 1] - order[:, :, 0] < MARGIN)
+        classes = np.concatenate([self._empty_lab[:, None, :],
+                                  np.broadcast_to(self._piece_lab, (lab.shape[0], *self._piece_lab.shape))],
+                                 axis=1)  # (cells, 1 + players, 3)
+        distances = np.linalg.norm(classes - lab[:, None, :], axis=2)
+        order = np.sort(distances, axis=1)
+        best = distances.argmin(axis=1)
+        unsure = (order[:, 0] > EMPTY_DISTANCE) | (order[:, 1] - order[:, 0] < MARGIN)
         # the whole band of a square read empty; only its corners where a piece stands
         uneven |= np.where(best == 0, share > FOREIGN_SHARE, far_share > FOREIGN_SHARE_PIECE)
         squares: dict[Square, int | None] = {}
         distance: dict[Square, float] = {}
         covered: list[Square] = []
         doubtful: list[Square] = []
-        for row, col, square in self._cells:
-            b = int(best[row, col])
+        for index, square in enumerate(self._cells):
+            b = int(best[index])
             squares[square] = None if b == 0 else b - 1
-            distance[square] = float(order[row, col, 0])
-            if uneven[row, col] or off_hue[row, col]:
+            distance[square] = float(order[index, 0])
+            if uneven[index] or off_hue[index]:
                 covered.append(square)
-            elif unsure[row, col]:
+            elif unsure[index]:
                 doubtful.append(square)
         if covered:
             raise PictureRefused(f"something covers {_names(covered)}", tuple(covered + doubtful))
@@ -250,7 +255,7 @@ def overlay(reader: Reader, reading: Reading) -> Pixels:
     out = np.asarray(cv2.resize(reading.top, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR), np.uint8)
     p = 2 * reader.px_per_square
     for place in reader.layout.squares:
-        centre = (int((place.col + 0.5) * p), int((place.row + 0.5) * p))
+        centre = (int((place.col + place.cols / 2) * p), int((place.row + place.rows / 2) * p))
         player = reading.squares.get(place.square)
         if player is None:
             cv2.circle(out, centre, max(2, p // 12), (128, 128, 128), -1, cv2.LINE_AA)

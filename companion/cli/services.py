@@ -209,7 +209,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         from PIL import Image
 
         from companion.camera.board import layout_for
-        from companion.camera.fake import FakeCamera
+        from companion.camera.fake import fake_camera
         from companion.camera.find import seen_board
         from companion.camera.read import PictureRefused, Reader, board_text, overlay
     except ImportError as exc:
@@ -227,7 +227,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
             break
         state.apply(random_action(state, rng.randrange))
     pieces = seen_board(state)
-    photo = FakeCamera(layout).photo(pieces, args.fake, hand=args.hand)
+    photo = fake_camera(layout).photo(pieces, args.fake, hand=args.hand)
     reader = Reader(layout)
     names = tuple(state.name(p) for p in range(state.players))
     out = Path(args.out) if args.out else Path(f"camera-check-{args.game}-{args.fake}.png")

@@ -6,8 +6,8 @@ import random
 
 from companion.rules import Phase, State, get_game, random_action
 
-GAMES = ("senet-tait", "senet-sticks")
-"""The games whose boards the camera reads (grid boards of one-square cells)."""
+GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
+"""The games whose boards the camera reads: all four."""
 
 
 def position(game_id: str, seed: int, *, waiting_for_throw: bool = False) -> State:

@@ -14,6 +14,7 @@ from scenes import GAMES, position
 
 from companion.camera.find import FOUND, NONE, SEVERAL, Difference, describe, find_move, seen_board
 from companion.rules import Move, Phase, PieceAt, PieceZone, State, get_game
+from companion.rules.core import Square
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -31,7 +32,11 @@ def test_every_legal_move_of_random_positions_is_found_from_its_board(game: str)
             after = thrown.copy()
             after.apply(move)
             finding = find_move(state, throw, seen_board(after))
-            assert finding.kind == FOUND and move in finding.moves, (game, seed, move)
+            # several: moves that leave the same board by other means (the Labyrinth's
+            # 55-56 with the 5 or with the 1: the die left differs); the player chooses
+            assert finding.kind in (FOUND, SEVERAL) and move in finding.moves, (game, seed, move)
+            if finding.kind == SEVERAL:
+                assert all(_board(thrown, m) == seen_board(after) for m in finding.moves)
             # the later moves of the same turn: no throw given
             if after.phase is Phase.MOVE:
                 nxt = after.legal_moves()[0]
@@ -105,3 +110,9 @@ def test_moves_that_leave_the_same_board_are_several_and_the_player_chooses() ->
     assert [m.kind for m in finding.moves] == ["bear-off", "home"]
     assert finding.move is None
     assert describe(finding).startswith("several: ")
+
+
+def _board(thrown: State, move: Move) -> dict[Square, int]:
+    after = thrown.copy()
+    after.apply(move)
+    return seen_board(after)

@@ -67,9 +67,19 @@ def test_the_markers_of_the_svg_drawing_are_found_by_opencv(game: str) -> None:
     assert _ids(render(layout, 4.0)) == [0, 1, 2, 3]
 
 
-def test_a_board_the_camera_cannot_read_is_refused_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["board", "print", "labyrinth"]) == 2
-    assert "only grid boards" in capsys.readouterr().err
+def test_a_board_is_printed_the_way_round_that_gives_the_larger_squares() -> None:
+    """Tait's Senet's 3 x 10 landscape; casting-stick Senet's 6 x 5, the Labyrinth's 8 x 8
+    and the Cretan 12 x 12 portrait; a cell of 2 x 2 squares (the Cretan palace) has its centre between them."""
+    sizes = {game: layout_for(get_game(game).new_state()) for game in GAMES}
+    assert [sizes[g].grid for g in GAMES] == [(3, 10), (6, 5), (8, 8), (12, 12)]
+    assert [sizes[g].paper for g in GAMES] == [(297.0, 210.0), (210.0, 297.0), (210.0, 297.0), (210.0, 297.0)]
+    assert [round(sizes[g].square, 1) for g in GAMES] == [27.7, 34.8, 23.8, 15.8]
+    cretan = sizes["cretan-labyrinth"]
+    palace = cretan.place("palace")
+    assert (palace.rows, palace.cols) == (2, 2)
+    x0, y0 = cretan.origin
+    assert cretan.centre(palace) == pytest.approx((x0 + (palace.col + 1) * cretan.square,
+                                                   y0 + (palace.row + 1) * cretan.square))
 
 
 def test_camera_check_prints_the_board_and_writes_the_overlay(tmp_path: Path,

@@ -12,7 +12,7 @@ import pytest
 from scenes import GAMES, position
 
 from companion.camera.board import layout_for
-from companion.camera.fake import FakeCamera
+from companion.camera.fake import FakeCamera, fake_camera
 from companion.camera.find import FOUND, NONE, find_move, seen_board
 from companion.camera.read import PictureRefused, Reader, board_text, overlay
 from companion.rules import Move, Phase, State
@@ -22,7 +22,7 @@ from companion.rules.core import Square
 @pytest.fixture(scope="module", params=GAMES)
 def rig(request: pytest.FixtureRequest) -> tuple[str, FakeCamera, Reader]:
     layout = layout_for(position(request.param, 0))
-    return request.param, FakeCamera(layout), Reader(layout)
+    return request.param, fake_camera(layout), Reader(layout)
 
 
 def test_every_square_of_random_positions_is_read_right(rig: tuple[str, FakeCamera, Reader]) -> None:
@@ -92,15 +92,16 @@ def test_a_piece_on_the_wrong_square_names_the_squares(rig: tuple[str, FakeCamer
         thrown.apply(throw)
         if thrown.phase is not Phase.MOVE:
             continue
-        moves = [m for m in thrown.legal_moves() if m.kind == "move" and isinstance(m.dst, int)]
+        moves = [m for m in thrown.legal_moves() if m.kind == "move" and m.dst in squares]
         if not moves:
             continue
         move = moves[0]
         played = thrown.copy()
         played.apply(move)
         board = seen_board(played)
-        assert isinstance(move.dst, int)
-        wrong = move.dst + 1
+        assert move.dst is not None
+        # one further along the numbers; on the Cretan grid the next square of the row
+        wrong = move.dst + 1 if isinstance(move.dst, int) else squares[(squares.index(move.dst) + 1) % len(squares)]
         if move.dst not in board or wrong not in squares or wrong in board:
             continue  # the piece did not stay where it landed (a river, the water)
         board[wrong] = board.pop(move.dst)
