@@ -23,6 +23,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from companion.app.events import CameraRead
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # OpenCV: imported when a camera is made
     from companion.camera.board import Layout, Pixels
     from companion.camera.fake import FakeCamera
     from companion.camera.read import Reader, Reading
+    from companion.camera.saved import SavedFrames
     from companion.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)
@@ -128,18 +130,21 @@ class LiveCamera:
     ``settle`` seconds (the player may still be moving it). After ``patience`` seconds:
     the board as before if it was seen (nothing to say), else the last refusal.
 
-    ``clock``: seconds, monotonic (tests give their own).
+    ``clock``: seconds, monotonic (tests give their own). ``saved``: where the frame
+    each look was answered or refused on is kept (``camera.save_frames``; ``None``,
+    the default: no frame is written anywhere).
 
     :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
     """
 
     def __init__(self, source: FrameSource, *, patience: float = 90.0, settle: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, saved: SavedFrames | None = None) -> None:
         from companion.camera import read  # OpenCV: only when a camera is used
 
         self._read = read
         self.source = source
         self.patience, self.settle, self.clock = patience, settle, clock
+        self.saved = saved
         self.looks = 0
         self.frames = 0
         """Frames taken so far (all looks)."""
@@ -177,30 +182,38 @@ class LiveCamera:
         self.looks += 1
         before = seen_board(state)
         deadline = self.clock() + self.patience
-        unchanged: Reading | None = None
+        unchanged: tuple[Reading, Pixels] | None = None
         pending: tuple[dict[Square, int], float] | None = None
-        refused = "the board was never still"
+        refused, refused_frame = "the board was never still", None
         for seen in still_readings(self._grab, reader):
             if self._closed.is_set() or (cancel is not None and cancel.is_set()):
                 raise PictureRefused("the look was stopped")
             now = self.clock()
             if seen.refused is not None:
-                refused, pending = seen.refused.reason, None
+                refused, refused_frame, pending = seen.refused.reason, seen.frame, None
             elif seen.reading is not None:
                 board = seen.reading.occupied()
                 if board == before:
-                    unchanged, pending = seen.reading, None
+                    unchanged, pending = (seen.reading, seen.frame), None
                 elif find_move(state, None, seen.reading.squares).kind != NONE:
-                    return seen.reading.squares
+                    return self._answer(seen.reading, seen.frame)
                 elif pending is None or pending[0] != board:
                     pending = (board, now)
                 elif now - pending[1] >= self.settle:
-                    return seen.reading.squares
+                    return self._answer(seen.reading, seen.frame)
             if now >= deadline:
                 break
         if unchanged is not None:
-            return unchanged.squares
+            return self._answer(*unchanged)
+        if refused_frame is not None and self.saved is not None:
+            self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")
+
+    def _answer(self, reading: Reading, frame: Pixels) -> Mapping[Square, int | None]:
+        """The look's answer, its frame kept if the player asked for it."""
+        if self.saved is not None:
+            self.saved.save(frame, "read")
+        return reading.squares
 
     def close(self) -> None:
         """Let the camera go and end a look under way (idempotent)."""
@@ -208,11 +221,12 @@ class LiveCamera:
         self.source.close()
 
 
-def camera_for(source: str, device: str = "0") -> Camera | None:
+def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> Camera | None:
     """The camera of ``camera.source`` (``None`` for ``off``); ``device``
     (``camera.device``): ``usb``'s V4L2 device, an index or a path (a video file is
-    read as a camera), or the number of ``picamera``'s camera module. Nothing is
-    opened here: a real camera opens on its first look.
+    read as a camera), or the number of ``picamera``'s camera module; ``save_to``: the
+    folder a real camera keeps its looks' frames in (``camera.save_frames`` on;
+    ``None``: none kept). Nothing is opened here: a real camera opens on its first look.
 
     :raises ValueError: an unknown source, or a picamera number that is not a number.
     :raises ImportError: the camera extra is not installed, or (``picamera``) picamera2
@@ -224,15 +238,17 @@ def camera_for(source: str, device: str = "0") -> Camera | None:
         return FakeTableCamera()
     if source in ("usb", "picamera"):
         from companion.camera import sources  # OpenCV: only when a camera is used
+        from companion.camera.saved import SavedFrames
 
+        saved = SavedFrames(save_to) if save_to is not None else None
         if source == "usb":
-            return LiveCamera(sources.VideoSource(device))
+            return LiveCamera(sources.VideoSource(device), saved=saved)
         if not sources.picamera2_installed():
             raise ImportError(sources.PICAMERA2_MISSING)
         number = sources.parse_device(device)
         if not isinstance(number, int):
             raise ValueError(f"camera.device {device!r}: the Pi camera's number (0, 1) is wanted")
-        return LiveCamera(sources.PiCameraSource(number))
+        return LiveCamera(sources.PiCameraSource(number), saved=saved)
     raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
 
 

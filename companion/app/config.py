@@ -269,6 +269,10 @@ def _schema() -> tuple[Setting, ...]:
         Setting("camera.device", "str", "0",
                 "usb: the webcam, a V4L2 index (0) or path (/dev/video0; another path is "
                 "read as a video file); picamera: the camera module's number (0)"),
+        Setting("camera.save_frames", "bool", False,
+                "true: keep the frame each look of a real camera read or refused, as a JPEG "
+                "in camera-frames/ under the state directory (the newest 200); false: no "
+                "picture is stored"),
         Setting("camera.confirm", "bool", True,
                 "true: the move the camera reads is highlighted on the moves screen and OK "
                 "plays it; false: it is played at once"),

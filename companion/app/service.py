@@ -428,7 +428,8 @@ def build(
     said_first = list(notices)
     camera = None
     try:
-        camera = camera_for(str(conf.get("camera.source", "off")), str(conf.get("camera.device", "0")))
+        frames = journal_dir / "camera-frames" if conf.get("camera.save_frames", False) else None
+        camera = camera_for(str(conf.get("camera.source", "off")), str(conf.get("camera.device", "0")), frames)
     except (ImportError, ValueError) as exc:  # OpenCV or picamera2 missing: the game goes on without
         log.warning("camera off: %s", exc)
         missing = "" if "picamera2" in str(exc) or isinstance(exc, ValueError) else \

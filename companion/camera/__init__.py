@@ -6,6 +6,7 @@ position read from a picture of it.
 * :mod:`.sources`: the real cameras' frames, a USB webcam (``cv2.VideoCapture`` on
   V4L2, or a video file) and a Pi camera module (picamera2, imported when opened);
 * :mod:`.still`: a frame read only when the board has been still for a moment;
+* :mod:`.saved`: frames kept on the box, only with ``camera.save_frames`` on;
 * :mod:`.fake`: a fake camera, a seeded photo of the printed board with pieces on it
   (perspective, light, shadows, blur, noise, JPEG, a hand over the board), and a
   still camera's consecutive frames of one scene with a hand coming and going;

@@ -226,3 +226,54 @@ def test_a_look_watching_the_board_ends_when_its_moves_screen_is_left(tmp_path: 
     finally:
         camera.close()  # the service's closing: the watch ends
         worker.close()
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_frames_are_kept_only_when_save_frames_is_on(tmp_path: Path, mock_factory: object, save: bool) -> None:
+    """'no picture leaves the box or is stored unless the player turns camera.save_frames
+    on': off (the default), a look through the running service writes no file at all
+    (the state directory holds the journal only); on, the frame read is kept under
+    camera-frames/."""
+    from companion.app.events import Quit
+    from companion.app.service import build
+
+    assert cfg.defaults()["camera.save_frames"] is False
+    video = table_video(tmp_path / "t.avi", [ENTERED])
+    state_dir = tmp_path / "state"
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(state_dir), "camera.source": "usb",
+                   "camera.device": str(video), "camera.save_frames": save})
+    parts = build(values, pin_factory=mock_factory, draw=scripted_draw(SCORES), save_settings=False)
+    service = parts.service
+    loop = threading.Thread(target=service.run, name="loop")
+    loop.start()
+    try:
+        ctl = service.controller
+        events: list[LoopEvent] = [OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK, SHAKE]
+        for event in events:
+            service.post(event)
+            assert service.wait_idle(30)
+        assert ctl.view().screen == "moves" and ctl.view().cursor == 0
+        assert isinstance(ctl.camera, LiveCamera) and ctl.camera.looks == 1
+    finally:
+        service.post(Quit())
+        loop.join(10)
+        service.close()
+    written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    frames = [p for p in written if p.parts[:2] == ("state", "camera-frames")]
+    assert sorted(p for p in written if p not in frames and p.suffix != ".journal") == [Path("t.avi")]
+    if save:
+        assert len(frames) == 1 and frames[0].name.endswith("-read.jpg")
+    else:
+        assert frames == [] and not (state_dir / "camera-frames").exists()
+
+
+def test_saved_frames_are_bounded_in_count(tmp_path: Path) -> None:
+    from companion.camera.saved import SavedFrames
+
+    saved = SavedFrames(tmp_path / "frames", keep=3)
+    frame = FakeCamera(layout_for(get_game("senet-tait").new_state()), size=(160, 120)).photo({}, 1).image
+    paths = [saved.save(frame, "read") for _ in range(5)]
+    assert sorted(p.name for p in (tmp_path / "frames").iterdir()) == [p.name for p in paths[2:] if p]
+    with pytest.raises(ValueError):
+        SavedFrames(tmp_path, keep=0)

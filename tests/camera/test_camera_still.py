@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from itertools import islice
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
 from companion.camera.find import seen_board
 from companion.camera.read import PictureRefused, Reader
+from companion.camera.saved import SavedFrames
 from companion.camera.sources import CameraError
 from companion.camera.still import STILL_FRAMES, Look, Stillness, motion, small, still_readings
 from companion.rules import Move, State
@@ -177,7 +179,7 @@ def test_a_piece_on_a_wrong_square_is_said_once_it_has_stood_for_a_moment(
 
 
 def test_a_board_as_before_after_patience_is_the_answer_and_a_resting_hand_refuses(
-        tait: tuple[State, Move, FakeCamera, Reader]) -> None:
+        tait: tuple[State, Move, FakeCamera, Reader], tmp_path: Path) -> None:
     state, _move, camera, _reader = tait
     board = seen_board(state)
     frames = held(camera, board, 7, None, 100)
@@ -185,8 +187,10 @@ def test_a_board_as_before_after_patience_is_the_answer_and_a_resting_hand_refus
     assert {s: p for s, p in live.look(state).items() if p is not None} == board
     assert frames.taken == pytest.approx(2.0 * FPS, abs=2)
     frames = held(camera, board, 1, 0.0, 100)
+    saved = SavedFrames(tmp_path / "frames")  # camera.save_frames on: the frame refused kept
     with pytest.raises(PictureRefused, match=r"^hold still: something covers"):
-        LiveCamera(frames, clock=frames.clock, patience=2.0).look(state)
+        LiveCamera(frames, clock=frames.clock, patience=2.0, saved=saved).look(state)
+    assert [p.name[-12:] for p in (tmp_path / "frames").iterdir()] == ["-refused.jpg"]
 
 
 def test_a_look_ends_at_the_next_frame_when_cancelled_or_closed(
