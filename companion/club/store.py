@@ -39,6 +39,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from companion.errors import CompanionError
+from companion.journal.names import shown_name
 
 Z: Final = 3.0
 """The ordinal shown is ``mu - Z * sigma``: a conservative skill (99.7% one-sided)."""
@@ -89,10 +90,11 @@ def game_key(payload: Mapping[str, Any]) -> str:
 
 def rating_name(seat: Mapping[str, Any]) -> str:
     """The name a seat is rated under: its name for a human, ``"Computer (level)"`` for
-    the computer."""
+    the computer; a name from the network made safe text by
+    :func:`~companion.journal.names.shown_name`."""
     if seat.get("kind") == "computer":
-        return f"Computer ({seat.get('level') or '?'})"
-    return str(seat.get("name", "?"))
+        return f"Computer ({shown_name(seat.get('level') or '?')})"
+    return shown_name(seat.get("name", "?"))
 
 
 @dataclass(frozen=True)
