@@ -21,7 +21,7 @@ from typing import Any, Final
 from markupsafe import Markup
 
 from companion.club.replay import Replayed
-from companion.club.store import Rating, rating_name
+from companion.club.store import Rating, person_name, rating_name
 from companion.i18n import N_, _
 from companion.journal.names import shown_name
 from companion.rules import UnknownGameError
@@ -72,12 +72,15 @@ def board(replayed: Replayed) -> str:
 
 def seat_word(seat: Mapping[str, Any]) -> str:
     """One seat in words, in the language in use: ``Black``, ``White (computer,
-    strong)``. Every name from the network goes through
+    strong)``, ``Anna (Black)`` for a seat a person of the roster took. Every name from the network goes through
     :func:`~companion.journal.names.shown_name` (plain text, bounded, no bidirectional
     controls) before it is worded (and escaped by the template)."""
     name = shown_name(seat.get("name", "?"))
     if seat.get("kind") == "computer":
         return computer_word(name, shown_name(seat.get("level") or "?"))
+    person = person_name(seat)
+    if person:
+        return _("{person} ({player})").format(person=person, player=player_word(name))
     return player_word(name)
 
 

@@ -39,7 +39,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from companion.errors import CompanionError
-from companion.journal.names import shown_name
+from companion.journal.names import clean_name, shown_name
 
 Z: Final = 3.0
 """The ordinal shown is ``mu - Z * sigma``: a conservative skill (99.7% one-sided)."""
@@ -88,13 +88,24 @@ def game_key(payload: Mapping[str, Any]) -> str:
                        payload.get("started")], ensure_ascii=False)
 
 
+def person_name(seat: Mapping[str, Any]) -> str:
+    """The person who sat at a human seat (its ``"person"``, cleaned by
+    :func:`~companion.journal.names.clean_name`); ``""`` for a seat no one named, or
+    the computer's."""
+    person = seat.get("person")
+    if seat.get("kind") == "computer" or not isinstance(person, str):
+        return ""
+    return clean_name(person)
+
+
 def rating_name(seat: Mapping[str, Any]) -> str:
-    """The name a seat is rated under: its name for a human, ``"Computer (level)"`` for
-    the computer; a name from the network made safe text by
+    """The name a seat is rated under: the person's (:func:`person_name`) for a seat a
+    person of the roster took, else its name (the game's: ``Black``) for a human, and
+    ``"Computer (level)"`` for the computer; a name from the network made safe text by
     :func:`~companion.journal.names.shown_name`."""
     if seat.get("kind") == "computer":
         return f"Computer ({shown_name(seat.get('level') or '?')})"
-    return shown_name(seat.get("name", "?"))
+    return person_name(seat) or shown_name(seat.get("name", "?"))
 
 
 @dataclass(frozen=True)
@@ -302,5 +313,5 @@ def compute_ratings(results: Any) -> dict[str, list[Rating]]:
 
 
 __all__ = ["ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "game_key",
-           "rating_name",
+           "person_name", "rating_name",
            "utc"]
