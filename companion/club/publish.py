@@ -6,6 +6,10 @@ protocol of :mod:`companion.club.protocol`:
 * the table's live game (the newest readable journal), retained, QoS 1, on each
   change and again after each (re)connection; an empty retained message when the
   folder holds no journal;
+* nothing of the club's but the receipts and the roster: the club's roster (retained
+  on ``{prefix}/roster``) is written at once (temporary file and rename) to
+  ``roster.json`` in this process's state folder, its names cleaned, for the seat
+  screen (:func:`companion.journal.roster.load_roster`);
 * each finished game's result, until the club says it has stored it: the club's
   receipt (on ``{prefix}/receipts/<table>``, sent after its database commit) puts
   the result's id into the outbox (:class:`Outbox`, ``club-outbox.json`` in this
@@ -49,6 +53,7 @@ from typing import Any, Final
 
 from companion.club import protocol
 from companion.errors import CompanionError
+from companion.journal.roster import ROSTER_FILE, save_roster
 from companion.journal.store import (
     JournalError,
     Loaded,
@@ -285,6 +290,10 @@ class Publisher:
         self.settings = settings
         self.journal_dir = journal_dir
         self.outbox = Outbox(state_dir / protocol.OUTBOX)
+        self.roster_path = state_dir / ROSTER_FILE
+        """Where the club's roster is kept for the seat screen (:mod:`companion.journal.
+        roster`)."""
+        self.roster_topic = protocol.roster_topic(settings.prefix)
         self.interval = interval
         self.reconnect_max = reconnect_max
         self.state_topic = protocol.state_topic(settings.prefix, settings.table)
@@ -316,7 +325,7 @@ class Publisher:
             cli.tls_set(ca_certs=str(s.tls_ca), cert_reqs=ssl.CERT_REQUIRED)
         cli.on_connect = self._on_connect
         cli.on_disconnect = self._on_disconnect
-        cli.on_message = self._on_receipt
+        cli.on_message = self._on_message
         return cli
 
     # ---------------------------------------------------------------- paho's callbacks
@@ -332,10 +341,33 @@ class Publisher:
                  self.settings.port, self.settings.user)
         self._sent_state = None  # the broker may have lost it: send the newest again
         self._delay = 1.0
-        client.subscribe(self.receipt_topic, qos=protocol.QOS)
+        client.subscribe([(self.receipt_topic, protocol.QOS), (self.roster_topic, protocol.QOS)])
         for flight in self._pending.values():  # the broker may have lost them: again
             flight.due = 0.0
         self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic == self.roster_topic:
+            self._on_roster(bytes(message.payload))
+        else:
+            self._on_receipt(client, userdata, message)
+
+    def _on_roster(self, data: bytes) -> None:
+        """The club's roster (retained: at each connection, then at each change): its
+        names cleaned and written at once to :attr:`roster_path` (an empty message:
+        an empty roster). A roster not understood is logged and the file left as it
+        was; a file that cannot be written is logged (tried again at the next roster)."""
+        try:
+            people = [] if not data else protocol.validate_roster(protocol.decode(data))["names"]
+        except protocol.ProtocolError as exc:
+            log.warning("club roster on %s not understood: %s", self.roster_topic, exc)
+            return
+        try:
+            kept = save_roster(self.roster_path, people)
+        except OSError as exc:
+            log.error("club roster %s cannot be written: %s", self.roster_path, exc)
+            return
+        log.info("club roster of %d names kept in %s", len(kept), self.roster_path)
 
     def _on_receipt(self, client: Any, userdata: Any, message: Any) -> None:
         """The club's receipt for a result: stored (into the outbox, the broker's
