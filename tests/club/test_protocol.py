@@ -162,6 +162,13 @@ def test_the_outbox_keeps_acknowledged_ids_and_survives_damage(tmp_path: Path) -
     box.add("a" * 20)
     again = Outbox(path)
     assert "a" * 20 in again and again.since == box.since
+    assert again.backlog and again.horizon == protocol.EARLIEST  # the games before: to send
+    again.backlog_sent()
+    assert not Outbox(path).backlog and Outbox(path).horizon == box.since
+    older = json.loads(path.read_text())
+    del older["backlog"]  # an outbox of an older version never sent the games before
+    path.write_text(json.dumps(older))
+    assert Outbox(path).backlog
     assert json.loads(path.read_text())["published"] == ["a" * 20]
     path.write_text('{"format": "board-companion/club-outbox", "published": 5')
     fresh = Outbox(path)
