@@ -7,10 +7,13 @@ the worker (:func:`look_job`): the camera's picture read into a board
 :class:`~companion.app.events.CameraRead` event, on the loop's thread, like the
 computer's work. Nothing here runs on the loop's thread but :func:`difference_lines`.
 
-Sources (``camera.source``): ``off`` (no camera: nothing changes) and ``fake``
+Sources (``camera.source``): ``off`` (no camera: nothing changes), ``fake``
 (:class:`FakeTableCamera`: a seeded photo of the printed board with the pieces where the
-move "physically played" left them). Real cameras (picamera2, V4L2) are not built.
-OpenCV is imported when a camera is made, never at start with the camera off.
+move "physically played" left them), ``usb`` (a webcam through OpenCV's V4L2,
+``camera.device``) and ``picamera`` (a Pi camera module through picamera2), the last
+two a :class:`LiveCamera` over :mod:`companion.camera.sources`. OpenCV is imported
+when a camera is made, never at start with the camera off; a real camera is opened
+on its first look, on the worker's thread.
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ if TYPE_CHECKING:  # OpenCV: imported when a camera is made
     from companion.camera.board import Layout
     from companion.camera.fake import FakeCamera
     from companion.camera.read import Reader
+    from companion.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)
 
-CAMERA_SOURCES = ("off", "fake")
+CAMERA_SOURCES = ("off", "fake", "usb", "picamera")
 """The values of ``camera.source``."""
 
 Played = Callable[[State], Move | Mapping[Square, int]]
@@ -108,16 +112,74 @@ class FakeTableCamera:
         return reader.read(photo.image).squares
 
 
-def camera_for(source: str) -> Camera | None:
-    """The camera of ``camera.source`` (``None`` for ``off``).
+class LiveCamera:
+    """A real camera over the board: frames from ``source``
+    (:mod:`companion.camera.sources`), read by the reader of the game's printed board.
 
-    :raises ValueError: an unknown source.
-    :raises ImportError: the camera extra is not installed.
+    Each :meth:`look` runs on the worker's thread: it opens the camera if it is not
+    open (again, after it dropped out), takes a frame and reads it.
+
+    :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
+    """
+
+    def __init__(self, source: FrameSource) -> None:
+        from companion.camera import read  # OpenCV: only when a camera is used
+
+        self._read = read
+        self.source = source
+        self.looks = 0
+        self._readers: dict[Layout, Reader] = {}
+        """The reader of the board layout in play (one: a reader holds its references)."""
+
+    def _reader(self, state: State) -> Reader:
+        from companion.camera.board import layout_for
+
+        layout = layout_for(state)
+        if layout not in self._readers:
+            self._readers = {layout: self._read.Reader(layout)}
+        return self._readers[layout]
+
+    def look(self, state: State) -> Mapping[Square, int | None]:
+        """The board as the camera sees it now (see :class:`Camera`).
+
+        :raises companion.camera.read.PictureRefused: as :class:`Camera` says.
+        :raises companion.camera.sources.CameraError: the camera cannot be opened or
+            gave no frame.
+        """
+        reader = self._reader(state)
+        self.looks += 1
+        return reader.read(self.source.grab()).squares
+
+    def close(self) -> None:
+        """Let the camera go (idempotent)."""
+        self.source.close()
+
+
+def camera_for(source: str, device: str = "0") -> Camera | None:
+    """The camera of ``camera.source`` (``None`` for ``off``); ``device``
+    (``camera.device``): ``usb``'s V4L2 device, an index or a path (a video file is
+    read as a camera), or the number of ``picamera``'s camera module. Nothing is
+    opened here: a real camera opens on its first look.
+
+    :raises ValueError: an unknown source, or a picamera number that is not a number.
+    :raises ImportError: the camera extra is not installed, or (``picamera``) picamera2
+        is not (:data:`~companion.camera.sources.PICAMERA2_MISSING`).
     """
     if source == "off":
         return None
     if source == "fake":
         return FakeTableCamera()
+    if source in ("usb", "picamera"):
+        from companion.camera import sources  # OpenCV: only when a camera is used
+
+        if source == "usb":
+            return LiveCamera(sources.VideoSource(device))
+        if not sources.picamera2_installed():
+            raise ImportError(sources.PICAMERA2_MISSING)
+        number = sources.parse_device(device)
+        if not isinstance(number, int):
+            raise ValueError(f"camera.device {device!r}: the Pi camera's number (0, 1) is wanted")
+        return LiveCamera(sources.PiCameraSource(number))
     raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
 
 
@@ -174,5 +236,5 @@ def difference_lines(state: State, differences: tuple[tuple[Square, int | None, 
     return tuple(lines)
 
 
-__all__ = ["CAMERA_SOURCES", "Camera", "FakeTableCamera", "Played", "camera_for",
+__all__ = ["CAMERA_SOURCES", "Camera", "FakeTableCamera", "LiveCamera", "Played", "camera_for",
            "difference_lines", "look_job", "readable", "seeded_move"]

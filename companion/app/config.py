@@ -261,9 +261,14 @@ def _schema() -> tuple[Setting, ...]:
         Setting("speech.device", "str", "",
                 "ALSA output device for `aplay -D` (empty: the system default)"),
         Setting("camera.source", "str", "off",
-                "the camera over the board (docs/camera.md; the two Senets): off, or fake "
-                "(a seeded fake camera, to try it in the simulator and for tests; picamera2 "
-                "and V4L2 are not built yet); needs the camera extra", ("off", "fake")),
+                "the camera over the board (docs/camera.md; the two Senets): off; usb (a "
+                "webcam through V4L2, camera.device); picamera (a Pi camera module through "
+                "picamera2, apt install python3-picamera2); or fake (a seeded fake camera, to "
+                "try it in the simulator and for tests); needs the camera extra",
+                ("off", "fake", "usb", "picamera")),
+        Setting("camera.device", "str", "0",
+                "usb: the webcam, a V4L2 index (0) or path (/dev/video0; another path is "
+                "read as a video file); picamera: the camera module's number (0)"),
         Setting("camera.confirm", "bool", True,
                 "true: the move the camera reads is highlighted on the moves screen and OK "
                 "plays it; false: it is played at once"),

@@ -428,10 +428,14 @@ def build(
     said_first = list(notices)
     camera = None
     try:
-        camera = camera_for(str(conf.get("camera.source", "off")))
-    except ImportError as exc:  # the camera extra is missing: the game goes on without
+        camera = camera_for(str(conf.get("camera.source", "off")), str(conf.get("camera.device", "0")))
+    except (ImportError, ValueError) as exc:  # OpenCV or picamera2 missing: the game goes on without
         log.warning("camera off: %s", exc)
-        said_first.append(f"camera.source: the camera extra is not installed ({exc})")
+        missing = "" if "picamera2" in str(exc) or isinstance(exc, ValueError) else \
+            "the camera extra is not installed: "
+        said_first.append(f"camera.source: {missing}{exc}")
+    if camera is not None and hasattr(camera, "close"):
+        closers.append(camera.close)  # a real camera: let the device go
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,
         source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,

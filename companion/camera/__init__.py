@@ -3,6 +3,8 @@ position read from a picture of it.
 
 * :mod:`.board`: the printable board of a game, its squares at known places in
   millimetres between four ArUco markers (``cv2.aruco``), as a picture, an SVG and a PDF;
+* :mod:`.sources`: the real cameras' frames, a USB webcam (``cv2.VideoCapture`` on
+  V4L2, or a video file) and a Pi camera module (picamera2, imported when opened);
 * :mod:`.fake`: a fake camera, a seeded photo of the printed board with pieces on it
   (perspective, light, shadows, blur, noise, JPEG, a hand over the board);
 * :mod:`.read`: markers -> homography -> top view -> each square empty or a player's

@@ -1,0 +1,175 @@
+"""A real camera in the service (``camera.source`` usb and picamera, issue 34) without a
+camera: the USB webcam's ``cv2.VideoCapture`` reads a video file of fake photos; a
+camera that cannot open or drops out mid-game says "Camera failed" once and the
+buttons keep working; the look runs on the worker's thread, never the loop's."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from pathlib import Path
+
+import pytest
+from controller_tools import DOWN, OK, SHAKE, on, send
+from walkthroughs import scripted_draw
+
+pytest.importorskip("cv2")
+
+from camera_video import write_video
+
+from companion.app import config as cfg
+from companion.app.camera import LiveCamera, camera_for
+from companion.app.controller import Controller, Screen
+from companion.app.events import LoopEvent
+from companion.camera.board import Pixels, layout_for
+from companion.camera.fake import FakeCamera
+from companion.camera.sources import PICAMERA2_MISSING, VideoSource, picamera2_installed
+from companion.devices.sources import SOURCE_NAMES
+from companion.journal.store import JournalStore
+from companion.rules import get_game
+from companion.rules.core import Square
+
+SCORES = ["4", "1", "6", "2", "4", "4"]
+"""Black enters on 4, White's 1 is lost, Black's 6: ``enter 6`` or ``4-10``."""
+ENTERED: dict[Square, int] = {4: 0}
+"""The board after Black's ``enter 4``."""
+MOVED: dict[Square, int] = {10: 0}
+"""The board after Black's ``4-10``."""
+
+
+def table_video(path: Path, boards: list[dict[Square, int]], repeat: int = 1) -> Path:
+    """A video of fake photos of Tait's Senet: each board ``repeat`` frames (one seed
+    each board: the same pose, light and noise within a board's frames)."""
+    camera = FakeCamera(layout_for(get_game("senet-tait").new_state()))
+    frames = []
+    for seed, board in enumerate(boards):
+        frames += [camera.photo(board, 40 + seed).image] * repeat
+    return write_video(path, frames)
+
+
+def start(tmp_path: Path, camera: object) -> Controller:
+    """A game of Tait's Senet up to Black's first moves screen (``enter 4``)."""
+    ctl = Controller(store=JournalStore(tmp_path / "journals"), draw=scripted_draw(SCORES),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", camera=camera)  # type: ignore[arg-type]
+    ctl.start()
+    send(ctl, OK, *[DOWN] * ctl.games.index("senet-tait"), OK, OK, SHAKE)
+    assert on(ctl) in (Screen.MOVES, Screen.MESSAGE)
+    return ctl
+
+
+def test_a_webcam_reads_the_moves_through_the_capture(tmp_path: Path) -> None:
+    camera = LiveCamera(VideoSource(str(table_video(tmp_path / "t.avi", [ENTERED, MOVED]))))
+    ctl = start(tmp_path, camera)
+    assert on(ctl) is Screen.MOVES and camera.looks == 1
+    send(ctl, OK, SHAKE, OK, SHAKE)  # enter 4; White's 1 lost; Black's 6
+    view = ctl.view()
+    assert view.items == ("enter 6", "4-10") and view.cursor == 1 and camera.looks == 2
+    camera.close()
+
+
+@pytest.mark.parametrize("case", ["unplugged", "ends"])
+def test_a_camera_that_cannot_open_or_drops_out_is_said_once_and_the_buttons_work(
+        tmp_path: Path, case: str) -> None:
+    if case == "unplugged":
+        device = str(tmp_path / "not-there.avi")
+    else:  # the first look reads the board; then the camera gives no more frames
+        device = str(table_video(tmp_path / "t.avi", [ENTERED]))
+    camera = LiveCamera(VideoSource(device))
+    ctl = start(tmp_path, camera)
+    if case == "ends":
+        assert on(ctl) is Screen.MOVES
+        send(ctl, OK, SHAKE, OK, SHAKE)  # enter 4; White's 1 lost; Black's 6
+    assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Camera failed"
+    assert any(device in line for line in ctl.view().lines)
+    send(ctl, OK)
+    assert on(ctl) is Screen.MOVES
+    if case == "unplugged":
+        send(ctl, OK, SHAKE, OK, SHAKE)  # enter 4; White's 1 lost; Black's 6
+        assert on(ctl) is Screen.MOVES  # not said again
+    send(ctl, DOWN, OK)
+    assert ctl.actions[-1].notation == "4-10"  # type: ignore[union-attr]
+
+
+def parse(argv: list[str]) -> dict[str, object]:
+    parser = argparse.ArgumentParser()
+    cfg.add_arguments(parser)
+    return cfg.from_args(parser.parse_args(argv))
+
+
+def test_the_config_takes_the_real_sources_and_names_a_typo() -> None:
+    for source in ("off", "fake", "usb", "picamera"):
+        assert parse(["--camera.source", source])["camera.source"] == source
+    assert parse(["--camera.device", "/dev/video2"])["camera.device"] == "/dev/video2"
+    assert cfg.defaults()["camera.device"] == "0"
+    with pytest.raises(cfg.ConfigError) as info:
+        parse(["--camera.source", "usbb"])
+    assert str(info.value) == ("command line: camera.source: must be one of off, fake, usb, "
+                               "picamera, got 'usbb'")
+    with pytest.raises(ValueError, match="unknown camera source"):
+        camera_for("webcam")
+
+
+def test_a_usb_camera_is_made_without_opening_it(tmp_path: Path) -> None:
+    camera = camera_for("usb", str(tmp_path / "not-there.avi"))
+    assert isinstance(camera, LiveCamera) and camera.looks == 0
+    assert isinstance(camera.source, VideoSource) and camera.source.device == str(tmp_path / "not-there.avi")
+    assert isinstance(camera_for("usb", "2"), LiveCamera)
+
+
+@pytest.mark.skipif(picamera2_installed(), reason="picamera2 is installed here")
+def test_without_picamera2_the_service_starts_with_the_camera_off_and_says_why(
+        tmp_path: Path, mock_factory: object) -> None:
+    from companion.app.service import build
+
+    with pytest.raises(ImportError, match="python3-picamera2"):
+        camera_for("picamera")
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path), "camera.source": "picamera"})
+    parts = build(values, pin_factory=mock_factory)
+    try:
+        assert parts.service.controller.camera is None
+        assert f"camera.source: {PICAMERA2_MISSING}" in parts.service.controller.notices
+    finally:
+        parts.service.close()
+
+
+def test_through_the_running_service_a_camera_that_ends_fails_on_the_worker(
+        tmp_path: Path, mock_factory: object) -> None:
+    """The service's own threads: the loop stays free; the frames are taken on the
+    worker's thread; the camera is let go when the service closes."""
+    from companion.app.events import Quit
+    from companion.app.service import build
+
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path / "journals"),
+                   "camera.source": "usb", "camera.device": str(table_video(tmp_path / "t.avi", [ENTERED]))})
+    parts = build(values, pin_factory=mock_factory, draw=scripted_draw(SCORES), save_settings=False)
+    service = parts.service
+    camera = service.controller.camera
+    assert isinstance(camera, LiveCamera) and isinstance(camera.source, VideoSource)
+    threads: list[str] = []
+    grab = camera.source.grab
+
+    def grab_here() -> Pixels:
+        threads.append(threading.current_thread().name)
+        return grab()
+
+    camera.source.grab = grab_here  # type: ignore[method-assign]
+    events: list[LoopEvent] = [OK, *[DOWN] * service.controller.games.index("senet-tait"), OK, OK, SHAKE,
+                               OK, SHAKE, OK, SHAKE]
+    loop = threading.Thread(target=service.run, name="loop")
+    loop.start()
+    try:
+        ctl = service.controller
+        for event in events:
+            service.post(event)
+            assert service.wait_idle(30)
+        assert ctl.view().screen == "message" and ctl.view().title == "Camera failed"
+        service.post(OK)
+        assert service.wait_idle(30) and ctl.view().screen == "moves"
+        assert threads and all(name.startswith("companion-worker") for name in threads)
+    finally:
+        service.post(Quit())
+        loop.join(10)
+        service.close()
+    assert camera.source._capture is None  # let go
