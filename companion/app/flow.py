@@ -341,11 +341,15 @@ class Flow:
         self.narration.taken_back(taken)
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
-              seats: Mapping[int, str], *, setup: sc.Page) -> None:
+              seats: Mapping[int, str], *, setup: sc.Page,
+              people: Mapping[int, str] | None = None) -> None:
         """Begin a new game of ``game_id``; a game that cannot be made (a data file with
-        a mistake: file, line and reason) is said, and leads back to its ``setup``."""
+        a mistake: file, line and reason) is said, and leads back to its ``setup``.
+        ``people``: the persons of the club's roster at the human seats, by player index
+        (:func:`companion.journal.roster.load_roster`), kept in the journal."""
         try:
-            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
+            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats),
+                                people=people)
         except RulesError as exc:
             self.show_message(_("Cannot start"), (str(exc),), then=setup)
             return
