@@ -349,12 +349,16 @@ class Flow:
         return sc.message(_("Undone"), (*lines, _("Put the pieces back as they were.")), then=None)
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
-              seats: Mapping[int, str], *, setup: sc.Page) -> sc.Next:
+              seats: Mapping[int, str], *, setup: sc.Page,
+              people: Mapping[int, str] | None = None) -> sc.Next:
         """Begin a new game of ``game_id``: what the position calls for; a game that
         cannot be made (a data file with a mistake: file, line and reason): the message
-        that says so, leading back to its ``setup`` (a disk that refuses: to the menu)."""
+        that says so, leading back to its ``setup`` (a disk that refuses: to the menu).
+        ``people``: the persons of the club's roster at the human seats, by player index
+        (:func:`companion.journal.roster.load_roster`), kept in the journal."""
         try:
-            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
+            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats),
+                                people=people)
         except RulesError as exc:
             return sc.message(_("Cannot start"), (str(exc),), then=setup)
         except OSError as exc:

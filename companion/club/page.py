@@ -115,7 +115,10 @@ def table_context(live: LiveTable, svg: str) -> dict[str, Any]:
     turn = p.get("turn")
     replayed = live.replayed
     if status == "playing" and turn:
-        who = _("{player} to play").format(player=player_word(shown_name(turn)))
+        at = next((seat for seat in p["seats"] if seat.get("name") == turn
+                   and person_name(seat)), None)  # "Anna (Black) to play"
+        who = _("{player} to play").format(
+            player=seat_word(at) if at is not None else player_word(shown_name(turn)))
     elif replayed is not None and replayed.state.outcome is not None:
         who = won_by([replayed.game.player_name(i, replayed.players)
                       for i in replayed.state.outcome.winners])

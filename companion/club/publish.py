@@ -79,6 +79,10 @@ RESEND: Final = 30.0
 """Seconds after which a result without its receipt is sent again (doubling)."""
 RESEND_MAX: Final = 600.0
 """The longest wait between two sendings of a result without its receipt, in seconds."""
+MAX_IN_FLIGHT: Final = 32
+"""The most results sent and not yet confirmed at once (paho keeps a copy of each until
+the broker's PUBACK): a first start with hundreds of games in the folder sends them,
+oldest first, this many at a time."""
 MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
 """The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
 MAX_PASSWORD_BYTES: Final = 4096
@@ -549,6 +553,12 @@ class Publisher:
                 continue  # an old game, neither the live one nor a result to send
             else:
                 snap = self._read(path, st)
+                if newest is not None and snap.loaded is not None:
+                    # not the live game: its result made, the game let go at once, so
+                    # that a folder of hundreds (the first start's backlog) is never
+                    # all in memory together
+                    self._result(path, snap)
+                    snap = Snapshot(snap.signature, None, readable=True)
                 self._snapshots[path] = snap
             if newest is None and snap.loaded is not None:
                 newest = snap
@@ -559,17 +569,18 @@ class Publisher:
         return newest
 
     def _trim(self, newest: Snapshot | None) -> None:
-        """Let go of the games no longer needed in memory (over a season, hundreds):
-        all but the live one and the finished ones whose result is still to be sent.
-        The stat signature is kept, so they are not read again unless they change."""
+        """Let go of the games no longer needed in memory (over a season, hundreds; on
+        the first start, the whole backlog): every read game but the live one. A
+        finished game's result is made first and kept as the bytes to send (a few KiB;
+        a read game costs about 0.8 MiB), and those too are let go once the club has
+        it. The stat signature is kept, so a game is not read again unless it changes."""
         for path, snap in self._snapshots.items():
-            loaded = snap.loaded
-            if loaded is None or snap is newest:
-                continue
-            made = self._result(path, snap)
-            if made is not None and not self._done(made[0], made[1]):
-                continue
-            self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
+            if snap.loaded is not None and snap is not newest:
+                self._result(path, snap)  # made once, kept in self._results
+                self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
+            made = self._results.get(path)
+            if made is not None and made[3] and self._done(made[1], made[2]):
+                self._results[path] = (made[0], made[1], made[2], b"")
 
     def _read(self, path: Path, st: os.stat_result) -> Snapshot:
         try:
@@ -622,6 +633,8 @@ class Publisher:
                 continue
             if self._bad.get(rid) == snap.signature:
                 continue  # refused by the club: not again until the journal changes
+            if len(self._pending) >= MAX_IN_FLIGHT:
+                break  # the others (oldest first) as receipts come: bounded memory
             topic = protocol.result_topic(self.settings.prefix, self.settings.table, rid)
             self._pending[rid] = InFlight(topic, data, snap.signature, path.name)
         for rid, flight in self._pending.items():
@@ -656,5 +669,5 @@ class Publisher:
         log.debug("state of table %s published (%d bytes)", self.settings.table, len(data))
 
 
-__all__ = ["INTERVAL", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
+__all__ = ["INTERVAL", "MAX_IN_FLIGHT", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
            "Snapshot", "read_password", "read_snapshot"]

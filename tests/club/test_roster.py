@@ -126,6 +126,23 @@ def test_ratings_are_per_person_and_per_game(tmp_path: Path) -> None:
                       "person": "Anna"}) == "Anna (Black)"
 
 
+def test_the_page_names_the_person_whose_turn_it_is(tmp_path: Path) -> None:
+    from games import states
+
+    from companion.club.server import Club
+
+    live = play(tmp_path / "a", "senet-tait", 35, finish=False, stop_after=3)
+    state = list(states(live, "t1"))[-1]
+    state["seats"][0]["person"] = "\u202eAnna"
+    state["seats"][1]["person"] = "Ben"
+    club = Club(ClubStore(":memory:"))
+    assert club.receive(protocol.state_topic(PREFIX, "t1"), protocol.encode(state)).kind == "state"
+    html = club.live_html()
+    assert "Anna (Black), Ben (White)" in html
+    turn = {"Black": "Anna (Black)", "White": "Ben (White)"}[state["turn"]]
+    assert f"{turn} to play" in html and "\u202e" not in html
+
+
 def test_a_box_without_a_name_sends_the_result_it_sent_before(tmp_path: Path) -> None:
     """A seat without a person has no "person" key: the ids of unnamed games are as
     before; a named seat's person is part of the result (and of its id)."""
