@@ -6,9 +6,11 @@ give the same screens and the same journal. Three rooms, one each:
 * the game in play is a :class:`~companion.app.table.Table` (position, actions,
   journal; begin, act, undo, end), which never chooses a screen;
 * each screen is a small class in :mod:`companion.app.screens` that says what it shows
-  and what OK, BACK and UP/DOWN do on it, seeing the controller only as a
-  :class:`~companion.app.screens.Seat` (what it may read and ask for);
-* this module routes the events to the screen shown, keeps what lasts between
+  and what OK, BACK and UP/DOWN do on it (each returns what is shown next), seeing the
+  controller only as a :class:`~companion.app.screens.Seat` (what it may read and ask
+  of the game);
+* this module routes the events to the screen shown, shows what its buttons return
+  (:meth:`~companion.app.flow.Flow.show`), keeps what lasts between
   screens (the throw source, the last events said, the game offered for resuming),
   carries out what the screens ask (act, undo, begin, resume, end, settings) and hands
   the computer's thinking to the worker (:mod:`companion.app.worker`).
@@ -230,10 +232,10 @@ class Controller(Looking):
         elif isinstance(event, ShakeStarted) and isinstance(page, sc.Throwing):
             page.shaking = page.shaking or event.source == self.source
         elif isinstance(event, Shaken) and isinstance(page, sc.Throwing):
-            page.thrown(self, event.source, button=False)
+            self.show(page.thrown(self, event.source, button=False))
         elif isinstance(event, ThrowReported):
             if isinstance(page, sc.Throwing) and event.source == self.source:
-                page.reported(self, event)
+                self.show(page.reported(self, event))
             else:
                 log.info("throw from %s ignored: no throw is due from it", event.source)
         elif isinstance(event, SourceStatus):
@@ -245,42 +247,43 @@ class Controller(Looking):
             self.source_trouble[event.source] = event.text
             if event.source == self.source:
                 fallback = SourceName.MANUAL if SourceName.MANUAL in self.sources else self.sources[0]
-                self.show_message(_("Throw source failed"),
-                                  (event.text, _("Using {source} instead.").format(source=fallback)),
-                                  then=self.page)
-                self.change(replace(self.prefs, source=fallback))
+                self.show(sc.message(_("Throw source failed"),
+                                     (event.text, _("Using {source} instead.").format(source=fallback)),
+                                     then=self.page))
+                self.show(self.change(replace(self.prefs, source=fallback)))
         elif isinstance(event, SpeechFailed):  # the game goes on silently
-            self.show_message(_("Speech failed"), (event.text,), then=self.page)
+            self.show(sc.message(_("Speech failed"), (event.text,), then=self.page))
 
     def _button(self, button: ButtonName, press: Press) -> None:
         page = self.page
         if button is ButtonName.BACK:
             if press is Press.HELD:
                 if page.kind not in sc.NO_UNDO and self.table is not None:
-                    self.undo()
+                    self.show(self.undo(page))
             elif press is Press.SHORT:
-                page.back(self)
+                self.show(page.back(self))
         elif button is ButtonName.OK and press is not Press.PRESSED:
             waiting, self._ok_waits = self._ok_waits, False
             if press is Press.HELD:
                 self.narration.repeat()  # "say it again"
             elif press is Press.SHORT and waiting:
-                page.ok(self)
+                self.show(page.ok(self))
         elif button is ButtonName.OK and self.prefs.speech:
             self._ok_waits = True  # with speech on OK acts when released: a hold only repeats
         elif press is Press.PRESSED or press is Press.REPEAT:
             if button is ButtonName.UP or button is ButtonName.DOWN:
-                page.step(self, -1 if button is ButtonName.UP else +1, press is Press.REPEAT)
+                self.show(page.step(self, -1 if button is ButtonName.UP else +1,
+                                    press is Press.REPEAT))
             elif press is Press.PRESSED and button is ButtonName.OK:
-                page.ok(self)
+                self.show(page.ok(self))
             elif press is Press.PRESSED and button is ButtonName.THROW:
-                page.throw_pressed(self)
+                self.show(page.throw_pressed(self))
 
-    # ------------------------------------------------------------------ for the screens
+    # ------------------------------------------------------------------ showing a page
 
     def goto(self, page: sc.Page) -> None:
         """Show ``page`` (a :class:`~companion.app.screens.Thinking` screen: its work is
-        handed to the worker)."""
+        handed to the worker). What a page returns is shown through :meth:`show`."""
         self._camera_leave(page)
         self.page = page
         if isinstance(page, sc.Thinking):
@@ -290,19 +293,6 @@ class Controller(Looking):
         elif isinstance(page, sc.Moves):
             self.tutor.value(self.table, self.prefs.tutor)
             self._camera_look(page)
-
-    def route(self) -> None:
-        """Show the screen the game's position calls for (the menu when none is in play)."""
-        table = self.table
-        if table is None:
-            self.goto(sc.Menu())
-            return
-        page = sc.for_position(table.state, table.seats, source=self.source,
-                               computer_draws=self.computer_draws)
-        if isinstance(page, sc.Lost) and table.state.current_player in table.seats:
-            self._computer_lost(table)
-            return
-        self.goto(page)
 
     # ------------------------------------------------------------------ the worker
 
@@ -370,7 +360,7 @@ class Controller(Looking):
                 self.goto(sc.ReviewPage(review=event.review, back_to=page.back_to))
             else:
                 text = event.text if isinstance(event, WorkFailed) else type(event).__name__
-                self.show_message(_("Review failed"), (text,), then=page.back_to)
+                self.show(sc.message(_("Review failed"), (text,), then=page.back_to))
             return
         if not (isinstance(page, sc.Thinking) and page.ticket == event.ticket
                 and self.table is not None):
@@ -382,9 +372,9 @@ class Controller(Looking):
             self.goto(sc.ComputerMove(move=event.move))
             self.narration.computer_move(self.table.state, event.move)
         elif isinstance(event, HintFound):
-            self.show_message(_("Hint"), event.lines, then=page.back_to)
+            self.show(sc.message(_("Hint"), event.lines, then=page.back_to))
         elif isinstance(event, WorkFailed):
-            self.show_message(_("Computer failed"), (event.text,), then=sc.Pause())
+            self.show(sc.message(_("Computer failed"), (event.text,), then=sc.Pause()))
         else:  # a review's result for a thinking screen: cannot be, the tickets differ
             log.info("the worker's result %d dropped: not this screen's", event.ticket)
 

@@ -3,11 +3,13 @@
 
 :class:`Flow` reads the game in play for the screens (the position, the settings, the
 panel, what was said) and carries out what they ask: make an action (journalled, said
-aloud through :mod:`companion.app.narration`), undo, begin, resume or end a game, show a
-message, change the settings, the tutor's verdict on a move. It shows pages through
-:meth:`Flow.goto` and :meth:`Flow.route`, which the controller
-(:class:`~companion.app.controller.Controller`) implements, with the dispatch of the
-loop's events and the computer's work handed to the worker.
+aloud through :mod:`companion.app.narration`), undo, begin, resume or end a game, change
+the settings, the tutor's verdict on a move. Each of these returns what is to be shown
+because of it and shows nothing itself; the page returns that, and :meth:`Flow.show`
+shows what a page returned (the one place: a page never calls it). Showing a page is
+:meth:`Flow.goto`, which the controller (:class:`~companion.app.controller.Controller`)
+implements, with the dispatch of the loop's events and the computer's work handed to
+the worker.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 from companion.app import screens as sc
 from companion.app.events import ComputerThrew, Draw, MovesValued, WorkFailed
 from companion.app.narration import Narration, taken_back_words
-from companion.app.screens import PAUSE_ITEMS, Screen
+from companion.app.screens import Screen
 from companion.app.settings import Prefs, SavedSettings
 from companion.app.table import Table, TakenBack
 from companion.app.tutoring import Tutor
@@ -86,12 +88,44 @@ class Flow:
     """The tutor's values (:mod:`companion.app.tutoring`)."""
 
     def goto(self, page: sc.Page) -> None:
-        """Show ``page`` (the controller's)."""
+        """Show ``page`` (the controller's: it starts the work a page awaits)."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------------ showing
+
+    def show(self, shown: sc.Next) -> None:
+        """Show what a page's button returned (:data:`~companion.app.screens.Next`), or
+        what the flow itself has to show: a page; a :class:`~companion.app.screens.Message`
+        (one that says something was refused or failed sounds the error cue and is said);
+        :class:`~companion.app.screens.Route`, :class:`~companion.app.screens.ToMenu`,
+        :class:`~companion.app.screens.ToPause`. ``None``: the page shown stays."""
+        if shown is None:
+            return
+        if isinstance(shown, sc.Route):
+            self.route()
+        elif isinstance(shown, sc.ToMenu):
+            self.goto(sc.Menu())
+        elif isinstance(shown, sc.ToPause):
+            self.goto(sc.Pause.opened(shown.after))
+        else:
+            if isinstance(shown, sc.Message) and sc.is_error(shown.title):
+                self.cue = Cue.ERROR
+                self.narration.trouble(shown.title)
+            self.goto(shown)
+
     def route(self) -> None:
-        """Show the screen the game's position calls for (the controller's)."""
-        raise NotImplementedError
+        """Show the screen the game's position calls for (the menu when none is in play);
+        the computer's lost throw is passed at once (:meth:`_computer_lost`)."""
+        table = self.table
+        if table is None:
+            self.goto(sc.Menu())
+            return
+        page = sc.for_position(table.state, table.seats, source=self.source,
+                               computer_draws=self.computer_draws)
+        if isinstance(page, sc.Lost) and table.state.current_player in table.seats:
+            self._computer_lost(table)
+            return
+        self.goto(page)
 
     # ------------------------------------------------------------------ reading
 
@@ -196,9 +230,9 @@ class Flow:
                 and self.tutor.key(self.table, self.prefs.tutor) == key):
             back_to = page.back_to if page.back_to is not None else sc.Moves()
             if isinstance(event, WorkFailed):
-                self.show_message(_("Tutor failed"), (event.text,), then=back_to)
+                self.show(sc.message(_("Tutor failed"), (event.text,), then=back_to))
             else:
-                sc.play_checked(self, page.move, back_to)
+                self.show(sc.play_checked(self, page.move, back_to))
 
     # ------------------------------------------------------------------ asked for
 
@@ -208,7 +242,8 @@ class Flow:
         did more (a notable event) gets the events screen, the one OK the players give."""
         why = self.presenter.lost_reason(table.state)
         played = self.act(PASS)
-        if played is None:  # refused or not saved: said in a message (leaving it tries again)
+        if isinstance(played, sc.Message):  # refused or not saved (leaving it tries again)
+            self.show(played)
             return
         if played.notable and table.state.phase is not Phase.OVER:  # worth a screen
             self.goto(sc.Events(by=played.by, texts=(*played.texts, *([why] if why else []))))
@@ -224,10 +259,11 @@ class Flow:
         try:
             acted = table.act(event.throw)
         except OSError as exc:
-            self.show_message(_("Cannot save"), (str(exc), _("The throw was not made.")), then=None)
+            self.show(sc.message(_("Cannot save"), (str(exc), _("The throw was not made.")),
+                                 then=None))
             return
         except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
-            self.show_message(_("Computer failed"), (str(exc),), then=sc.Pause())
+            self.show(sc.message(_("Computer failed"), (str(exc),), then=sc.Pause()))
             return
         self.said = words_for(table.state).all(acted.events)
         self.cue = Cue.THROW
@@ -235,23 +271,13 @@ class Flow:
                              announced=False)
         self.route()
 
-    def show_message(self, title: str, lines: tuple[str, ...], *, then: sc.Page | None) -> None:
-        """Show a message; leaving it shows ``then`` anew (``None``: what the position
-        calls for). Over another message, leaving goes where that one led."""
-        if isinstance(then, sc.Message):
-            then = then.under
-        self.page = sc.Message(title=title, lines=lines, under=then)
-        if sc.is_error(title):
-            self.cue = Cue.ERROR
-            self.narration.trouble(title)
-
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
 
-    def play(self, table: Table, said: tuple[str, ...], first: sc.Page | None = None) -> None:
-        """Put ``table``'s game in play (after any other is closed) and show ``first``
-        (``None``: its position)."""
+    def play(self, table: Table, said: tuple[str, ...]) -> None:
+        """Put ``table``'s game in play (after any other is closed); the caller says
+        what to show first."""
         if table is not self.table:
             self.close()
         self.table = table
@@ -260,22 +286,6 @@ class Flow:
         self.narration.game(table.game.id)
         if table.state.phase is Phase.THROW:
             self.narration.turn(table.state)
-        if first is None:
-            self.route()
-        else:
-            self.goto(first)
-
-    def menu(self) -> None:
-        """Show the game menu."""
-        self.goto(sc.Menu())
-
-    def pause(self, after: sc.Page | None = None) -> None:
-        """Show the pause menu, opened from ``after`` (a game's screen; from the game-over
-        screen with the cursor on "Review")."""
-        page = sc.Pause(after=after)
-        if isinstance(after, sc.Over):
-            page.cursor = len(PAUSE_ITEMS)
-        self.goto(page)
 
     def take_notice(self) -> tuple[str, tuple[str, ...]] | None:
         """The next problem to say after the splash (title, lines), taken off its list:
@@ -288,22 +298,20 @@ class Flow:
             return problem.said()
         return None
 
-    def act(self, action: Action) -> sc.Played | None:
-        """Make ``action`` in the game in play (:meth:`Table.act`, journalled); ``None``
-        when the rules refuse it or the disk cannot take it, said in a message over the
-        screen shown (the game is kept as it was)."""
+    def act(self, action: Action) -> sc.Played | sc.Message:
+        """Make ``action`` in the game in play (:meth:`Table.act`, journalled): what it
+        did, or, when the rules refuse it or the disk cannot take it, the message that
+        says so, over the screen shown (the game is kept as it was; shown by the caller)."""
         assert self.table is not None
         position = self.table.state  # the table keeps a new object: this one stays as it was
         before = position.current_player
         try:
             acted = self.table.act(action)
         except RulesError as exc:
-            self.show_message(_("Not allowed"), (str(exc),), then=self.page)
-            return None
+            return sc.message(_("Not allowed"), (str(exc),), then=self.page)
         except OSError as exc:
-            self.show_message(_("Cannot save"), (str(exc), _("The action was not made.")),
+            return sc.message(_("Cannot save"), (str(exc), _("The action was not made.")),
                               then=self.page)
-            return None
         after = self.table.state
         if after.phase is Phase.THROW and after.current_player != before:
             self.cue = Cue.TURN
@@ -323,69 +331,74 @@ class Flow:
             return None
         return self.draw(table.state.throw_spec, len(table.actions))
 
-    def undo(self) -> None:
-        """Take back the last confirmed move (and any throw after it); said in a message."""
+    def undo(self, back_to: sc.Page) -> sc.Message:
+        """Take back the last confirmed move (and any throw after it): the message that
+        says what was taken back (leaving it: what the position calls for), or why
+        nothing was (leaving it: ``back_to`` anew). Shown by the caller."""
         assert self.table is not None
         try:
             undone = self.table.undo()
         except OSError as exc:
-            self.show_message(_("Cannot save"), (str(exc),), then=self.page)
-            return
+            return sc.message(_("Cannot save"), (str(exc),), then=back_to)
         if undone is None:
-            self.show_message(_("Nothing to undo"), (_("No move has been made yet."),), then=self.page)
-            return
+            return sc.message(_("Nothing to undo"), (_("No move has been made yet."),), then=back_to)
         self.said = ()
         taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
         lines = tuple(taken_back_words(t) for t in taken)
-        self.show_message(_("Undone"), (*lines, _("Put the pieces back as they were.")), then=None)
         self.narration.taken_back(taken)
+        return sc.message(_("Undone"), (*lines, _("Put the pieces back as they were.")), then=None)
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
-              seats: Mapping[int, str], *, setup: sc.Page) -> None:
-        """Begin a new game of ``game_id``; a game that cannot be made (a data file with
-        a mistake: file, line and reason) is said, and leads back to its ``setup``."""
+              seats: Mapping[int, str], *, setup: sc.Page,
+              people: Mapping[int, str] | None = None) -> sc.Next:
+        """Begin a new game of ``game_id``: what the position calls for; a game that
+        cannot be made (a data file with a mistake: file, line and reason): the message
+        that says so, leading back to its ``setup`` (a disk that refuses: to the menu).
+        ``people``: the persons of the club's roster at the human seats, by player index
+        (:func:`companion.journal.roster.load_roster`), kept in the journal."""
         try:
-            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats))
+            table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats),
+                                people=people)
         except RulesError as exc:
-            self.show_message(_("Cannot start"), (str(exc),), then=setup)
-            return
+            return sc.message(_("Cannot start"), (str(exc),), then=setup)
         except OSError as exc:
-            self.show_message(_("Cannot save games"), (str(exc),), then=sc.Menu())
-            return
+            return sc.message(_("Cannot save games"), (str(exc),), then=sc.Menu())
         self.play(table, ())
+        return sc.Route()
 
-    def resume(self, resume: bool) -> None:
-        """Resume the game offered at the start (``resume``), or end it and go to the menu."""
+    def resume(self, resume: bool) -> sc.Next:
+        """Resume the game offered at the start (``resume``: its board first where it has
+        one, else what the position calls for), or end it (the menu); a disk that
+        refuses: the message that says so, over the menu."""
         loaded, self.pending = self.pending, None
         if loaded is None:
-            self.menu()
-            return
+            return sc.ToMenu()
         try:
             table = Table.reopen(self.store, loaded)
         except OSError as exc:
-            self.show_message(_("Cannot save games"), (str(exc),), then=sc.Menu())
-            return
+            return sc.message(_("Cannot save games"), (str(exc),), then=sc.Menu())
         if not resume:
             table.end("abandoned")
-            self.menu()
-            return
+            return sc.ToMenu()
+        self.play(table, (_("Game resumed."),))
         # the position first: the players check their board against it
-        first = sc.BoardPage() if board_or_none(table.state) is not None else None
-        self.play(table, (_("Game resumed."),), first=first)
+        return sc.BoardPage() if board_or_none(table.state) is not None else sc.Route()
 
-    def end_game(self) -> None:
-        """End the game in play (recorded as abandoned unless it is over)."""
+    def end_game(self) -> sc.Next:
+        """End the game in play (recorded as abandoned unless it is over): the menu, or
+        the message that says the disk refused (over the menu)."""
         failed = self.table.end("abandoned") if self.table is not None else None
         self.close()
-        self.menu()
         if failed is not None:
-            self.show_message(_("Cannot save"), (failed, _("The game is offered again at the next start.")),
+            return sc.message(_("Cannot save"), (failed, _("The game is offered again at the next start.")),
                               then=sc.Menu())
+        return sc.ToMenu()
 
-    def change(self, prefs: Prefs) -> None:
-        """Use ``prefs`` from now on and save them (a disk that cannot take them is said;
-        the change still holds until the companion stops). A new language is used at
-        once (:func:`companion.i18n.set_language`): the next view is drawn in it."""
+    def change(self, prefs: Prefs) -> sc.Message | None:
+        """Use ``prefs`` from now on and save them: ``None``, or the message that says
+        the disk cannot take them, over the screen shown (the change still holds until
+        the companion stops). A new language is used at once
+        (:func:`companion.i18n.set_language`): the next view is drawn in it."""
         if prefs.language != self.prefs.language:
             set_language(prefs.language)
         self.prefs = prefs
@@ -393,7 +406,8 @@ class Flow:
             try:
                 self.saved.save(prefs)
             except OSError as exc:
-                self.show_message(_("Cannot save settings"), (str(exc),), then=self.page)
+                return sc.message(_("Cannot save settings"), (str(exc),), then=self.page)
+        return None
 
     def close(self) -> None:
         """Close the journal of the game in play (everything in it is already on disk)."""

@@ -117,21 +117,21 @@ class Looking(Flow):
             log.warning("camera: %s", text)
             if not self._camera_said:
                 self._camera_said = True
-                self.show_message(_("Camera failed"),
-                                  (text, _("Choose the move with the buttons.")), then=page)
+                self.show(sc.message(_("Camera failed"),
+                                     (text, _("Choose the move with the buttons.")), then=page))
             return
         self._camera_said = False
         finding, state = event.finding, table.state
         move = finding.move
         if move is not None:
             if not self.camera_confirm:
-                sc.play_checked(self, move, page)
+                self.show(sc.play_checked(self, move, page))
             elif page.point_at(self, move):
                 self.narration.camera_found(state, move)
         elif finding.kind == "none" and finding.differences:
             lines = difference_lines(state, tuple((d.square, d.seen, d.expected)
                                                   for d in finding.differences))
-            self.show_message(_("Check the board"), lines, then=page)
+            self.show(sc.message(_("Check the board"), lines, then=page))
             self.narration.camera_differs(lines)
 
 

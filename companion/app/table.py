@@ -82,14 +82,18 @@ class Table:
 
     @classmethod
     def begin(
-        cls, store: JournalStore, game: Game, players: int, seats: Mapping[int, str] | None = None
+        cls, store: JournalStore, game: Game, players: int, seats: Mapping[int, str] | None = None,
+        *, people: Mapping[int, str] | None = None,
     ) -> Table:
-        """A new game (``seats``: the computer's players and levels); its journal's first
+        """A new game (``seats``: the computer's players and levels; ``people``: the
+        persons of the club's roster at the human seats, by player index, kept in the
+        journal's header for the club's results and ratings); its journal's first
         record is on disk when this returns.
 
         :raises OSError: the journal cannot be written.
         """
-        return cls(game, players, store.begin(game, players, seats=seats), [], seats)
+        return cls(game, players, store.begin(game, players, seats=seats, people=people),
+                   [], seats)
 
     @classmethod
     def reopen(cls, store: JournalStore, loaded: Loaded) -> Table:

@@ -38,7 +38,14 @@ from companion.cli.rules import (
     hint_answer,
     play_record,
 )
-from companion.cli.services import cmd_board_print, cmd_camera_check, cmd_club, cmd_publish, cmd_web
+from companion.cli.services import (
+    cmd_board_print,
+    cmd_camera_check,
+    cmd_club,
+    cmd_club_roster,
+    cmd_publish,
+    cmd_web,
+)
 from companion.rules import (
     RulesError,
     game_ids,
@@ -316,6 +323,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                           "has (default en; each reader gets the first of their browser's "
                           "languages the club has, or ?lang=de)")
         club.set_defaults(func=cmd_club)
+        clubsub = club.add_subparsers(dest="club_command", required=False, metavar="ROSTER")
+        roster = command(
+            clubsub, "roster", "the club's roster: the people who play, sent to every box",
+            "The names are kept in the club's SQLite file; a running `companion club` "
+            "publishes the roster to the boxes (retained on TOPIC/roster) within 2 s of a "
+            "change, and each box's seat screen offers them. A name is plain text of at most "
+            "32 characters (control and bidirectional characters removed). See docs/club.md.")
+        rosub = roster.add_subparsers(dest="roster_command", required=True, metavar="ACTION")
+        roster_db = argparse.ArgumentParser(add_help=False)
+        roster_db.add_argument("--db", dest="roster_db", metavar="FILE", default=None,
+                               help="the club's SQLite file (as companion club's --db)")
+        for action, action_help in (("add", "put a person on the roster"),
+                                    ("remove", "take a person off the roster (their results "
+                                     "and ratings stay)")):
+            one = command(rosub, action, action_help, parents=[roster_db])
+            one.add_argument("name", metavar="NAME", help="the person's name")
+            one.set_defaults(func=cmd_club_roster)
+        listing = command(rosub, "list", "print the roster, one name a line", parents=[roster_db])
+        listing.set_defaults(func=cmd_club_roster)
 
     if wanted("web"):
         web_help = ("serve the read-only spectator page: the game in progress (board, throw, "

@@ -77,6 +77,55 @@ def cmd_club(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_club_roster(args: argparse.Namespace) -> int:
+    """``companion club roster add NAME`` / ``remove NAME`` / ``list``: the club's roster
+    in its SQLite file (``--db``, default as ``companion club``'s); the running club
+    publishes it to the boxes. Status 0; 1 when the name to remove was not there or
+    was there already to add; a name that cannot be a name is a usage error (2)."""
+    from companion.app import config as cfg
+
+    try:
+        from companion.club.store import ClubStore, StoreError
+    except ImportError as exc:
+        raise UsageError(f"companion club needs the club extra ({exc.name} is missing): "
+                         "pip install 'board-companion[club]'") from None
+    given = args.roster_db or args.db
+    db = Path(given) if given else Path(cfg.default_state_dir()) / "club.sqlite"
+    if args.roster_command != "add" and not db.is_file():
+        raise UsageError(f"{db}: no club database there (give --db)")
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        store = ClubStore(db)
+    except (OSError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        if args.roster_command == "list":
+            for name in store.roster():
+                print(name)
+            return 0
+        if args.roster_command == "add":
+            try:
+                kept = store.add_person(args.name)
+            except ValueError as exc:
+                raise UsageError(f"roster add: {exc}") from None
+            if not kept:
+                print(f"companion club roster: {args.name!r} is on the roster already",
+                      file=sys.stderr)
+                return 1
+            print(f"companion club roster: {kept} added ({len(store.roster())} on the roster)")
+            return 0
+        gone = store.remove_person(args.name)
+        if not gone:
+            print(f"companion club roster: {args.name!r} is not on the roster", file=sys.stderr)
+            return 1
+        print(f"companion club roster: {gone} removed ({len(store.roster())} on the roster)")
+        return 0
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        store.close()
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     """``companion web``: the read-only spectator page, until stopped (Ctrl-C, SIGTERM)."""
     import ipaddress

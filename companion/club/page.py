@@ -21,8 +21,9 @@ from typing import Any, Final
 from markupsafe import Markup
 
 from companion.club.replay import Replayed
-from companion.club.store import Rating, rating_name
+from companion.club.store import Rating, person_name, rating_name
 from companion.i18n import N_, _
+from companion.journal.names import shown_name
 from companion.rules import UnknownGameError
 from companion.rules.registry import game_title
 from companion.ui.events import computer_word, player_word, won_by, words_for
@@ -69,11 +70,24 @@ def board(replayed: Replayed) -> str:
         return ""
 
 
+def seat_word(seat: Mapping[str, Any]) -> str:
+    """One seat in words, in the language in use: ``Black``, ``White (computer,
+    strong)``, ``Anna (Black)`` for a seat a person of the roster took. Every name from the network goes through
+    :func:`~companion.journal.names.shown_name` (plain text, bounded, no bidirectional
+    controls) before it is worded (and escaped by the template)."""
+    name = shown_name(seat.get("name", "?"))
+    if seat.get("kind") == "computer":
+        return computer_word(name, shown_name(seat.get("level") or "?"))
+    person = person_name(seat)
+    if person:
+        return _("{person} ({player})").format(person=person, player=player_word(name))
+    return player_word(name)
+
+
 def seats_text(seats: Sequence[Mapping[str, Any]]) -> str:
-    """The seats in words, in the language in use: ``Black, White (computer, strong)``."""
-    return ", ".join(
-        computer_word(str(s["name"]), str(s.get("level") or "?"))
-        if s.get("kind") == "computer" else player_word(str(s["name"])) for s in seats)
+    """The seats in words, in the language in use: ``Black, White (computer, strong)``
+    (each :func:`seat_word`)."""
+    return ", ".join(seat_word(s) for s in seats)
 
 
 _STATUS: Final = {"playing": N_("playing"), "finished": N_("finished"),
@@ -101,7 +115,10 @@ def table_context(live: LiveTable, svg: str) -> dict[str, Any]:
     turn = p.get("turn")
     replayed = live.replayed
     if status == "playing" and turn:
-        who = _("{player} to play").format(player=player_word(str(turn)))
+        at = next((seat for seat in p["seats"] if seat.get("name") == turn
+                   and person_name(seat)), None)  # "Anna (Black) to play"
+        who = _("{player} to play").format(
+            player=seat_word(at) if at is not None else player_word(shown_name(turn)))
     elif replayed is not None and replayed.state.outcome is not None:
         who = won_by([replayed.game.player_name(i, replayed.players)
                       for i in replayed.state.outcome.winners])
@@ -119,8 +136,8 @@ def result_context(r: Mapping[str, Any]) -> dict[str, Any]:
     winner (the computer by its rating name; ``shared`` for none) and the actions."""
     winner = r.get("winner")
     won_by_name = _("shared") if winner is None else next(
-        (rating_name(s) if s.get("kind") == "computer" else player_word(str(s["name"]))
-         for s in r["seats"] if s.get("name") == winner), player_word(str(winner)))
+        (rating_name(s) if s.get("kind") == "computer" else seat_word(s)
+         for s in r["seats"] if s.get("name") == winner), player_word(shown_name(winner)))
     return {"id": str(r["id"]), "ended": str(r["ended"]), "table": str(r["table"]),
             "title": title(str(r["game"])), "seats": seats_text(r["seats"]),
             "winner": won_by_name, "moves": int(r["moves"])}
@@ -147,4 +164,4 @@ def page(live_part: str = "", *, code: int | None = None) -> str:
 
 
 __all__ = ["RESULTS_SHOWN", "LiveTable", "board", "last_words", "live_html", "page",
-           "result_context", "seats_text", "table_context", "title"]
+           "result_context", "seat_word", "seats_text", "table_context", "title"]

@@ -22,6 +22,12 @@ Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
     again, until its receipt comes (end-to-end acknowledgement: the broker's PUBACK
     only says the broker has it).
 
+``{prefix}/roster`` (retained, QoS 1, written by the club only)
+    The club's roster (:func:`roster_payload`, checked by :func:`validate_roster`):
+    the names of the people who play, which the box's publisher keeps for the seat
+    screen (:mod:`companion.journal.roster`). A seat a person took carries
+    ``"person"`` in a state's and a result's ``"seats"``.
+
 ``"actions"`` are the journal's action records in force (taken-back ones removed),
 as written in its lines but without their ``"events"`` words (:func:`bare_actions`;
 the result id is still taken over the records as written): the club rebuilds the position by replaying them
@@ -31,8 +37,9 @@ Abandoned games have no result: only their state says ``"abandoned"``.
 
 ACL (the broker's): a box's user (its table name) may write only
 ``{prefix}/tables/{table}/#`` and ``{prefix}/results/{table}/#`` and read only
-``{prefix}/receipts/{table}``; the club's user may read ``{prefix}/#`` and write only
-``{prefix}/receipts/#``; anonymous clients nothing.
+``{prefix}/receipts/{table}`` and ``{prefix}/roster``; the club's user may read
+``{prefix}/#`` and write only ``{prefix}/receipts/#`` and ``{prefix}/roster``;
+anonymous clients nothing.
 """
 
 from __future__ import annotations
@@ -76,6 +83,9 @@ LATEST: Final = datetime(9000, 1, 1, tzinfo=UTC)
 """The latest time a payload may give (datetime's range ends at 9999: later than
 this and arithmetic on it could overflow)."""
 QOS: Final = 1
+MAX_PERSON: Final = 200
+"""The longest ``"person"`` of a seat accepted, in characters (a box sends at most 32:
+:data:`companion.journal.names.MAX_NAME`; the club cleans and cuts what it shows)."""
 
 
 class ProtocolError(CompanionError, ValueError):
@@ -132,6 +142,14 @@ def receipt_topic(prefix: str, table: str) -> str:
     :raises ProtocolError: a bad prefix or table name.
     """
     return f"{check_prefix(prefix)}/receipts/{check_table(table)}"
+
+
+def roster_topic(prefix: str) -> str:
+    """``{prefix}/roster``: the club's roster, retained.
+
+    :raises ProtocolError: a bad prefix.
+    """
+    return f"{check_prefix(prefix)}/roster"
 
 
 def state_filter(prefix: str) -> str:
@@ -205,19 +223,33 @@ def names(loaded: Loaded) -> list[str]:
     return [loaded.game.player_name(i, loaded.players) for i in range(loaded.players)]
 
 
+def _by_seat(raw: object) -> dict[int, str]:
+    """A journal header's ``{"1": value}`` by player index (other keys left out)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {int(p): str(v) for p, v in raw.items()
+            if isinstance(p, str) and p.isascii() and p.isdigit() and len(p) < 4}
+
+
 def seats(header: Mapping[str, Any], player_names: Sequence[str]) -> list[dict[str, Any]]:
     """Each seat as ``{"name", "kind", "level"}``: ``kind`` ``"computer"`` with its
     ``level`` for a seat the journal header's ``"seats"`` names, else ``"human"`` and
-    ``None``."""
-    raw = header.get("seats")
-    levels: dict[int, str] = {}
-    if isinstance(raw, dict):
-        levels = {int(p): str(lv) for p, lv in raw.items()
-                  if isinstance(p, str) and p.isascii() and p.isdigit()}
-    return [
-        {"name": name, "kind": "computer" if i in levels else "human", "level": levels.get(i)}
-        for i, name in enumerate(player_names)
-    ]
+    ``None``; a human seat the header's ``"people"`` names (a person of the club's
+    roster) also has ``"person"``, the name cleaned
+    (:func:`companion.journal.names.clean_name`). A seat without a person has no
+    ``"person"`` key, so the result ids of unnamed games are what they were."""
+    from companion.journal.names import clean_name
+
+    levels = _by_seat(header.get("seats"))
+    people = {p: clean_name(n) for p, n in _by_seat(header.get("people")).items()}
+    out: list[dict[str, Any]] = []
+    for i, name in enumerate(player_names):
+        seat: dict[str, Any] = {"name": name, "kind": "computer" if i in levels else "human",
+                                "level": levels.get(i)}
+        if i not in levels and people.get(i):
+            seat["person"] = people[i]
+        out.append(seat)
+    return out
 
 
 def status(loaded: Loaded) -> str:
@@ -411,6 +443,10 @@ def _common(obj: object) -> Mapping[str, Any]:
         if seat.get("kind") not in KINDS:
             raise ProtocolError(f"payload 'seats': kind {seat.get('kind')!r}")
         _need(seat, "level", str, none=True)
+        if "person" in seat and (not isinstance(seat["person"], str)
+                                 or len(seat["person"]) > MAX_PERSON):
+            raise ProtocolError(f"payload 'seats': a person that is not text of at most "
+                                f"{MAX_PERSON} characters")
     if len(obj["seats"]) != players:
         raise ProtocolError("payload 'seats': not one per player")
     for record in _need(obj, "actions", list):
@@ -464,6 +500,40 @@ def receipt_payload(rid: str, *, stored: bool, reason: str = "") -> dict[str, An
     return {"v": VERSION, "id": rid, "stored": stored, "reason": reason[:300]}
 
 
+MAX_PEOPLE: Final = 500
+"""The most names of a roster payload (:func:`validate_roster`)."""
+
+
+def roster_payload(people: Sequence[str], *, updated: str | None = None) -> dict[str, Any]:
+    """The club's roster: ``{"v", "names", "updated"}`` (``names`` in the club's
+    order; ``updated``: ISO 8601 UTC, default now).
+
+    :raises ProtocolError: more than :data:`MAX_PEOPLE` names, or a payload over
+        :data:`MAX_PAYLOAD`.
+    """
+    payload = {"v": VERSION, "names": list(people), "updated": updated or now_iso()}
+    return validate_roster(payload)
+
+
+def validate_roster(obj: object) -> dict[str, Any]:
+    """``obj`` when it is a roster (see :func:`roster_payload`): names of at most
+    :data:`MAX_PERSON` characters each (to be cleaned by the reader), at most
+    :data:`MAX_PEOPLE` of them.
+
+    :raises ProtocolError: it is not.
+    """
+    if not isinstance(obj, Mapping) or obj.get("v") != VERSION or isinstance(obj.get("v"), bool):
+        raise ProtocolError("not a roster of this version")
+    encode(obj)
+    people = _need(obj, "names", list)
+    if len(people) > MAX_PEOPLE:
+        raise ProtocolError(f"roster of {len(people)} names, over {MAX_PEOPLE}")
+    if not all(isinstance(n, str) and len(n) <= MAX_PERSON for n in people):
+        raise ProtocolError(f"roster 'names': each text of at most {MAX_PERSON} characters")
+    _time(obj, "updated")
+    return dict(obj)
+
+
 def validate_receipt(obj: object) -> dict[str, Any]:
     """``obj`` when it is a receipt (see :func:`receipt_payload`).
 
@@ -480,10 +550,49 @@ def validate_receipt(obj: object) -> dict[str, Any]:
 
 
 __all__ = [
-    "DEFAULT_PREFIX", "EARLIEST", "ID_FIELDS", "KINDS", "LATEST", "MAX_DEPTH", "MAX_PAYLOAD", "OUTBOX", "QOS", "RESULT_ID_PATTERN",
-    "STATUSES", "TABLE_PATTERN", "VERSION", "ProtocolError", "canonical", "check_prefix",
-    "check_table", "decode", "encode", "journal_result_id", "last_event", "names", "now_iso",
-    "parse_time", "parse_topic", "receipt_payload", "receipt_topic", "result_id", "result_payload", "result_topic", "results_filter", "seats", "state_filter",
-    "state_payload", "state_topic", "status", "validate_receipt", "validate_result",
-    "validate_state", "winner",
+    "DEFAULT_PREFIX",
+    "EARLIEST",
+    "ID_FIELDS",
+    "KINDS",
+    "LATEST",
+    "MAX_DEPTH",
+    "MAX_PAYLOAD",
+    "MAX_PEOPLE",
+    "MAX_PERSON",
+    "OUTBOX",
+    "QOS",
+    "RESULT_ID_PATTERN",
+    "STATUSES",
+    "TABLE_PATTERN",
+    "VERSION",
+    "ProtocolError",
+    "canonical",
+    "check_prefix",
+    "check_table",
+    "decode",
+    "encode",
+    "journal_result_id",
+    "last_event",
+    "names",
+    "now_iso",
+    "parse_time",
+    "parse_topic",
+    "receipt_payload",
+    "receipt_topic",
+    "result_id",
+    "result_payload",
+    "result_topic",
+    "results_filter",
+    "roster_payload",
+    "roster_topic",
+    "seats",
+    "state_filter",
+    "state_payload",
+    "state_topic",
+    "status",
+    "validate_receipt",
+    "validate_result",
+    "validate_roster",
+    "validate_state",
+    "winner",
 ]

@@ -6,6 +6,10 @@ protocol of :mod:`companion.club.protocol`:
 * the table's live game (the newest readable journal), retained, QoS 1, on each
   change and again after each (re)connection; an empty retained message when the
   folder holds no journal;
+* nothing of the club's but the receipts and the roster: the club's roster (retained
+  on ``{prefix}/roster``) is written at once (temporary file and rename) to
+  ``roster.json`` in this process's state folder, its names cleaned, for the seat
+  screen (:func:`companion.journal.roster.load_roster`);
 * each finished game's result, until the club says it has stored it: the club's
   receipt (on ``{prefix}/receipts/<table>``, sent after its database commit) puts
   the result's id into the outbox (:class:`Outbox`, ``club-outbox.json`` in this
@@ -17,8 +21,11 @@ protocol of :mod:`companion.club.protocol`:
   of its content) and answers it again. A result the club refuses (its receipt says
   why) is logged and not sent again until its journal changes.
 
-Only games whose journal was last written after the outbox was made are published
-as results (a box joining a club does not send its whole history).
+The games played before the publisher's first start are sent too, once: a new outbox
+(and one of an older version, which did not send them) has a *backlog*; until every
+finished game last written before the outbox was made has its receipt (or was refused),
+the whole folder is looked at, then the backlog is marked done in the outbox and
+only the games written since are (a restart does not read the box's history again).
 
 The journals are read, never written or locked: each is looked at with ``os.stat``
 every :data:`INTERVAL` seconds and read again only when its size, time or inode
@@ -49,6 +56,7 @@ from typing import Any, Final
 
 from companion.club import protocol
 from companion.errors import CompanionError
+from companion.journal.roster import ROSTER_FILE, save_roster
 from companion.journal.store import (
     JournalError,
     Loaded,
@@ -71,6 +79,10 @@ RESEND: Final = 30.0
 """Seconds after which a result without its receipt is sent again (doubling)."""
 RESEND_MAX: Final = 600.0
 """The longest wait between two sendings of a result without its receipt, in seconds."""
+MAX_IN_FLIGHT: Final = 32
+"""The most results sent and not yet confirmed at once (paho keeps a copy of each until
+the broker's PUBACK): a first start with hundreds of games in the folder sends them,
+oldest first, this many at a time."""
 MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
 """The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
 MAX_PASSWORD_BYTES: Final = 4096
@@ -149,10 +161,14 @@ class Outbox:
     acknowledged, under :func:`~companion.club.protocol.journal_result_id`)::
 
         {"format": "board-companion/club-outbox", "version": 1,
-         "since": "2026-11-26T03:00:00+00:00", "published": ["9eac09a9206d1eeb29f0", ...]}
+         "since": "2026-11-26T03:00:00+00:00", "backlog": false,
+         "published": ["9eac09a9206d1eeb29f0", ...]}
 
-    ``since``: when the outbox was made; journals last written before it are not
-    published as results. Each :meth:`add` rewrites the file (temporary file, fsync,
+    ``since``: when the outbox was made; ``backlog``: the games last written before it
+    are still to be sent (true in a new outbox; missing, as in an outbox of an older
+    version, which never sent them: true). Once the backlog is sent
+    (:meth:`backlog_sent`), journals last written before ``since`` are not looked at
+    again (:attr:`horizon`). Each :meth:`add` rewrites the file (temporary file, fsync,
     rename, directory fsync): after a power cut it holds every id the club confirmed before.
     A file that cannot be read is set aside as ``club-outbox.json.bad`` and a new one
     begun (logged): results may then be sent again, which the club takes as the same
@@ -162,6 +178,8 @@ class Outbox:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.since: datetime = datetime.now(UTC).replace(microsecond=0)
+        self.backlog = True
+        """The games last written before :attr:`since` are still to be sent."""
         self.published: set[str] = set()
         self._order: list[str] = []
         self._load()
@@ -190,6 +208,7 @@ class Outbox:
             self._set_aside()
             return
         self.since = since if since.tzinfo else since.replace(tzinfo=UTC)
+        self.backlog = obj.get("backlog", True) is not False
         self._order = list(dict.fromkeys(ids))
         self.published = set(self._order)
 
@@ -202,6 +221,22 @@ class Outbox:
 
     def __contains__(self, rid: object) -> bool:
         return rid in self.published
+
+    @property
+    def horizon(self) -> datetime:
+        """Journals last written before this are not sent: :attr:`since` once the
+        backlog is sent, :data:`~companion.club.protocol.EARLIEST` before."""
+        return protocol.EARLIEST if self.backlog else self.since
+
+    def backlog_sent(self) -> None:
+        """Record that every game written before :attr:`since` has been sent and
+        confirmed (durable when this returns).
+
+        :raises OSError: the file cannot be written (the backlog is done in memory).
+        """
+        if self.backlog:
+            self.backlog = False
+            self._save()
 
     def add(self, rid: str) -> None:
         """Record that the club stored result ``rid`` (durable when this returns).
@@ -217,6 +252,7 @@ class Outbox:
     def _save(self) -> None:
         body = json.dumps({"format": OUTBOX_FORMAT, "version": 1,
                            "since": self.since.isoformat(timespec="seconds"),
+                           "backlog": self.backlog,
                            "published": self._order}, separators=(",", ":")) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         replace_atomically(self.path, body.encode("utf-8"))
@@ -285,6 +321,10 @@ class Publisher:
         self.settings = settings
         self.journal_dir = journal_dir
         self.outbox = Outbox(state_dir / protocol.OUTBOX)
+        self.roster_path = state_dir / ROSTER_FILE
+        """Where the club's roster is kept for the seat screen (:mod:`companion.journal.
+        roster`)."""
+        self.roster_topic = protocol.roster_topic(settings.prefix)
         self.interval = interval
         self.reconnect_max = reconnect_max
         self.state_topic = protocol.state_topic(settings.prefix, settings.table)
@@ -316,7 +356,7 @@ class Publisher:
             cli.tls_set(ca_certs=str(s.tls_ca), cert_reqs=ssl.CERT_REQUIRED)
         cli.on_connect = self._on_connect
         cli.on_disconnect = self._on_disconnect
-        cli.on_message = self._on_receipt
+        cli.on_message = self._on_message
         return cli
 
     # ---------------------------------------------------------------- paho's callbacks
@@ -332,10 +372,33 @@ class Publisher:
                  self.settings.port, self.settings.user)
         self._sent_state = None  # the broker may have lost it: send the newest again
         self._delay = 1.0
-        client.subscribe(self.receipt_topic, qos=protocol.QOS)
+        client.subscribe([(self.receipt_topic, protocol.QOS), (self.roster_topic, protocol.QOS)])
         for flight in self._pending.values():  # the broker may have lost them: again
             flight.due = 0.0
         self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic == self.roster_topic:
+            self._on_roster(bytes(message.payload))
+        else:
+            self._on_receipt(client, userdata, message)
+
+    def _on_roster(self, data: bytes) -> None:
+        """The club's roster (retained: at each connection, then at each change): its
+        names cleaned and written at once to :attr:`roster_path` (an empty message:
+        an empty roster). A roster not understood is logged and the file left as it
+        was; a file that cannot be written is logged (tried again at the next roster)."""
+        try:
+            people = [] if not data else protocol.validate_roster(protocol.decode(data))["names"]
+        except protocol.ProtocolError as exc:
+            log.warning("club roster on %s not understood: %s", self.roster_topic, exc)
+            return
+        try:
+            kept = save_roster(self.roster_path, people)
+        except OSError as exc:
+            log.error("club roster %s cannot be written: %s", self.roster_path, exc)
+            return
+        log.info("club roster of %d names kept in %s", len(kept), self.roster_path)
 
     def _on_receipt(self, client: Any, userdata: Any, message: Any) -> None:
         """The club's receipt for a result: stored (into the outbox, the broker's
@@ -436,6 +499,35 @@ class Publisher:
             return
         self._publish_results()
         self._publish_state(newest)
+        if self.outbox.backlog and self._backlog_done():
+            try:
+                self.outbox.backlog_sent()
+            except OSError as exc:
+                log.error("club outbox %s cannot be written (%s): the games before %s "
+                          "will be looked at again after a restart", self.outbox.path, exc,
+                          self.outbox.since.isoformat(timespec="seconds"))
+            log.info("the games played before %s are all with the club",
+                     self.outbox.since.isoformat(timespec="seconds"))
+
+    def _backlog_done(self) -> bool:
+        """Whether every finished game last written before the outbox was made has the
+        club's receipt (or was refused by it). Called after :meth:`_publish_results`,
+        which made the result of every finished journal read."""
+        since_ns = int(self.outbox.since.timestamp() * 1e9)
+        for path, snap in self._snapshots.items():
+            if snap.signature[2] >= since_ns:
+                continue
+            if snap.loaded is not None and path not in self._results:
+                made = self._result(path, snap)
+                if made is None:
+                    continue
+            made_before = self._results.get(path)
+            if made_before is None or made_before[0] != snap.signature:
+                continue  # not finished, or a result the protocol refuses
+            _, rid, older, _data = made_before
+            if not self._done(rid, older) and self._bad.get(rid) != snap.signature:
+                return False
+        return True
 
     def _scan(self) -> Snapshot | None:
         """Read the journals that changed; the newest readable one's snapshot."""
@@ -446,7 +538,7 @@ class Publisher:
         except OSError as exc:
             log.warning("journal folder %s cannot be listed: %s", self.journal_dir, exc)
             return None
-        since_ns = int(self.outbox.since.timestamp() * 1e9)
+        since_ns = int(self.outbox.horizon.timestamp() * 1e9)
         newest: Snapshot | None = None
         for index, path in enumerate(paths):  # newest first
             try:
@@ -461,6 +553,12 @@ class Publisher:
                 continue  # an old game, neither the live one nor a result to send
             else:
                 snap = self._read(path, st)
+                if newest is not None and snap.loaded is not None:
+                    # not the live game: its result made, the game let go at once, so
+                    # that a folder of hundreds (the first start's backlog) is never
+                    # all in memory together
+                    self._result(path, snap)
+                    snap = Snapshot(snap.signature, None, readable=True)
                 self._snapshots[path] = snap
             if newest is None and snap.loaded is not None:
                 newest = snap
@@ -471,17 +569,18 @@ class Publisher:
         return newest
 
     def _trim(self, newest: Snapshot | None) -> None:
-        """Let go of the games no longer needed in memory (over a season, hundreds):
-        all but the live one and the finished ones whose result is still to be sent.
-        The stat signature is kept, so they are not read again unless they change."""
+        """Let go of the games no longer needed in memory (over a season, hundreds; on
+        the first start, the whole backlog): every read game but the live one. A
+        finished game's result is made first and kept as the bytes to send (a few KiB;
+        a read game costs about 0.8 MiB), and those too are let go once the club has
+        it. The stat signature is kept, so a game is not read again unless it changes."""
         for path, snap in self._snapshots.items():
-            loaded = snap.loaded
-            if loaded is None or snap is newest:
-                continue
-            made = self._result(path, snap)
-            if made is not None and not self._done(made[0], made[1]):
-                continue
-            self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
+            if snap.loaded is not None and snap is not newest:
+                self._result(path, snap)  # made once, kept in self._results
+                self._snapshots[path] = Snapshot(snap.signature, None, readable=True)
+            made = self._results.get(path)
+            if made is not None and made[3] and self._done(made[1], made[2]):
+                self._results[path] = (made[0], made[1], made[2], b"")
 
     def _read(self, path: Path, st: os.stat_result) -> Snapshot:
         try:
@@ -521,7 +620,7 @@ class Publisher:
         return payload["id"], older, data
 
     def _publish_results(self) -> None:
-        since_ns = int(self.outbox.since.timestamp() * 1e9)
+        since_ns = int(self.outbox.horizon.timestamp() * 1e9)
         now = time.monotonic()
         for path, snap in sorted(self._snapshots.items()):
             if snap.signature[2] < since_ns:
@@ -534,6 +633,8 @@ class Publisher:
                 continue
             if self._bad.get(rid) == snap.signature:
                 continue  # refused by the club: not again until the journal changes
+            if len(self._pending) >= MAX_IN_FLIGHT:
+                break  # the others (oldest first) as receipts come: bounded memory
             topic = protocol.result_topic(self.settings.prefix, self.settings.table, rid)
             self._pending[rid] = InFlight(topic, data, snap.signature, path.name)
         for rid, flight in self._pending.items():
@@ -568,5 +669,5 @@ class Publisher:
         log.debug("state of table %s published (%d bytes)", self.settings.table, len(data))
 
 
-__all__ = ["INTERVAL", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
+__all__ = ["INTERVAL", "MAX_IN_FLIGHT", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
            "Snapshot", "read_password", "read_snapshot"]

@@ -17,7 +17,9 @@ Three parts:
   answers each result with a receipt on ``{prefix}/receipts/<table>`` once it is
   stored (or says why it was refused); the states' client (``club-<host>``, a clean
   session: the broker keeps each table's latest state as a retained message anyway)
-  subscribed to ``{prefix}/tables/+/state``. The club publishes nothing but receipts.
+  subscribed to ``{prefix}/tables/+/state``. The club publishes nothing but receipts
+  and its roster (retained on ``{prefix}/roster``, again after each connection and
+  each change: ``companion club roster``).
   paho's thread takes the results, a thread of the club's the tables' states (the
   latest of each when they come faster than it replays them);
 * the page (Starlette on uvicorn, as ``companion web``, with its connection limits
@@ -65,6 +67,9 @@ KEEPALIVE: Final = 15.0
 """Seconds without news after which an event stream sends a comment line."""
 RENDERERS: Final = 1
 """Worker threads rendering the page at once."""
+ROSTER_POLL: Final = 2.0
+"""Seconds between two looks at the roster in the database (``companion club roster``
+changes it from a process of its own): a change reaches the boxes within this."""
 
 
 class ClubError(CompanionError):
@@ -305,6 +310,14 @@ class Listener:
         self._stopping = False
         self._worker = threading.Thread(target=self._take_states, name="club-states",
                                         daemon=True)
+        self.roster_poll = ROSTER_POLL
+        self.rosters = 0
+        """Roster messages handed to the broker since start."""
+        self._roster_sent: list[str] | None = None
+        self._roster_due = threading.Event()
+        self._roster_stop = threading.Event()
+        self._roster_watch = threading.Thread(target=self._watch_roster, name="club-roster",
+                                              daemon=True)
         self.client.on_connect = self._connected("states", protocol.state_filter(club.prefix))
         self.results_client.on_connect = self._connected(
             "results", protocol.results_filter(club.prefix))
@@ -332,12 +345,17 @@ class Listener:
     def start(self) -> None:
         """Connect both clients (in the background) and start paho's threads."""
         self._worker.start()
+        self._roster_watch.start()
         for cli in (self.results_client, self.client):
             cli.connect_async(self.broker.host, self.broker.port, keepalive=30)
             cli.loop_start()
 
     def stop(self) -> None:
         """Disconnect, stop paho's threads, take the states still waiting; safe twice."""
+        self._roster_stop.set()
+        self._roster_due.set()
+        if self._roster_watch.is_alive():
+            self._roster_watch.join(10)
         for cli in (self.client, self.results_client):
             cli.disconnect()
             cli.loop_stop()
@@ -358,6 +376,29 @@ class Listener:
             for topic, data in batch.items():
                 self._take(topic, data)
 
+    def _watch_roster(self) -> None:
+        """Publish the roster (retained, QoS 1, on ``{prefix}/roster``) after each
+        connection of the results' client and whenever the database's changed (looked
+        at every :attr:`roster_poll` seconds)."""
+        while not self._roster_stop.is_set():
+            self._roster_due.wait(self.roster_poll)
+            self._roster_due.clear()
+            if self._roster_stop.is_set() or "results" not in self._up:
+                continue
+            try:
+                people = self.club.store.roster()
+                if people == self._roster_sent:
+                    continue
+                data = protocol.encode(protocol.roster_payload(people))
+                self.results_client.publish(protocol.roster_topic(self.club.prefix), data,
+                                            qos=protocol.QOS, retain=True)
+            except Exception:  # never let the thread die: tried again at the next look
+                log.exception("club: the roster could not be published")
+                continue
+            self._roster_sent = people
+            self.rosters += 1
+            log.info("club: roster of %d names published", len(people))
+
     def _take(self, topic: str, data: bytes) -> Received | None:
         try:
             return self.club.receive(topic, data)
@@ -377,6 +418,9 @@ class Listener:
             log.info("club: connected to %s:%d for the %s, subscribed to %s",
                      self.broker.host, self.broker.port, which, topic_filter)
             self._up.add(which)
+            if which == "results":  # the broker may have lost it: publish it again
+                self._roster_sent = None
+                self._roster_due.set()
             if len(self._up) == 2:
                 self.connected.set()
         return on_connect
@@ -568,5 +612,5 @@ def serve(club: Club, broker: Broker, host: str, port: int, *,
         club.store.close()
 
 
-__all__ = ["Broker", "Club", "ClubError", "Listener", "LivePage", "Received", "client_id",
+__all__ = ["ROSTER_POLL", "Broker", "Club", "ClubError", "Listener", "LivePage", "Received", "client_id",
            "create_app", "serve"]

@@ -13,6 +13,9 @@ Two tables:
     marked ``superseded_by`` it: they are kept, but neither shown nor rated.
 ``tables``
     One row per table: its latest state payload (``NULL``: the box has no game).
+``roster``
+    The club's roster: one row per person (``companion club roster add``), the name
+    cleaned (:func:`~companion.journal.names.clean_name`), unique ignoring case.
 
 Ratings (:meth:`ClubStore.ratings`) come from openskill's Plackett-Luce model
 (multiplayer), one rating per player per game, recomputed from nothing in result order
@@ -39,7 +42,11 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from companion.errors import CompanionError
+from companion.journal.names import MAX_NAME, clean_name, shown_name
 
+MAX_PEOPLE: Final = 500
+"""The most names the roster keeps (the roster message's limit,
+:data:`companion.club.protocol.MAX_PEOPLE`)."""
 Z: Final = 3.0
 """The ordinal shown is ``mu - Z * sigma``: a conservative skill (99.7% one-sided)."""
 
@@ -60,6 +67,11 @@ CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
     payload TEXT,
     received REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS roster (
+    folded TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    added REAL NOT NULL
 );
 """
 
@@ -87,12 +99,24 @@ def game_key(payload: Mapping[str, Any]) -> str:
                        payload.get("started")], ensure_ascii=False)
 
 
+def person_name(seat: Mapping[str, Any]) -> str:
+    """The person who sat at a human seat (its ``"person"``, cleaned by
+    :func:`~companion.journal.names.clean_name`); ``""`` for a seat no one named, or
+    the computer's."""
+    person = seat.get("person")
+    if seat.get("kind") == "computer" or not isinstance(person, str):
+        return ""
+    return clean_name(person)
+
+
 def rating_name(seat: Mapping[str, Any]) -> str:
-    """The name a seat is rated under: its name for a human, ``"Computer (level)"`` for
-    the computer."""
+    """The name a seat is rated under: the person's (:func:`person_name`) for a seat a
+    person of the roster took, else its name (the game's: ``Black``) for a human, and
+    ``"Computer (level)"`` for the computer; a name from the network made safe text by
+    :func:`~companion.journal.names.shown_name`."""
     if seat.get("kind") == "computer":
-        return f"Computer ({seat.get('level') or '?'})"
-    return str(seat.get("name", "?"))
+        return f"Computer ({shown_name(seat.get('level') or '?')})"
+    return person_name(seat) or shown_name(seat.get("name", "?"))
 
 
 @dataclass(frozen=True)
@@ -220,6 +244,47 @@ class ClubStore:
                     "ON CONFLICT (name) DO UPDATE SET payload = excluded.payload, "
                     "received = excluded.received", (table, text, received))
 
+    def roster(self) -> list[str]:
+        """The roster's names, in the order they were added."""
+        return [r[0] for r in self._read("SELECT name FROM roster ORDER BY added, rowid")]
+
+    def add_person(self, name: str, *, added: float | None = None) -> str:
+        """Put ``name`` on the roster (cleaned: :func:`~companion.journal.names.
+        clean_name`); the name kept, ``""`` when it was there already (ignoring case).
+
+        :raises ValueError: nothing is left of ``name`` once cleaned, or it is longer
+            than :data:`~companion.journal.names.MAX_NAME` characters (it would be cut),
+            or the roster has :data:`MAX_PEOPLE` names.
+        :raises StoreError: the database cannot be written.
+        """
+        import time
+
+        cleaned = clean_name(name, limit=10 * MAX_NAME)
+        if not cleaned:
+            raise ValueError(f"{name!r}: no name is left once control characters are removed")
+        if len(cleaned) > MAX_NAME:
+            raise ValueError(f"{cleaned!r}: {len(cleaned)} characters, at most {MAX_NAME}")
+        if len(self.roster()) >= MAX_PEOPLE:
+            raise ValueError(f"the roster has {MAX_PEOPLE} names already")
+        added_at = time.time() if added is None else added
+        done = self._write("INSERT OR IGNORE INTO roster (folded, name, added) VALUES (?, ?, ?)",
+                           (cleaned.casefold(), cleaned, added_at))
+        return cleaned if done == 1 else ""
+
+    def remove_person(self, name: str) -> str:
+        """Take ``name`` (ignoring case, cleaned as :meth:`add_person` does) off the
+        roster; the name removed, ``""`` when it was not there. Results and ratings
+        under the name stay.
+
+        :raises StoreError: the database cannot be written.
+        """
+        folded = clean_name(name, limit=10 * MAX_NAME).casefold()
+        found = self._read("SELECT name FROM roster WHERE folded = ?", (folded,))
+        if not found:
+            return ""
+        self._write("DELETE FROM roster WHERE folded = ?", (folded,))
+        return str(found[0][0])
+
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
@@ -299,6 +364,6 @@ def compute_ratings(results: Any) -> dict[str, list[Rating]]:
     return dict(sorted(out.items()))
 
 
-__all__ = ["ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "game_key",
-           "rating_name",
+__all__ = ["MAX_PEOPLE", "ClubStore", "Rating", "StoreError", "TableState", "compute_ratings", "game_key",
+           "person_name", "rating_name",
            "utc"]

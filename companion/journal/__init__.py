@@ -11,5 +11,10 @@ computer's review (``ai``), which all read it; above the rules and the words
   record;
 * :mod:`companion.journal.record`: a journal as plain data for people, ``companion
   journal show`` / ``list`` / ``export`` and the pages (the record, its turns and
-  events in words, in the language asked for).
+  events in words, in the language asked for);
+* :mod:`companion.journal.names`: people's names as safe plain text
+  (:func:`~companion.journal.names.clean_name`), for the box and the club alike;
+* :mod:`companion.journal.roster`: the club's roster as the box keeps it
+  (``roster.json``, written by the publisher, read by the seat screen with
+  :func:`~companion.journal.roster.load_roster`).
 """

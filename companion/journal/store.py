@@ -572,14 +572,23 @@ class JournalStore:
 
     def begin(
         self, game: Game, players: int, *, started: str | None = None,
-        seats: Mapping[int, str] | None = None,
+        seats: Mapping[int, str] | None = None, people: Mapping[int, str] | None = None,
     ) -> Journal:
         """Start the journal of a new game (its first record written and synced).
 
         ``started``: the start time text (default: now, UTC, ISO 8601); ``seats``: the
         players the computer plays, by player index, with their level (written as the
-        header's ``"seats"`` only when there are any).
+        header's ``"seats"`` only when there are any); ``people``: the persons of the
+        club's roster who took a seat, by player index (written as the header's
+        ``"people"``, ``{"0": "Anna"}``, each name cleaned by
+        :func:`companion.journal.names.clean_name`, only when there are any; a seat the
+        computer plays or a name empty once cleaned is left out).
         """
+        from companion.journal.names import clean_name
+
+        named = {p: clean_name(n) for p, n in (people or {}).items()
+                 if 0 <= p < players and p not in (seats or {})}
+        named = {p: n for p, n in named.items() if n}
         self.directory.mkdir(parents=True, exist_ok=True)
         now = datetime.now(UTC)
         stamp = self._stamp_after_newest(now)
@@ -603,6 +612,7 @@ class JournalStore:
                 "players": players,
                 "started": started or now.isoformat(timespec="seconds"),
                 **({"seats": {str(p): lv for p, lv in sorted(seats.items())}} if seats else {}),
+                **({"people": {str(p): n for p, n in sorted(named.items())}} if named else {}),
             })
             _fsync_dir(self.directory)
         except OSError:  # no game began: leave no empty file to be reported as unusable

@@ -35,13 +35,14 @@ class Played:
 
 def play(directory: Path, game_id: str, seed: int, *, players: int = 2,
          seats: dict[int, str] | None = None, finish: bool = True,
-         stop_after: int | None = None) -> Played:
+         stop_after: int | None = None, people: dict[int, str] | None = None) -> Played:
     """A game of ``game_id`` in a journal under ``directory``, played with throws and
-    moves drawn from ``seed``; to its end (``finish``) or ``stop_after`` actions."""
+    moves drawn from ``seed``; to its end (``finish``) or ``stop_after`` actions;
+    ``people``: the roster's persons at the human seats."""
     game = get_game(game_id)
     # each game its own start (a table starts one game at a time): the club takes two
     # results of one table, game and start for the same game, a win taken back
-    journal = JournalStore(directory).begin(game, players, seats=seats,
+    journal = JournalStore(directory).begin(game, players, seats=seats, people=people,
                                             started=f"2026-11-26T02:{seed % 60:02d}:00+00:00")
     state = game.new_state(players)
     rng = random.Random(f"club/{game_id}/{seed}")

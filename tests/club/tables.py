@@ -41,9 +41,11 @@ class Table:
         self.journal: Journal | None = None
         self.state: State | None = None
 
-    def new_game(self) -> Path:
-        """Begin a game (its journal's first record written); returns the journal."""
-        self.journal = self.store.begin(self.game, self.players, seats={1: "normal"})
+    def new_game(self, people: dict[int, str] | None = None) -> Path:
+        """Begin a game (its journal's first record written; ``people``: the roster's
+        persons at the human seats); returns the journal."""
+        self.journal = self.store.begin(self.game, self.players, seats={1: "normal"},
+                                        people=people)
         self.state = self.game.new_state(self.players)
         return self.journal.path
 

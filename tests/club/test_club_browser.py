@@ -66,8 +66,11 @@ def publish(cli: Any, port: int, messages: list[tuple[str, bytes]]) -> None:
 def test_the_club_page_in_a_browser(make_broker: BrokerFactory, tmp_path: Path) -> None:
     broker = make_broker(USERS, acl_for_club(PREFIX, ["cafe-1", "cafe-2"]))
     base = tmp_path / "journals"
-    finished = [("cafe-1", play(base / "a", "senet-sticks", 11), "2026-11-26T19:40:00+00:00"),
-                ("cafe-1", play(base / "b", "senet-sticks", 12), "2026-11-26T20:05:00+00:00"),
+    anna_ben = {0: "Anna Berg", 1: "Ben"}  # people of the club's roster (issue 33)
+    finished = [("cafe-1", play(base / "a", "senet-sticks", 11, people=anna_ben),
+                 "2026-11-26T19:40:00+00:00"),
+                ("cafe-1", play(base / "b", "senet-sticks", 12, people={0: "Ben", 1: "Anna Berg"}),
+                 "2026-11-26T20:05:00+00:00"),
                 ("cafe-2", play(base / "c", "senet-tait", 13, seats={1: "normal"}),
                  "2026-11-26T20:20:00+00:00")]
     live_1 = play(base / "d", "senet-tait", 14, seats={1: "strong"}, finish=False, stop_after=57)
@@ -108,6 +111,12 @@ def test_the_club_page_in_a_browser(make_broker: BrokerFactory, tmp_path: Path) 
         assert 'data-game="senet-tait"' in dom and 'data-game="labyrinth"' in dom
         assert dom.count("<tr data-result=") == 3
         assert "Computer (normal)" in dom and "White (computer, strong)" in dom
+        # ratings by name: Anna played Red, then Blue; one rating of hers
+        ratings = dom[dom.index('data-game="senet-sticks"'):]
+        ratings = ratings[:ratings.index("</table>")]
+        assert "<td>Anna Berg</td>" in ratings and "<td>Ben</td>" in ratings
+        assert "<td>Red</td>" not in ratings and "<td>Blue</td>" not in ratings
+        assert "Anna Berg (Red), Ben (Blue)" in dom
         # the page in German (issue 31): ?lang=de
         done = chromium("--window-size=1200,900", "--dump-dom", url + "?lang=de",
                         profile=tmp_path / "profile")

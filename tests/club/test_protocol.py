@@ -162,6 +162,13 @@ def test_the_outbox_keeps_acknowledged_ids_and_survives_damage(tmp_path: Path) -
     box.add("a" * 20)
     again = Outbox(path)
     assert "a" * 20 in again and again.since == box.since
+    assert again.backlog and again.horizon == protocol.EARLIEST  # the games before: to send
+    again.backlog_sent()
+    assert not Outbox(path).backlog and Outbox(path).horizon == box.since
+    older = json.loads(path.read_text())
+    del older["backlog"]  # an outbox of an older version never sent the games before
+    path.write_text(json.dumps(older))
+    assert Outbox(path).backlog
     assert json.loads(path.read_text())["published"] == ["a" * 20]
     path.write_text('{"format": "board-companion/club-outbox", "published": 5')
     fresh = Outbox(path)
@@ -207,15 +214,73 @@ def test_the_publisher_keeps_in_memory_only_the_live_game_and_results_to_send(
     publisher.outbox.add(protocol.journal_result_id(header_of(paths[0]), first.records))
     publisher.poll()  # not connected: reads, sends nothing
     kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
-    assert kept == {paths[1].name, paths[2].name}  # the first's result is stored
+    assert kept == {paths[2].name}  # the live (newest) game only: the others' results made
+    to_send = {p.name for p, made in publisher._results.items() if made[3]}
+    assert paths[1].name in to_send and paths[0].name not in to_send  # the first's is stored
     for path in paths[1:]:
         made = publisher._result(path, publisher._snapshots[path])
         assert made is not None
         publisher.outbox.add(made[0])
     publisher.poll()
     kept = {p.name for p, snap in publisher._snapshots.items() if snap.loaded is not None}
-    assert kept == {paths[2].name}  # the live (newest) game only
+    assert kept == {paths[2].name}
+    assert not any(made[3] for made in publisher._results.values())  # all with the club
     publisher.close()
+
+
+class FakeClient:
+    """paho's client as the publisher uses it, keeping what it is asked to publish."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bytes]] = []
+
+    def publish(self, topic: str, data: bytes, **kw: object) -> None:
+        self.sent.append((topic, data))
+
+
+class Message:
+    def __init__(self, topic: str, payload: bytes) -> None:
+        self.topic, self.payload = topic, payload
+
+
+def test_a_first_start_sends_the_backlog_a_few_at_a_time_and_once(tmp_path: Path) -> None:
+    """Forty games finished before the publisher's first start: at most MAX_IN_FLIGHT
+    sent at once, oldest first, none kept read in memory; each sent once; the backlog
+    done when the club has them all."""
+    import os
+    import time
+
+    from companion.club.publish import MAX_IN_FLIGHT, ClubSettings, Publisher
+
+    journals = tmp_path / "journals"
+    table = Table(journals, seed=9)
+    for _ in range(40):
+        table.new_game()
+        table.finish()
+    old = time.time() - 3600
+    for path in journals.iterdir():
+        os.utime(path, (old, old))
+    publisher = Publisher(ClubSettings("127.0.0.1", 9, "t1"), journals, tmp_path / "state")
+    client = FakeClient()
+    publisher.client = client
+    publisher.connected.set()
+    publisher.poll()
+    client.sent = [(t, d) for t, d in client.sent if "/results/" in t]  # not the state
+    assert len(client.sent) == MAX_IN_FLIGHT < 40
+    assert sum(snap.loaded is not None for snap in publisher._snapshots.values()) == 1
+    while publisher.outbox.backlog:
+        for topic, data in client.sent:
+            if "/results/" not in topic or not data:
+                continue
+            rid = json.loads(data)["id"]
+            receipt = protocol.encode(protocol.receipt_payload(rid, stored=True))
+            publisher._on_message(client, None, Message(publisher.receipt_topic, receipt))
+        sent, client.sent = client.sent, []
+        assert sent, "the backlog is never done"
+        publisher.poll()
+    assert len(publisher.outbox.published) == 40
+    assert json.loads((tmp_path / "state" / protocol.OUTBOX).read_text())["backlog"] is False
+    assert [t for t, d in client.sent if d and "/results/" in t] == []  # none sent again
 
 
 json_values = st.recursive(

@@ -411,3 +411,41 @@ def test_a_table_without_a_game_is_emptied(make_broker: BrokerFactory,
     time.sleep(0.5)
     later.stop()
     assert later.messages == []
+
+
+def test_games_played_before_the_first_start_are_sent_once(make_broker: BrokerFactory,
+                                                           box: tuple[Path, Path, Path]) -> None:
+    """A box that played before it joined the club (issue 33): its publisher's first
+    start sends every finished game in the folder, each once; once all are with the
+    club the outbox says so, and a restart does not send or read them again."""
+    broker = make_broker(USERS, acl_for_club(PREFIX, ["t1", "t2"]))
+    table = Table(box[0], seed=11)
+    before = []
+    for _ in range(4):
+        before.append(table.new_game())
+        table.finish()
+    unfinished = table.new_game()
+    table.play(5)
+    an_hour_ago = time.time() - 3600
+    for path in [*before, unfinished]:
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    real = RealClub(broker, box[1].parent / "club.sqlite").start()
+    publisher = start_publisher(broker, box)
+    try:
+        publisher.wait_log("the games played before", timeout=30)
+        assert len(real.ids()) == 4
+        outbox = json.loads((box[1] / protocol.OUTBOX).read_text())
+        assert outbox["backlog"] is False and sorted(outbox["published"]) == sorted(real.ids())
+        assert publisher.stop() == 0
+        sent = publisher.text().count("published (")
+        assert sent == 4, publisher.text()
+        publisher = start_publisher(broker, box)
+        publisher.wait_log("connected to the club broker", count=2)
+        table.finish()  # the live game ends after the restart: sent as ever
+        publisher.wait_log("stored by the club", count=5, timeout=30)
+    finally:
+        assert publisher.stop() == 0
+        real.stop()
+    assert publisher.text().count("published (") == 5  # each game once, none again
+    assert len(set(real.ids())) == 5
+    assert unfinished.name in publisher.text()

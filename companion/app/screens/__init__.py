@@ -2,14 +2,18 @@
 
 A screen (:class:`Page`) keeps its own cursor and scroll and knows what it shows
 (:meth:`Page.view`) and what OK, a short BACK and UP/DOWN do on it (:meth:`Page.ok`,
-:meth:`Page.back`, :meth:`Page.step`). It sees the companion through a narrow
-:class:`Seat` (what it may read, what it may ask for: going to another screen, showing
-a message, acting on the game in play), never the controller. A new screen is one
-class and the places that lead to it; the dispatch in the controller does not change.
+:meth:`Page.back`, :meth:`Page.step`): each returns what is to be shown next
+(:data:`Next`: a page, a :class:`Message`, :class:`Route`, :class:`ToMenu`,
+:class:`ToPause`; ``None``: it stays), which the controller shows. It sees the companion
+through a narrow :class:`Seat` (what it may read, and what it may ask of the game: act,
+undo, begin, ...; each such call returns what is to be shown because of it), never the
+controller. A new screen is one class and the pages that return it; the dispatch in the
+controller does not change.
 
 By what they serve:
 
-* :mod:`.base`: the screens' names, the page and seat protocols, the message screen;
+* :mod:`.base`: the screens' names, the page and seat protocols, what a page returns
+  (:data:`Next`), the message screen;
 * :mod:`.start`: before a game (splash, resume, setup, seats, an option);
 * :mod:`.play`: a game in play (throw, moves, events, the end, the board);
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
@@ -30,12 +34,17 @@ from companion.app.screens.base import (
     PAUSE_ITEMS,
     Confirm,
     Message,
+    Next,
     Page,
     Played,
+    Route,
     Screen,
     Seat,
     Think,
+    ToMenu,
+    ToPause,
     is_error,
+    message,
 )
 from companion.app.screens.menus import (
     CONTRAST_CHOICES,
@@ -106,6 +115,7 @@ __all__ = [
     "Message",
     "Mistakes",
     "Moves",
+    "Next",
     "OptionPage",
     "Over",
     "Page",
@@ -114,6 +124,7 @@ __all__ = [
     "Resume",
     "ReviewPage",
     "Reviewing",
+    "Route",
     "Screen",
     "Seat",
     "Seats",
@@ -124,6 +135,8 @@ __all__ = [
     "Think",
     "Thinking",
     "Throwing",
+    "ToMenu",
+    "ToPause",
     "TutorConfirm",
     "act",
     "computer_move",
@@ -131,6 +144,7 @@ __all__ = [
     "for_position",
     "hint_lines",
     "is_error",
+    "message",
     "option_choices",
     "picture_marked",
     "play_checked",

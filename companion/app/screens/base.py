@@ -3,9 +3,16 @@ screen, and the :class:`Seat` a page sees of the companion.
 
 A page never holds the controller: it is handed a :class:`Seat`, a narrow view of what
 it may read (the table, the settings, the panel's size, the game's presenter, ...) and
-ask for (go to a page, show a message, act, undo, ...). Asking returns a value
-(:class:`Played`: what was said, the cue, whether something notable happened), so a
-page never writes the companion's state; mypy checks that pages use nothing else.
+the few things it may ask of the game (act, undo, begin, resume, end, change the
+settings). A page never shows another screen by calling: its buttons (:meth:`Page.ok`,
+:meth:`Page.back`, :meth:`Page.throw_pressed`, :meth:`Page.step`) return what is to be
+shown next (:data:`Next`: a page, a :class:`Message` over one, :class:`Route`,
+:class:`ToMenu`, :class:`ToPause`; ``None``: this page stays), and the controller shows
+it, in one place. The one rule for asking: a seat call that changes the game never shows
+anything itself; it returns what is to be shown because of it (:class:`Played` or the
+refusal's :class:`Message` for an action, the message or the screen it leads to for the
+others), and the page returns that (or, for a :class:`Played`, what follows from it).
+mypy checks that pages use nothing else.
 """
 
 from __future__ import annotations
@@ -23,7 +30,6 @@ from companion.devices.indicators import Cue
 from companion.i18n import N_, _
 from companion.journal.store import Loaded
 from companion.rules import Action, Move, State, Throw
-from companion.speech import Speaker
 from companion.ui.games import Presenter
 from companion.ui.view import View
 
@@ -63,7 +69,7 @@ IN_GAME = frozenset({
     Screen.THROW, Screen.MANUAL, Screen.MOVES, Screen.LOST, Screen.COMPUTER, Screen.THINKING,
 })
 """Screens that follow from the position: leaving a message over one shows what the
-position calls for now (:meth:`Seat.route`)."""
+position calls for now (:class:`Route`)."""
 
 NO_UNDO = frozenset({
     Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME,
@@ -106,6 +112,29 @@ class Played:
     texts: tuple[str, ...]
     cue: Cue | None
     notable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """What a page returns for "show the screen the position calls for" (the menu when
+    no game is in play): the position decides, through
+    :func:`~companion.app.screens.turn.for_position`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToMenu:
+    """What a page returns for "show the game menu" (a page of :mod:`.start`,
+    :mod:`.play` or :mod:`.turn` cannot name :class:`~companion.app.screens.menus.Menu`:
+    the menus import them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToPause:
+    """What a page returns for "show the pause menu", opened from ``after`` (a game's
+    screen: the moves screen's highlighted move is previewed by its "Board"; from the
+    game-over screen its cursor is on "Review"; ``None``: none in particular)."""
+
+    after: Page | None = None
 
 
 class Seat(Protocol):
@@ -179,54 +208,44 @@ class Seat(Protocol):
     def pending(self) -> Loaded | None:
         """The unfinished game offered for resuming (``None``: none)."""
 
-    @property
-    def speaker(self) -> Speaker:
-        """What says the cues aloud (:class:`companion.speech.Silent` with speech off);
-        its methods return at once."""
-
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` (in lines) kept between the top of ``view``'s text and its last page."""
 
     # ------------------------------------------------------------------ asking
+    # Each call that changes something returns what is to be shown because of it and
+    # shows nothing itself (the module's rule): the page returns it.
 
-    def goto(self, page: Page) -> None:
-        """Show ``page``."""
-
-    def route(self) -> None:
-        """Show the screen the position calls for (the menu when no game is in play)."""
-
-    def menu(self) -> None:
-        """Show the game menu."""
-
-    def pause(self, after: Page | None = None) -> None:
-        """Show the pause menu, opened from ``after``."""
-
-    def show_message(self, title: str, lines: tuple[str, ...], *, then: Page | None) -> None:
-        """Show a message; leaving it shows ``then`` anew (``None``: what the position
-        calls for)."""
-
-    def act(self, action: Action) -> Played | None:
-        """Make ``action`` in the game in play (journalled); ``None`` when it was refused
-        or the disk could not take it (said in a message shown now)."""
+    def act(self, action: Action) -> Played | Message:
+        """Make ``action`` in the game in play (journalled): what it did, or the message
+        that says why it was not made (the rules refuse it, the disk cannot take it; over
+        the screen shown: leaving it shows that screen anew). The game is kept as it was."""
 
     def draw_throw(self) -> Throw | None:
         """A throw of the implement due, drawn by the service (``None``: none is due)."""
 
-    def undo(self) -> None:
-        """Take back the last move (and any throw after it); what happened is said."""
+    def undo(self, back_to: Page) -> Message:
+        """Take back the last move (and any throw after it): the message that says what
+        was taken back (leaving it shows what the position calls for), or why nothing
+        was (nothing to undo, the disk refused; leaving it shows ``back_to`` anew)."""
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
-              seats: Mapping[int, str], *, setup: Page) -> None:
-        """Begin a new game; one that cannot be made is said, leading back to ``setup``."""
+              seats: Mapping[int, str], *, setup: Page) -> Next:
+        """Begin a new game: what to show now (:class:`Route`), or the message that says
+        why it cannot be made (leading back to ``setup``, or to the menu when the disk
+        refuses)."""
 
-    def resume(self, resume: bool) -> None:
-        """Resume the game offered at the start (``resume``), or end it."""
+    def resume(self, resume: bool) -> Next:
+        """Resume the game offered at the start (``resume``: its board first, or what the
+        position calls for), or end it (the menu); a disk that refuses: the message."""
 
-    def end_game(self) -> None:
-        """End the game in play (recorded as abandoned unless it is over)."""
+    def end_game(self) -> Next:
+        """End the game in play (recorded as abandoned unless it is over): the menu, or
+        the message that says the disk refused (over the menu)."""
 
-    def change(self, prefs: Prefs) -> None:
-        """Use ``prefs`` from now on and save them (a disk that refuses is said)."""
+    def change(self, prefs: Prefs) -> Message | None:
+        """Use ``prefs`` from now on and save them: ``None``, or the message that says the
+        disk refused them (over the screen shown; the change holds until the companion
+        stops)."""
 
     def tutor_loss(self, move: Move) -> float | None:
         """The share of the mover's chance to win (0..1) that ``move`` gives away against
@@ -255,19 +274,23 @@ class Page:
         """The menu's rows (none: a text screen that UP/DOWN scroll)."""
         return ()
 
-    def ok(self, seat: Seat) -> None:
-        """OK was pressed."""
+    def ok(self, seat: Seat) -> Next:
+        """OK was pressed: what to show next (``None``: this page, as it is now)."""
+        return None
 
-    def back(self, seat: Seat) -> None:
-        """BACK was pressed briefly."""
+    def back(self, seat: Seat) -> Next:
+        """BACK was pressed briefly: what to show next (``None``: this page)."""
+        return None
 
-    def throw_pressed(self, seat: Seat) -> None:
-        """The THROW button was pressed (a screen that has no use for it ignores it)."""
+    def throw_pressed(self, seat: Seat) -> Next:
+        """The THROW button was pressed (a screen that has no use for it ignores it):
+        what to show next (``None``: this page)."""
+        return None
 
-    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+    def step(self, seat: Seat, delta: int, repeat: bool) -> Next:
         """UP (``delta`` -1) or DOWN (+1); ``repeat`` when the button is held. A menu's
         cursor wraps round on a press and stops at the ends while repeating; a text
-        scrolls no further than its end."""
+        scrolls no further than its end. What to show next (``None``: this page)."""
         items = self.items(seat)
         if items:
             n = len(items)
@@ -275,10 +298,17 @@ class Page:
             self.cursor = min(max(target, 0), n - 1) if repeat else target % n
         else:
             self.scroll = seat.clamp_scroll(self.view(seat), self.scroll + delta)
+        return None
 
     def again(self) -> Page:
         """This screen shown anew (cursor and scroll at the top), as after a message."""
         return replace(self, cursor=0, scroll=0)
+
+
+Next = Page | Route | ToMenu | ToPause | None
+"""What a page's button returns, for the controller to show: a page (a new one, or one
+kept, such as the screen a message came over), :class:`Route`, :class:`ToMenu`,
+:class:`ToPause`; ``None``: the page shown stays (its cursor or scroll may have moved)."""
 
 
 @dataclass
@@ -294,14 +324,21 @@ class Message(Page):
     def view(self, seat: Seat) -> View:
         return View("message", self.title, self.lines, scroll=self.scroll, hint=_("OK"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         under = self.under
         if under is None or under.kind in IN_GAME:
-            seat.route()
-        else:  # the events the message came over are still unread, and so on
-            seat.goto(under.again())
+            return Route()
+        return under.again()  # the events the message came over are still unread, and so on
 
     back = ok
+
+
+def message(title: str, lines: tuple[str, ...], *, then: Page | None) -> Message:
+    """A message titled ``title``; leaving it shows ``then`` anew (``None``: what the
+    position calls for). Over another message, leaving goes where that one led."""
+    if isinstance(then, Message):
+        then = then.under
+    return Message(title=title, lines=lines, under=then)
 
 
 @dataclass
@@ -319,7 +356,8 @@ class Confirm(Page):
     """The two rows, in English (shown in the language in use)."""
     end_hint: str = N_("OK: end  BACK: keep")
     """The key line with the cursor on :attr:`end_label`, in English."""
-    then_end: Callable[[Seat], None] | None = None
+    then_end: Callable[[Seat], Next] | None = None
+    """What OK on :attr:`end_label` does, and what it shows then."""
     keep: Page | None = None
 
     def items(self, seat: Seat) -> tuple[str, ...]:
@@ -330,17 +368,13 @@ class Confirm(Page):
         return View("confirm", self.title, self.lines, items=self.items(seat),
                     cursor=self.cursor, hint=hint)
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if self.cursor % 2 and self.then_end is not None:
-            self.then_end(seat)
-        else:
-            self.back(seat)
+            return self.then_end(seat)
+        return self.back(seat)
 
-    def back(self, seat: Seat) -> None:
-        if self.keep is None:
-            seat.route()
-        else:
-            seat.goto(self.keep.again())
+    def back(self, seat: Seat) -> Next:
+        return Route() if self.keep is None else self.keep.again()
 
 
 __all__ = [
@@ -350,10 +384,15 @@ __all__ = [
     "PAUSE_ITEMS",
     "Confirm",
     "Message",
+    "Next",
     "Page",
     "Played",
+    "Route",
     "Screen",
     "Seat",
     "Think",
+    "ToMenu",
+    "ToPause",
     "is_error",
+    "message",
 ]

@@ -7,8 +7,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.app.screens.base import PAUSE_ITEMS, Confirm, Page, Screen, Seat
-from companion.app.screens.play import BoardPage, Moves
+from companion.app.screens.base import (
+    PAUSE_ITEMS,
+    Confirm,
+    Message,
+    Next,
+    Page,
+    Route,
+    Screen,
+    Seat,
+)
+from companion.app.screens.play import BoardPage, Moves, Over
 from companion.app.screens.review import Reviewing
 from companion.app.screens.start import Setup
 from companion.app.screens.turn import Thinking
@@ -31,14 +40,13 @@ class Menu(Page):
         return View("menu", _("Choose a game"), items=self.items(seat), cursor=self.cursor,
                     hint=_("OK: choose"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if self.cursor < len(seat.games):
             gid = seat.games[self.cursor]
             setup = Setup(gid, game_class(gid).default_players, dict(seat.game_options.get(gid, {})))
             setup.cursor = len(setup.rows(seat)) - 1  # on "Begin"
-            seat.goto(setup)
-        else:
-            seat.goto(Settings(back_to=self))
+            return setup
+        return Settings(back_to=self)
 
 
 SLEEP_CHOICES = (60.0, 300.0, 600.0, 1800.0, 3600.0, 0.0)
@@ -122,7 +130,7 @@ class Settings(Page):
         return View("settings", _("Settings"), items=self.items(seat), cursor=self.cursor,
                     hint=_("OK: change"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         key = self.rows(seat)[self.cursor][0]
         prefs = seat.prefs
         if key == "source":
@@ -138,22 +146,19 @@ class Settings(Page):
         elif key == "language":
             new = replace(prefs, language=_next(languages(), prefs.language))
         elif key == "speech":
-            seat.goto(SpeechSettings(settings=self))
-            return
+            return SpeechSettings(settings=self)
         elif key == "tutor":
             new = replace(prefs, tutor=not prefs.tutor)
         elif key == "tutor_share":
             new = replace(prefs, tutor_share=_next(TUTOR_SHARE_CHOICES, prefs.tutor_share))
         else:
-            self.back(seat)
-            return
-        seat.change(new)
+            return self.back(seat)
+        return seat.change(new)
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         if isinstance(self.back_to, Pause) and seat.table is not None:
-            seat.route()
-        else:
-            seat.goto(Menu())
+            return Route()
+        return Menu()
 
 
 @dataclass
@@ -184,7 +189,7 @@ class SpeechSettings(Page):
         return View("speech", _("Speech"), items=self.items(seat), cursor=self.cursor,
                     hint=_("OK: change"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         key = self.rows(seat)[self.cursor][0]
         prefs = seat.prefs
         if key == "speech":
@@ -198,12 +203,11 @@ class SpeechSettings(Page):
         elif key == "volume":
             new = replace(prefs, volume=_next(VOLUME_CHOICES, prefs.volume))
         else:
-            self.back(seat)
-            return
-        seat.change(new)
+            return self.back(seat)
+        return seat.change(new)
 
-    def back(self, seat: Seat) -> None:
-        seat.goto(self.settings if self.settings is not None else Settings())
+    def back(self, seat: Seat) -> Next:
+        return self.settings if self.settings is not None else Settings()
 
 
 @dataclass
@@ -242,80 +246,86 @@ class Pause(Page):
         return View("pause", _("Paused"), items=self.items(seat), cursor=self.cursor,
                     hint=_("OK: choose"))
 
+    @classmethod
+    def opened(cls, after: Page | None = None) -> Pause:
+        """The pause menu opened from ``after`` (a game's screen); from the game-over
+        screen with the cursor on "Review"."""
+        page = cls(after=after)
+        if isinstance(after, Over):
+            page.cursor = len(PAUSE_ITEMS)
+        return page
+
     def again(self) -> Page:
         """The pause menu shown anew after a message or a question: the cursor where it
         was (the text scrolled back to the top)."""
         return replace(self, scroll=0)
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         keys = self._keys(seat)
         choice = keys[self.cursor % len(keys)]
         if choice == "Continue":
-            seat.route()
-        elif choice == "Undo last move":
-            self._ask_undo(seat)
-        elif choice == "Game status":
-            self._status(seat)
-        elif choice == "Settings":
-            seat.goto(Settings(back_to=self))
-        elif choice == "Hint":
-            seat.goto(Thinking(job="hint", back_to=self))
-        elif choice == "Review" and self._over(seat):
-            seat.goto(Reviewing(back_to=self))
-        elif choice == "Board":
+            return Route()
+        if choice == "Undo last move":
+            return self._ask_undo(seat)
+        if choice == "Game status":
+            return self._status(seat)
+        if choice == "Settings":
+            return Settings(back_to=self)
+        if choice == "Hint":
+            return Thinking(job="hint", back_to=self)
+        if choice == "Review" and self._over(seat):
+            return Reviewing(back_to=self)
+        if choice == "Board":
             move = self.after.highlighted(seat) if isinstance(self.after, Moves) else None
             if board_or_none(seat.position) is None:
-                seat.show_message(_("Board"), (_("This game has no board picture."),), then=self)
-                return
-            seat.goto(BoardPage(move=move, back_to=self))
-        else:  # End game: asked first, naming the game; keeping is the default
-            title = say(seat.position.game.title)
-            seat.goto(Confirm(title=_("End game?"), lines=(_("End {game}?").format(game=title),),
-                              then_end=_end_game, keep=None))
+                return Message(title=_("Board"), lines=(_("This game has no board picture."),),
+                               under=self)
+            return BoardPage(move=move, back_to=self)
+        # End game: asked first, naming the game; keeping is the default
+        title = say(seat.position.game.title)
+        return Confirm(title=_("End game?"), lines=(_("End {game}?").format(game=title),),
+                       then_end=_end_game, keep=None)
 
-    def back(self, seat: Seat) -> None:
-        seat.route()
+    def back(self, seat: Seat) -> Next:
+        return Route()
 
-    def _ask_undo(self, seat: Seat) -> None:
+    def _ask_undo(self, seat: Seat) -> Next:
         """Ask before taking a move back, naming it; keeping is the default. With no
         move to take back, that is said at once (nothing to ask)."""
         table = seat.table
         last = table.undoable() if table is not None else None
         if last is None:
-            seat.undo()  # says "Nothing to undo" over this menu
-            return
+            return seat.undo(self)  # says "Nothing to undo" over this menu
         player, move = last
         pause = self
 
-        def take_back(seat: Seat) -> None:
-            seat.goto(pause)  # a message about the undo (a disk error) leads back here
-            seat.undo()
+        def take_back(seat: Seat) -> Next:
+            return seat.undo(pause)  # a message about a refused undo leads back here
 
         question = _("Take back {player}'s lost throw?").format(player=say(player)) \
             if move == PASS else _("Take back {player}'s move {move}?").format(
                 player=say(player), move=say(move.notation))
-        seat.goto(Confirm(title=_("Undo move?"), lines=(question,),
-                          end_label=N_("Undo"), end_hint=N_("OK: undo  BACK: keep"),
-                          then_end=take_back, keep=self))
+        return Confirm(title=_("Undo move?"), lines=(question,),
+                       end_label=N_("Undo"), end_hint=N_("OK: undo  BACK: keep"),
+                       then_end=take_back, keep=self)
 
-    def _status(self, seat: Seat) -> None:
+    def _status(self, seat: Seat) -> Next:
         """Where every piece is, in words, then what the board does not show (the
         presenter's status lines); UP/DOWN page through it."""
         if seat.table is None:
-            seat.route()
-            return
+            return Route()
         state = seat.position
         try:
             places = pieces_in_words(state, columns(seat.size[0]))
         except ValueError:  # a game without a board picture (none of the four)
             places = []
         lines = (*places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
-        seat.show_message(say(state.game.title), lines, then=self)
+        return Message(title=say(state.game.title), lines=lines, under=self)
 
 
-def _end_game(seat: Seat) -> None:
+def _end_game(seat: Seat) -> Next:
     """End the game in play (the pause menu's "End game", confirmed)."""
-    seat.end_game()
+    return seat.end_game()
 
 
 __all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from companion.app.events import ThrowReported
-from companion.app.screens.base import IN_GAME, Page, Screen, Seat
+from companion.app.screens.base import IN_GAME, Message, Next, Page, Route, Screen, Seat, ToPause
 from companion.app.screens.review import percent_sign
 from companion.devices.events import SourceName
 from companion.devices.sources import DRAWN_BY_SERVICE
@@ -66,18 +66,21 @@ class Throwing(Page):
         return View("throw", say(state.game.title), tuple(lines), scroll=self.scroll,
                     hint=_("hold BACK: undo"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if seat.source == SourceName.BUTTON and not seat.throw_button:
-            throw_drawn(seat)
+            return throw_drawn(seat)
+        return None
 
-    def back(self, seat: Seat) -> None:
-        seat.pause()
+    def back(self, seat: Seat) -> Next:
+        return ToPause()
 
-    def throw_pressed(self, seat: Seat) -> None:
-        self.thrown(seat, "", button=True)
+    def throw_pressed(self, seat: Seat) -> Next:
+        return self.thrown(seat, "", button=True)
 
-    def reported(self, seat: Seat, event: ThrowReported) -> None:
-        """A source that draws its own throws (the serial shaker) reports one."""
+    def reported(self, seat: Seat, event: ThrowReported) -> Next:
+        """A source that draws its own throws (the serial shaker) reports one: what to
+        show next (a throw the game cannot use: a message, after which it is thrown
+        again)."""
         spec = seat.position.throw_spec
         assert spec is not None
         try:
@@ -85,14 +88,15 @@ class Throwing(Page):
                 raise RulesError(f"it threw {event.implement}, the game needs {spec.describe()}")
             throw = spec.from_faces(event.faces)
         except RulesError as exc:
-            seat.show_message(_("Throw rejected"), (str(exc), _("Throw again.")), then=None)
-            return
-        act(seat, throw)
+            return Message(title=_("Throw rejected"), lines=(str(exc), _("Throw again.")))
+        return act(seat, throw)
 
-    def thrown(self, seat: Seat, source: str, button: bool) -> None:
-        """The THROW button (``button``) or a shaker ``source`` says: throw now."""
+    def thrown(self, seat: Seat, source: str, button: bool) -> Next:
+        """The THROW button (``button``) or a shaker ``source`` says: throw now (when
+        the source in use is that one); what to show next."""
         if (source == seat.source and not button) or (button and seat.source in DRAWN_BY_SERVICE):
-            throw_drawn(seat)
+            return throw_drawn(seat)
+        return None
 
 
 @dataclass
@@ -161,7 +165,7 @@ class Manual(Page):
             self.faces = [*self.faces[:n], *[UNCHOSEN] * (n - len(self.faces))]
         return self.faces
 
-    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+    def step(self, seat: Seat, delta: int, repeat: bool) -> Next:
         spec = seat.position.throw_spec
         assert spec is not None
         options = spec.entry_slots()[self.slot]
@@ -171,26 +175,27 @@ class Manual(Page):
         else:
             faces[self.slot] = (faces[self.slot] + delta) % len(options)
         self.asked = False
+        return None
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         spec = seat.position.throw_spec
         if spec is None:
-            seat.route()
-            return
+            return Route()
         faces = self._faces(len(spec.entry_slots()))
         if faces[self.slot] == UNCHOSEN:  # nothing chosen: nothing recorded, ask
             self.asked = True
         elif self.slot + 1 < len(spec.entry_slots()):
             self.slot += 1
         else:
-            act(seat, spec.from_slots(faces))
+            return act(seat, spec.from_slots(faces))
+        return None
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         self.asked = False
         if self.slot > 0:
             self.slot -= 1
-        else:
-            seat.pause()
+            return None
+        return ToPause()
 
 
 UNCHOSEN = -1
@@ -281,23 +286,24 @@ class Moves(Page):
                     cursor=self.cursor, picture=picture_marked(seat),
                     hint=_("OK: choose BACK: menu"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         items = self.choices(seat)
         if 0 <= self.cursor < len(items):
             label, move = items[self.cursor]
             if move is not None:
-                play_checked(seat, move, self)
-            else:  # one step further: the moves that go on with this label
-                self.path.append(label)
-                self.path_cursors.append(self.cursor)
-                self.cursor = 0
+                return play_checked(seat, move, self)
+            # one step further: the moves that go on with this label
+            self.path.append(label)
+            self.path_cursors.append(self.cursor)
+            self.cursor = 0
+        return None
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         if self.path:
             self.path.pop()
             self.cursor = self.path_cursors.pop()
-        else:
-            seat.pause(after=self)
+            return None
+        return ToPause(after=self)
 
     def point_at(self, seat: Seat, move: Move) -> bool:
         """Put the cursor on the row that plays ``move``, the steps before it chosen
@@ -326,17 +332,17 @@ class Moves(Page):
         items = self.choices(seat)
         return items[self.cursor][1] if 0 <= self.cursor < len(items) else None
 
-    def throw_pressed(self, seat: Seat) -> None:
+    def throw_pressed(self, seat: Seat) -> Next:
         """THROW on the moves screen: the board with the piece and the landings of the
         moves the cursor's row leads to (OK there plays the row's move when it plays
         one, as its key line says; BACK comes back here)."""
         if board_or_none(seat.position) is None:
-            return
+            return None
         move = self.highlighted(seat)
         rows = self.rows(seat)
         moves = rows[self.cursor][2] if 0 <= self.cursor < len(rows) else ()
-        seat.goto(BoardPage(move=move, back_to=self, moves=moves,
-                            plays="play" if move is not None else ""))
+        return BoardPage(move=move, back_to=self, moves=moves,
+                         plays="play" if move is not None else "")
 
 
 @dataclass
@@ -353,11 +359,11 @@ class Lost(Page):
         return View("lost", title, lines,
                     picture=picture_marked(seat), hint=_("OK: next"), scroll=self.scroll)
 
-    def ok(self, seat: Seat) -> None:
-        act(seat, PASS)
+    def ok(self, seat: Seat) -> Next:
+        return act(seat, PASS)
 
-    def back(self, seat: Seat) -> None:
-        seat.pause()
+    def back(self, seat: Seat) -> Next:
+        return ToPause()
 
 
 @dataclass
@@ -372,11 +378,11 @@ class Events(Page):
         return View("events", _("{player}'s move").format(player=say(self.by)),
                     self.texts, scroll=self.scroll, hint=_("OK: next"))
 
-    def ok(self, seat: Seat) -> None:
-        seat.route()
+    def ok(self, seat: Seat) -> Next:
+        return Route()
 
-    def back(self, seat: Seat) -> None:
-        seat.pause()
+    def back(self, seat: Seat) -> Next:
+        return ToPause()
 
 
 @dataclass
@@ -400,11 +406,11 @@ class Over(Page):
                                             *seat.said),
                     hint=_("OK: new  BACK: review"), scroll=self.scroll)
 
-    def ok(self, seat: Seat) -> None:
-        seat.end_game()
+    def ok(self, seat: Seat) -> Next:
+        return seat.end_game()
 
-    def back(self, seat: Seat) -> None:
-        seat.pause(after=self)
+    def back(self, seat: Seat) -> Next:
+        return ToPause(after=self)
 
 
 @dataclass
@@ -451,24 +457,24 @@ class BoardPage(Page):
         probe = View("board", "board", hint="keys")  # the room a board view leaves
         return 1 + inventory_pages(board_model(seat.position), board_size(probe, seat.size))
 
-    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
+    def step(self, seat: Seat, delta: int, repeat: bool) -> Next:
         self.scroll = (self.scroll + delta) % self._pages(seat)
+        return None
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if self.plays == "play" and self.move is not None:  # a person's move: the tutor may ask
-            play_checked(seat, self.move, self.back_to if isinstance(self.back_to, Moves) else self)
-        elif self.plays and self.move is not None:
-            act(seat, self.move)
-        else:  # an information page never acts
-            self.back(seat)
+            return play_checked(seat, self.move,
+                                self.back_to if isinstance(self.back_to, Moves) else self)
+        if self.plays and self.move is not None:
+            return act(seat, self.move)
+        return self.back(seat)  # an information page never acts
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         if self.back_to is None:
-            seat.route()
-        elif self.back_to.kind in IN_GAME:  # the same screen, its cursor kept
-            seat.goto(self.back_to)
-        else:
-            seat.goto(self.back_to.again())
+            return Route()
+        if self.back_to.kind in IN_GAME:  # the same screen, its cursor kept
+            return self.back_to
+        return self.back_to.again()
 
 
 def picture_marked(seat: Seat) -> ThrowPicture | None:
@@ -491,23 +497,22 @@ def picture_marked(seat: Seat) -> ThrowPicture | None:
 # ---------------------------------------------------------------------- the game's flow
 
 
-def throw_drawn(seat: Seat) -> None:
-    """Draw a throw of the implement due and make it."""
+def throw_drawn(seat: Seat) -> Next:
+    """Draw a throw of the implement due and make it (:func:`act`); none due: ``None``."""
     throw = seat.draw_throw()
-    if throw is not None:
-        act(seat, throw)
+    return act(seat, throw) if throw is not None else None
 
 
-def act(seat: Seat, action: Action) -> None:
-    """Make ``action`` in the game in play; show what it did when something notable
-    happened (and the game goes on), else the position next. Refused: the message."""
+def act(seat: Seat, action: Action) -> Next:
+    """Make ``action`` in the game in play; what to show then: what it did when something
+    notable happened (and the game goes on), else what the position calls for. Refused
+    (or not saved): the message that says so."""
     played = seat.act(action)
-    if played is None:
-        return
+    if isinstance(played, Message):
+        return played
     if played.notable and seat.position.phase is not Phase.OVER:
-        seat.goto(Events(by=played.by, texts=played.texts))
-    else:
-        seat.route()
+        return Events(by=played.by, texts=played.texts)
+    return Route()
 
 
 PLAYS_KEYS = {"play": N_("OK: play  BACK: back"), "done": N_("OK: done  BACK: back")}
@@ -526,19 +531,18 @@ def threw_title(seat: Seat) -> str:
 # ---------------------------------------------------------------------- the tutor
 
 
-def play_checked(seat: Seat, move: Move, back_to: Page) -> None:
+def play_checked(seat: Seat, move: Move, back_to: Page) -> Next:
     """Play a person's ``move``, unless the tutor (:attr:`~companion.app.settings.Prefs.tutor`)
     asks first: when it gives away more than ``tutor_share`` of the mover's chance to
     win against the best move, :class:`TutorConfirm` asks; while the worker is still
     valuing the moves, :class:`Checking` waits for it. ``back_to``: the page a "No" or
-    BACK returns to (the moves)."""
+    BACK returns to (the moves). What to show next."""
     loss = seat.tutor_loss(move)
     if loss is None:
-        seat.goto(Checking(move=move, back_to=back_to))
-    elif loss > seat.prefs.tutor_share:
-        seat.goto(TutorConfirm(move=move, loss=loss, back_to=back_to))
-    else:
-        act(seat, move)
+        return Checking(move=move, back_to=back_to)
+    if loss > seat.prefs.tutor_share:
+        return TutorConfirm(move=move, loss=loss, back_to=back_to)
+    return act(seat, move)
 
 
 def tutor_losses(state: State, cancel: threading.Event | None = None) -> tuple[tuple[str, float], ...]:
@@ -565,11 +569,8 @@ class _TutorPage(Page):
     move: Move | None = None
     back_to: Page | None = None
 
-    def back(self, seat: Seat) -> None:
-        if self.back_to is None:
-            seat.route()
-        else:
-            seat.goto(self.back_to)
+    def back(self, seat: Seat) -> Next:
+        return Route() if self.back_to is None else self.back_to
 
 
 @dataclass
@@ -603,11 +604,10 @@ class TutorConfirm(_TutorPage):
                     (_("It loses {lost} chance to win. Play it?").format(lost=percent_sign(self.loss)),),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if self.cursor % 2 and self.move is not None:
-            act(seat, self.move)
-        else:
-            self.back(seat)
+            return act(seat, self.move)
+        return self.back(seat)
 
 
 def caption(seat: Seat) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.app.screens.base import Page, Screen, Seat
+from companion.app.screens.base import Next, Page, Route, Screen, Seat
 from companion.i18n import _, ngettext
 from companion.ui.review_words import MISTAKE, move_words, points, rating, signed_points
 from companion.ui.view import View
@@ -42,11 +42,9 @@ def signed(share: float) -> str:
     return text if text in ("0", "0.0") else ("+" if share > 0 else "-") + text
 
 
-def _leave(seat: Seat, back_to: Page | None) -> None:
-    if back_to is None:
-        seat.route()
-    else:
-        seat.goto(back_to)
+def _leave(back_to: Page | None) -> Next:
+    """Back to ``back_to`` (``None``: what the position calls for)."""
+    return Route() if back_to is None else back_to
 
 
 @dataclass
@@ -68,8 +66,8 @@ class Reviewing(Page):
             _("Each move against the best one, each throw against the average."),
         ), hint=_("BACK: back"))
 
-    def back(self, seat: Seat) -> None:
-        _leave(seat, self.back_to)
+    def back(self, seat: Seat) -> Next:
+        return _leave(self.back_to)
 
 
 @dataclass
@@ -89,16 +87,15 @@ class ReviewPage(Page):
         return View("review", _("Review"), (_("Mistakes and luck, in chance to win."),),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         if self.cursor == 0:
-            seat.goto(Mistakes(review=self.review, back_to=self))
-        elif self.cursor == 1:
-            seat.goto(Luck(review=self.review, back_to=self))
-        else:
-            self.back(seat)
+            return Mistakes(review=self.review, back_to=self)
+        if self.cursor == 1:
+            return Luck(review=self.review, back_to=self)
+        return self.back(seat)
 
-    def back(self, seat: Seat) -> None:
-        _leave(seat, self.back_to)
+    def back(self, seat: Seat) -> Next:
+        return _leave(self.back_to)
 
 
 def mistake_lines(review: Review, count: int = 3) -> tuple[str, ...]:
@@ -146,8 +143,8 @@ class Mistakes(Page):
         return View("mistakes", _("Biggest mistakes"), mistake_lines(self.review),
                     scroll=self.scroll, hint=_("OK: back"))
 
-    def ok(self, seat: Seat) -> None:
-        _leave(seat, self.back_to)
+    def ok(self, seat: Seat) -> Next:
+        return _leave(self.back_to)
 
     back = ok
 
@@ -165,8 +162,8 @@ class Luck(Page):
         return View("luck", _("Luck"), luck_lines(self.review), scroll=self.scroll,
                     hint=_("OK: back"))
 
-    def ok(self, seat: Seat) -> None:
-        _leave(seat, self.back_to)
+    def ok(self, seat: Seat) -> Next:
+        return _leave(self.back_to)
 
     back = ok
 

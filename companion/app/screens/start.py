@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
-from companion.app.screens.base import Confirm, Page, Screen, Seat
+from companion.app.screens.base import Confirm, Message, Next, Page, Screen, Seat, ToMenu
 from companion.i18n import N_, _
 from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
 from companion.ui.games import presenter_for
@@ -68,14 +68,14 @@ class Splash(Page):
             _("version {version}").format(version=__version__),
         ), hint=_("OK: start"), scroll=self.scroll)
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         notice = seat.take_notice()
         if notice is not None:
-            seat.show_message(*notice, then=self)
-        elif seat.pending is not None:
-            seat.goto(Resume())
-        else:
-            seat.menu()
+            title, lines = notice
+            return Message(title=title, lines=lines, under=self)
+        if seat.pending is not None:
+            return Resume()
+        return ToMenu()
 
 
 @dataclass
@@ -97,24 +97,23 @@ class Resume(Page):
         return View("resume", _("Unfinished game"), about, items=self.items(seat),
                     cursor=self.cursor, hint=_("OK: choose"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         loaded = seat.pending
         if self.cursor == 0 or loaded is None or loaded.state.phase is Phase.OVER:
-            seat.resume(self.cursor == 0)
-            return
+            return seat.resume(self.cursor == 0)
         # A new game over an unfinished one ends it: asked first, naming the game.
-        seat.goto(Confirm(title=_("New game?"),
-                          lines=(_("End {game}?").format(game=say(loaded.game.title)),),
-                          keep_label=N_("Keep it"), end_label=N_("End it"), then_end=_new_game,
-                          keep=self))
+        return Confirm(title=_("New game?"),
+                       lines=(_("End {game}?").format(game=say(loaded.game.title)),),
+                       keep_label=N_("Keep it"), end_label=N_("End it"), then_end=_new_game,
+                       keep=self)
 
-    def back(self, seat: Seat) -> None:
-        seat.goto(Splash())
+    def back(self, seat: Seat) -> Next:
+        return Splash()
 
 
-def _new_game(seat: Seat) -> None:
+def _new_game(seat: Seat) -> Next:
     """End the game offered for resuming and go to the menu (its "New game", confirmed)."""
-    seat.resume(False)
+    return seat.resume(False)
 
 
 @dataclass
@@ -178,23 +177,23 @@ class Setup(Page):
         return View("setup", say(cls.title), (about,), items=tuple(label for _, label in rows),
                     cursor=self.cursor, hint=hint)
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         key = self.rows(seat)[self.cursor][0]
         cls = game_class(self.game_id)
         if key == "begin":
-            seat.begin(self.game_id, self.players, self.options, self.seats, setup=self)
-        elif key == "players":
+            return seat.begin(self.game_id, self.players, self.options, self.seats, setup=self)
+        if key == "players":
             span = cls.max_players - cls.min_players + 1
             self.players = cls.min_players + (self.players - cls.min_players + 1) % span
             self.seats = {p: lv for p, lv in self.seats.items() if p < self.players}
-        elif key == "seats":
-            seat.goto(Seats(setup=self))
-        else:
-            option = next(o for o in cls.options if o.name == key)
-            seat.goto(OptionPage(setup=self, option=option))
+            return None
+        if key == "seats":
+            return Seats(setup=self)
+        option = next(o for o in cls.options if o.name == key)
+        return OptionPage(setup=self, option=option)
 
-    def back(self, seat: Seat) -> None:
-        seat.menu()
+    def back(self, seat: Seat) -> Next:
+        return ToMenu()
 
     def again(self) -> Page:
         return replace(self, cursor=0, scroll=0, options=dict(self.options), seats=dict(self.seats))
@@ -221,21 +220,21 @@ class Seats(Page):
         return View("seats", _("Who plays"), (_("OK: a person or the computer at a level."),),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: change"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         assert self.setup is not None
         seats = self.setup.seats
         p = self.cursor
         if p >= self.setup.players:
-            self.back(seat)
-            return
+            return self.back(seat)
         who = SEAT_CHOICES[(SEAT_CHOICES.index(seats.get(p, "person")) + 1) % len(SEAT_CHOICES)]
         seats.pop(p, None)
         if who != "person":
             seats[p] = who
+        return None
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         assert self.setup is not None
-        seat.goto(self.setup)
+        return self.setup
 
 
 @dataclass
@@ -261,20 +260,20 @@ class OptionPage(Page):
         return View("option", presenter.option_label(option), tuple(lines), scroll=self.scroll,
                     hint=_("OK: change BACK: done") if changes else _("OK/BACK: done"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         assert self.setup is not None and self.option is not None
         option, options = self.option, self.setup.options
         choices = option_choices(seat, self.setup.game_id, option)
         if not choices:  # a file given at start, no other offered: nothing to change
-            self.back(seat)
-            return
+            return self.back(seat)
         value = options.get(option.name, option.default)
         i = choices.index(value) if value in choices else -1
         options[option.name] = choices[(i + 1) % len(choices)]
+        return None
 
-    def back(self, seat: Seat) -> None:
+    def back(self, seat: Seat) -> Next:
         assert self.setup is not None
-        seat.goto(self.setup)
+        return self.setup
 
 
 def data_files(directories: Sequence[Path], game_id: str, option: str) -> list[str]:

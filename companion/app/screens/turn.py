@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.app.screens.base import Page, Screen, Seat, Think
+from companion.app.screens.base import Next, Page, Screen, Seat, Think, ToPause
 from companion.app.screens.play import (
     UNCHOSEN,
     BoardPage,
@@ -70,19 +70,20 @@ class ComputerMove(Page):
             _("Move its piece, then OK."),
         ), picture=picture_marked(seat), hint=_("OK: done THROW: board"))
 
-    def ok(self, seat: Seat) -> None:
+    def ok(self, seat: Seat) -> Next:
         assert self.move is not None
-        act(seat, self.move)
+        return act(seat, self.move)
 
-    def step(self, seat: Seat, delta: int, repeat: bool) -> None:
-        self.throw_pressed(seat)
+    def step(self, seat: Seat, delta: int, repeat: bool) -> Next:
+        return self.throw_pressed(seat)
 
-    def throw_pressed(self, seat: Seat) -> None:
-        if board_or_none(seat.position) is not None:
-            seat.goto(BoardPage(move=self.move, back_to=self, plays="done"))
+    def throw_pressed(self, seat: Seat) -> Next:
+        if board_or_none(seat.position) is None:
+            return None
+        return BoardPage(move=self.move, back_to=self, plays="done")
 
-    def back(self, seat: Seat) -> None:
-        seat.pause(after=self)
+    def back(self, seat: Seat) -> Next:
+        return ToPause(after=self)
 
 
 @dataclass
@@ -112,11 +113,8 @@ class Thinking(Page):
                      *seat.said),
                     hint=_("BACK: menu"), scroll=self.scroll)
 
-    def back(self, seat: Seat) -> None:
-        if self.back_to is not None:
-            seat.goto(self.back_to)
-        else:
-            seat.pause()
+    def back(self, seat: Seat) -> Next:
+        return self.back_to if self.back_to is not None else ToPause()
 
 
 def for_position(state: State, seats: Mapping[int, str], *, source: str,
