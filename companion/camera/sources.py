@@ -95,6 +95,8 @@ class VideoSource:
             raise CameraError(f"camera {self.device} cannot be opened (is it plugged in, and "
                               "may this user use it: the video group?)")
         if self.v4l2:
+            # Motion JPEG: most webcams give 1280 x 720 at 30 frames a second only so
+            capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, FRAME_SIZE[0])
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, FRAME_SIZE[1])
             capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not an old one
