@@ -309,6 +309,10 @@ def _schema() -> tuple[Setting, ...]:
         Setting("club.tls_ca", "str", "",
                 "CA certificate file (PEM) the broker's certificate must be signed by; empty: "
                 "no TLS"),
+        Setting("club.roster", "str", "",
+                "the club's roster file the seat screen reads (roster.json, written by "
+                "`companion publish`); empty: where the publisher keeps it by default "
+                "(docs/club.md)"),
         Setting("club.publish", "bool", False,
                 "publish this table's game and results to the club with `companion publish` "
                 "(systemd/install.sh with its club option enables it)"),

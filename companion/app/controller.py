@@ -105,7 +105,9 @@ class Controller(Looking):
     service replaces it when the speech settings change); ``camera``: the camera over
     the board (:mod:`companion.app.camera`; ``None``: none, ``camera.source = "off"``),
     looked through on a person's moves screen; ``camera_confirm``: the move it finds is
-    highlighted for OK (else played at once).
+    highlighted for OK (else played at once); ``roster``: the club's roster file
+    (``roster.json``, :mod:`companion.journal.roster`), read when the seats screen opens
+    (``None``: no club; the seats are the game's colours).
     """
 
     def __init__(
@@ -132,6 +134,7 @@ class Controller(Looking):
         speaker: Speaker | None = None,
         camera: Camera | None = None,
         camera_confirm: bool = True,
+        roster: Path | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
@@ -186,6 +189,7 @@ class Controller(Looking):
         the moves screen an undo goes back to is not looked at again)."""
         self._camera_said = False
         """A camera trouble was said (once, until a picture is read again)."""
+        self.roster_path = roster
         self.quit = False
 
     # ------------------------------------------------------------------ events

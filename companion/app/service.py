@@ -42,6 +42,7 @@ from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.i18n import language, set_language
+from companion.journal.roster import default_roster_path
 from companion.journal.store import JournalStore
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
@@ -448,6 +449,7 @@ def build(
         computer_draws=conf["ai.throw"] == "draw", think=think,
         worker=worker if worker is not None else Worker.threaded(),
         camera=camera, camera_confirm=bool(conf.get("camera.confirm", True)),
+        roster=Path(conf["club.roster"]) if conf.get("club.roster") else default_roster_path(),
     )
 
     def context(post: Callable[[Any], None]) -> SourceContext:

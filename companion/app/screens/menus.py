@@ -310,8 +310,9 @@ class Pause(Page):
                        then_end=take_back, keep=self)
 
     def _status(self, seat: Seat) -> Next:
-        """Where every piece is, in words, then what the board does not show (the
-        presenter's status lines); UP/DOWN page through it."""
+        """Who of the club's roster sits where, where every piece is, in words, then
+        what the board does not show (the presenter's status lines); UP/DOWN page
+        through it."""
         if seat.table is None:
             return Route()
         state = seat.position
@@ -319,7 +320,9 @@ class Pause(Page):
             places = pieces_in_words(state, columns(seat.size[0]))
         except ValueError:  # a game without a board picture (none of the four)
             places = []
-        lines = (*places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
+        people = tuple(_("{player}: {who}").format(player=say(state.name(p)), who=name)
+                       for p, name in sorted(seat.table.people.items()))  # the club's (issue 33)
+        lines = (*people, *places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
         return Message(title=say(state.game.title), lines=lines, under=self)
 
 
