@@ -264,14 +264,15 @@ def _schema() -> tuple[Setting, ...]:
                 "the camera over the board (docs/camera.md; the two Senets): off; usb (a "
                 "webcam through V4L2, camera.device); picamera (a Pi camera module through "
                 "picamera2, apt install python3-picamera2); or fake (a seeded fake camera, to "
-                "try it in the simulator and for tests); needs the camera extra",
+                "try it in the simulator and for tests); needs the camera extra (also in "
+                "Settings)",
                 ("off", "fake", "usb", "picamera")),
         Setting("camera.device", "str", "0",
                 "usb: the webcam, a V4L2 index (0) or path (/dev/video0; another path is "
                 "read as a video file); picamera: the camera module's number (0)"),
         Setting("camera.confirm", "bool", True,
                 "true: the move the camera reads is highlighted on the moves screen and OK "
-                "plays it; false: it is played at once"),
+                "plays it; false: it is played at once (also in Settings)"),
         Setting("ai.throw", "str", "draw",
                 "the computer's throws: draw (the companion draws them) or shake (the table "
                 "shakes or throws for it, as for a person)", ("draw", "shake")),

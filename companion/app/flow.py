@@ -60,6 +60,7 @@ class Flow:
     store: JournalStore
     draw: Draw
     sources: list[SourceName]
+    cameras: list[str]
     prefs: Prefs
     saved: SavedSettings | None
     wired: dict[str, bool]

@@ -204,6 +204,16 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl5.handle(OK)
     yield "seats-person", ctl5.view()                         # Black: Anna Berg
 
+    # The camera in Settings (issue 34), where the box can use one: a USB webcam chosen,
+    # the move it reads waiting for OK.
+    ctl6 = Controller(store=JournalStore(workdir / "e"), draw=scripted_draw([]),
+                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                      cameras=("off", "usb", "picamera"))
+    ctl6.start()
+    for event in (OK, DOWN, OK, DOWN, OK):                  # menu: Settings; Camera: USB
+        ctl6.handle(event)
+    yield "settings-camera", ctl6.view()
+
     # Throw pictures of the other implements (games still being written use them).
     two_dice = Dice(2, 6)
     yield "picture-dice", View("moves", "Player 1 threw 3+5", items=("12-15", "12-17 [3+5]"),

@@ -182,6 +182,11 @@ class Seat(Protocol):
         """The throw sources the settings offer."""
 
     @property
+    def cameras(self) -> Sequence[str]:
+        """The camera sources the settings offer (``camera.source`` values; ``off``
+        first)."""
+
+    @property
     def throw_button(self) -> bool:
         """Whether a THROW button is wired (else OK throws for the ``button`` source)."""
 

@@ -73,6 +73,10 @@ def _sleep_words(seconds: float) -> str:
     return _("{seconds} s").format(seconds=f"{seconds:g}")
 
 
+CAMERA_WORDS = {"off": N_("off"), "fake": N_("fake"), "usb": N_("USB"),
+                "picamera": N_("Pi camera")}
+"""Each ``camera.source`` as the settings' Camera row says it, in English."""
+
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 """Each language's name in itself (a language not listed shows its code)."""
 
@@ -101,11 +105,20 @@ class Settings(Page):
     back_to: Page | None = None
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
-        """``(key, label)`` per row; the sound and the light only when wired; the tutor's
-        share only when the tutor is on."""
+        """``(key, label)`` per row; the camera only when one can be chosen (its
+        confirmation only when it is on); the sound and the light only when wired; the
+        tutor's share only when the tutor is on."""
         prefs = seat.prefs
         rows = [
             ("source", _("Throw: {source}").format(source=prefs.source)),
+        ]
+        if len(seat.cameras) > 1:  # the camera over the board (issue 34), and what it does
+            rows.append(("camera", _("Camera: {source}").format(
+                source=_(CAMERA_WORDS.get(prefs.camera, prefs.camera)))))
+            if prefs.camera != "off":
+                rows.append(("camera_confirm", _("Camera move: {how}").format(
+                    how=_("OK first") if prefs.camera_confirm else _("at once"))))
+        rows += [
             ("sleep", _("Sleep: {time}").format(time=_sleep_words(prefs.sleep_after))),
             ("contrast", _("Contrast: {percent}%").format(percent=round(prefs.contrast * 100 / 255))),
         ]
@@ -135,6 +148,12 @@ class Settings(Page):
         prefs = seat.prefs
         if key == "source":
             new = replace(prefs, source=_next(seat.sources, prefs.source))
+        elif key == "camera":  # made on the worker with the next look, never here
+            cameras = list(seat.cameras)
+            i = cameras.index(prefs.camera) if prefs.camera in cameras else -1
+            new = replace(prefs, camera=cameras[(i + 1) % len(cameras)])
+        elif key == "camera_confirm":
+            new = replace(prefs, camera_confirm=not prefs.camera_confirm)
         elif key == "sleep":
             new = replace(prefs, sleep_after=_next(SLEEP_CHOICES, prefs.sleep_after))
         elif key == "contrast":
@@ -331,6 +350,6 @@ def _end_game(seat: Seat) -> Next:
     return seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",
+__all__ = ["CAMERA_WORDS", "CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",
            "TUTOR_SHARE_CHOICES", "VOICE_CHOICES", "VOLUME_CHOICES", "Menu", "Pause", "Settings",
            "SpeechSettings"]
