@@ -103,16 +103,17 @@ class Controller(Looking):
     once, within the event that asks, see :class:`~companion.app.worker.Worker`);
     ``speaker``: what says the cues (default: :class:`~companion.speech.Silent`; the
     service replaces it when the speech settings change); ``camera``: the camera over
-    the board (:mod:`companion.app.camera`; ``None``: none, ``camera.source = "off"``),
-    looked through on a person's moves screen; ``camera_confirm``: the move it finds is
-    highlighted for OK (else played at once; the default of ``prefs.camera_confirm``
-    when no ``prefs`` are given); ``camera`` is the camera of ``prefs.camera`` (made at
-    start); ``cameras``: the values of ``camera.source`` the settings screen offers (its
-    Camera row only when there is more than ``off``); ``make_camera``: makes the camera
-    of another source chosen there, on the worker's thread with the next look
-    (:class:`~companion.app.camera.ChosenCamera`; ``None``: none other); ``roster``: the club's roster file
-    (``roster.json``, :mod:`companion.journal.roster`), read when the seats screen opens
-    (``None``: no club; the seats are the game's colours).
+    the board of ``prefs.camera``, made at start (:mod:`companion.app.camera`;
+    ``None``: none, ``camera.source = "off"``), looked through on a person's moves
+    screen; ``camera_confirm``: the move it finds is highlighted for OK, else played at
+    once (``prefs.camera_confirm`` when no ``prefs`` are given); ``cameras``: the values
+    of ``camera.source`` the settings screen offers (its Camera row only when there is
+    more than ``off``); ``make_camera``: makes the camera of another source chosen
+    there, on the worker's thread with the next look
+    (:class:`~companion.app.camera.ChosenCamera`; ``None``: no other is made);
+    ``roster``: the club's roster file (``roster.json``,
+    :mod:`companion.journal.roster`), read when the seats screen opens (``None``: no
+    club; the seats are the game's colours).
     """
 
     def __init__(
