@@ -7,7 +7,9 @@ a person's moves screen shown in a position not yet looked at hands one look to 
 worker; its :class:`~companion.app.events.CameraRead` comes back as an event. One move
 found puts the cursor on it and says it (or plays it, ``camera.confirm`` off); none
 names the squares that differ; several leave the cursor. A camera that fails or refuses
-a picture is said once, and the buttons work as ever.
+a picture is said once, and the buttons work as ever. The camera is the one of the source
+chosen (``prefs.camera``, Settings' Camera row): another one chosen is made, and the
+one before let go, on the worker's thread with the next look (never on the loop's).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import logging
 import threading
 
 from companion.app import screens as sc
-from companion.app.camera import Camera, difference_lines, look_job, readable
+from companion.app.camera import Camera, ChosenCamera, difference_lines, readable
 from companion.app.events import CameraRead, WorkFailed
 from companion.app.flow import Flow
 from companion.app.worker import Worker
@@ -34,7 +36,8 @@ class Looking(Flow):
     controller's constructor."""
 
     camera: Camera | None
-    camera_confirm: bool
+    chosen_camera: ChosenCamera
+    """The camera of the source chosen (``prefs.camera``), changed on the worker."""
     worker: Worker
     _look: tuple[int, Looked] | None
     """The camera's look under way: its ticket and the position it is of."""
@@ -72,8 +75,8 @@ class Looking(Flow):
     def _camera_look(self, page: sc.Moves) -> None:
         """Hand a look at the board to the worker when ``page`` (a person's moves screen)
         is shown in a position not yet looked at, with no step chosen (issue 34)."""
-        table, camera = self.table, self.camera
-        if camera is None or table is None or page.path:
+        table, wanted, chosen = self.table, self.prefs.camera, self.chosen_camera
+        if not chosen.looks(wanted) or table is None or page.path:
             return
         key = self._camera_key()
         if key is None or key in self._looked:
@@ -86,7 +89,7 @@ class Looking(Flow):
         self._look = (ticket, key)
         self._look_cancel = cancel = threading.Event()
         state = table.state.copy()  # the worker's own
-        self.worker.submit(ticket, lambda: look_job(ticket, camera, state, cancel))
+        self.worker.submit(ticket, lambda: chosen.look(ticket, wanted, state, cancel))
 
     def _camera_leave(self, page: object) -> None:
         """Stop the look under way when ``page`` (the screen about to be shown) is not
@@ -100,7 +103,7 @@ class Looking(Flow):
     def _camera_read(self, event: CameraRead | WorkFailed) -> None:
         """Apply the camera's look (or its failure) if the moves screen of its position is
         still shown: one move found, the cursor on it and said (or the move played, with
-        ``camera_confirm`` off); none, the squares that differ said; several, nothing. A
+        ``prefs.camera_confirm`` off); none, the squares that differ said; several, nothing. A
         camera that fails or refuses a picture is said once; the buttons work as ever."""
         key = self._look[1] if self._look is not None else None
         self._look = None
@@ -124,7 +127,7 @@ class Looking(Flow):
         finding, state = event.finding, table.state
         move = finding.move
         if move is not None:
-            if not self.camera_confirm:
+            if not self.prefs.camera_confirm:
                 self.show(sc.play_checked(self, move, page))
             elif page.point_at(self, move):
                 self.narration.camera_found(state, move)
