@@ -3,8 +3,12 @@
 It follows the journal folder and publishes to the club's MQTT broker, by the wire
 protocol of :mod:`companion.club.protocol`:
 
-* the table's live game (the newest readable journal), retained, QoS 1, on each
-  change and again after each (re)connection; an empty retained message when the
+* the table's live game (the newest readable journal): its whole state, retained,
+  QoS 1, after each (re)connection, for a new game, after actions were taken back and
+  when the club asks (on ``{prefix}/requests/<table>``); after every other change a
+  delta of the actions added since (QoS 1, not retained: :func:`~companion.club.
+  protocol.delta_payload`, naming how many actions it follows and their chain hash, so
+  the club notices one it cannot apply and asks); an empty retained message when the
   folder holds no journal;
 * nothing of the club's but the receipts and the roster: the club's roster (retained
   on ``{prefix}/roster``) is written at once (temporary file and rename) to
@@ -29,7 +33,8 @@ only the games written since are (a restart does not read the box's history agai
 
 The journals are read, never written or locked: each is looked at with ``os.stat``
 every :data:`INTERVAL` seconds and read again only when its size, time or inode
-changed, with the companion's own safe reader (:func:`companion.journal.store.load` with
+changed: the live game on from the lines already taken (:meth:`Publisher._follow`),
+else whole, with the companion's own safe reader (:func:`companion.journal.store.load` with
 ``repair=False``: a FIFO or a device is refused, a damaged tail is left alone). A
 journal that cannot be read is logged (once per change) and skipped: nothing in the
 folder stops the publisher. While the broker is away it tries again after a growing
