@@ -86,7 +86,7 @@ def main() -> int:
     seed = 1
     while (played := game_of(actions, seed)) is None:
         seed += 1
-    os.fsync = lambda fd: None  # type: ignore[assignment]  # the disk is not measured
+    os.fsync = lambda fd: None  # the disk is not measured
     with tempfile.TemporaryDirectory() as tmp:
         journals = Path(tmp) / "journals"
         game = get_game(GAME)
