@@ -147,13 +147,21 @@ class Club:
                 log.warning("club: table %s as stored does not replay: %s", kept.table, exc)
 
     def _set(self, table: str, payload: dict[str, Any] | None,
-             base: page.LiveTable | None, chain: tuple[str, int, str] | None = None) -> None:
+             base: page.LiveTable | None,
+             chain: tuple[str, int, str] | None = None) -> dict[str, Any] | None:
+        """Replay ``payload`` (onto ``base``'s position when it begins with its actions)
+        and show it as ``table``'s; ``chain``: its journal, action count and chain hash
+        when known (else worked out). Returns the payload as kept: its ``status`` and
+        ``turn`` the club's own (:func:`worked_out`).
+
+        :raises ProtocolError: it does not replay (the table is left as it was)."""
         replayed: Replayed | None = None
         if payload is not None:
             before = None
             if base is not None and base.payload is not None and base.replayed is not None:
                 before = (base.payload["actions"], base.replayed)
             replayed = replay_payload(payload, base=before)
+            payload = worked_out(payload, replayed)
         with self._lock:
             self._live[table] = page.LiveTable(table, payload, replayed)
             self._changes[table] = self._changes.get(table, 0) + 1
@@ -164,6 +172,7 @@ class Club:
             else:
                 self._chains[table] = (str(payload["journal"]), len(payload["actions"]),
                                        protocol.chain(protocol.GENESIS, payload["actions"]))
+        return payload
 
     def receive(self, topic: str, data: bytes, *, received: float | None = None,
                 retained: bool = False) -> Received:
@@ -252,9 +261,9 @@ class Club:
                      status=delta["status"], updated=delta["updated"])
         if len(state["actions"]) > MAX_ACTIONS:
             raise ProtocolError(f"{len(state['actions'])} actions, over {MAX_ACTIONS}")
-        self._set(table, state, base, (have[0], len(state["actions"]),
-                                       protocol.chain(have[2], new)))
-        self.store.set_table(table, state, received=now)
+        kept = self._set(table, state, base, (have[0], len(state["actions"]),
+                                              protocol.chain(have[2], new)))
+        self.store.set_table(table, kept, received=now)
         self._changed()
         return Received("delta", table)
 
@@ -288,6 +297,26 @@ class Club:
             return page.live_html([(t, self.board(t)) for t in self.live()],
                                   self.store.results(page.RESULTS_SHOWN), self.store.count(),
                                   self.store.ratings())
+
+
+def worked_out(payload: dict[str, Any], replayed: Replayed) -> dict[str, Any]:
+    """``payload`` with the club's own ``status`` and ``turn``, from its replay (a box's
+    are not believed, and a delta's base state has the turn of when it was sent):
+    ``"finished"`` when the rules name a winner, else ``"abandoned"`` when the box says
+    so (an end record has no action to replay), else ``"playing"``; the turn is the
+    player to act of a game being played (``None`` otherwise)."""
+    state = replayed.state
+    if state.outcome is not None:
+        status = "finished"
+    else:
+        status = "abandoned" if payload.get("status") == "abandoned" else "playing"
+    turn: str | None = None
+    if status == "playing":
+        try:
+            turn = state.player_to_act_name
+        except Exception:  # a position without one: no turn shown
+            log.debug("club: no player to act in %s", replayed.game.id, exc_info=True)
+    return dict(payload, status=status, turn=turn)
 
 
 FUTURE_SLACK: Final = 3600.0
@@ -716,4 +745,4 @@ def serve(club: Club, broker: Broker, host: str, port: int, *,
 
 
 __all__ = ["ASK_AGAIN", "MAX_WAITING", "ROSTER_POLL", "Broker", "Club", "ClubError", "Listener", "LivePage", "Received", "client_id",
-           "create_app", "serve"]
+           "create_app", "serve", "worked_out"]

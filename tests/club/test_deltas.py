@@ -216,6 +216,8 @@ def shows(real: RealClub, table: Table) -> None:
     assert live.replayed is not None and str(live.replayed.state) == str(table.state)
     html = real.club.live_html()
     assert f'data-actions="{table.moves}"' in html and "<svg" in html
+    assert table.state is not None
+    assert f"{table.state.player_to_act_name} to play" in html  # the club's own turn
 
 
 def test_a_lost_delta_leads_to_a_whole_state(make_broker: BrokerFactory, tmp_path: Path) -> None:
