@@ -8,8 +8,9 @@ protocol of :mod:`companion.club.protocol`:
   when the club asks (on ``{prefix}/requests/<table>``); after every other change a
   delta of the actions added since (QoS 1, not retained: :func:`~companion.club.
   protocol.delta_payload`, naming how many actions it follows and their chain hash, so
-  the club notices one it cannot apply and asks); an empty retained message when the
-  folder holds no journal;
+  the club notices one it cannot apply and asks), and the whole state again once the
+  table has been quiet for :data:`SETTLE` seconds after deltas; an empty retained
+  message when the folder holds no journal;
 * nothing of the club's but the receipts and the roster: the club's roster (retained
   on ``{prefix}/roster``) is written at once (temporary file and rename) to
   ``roster.json`` in this process's state folder, its names cleaned, for the seat
@@ -94,6 +95,10 @@ oldest first, this many at a time."""
 MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
 """The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
 MAX_PASSWORD_BYTES: Final = 4096
+SETTLE: Final = 30.0
+"""Seconds without a change after which a table followed by deltas gets its whole state
+again (retained): the broker's copy is then current for a club that connects later, and
+a last delta lost (a club whose queue overflowed) is made good without another change."""
 OVERLAP: Final = 64
 """Bytes before the end of the lines taken that are read again and compared when a
 journal is read on (:meth:`Publisher._follow`)."""
@@ -380,6 +385,7 @@ class Publisher:
         none: the next is the whole state)."""
         self._full_due = False
         """The club asked for the whole state."""
+        self.settle = SETTLE
         self.state_bytes = 0
         """Bytes of state payloads (whole states and deltas) handed to paho since start."""
         self.full_states = 0
@@ -758,7 +764,10 @@ class Publisher:
             self._full_due = False
             return
         if not self._full_due and sent is not None and sent.signature == newest.signature:
-            return
+            if sent.behind and time.monotonic() - sent.changed >= self.settle:
+                self._full_due = True  # quiet since: the retained copy brought up to date
+            else:
+                return
         loaded = newest.loaded
         key = (loaded.path.name, loaded.game.id, protocol.canonical(
             [loaded.header.get("options") or {}, loaded.players,
@@ -789,6 +798,8 @@ class Publisher:
         sent.chain = protocol.chain(sent.chain, new)
         sent.status = status
         sent.signature = newest.signature
+        sent.behind = True
+        sent.changed = time.monotonic()
         log.debug("delta of table %s sent: %d actions after %d, %d bytes",
                   self.settings.table, len(new), count, len(data))
 
@@ -833,8 +844,13 @@ class SentState:
     records: list[dict[str, Any]]
     chain: str
     status: str
+    behind: bool = False
+    """Deltas were sent since the whole state: the broker's retained copy is older."""
+    changed: float = 0.0
+    """``time.monotonic()`` of the last delta."""
 
 
 __all__ = ["INTERVAL", "MAX_IN_FLIGHT", "OVERLAP", "RECONNECT_MAX", "RESEND", "RESEND_MAX",
+           "SETTLE",
            "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher", "SentState",
            "Snapshot", "read_from", "read_password", "read_snapshot"]

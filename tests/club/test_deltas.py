@@ -97,6 +97,31 @@ def test_the_publisher_sends_the_whole_state_then_the_new_actions(tmp_path: Path
     publisher.close()
 
 
+def test_a_quiet_table_gets_its_whole_state_again_once(tmp_path: Path) -> None:
+    """After deltas, a table quiet for SETTLE seconds sends its whole state (retained)
+    once: a lost last delta is made good, the broker's copy current."""
+    publisher, client, table = offline_publisher(tmp_path)
+    publisher.settle = 0.2
+    table.new_game()
+    publisher.poll()
+    publisher.poll()
+    time.sleep(0.3)
+    publisher.poll()
+    assert kinds(client) == ["whole"]  # no deltas since: nothing to make good
+    table.play(2)
+    publisher.poll()
+    publisher.poll()
+    assert kinds(client) == ["whole", "delta"]
+    time.sleep(0.3)
+    publisher.poll()
+    publisher.poll()
+    time.sleep(0.3)
+    publisher.poll()
+    assert kinds(client) == ["whole", "delta", "whole"]
+    assert len(json.loads(client.sent[-1][1])["actions"]) == 2
+    publisher.close()
+
+
 def test_the_live_journal_is_read_on_not_again_unless_it_was_replaced(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.club import publish
@@ -178,6 +203,33 @@ def test_the_club_applies_a_delta_only_when_it_follows(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- with a real broker
+
+
+def test_only_the_club_asks_and_only_the_tables_box_hears(make_broker: BrokerFactory) -> None:
+    """The ACL of docs/club.md: the club writes ``requests/<table>``, that table's box
+    reads it; another box neither reads it nor writes one."""
+    from broker import Listener
+
+    users = {**USERS, "t2": "t2-secret"}
+    broker = make_broker(users, acl_for_club(PREFIX, ["t1", "t2"]))
+    t1 = Listener(broker, "t1", [protocol.request_topic(PREFIX, "t1")]).start()
+    t2 = Listener(broker, "t2", [f"{PREFIX}/requests/#"]).start()
+    request = protocol.encode(protocol.request_payload("test"))
+    try:
+        for user in ("t2", "club"):
+            cli = broker.client(user, client_id=f"asker-{user}")
+            cli.connect(HOST, broker.port)
+            cli.loop_start()
+            cli.publish(protocol.request_topic(PREFIX, "t1"), request, qos=1).wait_for_publish(10)
+            cli.loop_stop()
+            cli.disconnect()
+        t1.wait_for(lambda m: bool(m))
+        time.sleep(0.5)
+    finally:
+        t1.stop()
+        t2.stop()
+    assert [p for _, p, _ in t1.messages] == [request]  # the club's; t2's dropped
+    assert t2.messages == []
 
 
 def start(broker: Broker, tmp_path: Path) -> tuple[Table, RealClub, PublishProcess]:
