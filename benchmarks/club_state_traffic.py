@@ -16,9 +16,11 @@ writes it; after each action:
   whole state once, at the start).
 
 Printed: the bytes of state payloads over the game each way (MQTT's own few bytes per
-message left out: the same count of messages each way), their ratio, and the CPU time
-per change (``time.process_time``, this process: median and p90 over the changes, and
-for the last 100 changes, where the game is longest). No floor: both are measured on the
+message left out: the same count of messages each way), their ratio, and the
+publisher's CPU time per change (``time.process_time``, this process: median and p90
+over the changes, and for the last 100 changes, where the game is longest); then the
+club's CPU per change taking the same messages each way (:meth:`companion.club.server.
+Club.receive`, its database in memory). No floor: both are measured on the
 same changes, interleaved; quote the bytes (they do not depend on the machine) and the
 CPU ratio with the run.
 
@@ -49,10 +51,10 @@ class Paho:
     """paho's client as the publisher uses it: keeps the bytes it is handed, by topic."""
 
     def __init__(self) -> None:
-        self.sent: list[tuple[str, int]] = []
+        self.sent: list[tuple[str, bytes]] = []
 
     def publish(self, topic: str, data: bytes, **kw: object) -> None:
-        self.sent.append((topic, len(data)))
+        self.sent.append((topic, data))
 
 
 def game_of(actions: int, seed: int) -> list[tuple[str, object, list[object]]] | None:
@@ -77,6 +79,23 @@ def ms(values: list[float]) -> str:
     return f"median {statistics.median(ordered) * 1e3:7.2f} ms  p90 {p90 * 1e3:7.2f} ms"
 
 
+def club_cpu(messages: list[tuple[str, bytes]]) -> list[float]:
+    """The club's CPU time taking each message (:meth:`companion.club.server.Club.
+    receive`, an SQLite database in memory), in order; every one must be taken."""
+    from companion.club.server import Club
+    from companion.club.store import ClubStore
+
+    club = Club(ClubStore(":memory:"))
+    out = []
+    for topic, data in messages:
+        start = time.process_time()
+        got = club.receive(topic, data)
+        out.append(time.process_time() - start)
+        assert got.kind in ("state", "delta"), got
+    club.store.close()
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=1000)
@@ -97,12 +116,14 @@ def main() -> int:
         publisher.connected.set()
         publisher.poll()  # the whole state of the new game, as on connecting
         before_bytes = 0
+        before_sent: list[bytes] = []
         before_cpu: list[float] = []
         after_cpu: list[float] = []
         path = journal.path
         first = read_snapshot(path, path.stat())
         assert first.loaded is not None
-        before_bytes += len(protocol.encode(protocol.state_payload(first.loaded, table="t1")))
+        before_sent.append(protocol.encode(protocol.state_payload(first.loaded, table="t1")))
+        before_bytes += len(before_sent[0])
         for who, action, events in played:
             journal.append(who, action, events)  # type: ignore[arg-type]
             start = time.process_time()
@@ -112,6 +133,7 @@ def main() -> int:
                                                           updated=snap.written_iso))
             before_cpu.append(time.process_time() - start)
             before_bytes += len(data)
+            before_sent.append(data)
             start = time.process_time()
             publisher.poll()
             after_cpu.append(time.process_time() - start)
@@ -119,7 +141,10 @@ def main() -> int:
         after_bytes = publisher.state_bytes
         wholes, deltas = publisher.full_states, publisher.deltas
         publisher.close()
-    assert sum(n for _, n in paho.sent) == after_bytes
+    assert sum(len(d) for _, d in paho.sent) == after_bytes
+    topic = protocol.state_topic(protocol.DEFAULT_PREFIX, "t1")
+    club_before = club_cpu([(topic, d) for d in before_sent])
+    club_after = club_cpu(paho.sent)
     print(f"{game.title}, 2 players, one game of {actions} actions (seed {seed}), "
           f"{actions + 1} changes")
     print(f"state traffic per game  before {before_bytes:>12,} bytes ({actions + 1} whole "
@@ -134,6 +159,9 @@ def main() -> int:
           f"after {ms(after_cpu[-100:])}")
     print(f"                          {sum(before_cpu) / sum(after_cpu):.1f}x less CPU over "
           "the game")
+    print(f"the club's CPU per change  before {ms(club_before)}  (decode, check, replay the "
+          "new action, store)")
+    print(f"                           after  {ms(club_after)}  (the same from a delta)")
     return 0
 
 
