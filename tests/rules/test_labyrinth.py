@@ -28,6 +28,7 @@ from companion.rules import (
     PieceZone,
     PositionError,
     get_game,
+    random_action,
     state_from_dict,
 )
 from companion.rules.core import (
@@ -985,8 +986,7 @@ def test_a_plain_small_board_plays_to_the_end(tmp_path: Path) -> None:
     for _ in range(20_000):
         if state.phase is Phase.OVER:
             break
-        spec = state.throw_spec
-        state.apply(spec.draw(rng.randrange) if spec else rng.choice(state.legal_moves()))
+        state.apply(random_action(state, rng.randrange))
     assert state.outcome is not None
 
 
@@ -1023,12 +1023,11 @@ def _random_game(
             outcomes = state.throw_outcomes()
             assert sum(p for _, p in outcomes) == 1
             assert state.throw_spec is not None
-            state.apply(state.throw_spec.draw(rng.randrange))
         else:
             moves = state.legal_moves()
             assert moves, "a non-terminal state with neither a throw due nor a move"
             assert len(set(moves)) == len(moves)
-            state.apply(rng.choice(moves))
+        state.apply(random_action(state, rng.randrange))
         actions += 1
         pieces = state.pieces()
         assert len(pieces) == 4 * players
@@ -1073,11 +1072,7 @@ def test_json_round_trip_anywhere_in_a_game(players: int, seed: int, cut: int) -
     for _ in range(cut):
         if state.phase is Phase.OVER:
             break
-        if state.phase is Phase.THROW:
-            assert state.throw_spec is not None
-            state.push(state.throw_spec.draw(rng.randrange))
-        else:
-            state.push(rng.choice(state.legal_moves()))
+        state.push(random_action(state, rng.randrange))
     data = json.loads(json.dumps(state.to_dict()))
     again = state_from_dict(data)
     assert again.to_dict() == data
