@@ -136,9 +136,7 @@ def test_the_computers_choice_at_the_review_depth_is_never_a_mistake() -> None:
     while state.phase is not Phase.OVER:
         action: Action
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
+            action = random_action(state, rng.randrange)
         elif len(state.legal_moves()) > 1:
             action = search(state, review.decision_depth(state))[0][0].move
         else:
@@ -163,19 +161,14 @@ def test_a_move_onto_the_trap_on_52_is_called_a_mistake(seed: int) -> None:
     bad: Move | None = None
     while bad is None:
         assert state.phase is not Phase.OVER
-        action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
-        else:
+        if state.phase is not Phase.THROW:
             moves = state.legal_moves()
             trap = [m for m in moves if m.kind == "move" and m.dst == 52]
             if trap and len(trap) < len(moves):
                 bad = trap[0]
                 actions.append(bad)
                 break
-            action = moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     assert bad is not None
@@ -224,9 +217,7 @@ def played_randomly(game_id: str, seed: int, count: int) -> list[Action]:
     state = get_game(game_id).new_state()
     actions: list[Action] = []
     while state.phase is not Phase.OVER and len(actions) < count:
-        spec = state.throw_spec
-        moves = state.legal_moves() if spec is None else ()
-        action: Action = spec.draw(rng.randrange) if spec is not None else moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     return actions
@@ -261,14 +252,10 @@ def played(game_id: str, seed: int, pick_worst: int | None) -> tuple[list[Action
     actions: list[Action] = []
     while state.phase is not Phase.OVER and len(actions) < 3000:
         action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
+        if state.phase is Phase.THROW or state.current_player == pick_worst:
+            action = random_action(state, rng.randrange)
         else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))] if state.current_player == pick_worst \
-                else greedy(state, rng)
+            action = greedy(state, rng)
         state.apply(action)
         actions.append(action)
     return actions, state
