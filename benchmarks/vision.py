@@ -95,7 +95,7 @@ def scene(game: str, seed: int) -> tuple[State, Throw, State] | None:
     after.apply(throw)
     if after.phase is not Phase.MOVE:
         return None
-    after.apply(rng.choice(after.legal_moves()))
+    after.apply(random_action(after, rng.randrange))
     return state, throw, after
 
 
