@@ -22,7 +22,7 @@ from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
 from companion.journal.store import JournalStore
-from companion.rules import Action, Phase, State, get_game
+from companion.rules import Action, Phase, State, get_game, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 from walkthroughs import scripted_draw
@@ -61,9 +61,7 @@ def random_actions(seed: int, stop: Callable[[State], bool] | None = None) -> li
     state = get_game("senet-tait").new_state()
     actions: list[Action] = []
     while state.phase is not Phase.OVER and not (stop is not None and stop(state)):
-        spec = state.throw_spec
-        moves = state.legal_moves() if spec is None else ()
-        action: Action = spec.draw(rng.randrange) if spec is not None else moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     return actions
@@ -173,9 +171,7 @@ def cretan_key_offered(players: int, seed: int) -> CretanLabyrinthState:
     while True:
         assert state.phase is not Phase.OVER
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+            state.apply(random_action(state, rng.randrange))
             continue
         moves = state.legal_moves()
         if any(m.kind == "take-key" for m in moves):
