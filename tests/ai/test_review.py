@@ -50,8 +50,8 @@ def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
             if state.phase is not Phase.THROW and len(state.legal_moves()) > 1:
                 found.append(state)
                 break
-            spec = state.throw_spec
-            state.apply(spec.draw(rng.randrange) if spec is not None else state.legal_moves()[0])
+            forced = state.throw_spec is None  # the one legal move: taken without a draw
+            state.apply(state.legal_moves()[0] if forced else random_action(state, rng.randrange))
     return found
 
 

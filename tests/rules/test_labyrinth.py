@@ -1102,13 +1102,8 @@ def test_every_trap_costs_exactly_its_turns_with_rides_trapped_on_52(
     lost = [0] * len(state.trap)  # its owner's turns begun with it trapped since then
     while state.phase is not Phase.OVER:
         before = state.trap[:]
-        if state.phase is Phase.THROW:
-            assert state.throw_spec is not None
-            events = state.apply(state.throw_spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            rides = [m for m in moves if m.kind == "ride"]
-            events = state.apply(rides[0] if rides else rng.choice(moves))
+        rides = [m for m in state.legal_moves() if m.kind == "ride"]
+        events = state.apply(rides[0] if rides else random_action(state, rng.randrange))
         after = state.trap
         for k, (was, now) in enumerate(zip(before, after, strict=True)):
             if now > was:

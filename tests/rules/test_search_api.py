@@ -252,7 +252,7 @@ def test_senet_sticks_moves_taken_from_the_result_stay_in_the_state_and_its_copi
     rng = random.Random(5)
     while state.phase is not Phase.MOVE or len(state.legal_moves()) < 3:
         if state.phase is Phase.THROW:
-            state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
+            state.apply(random_action(state, rng.randrange))
         else:
             state.apply(state.legal_moves()[0])
     earlier = state.copy()
