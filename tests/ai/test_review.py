@@ -50,7 +50,8 @@ def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
             if state.phase is not Phase.THROW and len(state.legal_moves()) > 1:
                 found.append(state)
                 break
-            forced = state.throw_spec is None  # the one legal move: taken without a draw
+            # the one legal move is taken as it is: random_action would spend a number on it
+            forced = state.throw_spec is None
             state.apply(state.legal_moves()[0] if forced else random_action(state, rng.randrange))
     return found
 
