@@ -17,7 +17,7 @@ from companion.ai.search import move_chances, search, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
-from companion.rules import Action, Move, Phase, State, game_ids, get_game, random_action
+from companion.rules import Action, Move, Phase, State, game_ids, get_game, play_out, random_action
 from companion.ui.review_words import (
     MISTAKE,
     RATINGS,
@@ -30,13 +30,8 @@ from companion.ui.review_words import (
 
 def position(game_id: str, seed: int, steps: int) -> State:
     """The position after ``steps`` random actions (or the end) of a seeded game."""
-    rng = random.Random(seed)
     state = get_game(game_id).new_state()
-    for _ in range(steps):
-        if state.phase is Phase.OVER:
-            break
-        state.apply(random_action(state, rng.randrange))
-    return state
+    return play_out(state, random.Random(seed).randrange, until=lambda s: len(s.history) >= steps)
 
 
 def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
@@ -214,14 +209,8 @@ def test_errors_and_luck_stay_within_their_bounds_in_whole_games(game_id: str) -
 
 def played_randomly(game_id: str, seed: int, count: int) -> list[Action]:
     """The first ``count`` actions of a seeded random game (fewer if it ends)."""
-    rng = random.Random(seed)
     state = get_game(game_id).new_state()
-    actions: list[Action] = []
-    while state.phase is not Phase.OVER and len(actions) < count:
-        action = random_action(state, rng.randrange)
-        state.apply(action)
-        actions.append(action)
-    return actions
+    return play_out(state, random.Random(seed).randrange, until=lambda s: len(s.history) >= count).history
 
 
 def test_the_words_of_the_review() -> None:

@@ -22,7 +22,7 @@ from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
 from companion.journal.store import JournalStore
-from companion.rules import Action, Phase, State, get_game, random_action
+from companion.rules import Action, Phase, State, get_game, play_out, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 from walkthroughs import scripted_draw
@@ -57,14 +57,7 @@ class HeldExecutor(Executor):
 def random_actions(seed: int, stop: Callable[[State], bool] | None = None) -> list[Action]:
     """A random game of Tait's Senet (seeded) up to the first position where ``stop``
     holds (else to its end)."""
-    rng = random.Random(seed)
-    state = get_game("senet-tait").new_state()
-    actions: list[Action] = []
-    while state.phase is not Phase.OVER and not (stop is not None and stop(state)):
-        action = random_action(state, rng.randrange)
-        state.apply(action)
-        actions.append(action)
-    return actions
+    return play_out(get_game("senet-tait").new_state(), random.Random(seed).randrange, until=stop).history
 
 
 def costly(state: State) -> bool:
