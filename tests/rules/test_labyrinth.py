@@ -28,6 +28,7 @@ from companion.rules import (
     PieceZone,
     PositionError,
     get_game,
+    play_out,
     random_action,
     state_from_dict,
 )
@@ -983,10 +984,7 @@ def test_a_plain_small_board_plays_to_the_end(tmp_path: Path) -> None:
     assert g.board.last == 20 and not g.board.geese and not g.board.orbit
     rng = random.Random(7)
     state = g.new_state(3)
-    for _ in range(20_000):
-        if state.phase is Phase.OVER:
-            break
-        state.apply(random_action(state, rng.randrange))
+    play_out(state, rng.randrange, 20_000)
     assert state.outcome is not None
 
 
@@ -1069,10 +1067,7 @@ def test_json_round_trip_anywhere_in_a_game(players: int, seed: int, cut: int) -
     g = game()
     rng = random.Random(seed)
     state = g.new_state(players)
-    for _ in range(cut):
-        if state.phase is Phase.OVER:
-            break
-        state.push(random_action(state, rng.randrange))
+    play_out(state, rng.randrange, until=lambda s: len(s.history) >= cut)
     data = json.loads(json.dumps(state.to_dict()))
     again = state_from_dict(data)
     assert again.to_dict() == data
