@@ -72,8 +72,8 @@ def play_whole_game(tmp_path: Path, game_id: str, seed: int = 1,
                      think=first_move, speaker=speaker)
     ctl.start()
     players = get_game(game_id).default_players
-    ctl.begin(game_id, players, OPTIONS.get(game_id, {}),
-              {p: "easy" for p in range(players)}, setup=Menu())
+    ctl.show(ctl.begin(game_id, players, OPTIONS.get(game_id, {}),
+                       {p: "easy" for p in range(players)}, setup=Menu()))
     for _ in range(max_steps):
         if ctl.screen is Screen.OVER:
             return ctl, speaker
@@ -117,7 +117,8 @@ def play_by_ear(tmp_path: Path, game_id: str, seed: int = 2,
     ctl = Controller(store=JournalStore(tmp_path), draw=seeded(seed), sources=list(SOURCE_NAMES),
                      source="button", games=[game_id], speaker=speaker)
     ctl.start()
-    ctl.begin(game_id, get_game(game_id).default_players, OPTIONS.get(game_id, {}), {}, setup=Menu())
+    ctl.show(ctl.begin(game_id, get_game(game_id).default_players, OPTIONS.get(game_id, {}), {},
+                       setup=Menu()))
     for _ in range(max_steps):
         if ctl.screen is Screen.OVER:
             return ctl, speaker
