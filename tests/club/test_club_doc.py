@@ -99,7 +99,8 @@ MAPPED = (
          "club extra (requirements/dev.lock)",
          'ln -s "$VENV" ~/companion'),
     Rule(r"(~/companion/bin/companion club .*)",
-         "a server that runs until stopped: in the background", r"\1 & PIDS+=($!)"),
+         "a server that runs until stopped: in the background",
+         r"\1 & PIDS+=($!); export CLUB_PID=$!"),
 )
 
 PRELUDE = r"""
@@ -282,18 +283,29 @@ def script(tmp: Path, journals: Path, winner_check: Path) -> str:
                 say 'board-companion-publish.service (install.sh --club)'
                 install -d -o {user} -g {user} -m 700 {state}
                 STATE_DIRECTORY={state} setpriv --reuid {user} --regid {user} --init-groups \\
-                    "$VENV/bin/python" {args} > "$LOGS/publish.log" 2>&1 & PIDS+=($!)"""))
+                    "$VENV/bin/python" {args} > "$LOGS/publish.log" 2>&1 & PIDS+=($!)
+                export PUBLISH_PID=$!"""))
     parts.append(f"say 'open {PAGE}'\n\"$VENV/bin/python\" {shlex.quote(str(winner_check))}")
     return "\n".join(parts) + "\n"
 
 
 CHECK = '''
-import re, sys, time, urllib.request
+import os, re, sys, time, urllib.request
 page, row, winner, timeout = {page!r}, {row!r}, {winner!r}, {timeout!r}
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({{}}))
 deadline = time.monotonic() + timeout
 text = ""
+def gone(pid):
+    try:
+        with open(f"/proc/{{pid}}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
 while time.monotonic() < deadline:
+    for name in ("PUBLISH_PID", "CLUB_PID"):
+        if gone(os.environ[name]):
+            print(name, "exited: the result cannot reach the page")
+            sys.exit(5)
     try:
         text = opener.open(page, timeout=5).read().decode()
     except OSError as error:
