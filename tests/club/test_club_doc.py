@@ -239,7 +239,7 @@ def test_an_unknown_command_fails() -> None:
         translate("mkdir -p /x && useradd club")
 
 
-def script(tmp: Path, journals: Path, winner_check: Path) -> str:
+def script(journals: Path, winner_check: Path) -> str:
     """The whole run as one bash script: the prelude, the doc's blocks (translated) and
     the steps the doc gives in words, in the doc's order."""
     exec_start, user, state_dir = publish_exec()
@@ -329,10 +329,17 @@ def test_the_doc_followed_puts_a_result_on_the_page(tmp_path: Path) -> None:
     for tool in ("openssl", "setpriv", "unshare", "ip", "useradd"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} missing")
-    probe = subprocess.run(["unshare", "--net", "--mount", "true"], capture_output=True,
-                           text=True, timeout=30)
+    probe_dir = tmp_path / "probe"
+    for name in ("lower", "up", "work", "mnt"):
+        (probe_dir / name).mkdir(parents=True)
+    probe = subprocess.run(
+        ["unshare", "--net", "--mount", "sh", "-c", "ip link set lo up && mount -t overlay "
+         f"overlay -o lowerdir={probe_dir}/lower,upperdir={probe_dir}/up,"
+         f"workdir={probe_dir}/work {probe_dir}/mnt"],
+        capture_output=True, text=True, timeout=30)
     if probe.returncode != 0:
-        pytest.skip(f"unshare --net --mount refused here: {probe.stderr.strip()}")
+        pytest.skip("unshare --net --mount with an overlay mount refused here: "
+                    f"{probe.stderr.strip()}")
 
     journals = tmp_path / "journals"
     played = play(journals, "senet-tait", 3)
@@ -344,7 +351,7 @@ def test_the_doc_followed_puts_a_result_on_the_page(tmp_path: Path) -> None:
     for folder in (home, logs, overlay):
         folder.mkdir()
     run = tmp_path / "club-doc.sh"
-    run.write_text(script(tmp_path, journals, check))
+    run.write_text(script(journals, check))
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
            "HOME": str(home), "VENV": str(Path(sys.executable).parent.parent),
            "LOGS": str(logs), "OVERLAY": str(overlay), "LANG": "C.UTF-8",
