@@ -59,14 +59,15 @@ demo: $(STAMP)
 # The Debian programs the tests drive, installed when missing and apt-get can be used
 # (root), in one apt-get call: Chromium (the end-to-end test of `companion web`),
 # espeak-ng, sox and aplay (speech), mosquitto (the club's broker), tmux (the terminal
-# OLED), systemd-analyze (the units' checks) and openssl (the club's TLS certificates). Where one cannot be
+# OLED), systemd-analyze (the units' checks), openssl (the club's TLS certificates) and ip
+# (tests/club/test_club_doc.py's private network). Where one cannot be
 # installed, tests/tools/debian-packages.sh says so and the tests that need it skip
 # with a line saying why. Phony: looking for the programs costs nothing, and one
 # removed since is installed again.
 DEBIAN_TEST_PROGRAMS := /usr/bin/chromium:chromium espeak-ng:espeak-ng sox:sox \
                         aplay:alsa-utils /usr/sbin/mosquitto:mosquitto \
                         mosquitto_passwd:mosquitto tmux:tmux \
-                        systemd-analyze:systemd openssl:openssl
+                        systemd-analyze:systemd openssl:openssl ip:iproute2
 debian-tools:
 	@bash tests/tools/debian-packages.sh $(DEBIAN_TEST_PROGRAMS)
 
