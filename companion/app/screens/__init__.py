@@ -57,6 +57,7 @@ from companion.app.screens.menus import (
 )
 from companion.app.screens.play import (
     UNCHOSEN,
+    BoardCheck,
     BoardPage,
     Checking,
     Events,
@@ -103,6 +104,7 @@ __all__ = [
     "TUTOR_SHARE_CHOICES",
     "UNCHOSEN",
     "WORKER_SLACK",
+    "BoardCheck",
     "BoardPage",
     "Checking",
     "ComputerMove",
