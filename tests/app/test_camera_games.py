@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
-from controller_tools import DOWN, OK, SHAKE
+from controller_tools import BACK, DOWN, OK, SHAKE, UP
 
 pytest.importorskip("cv2")
 
@@ -168,6 +168,76 @@ def test_a_whole_game_through_the_service_with_the_moves_read_by_the_camera(
         # board, ask the buttons: a few)
         assert camera.looks >= len(moves) // 2
         assert by_buttons <= 1 + failed + len(moves) // 10, (by_buttons, failed, len(moves))
+    finally:
+        service.post(Quit())
+        loop.join(10)
+        service.close()
+
+
+def test_the_computers_moves_are_made_when_the_board_shows_them_through_the_service(
+        tmp_path: Path, mock_factory: object) -> None:
+    """Casting-stick Senet (quick), White the computer: each of its moves is made when
+    the camera sees it on the board, with no OK; once the players put its piece on a
+    wrong square (and leave it there: the check reads the same board again), the
+    square is named on the computer's screen, and OK makes the move anyway."""
+    from companion.app.service import build
+
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path), "camera.source": "fake",
+                   "camera.confirm": False, "games": {"senet-sticks": {"mode": "quick"}}})
+    parts = build(values, pin_factory=mock_factory, draw=seeded_draw(5), save_settings=False,
+                  think=lambda state, level: furthest(state))
+    service = parts.service
+    ctl = service.controller
+    camera = ctl.camera
+    assert isinstance(camera, FakeTableCamera)
+    camera.played = furthest
+    checks: list[Mapping[Square, int]] = []
+    wrong: list[Mapping[Square, int]] = []
+
+    def placed(state: State, expected: Mapping[Square, int]) -> Mapping[Square, int]:
+        checks.append(expected)
+        if len(wrong) == 2:  # set right since
+            return expected
+        if wrong:  # left there: the check reads the same board again
+            wrong.append(wrong[0])
+            return wrong[0]
+        before = seen_board(state)
+        landed = [s for s, p in expected.items() if before.get(s) != p]
+        if len(checks) < 2 or len(landed) != 1:
+            return expected
+        board = {s: p for s, p in expected.items() if s != landed[0]}
+        board[next(s for s in range(1, 31) if s not in expected and s not in before)] = expected[landed[0]]
+        wrong.append(board)
+        return board
+
+    camera.placed = placed
+    loop = threading.Thread(target=service.run, name="loop")
+    loop.start()
+
+    def post(*events: LoopEvent) -> None:
+        for event in events:
+            service.post(event)
+            assert service.wait_idle(60)
+
+    named: list[tuple[str, ...]] = []
+    try:
+        post(OK, *[DOWN] * ctl.games.index("senet-sticks"), OK, UP, OK, DOWN, OK, BACK, DOWN, OK)
+        assert ctl.table is not None and ctl.table.seats == {1: "easy"}
+        for _step in range(5_000):
+            screen = ctl.screen
+            if screen is Screen.OVER:
+                break
+            if screen is Screen.COMPUTER:  # only when the board did not show its move
+                named.append(ctl.view().lines)
+            post(SHAKE if screen is Screen.THROW else OK)
+        else:
+            pytest.fail("no end in 5,000 steps")
+        assert len(wrong) == 2 and len(named) == 1, named
+        white = ctl.state.name(1) if ctl.state is not None else ""
+        assert len(named[0]) == 2 and named[0][1].startswith(f"{white}'s piece on ")  # the square named
+        made = [a for a in ctl.actions if isinstance(a, Move) and a != PASS]
+        assert len(checks) >= 3 and len(made) >= len(checks)
     finally:
         service.post(Quit())
         loop.join(10)
