@@ -141,8 +141,9 @@ class TimedClub(Club):
         self.covered: dict[str, int] = {}
         self.kinds: dict[str, int] = defaultdict(int)
 
-    def receive(self, topic: str, data: bytes, *, received: float | None = None) -> Received:
-        got = super().receive(topic, data, received=received)
+    def receive(self, topic: str, data: bytes, *, received: float | None = None,
+                retained: bool = False) -> Received:
+        got = super().receive(topic, data, received=received, retained=retained)
         now = time.monotonic()
         self.kinds[got.kind] += 1
         if got.kind == "state":

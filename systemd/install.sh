@@ -6,6 +6,7 @@
 #   sudo ./systemd/install.sh --dry-run    # print every action, change nothing
 #   sudo ./systemd/install.sh --web        # ...and the spectator page (companion web)
 #   sudo ./systemd/install.sh --club       # ...and the club publisher (companion publish)
+#   sudo ./systemd/install.sh --club-page  # the club's machine: the club page alone
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
 #   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
@@ -32,6 +33,13 @@ readonly WEB_SERVICE=board-companion-web.service
 readonly WEB_UNIT_PATH=/etc/systemd/system/$WEB_SERVICE
 readonly CLUB_SERVICE=board-companion-publish.service
 readonly CLUB_UNIT_PATH=/etc/systemd/system/$CLUB_SERVICE
+readonly PAGE_SERVICE=board-companion-club.service
+readonly PAGE_UNIT_PATH=/etc/systemd/system/$PAGE_SERVICE
+readonly PAGE_ENV=$CONF_DIR/club.env
+readonly PAGE_PASSWORD=$CONF_DIR/club-password
+# What club.env says when this script writes it (the club's own broker, by the name in
+# its certificate, as docs/club.md sets it up): edit it, it is never overwritten.
+readonly PAGE_ARGS="--broker club.local --ca /etc/mosquitto/club/ca.pem --user club --bind 0.0.0.0"
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
@@ -70,12 +78,14 @@ UNINSTALL=0
 PURGE=0
 WEB=0
 CLUB=0
+CLUB_PAGE=0
 START=1
 REBOOT_NEEDED=0
 
 usage() {
     cat <<EOF
-Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--club] [--uninstall [--purge]]
+Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--club] [--club-page]
+          [--uninstall [--purge]]
 
 Install (or update) the board companion service from $SOURCE.
 
@@ -89,6 +99,12 @@ Install (or update) the board companion service from $SOURCE.
                 companion publish, to the MQTT broker of [club] in the config;
                 it publishes nothing until club.publish = true there); off
                 without this flag
+  --club-page   install (or update) the club page alone, on the club's machine
+                ($PAGE_SERVICE: companion club; docs/club.md): the venv
+                with the club extra, the unit, $PAGE_ENV (its flags)
+                and $PAGE_PASSWORD (the broker password, made empty:
+                write it in); not the referee. It starts once the password is
+                there. A box's install updates a club page installed on it too
   --uninstall   stop and remove the service, its files and the venv; saved games
                 ($STATE_DIR) and the config ($CONF_DIR) are kept
   --purge       with --uninstall: also remove saved games, config and the user
@@ -268,6 +284,71 @@ has_entry() { # has_entry FILE NAME: NAME is in /etc/passwd or /etc/group style 
     [[ -f $ROOT$1 ]] && grep -q "^$2:" "$ROOT$1"
 }
 
+# The club page's unit (installed, or kept up to date by a box's install): enabled, and
+# (re)started when its password is there.
+club_page_unit() {
+    say "== the club page ($PAGE_SERVICE)"
+    install_file "$SOURCE/systemd/$PAGE_SERVICE" "$PAGE_UNIT_PATH" 0644
+    run systemctl daemon-reload
+    run systemctl enable "$PAGE_SERVICE"
+    if [[ ! -s $ROOT$PAGE_PASSWORD ]]; then
+        say "not starting the club page: write the club's broker password in $PAGE_PASSWORD (its first line), check CLUB_ARGS in $PAGE_ENV, then: sudo systemctl restart $APP-club"
+    elif [[ $START -eq 1 ]]; then
+        if ! run systemctl restart "$PAGE_SERVICE"; then
+            say "The club page did not start. Why: journalctl -u $APP-club -b --no-pager | tail -n 30"
+            exit 1
+        fi
+    else
+        say "not starting (--no-start): sudo systemctl start $APP-club"
+    fi
+    say "club page: port 8090 of this machine unless CLUB_ARGS in $PAGE_ENV says otherwise"
+}
+
+# --club-page: the club's machine (any Debian computer; one of the Pis will do): the
+# venv with the club extra, club.env and the password file (made only when missing),
+# the unit. No referee, no I2C, no service user: the unit runs as a user of its own.
+do_install_club_page() {
+    say "== apt packages"
+    run apt-get update
+    run apt-get install -y --no-install-recommends python3-venv
+
+    say "== the club page in $VENV"
+    if [[ -x $ROOT$VENV/bin/python ]]; then
+        say "unchanged $ROOT$VENV"
+    else
+        run python3 -m venv --system-site-packages "$ROOT$VENV"
+    fi
+    local extras=club
+    if [[ -e $ROOT$WEB_UNIT_PATH ]]; then
+        extras=web,club
+    fi
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "${SOURCE}[$extras]"
+    install_file "$SOURCE/systemd/README.md" "$PREFIX/README.md" 0644
+
+    say "== configuration"
+    if [[ -e $ROOT$PAGE_ENV ]]; then
+        say "keep $ROOT$PAGE_ENV (exists; your settings stay)"
+    else
+        local env
+        env=$(mktemp)
+        printf '%s
+' "# companion club's flags (companion club --help; docs/club.md, \"The club page\")." \
+            "# The broker password is not here: it is in $PAGE_PASSWORD." \
+            "CLUB_ARGS=$PAGE_ARGS" >"$env"
+        install_file "$env" "$PAGE_ENV" 0644
+        rm -f -- "$env"
+    fi
+    if [[ -e $ROOT$PAGE_PASSWORD ]]; then
+        say "keep $ROOT$PAGE_PASSWORD"
+    else
+        run install -D -m 600 /dev/null "$ROOT$PAGE_PASSWORD"
+    fi
+    club_page_unit
+    say "== done"
+    say "status:  systemctl status $APP-club"
+    say "log:     journalctl -u $APP-club -f"
+}
+
 do_install() {
     local group
     local -a root_opts
@@ -343,7 +424,7 @@ do_install() {
     if [[ $WEB -eq 1 || -e $ROOT$WEB_UNIT_PATH ]]; then
         extras+=(web)
     fi
-    if [[ $CLUB -eq 1 || -e $ROOT$CLUB_UNIT_PATH ]]; then
+    if [[ $CLUB -eq 1 || -e $ROOT$CLUB_UNIT_PATH || -e $ROOT$PAGE_UNIT_PATH ]]; then
         extras+=(club)
     fi
     if [[ ${#extras[@]} -gt 0 ]]; then
@@ -401,6 +482,9 @@ do_install() {
         fi
         say "club:    set [club] broker, table, password_file and publish = true in $CONF_DIR/config.toml, then: sudo systemctl restart $APP-publish"
     fi
+    if [[ -e $ROOT$PAGE_UNIT_PATH ]]; then
+        club_page_unit
+    fi
 
     say "== done"
     say "status:  systemctl status $APP"
@@ -415,6 +499,10 @@ do_uninstall() {
     mapfile -t root_opts < <(root_args)
 
     say "== service"
+    if [[ -e $ROOT$PAGE_UNIT_PATH ]]; then
+        run systemctl disable --now "$PAGE_SERVICE"
+    fi
+    remove_path "$PAGE_UNIT_PATH"
     if [[ -e $ROOT$CLUB_UNIT_PATH ]]; then
         run systemctl disable --now "$CLUB_SERVICE"
     fi
@@ -438,6 +526,8 @@ do_uninstall() {
     if [[ $PURGE -eq 1 ]]; then
         remove_path "$STATE_DIR"
         remove_path "$STATE_DIR-publish"
+        remove_path "$STATE_DIR-club"
+        remove_path "/var/lib/private/$APP-club"
         remove_path "$CONF_DIR"
         if has_entry /etc/passwd "$APP"; then
             run userdel "${root_opts[@]}" "$APP"
@@ -462,6 +552,7 @@ main() {
             --no-start) START=0 ;;
             --web) WEB=1 ;;
             --club) CLUB=1 ;;
+            --club-page) CLUB_PAGE=1 ;;
             --uninstall) UNINSTALL=1 ;;
             --purge) PURGE=1 ;;
             -h | --help)
@@ -489,6 +580,12 @@ main() {
     if [[ $CLUB -eq 1 && $UNINSTALL -eq 1 ]]; then
         die "--club goes with an install; --uninstall removes the club unit too"
     fi
+    if [[ $CLUB_PAGE -eq 1 && $UNINSTALL -eq 1 ]]; then
+        die "--club-page goes with an install; --uninstall removes the club page too"
+    fi
+    if [[ $CLUB_PAGE -eq 1 && ($WEB -eq 1 || $CLUB -eq 1) ]]; then
+        die "--club-page installs the club page alone; --web and --club are a box's (run it again without --club-page)"
+    fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"
     fi
@@ -508,6 +605,8 @@ main() {
 
     if [[ $UNINSTALL -eq 1 ]]; then
         do_uninstall
+    elif [[ $CLUB_PAGE -eq 1 ]]; then
+        do_install_club_page
     else
         do_install
     fi

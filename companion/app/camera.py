@@ -21,6 +21,7 @@ on its first look, on the worker's thread.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import random
 import threading
@@ -341,6 +342,99 @@ def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> C
     raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
 
 
+def usable_sources(configured: str) -> tuple[str, ...]:
+    """The values of ``camera.source`` the Settings screen offers (issue 34): ``off``
+    always; ``fake`` when ``configured`` is ``fake`` (a stand-in for tests and the
+    simulator, never offered to a player otherwise); ``usb`` when OpenCV (the camera
+    extra) is installed; ``picamera`` when picamera2 is too. Found without importing
+    them (:func:`importlib.util.find_spec`): cheap, nothing is opened."""
+    def installed(module: str) -> bool:
+        try:
+            return importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            return False
+
+    opencv = installed("cv2")
+    offered = {"off": True, "fake": configured == "fake", "usb": opencv,
+               "picamera": opencv and installed("picamera2")}
+    return tuple(source for source in CAMERA_SOURCES if offered[source])
+
+
+class ChosenCamera:
+    """The camera of the source chosen (``camera.source``, then the Settings screen's
+    Camera row; issue 34), changed on the worker's thread only.
+
+    ``camera`` is the camera made at start for ``source`` (``None``: none); ``make``
+    makes the camera of another source (:func:`camera_for`; ``None``: no other can be
+    made). Each look job, on the worker's thread, asks :meth:`for_source` for the camera
+    of the source wanted when the look was handed over: another source than the one in
+    use lets that camera go (its ``close``) and makes the new one there (nothing is
+    opened: a real camera opens on its first look). The loop's thread only asks
+    :meth:`looks`, which reads what never changes.
+    """
+
+    def __init__(self, source: str, camera: Camera | None,
+                 make: Callable[[str], Camera | None] | None = None) -> None:
+        self.start_source, self.start_camera = source, camera
+        self.make = make
+        self._source, self._camera = source, camera
+
+    def looks(self, wanted: str) -> bool:
+        """Whether a look is made with ``wanted`` chosen: the camera made at start for
+        it, or one that can be made (any source but ``off``, with :attr:`make`)."""
+        if wanted == self.start_source:
+            return self.start_camera is not None
+        return wanted != "off" and self.make is not None
+
+    def for_source(self, wanted: str) -> Camera | None:
+        """The camera of ``wanted`` (the worker's thread only; see the class).
+
+        :raises ImportError, ValueError: as :func:`camera_for` (the next look tries again).
+        """
+        if wanted != self._source:
+            self.close()
+            if wanted == self.start_source and (self.make is None or wanted == "off"):
+                self._camera = self.start_camera  # a camera given at start, not made by make
+            else:
+                self._camera = self.make(wanted) if self.make is not None else None
+            self._source = wanted
+        return self._camera
+
+    def look(self, ticket: int, wanted: str, state: State,
+             cancel: threading.Event | None = None) -> CameraRead:
+        """The worker's job: :func:`look_job` through the camera of ``wanted``
+        (``cancel``: set when the look is no longer wanted).
+
+        :raises RuntimeError: no camera is made for ``wanted`` (:meth:`looks` said no).
+        :raises ImportError, ValueError: the camera cannot be made (:func:`camera_for`).
+        """
+        camera = self.for_source(wanted)
+        if camera is None:
+            raise RuntimeError(f"no camera for camera.source {wanted!r}")
+        return look_job(ticket, camera, state, cancel)
+
+    def check(self, ticket: int, wanted: str, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> BoardChecked:
+        """The worker's job: :func:`check_job` through the camera of ``wanted`` (a
+        resumed game's board, the computer's move; issue 34).
+
+        :raises RuntimeError: no camera is made for ``wanted`` (:meth:`looks` said no).
+        :raises ImportError, ValueError: the camera cannot be made (:func:`camera_for`).
+        """
+        camera = self.for_source(wanted)
+        if camera is None:
+            raise RuntimeError(f"no camera for camera.source {wanted!r}")
+        return check_job(ticket, camera, state, expected, before, cancel)
+
+    def close(self) -> None:
+        """Let the camera in use go (idempotent)."""
+        camera, self._camera, self._source = self._camera, None, ""
+        close = getattr(camera, "close", None)
+        if close is not None:
+            close()
+
+
 def readable(state: State) -> bool:
     """Whether the camera reads ``state``'s board (a board picture laid on a grid: all
     four games)."""
@@ -451,5 +545,6 @@ def difference_lines(state: State, differences: tuple[tuple[Square, int | None, 
     return tuple(lines)
 
 
-__all__ = ["CAMERA_SOURCES", "Camera", "FakeTableCamera", "LiveCamera", "Placed", "Played", "camera_for",
-           "check_job", "check_lines", "difference_lines", "look_job", "readable", "seeded_move"]
+__all__ = ["CAMERA_SOURCES", "Camera", "ChosenCamera", "FakeTableCamera", "LiveCamera", "Placed", "Played",
+           "camera_for", "check_job", "check_lines", "difference_lines", "look_job", "readable",
+           "seeded_move", "usable_sources"]

@@ -264,7 +264,8 @@ def _schema() -> tuple[Setting, ...]:
                 "the camera over the board (docs/camera.md): off; usb (a "
                 "webcam through V4L2, camera.device); picamera (a Pi camera module through "
                 "picamera2, apt install python3-picamera2); or fake (a seeded fake camera, to "
-                "try it in the simulator and for tests); needs the camera extra",
+                "try it in the simulator and for tests); needs the camera extra (also in "
+                "Settings)",
                 ("off", "fake", "usb", "picamera")),
         Setting("camera.device", "str", "0",
                 "usb: the webcam, a V4L2 index (0) or path (/dev/video0; another path is "
@@ -275,7 +276,7 @@ def _schema() -> tuple[Setting, ...]:
                 "picture is stored"),
         Setting("camera.confirm", "bool", True,
                 "true: the move the camera reads is highlighted on the moves screen and OK "
-                "plays it; false: it is played at once"),
+                "plays it; false: it is played at once (also in Settings)"),
         Setting("ai.throw", "str", "draw",
                 "the computer's throws: draw (the companion draws them) or shake (the table "
                 "shakes or throws for it, as for a person)", ("draw", "shake")),
@@ -313,6 +314,10 @@ def _schema() -> tuple[Setting, ...]:
         Setting("club.tls_ca", "str", "",
                 "CA certificate file (PEM) the broker's certificate must be signed by; empty: "
                 "no TLS"),
+        Setting("club.roster", "str", "",
+                "the club's roster file the seat screen reads (roster.json, written by "
+                "`companion publish`); empty: where the publisher keeps it by default "
+                "(docs/club.md)"),
         Setting("club.publish", "bool", False,
                 "publish this table's game and results to the club with `companion publish` "
                 "(systemd/install.sh with its club option enables it)"),

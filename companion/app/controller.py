@@ -28,7 +28,7 @@ again; with speech on, OK acts when released (as BACK does), so that a hold only
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from companion.app import config as cfg
 from companion.app import screens as sc
-from companion.app.camera import Camera
+from companion.app.camera import Camera, ChosenCamera
 from companion.app.events import (
     BoardChecked,
     ButtonEvent,
@@ -104,10 +104,18 @@ class Controller(Looking):
     once, within the event that asks, see :class:`~companion.app.worker.Worker`);
     ``speaker``: what says the cues (default: :class:`~companion.speech.Silent`; the
     service replaces it when the speech settings change); ``camera``: the camera over
-    the board (:mod:`companion.app.camera`; ``None``: none, ``camera.source = "off"``),
-    looked through on a person's moves screen, and checking a resumed game's board and
-    the computer's moves; ``camera_confirm``: the move it finds is highlighted for OK
-    (else played at once).
+    the board of ``prefs.camera``, made at start (:mod:`companion.app.camera`;
+    ``None``: none, ``camera.source = "off"``), looked through on a person's moves
+    screen, and checking a resumed game's board and the computer's moves;
+    ``camera_confirm``: the move it finds is highlighted for OK, else played at
+    once (``prefs.camera_confirm`` when no ``prefs`` are given); ``cameras``: the values
+    of ``camera.source`` the settings screen offers (its Camera row only when there is
+    more than ``off``); ``make_camera``: makes the camera of another source chosen
+    there, on the worker's thread with the next look
+    (:class:`~companion.app.camera.ChosenCamera`; ``None``: no other is made);
+    ``roster``: the club's roster file (``roster.json``,
+    :mod:`companion.journal.roster`), read when the seats screen opens (``None``: no
+    club; the seats are the game's colours).
     """
 
     def __init__(
@@ -134,11 +142,15 @@ class Controller(Looking):
         speaker: Speaker | None = None,
         camera: Camera | None = None,
         camera_confirm: bool = True,
+        cameras: Sequence[str] = ("off",),
+        make_camera: Callable[[str], Camera | None] | None = None,
+        roster: Path | None = None,
     ) -> None:
         self.store = store
         self.draw = draw
         self.sources = [SourceName(s) for s in sources]
-        base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source})
+        base = prefs or Prefs.from_config({**cfg.defaults(), "throw.source": source,
+                                           "camera.confirm": camera_confirm})
         if base.source not in self.sources:
             base = replace(base, source=self.sources[0])
         if base.language != language():  # the words are in the language in use (the
@@ -180,7 +192,9 @@ class Controller(Looking):
         self._reviewed: tuple[Hashable, Review] | None = None
         """The last review shown and the game it is of (its journal and actions: a
         winning move undone and another played is reviewed anew)."""
-        self.camera, self.camera_confirm = camera, camera_confirm
+        self.camera = camera
+        self.cameras = list(cameras)
+        self.chosen_camera = ChosenCamera(base.camera, camera, make_camera)
         self._look: tuple[int, Looked] | None = None
         """The camera's look under way: its ticket and the position it is of."""
         self._looked: set[Looked] = set()
@@ -188,9 +202,31 @@ class Controller(Looking):
         the moves screen an undo goes back to is not looked at again)."""
         self._camera_said = False
         """A camera trouble was said (once, until a picture is read again)."""
+        self.roster_path = roster
         self.quit = False
 
+    @property
+    def camera_confirm(self) -> bool:
+        """Whether the move the camera reads waits for OK (``prefs.camera_confirm``)."""
+        return self.prefs.camera_confirm
+
     # ------------------------------------------------------------------ events
+
+    def change(self, prefs: Prefs) -> sc.Message | None:
+        """See :meth:`Flow.change`; a camera turned off in Settings is let go at once, on
+        the worker's thread (another one chosen is made with the next look)."""
+        before = self.prefs.camera
+        said = super().change(prefs)
+        chosen = self.chosen_camera
+        if prefs.camera != before and not chosen.looks(prefs.camera):
+            ticket, wanted = self._ticket(), prefs.camera
+
+            def release() -> CameraRead:
+                chosen.for_source(wanted)  # no camera: the one in use closed
+                return CameraRead(ticket, None, refused="")  # awaited by none: dropped
+
+            self.worker.submit(ticket, release)
+        return said
 
     def start(self) -> Reply:
         """Look for an unfinished game to offer; show the splash screen."""

@@ -29,6 +29,7 @@ from companion.app.tutoring import Tutor
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, set_language
+from companion.journal.roster import load_roster
 from companion.journal.store import Journal, JournalProblem, JournalStore, Loaded
 from companion.rules import (
     PASS,
@@ -59,6 +60,7 @@ class Flow:
     store: JournalStore
     draw: Draw
     sources: list[SourceName]
+    cameras: list[str]
     prefs: Prefs
     saved: SavedSettings | None
     wired: dict[str, bool]
@@ -86,6 +88,9 @@ class Flow:
     """What is said aloud (:mod:`companion.app.narration`)."""
     tutor: Tutor
     """The tutor's values (:mod:`companion.app.tutoring`)."""
+    roster_path: Path | None
+    """The club's roster file (``roster.json``, written by the publisher); ``None``: no
+    club."""
 
     def goto(self, page: sc.Page) -> None:
         """Show ``page`` (the controller's: it starts the work a page awaits)."""
@@ -271,6 +276,13 @@ class Flow:
                              announced=False)
         self.route()
 
+    def roster(self) -> tuple[str, ...]:
+        """The club's roster, read now from :attr:`roster_path` (``()``: none). A bounded
+        read of a small local file (at most
+        :data:`~companion.journal.roster.MAX_BYTES`, :data:`~companion.journal.roster.MAX_PEOPLE`
+        names), done when the seats screen opens; missing or damaged: ``()``, logged."""
+        return load_roster(self.roster_path) if self.roster_path is not None else ()
+
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` kept between the top of ``view``'s text and its last full page."""
         return min(max(0, scroll), scroll_limit(view, self.size))
@@ -351,11 +363,11 @@ class Flow:
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
               seats: Mapping[int, str], *, setup: sc.Page,
               people: Mapping[int, str] | None = None) -> sc.Next:
-        """Begin a new game of ``game_id``: what the position calls for; a game that
-        cannot be made (a data file with a mistake: file, line and reason): the message
-        that says so, leading back to its ``setup`` (a disk that refuses: to the menu).
-        ``people``: the persons of the club's roster at the human seats, by player index
-        (:func:`companion.journal.roster.load_roster`), kept in the journal."""
+        """Begin a new game of ``game_id`` (``people``: the roster's persons at human
+        seats, kept in the journal and said aloud: "Anna plays Black."): what the
+        position calls for; a game that cannot be made (a data file with a mistake: file,
+        line and reason): the message that says so, leading back to its ``setup`` (a
+        disk that refuses: to the menu)."""
         try:
             table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats),
                                 people=people)
@@ -363,6 +375,7 @@ class Flow:
             return sc.message(_("Cannot start"), (str(exc),), then=setup)
         except OSError as exc:
             return sc.message(_("Cannot save games"), (str(exc),), then=sc.Menu())
+        self.narration.people(table.state, table.people)
         self.play(table, ())
         return sc.Route()
 

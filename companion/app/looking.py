@@ -7,13 +7,16 @@ a person's moves screen shown in a position not yet looked at hands one look to 
 worker; its :class:`~companion.app.events.CameraRead` comes back as an event. One move
 found puts the cursor on it and says it (or plays it, ``camera.confirm`` off); none
 names the squares that differ; several leave the cursor. A camera that fails or refuses
-a picture is said once, and the buttons work as ever.
+a picture is said once, and the buttons work as ever. The camera is the one of the source
+chosen (``prefs.camera``, Settings' Camera row): another one chosen is made, and the
+one before let go, on the worker's thread with the next look or check (never on the
+loop's).
 
 The board is also *checked* against the position where the box knows what it should
 show: a resumed game (the :class:`~companion.app.screens.BoardCheck` screen, shown
 instead of the board when a camera is on) and the computer's move
 (:class:`~companion.app.screens.ComputerMove`). Each check is handed to the worker
-(:func:`~companion.app.camera.check_job`) and comes back as a
+(:meth:`~companion.app.camera.ChosenCamera.check`) and comes back as a
 :class:`~companion.app.events.BoardChecked`: the board as expected, play goes on (the
 computer's move made); else every differing square is named on the screen and aloud,
 and the next check waits for the board to change again. A check that reads the same
@@ -28,14 +31,7 @@ import threading
 from collections.abc import Mapping
 
 from companion.app import screens as sc
-from companion.app.camera import (
-    Camera,
-    check_job,
-    check_lines,
-    difference_lines,
-    look_job,
-    readable,
-)
+from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
 from companion.app.events import BoardChecked, CameraRead, WorkFailed
 from companion.app.flow import Flow
 from companion.app.worker import Worker
@@ -66,7 +62,8 @@ class Looking(Flow):
     controller's constructor."""
 
     camera: Camera | None
-    camera_confirm: bool
+    chosen_camera: ChosenCamera
+    """The camera of the source chosen (``prefs.camera``), changed on the worker."""
     worker: Worker
     _look: tuple[int, Looked] | None
     """The camera's look under way: its ticket and the position it is of."""
@@ -110,8 +107,8 @@ class Looking(Flow):
     def _camera_look(self, page: sc.Moves) -> None:
         """Hand a look at the board to the worker when ``page`` (a person's moves screen)
         is shown in a position not yet looked at, with no step chosen (issue 34)."""
-        table, camera = self.table, self.camera
-        if camera is None or table is None or page.path:
+        table, wanted, chosen = self.table, self.prefs.camera, self.chosen_camera
+        if not chosen.looks(wanted) or table is None or page.path:
             return
         key = self._camera_key()
         if key is None or key in self._looked:
@@ -124,7 +121,7 @@ class Looking(Flow):
         self._look = (ticket, key)
         self._look_cancel = cancel = threading.Event()
         state = table.state.copy()  # the worker's own
-        self.worker.submit(ticket, lambda: look_job(ticket, camera, state, cancel))
+        self.worker.submit(ticket, lambda: chosen.look(ticket, wanted, state, cancel))
 
     def resume(self, resume: bool) -> sc.Next:
         """See :meth:`Flow.resume`; with a camera on, a resumed game's board is checked
@@ -132,7 +129,7 @@ class Looking(Flow):
         of the board shown for the players to check."""
         shown = super().resume(resume)
         table = self.table
-        if (resume and self.camera is not None and table is not None
+        if (resume and self.chosen_camera.looks(self.prefs.camera) and table is not None
                 and isinstance(shown, sc.BoardPage | sc.Route)
                 and table.state.phase is not Phase.OVER and readable(table.state)):
             return sc.BoardCheck()
@@ -142,8 +139,8 @@ class Looking(Flow):
         """Hand a check of the board to the worker when ``page`` is shown (a resumed
         game's :class:`~companion.app.screens.BoardCheck`: the board of the position;
         the computer's move: the board it leaves), unless its check is under way."""
-        table, camera = self.table, self.camera
-        if camera is None or table is None or not readable(table.state):
+        table, wanted, chosen = self.table, self.prefs.camera, self.chosen_camera
+        if not chosen.looks(wanted) or table is None or not readable(table.state):
             return
         check = self._check
         if check is not None and check[1] is page and not check[2].is_set():
@@ -163,7 +160,7 @@ class Looking(Flow):
         ticket = self._ticket()
         cancel = threading.Event()
         self._check = (ticket, page, cancel, before)
-        self.worker.submit(ticket, lambda: check_job(ticket, camera, state, expected, before, cancel))
+        self.worker.submit(ticket, lambda: chosen.check(ticket, wanted, state, expected, before, cancel))
 
     def _check_awaits(self, ticket: int) -> bool:
         """Whether the worker's request ``ticket`` is the camera's check under way."""
@@ -227,7 +224,7 @@ class Looking(Flow):
     def _camera_read(self, event: CameraRead | WorkFailed) -> None:
         """Apply the camera's look (or its failure) if the moves screen of its position is
         still shown: one move found, the cursor on it and said (or the move played, with
-        ``camera_confirm`` off); none, the squares that differ said; several, nothing. A
+        ``prefs.camera_confirm`` off); none, the squares that differ said; several, nothing. A
         camera that fails or refuses a picture is said once; the buttons work as ever."""
         key = self._look[1] if self._look is not None else None
         self._look = None
@@ -251,7 +248,7 @@ class Looking(Flow):
         finding, state = event.finding, table.state
         move = finding.move
         if move is not None:
-            if not self.camera_confirm:
+            if not self.prefs.camera_confirm:
                 self.show(sc.play_checked(self, move, page))
             elif page.point_at(self, move):
                 self.narration.camera_found(state, move)

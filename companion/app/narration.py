@@ -16,7 +16,7 @@ where its piece goes back to.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from companion.app import screens as sc
 from companion.app.table import TakenBack
@@ -90,6 +90,13 @@ class Narration:
     def trouble(self, title: str) -> None:
         """An error message's title."""
         self.speak([Spoken(self.voice.trouble(title), CueKind.MESSAGE)])
+
+    def people(self, state: State, people: Mapping[int, str]) -> None:
+        """Who of the club's roster sits at each named seat, as a game begins: "Anna
+        Berg plays Black." (issue 33)."""
+        self.speak([Spoken(_("{person} plays {player}.").format(
+            person=name, player=say(state.name(p))), CueKind.MESSAGE)
+            for p, name in sorted(people.items())])
 
     def turn(self, state: State) -> None:
         """Whose turn it is (a game begun or resumed)."""

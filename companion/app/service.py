@@ -22,13 +22,14 @@ import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from companion.app import config as cfg
-from companion.app.camera import camera_for
+from companion.app.camera import camera_for, usable_sources
 from companion.app.controller import Controller, Draw, Reply
 from companion.app.events import LoopEvent, PanelIdle, Quit, SpeechFailed
 from companion.app.notify import Notifier, WatchdogPinger
@@ -42,6 +43,7 @@ from companion.devices.events import ButtonEvent, ButtonName, SourceName
 from companion.devices.indicators import Indicators
 from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.i18n import language, set_language
+from companion.journal.roster import default_roster_path
 from companion.journal.store import JournalStore
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
@@ -435,8 +437,6 @@ def build(
         missing = "" if "picamera2" in str(exc) or isinstance(exc, ValueError) else \
             "the camera extra is not installed: "
         said_first.append(f"camera.source: {missing}{exc}")
-    if camera is not None and hasattr(camera, "close"):
-        closers.append(camera.close)  # a real camera: let the device go
     controller = Controller(
         store=JournalStore(journal_dir), draw=draw, sources=available,
         source=conf["throw.source"], throw_button=conf.get("buttons.throw") is not None,
@@ -449,7 +449,12 @@ def build(
         computer_draws=conf["ai.throw"] == "draw", think=think,
         worker=worker if worker is not None else Worker.threaded(),
         camera=camera, camera_confirm=bool(conf.get("camera.confirm", True)),
+        cameras=usable_sources(str(conf.get("camera.source", "off"))),
+        make_camera=partial(camera_for, device=str(conf.get("camera.device", "0")), save_to=frames),
+        roster=Path(conf["club.roster"]) if conf.get("club.roster") else default_roster_path(),
     )
+
+    closers.append(controller.chosen_camera.close)  # a real camera: let the device go
 
     def context(post: Callable[[Any], None]) -> SourceContext:
         return SourceContext(post, sched, pin_factory, conf)

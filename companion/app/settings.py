@@ -1,7 +1,8 @@
 """Settings changed on the box, saved so that they last.
 
 The settings screen changes a few keys of the configuration at the table (the throw
-source, the display's sleep time and contrast, the buzzer and the LED). Each change is
+source, the display's sleep time and contrast, the buzzer and the LED, the language,
+speech, the tutor, the camera: :data:`SAVED_KEYS`). Each change is
 saved at once, atomically (a temporary file, fsync, rename, fsync of the directory), to
 ``settings.toml`` in the state directory, a TOML file of those keys only that
 :func:`companion.app.config.load_file` reads and checks like any config file. At the
@@ -44,6 +45,8 @@ SAVED_KEYS = (
     "speech.volume",
     "ai.tutor",
     "ai.tutor_share",
+    "camera.source",
+    "camera.confirm",
 )
 """The keys the settings screen changes and this module saves."""
 
@@ -57,7 +60,9 @@ class Prefs:
     ``contrast`` 0-255, ``sound`` and ``light`` on or off; ``language`` a catalogue's
     code; ``speech`` on or off with its ``voice`` (an espeak-ng voice, empty: the
     language's), ``rate`` (words per minute, 80-450) and ``volume`` (0-200); ``tutor``
-    on or off and ``tutor_share`` (0.01-0.5 of the chance to win)."""
+    on or off and ``tutor_share`` (0.01-0.5 of the chance to win); ``camera`` the camera
+    over the board (``camera.source``: ``off``, ``fake``, ``usb``, ``picamera``) and
+    ``camera_confirm`` (the move it reads is highlighted for OK, else played at once)."""
 
     source: str
     sleep_after: float
@@ -71,6 +76,8 @@ class Prefs:
     volume: int = 100
     tutor: bool = False
     tutor_share: float = 0.10
+    camera: str = "off"
+    camera_confirm: bool = True
 
     @classmethod
     def from_config(cls, conf: Mapping[str, Any]) -> Prefs:
@@ -87,6 +94,8 @@ class Prefs:
             volume=int(conf["speech.volume"]),
             tutor=bool(conf["ai.tutor"]),
             tutor_share=float(conf["ai.tutor_share"]),
+            camera=str(conf["camera.source"]),
+            camera_confirm=bool(conf["camera.confirm"]),
         )
 
     def as_config(self) -> dict[str, Any]:
@@ -104,6 +113,8 @@ class Prefs:
             "speech.volume": self.volume,
             "ai.tutor": self.tutor,
             "ai.tutor_share": self.tutor_share,
+            "camera.source": self.camera,
+            "camera.confirm": self.camera_confirm,
         }
 
 

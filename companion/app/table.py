@@ -17,6 +17,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.journal.names import clean_name
 from companion.journal.store import Journal, JournalStore, Loaded
 from companion.rules import Action, Game, Implement, Move, State, Throw
 from companion.rules import Event as GameEvent
@@ -61,18 +62,30 @@ class Undone:
     moves: tuple[TakenBack, ...] = ()
 
 
+def _named(people: Mapping[int, str] | None, players: int, seats: Mapping[int, str] | None
+           ) -> dict[int, str]:
+    """The persons at human seats of ``people`` as the journal keeps them: each name
+    :func:`~companion.journal.names.clean_name`'d, none at a seat the computer plays,
+    outside ``0 <= p < players`` or empty once cleaned."""
+    named = {p: clean_name(n) for p, n in (people or {}).items()
+             if 0 <= p < players and p not in (seats or {})}
+    return {p: n for p, n in named.items() if n}
+
+
 class Table:
     """One game in play. Build it with :meth:`begin` or :meth:`reopen`."""
 
     def __init__(
         self, game: Game, players: int, journal: Journal, actions: list[Action],
-        seats: Mapping[int, str] | None = None,
+        seats: Mapping[int, str] | None = None, people: Mapping[int, str] | None = None,
     ) -> None:
         self.game = game
         self.players = players
         self.journal = journal
         self.seats = dict(seats or {})
         """The players the computer plays, by player index, with their level."""
+        self.people = dict(people or {})
+        """The persons of the club's roster at the human seats, by player index."""
         self._actions = list(actions)
         self._movers: list[int] = []
         self.state: State = game.new_state(players)
@@ -93,7 +106,7 @@ class Table:
         :raises OSError: the journal cannot be written.
         """
         return cls(game, players, store.begin(game, players, seats=seats, people=people),
-                   [], seats)
+                   [], seats, _named(people, players, seats))
 
     @classmethod
     def reopen(cls, store: JournalStore, loaded: Loaded) -> Table:
@@ -105,7 +118,11 @@ class Table:
         raw = loaded.header.get("seats")
         seats = {int(p): str(lv) for p, lv in raw.items()
                  if str(p).isdigit() and int(p) < loaded.players} if isinstance(raw, dict) else {}
-        table = cls(loaded.game, loaded.players, store.reopen(loaded), list(loaded.actions), seats)
+        raw_people = loaded.header.get("people")
+        people = {int(p): n for p, n in raw_people.items() if str(p).isdigit() and isinstance(n, str)
+                  } if isinstance(raw_people, dict) else {}
+        table = cls(loaded.game, loaded.players, store.reopen(loaded), list(loaded.actions), seats,
+                    _named(people, loaded.players, seats))
         if table.state.outcome is not None:
             table._record_win()
         return table

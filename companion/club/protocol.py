@@ -10,6 +10,16 @@ Topics (``prefix``: the config's ``club.topic``, default :data:`DEFAULT_PREFIX`;
 ``{prefix}/tables/{table}/state`` (retained, QoS 1)
     The table's live game (:func:`state_payload`, checked by :func:`validate_state`).
     A zero-length retained message empties the table (the box has no game).
+``{prefix}/tables/{table}/delta`` (QoS 1, not retained)
+    The actions the table's game gained since the last state the box sent in this
+    connection (:func:`delta_payload`, checked by :func:`validate_delta`): ``"after"``
+    names how many actions it follows and ``"prefix"`` the chain hash of those
+    (:func:`chain`), so the club sees a delta it cannot apply (one lost, a club that
+    restarted, a forged one) and asks for the whole state instead. The whole state is
+    sent on each (re)connection, for a new game, when actions were taken back, and
+    when the club asks: the traffic grows with the game, not with its square.
+``{prefix}/requests/{table}`` (QoS 1, written by the club only)
+    The club asking the box for the table's whole state (:func:`request_payload`).
 ``{prefix}/results/{table}/{result_id}`` (retained, QoS 1)
     One finished game (:func:`result_payload`, checked by :func:`validate_result`).
     :func:`result_id` is the hash of the result's content (its table, game, seats,
@@ -37,8 +47,9 @@ Abandoned games have no result: only their state says ``"abandoned"``.
 
 ACL (the broker's): a box's user (its table name) may write only
 ``{prefix}/tables/{table}/#`` and ``{prefix}/results/{table}/#`` and read only
-``{prefix}/receipts/{table}`` and ``{prefix}/roster``; the club's user may read
-``{prefix}/#`` and write only ``{prefix}/receipts/#`` and ``{prefix}/roster``;
+``{prefix}/receipts/{table}``, ``{prefix}/requests/{table}`` and ``{prefix}/roster``;
+the club's user may read ``{prefix}/#`` and write only ``{prefix}/receipts/#``,
+``{prefix}/requests/#`` and ``{prefix}/roster``;
 anonymous clients nothing.
 """
 
@@ -126,6 +137,22 @@ def state_topic(prefix: str, table: str) -> str:
     return f"{check_prefix(prefix)}/tables/{check_table(table)}/state"
 
 
+def delta_topic(prefix: str, table: str) -> str:
+    """``{prefix}/tables/{table}/delta``: the actions a table's game gained.
+
+    :raises ProtocolError: a bad prefix or table name.
+    """
+    return f"{check_prefix(prefix)}/tables/{check_table(table)}/delta"
+
+
+def request_topic(prefix: str, table: str) -> str:
+    """``{prefix}/requests/{table}``: where the club asks ``table`` for its whole state.
+
+    :raises ProtocolError: a bad prefix or table name.
+    """
+    return f"{check_prefix(prefix)}/requests/{check_table(table)}"
+
+
 def result_topic(prefix: str, table: str, rid: str) -> str:
     """``{prefix}/results/{table}/{rid}``.
 
@@ -157,14 +184,19 @@ def state_filter(prefix: str) -> str:
     return f"{check_prefix(prefix)}/tables/+/state"
 
 
+def delta_filter(prefix: str) -> str:
+    """The subscription to every table's deltas: ``{prefix}/tables/+/delta``."""
+    return f"{check_prefix(prefix)}/tables/+/delta"
+
+
 def results_filter(prefix: str) -> str:
     """The subscription to every table's results: ``{prefix}/results/+/+``."""
     return f"{check_prefix(prefix)}/results/+/+"
 
 
 def parse_topic(prefix: str, topic: str) -> tuple[str, str, str | None]:
-    """What a topic under ``prefix`` is: ``("state", table, None)`` or
-    ``("result", table, result_id)``.
+    """What a topic under ``prefix`` is: ``("state", table, None)``, ``("delta", table,
+    None)`` or ``("result", table, result_id)``.
 
     :raises ProtocolError: any other topic.
     """
@@ -174,6 +206,8 @@ def parse_topic(prefix: str, topic: str) -> tuple[str, str, str | None]:
     parts = topic[len(head):].split("/")
     if len(parts) == 3 and parts[0] == "tables" and parts[2] == "state":
         return "state", check_table(parts[1]), None
+    if len(parts) == 3 and parts[0] == "tables" and parts[2] == "delta":
+        return "delta", check_table(parts[1]), None
     if len(parts) == 3 and parts[0] == "results":
         if not RESULT_ID_PATTERN.fullmatch(parts[2]):
             raise ProtocolError(f"topic {topic!r}: result id of 20 hex digits expected")
@@ -494,6 +528,94 @@ def validate_result(obj: object) -> dict[str, Any]:
     return dict(payload)
 
 
+GENESIS: Final = "0" * 64
+"""The chain hash of no actions (:func:`chain`)."""
+HASH_PATTERN: Final = re.compile(r"[0-9a-f]{64}")
+
+
+def chain(start: str, records: Sequence[Mapping[str, Any]]) -> str:
+    """The chain hash of ``records`` (bare action records, :func:`bare_actions`) after
+    the actions whose chain hash is ``start`` (:data:`GENESIS`: from the first):
+    ``h = SHA-256(h_before as 32 bytes + canonical(record))``, 64 hex digits. Each side
+    extends it by the new actions only (no second pass over the game), and one differing
+    action anywhere before makes another hash.
+
+    :raises ValueError: ``start`` is not 64 hex digits, or a record is not JSON.
+    """
+    digest = bytes.fromhex(start)
+    for record in records:
+        digest = hashlib.sha256(digest + canonical(record)).digest()
+    return digest.hex()
+
+
+def delta_payload(*, table: str, journal: str, after: int, prefix_hash: str,
+                  records: Sequence[Mapping[str, Any]], status: str,
+                  updated: str | None = None) -> dict[str, Any]:
+    """A delta (see the module doc): ``{"v", "table", "journal", "after", "prefix",
+    "actions", "status", "updated"}``: the ``records`` (bare action records) that follow
+    the first ``after`` actions of the game of ``journal``, whose chain hash is
+    ``prefix_hash``; ``status`` the game's after them (:func:`status`).
+
+    :raises ProtocolError: a bad table name, or a payload over :data:`MAX_PAYLOAD`.
+    """
+    payload = {"v": VERSION, "table": check_table(table), "journal": journal,
+               "after": after, "prefix": prefix_hash, "actions": list(records),
+               "status": status, "updated": updated or now_iso()}
+    return validate_delta(payload)
+
+
+MAX_DELTA_ACTIONS: Final = 1000
+"""The most actions one delta carries (a box sends one or a few)."""
+
+
+def validate_delta(obj: object) -> dict[str, Any]:
+    """``obj`` when it has the shape and size of a delta (:func:`delta_payload`); that
+    it follows the club's actions, and that they replay, is the club's to check.
+
+    :raises ProtocolError: it does not; the message says what is wrong.
+    """
+    if not isinstance(obj, Mapping):
+        raise ProtocolError("payload is not a JSON object")
+    if obj.get("v") != VERSION or isinstance(obj.get("v"), bool):
+        raise ProtocolError(f"payload version {obj.get('v')!r}, expected {VERSION}")
+    encode(obj)
+    check_table(_need(obj, "table", str))
+    _need(obj, "journal", str)
+    after = _need(obj, "after", int)
+    if after < 0:
+        raise ProtocolError(f"payload 'after': {after} is negative")
+    if not HASH_PATTERN.fullmatch(_need(obj, "prefix", str)):
+        raise ProtocolError("payload 'prefix': 64 hex digits expected")
+    records = _need(obj, "actions", list)
+    if len(records) > MAX_DELTA_ACTIONS or not all(isinstance(r, dict) for r in records):
+        raise ProtocolError(f"payload 'actions': at most {MAX_DELTA_ACTIONS} objects expected")
+    if obj.get("status") not in STATUSES:
+        raise ProtocolError(f"payload 'status': {obj.get('status')!r}")
+    _time(obj, "updated")
+    return dict(obj)
+
+
+def request_payload(reason: str = "") -> dict[str, Any]:
+    """The club asking a box for its table's whole state: ``{"v", "full", "reason"}``
+    (``reason``: why, for the box's log, at most 200 characters)."""
+    return {"v": VERSION, "full": True, "reason": reason[:200]}
+
+
+def validate_request(obj: object) -> dict[str, Any]:
+    """``obj`` when it is a request (:func:`request_payload`).
+
+    :raises ProtocolError: it is not.
+    """
+    if not isinstance(obj, Mapping) or obj.get("v") != VERSION or isinstance(obj.get("v"), bool):
+        raise ProtocolError("not a request of this version")
+    if obj.get("full") is not True:
+        raise ProtocolError("a request for nothing this box sends")
+    reason = obj.get("reason", "")
+    if not isinstance(reason, str):
+        raise ProtocolError("request 'reason': text expected")
+    return {"v": VERSION, "full": True, "reason": reason[:200]}
+
+
 def receipt_payload(rid: str, *, stored: bool, reason: str = "") -> dict[str, Any]:
     """The club's receipt for result ``rid``: ``{"v", "id", "stored", "reason"}``
     (``stored`` false: refused, ``reason`` says why, at most 300 characters)."""
@@ -552,9 +674,12 @@ def validate_receipt(obj: object) -> dict[str, Any]:
 __all__ = [
     "DEFAULT_PREFIX",
     "EARLIEST",
+    "GENESIS",
+    "HASH_PATTERN",
     "ID_FIELDS",
     "KINDS",
     "LATEST",
+    "MAX_DELTA_ACTIONS",
     "MAX_DEPTH",
     "MAX_PAYLOAD",
     "MAX_PEOPLE",
@@ -567,9 +692,13 @@ __all__ = [
     "VERSION",
     "ProtocolError",
     "canonical",
+    "chain",
     "check_prefix",
     "check_table",
     "decode",
+    "delta_filter",
+    "delta_payload",
+    "delta_topic",
     "encode",
     "journal_result_id",
     "last_event",
@@ -579,6 +708,8 @@ __all__ = [
     "parse_topic",
     "receipt_payload",
     "receipt_topic",
+    "request_payload",
+    "request_topic",
     "result_id",
     "result_payload",
     "result_topic",
@@ -590,7 +721,9 @@ __all__ = [
     "state_payload",
     "state_topic",
     "status",
+    "validate_delta",
     "validate_receipt",
+    "validate_request",
     "validate_result",
     "validate_roster",
     "validate_state",

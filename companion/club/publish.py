@@ -3,9 +3,14 @@
 It follows the journal folder and publishes to the club's MQTT broker, by the wire
 protocol of :mod:`companion.club.protocol`:
 
-* the table's live game (the newest readable journal), retained, QoS 1, on each
-  change and again after each (re)connection; an empty retained message when the
-  folder holds no journal;
+* the table's live game (the newest readable journal): its whole state, retained,
+  QoS 1, after each (re)connection, for a new game, after actions were taken back and
+  when the club asks (on ``{prefix}/requests/<table>``); after every other change a
+  delta of the actions added since (QoS 1, not retained: :func:`~companion.club.
+  protocol.delta_payload`, naming how many actions it follows and their chain hash, so
+  the club notices one it cannot apply and asks), and the whole state again once the
+  table has been quiet for :data:`SETTLE` seconds after deltas; an empty retained
+  message when the folder holds no journal;
 * nothing of the club's but the receipts and the roster: the club's roster (retained
   on ``{prefix}/roster``) is written at once (temporary file and rename) to
   ``roster.json`` in this process's state folder, its names cleaned, for the seat
@@ -29,7 +34,8 @@ only the games written since are (a restart does not read the box's history agai
 
 The journals are read, never written or locked: each is looked at with ``os.stat``
 every :data:`INTERVAL` seconds and read again only when its size, time or inode
-changed, with the companion's own safe reader (:func:`companion.journal.store.load` with
+changed: the live game on from the lines already taken (:meth:`Publisher._follow`),
+else whole, with the companion's own safe reader (:func:`companion.journal.store.load` with
 ``repair=False``: a FIFO or a device is refused, a damaged tail is left alone). A
 journal that cannot be read is logged (once per change) and skipped: nothing in the
 folder stops the publisher. While the broker is away it tries again after a growing
@@ -46,6 +52,7 @@ import json
 import logging
 import os
 import ssl
+import stat
 import threading
 import time
 from collections.abc import Mapping
@@ -58,9 +65,11 @@ from companion.club import protocol
 from companion.errors import CompanionError
 from companion.journal.roster import ROSTER_FILE, save_roster
 from companion.journal.store import (
+    MAX_FILE_BYTES,
     JournalError,
     Loaded,
     load,
+    load_more,
     read_journal_bytes,
     replace_atomically,
 )
@@ -86,6 +95,13 @@ oldest first, this many at a time."""
 MAX_OUTBOX_BYTES: Final = 4 * 1024 * 1024
 """The longest outbox read (each result id takes 23 bytes: about 180,000 games)."""
 MAX_PASSWORD_BYTES: Final = 4096
+SETTLE: Final = 30.0
+"""Seconds without a change after which a table followed by deltas gets its whole state
+again (retained): the broker's copy is then current for a club that connects later, and
+a last delta lost (a club whose queue overflowed) is made good without another change."""
+OVERLAP: Final = 64
+"""Bytes before the end of the lines taken that are read again and compared when a
+journal is read on (:meth:`Publisher._follow`)."""
 
 
 class PublishError(CompanionError):
@@ -285,6 +301,9 @@ class Snapshot:
     readable: bool = False
     """The journal could be read (``loaded`` may since have been let go: see
     :meth:`Publisher._trim`)."""
+    tail: bytes = b""
+    """The last :data:`OVERLAP` bytes before ``loaded.intact``: compared when the file
+    is read on from there, so a file rewritten in place is read whole again."""
 
     @property
     def written_iso(self) -> str:
@@ -304,8 +323,38 @@ def read_snapshot(path: Path, st: os.stat_result) -> Snapshot:
     data = read_journal_bytes(path)
     loaded = load(path, repair=False, data=data)
     header = data[:data.find(b"\n")] if b"\n" in data else data
+    end = loaded.intact or 0
     return Snapshot(_signature(st), loaded, header,
-                    datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC), readable=True)
+                    datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC), readable=True,
+                    tail=data[max(0, end - OVERLAP):end])
+
+
+def read_from(path: Path, offset: int, inode: int) -> bytes:
+    """The bytes of the journal ``path`` from ``offset`` on (at most what
+    :data:`~companion.journal.store.MAX_FILE_BYTES` leaves), opened as
+    :func:`~companion.rules.datafile.read_bytes` opens a file (never waiting on a FIFO).
+
+    :raises ValueError: it is not a regular file, no longer the file ``inode``, or
+        shorter than ``offset``. :raises OSError: it cannot be read.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_ino != inode or info.st_size < offset:
+            raise ValueError("not the file read before")
+        os.lseek(fd, offset, os.SEEK_SET)
+        chunks = []
+        left = MAX_FILE_BYTES - offset
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 class Publisher:
@@ -329,8 +378,20 @@ class Publisher:
         self.reconnect_max = reconnect_max
         self.state_topic = protocol.state_topic(settings.prefix, settings.table)
         self._snapshots: dict[Path, Snapshot] = {}
-        self._sent_state: bytes | None = None
-        """The state payload last handed to paho since the last connection (None: none)."""
+        self.delta_topic = protocol.delta_topic(settings.prefix, settings.table)
+        self.request_topic = protocol.request_topic(settings.prefix, settings.table)
+        self._sent: SentState | None = None
+        """The table's state as last handed to paho since the last connection (None:
+        none: the next is the whole state)."""
+        self._full_due = False
+        """The club asked for the whole state."""
+        self.settle = SETTLE
+        self.state_bytes = 0
+        """Bytes of state payloads (whole states and deltas) handed to paho since start."""
+        self.full_states = 0
+        """Whole states handed to paho since start."""
+        self.deltas = 0
+        """Deltas handed to paho since start."""
         self.receipt_topic = protocol.receipt_topic(settings.prefix, settings.table)
         self._results: dict[Path, tuple[tuple[int, int, int], str, str, bytes]] = {}
         """Each finished journal's result: (stat signature, id, older id, payload)."""
@@ -370,9 +431,10 @@ class Publisher:
             return
         log.info("connected to the club broker %s:%d as %s", self.settings.broker,
                  self.settings.port, self.settings.user)
-        self._sent_state = None  # the broker may have lost it: send the newest again
+        self._sent = None  # the broker may have lost it: the whole state again
         self._delay = 1.0
-        client.subscribe([(self.receipt_topic, protocol.QOS), (self.roster_topic, protocol.QOS)])
+        client.subscribe([(self.receipt_topic, protocol.QOS), (self.roster_topic, protocol.QOS),
+                          (self.request_topic, protocol.QOS)])
         for flight in self._pending.values():  # the broker may have lost them: again
             flight.due = 0.0
         self.connected.set()
@@ -380,8 +442,22 @@ class Publisher:
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         if message.topic == self.roster_topic:
             self._on_roster(bytes(message.payload))
+        elif message.topic == self.request_topic:
+            self._on_request(bytes(message.payload))
         else:
             self._on_receipt(client, userdata, message)
+
+    def _on_request(self, data: bytes) -> None:
+        """The club asking for the table's whole state (a delta it could not apply, or
+        a club that just connected): sent at the next look at the folder."""
+        try:
+            request = protocol.validate_request(protocol.decode(data))
+        except protocol.ProtocolError as exc:
+            log.warning("club request on %s not understood: %s", self.request_topic, exc)
+            return
+        log.info("the club asks for the whole state of table %s: %s", self.settings.table,
+                 request["reason"] or "no reason given")
+        self._full_due = True
 
     def _on_roster(self, data: bytes) -> None:
         """The club's roster (retained: at each connection, then at each change): its
@@ -552,7 +628,7 @@ class Publisher:
             elif index > 0 and st.st_mtime_ns < since_ns:
                 continue  # an old game, neither the live one nor a result to send
             else:
-                snap = self._read(path, st)
+                snap = self._follow(path, st, old)
                 if newest is not None and snap.loaded is not None:
                     # not the live game: its result made, the game let go at once, so
                     # that a folder of hundreds (the first start's backlog) is never
@@ -581,6 +657,31 @@ class Publisher:
             made = self._results.get(path)
             if made is not None and made[3] and self._done(made[1], made[2]):
                 self._results[path] = (made[0], made[1], made[2], b"")
+
+    def _follow(self, path: Path, st: os.stat_result, old: Snapshot | None) -> Snapshot:
+        """The journal ``path`` read on from where it was last read (its new lines
+        applied to the game in memory: :func:`~companion.journal.store.load_more`) when
+        it only grew: the same file (inode), not shorter than the lines taken, the
+        bytes before them unchanged (the last :data:`OVERLAP` looked at) and read
+        intact so far; else read whole again (:meth:`_read`). The live game costs its
+        new actions per change, not a replay of the game."""
+        loaded = old.loaded if old is not None else None
+        if (old is None or loaded is None or loaded.damage is not None
+                or loaded.intact is None or old.signature[0] != st.st_ino
+                or st.st_size < loaded.intact or not old.tail):
+            return self._read(path, st)
+        try:
+            back = len(old.tail)
+            data = read_from(path, loaded.intact - back, st.st_ino)
+            if data[:back] != old.tail:
+                raise ValueError("rewritten before the lines taken")
+            taken = load_more(loaded, data[back:])
+        except (OSError, ValueError, RefusedFileError, JournalError) as exc:
+            log.debug("journal %s read again from its start: %s", path.name, exc)
+            return self._read(path, st)
+        return Snapshot(_signature(st), loaded, old.header_line,
+                        datetime.fromtimestamp(st.st_mtime_ns / 1e9, UTC), readable=True,
+                        tail=data[max(0, back + taken - OVERLAP):back + taken])
 
     def _read(self, path: Path, st: os.stat_result) -> Snapshot:
         try:
@@ -648,26 +749,108 @@ class Publisher:
                      "sent again: no receipt yet" if again else "published", flight.topic)
 
     def _publish_state(self, newest: Snapshot | None) -> None:
+        """The table's state, when it changed (see the module doc): the whole state,
+        retained, after each connection, for a new game (or another journal), after
+        actions were taken back, and when the club asked (:attr:`_full_due`); else a
+        delta of the actions added since the last state sent. A journal unchanged since
+        then costs nothing here; a change costs its new actions (and a comparison of
+        the references of the actions sent)."""
+        sent = self._sent
         if newest is None or newest.loaded is None:
-            data = b""  # no game: the table's retained state is deleted
-        else:
-            try:
-                payload = protocol.state_payload(newest.loaded, table=self.settings.table,
-                                                 updated=newest.written_iso)
-                data = protocol.encode(payload)
-            except protocol.ProtocolError as exc:
-                key = f"state:{newest.loaded.path.name}"
-                if self._bad.get(key) != newest.signature:
-                    log.warning("journal %s: state not published: %s",
-                                newest.loaded.path.name, exc)
-                    self._bad[key] = newest.signature
+            if sent is not None and sent.key is None and not self._full_due:
                 return
-        if data == self._sent_state:
+            self._publish(self.state_topic, b"", retain=True)  # the retained state deleted
+            self._sent = SentState(None, (0, 0, 0), [], protocol.GENESIS, "")
+            self._full_due = False
             return
-        self.client.publish(self.state_topic, data, qos=protocol.QOS, retain=True)
-        self._sent_state = data
-        log.debug("state of table %s published (%d bytes)", self.settings.table, len(data))
+        if not self._full_due and sent is not None and sent.signature == newest.signature:
+            if sent.behind and time.monotonic() - sent.changed >= self.settle:
+                self._full_due = True  # quiet since: the retained copy brought up to date
+            else:
+                return
+        loaded = newest.loaded
+        key = (loaded.path.name, loaded.game.id, protocol.canonical(
+            [loaded.header.get("options") or {}, loaded.players,
+             protocol.seats(loaded.header, protocol.names(loaded))]))
+        records = loaded.records
+        count = 0 if sent is None else len(sent.records)
+        if (self._full_due or sent is None or sent.key != key or len(records) < count
+                or records[:count] != sent.records):
+            self._publish_full(newest, key)
+            return
+        assert sent is not None
+        status = protocol.status(loaded)
+        if len(records) == count and status == sent.status:
+            sent.signature = newest.signature
+            return
+        new = protocol.bare_actions(records[count:])
+        try:
+            data = protocol.encode(protocol.delta_payload(
+                table=self.settings.table, journal=loaded.path.name, after=count,
+                prefix_hash=sent.chain, records=new, status=status,
+                updated=newest.written_iso))
+        except protocol.ProtocolError:  # too many at once: the whole state instead
+            self._publish_full(newest, key)
+            return
+        self._publish(self.delta_topic, data, retain=False)
+        self.deltas += 1
+        sent.records.extend(records[count:])
+        sent.chain = protocol.chain(sent.chain, new)
+        sent.status = status
+        sent.signature = newest.signature
+        sent.behind = True
+        sent.changed = time.monotonic()
+        log.debug("delta of table %s sent: %d actions after %d, %d bytes",
+                  self.settings.table, len(new), count, len(data))
+
+    def _publish_full(self, newest: Snapshot, key: tuple[str, str, bytes]) -> None:
+        """The table's whole state, retained (see :meth:`_publish_state`)."""
+        loaded = newest.loaded
+        assert loaded is not None
+        try:
+            payload = protocol.state_payload(loaded, table=self.settings.table,
+                                             updated=newest.written_iso)
+            data = protocol.encode(payload)
+        except protocol.ProtocolError as exc:
+            bad = f"state:{loaded.path.name}"
+            if self._bad.get(bad) != newest.signature:
+                log.warning("journal %s: state not published: %s", loaded.path.name, exc)
+                self._bad[bad] = newest.signature
+            return
+        self._publish(self.state_topic, data, retain=True)
+        self.full_states += 1
+        self._sent = SentState(key, newest.signature, list(loaded.records),
+                               protocol.chain(protocol.GENESIS, payload["actions"]),
+                               payload["status"])
+        self._full_due = False
+        log.info("whole state of table %s sent: %d actions, %d bytes",
+                 self.settings.table, len(loaded.records), len(data))
+
+    def _publish(self, topic: str, data: bytes, *, retain: bool) -> None:
+        self.client.publish(topic, data, qos=protocol.QOS, retain=retain)
+        self.state_bytes += len(data)
 
 
-__all__ = ["INTERVAL", "MAX_IN_FLIGHT", "RECONNECT_MAX", "RESEND", "RESEND_MAX", "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher",
-           "Snapshot", "read_password", "read_snapshot"]
+@dataclass
+class SentState:
+    """The table's state as last sent in this connection: the game's ``key`` (journal
+    name, game, options, players and seats; ``None``: the table was emptied), the
+    journal's stat ``signature`` then, the action ``records`` sent (the journal's own
+    objects: compared by reference first), their :func:`~companion.club.protocol.chain`
+    hash and the game's ``status``."""
+
+    key: tuple[str, str, bytes] | None
+    signature: tuple[int, int, int]
+    records: list[dict[str, Any]]
+    chain: str
+    status: str
+    behind: bool = False
+    """Deltas were sent since the whole state: the broker's retained copy is older."""
+    changed: float = 0.0
+    """``time.monotonic()`` of the last delta."""
+
+
+__all__ = ["INTERVAL", "MAX_IN_FLIGHT", "OVERLAP", "RECONNECT_MAX", "RESEND", "RESEND_MAX",
+           "SETTLE",
+           "ClubSettings", "InFlight", "Outbox", "PublishError", "Publisher", "SentState",
+           "Snapshot", "read_from", "read_password", "read_snapshot"]

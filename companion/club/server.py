@@ -53,7 +53,7 @@ from anyio import CapacityLimiter
 from companion import i18n
 from companion.club import page, protocol
 from companion.club.protocol import ProtocolError
-from companion.club.replay import Replayed, check_result, replay_payload
+from companion.club.replay import MAX_ACTIONS, Replayed, check_result, replay_payload
 from companion.club.store import ClubStore, StoreError
 from companion.errors import CompanionError
 
@@ -72,6 +72,14 @@ ROSTER_POLL: Final = 2.0
 changes it from a process of its own): a change reaches the boxes within this."""
 
 
+ASK_AGAIN: Final = 2.0
+"""Seconds before a table's box is asked for its whole state again (while its deltas
+still do not follow: the answer was lost, or the box is away)."""
+MAX_WAITING: Final = 1000
+"""The most states and deltas of one table waiting for the states' thread: past it
+they are dropped (the next delta does not follow: the whole state is asked for)."""
+
+
 class ClubError(CompanionError):
     """The club cannot start: the broker's address, TLS files or password file are unusable."""
 
@@ -79,7 +87,9 @@ class ClubError(CompanionError):
 @dataclass
 class Received:
     """What :meth:`Club.receive` did with one message: ``kind`` is ``"state"``,
-    ``"empty"`` (a table emptied), ``"result"``, ``"duplicate"`` (a result stored
+    ``"empty"`` (a table emptied), ``"delta"`` (a table's new actions applied),
+    ``"behind"`` (a delta that does not follow the club's actions: not applied),
+    ``"result"``, ``"duplicate"`` (a result stored
     already), ``"cleared"`` (a box clearing a result the club has) or ``"bad"``;
     ``reason`` says why a bad one was skipped; ``result`` is the result id of a result's
     topic (``""`` for a state, or a topic that could not be read)."""
@@ -88,6 +98,10 @@ class Received:
     table: str = ""
     reason: str = ""
     result: str = ""
+    ask: bool = False
+    """The club should ask the table's box for its whole state (:meth:`Listener.ask`): a
+    delta that does not follow what the club has, or does not replay, or a retained
+    state (maybe older than the deltas the club will get next)."""
 
     @property
     def receipt(self) -> dict[str, Any] | None:
@@ -123,6 +137,9 @@ class Club:
         self._live: dict[str, page.LiveTable] = {}
         self._svg: dict[str, tuple[int, str]] = {}
         self._changes: dict[str, int] = {}
+        self._chains: dict[str, tuple[str, int, str]] = {}
+        """Each table's journal name, number of actions and their chain hash
+        (:func:`~companion.club.protocol.chain`): what a delta must follow."""
         for kept in store.tables():  # the tables as they were when the club stopped
             try:
                 self._set(kept.table, kept.payload, None)
@@ -130,21 +147,40 @@ class Club:
                 log.warning("club: table %s as stored does not replay: %s", kept.table, exc)
 
     def _set(self, table: str, payload: dict[str, Any] | None,
-             base: page.LiveTable | None) -> None:
+             base: page.LiveTable | None,
+             chain: tuple[str, int, str] | None = None) -> dict[str, Any] | None:
+        """Replay ``payload`` (onto ``base``'s position when it begins with its actions)
+        and show it as ``table``'s; ``chain``: its journal, action count and chain hash
+        when known (else worked out). Returns the payload as kept: its ``status`` and
+        ``turn`` the club's own (:func:`worked_out`).
+
+        :raises ProtocolError: it does not replay (the table is left as it was)."""
         replayed: Replayed | None = None
         if payload is not None:
             before = None
             if base is not None and base.payload is not None and base.replayed is not None:
                 before = (base.payload["actions"], base.replayed)
             replayed = replay_payload(payload, base=before)
+            payload = worked_out(payload, replayed)
         with self._lock:
             self._live[table] = page.LiveTable(table, payload, replayed)
             self._changes[table] = self._changes.get(table, 0) + 1
+            if payload is None:
+                self._chains.pop(table, None)
+            elif chain is not None:
+                self._chains[table] = chain
+            else:
+                self._chains[table] = (str(payload["journal"]), len(payload["actions"]),
+                                       protocol.chain(protocol.GENESIS, payload["actions"]))
+        return payload
 
-    def receive(self, topic: str, data: bytes, *, received: float | None = None) -> Received:
+    def receive(self, topic: str, data: bytes, *, received: float | None = None,
+                retained: bool = False) -> Received:
         """Take one message (see the module); never raises for what the message holds.
 
-        ``received``: Unix seconds (default: now).
+        ``received``: Unix seconds (default: now); ``retained``: the broker's retained
+        copy (sent on subscribing: a whole state maybe older than the deltas since, so
+        the box is asked for its whole state: :attr:`Received.ask`).
 
         :raises StoreError: the database cannot be written (the listener logs it).
         """
@@ -171,7 +207,9 @@ class Club:
                 self.store.set_table(table, payload, received=now,
                                      text=data.decode("utf-8"))
                 self._changed()
-                return Received("state", table)
+                return Received("state", table, ask=retained)
+            if kind == "delta":
+                return self._delta(table, topic, payload, now)
             payload = protocol.validate_result(payload)
             if payload["table"] != table or payload["id"] != rid:
                 raise ProtocolError(f"a result {payload['id']!r} of table {payload['table']!r} "
@@ -190,7 +228,44 @@ class Club:
             self.bad += 1
             reason = str(exc) if isinstance(exc, ProtocolError) else f"{type(exc).__name__}: {exc}"
             log.warning("club: bad message on %r skipped: %s", topic[:200], reason[:300])
-            return Received("bad", table, reason=reason, result=rid)
+            return Received("bad", table, reason=reason, result=rid,
+                            ask=bool(table) and topic.endswith("/delta"))
+
+    def _delta(self, table: str, topic: str, payload: dict[str, Any], now: float) -> Received:
+        """A table's new actions (:func:`~companion.club.protocol.validate_delta`),
+        applied when they follow the club's own: the same journal, ``after`` the number
+        of actions the club has and ``prefix`` their chain hash; then replayed onto a
+        copy of the club's position (an illegal one: a bad message, the table as it
+        was). A delta that does not follow (one lost on the way, a club that restarted,
+        a forged prefix) is not applied: ``"behind"``, and the box is asked for its
+        whole state.
+
+        :raises ProtocolError: the wrong shape, the wrong table, actions that do not
+            replay. :raises StoreError: the database cannot be written.
+        """
+        delta = protocol.validate_delta(payload)
+        if delta["table"] != table:
+            raise ProtocolError(f"a delta for table {delta['table']!r} on {topic!r}")
+        with self._lock:
+            base = self._live.get(table)
+            have = self._chains.get(table)
+        if (base is None or base.payload is None or have is None
+                or have != (delta["journal"], delta["after"], delta["prefix"])):
+            held = "no game" if have is None else f"{have[1]} actions of {have[0]}"
+            why = (f"a delta after {delta['after']} actions of {delta['journal'][:80]}, "
+                   f"the club has {held[:120]}")
+            log.info("club: table %s: %s: asking for the whole state", table, why)
+            return Received("behind", table, reason=why, ask=True)
+        new = delta["actions"]
+        state = dict(base.payload, actions=[*base.payload["actions"], *new],
+                     status=delta["status"], updated=delta["updated"])
+        if len(state["actions"]) > MAX_ACTIONS:
+            raise ProtocolError(f"{len(state['actions'])} actions, over {MAX_ACTIONS}")
+        kept = self._set(table, state, base, (have[0], len(state["actions"]),
+                                              protocol.chain(have[2], new)))
+        self.store.set_table(table, kept, received=now)
+        self._changed()
+        return Received("delta", table)
 
     def _changed(self) -> None:
         with self._lock:
@@ -222,6 +297,26 @@ class Club:
             return page.live_html([(t, self.board(t)) for t in self.live()],
                                   self.store.results(page.RESULTS_SHOWN), self.store.count(),
                                   self.store.ratings())
+
+
+def worked_out(payload: dict[str, Any], replayed: Replayed) -> dict[str, Any]:
+    """``payload`` with the club's own ``status`` and ``turn``, from its replay (a box's
+    are not believed, and a delta's base state has the turn of when it was sent):
+    ``"finished"`` when the rules name a winner, else ``"abandoned"`` when the box says
+    so (an end record has no action to replay), else ``"playing"``; the turn is the
+    player to act of a game being played (``None`` otherwise)."""
+    state = replayed.state
+    if state.outcome is not None:
+        status = "finished"
+    else:
+        status = "abandoned" if payload.get("status") == "abandoned" else "playing"
+    turn: str | None = None
+    if status == "playing":
+        try:
+            turn = state.player_to_act_name
+        except Exception:  # a position without one: no turn shown
+            log.debug("club: no player to act in %s", replayed.game.id, exc_info=True)
+    return dict(payload, status=status, turn=turn)
 
 
 FUTURE_SLACK: Final = 3600.0
@@ -305,7 +400,9 @@ class Listener:
         self.receipts = 0
         """Receipts handed to the broker since start."""
         self._up: set[str] = set()
-        self._pending: dict[str, bytes] = {}
+        self._pending: dict[str, list[tuple[str, bytes, bool]]] = {}
+        """Per table (its topics' common part): the whole states and deltas waiting for
+        the states' thread, in order (topic, payload, retained)."""
         self._wake = threading.Condition()
         self._stopping = False
         self._worker = threading.Thread(target=self._take_states, name="club-states",
@@ -318,7 +415,12 @@ class Listener:
         self._roster_stop = threading.Event()
         self._roster_watch = threading.Thread(target=self._watch_roster, name="club-roster",
                                               daemon=True)
-        self.client.on_connect = self._connected("states", protocol.state_filter(club.prefix))
+        self.asked = 0
+        """Requests for a table's whole state handed to the broker since start."""
+        self.ask_again = ASK_AGAIN
+        self._asked: dict[str, float] = {}
+        self.client.on_connect = self._connected("states", protocol.state_filter(club.prefix),
+                                                 protocol.delta_filter(club.prefix))
         self.results_client.on_connect = self._connected(
             "results", protocol.results_filter(club.prefix))
         self.client.on_disconnect = self._disconnected("states")
@@ -373,8 +475,14 @@ class Listener:
                 if not self._pending:
                     return
                 batch, self._pending = self._pending, {}
-            for topic, data in batch.items():
-                self._take(topic, data)
+            for queue in batch.values():
+                for topic, data, retained in queue:
+                    got = self._take(topic, data, retained=retained)
+                    if got is not None and got.ask and got.table:
+                        try:
+                            self.ask(got.table, got.reason or "a retained state")
+                        except Exception:  # never let the thread die: asked again later
+                            log.exception("club: table %s could not be asked", got.table)
 
     def _watch_roster(self) -> None:
         """Publish the roster (retained, QoS 1, on ``{prefix}/roster``) after each
@@ -399,24 +507,24 @@ class Listener:
             self.rosters += 1
             log.info("club: roster of %d names published", len(people))
 
-    def _take(self, topic: str, data: bytes) -> Received | None:
+    def _take(self, topic: str, data: bytes, *, retained: bool = False) -> Received | None:
         try:
-            return self.club.receive(topic, data)
+            return self.club.receive(topic, data, retained=retained)
         except StoreError as exc:  # not stored: no receipt, the box sends it again
             log.error("club: %s", exc)
         except Exception:  # never let a thread of the club die on one message
             log.exception("club: a message on %r could not be taken", topic[:200])
         return None
 
-    def _connected(self, which: str, topic_filter: str) -> Any:
+    def _connected(self, which: str, *topic_filters: str) -> Any:
         def on_connect(client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any) -> None:
             if reason.is_failure:
                 log.warning("club: the broker refused the %s connection: %s", which, reason)
                 return
-            client.subscribe(topic_filter, qos=protocol.QOS)
+            client.subscribe([(f, protocol.QOS) for f in topic_filters])
             log.info("club: connected to %s:%d for the %s, subscribed to %s",
-                     self.broker.host, self.broker.port, which, topic_filter)
+                     self.broker.host, self.broker.port, which, ", ".join(topic_filters))
             self._up.add(which)
             if which == "results":  # the broker may have lost it: publish it again
                 self._roster_sent = None
@@ -436,12 +544,36 @@ class Listener:
         return on_disconnect
 
     def _on_state(self, client: Any, userdata: Any, message: Any) -> None:
+        """A table's whole state or delta, queued for the states' thread in the order
+        they came, per table; a whole state replaces what of its table still waits."""
         topic = str(message.topic)
+        table, _, which = topic.rpartition("/")
+        item = (topic, bytes(message.payload), bool(message.retain))
         with self._wake:
-            if topic in self._pending:
-                self.superseded += 1
-            self._pending[topic] = bytes(message.payload)
+            queue = self._pending.setdefault(table, [])
+            if which != "delta" and queue:
+                self.superseded += len(queue)
+                queue.clear()
+            if len(queue) >= MAX_WAITING:  # far behind: the deltas dropped, the whole asked
+                self.superseded += len(queue)
+                queue.clear()
+            queue.append(item)
             self._wake.notify()
+
+    def ask(self, table: str, why: str) -> bool:
+        """Ask ``table``'s box for its whole state (QoS 1 on ``{prefix}/requests/
+        {table}``), at most once per :attr:`ask_again` seconds a table (a box that
+        is away misses it: it sends its whole state when it connects). Whether it was
+        sent now."""
+        now = time.monotonic()
+        if now - self._asked.get(table, -1e9) < self.ask_again:
+            return False
+        self._asked[table] = now
+        data = protocol.encode(protocol.request_payload(why))
+        self.client.publish(protocol.request_topic(self.club.prefix, table), data,
+                            qos=protocol.QOS)
+        self.asked += 1
+        return True
 
     def _on_result(self, client: Any, userdata: Any, message: Any) -> None:
         got = self._take(str(message.topic), bytes(message.payload))
@@ -612,5 +744,5 @@ def serve(club: Club, broker: Broker, host: str, port: int, *,
         club.store.close()
 
 
-__all__ = ["ROSTER_POLL", "Broker", "Club", "ClubError", "Listener", "LivePage", "Received", "client_id",
-           "create_app", "serve"]
+__all__ = ["ASK_AGAIN", "MAX_WAITING", "ROSTER_POLL", "Broker", "Club", "ClubError", "Listener", "LivePage", "Received", "client_id",
+           "create_app", "serve", "worked_out"]

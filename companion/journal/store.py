@@ -356,6 +356,33 @@ def load(path: Path, *, repair: bool = True, data: bytes | None = None) -> Loade
                   copy, repaired)
 
 
+def load_more(loaded: Loaded, data: bytes) -> int:
+    """Follow a journal as it grows: apply the whole lines of ``data`` (the bytes of
+    the file from :attr:`Loaded.intact` on) to ``loaded`` in place (its state, actions,
+    records, ``ended`` and ``intact``), as :func:`load` would have read them; the cut-short
+    rest after the last newline is left for the next call. Returns the bytes taken.
+    A reader that follows a journal (``companion publish``) pays for the new lines only,
+    not a replay of the whole game per change. Nothing is written.
+
+    :raises ValueError: a line that cannot be read or replayed (``loaded`` holds the lines
+        before it; read the journal again with :func:`load` to report the damage).
+    """
+    taken = 0
+    for start, line in iter_lines(data):
+        record = decode(line)
+        try:
+            loaded.state, loaded.ended = _replay_record(
+                loaded.game, loaded.players, loaded.state, loaded.ended, loaded.actions,
+                loaded.records, record)
+        except ValueError:
+            raise
+        except Exception as exc:  # a rules engine failing on a record it should refuse
+            raise ValueError(f"cannot be replayed ({type(exc).__name__})") from None
+        taken = start + len(line) + 1
+        loaded.intact = (loaded.intact or 0) + len(line) + 1
+    return taken
+
+
 def _replay_record(
     game: Game, players: int, state: State, ended: bool,
     actions: list[Action], records: list[dict[str, Any]], record: Mapping[str, Any],

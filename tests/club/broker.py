@@ -219,14 +219,16 @@ class Broker:
 
 def acl_for_club(prefix: str, tables: list[str], club_user: str = "club") -> str:
     """The protocol's ACL: each table's user writes only its own table's state and
-    results and reads only its own receipts and the roster; the club's user reads
-    everything under ``prefix`` and writes only receipts and the roster."""
+    results and reads only its own receipts, the club's requests for its whole state
+    and the roster; the club's user reads everything under ``prefix`` and writes only
+    receipts, requests and the roster."""
     out = [f"user {club_user}", f"topic read {prefix}/#", f"topic write {prefix}/receipts/#",
-           f"topic write {prefix}/roster", ""]
+           f"topic write {prefix}/requests/#", f"topic write {prefix}/roster", ""]
     for table in tables:
         out += [f"user {table}", f"topic write {prefix}/tables/{table}/#",
                 f"topic write {prefix}/results/{table}/#",
-                f"topic read {prefix}/receipts/{table}", f"topic read {prefix}/roster", ""]
+                f"topic read {prefix}/receipts/{table}", f"topic read {prefix}/requests/{table}",
+                f"topic read {prefix}/roster", ""]
     return "\n".join(out)
 
 

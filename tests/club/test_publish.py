@@ -45,7 +45,25 @@ def results(messages: list[tuple[str, bytes, bool]]) -> list[dict[str, object]]:
 
 
 def states(messages: list[tuple[str, bytes, bool]], table: str = "t1") -> list[bytes]:
-    return [p for t, p, _ in messages if t == protocol.state_topic(PREFIX, table)]
+    """The table's states as a club that missed no message rebuilds them: each whole
+    state as sent (``b""``: emptied), and after each delta that follows the last, that
+    state with the delta's actions added (as JSON; a delta that does not follow: none)."""
+    out: list[bytes] = []
+    last: dict[str, object] | None = None
+    for topic, payload, _ in messages:
+        if topic == protocol.state_topic(PREFIX, table):
+            last = json.loads(payload) if payload else None
+            out.append(payload)
+        elif topic == protocol.delta_topic(PREFIX, table) and last is not None:
+            delta = protocol.validate_delta(json.loads(payload))
+            done = last["actions"]
+            assert isinstance(done, list)
+            if (delta["after"], delta["prefix"]) != (
+                    len(done), protocol.chain(protocol.GENESIS, done)):
+                continue
+            last = {**last, "actions": [*done, *delta["actions"]], "status": delta["status"]}
+            out.append(json.dumps(last).encode())
+    return out
 
 
 def club_replay(payload: dict[str, object]) -> object:

@@ -244,9 +244,10 @@ def test_states_that_come_faster_than_the_club_replays_skip_to_each_tables_lates
     taken: list[tuple[str, int]] = []
 
     class SlowClub(Club):
-        def receive(self, topic: str, data: bytes, *, received: float | None = None) -> Any:
+        def receive(self, topic: str, data: bytes, *, received: float | None = None,
+                    retained: bool = False) -> Any:
             gate.wait(10)
-            got = super().receive(topic, data, received=received)
+            got = super().receive(topic, data, received=received, retained=retained)
             taken.append((got.table, len(self.live()[-1].payload["actions"])  # type: ignore[index]
                           if got.table == "t1" else -1))
             return got
@@ -258,7 +259,7 @@ def test_states_that_come_faster_than_the_club_replays_skip_to_each_tables_lates
     try:
         for n in range(5, 12):  # the first is taken at once (and waits at the gate)
             msg = SimpleNamespace(topic=protocol.state_topic(PREFIX, "t1"),
-                                  payload=protocol.encode(t1[n]))
+                                  payload=protocol.encode(t1[n]), retain=False)
             listener._on_state(None, None, msg)
             time.sleep(0.05)
         gate.set()

@@ -22,9 +22,12 @@ def test_the_unit_runs_companion_club_with_its_arguments_from_the_env_file() -> 
     assert "EnvironmentFile=-/etc/board-companion/club.env" in text
     assert "LoadCredential=club-password:" in text
     assert "StateDirectory=board-companion-club" in text
-    # the arguments docs/club.md puts in club.env are ones `companion club` takes
+    # the arguments docs/club.md says install.sh --club-page puts in club.env are the
+    # script's, and ones `companion club` takes
     doc = (REPO / "docs" / "club.md").read_text()
-    [example] = re.findall(r"CLUB_ARGS=([^']*)'", doc)
+    [example] = re.findall(r"^ +CLUB_ARGS=(.*)$", doc, re.M)
+    script = (REPO / "systemd" / "install.sh").read_text()
+    assert f'readonly PAGE_ARGS="{example}"' in script
     args = build_parser().parse_args(["club", *example.split()])
     assert (args.broker, args.user, args.bind) == ("club.local", "club", "0.0.0.0")
 

@@ -193,6 +193,9 @@ def pi(tmp_path: Path) -> Pi:
 UNIT = "/etc/systemd/system/board-companion.service"
 WEB_UNIT = "/etc/systemd/system/board-companion-web.service"
 CLUB_UNIT = "/etc/systemd/system/board-companion-publish.service"
+PAGE_UNIT = "/etc/systemd/system/board-companion-club.service"
+PAGE_ENV = "/etc/board-companion/club.env"
+PAGE_PASSWORD = "/etc/board-companion/club-password"
 RULE = "/etc/udev/rules.d/99-board-companion-shaker.rules"
 MODULES = "/etc/modules-load.d/board-companion.conf"
 CONFIG = "/etc/board-companion/config.toml"
@@ -343,6 +346,8 @@ def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
         (("--purge",), "--purge goes with --uninstall"),
         (("--web", "--uninstall"), "--web goes with an install"),
         (("--club", "--uninstall"), "--club goes with an install"),
+        (("--club-page", "--uninstall"), "--club-page goes with an install"),
+        (("--club-page", "--club"), "--club-page installs the club page alone"),
     ],
 )
 def test_bad_options_are_refused_before_anything_happens(
@@ -695,6 +700,86 @@ def test_the_installed_club_unit_verifies(pi: Pi) -> None:
     assert SYSTEMD_ANALYZE is not None
     result = programs.run(
         [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", CLUB_UNIT],
+        capture_output=True, text=True, idle=1, check=False,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+def test_dry_run_with_club_page_installs_the_page_alone_and_changes_nothing(pi: Pi) -> None:
+    """The club's machine (issue 33): the venv with the club extra, the page's unit, its
+    flags and password files; not the referee, I2C, the groups or the service user."""
+    before = snapshot(pi.root)
+    out = pi.install("--dry-run", "--club-page").stdout
+    assert snapshot(pi.root) == before and pi.calls() == []
+    lines = out.splitlines()
+    r = str(pi.root)
+    for expected in [
+        "+ apt-get install -y --no-install-recommends python3-venv",
+        f"+ python3 -m venv --system-site-packages {r}{VENV}",
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}[club]",
+        f"write {r}{PAGE_ENV}",
+        f"+ install -D -m 600 /dev/null {r}{PAGE_PASSWORD}",
+        f"write {r}{PAGE_UNIT}",
+        "+ systemctl enable board-companion-club.service",
+    ]:
+        assert expected in lines, f"{expected!r} not in the dry run's output:\n{out}"
+    assert "not starting the club page: write the club's broker password" in out
+    for absent in ("board-companion.service", "board-companion-publish", "groupadd", "useradd",
+                   "dtparam", "config.txt", "udevadm", "+ systemctl restart"):
+        assert absent not in out, absent
+
+
+def test_install_with_club_page_starts_it_once_its_password_is_there(pi: Pi) -> None:
+    pi.install("--club-page")
+    unit = REPO / "systemd" / "board-companion-club.service"
+    assert pi.file(PAGE_UNIT).read_bytes() == unit.read_bytes()
+    assert not pi.file(UNIT).exists()  # not the referee
+    env = pi.file(PAGE_ENV).read_text()
+    assert "CLUB_ARGS=--broker club.local --ca /etc/mosquitto/club/ca.pem --user club" in env
+    password = pi.file(PAGE_PASSWORD)
+    assert password.read_bytes() == b"" and password.stat().st_mode & 0o777 == 0o600
+    calls = [c.line for c in pi.calls()]
+    assert "systemctl enable board-companion-club.service" in calls
+    assert "systemctl restart board-companion-club.service" not in calls  # no password yet
+    # the organiser writes the password and the flags: kept, and the page started
+    password.write_text("the club password\n")
+    pi.file(PAGE_ENV).write_text("CLUB_ARGS=--broker localhost --user club\n")
+    pi.clear_log()
+    out = pi.install("--club-page").stdout
+    assert f"keep {pi.root}{PAGE_ENV}" in out and f"keep {pi.root}{PAGE_PASSWORD}" in out
+    assert pi.file(PAGE_ENV).read_text() == "CLUB_ARGS=--broker localhost --user club\n"
+    assert password.read_text() == "the club password\n"
+    calls = [c.line for c in pi.calls()]
+    assert "systemctl restart board-companion-club.service" in calls
+    assert not any(c.startswith("python3 -m venv") for c in calls)  # the venv kept
+    # a box's install on the same machine keeps the page up to date, with its extra
+    pi.clear_log()
+    pi.install()
+    calls = [c.line for c in pi.calls()]
+    assert any(line.endswith(f"{REPO}[club]") for line in calls)
+    assert "systemctl restart board-companion-club.service" in calls
+    pi.clear_log()
+    pi.install("--uninstall", "--purge")
+    assert not pi.file(PAGE_UNIT).exists() and not pi.file(PAGE_ENV).exists()
+    assert pi.calls()[0].line == "systemctl disable --now board-companion-club.service"
+
+
+def test_a_club_page_that_does_not_start_fails_the_install_with_a_hint(pi: Pi) -> None:
+    pi.file(PAGE_PASSWORD).parent.mkdir(parents=True)
+    pi.file(PAGE_PASSWORD).write_text("secret\n")
+    result = pi.install("--club-page", check=False,
+                        env_extra={"STUB_FAIL": "systemctl restart board-companion-club.service"})
+    assert result.returncode == 1
+    assert "journalctl -u board-companion-club" in result.stdout
+
+
+@needs_systemd_analyze
+def test_the_installed_club_page_unit_verifies(pi: Pi) -> None:
+    pi.install("--club-page")
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = programs.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", PAGE_UNIT],
         capture_output=True, text=True, idle=1, check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")

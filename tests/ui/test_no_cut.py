@@ -231,3 +231,36 @@ def test_a_long_row_ends_in_the_ellipsis_and_the_selected_one_shows_it_all(
     check(View("setup", "Game", items=items, cursor=1), (128, 64))
     assert [t for _, t in check.drawn] == ["Game", "Players: 2", "Board:", "labyrinth-broken-", "bridge.toml",
                                            "Begin"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["128x64", "128x32"])
+def test_long_names_of_the_roster_on_the_seat_screens_are_never_cut_silently(
+        size: tuple[int, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Names of the club's roster (issue 33) at their longest (32 characters, one word
+    or several): every row of the seats and of a seat's page, highlighted and not."""
+    from companion.journal.names import MAX_NAME
+    from companion.journal.roster import save_roster
+
+    roster = tmp_path / "roster.json"
+    names = ["W" * MAX_NAME, "Maximiliane Mustermann-Schmidt ü", "Anna Berg"]
+    save_roster(roster, names)
+    check = Checked(monkeypatch)
+    ctl = Controller(store=JournalStore(tmp_path / "j"), draw=seeded_draw(1),
+                     sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                     roster=roster, size=size)
+    ctl.start()
+    press(ctl, check, size, OK, OK, UP, OK)
+    assert screen_of(ctl) is Screen.SEATS
+    players = len(ctl.view().items) - 1
+    for seat in range(players):
+        while ctl.view().cursor != seat:
+            press(ctl, check, size, DOWN)
+        press(ctl, check, size, OK)                  # the seat's page
+        assert screen_of(ctl) is Screen.WHO
+        for _row in range(len(ctl.view().items)):
+            press(ctl, check, size, DOWN)            # every row highlighted in turn
+        while not ctl.view().items[ctl.view().cursor].startswith(names[seat][:5]):
+            press(ctl, check, size, DOWN)
+        press(ctl, check, size, OK)                  # the name taken
+    assert {"seats", "who"} <= check.screens
+    assert all(names[p] in ctl.view().items[p] for p in range(players))

@@ -23,7 +23,7 @@ REFERENCE = Path(__file__).parent / "reference-de"
 GERMAN_SCREENS = (
     "splash", "menu", "settings", "setup", "throw", "moves", "events", "over", "pause",
     "senet-sticks-moves", "labyrinth-moves-jump", "cretan-labyrinth-stops",
-    "cretan-labyrinth-card",
+    "cretan-labyrinth-card", "seats-person", "who", "settings-camera",
 )
 """The screens kept in German."""
 

@@ -31,6 +31,7 @@ from companion.app.events import (
 )
 from companion.app.screens import BoardCheck, ComputerMove
 from companion.devices.sources import SOURCE_NAMES
+from companion.journal.roster import save_roster
 from companion.journal.store import JournalStore
 from companion.rules import (
     BinarySticks,
@@ -201,6 +202,29 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     send4(Shaken("gpio-shaker"))                              # Black throws 6
     assert ctl4.screen is Screen.MOVES, ctl4.screen
     yield "hint", send4(BACK, UP, OK)                         # pause menu, Hint (last)
+
+    # People of the club's roster at the seats (issue 33): Black's seat, then Anna at it.
+    roster = workdir / "publish" / "roster.json"
+    save_roster(roster, ["Anna Berg", "Ben"])
+    ctl5 = Controller(store=JournalStore(workdir / "d"), draw=scripted_draw([]),
+                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                      roster=roster)
+    ctl5.start()
+    for event in (OK, OK, UP, OK, OK, DOWN):                # setup: Computer; Black; Anna
+        ctl5.handle(event)
+    yield "who", ctl5.view()
+    ctl5.handle(OK)
+    yield "seats-person", ctl5.view()                         # Black: Anna Berg
+
+    # The camera in Settings (issue 34), where the box can use one: a USB webcam chosen,
+    # the move it reads waiting for OK.
+    ctl6 = Controller(store=JournalStore(workdir / "e"), draw=scripted_draw([]),
+                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
+                      cameras=("off", "usb", "picamera"))
+    ctl6.start()
+    for event in (OK, DOWN, OK, DOWN, OK):                  # menu: Settings; Camera: USB
+        ctl6.handle(event)
+    yield "settings-camera", ctl6.view()
 
     # Throw pictures of the other implements (games still being written use them).
     two_dice = Dice(2, 6)

@@ -14,7 +14,8 @@ By what they serve:
 
 * :mod:`.base`: the screens' names, the page and seat protocols, what a page returns
   (:data:`Next`), the message screen;
-* :mod:`.start`: before a game (splash, resume, setup, seats, an option);
+* :mod:`.start`: before a game (splash, resume, setup, seats and who plays one, an
+  option);
 * :mod:`.play`: a game in play (throw, moves, events, the end, the board);
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
   computer's turn (thinking on the worker, then its move shown);
@@ -81,6 +82,7 @@ from companion.app.screens.start import (
     Seats,
     Setup,
     Splash,
+    Who,
     data_files,
     option_choices,
 )
@@ -140,6 +142,7 @@ __all__ = [
     "ToMenu",
     "ToPause",
     "TutorConfirm",
+    "Who",
     "act",
     "computer_move",
     "data_files",

@@ -53,6 +53,7 @@ class Screen(enum.Enum):
     BOARD = "board"
     COMPUTER = "computer"
     SEATS = "seats"
+    WHO = "who"
     PAUSE = "pause"
     MESSAGE = "message"
     THINKING = "thinking"
@@ -182,6 +183,11 @@ class Seat(Protocol):
         """The throw sources the settings offer."""
 
     @property
+    def cameras(self) -> Sequence[str]:
+        """The camera sources the settings offer (``camera.source`` values; ``off``
+        first)."""
+
+    @property
     def throw_button(self) -> bool:
         """Whether a THROW button is wired (else OK throws for the ``button`` source)."""
 
@@ -212,6 +218,11 @@ class Seat(Protocol):
     def clamp_scroll(self, view: View, scroll: int) -> int:
         """``scroll`` (in lines) kept between the top of ``view``'s text and its last page."""
 
+    def roster(self) -> tuple[str, ...]:
+        """The club's roster, read now: the people who may take a seat, cleaned names in
+        the club's order (``()``: no club, or its file missing or damaged; a bounded
+        read of a small local file, :func:`companion.journal.roster.load_roster`)."""
+
     # ------------------------------------------------------------------ asking
     # Each call that changes something returns what is to be shown because of it and
     # shows nothing itself (the module's rule): the page returns it.
@@ -230,10 +241,12 @@ class Seat(Protocol):
         was (nothing to undo, the disk refused; leaving it shows ``back_to`` anew)."""
 
     def begin(self, game_id: str, players: int, options: Mapping[str, Any],
-              seats: Mapping[int, str], *, setup: Page) -> Next:
-        """Begin a new game: what to show now (:class:`Route`), or the message that says
-        why it cannot be made (leading back to ``setup``, or to the menu when the disk
-        refuses)."""
+              seats: Mapping[int, str], *, setup: Page,
+              people: Mapping[int, str] | None = None) -> Next:
+        """Begin a new game (``seats``: the computer's players and levels; ``people``:
+        the persons of the roster at human seats, by player index): what to show now
+        (:class:`Route`), or the message that says why it cannot be made (leading back
+        to ``setup``, or to the menu when the disk refuses)."""
 
     def resume(self, resume: bool) -> Next:
         """Resume the game offered at the start (``resume``: its board first, or what the

@@ -73,6 +73,10 @@ def _sleep_words(seconds: float) -> str:
     return _("{seconds} s").format(seconds=f"{seconds:g}")
 
 
+CAMERA_WORDS = {"off": N_("off"), "fake": N_("fake"), "usb": N_("USB"),
+                "picamera": N_("Pi camera")}
+"""Each ``camera.source`` as the settings' Camera row says it, in English."""
+
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 """Each language's name in itself (a language not listed shows its code)."""
 
@@ -101,11 +105,20 @@ class Settings(Page):
     back_to: Page | None = None
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
-        """``(key, label)`` per row; the sound and the light only when wired; the tutor's
-        share only when the tutor is on."""
+        """``(key, label)`` per row; the camera only when one can be chosen (its
+        confirmation only when it is on); the sound and the light only when wired; the
+        tutor's share only when the tutor is on."""
         prefs = seat.prefs
         rows = [
             ("source", _("Throw: {source}").format(source=prefs.source)),
+        ]
+        if len(seat.cameras) > 1:  # the camera over the board (issue 34), and what it does
+            rows.append(("camera", _("Camera: {source}").format(
+                source=_(CAMERA_WORDS.get(prefs.camera, prefs.camera)))))
+            if prefs.camera != "off":
+                rows.append(("camera_confirm", _("Camera move: {how}").format(
+                    how=_("OK first") if prefs.camera_confirm else _("at once"))))
+        rows += [
             ("sleep", _("Sleep: {time}").format(time=_sleep_words(prefs.sleep_after))),
             ("contrast", _("Contrast: {percent}%").format(percent=round(prefs.contrast * 100 / 255))),
         ]
@@ -135,6 +148,12 @@ class Settings(Page):
         prefs = seat.prefs
         if key == "source":
             new = replace(prefs, source=_next(seat.sources, prefs.source))
+        elif key == "camera":  # made on the worker with the next look, never here
+            cameras = list(seat.cameras)
+            i = cameras.index(prefs.camera) if prefs.camera in cameras else -1
+            new = replace(prefs, camera=cameras[(i + 1) % len(cameras)])
+        elif key == "camera_confirm":
+            new = replace(prefs, camera_confirm=not prefs.camera_confirm)
         elif key == "sleep":
             new = replace(prefs, sleep_after=_next(SLEEP_CHOICES, prefs.sleep_after))
         elif key == "contrast":
@@ -310,8 +329,9 @@ class Pause(Page):
                        then_end=take_back, keep=self)
 
     def _status(self, seat: Seat) -> Next:
-        """Where every piece is, in words, then what the board does not show (the
-        presenter's status lines); UP/DOWN page through it."""
+        """Who of the club's roster sits where, where every piece is, in words, then
+        what the board does not show (the presenter's status lines); UP/DOWN page
+        through it."""
         if seat.table is None:
             return Route()
         state = seat.position
@@ -319,7 +339,9 @@ class Pause(Page):
             places = pieces_in_words(state, columns(seat.size[0]))
         except ValueError:  # a game without a board picture (none of the four)
             places = []
-        lines = (*places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
+        people = tuple(_("{player}: {who}").format(player=say(state.name(p)), who=name)
+                       for p, name in sorted(seat.table.people.items()))  # the club's (issue 33)
+        lines = (*people, *places, *seat.presenter.status_lines(state)) or (_("Nothing to say."),)
         return Message(title=say(state.game.title), lines=lines, under=self)
 
 
@@ -328,6 +350,6 @@ def _end_game(seat: Seat) -> Next:
     return seat.end_game()
 
 
-__all__ = ["CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",
+__all__ = ["CAMERA_WORDS", "CONTRAST_CHOICES", "LANGUAGE_NAMES", "RATE_CHOICES", "SLEEP_CHOICES",
            "TUTOR_SHARE_CHOICES", "VOICE_CHOICES", "VOLUME_CHOICES", "Menu", "Pause", "Settings",
            "SpeechSettings"]

@@ -128,6 +128,9 @@ class Setup(Page):
     options: dict[str, Any] = field(default_factory=dict)
     seats: dict[int, str] = field(default_factory=dict)
     """The players the computer plays, by player index, with their level."""
+    people: dict[int, str] = field(default_factory=dict)
+    """The persons of the club's roster at human seats, by player index (each name at
+    one seat only)."""
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
         """The rows: ``(key, label)``; key ``players``, an option name, or ``begin``."""
@@ -181,14 +184,16 @@ class Setup(Page):
         key = self.rows(seat)[self.cursor][0]
         cls = game_class(self.game_id)
         if key == "begin":
-            return seat.begin(self.game_id, self.players, self.options, self.seats, setup=self)
+            return seat.begin(self.game_id, self.players, self.options, self.seats, setup=self,
+                              people=self.people)
         if key == "players":
             span = cls.max_players - cls.min_players + 1
             self.players = cls.min_players + (self.players - cls.min_players + 1) % span
             self.seats = {p: lv for p, lv in self.seats.items() if p < self.players}
+            self.people = {p: n for p, n in self.people.items() if p < self.players}
             return None
         if key == "seats":
-            return Seats(setup=self)
+            return Seats(setup=self, roster=seat.roster())
         option = next(o for o in cls.options if o.name == key)
         return OptionPage(setup=self, option=option)
 
@@ -196,16 +201,23 @@ class Setup(Page):
         return ToMenu()
 
     def again(self) -> Page:
-        return replace(self, cursor=0, scroll=0, options=dict(self.options), seats=dict(self.seats))
+        return replace(self, cursor=0, scroll=0, options=dict(self.options), seats=dict(self.seats),
+                       people=dict(self.people))
 
 
 @dataclass
 class Seats(Page):
-    """Who plays each seat: a person, or the computer at a level; OK on a seat
-    changes it, BACK goes back to the setup."""
+    """Who plays each seat: a person, or the computer at a level; BACK goes back to the
+    setup. With no roster (:attr:`roster` empty: the box is in no club), OK on a seat
+    changes it in turn (a person, the computer easy, normal, strong); with one, OK on a
+    seat opens :class:`Who`, where UP/DOWN choose among the seat's colour (a person
+    not named), the roster's names not taken at another seat and the computer's
+    levels (issue 33)."""
 
     kind = Screen.SEATS
     setup: Setup | None = None
+    roster: tuple[str, ...] = ()
+    """The club's roster, read when the page was opened (:meth:`Seat.roster`)."""
 
     def items(self, seat: Seat) -> tuple[str, ...]:
         assert self.setup is not None
@@ -213,28 +225,103 @@ class Seats(Page):
         named = _default_game(setup.game_id)
         return (*(_("{player}: {who}").format(
             player=say(named.player_name(p, setup.players)),
-            who=_(SEAT_WORDS[setup.seats[p]]) if p in setup.seats else _("person"))
+            who=_(SEAT_WORDS[setup.seats[p]]) if p in setup.seats
+            else setup.people.get(p) or _("person"))
             for p in range(setup.players)), _("Back"))
 
     def view(self, seat: Seat) -> View:
-        return View("seats", _("Who plays"), (_("OK: a person or the computer at a level."),),
+        about = _("OK: a name of the club or the computer.") if self.roster else \
+            _("OK: a person or the computer at a level.")
+        return View("seats", _("Who plays"), (about,),
                     items=self.items(seat), cursor=self.cursor, hint=_("OK: change"))
 
     def ok(self, seat: Seat) -> Next:
         assert self.setup is not None
-        seats = self.setup.seats
+        seats, people = self.setup.seats, self.setup.people
         p = self.cursor
         if p >= self.setup.players:
             return self.back(seat)
+        if self.roster:
+            page = Who(seats_page=self, player=p)
+            page.cursor = page.current()
+            return page
         who = SEAT_CHOICES[(SEAT_CHOICES.index(seats.get(p, "person")) + 1) % len(SEAT_CHOICES)]
         seats.pop(p, None)
         if who != "person":
             seats[p] = who
+            people.pop(p, None)
         return None
 
     def back(self, seat: Seat) -> Next:
         assert self.setup is not None
         return self.setup
+
+
+@dataclass
+class Who(Page):
+    """Who plays one seat, from the club's roster (issue 33): the seat's colour (a
+    person not named: the default), each name of the roster not taken at another seat
+    (a name sits at one seat only), then the computer at each level. UP/DOWN choose, OK
+    takes the row and goes back to the seats, BACK goes back leaving the seat as it
+    was."""
+
+    kind = Screen.WHO
+    seats_page: Seats | None = None
+    player: int = 0
+    """The seat chosen for, a player index."""
+
+    def choices(self) -> list[tuple[str, str]]:
+        """The rows as ``(who, name)``: ``("person", "")`` the colour, ``("person",
+        name)`` a person of the roster, ``(level, "")`` the computer at ``level``."""
+        assert self.seats_page is not None and self.seats_page.setup is not None
+        setup = self.seats_page.setup
+        taken = {n.casefold() for p, n in setup.people.items() if p != self.player}
+        names = [n for n in self.seats_page.roster if n.casefold() not in taken]
+        mine = setup.people.get(self.player)
+        if mine and mine not in names:  # taken from a roster read before: kept on offer
+            names.insert(0, mine)
+        return [("person", ""), *(("person", n) for n in names),
+                *((level, "") for level in SEAT_CHOICES if level != "person")]
+
+    def current(self) -> int:
+        """The row of the seat's choice now."""
+        assert self.seats_page is not None and self.seats_page.setup is not None
+        setup = self.seats_page.setup
+        now = (setup.seats[self.player], "") if self.player in setup.seats else (
+            "person", setup.people.get(self.player, ""))
+        rows = self.choices()
+        return rows.index(now) if now in rows else 0
+
+    def _player(self) -> str:
+        assert self.seats_page is not None and self.seats_page.setup is not None
+        setup = self.seats_page.setup
+        return say(_default_game(setup.game_id).player_name(self.player, setup.players))
+
+    def items(self, seat: Seat) -> tuple[str, ...]:
+        colour = self._player()
+        return tuple(name or colour if who == "person" else _(SEAT_WORDS[who])
+                     for who, name in self.choices())
+
+    def view(self, seat: Seat) -> View:
+        return View("who", _("Who plays {player}").format(player=self._player()),
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
+
+    def ok(self, seat: Seat) -> Next:
+        assert self.seats_page is not None and self.seats_page.setup is not None
+        setup = self.seats_page.setup
+        rows = self.choices()
+        who, name = rows[self.cursor % len(rows)]
+        setup.seats.pop(self.player, None)
+        setup.people.pop(self.player, None)
+        if who != "person":
+            setup.seats[self.player] = who
+        elif name:
+            setup.people[self.player] = name
+        return self.seats_page
+
+    def back(self, seat: Seat) -> Next:
+        assert self.seats_page is not None
+        return self.seats_page
 
 
 @dataclass
@@ -306,6 +393,6 @@ def option_choices(seat: Seat, game_id: str, option: Option) -> tuple[Any, ...]:
 
 
 __all__ = [
-    "SEAT_CHOICES", "OptionPage", "Resume", "Seats", "Setup", "Splash",
+    "SEAT_CHOICES", "OptionPage", "Resume", "Seats", "Setup", "Splash", "Who",
     "data_files", "option_choices",
 ]
