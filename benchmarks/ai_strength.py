@@ -67,7 +67,16 @@ from companion.ai.learned import chances as learned_chances
 from companion.ai.match import match, wilson
 from companion.ai.player import DEFAULT_LEVEL, Player, choose, get_level
 from companion.ai.search import Values, search
-from companion.rules import Move, Phase, State, game_class, game_ids, get_game, play_out
+from companion.rules import (
+    Move,
+    Phase,
+    State,
+    game_class,
+    game_ids,
+    get_game,
+    play_out,
+    random_action,
+)
 
 TARGET_VERSUS = 0.60
 """Win rate of ``strong`` against the baseline (its interval's low end above 50%)."""
@@ -268,15 +277,9 @@ def midgame_positions(game_id: str, count: int, seed: int) -> list[State]:
         state = game.new_state()
         record: list[State] = []
         while state.phase is not Phase.OVER:
-            if state.phase is Phase.THROW:
-                spec = state.throw_spec
-                assert spec is not None
-                state.apply(spec.draw(rng.randrange))
-            else:
-                moves = state.legal_moves()
-                if len(moves) > 1:
-                    record.append(state.search_copy())
-                state.apply(moves[rng.randrange(len(moves))])
+            if len(state.legal_moves()) > 1:  # a decision (none while a throw is due)
+                record.append(state.search_copy())
+            state.apply(random_action(state, rng.randrange))
         third = len(record) // 3
         middle = record[third : 2 * third]
         rng.shuffle(middle)

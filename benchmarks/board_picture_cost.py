@@ -24,7 +24,7 @@ from functools import partial
 from measure import interleave, ratio_line, repeat_until
 from PIL import Image
 
-from companion.rules import Move, Phase, State, get_game
+from companion.rules import Move, Phase, State, get_game, play_out
 from companion.ui.games.boards import board_model, board_svg, draw_board, pieces_in_words
 from companion.ui.render import render
 from companion.ui.view import View
@@ -34,16 +34,9 @@ GAMES = (("senet-tait", 2, 300), ("senet-sticks", 2, 40), ("labyrinth", 4, 160),
 
 
 def position(game_id: str, players: int, actions: int) -> tuple[State, Move | None]:
-    rng = random.Random(1)
     state = get_game(game_id).new_state(players)
-    while state.phase is not Phase.OVER and (len(state.history) < actions or state.phase is Phase.THROW):
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+    play_out(state, random.Random(1).randrange,
+             until=lambda s: len(s.history) >= actions and s.phase is not Phase.THROW)
     move = next((m for m in state.legal_moves() if m.kind != "pass"), None)
     return state, move
 

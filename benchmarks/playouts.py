@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from companion.rules import Move, Phase, State
+from companion.rules import Move, Phase, State, random_action
 
 Chooser = Callable[[State, Sequence[Move], random.Random], int]
 """Picks the index of a move among the legal ones."""
@@ -39,9 +39,7 @@ def play_out(state: State, rng: random.Random, choose: Chooser = random_choice) 
     kinds: set[str] = set()
     while state.phase is not Phase.OVER:
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            events = state.apply(spec.draw(rng.randrange))
+            events = state.apply(random_action(state, rng.randrange))
         else:
             legal = state.legal_moves()
             events = state.apply(legal[choose(state, legal, rng)])

@@ -39,9 +39,7 @@ def actions_of(game_id: str, count: int, seed: str) -> tuple[int, list[Action]]:
     while state.phase is not Phase.OVER and len(actions) < count:
         action: Action
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
+            action = random_action(state, rng.randrange)
         else:
             action = selfplay_move(state, rng, 0.1)
         state.apply(action)

@@ -46,7 +46,7 @@ from companion.camera.board import layout_for
 from companion.camera.fake import Photo, fake_camera
 from companion.camera.find import FOUND, SEVERAL, find_move, seen_board
 from companion.camera.read import PictureRefused, Reader
-from companion.rules import Phase, State, get_game, random_action
+from companion.rules import Phase, State, get_game, play_out, random_action
 from companion.rules.core import Square
 from companion.rules.throws import Throw
 
@@ -80,14 +80,11 @@ def scene(game: str, seed: int) -> tuple[State, Throw, State] | None:
     legal move of it; ``None`` when the throw leaves no move to make."""
     rng = random.Random(seed)
     state = get_game(game).new_state()
-    for _ in range(rng.randrange(0, 150)):
-        if state.phase is Phase.OVER:
-            return None
-        state.apply(random_action(state, rng.randrange))
-    while state.phase is not Phase.THROW:
-        if state.phase is Phase.OVER:
-            return None
-        state.apply(random_action(state, rng.randrange))
+    steps = rng.randrange(0, 150)
+    play_out(state, rng.randrange, until=lambda s: len(s.history) >= steps)
+    play_out(state, rng.randrange, until=lambda s: s.phase is Phase.THROW)
+    if state.phase is Phase.OVER:
+        return None
     spec = state.throw_spec
     assert spec is not None
     throw = spec.draw(rng.randrange)
@@ -95,7 +92,7 @@ def scene(game: str, seed: int) -> tuple[State, Throw, State] | None:
     after.apply(throw)
     if after.phase is not Phase.MOVE:
         return None
-    after.apply(rng.choice(after.legal_moves()))
+    after.apply(random_action(after, rng.randrange))
     return state, throw, after
 
 

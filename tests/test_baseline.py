@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from companion.rules import Phase, State, get_game
+from companion.rules import Phase, State, get_game, random_action
 
 PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "baseline.py"
 
@@ -37,15 +37,10 @@ def decisions(game_id: str, count: int, seed: int) -> list[State]:
     while len(found) < count:
         if state.phase is Phase.OVER:
             state = get_game(game_id).new_state()
-        elif state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
         else:
-            moves = state.legal_moves()
-            if len(moves) > 1 and rng.random() < 0.2:
+            if state.phase is not Phase.THROW and len(state.legal_moves()) > 1 and rng.random() < 0.2:
                 found.append(state.search_copy())
-            state.apply(moves[rng.randrange(len(moves))])
+            state.apply(random_action(state, rng.randrange))
     return found
 
 

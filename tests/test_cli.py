@@ -218,12 +218,12 @@ def _sticks_with_extra_stick_to_move() -> tuple[dict[str, object], str]:
     the throw that allows the most moves there: many the same squares in another order."""
     import random
 
-    from companion.rules import Phase, get_game, random_action
+    from companion.rules import Phase, get_game, play_out
 
     game = get_game("senet-sticks", **{"extra-stick": "yes"})
     state, rng = game.new_state(), random.Random(7)
-    for _ in range(rng.randrange(10, 60)):
-        state.apply(random_action(state, rng.randrange))
+    steps = rng.randrange(10, 60)
+    play_out(state, rng.randrange, until=lambda s: len(s.history) >= steps)
     assert state.phase is Phase.THROW
     most, throw = 0, ""
     for option, _ in state.throw_outcomes():

@@ -794,14 +794,27 @@ def random_action(state: State, randrange: Randbelow) -> Action:
     return moves[randrange(len(moves))]
 
 
-def play_out(state: State, randrange: Randbelow, max_actions: int = 1_000_000) -> State:
+def play_out(
+    state: State,
+    randrange: Randbelow,
+    max_actions: int = 1_000_000,
+    *,
+    until: Callable[[State], bool] | None = None,
+) -> State:
     """Apply :func:`random_action` (with the unchecked :meth:`State.push`) until the
-    game is over; returns ``state``.
+    game is over, or until ``until(state)`` holds (asked before each action, once the
+    game is known not to be over: ``until=lambda s: len(s.history) >= 40`` stops a new
+    game after 40 actions, ``lambda s: s.phase is Phase.THROW`` where a throw is due);
+    returns ``state``, changed in place.
 
-    :raises RuntimeError: when the game has not ended after ``max_actions`` actions.
+    The numbers drawn are those of a loop of :func:`random_action` with the same checks,
+    so a seeded game is the same either way.
+
+    :raises RuntimeError: when the game has not ended (nor ``until`` held) after
+        ``max_actions`` actions.
     """
     for _ in range(max_actions):
-        if state.phase is Phase.OVER:
+        if state.phase is Phase.OVER or (until is not None and until(state)):
             return state
         # Unchecked: random_action takes a throw the implement can show or one of
         # legal_moves(), so checking it again would only cost time.

@@ -11,7 +11,7 @@ import pytest
 from walkthroughs.review import cretan_key_offered
 
 from companion.ai import learned, train
-from companion.rules import Phase, game_class, game_ids, get_game, play_out
+from companion.rules import Phase, game_class, game_ids, get_game, play_out, random_action
 from companion.ui.review_words import MISTAKE
 
 
@@ -37,13 +37,7 @@ def test_chances_sum_to_one_along_a_game(game_id: str) -> None:
         values = learned.chances(state)
         assert len(values) == state.players
         assert all(0.0 <= v <= 1.0 for v in values) and sum(values) == pytest.approx(1.0)
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
 
 
 def test_a_finished_game_is_certain() -> None:
@@ -113,16 +107,13 @@ def test_the_hints_chance_to_win_is_the_learned_models() -> None:
     differed = False
     for _ in range(60):
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+            state.apply(random_action(state, rng.randrange))
             continue
         for p in range(3):
             chance = learned.chances(state)[p]
             assert learned.estimate(state, p) == chance == player.estimate(state, p)
             differed |= abs(chance - evaluate.chances(state)[p]) > 1e-3
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
     assert differed
 
 

@@ -17,7 +17,7 @@ from companion.ai.search import move_chances, search, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
-from companion.rules import Action, Move, Phase, State, game_ids, get_game, random_action
+from companion.rules import Action, Move, Phase, State, game_ids, get_game, play_out, random_action
 from companion.ui.review_words import (
     MISTAKE,
     RATINGS,
@@ -30,13 +30,8 @@ from companion.ui.review_words import (
 
 def position(game_id: str, seed: int, steps: int) -> State:
     """The position after ``steps`` random actions (or the end) of a seeded game."""
-    rng = random.Random(seed)
     state = get_game(game_id).new_state()
-    for _ in range(steps):
-        if state.phase is Phase.OVER:
-            break
-        state.apply(random_action(state, rng.randrange))
-    return state
+    return play_out(state, random.Random(seed).randrange, until=lambda s: len(s.history) >= steps)
 
 
 def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
@@ -50,8 +45,9 @@ def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
             if state.phase is not Phase.THROW and len(state.legal_moves()) > 1:
                 found.append(state)
                 break
-            spec = state.throw_spec
-            state.apply(spec.draw(rng.randrange) if spec is not None else state.legal_moves()[0])
+            # the one legal move is taken as it is: random_action would spend a number on it
+            forced = state.throw_spec is None
+            state.apply(state.legal_moves()[0] if forced else random_action(state, rng.randrange))
     return found
 
 
@@ -136,9 +132,7 @@ def test_the_computers_choice_at_the_review_depth_is_never_a_mistake() -> None:
     while state.phase is not Phase.OVER:
         action: Action
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
+            action = random_action(state, rng.randrange)
         elif len(state.legal_moves()) > 1:
             action = search(state, review.decision_depth(state))[0][0].move
         else:
@@ -163,19 +157,14 @@ def test_a_move_onto_the_trap_on_52_is_called_a_mistake(seed: int) -> None:
     bad: Move | None = None
     while bad is None:
         assert state.phase is not Phase.OVER
-        action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
-        else:
+        if state.phase is not Phase.THROW:
             moves = state.legal_moves()
             trap = [m for m in moves if m.kind == "move" and m.dst == 52]
             if trap and len(trap) < len(moves):
                 bad = trap[0]
                 actions.append(bad)
                 break
-            action = moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         state.apply(action)
         actions.append(action)
     assert bad is not None
@@ -220,16 +209,8 @@ def test_errors_and_luck_stay_within_their_bounds_in_whole_games(game_id: str) -
 
 def played_randomly(game_id: str, seed: int, count: int) -> list[Action]:
     """The first ``count`` actions of a seeded random game (fewer if it ends)."""
-    rng = random.Random(seed)
     state = get_game(game_id).new_state()
-    actions: list[Action] = []
-    while state.phase is not Phase.OVER and len(actions) < count:
-        spec = state.throw_spec
-        moves = state.legal_moves() if spec is None else ()
-        action: Action = spec.draw(rng.randrange) if spec is not None else moves[rng.randrange(len(moves))]
-        state.apply(action)
-        actions.append(action)
-    return actions
+    return play_out(state, random.Random(seed).randrange, until=lambda s: len(s.history) >= count).history
 
 
 def test_the_words_of_the_review() -> None:
@@ -261,14 +242,10 @@ def played(game_id: str, seed: int, pick_worst: int | None) -> tuple[list[Action
     actions: list[Action] = []
     while state.phase is not Phase.OVER and len(actions) < 3000:
         action: Action
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
+        if state.phase is Phase.THROW or state.current_player == pick_worst:
+            action = random_action(state, rng.randrange)
         else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))] if state.current_player == pick_worst \
-                else greedy(state, rng)
+            action = greedy(state, rng)
         state.apply(action)
         actions.append(action)
     return actions, state

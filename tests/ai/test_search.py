@@ -19,7 +19,7 @@ from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.review import move_values, review
 from companion.ai.search import Cancelled, Search, search
-from companion.rules import IllegalMoveError, Phase, State, get_game, state_from_dict
+from companion.rules import IllegalMoveError, Phase, State, get_game, random_action, state_from_dict
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 
 
@@ -101,7 +101,7 @@ def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
         state = game.new_state(2)
         while state.phase is not Phase.OVER:
             if state.phase is Phase.THROW:
-                state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
+                state.apply(random_action(state, rng.randrange))
             else:
                 state.apply(seats[state.current_player](state, rng))
         assert state.outcome is not None
@@ -283,15 +283,12 @@ def midgame(game_id: str, players: int, seed: int) -> State:
     state = get_game(game_id).new_state(players)
     actions = 0
     while True:
-        if state.phase is Phase.THROW:
-            state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
-        elif state.phase is Phase.OVER:
+        if state.phase is Phase.OVER:
             state = get_game(game_id).new_state(players)
         else:
-            moves = state.legal_moves()
-            if actions > 40 and len(moves) > 2:
+            if state.phase is not Phase.THROW and actions > 40 and len(state.legal_moves()) > 2:
                 return state
-            state.apply(moves[rng.randrange(len(moves))])
+            state.apply(random_action(state, rng.randrange))
         actions += 1
 
 
@@ -377,9 +374,7 @@ def test_the_levels_decide_by_nodes_not_by_the_clock(game_id: str) -> None:
     checked = 0
     while state.phase is not Phase.OVER and checked < 4:
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+            state.apply(random_action(state, rng.randrange))
             continue
         moves = state.legal_moves()
         if len(moves) > 1:
@@ -389,4 +384,4 @@ def test_the_levels_decide_by_nodes_not_by_the_clock(game_id: str) -> None:
                 slow = choose(state, level, clock=ticks.__next__)
                 assert slow.move == still.move and slow.nodes == still.nodes
             checked += 1
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))

@@ -21,7 +21,7 @@ import pytest
 from companion.ai.evaluate import chances as progress_chances
 from companion.ai.learned import FEATURES, features
 from companion.ai.search import Search, Values, search
-from companion.rules import Phase, State, get_game
+from companion.rules import Phase, State, get_game, random_action
 from companion.rules.senet_sticks.state import SenetSticksState
 
 AT_RISK = FEATURES.index("at_risk")
@@ -192,17 +192,11 @@ def test_at_risk_counts_what_the_baselines_leaf_counts() -> None:
         rng = random.Random(seed)
         state = game.new_state()
         while state.phase is not Phase.OVER:
-            if state.phase is Phase.THROW:
-                if state.throw_spec is game.sticks:  # type: ignore[attr-defined]
-                    rows = features(state)
-                    assert [rows[p][AT_RISK] for p in (0, 1)] == pytest.approx(leaves.at_risk(state))
-                    checked += 1
-                spec = state.throw_spec
-                assert spec is not None
-                state.play(spec.draw(rng.randrange))
-            else:
-                moves = state.legal_moves()
-                state.play(moves[rng.randrange(len(moves))])
+            if state.phase is Phase.THROW and state.throw_spec is game.sticks:  # type: ignore[attr-defined]
+                rows = features(state)
+                assert [rows[p][AT_RISK] for p in (0, 1)] == pytest.approx(leaves.at_risk(state))
+                checked += 1
+            state.play(random_action(state, rng.randrange))
     assert checked > 100
 
 

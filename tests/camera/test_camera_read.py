@@ -15,7 +15,7 @@ from companion.camera.board import layout_for
 from companion.camera.fake import FakeCamera, fake_camera
 from companion.camera.find import FOUND, NONE, find_move, seen_board
 from companion.camera.read import PictureRefused, Reader, board_text, overlay
-from companion.rules import Move, Phase, State
+from companion.rules import Move, Phase, State, random_action
 from companion.rules.core import Square
 
 
@@ -66,7 +66,7 @@ def test_the_move_played_is_found_from_the_photo(rig: tuple[str, FakeCamera, Rea
         played.apply(throw)
         if played.phase is not Phase.MOVE:
             continue
-        move = rng.choice(played.legal_moves())
+        move = random_action(played, rng.randrange)
         played.apply(move)
         photo = camera.photo(seen_board(played), seed)
         finding = find_move(state, throw, reader.read(photo.image).squares)

@@ -181,6 +181,27 @@ def test_play_out_ends_every_game_and_nothing_is_due_after() -> None:
             random_action(state, random.Random(5).randrange)
 
 
+def test_play_out_until_stops_where_the_same_loop_of_random_actions_stops() -> None:
+    """``until`` is asked before each action (after the end): the same draws and the
+    same position as the loop written out; a game over first stops there."""
+    from companion.rules import Phase, play_out, random_action
+
+    for game_id in game_ids():
+        stopped = play_out(get_game(game_id).new_state(), random.Random(3).randrange,
+                           until=lambda s: len(s.history) >= 30 and s.phase is Phase.THROW)
+        rng = random.Random(3)
+        state = get_game(game_id).new_state()
+        while not (len(state.history) >= 30 and state.phase is Phase.THROW):
+            state.apply(random_action(state, rng.randrange))
+        assert stopped.history == state.history and stopped.to_dict() == state.to_dict()
+        over = play_out(get_game(game_id).new_state(), random.Random(5).randrange,
+                        until=lambda s: False)
+        assert over.phase is Phase.OVER
+    with pytest.raises(RuntimeError, match="no end after 10 actions"):
+        play_out(get_game("senet-tait").new_state(), random.Random(5).randrange, 10,
+                 until=lambda s: False)
+
+
 def test_the_menu_titles_are_the_games_own() -> None:
     """The registry keeps each title so a menu needs no import; it must not drift."""
     from companion.rules import game_class, game_title

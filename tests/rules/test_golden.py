@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from spoken import said
 
-from companion.rules import Phase, State, Throw, game_ids, get_game
+from companion.rules import Phase, State, Throw, game_ids, get_game, random_action
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = {"senet-tait": 7, "labyrinth": 2, "senet-sticks": 3}
@@ -41,18 +41,13 @@ def record(game_id: str, seed: int) -> dict[str, Any]:
     steps: list[dict[str, Any]] = []
     while state.phase is not Phase.OVER:
         step: dict[str, Any] = {"position": body(state)}
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            throw = spec.draw(rng.randrange)
-            step["throw"] = list(throw.faces)
-            events = state.apply(throw)
+        action = random_action(state, rng.randrange)
+        if isinstance(action, Throw):
+            step["throw"] = list(action.faces)
         else:
-            moves = state.legal_moves()
-            step["legal"] = [m.notation for m in moves]
-            move = moves[rng.randrange(len(moves))]
-            step["move"] = move.notation
-            events = state.apply(move)
+            step["legal"] = [m.notation for m in state.legal_moves()]
+            step["move"] = action.notation
+        events = state.apply(action)
         step["events"] = said(state, events)
         steps.append(step)
     outcome = state.outcome

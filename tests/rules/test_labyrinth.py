@@ -28,6 +28,8 @@ from companion.rules import (
     PieceZone,
     PositionError,
     get_game,
+    play_out,
+    random_action,
     state_from_dict,
 )
 from companion.rules.core import (
@@ -982,11 +984,7 @@ def test_a_plain_small_board_plays_to_the_end(tmp_path: Path) -> None:
     assert g.board.last == 20 and not g.board.geese and not g.board.orbit
     rng = random.Random(7)
     state = g.new_state(3)
-    for _ in range(20_000):
-        if state.phase is Phase.OVER:
-            break
-        spec = state.throw_spec
-        state.apply(spec.draw(rng.randrange) if spec else rng.choice(state.legal_moves()))
+    play_out(state, rng.randrange, 20_000)
     assert state.outcome is not None
 
 
@@ -1023,12 +1021,11 @@ def _random_game(
             outcomes = state.throw_outcomes()
             assert sum(p for _, p in outcomes) == 1
             assert state.throw_spec is not None
-            state.apply(state.throw_spec.draw(rng.randrange))
         else:
             moves = state.legal_moves()
             assert moves, "a non-terminal state with neither a throw due nor a move"
             assert len(set(moves)) == len(moves)
-            state.apply(rng.choice(moves))
+        state.apply(random_action(state, rng.randrange))
         actions += 1
         pieces = state.pieces()
         assert len(pieces) == 4 * players
@@ -1070,14 +1067,7 @@ def test_json_round_trip_anywhere_in_a_game(players: int, seed: int, cut: int) -
     g = game()
     rng = random.Random(seed)
     state = g.new_state(players)
-    for _ in range(cut):
-        if state.phase is Phase.OVER:
-            break
-        if state.phase is Phase.THROW:
-            assert state.throw_spec is not None
-            state.push(state.throw_spec.draw(rng.randrange))
-        else:
-            state.push(rng.choice(state.legal_moves()))
+    play_out(state, rng.randrange, until=lambda s: len(s.history) >= cut)
     data = json.loads(json.dumps(state.to_dict()))
     again = state_from_dict(data)
     assert again.to_dict() == data
@@ -1107,13 +1097,8 @@ def test_every_trap_costs_exactly_its_turns_with_rides_trapped_on_52(
     lost = [0] * len(state.trap)  # its owner's turns begun with it trapped since then
     while state.phase is not Phase.OVER:
         before = state.trap[:]
-        if state.phase is Phase.THROW:
-            assert state.throw_spec is not None
-            events = state.apply(state.throw_spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            rides = [m for m in moves if m.kind == "ride"]
-            events = state.apply(rides[0] if rides else rng.choice(moves))
+        rides = [m for m in state.legal_moves() if m.kind == "ride"]
+        events = state.apply(rides[0] if rides else random_action(state, rng.randrange))
         after = state.trap
         for k, (was, now) in enumerate(zip(before, after, strict=True)):
             if now > was:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import Phase, PieceZone, State, game_class, game_ids, get_game
+from companion.rules import Phase, PieceZone, State, game_class, game_ids, get_game, random_action
 
 MAX_ACTIONS = 20_000
 """A random game that has not ended after this many actions is a failure."""
@@ -64,13 +64,7 @@ def play_random_game(game_id: str, players: int, seed: int) -> State:
             assert again.legal_moves() == state.legal_moves()
         if phase is Phase.OVER:
             return state
-        if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
     raise AssertionError(f"{game_id} with {players} players did not end in {MAX_ACTIONS} actions")
 
 

@@ -28,13 +28,13 @@ from hypothesis import strategies as st
 
 from companion.rules import (
     PASS,
-    Move,
     Phase,
     State,
     Throw,
     game_class,
     game_ids,
     get_game,
+    random_action,
 )
 
 GAMES_AND_PLAYERS = [
@@ -65,13 +65,7 @@ def random_game(game_id: str, players: int, seed: int) -> Iterator[State]:
         phase = state.phase
         if phase is Phase.OVER:
             return
-        if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
     raise AssertionError(f"{game_id} did not end in {MAX_ACTIONS} actions")
 
 
@@ -177,14 +171,7 @@ def test_search_mode_reaches_the_same_positions_as_apply(case: tuple[str, int], 
             assert shadow.outcome == state.outcome
             return
         assert shadow.legal_moves() == state.legal_moves()
-        action: Throw | Move
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            action = spec.draw(rng.randrange)
-        else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+        action = random_action(state, rng.randrange)
         # every alternative, in search mode, from a search copy: the same key as apply
         if rng.randrange(4) == 0:
             for other in state.legal_moves():
@@ -265,7 +252,7 @@ def test_senet_sticks_moves_taken_from_the_result_stay_in_the_state_and_its_copi
     rng = random.Random(5)
     while state.phase is not Phase.MOVE or len(state.legal_moves()) < 3:
         if state.phase is Phase.THROW:
-            state.apply(state.throw_spec.draw(rng.randrange))  # type: ignore[union-attr]
+            state.apply(random_action(state, rng.randrange))
         else:
             state.apply(state.legal_moves()[0])
     earlier = state.copy()

@@ -30,7 +30,9 @@ from companion.rules import (
     Phase,
     PieceZone,
     PositionError,
+    Throw,
     get_game,
+    random_action,
     state_from_dict,
 )
 from companion.rules.core import EV_CAPTURED, EV_VALUE_LOST, EV_WON, Event
@@ -844,13 +846,10 @@ def test_random_games_keep_the_invariants_and_end(seed: int, options: dict[str, 
         _check_invariants(state)
         if state.phase is Phase.OVER:
             return
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+        move = random_action(state, rng.randrange)
+        if isinstance(move, Throw):
+            state.apply(move)
         else:
-            moves = state.legal_moves()
-            move = moves[rng.randrange(len(moves))]
             before = state.copy()
             assert isinstance(before, SenetSticksState)
             events = state.apply(move)

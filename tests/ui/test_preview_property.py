@@ -20,7 +20,16 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import Move, Phase, PieceZone, State, game_class, game_ids, get_game
+from companion.rules import (
+    Move,
+    Phase,
+    PieceZone,
+    State,
+    game_class,
+    game_ids,
+    get_game,
+    random_action,
+)
 from companion.rules.core import Square
 from companion.ui.games.boards import board_model, draw_board
 from companion.ui.games.boards.pixels import highlighted_squares
@@ -90,12 +99,6 @@ def test_every_legal_move_previews_its_piece_and_landing(case: tuple[str, int], 
     for n in range(500):
         if state.phase is Phase.OVER:
             return
-        if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.push(spec.draw(rng.randrange))
-            continue
-        if n % 5 == 0:
+        if state.phase is not Phase.THROW and n % 5 == 0:
             check_every_move(state)
-        moves = state.legal_moves()
-        state.push(moves[rng.randrange(len(moves))])
+        state.push(random_action(state, rng.randrange))

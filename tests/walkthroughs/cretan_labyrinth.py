@@ -18,7 +18,7 @@ from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, Press, Shaken
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.store import JournalStore
-from companion.rules import Action, Implement, Phase, Throw, get_game
+from companion.rules import Action, Implement, Phase, Throw, get_game, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 
@@ -44,9 +44,9 @@ def playout(
     while not until(state):
         if state.phase is Phase.OVER:
             raise RuntimeError(f"seed {seed}: the game ended before the position wanted")
-        spec = state.throw_spec
-        if spec is not None:
-            action: Action = spec.draw(rng.randrange)
+        action: Action
+        if state.throw_spec is not None:
+            action = random_action(state, rng.randrange)
         else:
             moves = state.legal_moves()
             action = moves[goal_seeking_choice(state, moves)]

@@ -22,7 +22,7 @@ from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
 from companion.journal.store import JournalStore
-from companion.rules import Action, Phase, State, get_game
+from companion.rules import Action, Phase, State, get_game, play_out, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 from walkthroughs import scripted_draw
@@ -57,16 +57,7 @@ class HeldExecutor(Executor):
 def random_actions(seed: int, stop: Callable[[State], bool] | None = None) -> list[Action]:
     """A random game of Tait's Senet (seeded) up to the first position where ``stop``
     holds (else to its end)."""
-    rng = random.Random(seed)
-    state = get_game("senet-tait").new_state()
-    actions: list[Action] = []
-    while state.phase is not Phase.OVER and not (stop is not None and stop(state)):
-        spec = state.throw_spec
-        moves = state.legal_moves() if spec is None else ()
-        action: Action = spec.draw(rng.randrange) if spec is not None else moves[rng.randrange(len(moves))]
-        state.apply(action)
-        actions.append(action)
-    return actions
+    return play_out(get_game("senet-tait").new_state(), random.Random(seed).randrange, until=stop).history
 
 
 def costly(state: State) -> bool:
@@ -173,9 +164,7 @@ def cretan_key_offered(players: int, seed: int) -> CretanLabyrinthState:
     while True:
         assert state.phase is not Phase.OVER
         if state.phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+            state.apply(random_action(state, rng.randrange))
             continue
         moves = state.legal_moves()
         if any(m.kind == "take-key" for m in moves):

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.ai.cretan_goal import goal_seeking_choice
-from companion.rules import Phase, get_game
+from companion.rules import Phase, get_game, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.cretan_labyrinth.tasks import END_TURN, Fight
 from companion.ui.events.cretan_labyrinth import square_word
@@ -79,17 +79,18 @@ def test_every_text_fits_a_line_and_every_decision_asks_a_question(players: int)
             assert len(brief) <= 3 and all(len(line) <= LINE for line in brief)
             question = SHOWN.prompt(state)
             assert len(question) <= LINE
-            spec = state.throw_spec
-            if spec is not None:
+            if state.throw_spec is not None:
                 assert question == ""
-                state.apply(spec.draw(rng.randrange))
+                state.apply(random_action(state, rng.randrange))
                 continue
             moves = state.legal_moves()
             if moves[0].kind != "pass":
                 assert question, moves
                 seen.add(question.split("?")[0].split("!")[0])
-            pick = goal_seeking_choice(state, moves) if seed % 2 == 0 else rng.randrange(len(moves))
-            state.apply(moves[pick])
+            if seed % 2 == 0:
+                state.apply(moves[goal_seeking_choice(state, moves)])
+            else:
+                state.apply(random_action(state, rng.randrange))
     assert any(q.startswith("Stop where") for q in seen)
 
 

@@ -12,7 +12,16 @@ import pytest
 
 import companion.rules
 from companion.ai.cretan_goal import goal_seeking_choice
-from companion.rules import PASS, Event, Phase, State, UnknownGameError, game_ids, get_game
+from companion.rules import (
+    PASS,
+    Event,
+    Phase,
+    State,
+    UnknownGameError,
+    game_ids,
+    get_game,
+    random_action,
+)
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import EV_START_THROW, EV_START_TIE
 from companion.ui.games import MIN_WIDTH, Presenter, presenter_for
@@ -103,15 +112,11 @@ def test_every_text_fits_the_width_in_whole_games(game_id: str, width: int) -> N
         rng = random.Random(seed)
         while state.phase is not Phase.OVER:
             _check(shown, state, game_id)
-            spec = state.throw_spec
-            if spec is not None:
-                state.apply(spec.draw(rng.randrange))
-                continue
-            moves = state.legal_moves()
-            if isinstance(state, CretanLabyrinthState):
+            if state.throw_spec is None and isinstance(state, CretanLabyrinthState):
+                moves = state.legal_moves()
                 state.apply(moves[goal_seeking_choice(state, moves)])
             else:
-                state.apply(moves[rng.randrange(len(moves))])
+                state.apply(random_action(state, rng.randrange))
         _check(shown, state, game_id)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import PASS, Move, Phase, State, Throw, game_ids, get_game
+from companion.rules import PASS, Move, Phase, State, Throw, game_ids, get_game, random_action
 from companion.rules.senet_sticks import SenetSticksState
 from companion.rules.senet_sticks_board import DEFAULT_BOARD
 from companion.ui.games import presenter_for
@@ -47,9 +47,7 @@ def play(state: State, seed: int) -> State:
             assert state.outcome is not None
             return state
         if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
+            state.apply(random_action(state, rng.randrange))
             continue
         check_steps(state)
         if isinstance(state, SenetSticksState):
@@ -58,8 +56,7 @@ def play(state: State, seed: int) -> State:
             assert len(usable) == len(throw.faces)
             assert sum(usable) == (0 if state.legal_moves() == (PASS,) else len(state.values))
             assert all(len(line) <= LINE for line in SHOWN.status_lines(state))
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
+        state.apply(random_action(state, rng.randrange))
     raise AssertionError("the game did not end")
 
 
