@@ -29,7 +29,7 @@ from companion.camera.find import seen_board
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import using
 from companion.journal.store import JournalStore
-from companion.rules import Action, State, get_game
+from companion.rules import State, get_game, random_action
 from companion.rules.core import Square
 from companion.speech import Cue
 
@@ -54,21 +54,15 @@ class Said:
 
 
 def unfinished_senet(store: JournalStore, seed: int = 3, actions: int = 40) -> State:
-    """A game of Tait's Senet played at random for ``actions`` actions, journalled (left
-    unfinished, waiting for a throw, for the resume); its position."""
+    """A game of Tait's Senet played at random for ``actions`` actions or more, journalled
+    (left unfinished, waiting for a throw, with four pieces on the board or more, for
+    the resume); its position."""
     game = get_game("senet-tait")
     journal = store.begin(game, 2, started="2026-01-01T00:00:00+00:00")
     state = game.new_state()
     rng = random.Random(seed)
-    while len(state.history) < actions or state.throw_spec is None:
-        spec = state.throw_spec
-        action: Action
-        if spec is not None:
-            outcomes = state.throw_outcomes()
-            action = outcomes[rng.randrange(len(outcomes))][0]
-        else:
-            moves = state.legal_moves()
-            action = moves[rng.randrange(len(moves))]
+    while len(state.history) < actions or state.throw_spec is None or len(seen_board(state)) < 4:
+        action = random_action(state, rng.randrange)
         by = state.player_to_act_name
         journal.append(by, action, state.apply(action))
     journal.close()
