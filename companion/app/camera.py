@@ -1,11 +1,14 @@
-"""The camera over the board, wired to the moves screen (issue 34; docs/camera.md).
+"""The camera over the board, wired to the screens (issue 34; docs/camera.md).
 
 When a person's moves screen is shown after a throw, the controller hands a *look* to
 the worker (:func:`look_job`): the camera's picture read into a board
 (:mod:`companion.camera.read`) and the move it shows found
 (:func:`companion.camera.find.find_move`). The result comes back as a
 :class:`~companion.app.events.CameraRead` event, on the loop's thread, like the
-computer's work. Nothing here runs on the loop's thread but :func:`difference_lines`.
+computer's work. A resumed game's board and the computer's move made on the board are
+*checked* (:func:`check_job`): the board read is compared with the one expected, and
+comes back as a :class:`~companion.app.events.BoardChecked` event. Nothing here runs on
+the loop's thread but :func:`difference_lines` and :func:`check_lines`.
 
 Sources (``camera.source``): ``off`` (no camera: nothing changes), ``fake``
 (:class:`FakeTableCamera`: a seeded photo of the printed board with the pieces where the
@@ -27,7 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from companion.app.events import CameraRead
+from companion.app.events import BoardChecked, CameraRead
 from companion.i18n import _
 from companion.rules import Move, State
 from companion.rules.core import Square
@@ -51,6 +54,12 @@ person's, waiting for a move): a legal move, or the board as they left it (squar
 player 0-based, occupied squares only; a wrong physical move). What a fake camera
 then shows."""
 
+Placed = Callable[[State, Mapping[Square, int]], Mapping[Square, int]]
+"""What the players have on the real board when the box checks it (a resumed game, the
+computer's move made), given the position and the board expected (square -> player
+0-based, occupied squares only): the board as it stands. What a fake camera then
+shows."""
+
 
 class Camera(Protocol):
     """A camera over the board: :meth:`look` takes a picture of it and reads it.
@@ -69,6 +78,21 @@ class Camera(Protocol):
         """
         ...
 
+    def check(self, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
+        """Every square of the board, as :meth:`look`, once the board shows ``expected``
+        (occupied squares: square -> player) or something else that is not ``before``
+        (the board as it was: the position before the computer's move, or what the last
+        check read; ``None``: any board). ``state``: the position the game is in.
+        ``cancel``: set when the check is no longer wanted (a camera that watches ends
+        then).
+
+        :raises companion.camera.read.PictureRefused: as :meth:`look`.
+        :raises Exception: the camera fails.
+        """
+        ...
+
 
 def seeded_move(state: State) -> Move:
     """A legal move of ``state`` drawn by a seed made of its position (the same
@@ -79,18 +103,24 @@ def seeded_move(state: State) -> Move:
 
 class FakeTableCamera:
     """The fake camera of :mod:`companion.camera.fake` over a table where ``played``
-    (default :func:`seeded_move`) says which move was made on the real board; each look
-    a new seeded photo (``seed`` and the number of looks so far), ``hand``: a hand over
-    the board in every photo (the picture is refused).
+    (default :func:`seeded_move`) says which move was made on the real board, and
+    ``placed`` (default: the board expected) what stands on it when the box checks it;
+    each look a new seeded photo (``seed`` and the number of looks so far), ``hand``: a
+    hand over the board in every photo (the picture is refused). It never waits: a check
+    is answered with the board ``placed`` gives, changed or not.
 
     :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
     """
 
-    def __init__(self, played: Played | None = None, *, seed: int = 0, hand: bool = False) -> None:
+    def __init__(self, played: Played | None = None, *, seed: int = 0, hand: bool = False,
+                 placed: Placed | None = None) -> None:
         from companion.camera import fake, read  # OpenCV: only when a camera is used
 
         self._fake, self._read = fake, read
         self.played = played or seeded_move
+        self.placed: Placed = placed or (lambda state, expected: expected)
+        """What stands on the board when the box checks it (default: the board
+        expected: the players set it right)."""
         self.seed, self.hand = seed, hand
         self.looks = 0
         self._made: dict[Layout, tuple[FakeCamera, Reader]] = {}
@@ -98,7 +128,6 @@ class FakeTableCamera:
         once: most of a look's time)."""
 
     def look(self, state: State) -> Mapping[Square, int | None]:
-        from companion.camera.board import layout_for
         from companion.camera.find import seen_board
 
         played = self.played(state)
@@ -108,6 +137,19 @@ class FakeTableCamera:
             pieces: Mapping[Square, int] = seen_board(after)
         else:
             pieces = played
+        return self._photo(state, pieces)
+
+    def check(self, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
+        """A photo of the board ``placed`` says stands on the table, read (see
+        :meth:`Camera.check`; this camera does not wait for a change)."""
+        return self._photo(state, self.placed(state, expected))
+
+    def _photo(self, state: State, pieces: Mapping[Square, int]) -> Mapping[Square, int | None]:
+        """A new seeded photo of ``state``'s board with ``pieces`` on it, read."""
+        from companion.camera.board import layout_for
+
         layout = layout_for(state)
         if layout not in self._made:
             self._made = {layout: (self._fake.fake_camera(layout), self._read.Reader(layout))}
@@ -206,6 +248,53 @@ class LiveCamera:
                 break
         if unchanged is not None:
             return self._answer(*unchanged)
+        if refused_frame is not None and self.saved is not None:
+            self.saved.save(refused_frame, "refused")
+        raise PictureRefused(f"hold still: {refused}")
+
+    def check(self, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
+        """The board once it shows ``expected``: at once; or, once it shows something
+        else that is not ``before`` (``None``: any board), when that has stood still for
+        ``settle`` seconds (the players may still be setting it). A board read as
+        ``before`` is watched past for as long as it stays (the players may be away
+        from the table); only when no still frame could be read within ``patience``
+        seconds does the check end.
+
+        :raises companion.camera.read.PictureRefused: no still, unrefused frame within
+            ``patience`` (its reason starts "hold still"), or the check was cancelled.
+        :raises companion.camera.sources.CameraError: the camera cannot be opened or
+            gave no frame.
+        """
+        from companion.camera.read import PictureRefused
+        from companion.camera.still import still_readings
+
+        reader = self._reader(state)
+        self.looks += 1
+        want, was = dict(expected), None if before is None else dict(before)
+        deadline = self.clock() + self.patience
+        pending: tuple[dict[Square, int], float] | None = None
+        refused, refused_frame, read = "the board was never still", None, False
+        for seen in still_readings(self._grab, reader):
+            if self._closed.is_set() or (cancel is not None and cancel.is_set()):
+                raise PictureRefused("the look was stopped")
+            now = self.clock()
+            if seen.refused is not None:
+                refused, refused_frame, pending = seen.refused.reason, seen.frame, None
+            elif seen.reading is not None:
+                read = True
+                board = seen.reading.occupied()
+                if board == want:
+                    return self._answer(seen.reading, seen.frame)
+                if board == was:
+                    pending = None
+                elif pending is None or pending[0] != board:
+                    pending = (board, now)
+                elif now - pending[1] >= self.settle:
+                    return self._answer(seen.reading, seen.frame)
+            if not read and now >= deadline:
+                break
         if refused_frame is not None and self.saved is not None:
             self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")
@@ -324,6 +413,20 @@ class ChosenCamera:
             raise RuntimeError(f"no camera for camera.source {wanted!r}")
         return look_job(ticket, camera, state, cancel)
 
+    def check(self, ticket: int, wanted: str, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> BoardChecked:
+        """The worker's job: :func:`check_job` through the camera of ``wanted`` (a
+        resumed game's board, the computer's move; issue 34).
+
+        :raises RuntimeError: no camera is made for ``wanted`` (:meth:`looks` said no).
+        :raises ImportError, ValueError: the camera cannot be made (:func:`camera_for`).
+        """
+        camera = self.for_source(wanted)
+        if camera is None:
+            raise RuntimeError(f"no camera for camera.source {wanted!r}")
+        return check_job(ticket, camera, state, expected, before, cancel)
+
     def close(self) -> None:
         """Let the camera in use go (idempotent)."""
         camera, self._camera, self._source = self._camera, None, ""
@@ -364,6 +467,58 @@ def look_job(ticket: int, camera: Camera, state: State,
     return CameraRead(ticket, find_move(state, None, reading))
 
 
+def check_job(ticket: int, camera: Camera, state: State, expected: Mapping[Square, int],
+              before: Mapping[Square, int] | None = None,
+              cancel: threading.Event | None = None) -> BoardChecked:
+    """The worker's job: ``camera``'s check of the board against ``expected`` (occupied
+    squares: square -> player), in ``state`` (the worker's own copy); see
+    :meth:`Camera.check` for ``before`` and ``cancel``. A refused picture comes back as
+    ``refused`` (its reason); a camera that raises anything else comes back as the
+    worker's :class:`~companion.app.events.WorkFailed`."""
+    from companion.camera.find import differences
+    from companion.camera.read import PictureRefused
+
+    try:
+        reading = camera.check(state, expected, before, cancel)
+    except PictureRefused as exc:
+        return BoardChecked(ticket, None, refused=exc.reason)
+    seen = {s: p for s, p in reading.items() if p is not None}
+    return BoardChecked(ticket, seen, differences(reading, expected, tuple(reading)))
+
+
+def check_lines(state: State, differences: tuple[tuple[Square, int | None, int | None], ...]
+                ) -> tuple[str, ...]:
+    """Every square where the board seen differs from the position, in words for the
+    screen and the ear (a resumed game, the computer's move): a piece of a player seen
+    where it should not be and one of theirs missing elsewhere make one sentence
+    ("Black's piece on 18 belongs on 14."); a piece missing, "Black's piece belongs on
+    14."; a square that should be empty, "18 should be empty."; another player's piece,
+    "Black's piece belongs on 14, not White's." ``differences``: ``(square, seen,
+    expected)``, players 0-based or ``None`` for empty, in board order."""
+    def name(player: int) -> str:
+        return say(state.name(player))
+
+    extra = [(s, seen) for s, seen, want in differences if seen is not None and want is None]
+    missing = [(s, want) for s, seen, want in differences if want is not None and seen is None]
+    lines: list[str] = []
+    for square, player in list(extra):
+        match = next((m for m in missing if m[1] == player), None)
+        if match is not None:
+            missing.remove(match)
+            extra.remove((square, player))
+            lines.append(_("{player}'s piece on {square} belongs on {target}.").format(
+                player=name(player), square=square, target=match[0]))
+    for square, seen, want in differences:
+        if seen is not None and want is not None and seen != want:
+            lines.append(_("{player}'s piece belongs on {square}, not {other}'s.").format(
+                player=name(want), square=square, other=name(seen)))
+    for square, player in missing:
+        lines.append(_("{player}'s piece belongs on {square}.").format(player=name(player), square=square))
+    for square, _player in extra:
+        lines.append(_("{square} should be empty.").format(square=square))
+    return tuple(lines)
+
+
 def difference_lines(state: State, differences: tuple[tuple[Square, int | None, int | None], ...]
                      ) -> tuple[str, ...]:
     """The squares where the board seen differs from the nearest legal move's, in
@@ -390,5 +545,6 @@ def difference_lines(state: State, differences: tuple[tuple[Square, int | None, 
     return tuple(lines)
 
 
-__all__ = ["CAMERA_SOURCES", "Camera", "ChosenCamera", "FakeTableCamera", "LiveCamera", "Played", "camera_for",
-           "difference_lines", "look_job", "readable", "seeded_move", "usable_sources"]
+__all__ = ["CAMERA_SOURCES", "Camera", "ChosenCamera", "FakeTableCamera", "LiveCamera", "Placed", "Played",
+           "camera_for", "check_job", "check_lines", "difference_lines", "look_job", "readable",
+           "seeded_move", "usable_sources"]

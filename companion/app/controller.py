@@ -38,6 +38,7 @@ from companion.app import config as cfg
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera
 from companion.app.events import (
+    BoardChecked,
     ButtonEvent,
     ButtonName,
     CameraRead,
@@ -105,7 +106,8 @@ class Controller(Looking):
     service replaces it when the speech settings change); ``camera``: the camera over
     the board of ``prefs.camera``, made at start (:mod:`companion.app.camera`;
     ``None``: none, ``camera.source = "off"``), looked through on a person's moves
-    screen; ``camera_confirm``: the move it finds is highlighted for OK, else played at
+    screen, and checking a resumed game's board and the computer's moves;
+    ``camera_confirm``: the move it finds is highlighted for OK, else played at
     once (``prefs.camera_confirm`` when no ``prefs`` are given); ``cameras``: the values
     of ``camera.source`` the settings screen offers (its Camera row only when there is
     more than ``off``); ``make_camera``: makes the camera of another source chosen
@@ -259,7 +261,7 @@ class Controller(Looking):
     def _apply(self, event: LoopEvent) -> None:
         page = self.page
         if isinstance(event, ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
-                      | CameraRead | WorkFailed):
+                      | CameraRead | BoardChecked | WorkFailed):
             self._work_done(event)
         elif isinstance(event, Quit):
             self.quit = True
@@ -329,6 +331,8 @@ class Controller(Looking):
         elif isinstance(page, sc.Moves):
             self.tutor.value(self.table, self.prefs.tutor)
             self._camera_look(page)
+        elif isinstance(page, sc.BoardCheck | sc.ComputerMove):
+            self._camera_check(page)
 
     # ------------------------------------------------------------------ the worker
 
@@ -380,6 +384,10 @@ class Controller(Looking):
     def _work_done(self, event: WorkDone) -> None:
         """Apply the worker's result if its screen still awaits it (else it is stale:
         the position changed, a move was undone, the game ended, the screen was left)."""
+        if isinstance(event, BoardChecked) or self._check_awaits(event.ticket):
+            assert isinstance(event, BoardChecked | WorkFailed)
+            self._check_done(event)
+            return
         if isinstance(event, CameraRead) or self._camera_awaits(event.ticket):
             assert isinstance(event, CameraRead | WorkFailed)
             self._camera_done(event)

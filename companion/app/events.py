@@ -5,7 +5,7 @@ gives for each. (A game's own events, what a move did, are
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -28,7 +28,8 @@ from companion.ui.view import View
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
     from companion.ai.review import Review
-    from companion.camera.find import Finding
+    from companion.camera.find import Difference, Finding
+    from companion.rules.core import Square
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,21 @@ class CameraRead:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardChecked:
+    """The camera compared the board with the one expected for the request ``ticket``
+    (issue 34: a resumed game's position, the computer's move made;
+    :func:`companion.app.camera.check_job`): ``seen`` the occupied squares read (square
+    -> player, 0-based) and ``differences`` the squares where they differ from the board
+    expected (none: the board shows it); or ``seen`` ``None`` with ``refused`` saying
+    why no picture could be read."""
+
+    ticket: int
+    seen: Mapping[Square, int] | None
+    differences: tuple[Difference, ...] = ()
+    refused: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SpeechFailed:
     """Speech failed (no espeak-ng, an audio device that fails, the engine's process
     died): ``text`` says what in one line, in the language in use. The speaker reports
@@ -121,7 +137,7 @@ class SpeechFailed:
 
 
 WorkDone: TypeAlias = (ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
-                       | CameraRead | WorkFailed)
+                       | CameraRead | BoardChecked | WorkFailed)
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
@@ -157,6 +173,7 @@ class Reply:
 
 
 __all__ = [
+    "BoardChecked",
     "ButtonEvent",
     "ButtonName",
     "CameraRead",

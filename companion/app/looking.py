@@ -9,26 +9,52 @@ found puts the cursor on it and says it (or plays it, ``camera.confirm`` off); n
 names the squares that differ; several leave the cursor. A camera that fails or refuses
 a picture is said once, and the buttons work as ever. The camera is the one of the source
 chosen (``prefs.camera``, Settings' Camera row): another one chosen is made, and the
-one before let go, on the worker's thread with the next look (never on the loop's).
+one before let go, on the worker's thread with the next look or check (never on the
+loop's).
+
+The board is also *checked* against the position where the box knows what it should
+show: a resumed game (the :class:`~companion.app.screens.BoardCheck` screen, shown
+instead of the board when a camera is on) and the computer's move
+(:class:`~companion.app.screens.ComputerMove`). Each check is handed to the worker
+(:meth:`~companion.app.camera.ChosenCamera.check`) and comes back as a
+:class:`~companion.app.events.BoardChecked`: the board as expected, play goes on (the
+computer's move made); else every differing square is named on the screen and aloud,
+and the next check waits for the board to change again. A check that reads the same
+board as the one before (a camera that does not wait, the fake) ends the checking; OK
+goes on as without a camera.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 
 from companion.app import screens as sc
-from companion.app.camera import Camera, ChosenCamera, difference_lines, readable
-from companion.app.events import CameraRead, WorkFailed
+from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
+from companion.app.events import BoardChecked, CameraRead, WorkFailed
 from companion.app.flow import Flow
 from companion.app.worker import Worker
+from companion.devices.indicators import Cue
 from companion.i18n import _
-from companion.rules import Action
+from companion.rules import Action, Phase, PieceZone, State
+from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
 Looked = tuple[str, tuple[Action, ...]]
 """A position the camera looked at: its game's journal and the actions made in it."""
+
+Checked = sc.BoardCheck | sc.ComputerMove
+"""A screen that waits for the board to show a position (:meth:`Looking._camera_check`)."""
+
+
+def board_of(state: State) -> dict[Square, int]:
+    """The board of ``state`` as the camera sees it: square -> player of the pieces on
+    the board (as :func:`companion.camera.find.seen_board`, without importing the
+    camera room at start)."""
+    return {p.square: p.player for p in state.pieces()
+            if p.zone is PieceZone.BOARD and p.square is not None}
 
 
 class Looking(Flow):
@@ -50,6 +76,12 @@ class Looking(Flow):
     the moves screen an undo goes back to is not looked at again)."""
     _camera_said: bool
     """A camera trouble was said (once, until a picture is read again)."""
+    _check: tuple[int, Checked, threading.Event, Mapping[Square, int] | None] | None = None
+    """The camera's check under way: its ticket, the screen that awaits it, the flag set
+    when it is no longer wanted, and the board it waits to change from."""
+    _checked: tuple[Checked, dict[Square, int]] | None = None
+    """The screen last checked and the board its last check read (the next check waits
+    for the board to change from it)."""
 
     def _ticket(self) -> int:
         """The number of a new request to the worker (the controller's)."""
@@ -91,9 +123,98 @@ class Looking(Flow):
         state = table.state.copy()  # the worker's own
         self.worker.submit(ticket, lambda: chosen.look(ticket, wanted, state, cancel))
 
+    def resume(self, resume: bool) -> sc.Next:
+        """See :meth:`Flow.resume`; with a camera on, a resumed game's board is checked
+        against the position first (:class:`~companion.app.screens.BoardCheck`), instead
+        of the board shown for the players to check."""
+        shown = super().resume(resume)
+        table = self.table
+        if (resume and self.chosen_camera.looks(self.prefs.camera) and table is not None
+                and isinstance(shown, sc.BoardPage | sc.Route)
+                and table.state.phase is not Phase.OVER and readable(table.state)):
+            return sc.BoardCheck()
+        return shown
+
+    def _camera_check(self, page: Checked) -> None:
+        """Hand a check of the board to the worker when ``page`` is shown (a resumed
+        game's :class:`~companion.app.screens.BoardCheck`: the board of the position;
+        the computer's move: the board it leaves), unless its check is under way."""
+        table, wanted, chosen = self.table, self.prefs.camera, self.chosen_camera
+        if not chosen.looks(wanted) or table is None or not readable(table.state):
+            return
+        check = self._check
+        if check is not None and check[1] is page and not check[2].is_set():
+            return  # under way (a check stopped when its screen was left: anew)
+        state = table.state.copy()  # the worker's own
+        before: Mapping[Square, int] | None = None
+        if isinstance(page, sc.ComputerMove):
+            if page.move is None:
+                return
+            after = state.copy()
+            after.apply(page.move)
+            expected, before = board_of(after), board_of(state)
+        else:
+            expected = board_of(state)
+        if self._checked is not None and self._checked[0] is page:
+            before = self._checked[1]  # the board named last: the next check waits for a change
+        ticket = self._ticket()
+        cancel = threading.Event()
+        self._check = (ticket, page, cancel, before)
+        self.worker.submit(ticket, lambda: chosen.check(ticket, wanted, state, expected, before, cancel))
+
+    def _check_awaits(self, ticket: int) -> bool:
+        """Whether the worker's request ``ticket`` is the camera's check under way."""
+        return self._check is not None and self._check[0] == ticket
+
+    def _check_done(self, event: BoardChecked | WorkFailed) -> None:
+        """The worker's answer to a check, applied if its screen is still shown: the
+        board as expected, play goes on (``page.ok``: the computer's move made, or the
+        resumed game's position); else the differing squares named on the screen and
+        aloud, and the board checked again (unless this check read the board it waited
+        to change from: nothing new). A camera that fails or refuses is said once (on
+        the screen, the error cue and its title aloud); OK goes on as ever."""
+        check = self._check
+        if check is None or check[0] != event.ticket:
+            log.info("the camera's check %d dropped: no longer awaited", event.ticket)
+            return
+        self._check = None
+        _ticket, page, _cancel, before = check
+        table = self.table
+        if self.page is not page or table is None:
+            log.info("the camera's check %d dropped: its screen is gone", event.ticket)
+            return
+        if isinstance(event, WorkFailed) or event.seen is None:
+            text = event.text if isinstance(event, WorkFailed) else event.refused
+            log.warning("camera: %s", text)
+            page.lines = (_("Camera failed"), text)
+            if not self._camera_said:
+                self._camera_said = True
+                self.cue = Cue.ERROR
+                self.narration.trouble(_("Camera failed"))
+            return
+        self._camera_said = False
+        if not event.differences:
+            self._checked = None
+            if isinstance(page, sc.BoardCheck):
+                self.narration.board_matches()
+            self.show(page.ok(self))
+            return
+        seen = dict(event.seen)
+        if before is not None and seen == dict(before):
+            return  # nothing new on the board: the screen says what to do, OK goes on
+        self._checked = (page, seen)
+        lines = check_lines(table.state, tuple((d.square, d.seen, d.expected)
+                                               for d in event.differences))
+        page.lines = lines
+        self.narration.camera_differs(lines)
+        self._camera_check(page)  # the next check waits for the board to change
+
     def _camera_leave(self, page: object) -> None:
-        """Stop the look under way when ``page`` (the screen about to be shown) is not
-        its moves screen: a real camera watching the board lets the worker go."""
+        """Stop the look or check under way when ``page`` (the screen about to be shown)
+        is not the screen that awaits it: a real camera watching the board lets the
+        worker go."""
+        if self._check is not None and self._check[1] is not page:
+            self._check[2].set()
         if self._look is None or self._look_cancel.is_set():
             return
         if isinstance(page, sc.Moves) and self._look[1] == self._camera_key():

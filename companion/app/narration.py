@@ -114,6 +114,10 @@ class Narration:
         self.speak([Spoken(_("The camera read the move: {move}.").format(
             move=self.voice.move_words(state, move)), CueKind.MESSAGE)])
 
+    def board_matches(self) -> None:
+        """The camera saw the board as the position has it (a resumed game's check)."""
+        self.speak([Spoken(_("The board matches the game."), CueKind.MESSAGE)])
+
     def camera_differs(self, lines: Sequence[str]) -> None:
         """The squares where the board differs from every legal move's, each a sentence."""
         self.speak([Spoken(line, CueKind.MESSAGE) for line in lines])

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
 
+from companion.app.camera import check_lines
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
@@ -27,6 +29,7 @@ from companion.app.events import (
     ShakeStarted,
     ThrowReported,
 )
+from companion.app.screens import BoardCheck, ComputerMove
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.roster import save_roster
 from companion.journal.store import JournalStore
@@ -152,6 +155,11 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     ctl2.handle(BACK)                                         # kept: offered again
     ctl2.handle(OK)
     yield "resumed-board", ctl2.view()                        # the position, to check the board by
+    # With a camera on, the board is checked instead (issue 34): looking, then what differs.
+    yield "board-check-looking", BoardCheck().view(ctl2)
+    assert ctl2.state is not None
+    yield "board-check", BoardCheck(lines=check_lines(ctl2.state, (
+        (14, None, 0), (18, 0, None), (21, None, 1), (23, 1, None), (29, 0, None)))).view(ctl2)
     ctl2.handle(OK)
     assert ctl2.state is not None
     final = ctl2.state.parse_move(actions[-1])
@@ -185,6 +193,10 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "setup-computer", send4(BACK)
     send4(DOWN, OK, Shaken("gpio-shaker"), OK)                # Begin; Black throws 4, enters
     yield "computer", ctl4.view()                             # White's throw drawn: its move
+    # With a camera on, a board that shows another move is named (issue 34).
+    assert isinstance(ctl4.page, ComputerMove) and ctl4.state is not None
+    yield "computer-differs", replace(ctl4.page, lines=check_lines(ctl4.state, ((5, 1, None), (4, None, 1)))
+                                      ).view(ctl4)
     yield "computer-board", send4(THROW)                      # where it goes
     send4(OK, OK)                                             # played; what it did (a bump)
     send4(Shaken("gpio-shaker"))                              # Black throws 6

@@ -58,6 +58,7 @@ from companion.app.screens.menus import (
 )
 from companion.app.screens.play import (
     UNCHOSEN,
+    BoardCheck,
     BoardPage,
     Checking,
     Events,
@@ -105,6 +106,7 @@ __all__ = [
     "TUTOR_SHARE_CHOICES",
     "UNCHOSEN",
     "WORKER_SLACK",
+    "BoardCheck",
     "BoardPage",
     "Checking",
     "ComputerMove",

@@ -64,6 +64,7 @@ class Screen(enum.Enum):
     LUCK = "luck"
     CHECKING = "checking"
     TUTOR = "tutor"
+    BOARD_CHECK = "board-check"
 
 
 IN_GAME = frozenset({

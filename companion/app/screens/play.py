@@ -477,6 +477,30 @@ class BoardPage(Page):
         return self.back_to.again()
 
 
+@dataclass
+class BoardCheck(Page):
+    """A resumed game's board checked by the camera over it (issue 34): the camera looks
+    (on the worker) until the board shows the journal's position, and every square that
+    differs is named (``lines``, set by the controller from the camera's last look, and
+    said aloud); the board matching, play goes on. OK goes on anyway; BACK opens the
+    pause menu (its "Board" shows the position)."""
+
+    kind = Screen.BOARD_CHECK
+    lines: tuple[str, ...] = ()
+    """What the camera's last look found wrong, in words (empty: nothing read yet)."""
+
+    def view(self, seat: Seat) -> View:
+        return View("board-check", _("Check the board"),
+                    self.lines or (_("Looking at the board..."),), scroll=self.scroll,
+                    hint=_("OK: go on BACK: menu"))
+
+    def ok(self, seat: Seat) -> Next:
+        return Route()
+
+    def back(self, seat: Seat) -> Next:
+        return ToPause(after=self)
+
+
 def picture_marked(seat: Seat) -> ThrowPicture | None:
     """The last throw's picture with the faces the player may still use marked
     (:meth:`~companion.rules.State.usable_faces`) while a throw is being played."""
@@ -617,7 +641,7 @@ def caption(seat: Seat) -> str:
 
 
 __all__ = [
-    "SOURCE_PROMPTS", "UNCHOSEN", "BoardPage", "Checking", "Events", "Lost", "Manual", "Moves", "Over",
+    "SOURCE_PROMPTS", "UNCHOSEN", "BoardCheck", "BoardPage", "Checking", "Events", "Lost", "Manual", "Moves", "Over",
     "Throwing", "TutorConfirm", "act", "caption", "picture_marked", "play_checked", "threw_title",
     "throw_drawn", "tutor_losses",
 ]

@@ -58,16 +58,21 @@ def computer_move(state: State, level: str, cancel: threading.Event | None = Non
 @dataclass
 class ComputerMove(Page):
     """The computer's move or decision, for the players to make on the real board:
-    OK once its pieces are moved plays it; THROW (or DOWN) shows it on the board."""
+    OK once its pieces are moved plays it; THROW (or DOWN) shows it on the board. With
+    a camera over the board, the move is played when the board shows it, and a board
+    that shows something else is named (``lines``, set by the controller; issue 34),
+    in place of the instruction (the panel has room for little below the throw)."""
 
     kind = Screen.COMPUTER
     move: Move | None = None
+    lines: tuple[str, ...] = ()
+    """What the camera found wrong on the board, in words (empty: nothing)."""
 
     def view(self, seat: Seat) -> View:
         assert self.move is not None
         return View("computer", threw_title(seat), (
             _("Computer: {move}").format(move=seat.presenter.move_words(seat.position, self.move)),
-            _("Move its piece, then OK."),
+            *(self.lines or (_("Move its piece, then OK."),)),
         ), picture=picture_marked(seat), hint=_("OK: done THROW: board"))
 
     def ok(self, seat: Seat) -> Next:
