@@ -4,7 +4,7 @@ Run with ``make bench`` (``--games``, ``--versus-games`` and ``--positions`` tra
 for precision, ``--game`` picks games, ``--part`` one part). The versus part against
 the baseline is most of the time: at one worker on a shared machine Tait's Senet played
 300 games in 2 minutes, the Labyrinth about 13 games a minute, casting-stick Senet and
-the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Three parts:
+the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five parts:
 
 1. **Strength** (``--part strength``; ``--opponent`` and ``--players`` narrow it, as
    ``--opponent random --players 2 --games 200`` for the issue's "against random"
@@ -31,7 +31,26 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Three pa
    ``--versus-opponent one-turn`` plays the opponent the figures before issue 32 were
    measured against instead (:func:`one_turn_expectimax_move`: it never searches the
    reply).
-3. **Time per decision** at the default level (``normal``) over midgame positions of
+3. **The level ladder** (``--part ladder``, ``--ladder-games``, default 100 per rung and
+   game): ``strong`` against ``normal`` and ``normal`` against ``easy``, two-player
+   games in pairs on the same throws with the seats swapped (seeds
+   ``ladder:SEED:PAIR``; ``easy`` draws its noise from a generator of its own), the
+   upper level's win share with its 95% Wilson interval, the pairs 2-0/1-1/0-2 and the
+   CPU seconds. Target: the interval's low end above 50% on every rung.
+4. **One judge** (``--part judge``): the hint (:func:`companion.ai.player.hint` at
+   ``normal``) against the review on ``--judge-positions`` midgame positions of random
+   games (default 100, seeded ``7000 + SEED``): the share where the review's best move
+   at its depth is the hint's (or as good), the share where the review at the hint's
+   own depth ranks another move above it (target: never) and the share where the
+   review calls the hint's move a mistake above 5 points. Then the review's **false
+   mistakes**: ``--review-games`` games (default 100) of ``strong`` against the
+   baseline in pairs (seeds ``heldout-review:SEED:PAIR``), every move of ``strong``
+   with a choice reviewed as :mod:`companion.ai.review` reviews a move; the share with
+   an error above 5 points (target: at most 1%) and of at least 2 (the review's
+   "mistake"), with Wilson intervals and the CPU seconds. ``--review-actions N`` ends
+   each game after N actions (the Cretan Labyrinth's games against the baseline run
+   long).
+5. **Time per decision** at the default level (``normal``) over midgame positions of
    every game (a decision with more than one legal move, from the middle third of
    random games): p50, p99 and the maximum, next to the budget and to the floor, a
    one-ply search of the same positions (what ``greedy`` spends). Target: p99 at most
@@ -255,6 +274,179 @@ def play_versus(
                         base.seconds, time.perf_counter() - start)
 
 
+# ------------------------------------------------------------ the level ladder
+
+
+LADDER: tuple[tuple[str, str], ...] = (("strong", "normal"), ("normal", "easy"))
+"""The rungs of the ladder: (upper level, lower level); each must win > 50%."""
+
+
+def level_player(level: str, noise_seed: str) -> Callable[[State, random.Random], Move]:
+    """The computer at ``level``, drawing ``easy``'s noise from its own generator
+    (seeded ``noise_seed``), never from the game's: the throws of a pair's two games
+    stay the same."""
+    own = random.Random(noise_seed)
+    return lambda state, rng: choose(state, level, own).move
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """The upper level's wins (shared wins as fractions) in ``games`` games; ``pairs``
+    won 2-0, 1-1, 0-2; ``cpu``: CPU seconds of the games."""
+
+    wins: float
+    games: int
+    pairs: tuple[int, int, int]
+    cpu: float
+
+
+def play_ladder(game_id: str, upper: str, lower: str, pairs: int, seed: int, first: int,
+                late: float = 0.0) -> LadderResult:
+    """``upper`` against ``lower`` in pairs ``first .. first + pairs - 1`` of two-player
+    games: in pair ``i`` ``upper`` sits in seat 0, then in seat 1, both games drawing
+    their throws from ``random.Random(f"ladder:{seed}:{i}")`` (a namespace no tuning
+    has used; the players draw nothing from it). ``late`` (``--quick``): both games
+    start where a random game was after that share of its actions."""
+    start = time.process_time()
+    game = get_game(game_id)
+    wins = 0.0
+    tally = [0, 0, 0]
+    for i in range(first, first + pairs):
+        opening = game.new_state()
+        if late:
+            played = play_out(opening.copy(), random.Random(f"ladder:{seed}:{i}:opening").randrange)
+            for action in played.history[: int(late * len(played.history))]:
+                opening.push(action)
+            if opening.phase is Phase.OVER:
+                opening = game.new_state()
+        won = 0.0
+        for seat in (0, 1):
+            hi = level_player(upper, f"ladder-noise:{seed}:{i}:{seat}:hi")
+            lo = level_player(lower, f"ladder-noise:{seed}:{i}:{seat}:lo")
+            seats = [hi, lo] if seat == 0 else [lo, hi]
+            winners = play_from(opening.copy(), seats, random.Random(f"ladder:{seed}:{i}"))
+            if seat in winners:
+                won += 1.0 / len(winners)
+        wins += won
+        tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
+    return LadderResult(wins, 2 * pairs, (tally[0], tally[1], tally[2]),
+                        time.process_time() - start)
+
+
+# ------------------------------------------- the hint and the review: one judge
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Over ``positions`` decisions: ``same`` where the review's best move at its depth
+    is the hint's (or as good: equal values), ``above`` where the review at the hint's
+    own depth ranks a move above the hint's (target: never), ``mistake`` where the
+    review calls the hint's move a mistake of more than 5 points; ``cpu`` seconds."""
+
+    positions: int
+    same: int
+    above: int
+    mistake: int
+    cpu: float
+
+
+FALSE_MISTAKE = 0.05
+"""An error above this share of the chance to win (5 points) is a mistake in issue 32's
+false-mistake rate (the review's own word "mistake" starts at 2 points)."""
+TARGET_FALSE_MISTAKES = 0.01
+"""At most this share of ``strong``'s moves against the baseline called mistakes."""
+SAME = 1e-9
+"""Values within this of each other are equal (a tie)."""
+
+
+def hint_agreement(game_id: str, count: int, seed: int, level: str = DEFAULT_LEVEL) -> Agreement:
+    """The hint at ``level`` against the review on ``count`` midgame positions of random
+    games (:func:`midgame_positions`, seeded ``7000 + seed``: positions no tuning saw)."""
+    from companion.ai.player import hint
+    from companion.ai.review import decision_depth
+    from companion.ai.search import move_chances
+
+    start = time.process_time()
+    same = above = mistake = 0
+    positions = midgame_positions(game_id, count, 7000 + seed)
+    for state in positions:
+        me = state.current_player
+        found = hint(state, level)
+        deep = {m: v[me] for m, v in move_chances(state, decision_depth(state))}
+        best = max(deep.values())
+        same += deep[found.move] >= best - SAME
+        mistake += best - deep[found.move] > FALSE_MISTAKE
+        if found.depth >= 1:
+            level_values = {m: v[me] for m, v in move_chances(state, found.depth)}
+            above += max(level_values.values()) > level_values[found.move] + SAME
+    return Agreement(len(positions), same, above, mistake, time.process_time() - start)
+
+
+@dataclass(frozen=True)
+class FalseMistakes:
+    """``strong``'s decisions with a choice reviewed (``moves``), those with an error
+    above 5 points (``over5``) and of at least 2 (``over2``, the review's mistakes), in
+    ``games`` games against the baseline; ``cpu``: CPU seconds (play and review)."""
+
+    games: int
+    moves: int
+    over5: int
+    over2: int
+    cpu: float
+
+
+def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
+                   max_actions: int = 0, late: float = 0.0) -> FalseMistakes:
+    """``strong`` against the baseline in pairs of two-player games (seats swapped,
+    throws from ``random.Random(f"heldout-review:{seed}:{i}")``, a namespace no tuning
+    used), every decision of ``strong`` with a choice reviewed as
+    :func:`companion.ai.review.review` reviews a move (:func:`~companion.ai.review.
+    decision_depth`, :func:`~companion.ai.search.move_chances`): its error is the best
+    move's value minus the chosen one's. ``max_actions`` (0: none) ends a game early;
+    ``late`` (``--quick``): both games start where a random game was after that share of
+    its actions."""
+    from companion.ai.review import decision_depth
+    from companion.ai.search import move_chances
+    from companion.ui.review_words import MISTAKE
+
+    start = time.process_time()
+    game = get_game(game_id)
+    moves = over5 = over2 = 0
+    base = Baseline()
+    for i in range(first, first + pairs):
+        opening = game.new_state()
+        if late:
+            played = play_out(opening.copy(), random.Random(f"heldout-review:{seed}:{i}:opening").randrange)
+            for action in played.history[: int(late * len(played.history))]:
+                opening.push(action)
+            if opening.phase is Phase.OVER:
+                opening = game.new_state()
+        for seat in (0, 1):
+            rng = random.Random(f"heldout-review:{seed}:{i}")
+            state = opening.copy()
+            actions = 0
+            while state.phase is not Phase.OVER and (not max_actions or actions < max_actions):
+                actions += 1
+                if state.phase is Phase.THROW:
+                    spec = state.throw_spec
+                    assert spec is not None
+                    state.apply(spec.draw(rng.randrange))
+                    continue
+                if state.current_player != seat:
+                    state.apply(base(state, rng))
+                    continue
+                move = choose(state, "strong", rng).move
+                if len(state.legal_moves()) > 1:
+                    me = state.current_player
+                    valued = {m: v[me] for m, v in move_chances(state, decision_depth(state))}
+                    error = max(valued.values()) - valued[move]
+                    moves += 1
+                    over5 += error > FALSE_MISTAKE
+                    over2 += error >= MISTAKE
+                state.apply(move)
+    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start)
+
+
 def chunks(series: Series, parts: int) -> list[Series]:
     """``series`` split into ``parts`` series of about equal size, each its own seed."""
     size = -(-series.games // parts)
@@ -388,6 +580,109 @@ def calibrate(games: int, seed: int, game_list: list[str]) -> None:
         print(f"{game_id:<18} fitted {k:5.1f}  (in use {used:g}; {len(data)} positions)", flush=True)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished workers (user and system)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def ladder_part(args: argparse.Namespace, game_list: list[str]) -> None:
+    """Print the level ladder (see :func:`play_ladder`)."""
+    print("The level ladder: the upper level against the lower, two players, pairs of games on the")
+    print(f"same throws with the seats swapped (seeds ladder:{args.seed}:PAIR, never used in tuning),")
+    print("win share of the upper level with its 95% Wilson interval; target: the low end above 50%.")
+    print()
+    print(f"{'game':<18} {'rung':<16} {'games':>5} {'won':>6} {'95% interval':>16} "
+          f"{'2-0/1-1/0-2':>12} {'CPU s':>7}  target")
+    pairs = -(-args.ladder_games // 2)
+    late = 0.9 if args.quick else 0.0
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        shares = max(1, args.workers * 2)
+        size = -(-pairs // shares)
+        submitted = {
+            (game_id, upper, lower): [
+                pool.submit(play_ladder, game_id, upper, lower, min(size, pairs - k * size),
+                            args.seed, k * size, late)
+                for k in range(shares) if pairs - k * size > 0]
+            for game_id in game_list for upper, lower in LADDER
+        }
+        for (game_id, upper, lower), parts in submitted.items():
+            played = [f.result() for f in parts]
+            wins = sum(r.wins for r in played)
+            games = sum(r.games for r in played)
+            low, high = wilson(wins, games)
+            tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(3))
+            verdict = "met" if low > 0.5 else "NOT met"
+            print(f"{game_id:<18} {upper + ' vs ' + lower:<16} {games:>5} {wins / games:>6.1%} "
+                  f"{f'[{low:.1%}, {high:.1%}]':>16} {tally:>12} "
+                  f"{sum(r.cpu for r in played):>7.1f}  {verdict}", flush=True)
+    print()
+
+
+def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
+    """Print the hint/review agreement and the review's false-mistake rate of strong."""
+    print(f"The hint ('{DEFAULT_LEVEL}': companion.ai.player.hint) against the review "
+          "(companion.ai.review: move_chances at")
+    print(f"decision_depth) on {args.judge_positions} midgame positions of random games per game "
+          f"(seed {7000 + args.seed}):")
+    print("same = the review's best move at its depth is the hint's (or as good); above = at the")
+    print("hint's own depth the review ranks a move above the hint's (target: never); mistake = the")
+    print("review at its depth calls the hint's move a mistake (> 5 points).")
+    print()
+    print(f"{'game':<18} {'positions':>9} {'same':>16} {'above':>16} {'mistake':>16} {'CPU s':>7}  target")
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        agreed = {game_id: pool.submit(hint_agreement, game_id, args.judge_positions, args.seed)
+                  for game_id in game_list}
+        for game_id, future in agreed.items():
+            a = future.result()
+
+            def share(k: int, n: int = a.positions) -> str:
+                low, high = wilson(k, n)
+                return f"{k / n:.1%} [{low:.0%},{high:.0%}]"
+
+            verdict = "met" if a.above == 0 else "NOT met"
+            print(f"{game_id:<18} {a.positions:>9} {share(a.same):>16} {share(a.above):>16} "
+                  f"{share(a.mistake):>16} {a.cpu:>7.1f}  above never: {verdict}", flush=True)
+    print()
+    print("The review's false mistakes: strong's moves (decisions with a choice) in games of strong")
+    print(f"against the baseline (pairs, seats swapped, seeds heldout-review:{args.seed}:PAIR), "
+          "reviewed as")
+    cut = f", each game ended after {args.review_actions} actions" if args.review_actions else ""
+    print(f"companion.ai.review reviews a move{cut}; target: at most "
+          f"{TARGET_FALSE_MISTAKES:.0%} with an error above {FALSE_MISTAKE * 100:.0f} points.")
+    print()
+    print(f"{'game':<18} {'games':>5} {'moves':>6} {'> 5 points':>18} {'>= 2 points':>18} "
+          f"{'CPU s':>7}  target")
+    pairs = -(-args.review_games // 2)
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        shares = max(1, args.workers * 2)
+        size = -(-pairs // shares)
+        reviewed = {
+            game_id: [pool.submit(false_mistakes, game_id, min(size, pairs - k * size), args.seed,
+                                  k * size, args.review_actions, 0.9 if args.quick else 0.0)
+                      for k in range(shares) if pairs - k * size > 0]
+            for game_id in game_list
+        }
+        for game_id, parts in reviewed.items():
+            done = [f.result() for f in parts]
+            moves = sum(r.moves for r in done)
+            over5 = sum(r.over5 for r in done)
+            over2 = sum(r.over2 for r in done)
+            games = sum(r.games for r in done)
+            n = max(1, moves)
+            lo5, hi5 = wilson(over5, n)
+            lo2, hi2 = wilson(over2, n)
+            verdict = "met" if over5 / n <= TARGET_FALSE_MISTAKES else "NOT met"
+            print(f"{game_id:<18} {games:>5} {moves:>6} "
+                  f"{f'{over5 / n:.1%} [{lo5:.1%},{hi5:.1%}]':>18} "
+                  f"{f'{over2 / n:.1%} [{lo2:.1%},{hi2:.1%}]':>18} "
+                  f"{sum(r.cpu for r in done):>7.1f}  {verdict}", flush=True)
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, metavar="N",
@@ -400,8 +695,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", default=None, metavar="ID",
                         help="only this game (repeatable; default: every game)")
-    parser.add_argument("--part", choices=("both", "strength", "time", "versus"), default="both",
-                        help="both (default: strength, versus and time), or one of them")
+    parser.add_argument("--part", choices=("both", "strength", "time", "versus", "ladder", "judge"),
+                        default="both",
+                        help="both (default: every part), or one of them: strength, versus, "
+                        "ladder (strong vs normal, normal vs easy), judge (the hint against "
+                        "the review, the review's false mistakes of strong), time")
+    parser.add_argument("--ladder-games", type=int, default=100, metavar="N",
+                        help="ladder part: games per rung and game, in pairs with the seats "
+                        "swapped (default 100)")
+    parser.add_argument("--judge-positions", type=int, default=100, metavar="N",
+                        help="judge part: midgame positions per game for the hint/review "
+                        "agreement (default 100)")
+    parser.add_argument("--review-games", type=int, default=100, metavar="N",
+                        help="judge part: games of strong against the baseline per game whose "
+                        "strong moves the review judges, in pairs (default 100, the issue's)")
+    parser.add_argument("--review-actions", type=int, default=0, metavar="N",
+                        help="judge part: end each of those games after N actions (default 0: "
+                        "whole games)")
     parser.add_argument("--versus-games", type=int, default=300, metavar="N",
                         help="games of strong against the baseline per game, in pairs with "
                         "the seats swapped (default 300; an odd N plays one more)")
@@ -426,10 +736,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="a sanity run for CI (tests/test_benchmarks_quick.py): 2 games per "
                         "line against random, two players only, 2 versus games (one pair, from 90% into a "
-                        "random game), 10 positions, one worker; its figures mean nothing")
+                        "random game), 10 positions, one worker, one ladder pair per rung (from 90%), "
+                        "3 judge positions, one review pair of 30 actions from 90%; its figures mean nothing")
     args = parser.parse_args()
     if args.quick:
         args.games, args.versus_games, args.positions, args.workers = 2, 2, 10, 1
+        args.ladder_games, args.judge_positions, args.review_games = 2, 3, 2
+        args.review_actions = args.review_actions or 30
         args.opponent, args.players = args.opponent or ["random"], args.players or [2]
     game_list = args.game or game_ids()
     if args.calibrate:
@@ -524,6 +837,11 @@ def main() -> None:
                       f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict}", flush=True)
         print()
 
+    if args.part in ("both", "ladder"):
+        ladder_part(args, game_list)
+    if args.part in ("both", "judge"):
+        judge_part(args, game_list)
+
     if args.part in ("both", "time"):
         normal = get_level(DEFAULT_LEVEL)
         print(f"CPU time per decision at '{DEFAULT_LEVEL}' ({normal.help}), {args.positions} "
@@ -546,7 +864,7 @@ def main() -> None:
         for game_id, values in ratios.items():
             print(ratio_line(f"{game_id} decision", values, "x floor time", 30))
         print()
-    print(f"({time.perf_counter() - began:.0f} s)")
+    print(f"({time.perf_counter() - began:.0f} s; CPU {cpu_seconds():.0f} s with the workers)")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,14 @@ Slow: the playouts cost ``M`` half-games a position (see docs/ai.md for the size
 ``--player normal`` plays the held-out games between ``normal`` computer players
 instead of the self-play player (slower; casting-stick Senet most).
 
+``--hint easy,normal,strong`` measures instead the chance the hint shows
+(:func:`companion.ai.player.hint`: its first row's searched value, what the box and
+``rules hint`` show) on held-out self-play at each of those levels (every seat at the
+level; seeds ``hint-heldout:SEED:LEVEL:PLAYERS:I``): at every decision with a choice,
+the player to act's shown chance against its result; per game, player count and level
+the ECE (ten bins) with its bootstrap interval, the Brier score and the CPU seconds,
+then the reliability by deciles (issue 32: target ECE <= 0.03 at every level).
+
 Run: ``python benchmarks/calibration.py`` (part of ``make bench``; about 6 minutes of CPU
 at the default 1000 games a line, most of it the Cretan Labyrinth's).
 Nothing here fails a build.
@@ -259,6 +267,82 @@ def apart_at(games: int, gap: float, low: tuple[float, float], high: tuple[float
     return f"{games * (half / gap) ** 2:,.0f}"
 
 
+def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str) -> list[Tally]:
+    """Per held-out game of self-play at ``level`` (every seat; seeds
+    ``hint-heldout:SEED:LEVEL:PLAYERS:I``, never used in training or tuning), a tally of
+    the chance the hint shows (:func:`companion.ai.player.hint` at ``level``: its first
+    row's value, for the player to act) at every decision with a choice, against that
+    player's result (1 won, 1/k of a k-way shared win, 0 lost)."""
+    from companion.ai.player import LEVELS, hint
+
+    game = get_game(game_id)
+    out = []
+    for i in range(games):
+        rng = random.Random(f"hint-heldout:{seed}:{level}:{players}:{i}")
+        noise = random.Random(f"hint-heldout-noise:{seed}:{level}:{players}:{i}")
+        state = game.new_state(players)
+        shown: list[tuple[int, float]] = []
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.THROW:
+                spec = state.throw_spec
+                assert spec is not None
+                state.apply(spec.draw(rng.randrange))
+                continue
+            if len(state.legal_moves()) == 1:
+                state.apply(state.legal_moves()[0])
+                continue
+            found = hint(state, level)
+            shown.append((state.current_player, found.value))
+            move = choose(state, level, noise).move if LEVELS[level].noise else found.move
+            state.apply(move)
+        outcome = state.outcome
+        assert outcome is not None
+        tally = Tally.empty()
+        for p, value in shown:
+            tally.add(min(1.0, max(0.0, value)),
+                      1 / len(outcome.winners) if p in outcome.winners else 0.0)
+        out.append(tally)
+    return out
+
+
+def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int) -> None:
+    """Print the hint's calibration per game, player count and level (``--hint``)."""
+    began = time.process_time()
+    print("Calibration of the hint's chance (companion.ai.player.hint: the searched value of its "
+          "first row,")
+    print(f"for the player to act, at every decision with a choice) over {games} held-out "
+          "self-play games per line")
+    print(f"at each level (every seat at that level); ECE over {BINS} bins, 95% interval by "
+          f"bootstrap over games ({boot}); target ECE <= {TARGET_ECE}.")
+    print(f"{'game':<18} {'n':>1} {'level':<7} {'decisions':>9}  {'ECE':>20}  {'Brier':>6}  "
+          f"{'CPU s':>6}  verdict")
+    rows = []
+    for game_id in game_list:
+        cls = game_class(game_id)
+        for players in range(cls.min_players, cls.max_players + 1):
+            for level in levels:
+                start = time.process_time()
+                per_game = hint_selfplay(game_id, players, games, seed, level)
+                whole = merged(per_game)
+                rng = random.Random(f"boot:{seed}")
+                eces = sorted(ece(merged([per_game[rng.randrange(len(per_game))] for _ in per_game]))
+                              for _ in range(boot))
+                low, high = interval(eces)
+                value = ece(whole)
+                verdict = "meets" if value <= TARGET_ECE else "ABOVE"
+                print(f"{game_id:<18} {players:>1} {level:<7} {whole.count:>9}  "
+                      f"{f'{value:.3f} [{low:.3f},{high:.3f}]':>20}  {brier(whole):>6.3f}  "
+                      f"{time.process_time() - start:>6.1f}  ECE {verdict}", flush=True)
+                rows.append((game_id, players, level, whole))
+    print()
+    print("Reliability of the hint's chance by deciles: mean shown / share won (count)")
+    for game_id, players, level, t in rows:
+        row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
+                       for b in t.bins)
+        print(f"{game_id:<18} {players} {level:<7} {row}")
+    print(f"({time.process_time() - began:.0f} s of CPU)")
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     values = sorted(values)
     return values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))]
@@ -282,10 +366,18 @@ def main() -> None:
                         help="held-out games per line for --oracle (default 20)")
     parser.add_argument("--oracle-thin", type=int, default=1, metavar="T",
                         help="--oracle at every T-th of those games' positions (default 1)")
+    parser.add_argument("--hint", default="", metavar="LEVELS",
+                        help="instead: the calibration of the hint's chance on self-play at each "
+                        "of these levels (comma-separated, e.g. easy,normal,strong), --games "
+                        "games a line")
     parser.add_argument("--quick", action="store_true", help="20 games, 200 resamples (a sanity run)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.boot = 20, 200
+    if args.hint:
+        hint_table([v.strip() for v in args.hint.split(",") if v.strip()], args.game or game_ids(),
+                   2 if args.quick else args.games, args.seed, args.boot)
+        return
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")

@@ -148,6 +148,9 @@ def test_hint_prints_the_best_move_its_value_and_every_move_ranked(
     assert answer["value"] == answer["ranking"][0]["value"]
     assert 0 <= answer["ranking"][1]["value"] < answer["value"] <= 1
     assert 0 <= answer["estimate"] <= 1
+    # issue 32: one search at one depth, and the computer's move first
+    assert {r["depth"] for r in answer["ranking"]} == {answer["depth"]}
+    assert answer["summary"].endswith("The computer at normal would play 8-11.")
 
 
 def test_hint_is_the_same_twice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

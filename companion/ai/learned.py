@@ -298,8 +298,10 @@ SEARCH_BY_PROGRESS: Final = frozenset({"senet-tait", "labyrinth", "cretan-labyri
   round limit, against 100% by progress. The model's features now leave the key to
   ``progress`` (see :func:`features`); the search with it has not been measured again.
 
-The hint still shows the model's chance; the review and the tutor value moves with the
-search's own evaluation (:func:`search_chances`, through :func:`companion.ai.search.move_chances`)."""
+The hint, the tutor (:func:`companion.ai.player.hint`) and the review
+(:func:`companion.ai.search.move_chances`) value moves with the search's own evaluation
+(:func:`search_chances`); the model's raw chance (:func:`estimate`) is only ``rules
+hint``'s chance before moving."""
 
 
 def search_chances(state: State) -> tuple[float, ...]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -132,6 +132,74 @@ def choose(
     return Decision(pick.move, pick.value, tuple(ranking), depth, nodes, clock() - start)
 
 
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The hint for the player to act: the computer's ranking at ``level``.
+
+    ``rows``: every legal move with its searched value (the mover's expected chance to
+    win after it, 0..1), best first, all from the same search at the same ``depth``
+    (plies; casting-stick Senet: turns); the first row is the move the computer plays
+    at ``level`` (``easy``: its choice before the noise). ``nodes``: the node
+    expansions made.
+    """
+
+    level: str
+    rows: tuple[RankedMove, ...]
+    depth: int
+    nodes: int
+
+    @property
+    def move(self) -> Move:
+        """The move the hint names: the first row's."""
+        return self.rows[0].move
+
+    @property
+    def value(self) -> float:
+        """The first row's value: the mover's chance to win after it, 0..1."""
+        return self.rows[0].value
+
+    def losses(self) -> dict[str, float]:
+        """Each row's move notation with the chance to win it gives away against the
+        first row (0..1; 0 for the first row): what the tutor asks about."""
+        best = self.rows[0].value
+        return {r.move.notation: max(0.0, best - r.value) for r in self.rows}
+
+
+def hint(
+    state: State,
+    level: str = DEFAULT_LEVEL,
+    cancel: threading.Event | None = None,
+    evaluation: Callable[[State], Values] = search_chances,
+) -> Hint:
+    """The hint in ``state`` (a decision is due) at ``level``: the ranking of
+    :func:`choose` at that level, whose first row is the move :func:`choose` plays
+    (with the same seed; ``easy``: its move before the noise, which blurs the choice,
+    not the values) and whose values are all from its deepest finished iteration
+    (:func:`companion.ai.search.search`). The level's node budget only: a level's time
+    budget (``easy``'s) is not applied, so that the hint is the same on every machine
+    (``easy`` is one ply, a few hundred expansions at most). The box's Hint, the tutor
+    and ``companion rules hint`` show it.
+
+    :raises ValueError: for an unknown level.
+    :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    :raises Cancelled: when ``cancel`` is set before the search ends.
+    """
+    chosen = get_level(level)
+    ranking, depth, nodes = search(state, chosen.max_depth, None, chosen.max_nodes,
+                                   evaluation=evaluation, cancel=cancel)
+    return Hint(level, tuple(ranking), depth, nodes)
+
+
+def hint_level(seats: Mapping[int, str]) -> str:
+    """The level a person's hint is given at: that of the computer's seat of the game
+    (``seats``: player index to level; several: the lowest index's), else
+    :data:`DEFAULT_LEVEL`."""
+    for p in sorted(seats):
+        if seats[p] in LEVELS:
+            return seats[p]
+    return DEFAULT_LEVEL
+
+
 Player = Callable[[State, random.Random], Move]
 """A player for matches: the move to play in a state where a decision is due."""
 
@@ -167,11 +235,14 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "Decision",
+    "Hint",
     "Level",
     "Player",
     "RankedMove",
     "choose",
     "estimate",
     "get_level",
+    "hint",
+    "hint_level",
     "player",
 ]

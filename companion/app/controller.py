@@ -355,7 +355,8 @@ class Controller(Looking):
             assert spec is not None
             self.worker.submit(ticket, lambda: ComputerThrew(ticket, draw(spec, n)))
         elif page.job == "hint":
-            self.worker.submit(ticket, lambda: HintFound(ticket, sc.hint_lines(state, think)))
+            seats, cancel = dict(table.seats), self.worker.cancel
+            self.worker.submit(ticket, lambda: HintFound(ticket, sc.hint_lines(state, seats, cancel)))
         else:
             level = table.seats.get(state.current_player, "normal")
             self.worker.submit(ticket, lambda: ComputerChose(ticket, think(state, level)))

@@ -3,7 +3,8 @@ and each move's loss once the values came.
 
 When a person opens the move list with the tutor on (:attr:`Prefs.tutor
 <companion.app.settings.Prefs.tutor>`), the worker values every legal move once
-(:func:`~companion.app.screens.tutor_losses`), so that OK finds the values ready; a
+(:func:`~companion.app.screens.tutor_losses`: the hint's ranking at the level of the
+game's computer seat), so that OK finds the values ready; a
 move that gives away much of the mover's chance is asked about before it is played
 (:class:`~companion.app.screens.Checking`). Nothing here searches: it asks the worker
 and keeps what came back, for the position it was asked about only.
@@ -59,8 +60,8 @@ class Tutor:
         ticket = self.ticket()
         self._valuing = (key, ticket)
         state = table.state.copy()  # the worker's own: the loop goes on with the table
-        cancel = self.worker.cancel
-        self.worker.submit(ticket, lambda: MovesValued(ticket, sc.tutor_losses(state, cancel)))
+        cancel, seats = self.worker.cancel, dict(table.seats)
+        self.worker.submit(ticket, lambda: MovesValued(ticket, sc.tutor_losses(state, cancel, seats)))
 
     def loss(self, table: Table | None, on: bool, move: Move) -> float | None:
         """The share of the mover's chance to win ``move`` gives away against the best

@@ -62,9 +62,12 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    """``companion rules hint``: the computer's best move for a throw, said in words
-    (ties as ties), and every different result ranked, as JSON (see :func:`hint_answer`)."""
-    from companion.ai.player import choose, estimate, get_level
+    """``companion rules hint``: the computer's move for a throw at ``--level``, said in
+    words (ties as ties), and every different result ranked by its searched value, all
+    from one search at one depth (:func:`companion.ai.player.hint`), as JSON (see
+    :func:`hint_answer`)."""
+    from companion.ai.player import choose, estimate, get_level, hint
+    from companion.ai.search import Decision
 
     try:
         get_level(args.level)
@@ -82,7 +85,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
             "not for a move"
         )
     me = state.current_player
-    decision = choose(state, args.level, random.Random(args.seed))
+    found = hint(state, args.level)
+    played = choose(state, args.level, random.Random(args.seed)).move
+    decision = Decision(played, found.value, found.rows, found.depth, found.nodes, 0.0)
     result.update(hint_answer(state, args.level, estimate(state, me), decision))
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0

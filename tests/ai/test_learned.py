@@ -95,9 +95,11 @@ def test_the_fit_finds_a_planted_weight() -> None:
     assert weights[0] == pytest.approx(3.0, abs=0.4)
 
 
-def test_the_hints_chance_to_win_is_the_learned_models() -> None:
-    """The box's Hint and `rules hint` read `estimate`: it is the learned model's
-    chance, not the progress softmax (they differ on a position in play)."""
+def test_estimate_is_the_learned_models_chance() -> None:
+    """`rules hint`'s ``estimate`` (the chance before moving) reads `estimate`: it is
+    the learned model's chance, not the progress softmax (they differ on a position in
+    play). The hint's rows and the box's Hint show the searched values instead
+    (tests/ai/test_hint.py)."""
     import random
 
     from companion.ai import evaluate, player

@@ -92,9 +92,18 @@ def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
     """Seeded games of ``strong`` against a random player (seats alternating) end with
     ``strong`` back at its gateway with the diamonds and the key, not by the round limit
     (with the learned model in the search they all ran to it). A round limit of 200
-    keeps a regression cheap: these games end in 82 to 132 rounds."""
+    keeps a regression cheap: these games end in 82 to 132 rounds.
+
+    Since the search plays by its deepest finished iteration only (issue 32: one depth
+    for the hint and the move), game 1 takes another course and ``strong`` keeps the
+    diamonds at the palace once (action 251: at depths 1-4 ``take-key`` is ahead,
+    0.569 against 0.558, at 5 and 6 ``keep-diamonds``, 0.558 against 0.531 and 0.556
+    against 0.339: the progress leaves' flaw, docs/ai.md), takes the key on a later
+    visit and wins at the round limit. So: ``strong`` wins every game, and at least
+    three of the four by its escape."""
     game = get_game("cretan-labyrinth", round_limit=200)
     strong, other = player("strong"), player("random")
+    escapes = 0
     for i in range(4):
         rng = random.Random(f"escape:{i}")
         seats = [strong, other] if i % 2 == 0 else [other, strong]
@@ -106,7 +115,8 @@ def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
                 state.apply(seats[state.current_player](state, rng))
         assert state.outcome is not None
         assert state.outcome.winners == (i % 2,), state.outcome
-        assert "round limit" not in state.outcome.reason
+        escapes += "round limit" not in state.outcome.reason
+    assert escapes >= 3
 
 
 def test_a_value_at_two_plies_is_the_exact_expectation_over_the_next_throw() -> None:
@@ -249,7 +259,10 @@ def test_depth_one_answers_even_when_the_budget_ends_inside_it() -> None:
     assert len(ranking) == len(state.legal_moves())
 
 
-def test_an_unfinished_iteration_ranks_the_moves_it_reached_first() -> None:
+def test_an_unfinished_iteration_is_dropped_so_the_ranking_is_of_one_depth() -> None:
+    """Issue 32: the ranking (the hint, the move played) is the deepest finished
+    iteration's, every value of one depth; before, the moves an unfinished iteration
+    reached ranked first by their deeper values, mixing two depths."""
     state = labyrinth({"red": [8, 20, 24, "outside"], "blue": [30, 33, "outside", "outside"]}, [3, 5])
     full, _, one_ply = search(state, 1)
     best = state.copy()
@@ -257,9 +270,8 @@ def test_an_unfinished_iteration_ranks_the_moves_it_reached_first() -> None:
     # depth 2 of the best move: the move, then each second move; one node more
     ranking, depth, _ = search(state, 3, max_nodes=one_ply + 1 + len(best.legal_moves()) + 1)
     assert depth == 1
-    assert [r.depth for r in ranking] == [2] + [1] * (len(ranking) - 1)
-    # searched in the order of the first ply's values: the best first
-    assert ranking[0].move == full[0].move
+    assert [r.depth for r in ranking] == [1] * len(ranking)
+    assert ranking == full
 
 
 def test_one_legal_move_needs_no_search() -> None:

@@ -272,7 +272,8 @@ def test_a_tutor_that_fails_is_said_and_then_stays_quiet_for_that_position(
         tmp_path: Path, costly_position: list[Action], monkeypatch: pytest.MonkeyPatch) -> None:
     import companion.app.screens as sc
 
-    def broken(state: State, cancel: object = None) -> tuple[tuple[str, float], ...]:
+    def broken(state: State, cancel: object = None,
+               seats: object = None) -> tuple[tuple[str, float], ...]:
         raise ValueError("no model")
 
     monkeypatch.setattr(sc, "tutor_losses", broken)

@@ -26,6 +26,7 @@ SPOKEN_WIDTH = 200
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Mapping
 
 SOURCE_PROMPTS = {
     SourceName.GPIO_SHAKER: N_("{player} to throw: shake!"),
@@ -569,20 +570,18 @@ def play_checked(seat: Seat, move: Move, back_to: Page) -> Next:
     return act(seat, move)
 
 
-def tutor_losses(state: State, cancel: threading.Event | None = None) -> tuple[tuple[str, float], ...]:
+def tutor_losses(state: State, cancel: threading.Event | None = None,
+                 seats: Mapping[int, str] | None = None) -> tuple[tuple[str, float], ...]:
     """Every legal move's notation with the share of the mover's chance to win (0..1)
-    it gives away against the best move: the review's error
-    (:func:`companion.ai.review.move_values`: the computer's search, at least as deep
-    as the ``strong`` level and to the end of the turn). Work for the worker: tens of
-    milliseconds here (casting-stick Senet: up to a few tenths of a second), up to some
-    seconds on a Pi Zero. ``cancel``: the worker's flag, set when the service
-    stops (:class:`~companion.ai.search.Cancelled`)."""
-    from companion.ai.review import move_values
+    it gives away against the best move, by the hint's ranking
+    (:func:`companion.ai.player.hint` at the level of the game's computer seat in
+    ``seats``, else ``normal``): the move the hint names loses 0. Work for the worker:
+    milliseconds here (casting-stick Senet: up to some tens), up to a second on a Pi
+    Zero. ``cancel``: the worker's flag, set when the service stops
+    (:class:`~companion.ai.search.Cancelled`)."""
+    from companion.ai.player import hint, hint_level
 
-    me = state.current_player
-    valued = move_values(state, cancel)
-    best = max(values[me] for _move, values in valued)
-    return tuple((move.notation, max(0.0, best - values[me])) for move, values in valued)
+    return tuple(hint(state, hint_level(seats or {}), cancel).losses().items())
 
 
 @dataclass

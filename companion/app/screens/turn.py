@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.app.screens.base import Next, Page, Screen, Seat, Think, ToPause
+from companion.app.screens.base import Next, Page, Screen, Seat, ToPause
 from companion.app.screens.play import (
     UNCHOSEN,
     BoardPage,
@@ -148,18 +148,24 @@ def for_position(state: State, seats: Mapping[int, str], *, source: str,
     return Moves()
 
 
-def hint_lines(state: State, think: Think) -> tuple[str, ...]:
-    """The hint for the person to act in ``state``: the best move (``think`` at the
-    ``strong`` level) and their chance to win from here (the learned evaluation of the
-    position, :mod:`companion.ai.learned`, no look-ahead). Work for the worker: it
-    searches."""
-    from companion.ai.learned import estimate
+def hint_lines(state: State, seats: Mapping[int, str],
+               cancel: threading.Event | None = None) -> tuple[str, ...]:
+    """The hint for the person to act in ``state``: the move the computer plays at the
+    level of the game's computer seat (``seats``: player index to level; none:
+    ``normal``; :func:`companion.ai.player.hint_level`) and the person's chance to win
+    after it, that move's searched value (:func:`companion.ai.player.hint`: one search
+    at one depth, the ranking the tutor uses too). Work for the worker: it searches.
+    ``cancel``: the worker's flag, set when the service stops.
 
-    best = think(state, "strong")
-    chance = round(100 * estimate(state, state.current_player))
+    :raises Cancelled: when ``cancel`` is set before the search ends.
+    """
+    from companion.ai.player import hint, hint_level
+
+    found = hint(state, hint_level(seats), cancel)
+    chance = round(100 * found.value)
     return (
-        _("Best: {move}").format(move=say(best.notation)),
-        _("{player}'s chance to win: about {percent}% (from the position of the pieces)").format(
+        _("Best: {move}").format(move=say(found.move.notation)),
+        _("{player}'s chance to win after it: about {percent}%").format(
             player=say(state.player_to_act_name), percent=chance),
     )
 
