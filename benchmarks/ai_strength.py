@@ -428,9 +428,7 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
             while state.phase is not Phase.OVER and (not max_actions or actions < max_actions):
                 actions += 1
                 if state.phase is Phase.THROW:
-                    spec = state.throw_spec
-                    assert spec is not None
-                    state.apply(spec.draw(rng.randrange))
+                    state.apply(random_action(state, rng.randrange))
                     continue
                 if state.current_player != seat:
                     state.apply(base(state, rng))

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from companion.ai import evaluate, learned
 from companion.ai.player import choose
 from companion.ai.train import selfplay_game, selfplay_move
-from companion.rules import Game, Move, Phase, State, game_class, game_ids, get_game
+from companion.rules import Game, Move, Phase, State, game_class, game_ids, get_game, random_action
 
 BINS = 10
 TARGET_ECE = 0.03
@@ -284,9 +284,7 @@ def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str)
         shown: list[tuple[int, float]] = []
         while state.phase is not Phase.OVER:
             if state.phase is Phase.THROW:
-                spec = state.throw_spec
-                assert spec is not None
-                state.apply(spec.draw(rng.randrange))
+                state.apply(random_action(state, rng.randrange))
                 continue
             if len(state.legal_moves()) == 1:
                 state.apply(state.legal_moves()[0])

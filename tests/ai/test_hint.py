@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.ai.player import LEVELS, choose, hint, hint_level
 from companion.ai.search import move_chances
-from companion.rules import Phase, State, get_game
+from companion.rules import Phase, State, get_game, random_action
 
 GAMES = ("senet-tait", "labyrinth", "senet-sticks", "cretan-labyrinth")
 
@@ -30,15 +30,9 @@ def position(game_id: str, players: int, seed: int, actions: int) -> State | Non
         phase = state.phase
         if phase is Phase.OVER:
             return None
-        if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            state.apply(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            if n >= actions and len(moves) > 1:
-                return state
-            state.apply(moves[rng.randrange(len(moves))])
+        if phase is not Phase.THROW and n >= actions and len(state.legal_moves()) > 1:
+            return state
+        state.apply(random_action(state, rng.randrange))
         n += 1
 
 
