@@ -733,9 +733,9 @@ def main() -> None:
                         "and stop")
     parser.add_argument("--quick", action="store_true",
                         help="a sanity run for CI (tests/test_benchmarks_quick.py): 2 games per "
-                        "line against random, two players only, 2 versus games (one pair, from 90% into a "
-                        "random game), 10 positions, one worker, one ladder pair per rung (from 90%), "
-                        "3 judge positions, one review pair of 30 actions from 90%; its figures mean nothing")
+                        "line against random, two players only, 2 versus games (one pair, from 90%% into a "
+                        "random game), 10 positions, one worker, one ladder pair per rung (from 90%%), "
+                        "3 judge positions, one review pair of 30 actions from 90%%; its figures mean nothing")
     args = parser.parse_args()
     if args.quick:
         args.games, args.versus_games, args.positions, args.workers = 2, 2, 10, 1

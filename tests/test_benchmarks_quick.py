@@ -92,3 +92,16 @@ def test_quick_run_exits_0_and_prints_its_figures(name: str) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     expected = EXPECTED.get(name, RATIO if name in REQUIRED else ANY_RATIO)
     assert re.search(expected, done.stdout), done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("name", scripts())
+def test_help_prints_and_exits_0(name: str) -> None:
+    """``--help`` of every benchmark prints its options (argparse formats each help text
+    with ``%``: a bare "90%" in one made ``ai_strength.py --help`` raise)."""
+    path = BENCHMARKS / name
+    if "argparse" not in path.read_text():
+        pytest.skip(f"benchmarks/{name} takes no options")
+    done = programs.run([sys.executable, str(path), "--help"], capture_output=True, text=True,
+                        idle=IDLE_DEFAULT, cpu=CPU_SAFETY * IDLE_DEFAULT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage:" in done.stdout
