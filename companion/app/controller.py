@@ -61,7 +61,7 @@ from companion.app.events import (
     WorkDone,
     WorkFailed,
 )
-from companion.app.looking import Looked, Looking
+from companion.app.looking import Looking
 from companion.app.narration import Narration
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
@@ -192,41 +192,11 @@ class Controller(Looking):
         self._reviewed: tuple[Hashable, Review] | None = None
         """The last review shown and the game it is of (its journal and actions: a
         winning move undone and another played is reviewed anew)."""
-        self.camera = camera
-        self.cameras = list(cameras)
-        self.chosen_camera = ChosenCamera(base.camera, camera, make_camera)
-        self._look: tuple[int, Looked] | None = None
-        """The camera's look under way: its ticket and the position it is of."""
-        self._looked: set[Looked] = set()
-        """The positions of the game in play whose look was applied (each looked at once:
-        the moves screen an undo goes back to is not looked at again)."""
-        self._camera_said = False
-        """A camera trouble was said (once, until a picture is read again)."""
+        self._camera_setup(ChosenCamera(base.camera, camera, make_camera), cameras)
         self.roster_path = roster
         self.quit = False
 
-    @property
-    def camera_confirm(self) -> bool:
-        """Whether the move the camera reads waits for OK (``prefs.camera_confirm``)."""
-        return self.prefs.camera_confirm
-
     # ------------------------------------------------------------------ events
-
-    def change(self, prefs: Prefs) -> sc.Message | None:
-        """See :meth:`Flow.change`; a camera turned off in Settings is let go at once, on
-        the worker's thread (another one chosen is made with the next look)."""
-        before = self.prefs.camera
-        said = super().change(prefs)
-        chosen = self.chosen_camera
-        if prefs.camera != before and not chosen.looks(prefs.camera):
-            ticket, wanted = self._ticket(), prefs.camera
-
-            def release() -> CameraRead:
-                chosen.for_source(wanted)  # no camera: the one in use closed
-                return CameraRead(ticket, None, refused="")  # awaited by none: dropped
-
-            self.worker.submit(ticket, release)
-        return said
 
     def start(self) -> Reply:
         """Look for an unfinished game to offer; show the splash screen."""

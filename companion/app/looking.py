@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
 from companion.app.events import BoardChecked, CameraRead, WorkFailed
 from companion.app.flow import Flow
+from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.indicators import Cue
 from companion.i18n import _
@@ -82,6 +83,38 @@ class Looking(Flow):
     _checked: tuple[Checked, dict[Square, int]] | None = None
     """The screen last checked and the board its last check read (the next check waits
     for the board to change from it)."""
+
+    def _camera_setup(self, chosen: ChosenCamera, cameras: Sequence[str]) -> None:
+        """The camera's bookkeeping at the start (the controller's constructor):
+        ``chosen`` holds the camera made at start; ``cameras``: the values of
+        ``camera.source`` the Settings screen offers."""
+        self.chosen_camera = chosen
+        self.camera = chosen.start_camera
+        self.cameras = list(cameras)
+        self._look = None
+        self._looked = set()
+        self._camera_said = False
+
+    @property
+    def camera_confirm(self) -> bool:
+        """Whether the move the camera reads waits for OK (``prefs.camera_confirm``)."""
+        return self.prefs.camera_confirm
+
+    def change(self, prefs: Prefs) -> sc.Message | None:
+        """See :meth:`Flow.change`; a camera turned off in Settings is let go at once, on
+        the worker's thread (another one chosen is made with the next look)."""
+        before = self.prefs.camera
+        said = super().change(prefs)
+        chosen = self.chosen_camera
+        if prefs.camera != before and not chosen.looks(prefs.camera):
+            ticket, wanted = self._ticket(), prefs.camera
+
+            def release() -> CameraRead:
+                chosen.for_source(wanted)  # no camera: the one in use closed
+                return CameraRead(ticket, None, refused="")  # awaited by none: dropped
+
+            self.worker.submit(ticket, release)
+        return said
 
     def _ticket(self) -> int:
         """The number of a new request to the worker (the controller's)."""

@@ -794,13 +794,8 @@ def random_action(state: State, randrange: Randbelow) -> Action:
     return moves[randrange(len(moves))]
 
 
-def play_out(
-    state: State,
-    randrange: Randbelow,
-    max_actions: int = 1_000_000,
-    *,
-    until: Callable[[State], bool] | None = None,
-) -> State:
+def play_out(state: State, randrange: Randbelow, max_actions: int = 1_000_000, *,
+             until: Callable[[State], bool] | None = None) -> State:
     """Apply :func:`random_action` (with the unchecked :meth:`State.push`) until the
     game is over, or until ``until(state)`` holds (asked before each action, once the
     game is known not to be over: ``until=lambda s: len(s.history) >= 40`` stops a new
