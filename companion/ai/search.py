@@ -493,6 +493,10 @@ def move_chances(
     try:
         if turns:  # as _deepen_turns values a move: its best end of the turn at ``depth``
             me = state.current_player
+            # The search's own iterations first, in its order: the transposition table
+            # then holds what the search's holds (an entry of a deeper search is used at
+            # a shallower one, so the order the ends are searched in shows in the values).
+            _deepen_turns(state, moves, me, depth, run)
             ends: dict[Hashable, State] = {}
             reach: dict[Move, list[Hashable]] = {}
             _turn_ends(run, state, moves, me, ends, reach)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from companion.ai.player import LEVELS, choose, hint, hint_level
@@ -67,6 +67,10 @@ def test_the_hints_first_row_is_the_computers_move(game_id: str, seed: int, acti
 @pytest.mark.parametrize("game_id", GAMES)
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), actions=st.integers(0, 240))
+# Found by CI: the review's run searched the casting-stick ends in another order than the
+# search, and its transposition table (a deeper entry used at a shallower depth) gave
+# 22-24 0.935 where the hint said 0.984 at the same depth 4.
+@example(seed=216, actions=166)
 def test_the_review_at_the_hints_depth_gives_the_hints_values(game_id: str, seed: int,
                                                                actions: int) -> None:
     state = position(game_id, 2, seed, actions)
