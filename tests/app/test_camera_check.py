@@ -19,6 +19,8 @@ from walkthroughs import scripted_draw
 
 pytest.importorskip("cv2")
 
+from walkthroughs.cue_games import Recorder
+
 from companion.app.camera import FakeTableCamera, LiveCamera, check_lines
 from companion.app.controller import Controller, Screen
 from companion.app.events import BoardChecked, LoopEvent
@@ -31,26 +33,6 @@ from companion.i18n import using
 from companion.journal.store import JournalStore
 from companion.rules import State, get_game, random_action
 from companion.rules.core import Square
-from companion.speech import Cue
-
-
-class Said:
-    """A speaker that keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.said: list[Cue] = []
-
-    def say(self, cues: list[Cue]) -> None:
-        self.said += cues
-
-    def repeat(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def texts(self) -> list[str]:
-        return [c.text for c in self.said]
 
 
 def unfinished_senet(store: JournalStore, seed: int = 3, actions: int = 40) -> State:
@@ -115,7 +97,7 @@ def test_a_resumed_game_with_two_pieces_misplaced_names_both_then_goes_on_when_c
         return placed(state, expected)
 
     camera = FakeTableCamera(seed=21, placed=placed_here)
-    said = Said()
+    said = Recorder()
     worker, results = threaded()
     try:
         ctl, state = resumed(tmp_path, camera, speaker=said, worker=worker)
@@ -170,7 +152,7 @@ def test_with_the_camera_off_the_resumed_game_shows_its_board_as_before(tmp_path
 
 
 def test_a_camera_that_fails_on_the_check_is_said_once_and_ok_goes_on(tmp_path: Path) -> None:
-    said = Said()
+    said = Recorder()
     ctl, _state = resumed(tmp_path, FakeTableCamera(seed=2, hand=True), speaker=said)
     send(ctl, OK)
     view = ctl.view()
@@ -220,7 +202,7 @@ def test_a_board_that_shows_something_else_after_the_computers_move_is_named(tmp
         boards.append(board)
         return board
 
-    said = Said()
+    said = Recorder()
     worker, results = threaded()
     try:
         ctl = computer_game(tmp_path, FakeTableCamera(seed=6, placed=placed), speaker=said,

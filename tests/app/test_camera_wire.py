@@ -15,6 +15,8 @@ from walkthroughs import scripted_draw
 
 pytest.importorskip("cv2")
 
+from walkthroughs.cue_games import Recorder
+
 from companion.app import config as cfg
 from companion.app.camera import FakeTableCamera, camera_for, difference_lines
 from companion.app.controller import Controller, Screen
@@ -26,7 +28,6 @@ from companion.i18n import using
 from companion.journal.store import JournalStore
 from companion.rules import Move, State, get_game
 from companion.rules.core import Square
-from companion.speech import Cue
 
 SCORES = ["4", "1", "6", "2", "4", "4"]
 """Black enters on 4, White's 1 is lost, Black's 6: ``enter 6`` or ``4-10``."""
@@ -34,27 +35,11 @@ BEFORE_SIX: list[LoopEvent] = [SHAKE, OK, SHAKE, OK]
 """The events up to Black's throw of 6."""
 
 
-class Said:
-    """A speaker that keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.said: list[Cue] = []
-
-    def say(self, cues: list[Cue]) -> None:
-        self.said += cues
-
-    def repeat(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 def last_move(state: State) -> Move:
     return state.legal_moves()[-1]
 
 
-def make(tmp_path: Path, camera: object, *, confirm: bool = True, speaker: Said | None = None,
+def make(tmp_path: Path, camera: object, *, confirm: bool = True, speaker: Recorder | None = None,
          worker: Worker | None = None) -> Controller:
     ctl = Controller(store=JournalStore(tmp_path), draw=scripted_draw(SCORES),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", camera=camera,  # type: ignore[arg-type]
@@ -66,7 +51,7 @@ def make(tmp_path: Path, camera: object, *, confirm: bool = True, speaker: Said 
 
 
 def test_the_cursor_jumps_to_the_move_the_camera_reads_and_speech_says_it(tmp_path: Path) -> None:
-    said = Said()
+    said = Recorder()
     camera = FakeTableCamera(played=last_move, seed=11)
     ctl = make(tmp_path, camera, speaker=said)
     send(ctl, SHAKE)
@@ -96,7 +81,7 @@ def test_a_wrong_physical_move_names_the_squares(tmp_path: Path) -> None:
             return board
         return {**board, 4: 0}  # the first throw: entered right
 
-    said = Said()
+    said = Recorder()
     ctl = make(tmp_path, FakeTableCamera(played=one_too_far, seed=5), speaker=said)
     send(ctl, SHAKE)
     assert on(ctl) is Screen.MESSAGE
@@ -286,7 +271,7 @@ def test_moves_that_leave_the_same_picture_leave_the_cursor(
         return find.Finding(find.SEVERAL, tuple(state.legal_moves()))
 
     monkeypatch.setattr(find, "find_move", several)
-    said = Said()
+    said = Recorder()
     camera = FakeTableCamera(played=last_move, seed=11)
     ctl = make(tmp_path, camera, speaker=said)
     send(ctl, SHAKE)

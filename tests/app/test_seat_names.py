@@ -10,31 +10,15 @@ from pathlib import Path
 import pytest
 from controller_tools import BACK, DOWN, OK, UP, on, send
 from walkthroughs import scripted_draw
+from walkthroughs.cue_games import Recorder
 
 from companion.app.controller import Controller, Screen
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.roster import MAX_BYTES, MAX_PEOPLE, load_roster, save_roster
 from companion.journal.store import JournalStore, load
-from companion.speech import Cue
 
 
-class Said:
-    """A speaker that keeps what it is told."""
-
-    def __init__(self) -> None:
-        self.said: list[Cue] = []
-
-    def say(self, cues: list[Cue]) -> None:
-        self.said += cues
-
-    def repeat(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def at_seats(tmp_path: Path, roster: Path | None, speaker: Said | None = None) -> Controller:
+def at_seats(tmp_path: Path, roster: Path | None, speaker: Recorder | None = None) -> Controller:
     """A controller on Senet's seat screen (splash, menu, the setup's "Computer" row)."""
     ctl = Controller(store=JournalStore(tmp_path / "journals"), draw=scripted_draw(["4"]),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
@@ -58,7 +42,7 @@ def two(tmp_path: Path) -> Path:
 
 
 def test_a_name_picked_for_a_seat_is_in_the_journal_header(tmp_path: Path, two: Path) -> None:
-    said = Said()
+    said = Recorder()
     ctl = at_seats(tmp_path, two, said)
     send(ctl, DOWN, OK)                                 # White's seat: who plays it
     view = ctl.view()

@@ -45,6 +45,10 @@ class Recorder:
     def close(self) -> None:
         return None
 
+    def texts(self) -> list[str]:
+        """The words of every cue said, in order."""
+        return [c.text for c in self.said]
+
 
 def first_move(state: State, level: str) -> Move:
     return state.legal_moves()[0]
