@@ -218,13 +218,39 @@ class LiveCamera:
             gave no frame.
         """
         from companion.camera.find import NONE, find_move, seen_board
+        from companion.camera.read import PictureRefused
+        from companion.camera.still import still_readings
 
+        reader = self._reader(state)
+        self.looks += 1
         before = seen_board(state)
-
-        def moved(board: dict[Square, int], reading: Reading) -> bool:
-            return board != before and find_move(state, None, reading.squares).kind != NONE
-
-        return self._watch(state, cancel, done=moved, usual=before, watch_past_usual=False)
+        deadline = self.clock() + self.patience
+        unchanged: tuple[Reading, Pixels] | None = None
+        pending: tuple[dict[Square, int], float] | None = None
+        refused, refused_frame = "the board was never still", None
+        for seen in still_readings(self._grab, reader):
+            if self._closed.is_set() or (cancel is not None and cancel.is_set()):
+                raise PictureRefused("the look was stopped")
+            now = self.clock()
+            if seen.refused is not None:
+                refused, refused_frame, pending = seen.refused.reason, seen.frame, None
+            elif seen.reading is not None:
+                board = seen.reading.occupied()
+                if board == before:
+                    unchanged, pending = (seen.reading, seen.frame), None
+                elif find_move(state, None, seen.reading.squares).kind != NONE:
+                    return self._answer(seen.reading, seen.frame)
+                elif pending is None or pending[0] != board:
+                    pending = (board, now)
+                elif now - pending[1] >= self.settle:
+                    return self._answer(seen.reading, seen.frame)
+            if now >= deadline:
+                break
+        if unchanged is not None:
+            return self._answer(*unchanged)
+        if refused_frame is not None and self.saved is not None:
+            self.saved.save(refused_frame, "refused")
+        raise PictureRefused(f"hold still: {refused}")
 
     def check(self, state: State, expected: Mapping[Square, int],
               before: Mapping[Square, int] | None = None,
@@ -241,33 +267,13 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
-        want = dict(expected)
-        return self._watch(state, cancel, done=lambda board, _reading: board == want,
-                           usual=None if before is None else dict(before), watch_past_usual=True)
-
-    def _watch(self, state: State, cancel: threading.Event | None, *,
-               done: Callable[[dict[Square, int], Reading], bool], usual: dict[Square, int] | None,
-               watch_past_usual: bool) -> Mapping[Square, int | None]:
-        """The frame loop of :meth:`look` and :meth:`check`: still frames of the board
-        are read (:func:`companion.camera.still.still_readings`); a board for which
-        ``done`` holds is the answer at once; the ``usual`` board (as before the move:
-        the players have not moved yet) is waited past; any other board is the answer
-        once it has stood still for ``settle`` seconds; a refused frame (a hand, a
-        hidden marker) is waited past. At ``patience`` seconds the loop ends -- unless
-        ``watch_past_usual`` and a board was read (the players may be away from the
-        table: a check watches on) -- with the usual board if it was seen (a look:
-        nothing to say), else the last refusal.
-
-        :raises companion.camera.read.PictureRefused: see :meth:`look`.
-        :raises companion.camera.sources.CameraError: see :meth:`look`.
-        """
         from companion.camera.read import PictureRefused
         from companion.camera.still import still_readings
 
         reader = self._reader(state)
         self.looks += 1
+        want, was = dict(expected), None if before is None else dict(before)
         deadline = self.clock() + self.patience
-        usual_seen: tuple[Reading, Pixels] | None = None
         pending: tuple[dict[Square, int], float] | None = None
         refused, refused_frame, read = "the board was never still", None, False
         for seen in still_readings(self._grab, reader):
@@ -279,18 +285,16 @@ class LiveCamera:
             elif seen.reading is not None:
                 read = True
                 board = seen.reading.occupied()
-                if done(board, seen.reading):
+                if board == want:
                     return self._answer(seen.reading, seen.frame)
-                if board == usual:
-                    usual_seen, pending = (seen.reading, seen.frame), None
+                if board == was:
+                    pending = None
                 elif pending is None or pending[0] != board:
                     pending = (board, now)
                 elif now - pending[1] >= self.settle:
                     return self._answer(seen.reading, seen.frame)
-            if now >= deadline and not (watch_past_usual and read):
+            if not read and now >= deadline:
                 break
-        if usual_seen is not None and not watch_past_usual:
-            return self._answer(*usual_seen)
         if refused_frame is not None and self.saved is not None:
             self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")
