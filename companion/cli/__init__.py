@@ -224,6 +224,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         demo.add_argument("--language", default="en", choices=languages(),
                           help="the language of the screens and of the cues (default en; "
                           "display.language)")
+        demo.add_argument("--camera", action="store_true",
+                          help="the moves found by the box from the fake camera's pictures: the "
+                          "scripted player makes each move on the fake board, the box reads it "
+                          "and puts the cursor on it, the player presses OK (needs the camera "
+                          "extra; docs/camera.md)")
         demo.set_defaults(func=cmd_demo)
 
     if wanted("doctor"):
