@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from companion.camera.board import Layout, Pixels
     from companion.camera.calibration import Calibration
 
+STILL_AVERAGE = 8
+"""A calibration's still from a real camera: the mean of this many frames."""
 STILL_FRAMES_AT_MOST = 150
 """The most frames a real camera is watched for a still one (5 s at 30 frames a
 second); then its last frame is taken."""
@@ -72,8 +74,10 @@ def _layout(args: argparse.Namespace, state: State) -> Layout:
         raise UsageError(str(exc)) from exc
 
 
-def _real_still(args: argparse.Namespace, conf: dict[str, Any]) -> tuple[Pixels, str]:
-    """A picture from ``--device`` or the configured camera, and the camera in words.
+def _real_still(args: argparse.Namespace, conf: dict[str, Any], average: int = 1) -> tuple[Pixels, str]:
+    """A picture from ``--device`` or the configured camera, and the camera in words;
+    ``average``: the mean of that many frames from the first still one on (fewer if a
+    video file ends first): the sensor's noise averaged out of a calibration's still.
 
     :raises UsageError: no camera (``camera.source`` off or fake and no ``--device``),
         or it cannot be opened or gave no picture.
@@ -109,11 +113,21 @@ def _real_still(args: argparse.Namespace, conf: dict[str, Any]) -> tuple[Pixels,
                 break  # a video file at its end: its last frame
             if stillness.feed(frame):
                 break
+        assert frame is not None
+        frames = [frame]
+        for _ in range(average - 1):
+            try:
+                frames.append(source.grab())
+            except sources.CameraError:
+                break
     except sources.CameraError as exc:
         raise UsageError(str(exc)) from None
     finally:
         source.close()
-    assert frame is not None
+    if len(frames) > 1:
+        import numpy as np
+
+        frame = np.asarray(np.mean(frames, axis=0) + 0.5, np.uint8)
     return frame, name
 
 
@@ -230,7 +244,7 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
             still = fake_camera(layout, markers=False).photo({}, args.fake, pose=args.fake).image
             camera = f"the fake camera {args.fake}"
         else:
-            still, camera = _real_still(args, conf)
+            still, camera = _real_still(args, conf, average=STILL_AVERAGE)
         _save_png(still, still_path)
         grid = still_path.with_name(still_path.stem + "-grid.png")
         _save_png(cal.grid_picture(still), grid)
