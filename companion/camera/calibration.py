@@ -49,7 +49,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-from .board import BOARD_RGB, Layout, Pixels
+from .board import BOARD_RGB, Layout, Pixels, SquarePlace
 
 FORMAT = "board-companion camera calibration"
 """The ``format`` field of a calibration file."""
@@ -292,6 +292,107 @@ def flatten(view: Pixels) -> Pixels:
     return np.asarray(np.clip(out + 0.5, 0, 255), np.uint8)
 
 
+# ---------------------------------------------------------------------- by pieces
+
+PIECE_CHANGE = 0.4
+"""How much a pixel's colour, relative to the light around it, must change between the
+empty board and the board with one piece on it to be part of the piece (the sum over
+R, G, B of the change of each channel's share of its surroundings' light)."""
+PIECE_AREA = (40, 0.02)
+"""The least area of a piece found, in pixels (a piece about 7 pixels across), and the
+most, as a share of the frame (more changed than a piece: a hand, the board or the
+camera moved)."""
+PIECE_ALONE = 3.0
+"""The piece's region must be this many times the next largest change's area (one
+piece put down, nothing else moved)."""
+
+
+def corner_squares(layout: Layout) -> tuple[SquarePlace, ...]:
+    """The squares at the board's four corners, top left, top right, bottom right,
+    bottom left (Tait's Senet: 1, 10, 30, 21): where the player puts a piece to mark a
+    corner (:func:`corners_from_pieces`).
+
+    :raises CalibrationError: a corner of the grid that is no square's.
+    """
+    rows, cols = layout.grid
+    found = []
+    for name, (r, c) in zip(CORNER_NAMES, ((0, 0), (0, cols - 1), (rows - 1, cols - 1), (rows - 1, 0)),
+                            strict=True):
+        place = next((p for p in layout.squares
+                      if p.row <= r < p.row + p.rows and p.col <= c < p.col + p.cols), None)
+        if place is None:
+            raise CalibrationError(f"the board's {name} corner is no square: give --corners")
+        found.append(place)
+    return tuple(found)
+
+
+def _light_shares(image: Pixels) -> Pixels:
+    """``image`` (RGB uint8), thin lines and noise taken out (a 5 x 5 median: a board's
+    lines and numbers, and a camera's blur of them, are not pieces), divided by the
+    light around each pixel (a wide blur), float."""
+    rgb = cv2.medianBlur(np.ascontiguousarray(image), 5).astype(np.float32) + 8.0
+    sigma = max(image.shape[:2]) / 25
+    return np.asarray(rgb / cv2.GaussianBlur(rgb, (0, 0), sigma), np.float32)
+
+
+def find_piece(empty: Pixels, with_piece: Pixels) -> tuple[float, float]:
+    """Where the one piece put on the board stands in ``with_piece`` (a picture of the
+    board as ``empty`` with one piece added, the camera not moved; both RGB uint8 of one
+    size): the centre (x, y, pixels) of the largest region whose colour, each picture
+    taken relative to its own light (a lamp changed, the camera's exposure), changed by
+    more than :data:`PIECE_CHANGE`.
+
+    :raises CalibrationError: the pictures' sizes differ; no piece found; more changed
+        than a piece (:data:`PIECE_AREA`), or something else changed as well
+        (:data:`PIECE_ALONE`).
+    """
+    if empty.shape != with_piece.shape:
+        raise CalibrationError("the pictures have different sizes: the camera changed")
+    change = np.abs(_light_shares(with_piece) - _light_shares(empty)).sum(axis=2)
+    mask = (change > PIECE_CHANGE).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    count, _labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    if count < 2:
+        raise CalibrationError("no piece found: put one piece on the square (nothing else)")
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    biggest = 1 + int(np.argmax(areas))
+    area = int(stats[biggest, cv2.CC_STAT_AREA])
+    least, most = PIECE_AREA
+    if area < least:
+        raise CalibrationError("no piece found: put one piece on the square (nothing else)")
+    if area > most * empty.shape[0] * empty.shape[1] or (
+            len(areas) > 1 and np.sort(areas)[-2] * PIECE_ALONE > area):
+        raise CalibrationError("more than a piece changed (a hand over the board? did the "
+                               "camera or the board move?)")
+    x, y = centres[biggest]
+    return float(x), float(y)
+
+
+def corners_from_pieces(layout: Layout, centres: Sequence[tuple[float, float]]) -> Pixels:
+    """The board's four corners on the picture (as :func:`check_corners` takes them)
+    from where a piece stood on each of its corner squares (:func:`corner_squares`, in
+    their order; pixels): the homography from the squares' centres on the board to
+    ``centres``, applied to the board's corners. Shape (4, 2), float64.
+
+    :raises CalibrationError: not four centres, or they make no board (three in a line).
+    """
+    if len(centres) != 4:
+        raise CalibrationError(f"four pieces are wanted, not {len(centres)}")
+    places = corner_squares(layout)
+    board = np.array([(p.col + p.cols / 2, p.row + p.rows / 2) for p in places], np.float32)
+    seen = np.array(centres, np.float32).reshape(4, 2)
+    edges = np.roll(seen, -1, axis=0) - seen
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    if not (np.all(turns > 0) or np.all(turns < 0)):
+        raise CalibrationError("the pieces do not make a board's corners: "
+                               + ", ".join(f"{p.label} at {x:.0f},{y:.0f}" for p, (x, y) in zip(places, seen,
+                                                                                                   strict=True)))
+    matrix = cv2.getPerspectiveTransform(board, seen)
+    rows, cols = layout.grid
+    outer = np.array([[[0, 0], [cols, 0], [cols, rows], [0, rows]]], np.float64)
+    return np.asarray(cv2.perspectiveTransform(outer, matrix)[0], np.float64)
+
+
 # ---------------------------------------------------------------------- the folder
 
 
@@ -408,5 +509,5 @@ def corners_on(layout: Layout, homography: Pixels) -> Pixels:
 
 
 __all__ = ["CORNER_NAMES", "FORMAT", "REFERENCE_PX", "VERSION", "Calibration", "CalibrationError",
-           "board_corners_mm", "calibrate", "check_corners", "corners_on", "flatten", "forget", "grid_picture",
-           "load", "parse_corner", "path_for", "save"]
+           "board_corners_mm", "calibrate", "check_corners", "corner_squares", "corners_from_pieces", "corners_on",
+           "find_piece", "flatten", "forget", "grid_picture", "load", "parse_corner", "path_for", "save"]

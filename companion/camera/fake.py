@@ -90,9 +90,10 @@ class FakeCamera:
     def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False,
               pose: int | None = None) -> Photo:
         """A photo of the board with ``pieces`` (square -> player, 0-based) on it.
-        ``pose``: the seed of the camera's pose (default: ``seed``); photos with one
-        ``pose`` are taken by a camera that stays where it is (a calibrated camera),
-        each with the light, pieces' jitter, blur and noise of its own ``seed``.
+        ``pose``: the seed of the camera's pose and the table under it (default:
+        ``seed``); photos with one ``pose`` are taken by a camera that stays where it
+        is (a calibrated camera), each with the light, pieces' jitter, blur and noise
+        of its own ``seed``.
 
         :raises KeyError: a square not on the board.
         """
@@ -139,13 +140,18 @@ class FakeCamera:
         for square, player in pieces.items():
             self._piece(page, square, player, light_angle, rng)
         homography = self._pose(rng)  # drawn either way: the rest of the photo stays the same
-        if pose is not None:
-            homography = self._pose(np.random.default_rng(pose))
+        table_rng = rng
+        if pose is not None:  # the camera stays: the same pose, the same table under it
+            table_rng = np.random.default_rng(pose)
+            homography = self._pose(table_rng)
         to_image = homography @ np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
         w, h = self.size
         warped = cv2.warpPerspective(page, to_image, (w, h), flags=cv2.INTER_LINEAR)
         cover = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), to_image, (w, h))
-        image = cover[..., None] * warped + (1 - cover[..., None]) * self._table(rng)
+        table = self._table(rng)
+        if table_rng is not rng:
+            table = self._table(table_rng)
+        image = cover[..., None] * warped + (1 - cover[..., None]) * table
         return np.asarray(image, np.float32), homography
 
     def _expose(self, image: Pixels, rng: np.random.Generator,

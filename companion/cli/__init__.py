@@ -439,12 +439,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             "the reader compares with, the game) is saved in the state folder, beside the "
             "journals, as camera-calibration-GAME.json, and the box and `companion camera "
             "check` read that board through it instead of markers. The camera must not "
-            "move afterwards. Corners in a wrong order are refused. --forget removes it "
+            "move afterwards. Corners in a wrong order are refused. Or, with --pieces, put one "
+            "piece on each corner square in turn when asked (square 1 first on Tait's Senet): "
+            "the corners are found from where they stood. --forget removes it "
             "(back to the printed board's markers). Needs the camera extra. See "
             "docs/camera.md.", parents=[game, option, source, where])
-        calibrate.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
-                               help="the board's four corners in pixels of the still: top "
-                               "left, top right, bottom right, bottom left")
+        mark = calibrate.add_mutually_exclusive_group()
+        mark.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
+                          help="the board's four corners in pixels of the still: top "
+                          "left, top right, bottom right, bottom left")
+        mark.add_argument("--pieces", action="store_true",
+                          help="find the corners instead from a piece put on each corner square "
+                          "in turn (the command says which; Enter when it stands)")
         calibrate.add_argument("--still", metavar="FILE", default=None,
                                help="the still (PNG) written; with --corners, the still the "
                                "corners were read on, when it exists and neither --fake nor "

@@ -234,6 +234,13 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
         print(f"removed: {gone}" if gone else f"no calibration of {layout.game} in {directory}")
         return 0
     still_path = Path(args.still) if args.still else Path(f"camera-still-{layout.game}.png")
+    if args.pieces:
+        still, found, camera = _by_pieces(args, conf, layout)
+        _save_png(still, still_path)
+        print(f"still of the empty board: {still_path}")
+        print("corners found: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in found))
+        return _save_calibration(layout, still, [(float(x), float(y)) for x, y in found], camera,
+                                 directory)
     # --corners go with the still written before (--still, or the default file) unless
     # a camera is named or there is none: then a new still is taken (the camera has not
     # moved) and written there
@@ -262,6 +269,16 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
             return 0
     try:
         corners = [cal.parse_corner(text) for text in args.corners]
+    except cal.CalibrationError as exc:
+        raise UsageError(f"calibration not saved: {exc}") from None
+    return _save_calibration(layout, still, corners, camera, directory)
+
+
+def _save_calibration(layout: Layout, still: Pixels, corners: list[tuple[float, float]], camera: str,
+                      directory: Path) -> int:
+    from companion.camera import calibration as cal
+
+    try:
         calibration = cal.calibrate(layout, still, corners, camera)
     except cal.CalibrationError as exc:
         raise UsageError(f"calibration not saved: {exc}") from None
@@ -272,6 +289,50 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
     print(f"calibration saved: {path}")
     print(f"check it with the pieces set up: companion camera check {layout.game}")
     return 0
+
+
+def _by_pieces(args: argparse.Namespace, conf: dict[str, Any], layout: Layout) -> tuple[Pixels, Pixels, str]:
+    """``--pieces``: a still of the empty board, then one with a piece on each corner
+    square in turn (the player presses Enter when it stands; the fake camera puts it
+    there itself); the still and the board's corners found from the pieces.
+
+    :raises UsageError: a piece not found, the corners they make refused, no terminal.
+    """
+    from companion.camera import calibration as cal
+    from companion.camera.fake import fake_camera
+
+    try:
+        places = cal.corner_squares(layout)
+    except cal.CalibrationError as exc:
+        raise UsageError(str(exc)) from None
+    fake = fake_camera(layout, markers=False) if args.fake is not None else None
+    if fake is not None:
+        empty, camera = fake.photo({}, args.fake, pose=args.fake).image, f"the fake camera {args.fake}"
+    else:
+        print("the board empty under the camera; taking its still")
+        empty, camera = _real_still(args, conf, average=STILL_AVERAGE)
+    centres = []
+    for index, (name, place) in enumerate(zip(cal.CORNER_NAMES, places, strict=True)):
+        if fake is not None:
+            shot = fake.photo({place.square: 0}, args.fake + 1 + index, pose=args.fake).image
+        else:
+            print(f"put one piece on square {place.label} (the board's {name} corner as the box "
+                  "draws it), take your hand away, press Enter", flush=True)
+            try:
+                input()
+            except EOFError:
+                raise UsageError("--pieces needs a terminal to press Enter at") from None
+            shot, _name = _real_still(args, conf, average=2)
+        try:
+            centres.append(cal.find_piece(empty, shot))
+        except cal.CalibrationError as exc:
+            raise UsageError(f"calibration not saved: square {place.label}: {exc}") from None
+        print(f"square {place.label}: the piece at {centres[-1][0]:.0f},{centres[-1][1]:.0f}")
+    try:
+        corners = cal.corners_from_pieces(layout, centres)
+    except cal.CalibrationError as exc:
+        raise UsageError(f"calibration not saved: {exc}") from None
+    return empty, corners, camera
 
 
 def _corner_of(layout: Layout) -> str:
