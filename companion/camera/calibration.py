@@ -63,6 +63,9 @@ QUARTER_TURN_SEEN = 2.0
 """A board whose long side is at least this many times its short one (Tait's Senet's
 10 x 3) is checked for corners turned by a quarter: a squarer board (casting-stick
 Senet's 5 x 6) may look either way round under a tilted camera."""
+MIN_BRIGHTNESS = 24.0
+"""The darkest a board's median may be on the still (0-255): below, no light to compare
+with."""
 GROUND_SPREAD = 0.25
 """A reference pixel is taken as the board's ground when its brightness is within this
 share of the median's (lines, numbers and marks are not)."""
@@ -261,7 +264,8 @@ def calibrate(layout: Layout, still: Pixels, corners: Sequence[tuple[float, floa
     """The calibration of ``layout``'s board from ``still`` (RGB uint8 (h, w, 3), a
     picture of the EMPTY board) and its four ``corners`` (see :func:`check_corners`).
 
-    :raises CalibrationError: as :func:`check_corners`.
+    :raises CalibrationError: as :func:`check_corners`; the board too dark on the
+        still (:data:`MIN_BRIGHTNESS`).
     """
     height, width = still.shape[:2]
     points = check_corners(corners, (width, height), layout)
@@ -270,6 +274,9 @@ def calibrate(layout: Layout, still: Pixels, corners: Sequence[tuple[float, floa
     matrix = cv2.getPerspectiveTransform(points, _top_corners(top))
     view = cv2.warpPerspective(still, matrix, top, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
+    if float(np.median(view)) < MIN_BRIGHTNESS:
+        raise CalibrationError("the board is too dark on the still (the camera covered, the "
+                               "light off?): light it and take the still again")
     return Calibration(layout.game, layout.grid, tuple(p.label for p in layout.squares),
                        points, (width, height), flatten(view), camera)
 

@@ -98,6 +98,12 @@ def test_corners_in_a_wrong_order_are_refused() -> None:
         cal.check_corners([(10, 10), (40, 10), (40, 20), (10, 20)], size, layout)
 
 
+def test_a_still_too_dark_is_refused() -> None:
+    layout, still, true = _true_corners()
+    with pytest.raises(cal.CalibrationError, match="too dark"):
+        cal.calibrate(layout, still // 12, [tuple(p) for p in true])
+
+
 def test_a_corner_is_x_comma_y() -> None:
     assert cal.parse_corner("120,45.5") == (120.0, 45.5)
     for bad in ("120", "a,b", "1,2,3", "nan,3"):
