@@ -208,8 +208,10 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     _save_png(image, out.with_name(out.stem + "-photo.png"))
     print(f"overlay: {out}")
     if calibration is not None:
+        from companion.camera.calibration import path_for
+
         print(f"read through the calibration of a board without markers: "
-              f"{_state_dir(conf) / ('camera-calibration-' + layout.game + '.json')}")
+              f"{path_for(_state_dir(conf), layout.game)}")
     return 0
 
 
