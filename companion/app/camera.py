@@ -175,16 +175,22 @@ class LiveCamera:
 
     ``clock``: seconds, monotonic (tests give their own). ``saved``: where the frame
     each look was answered or refused on is kept (``camera.save_frames``; ``None``,
-    the default: no frame is written anywhere).
+    the default: no frame is written anywhere). ``calibrations``: the state folder,
+    where a board without markers has its calibration (``companion camera
+    calibrate``; :mod:`companion.camera.calibration`): the game's, when saved, is read
+    through instead of the markers (looked for again when the file changes);
+    ``None``: markers only.
 
     :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
     """
 
     def __init__(self, source: FrameSource, *, patience: float = 90.0, settle: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic, saved: SavedFrames | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, saved: SavedFrames | None = None,
+                 calibrations: Path | None = None) -> None:
         from companion.camera import read  # OpenCV: only when a camera is used
 
         self._read = read
+        self.calibrations = calibrations
         self.source = source
         self.patience, self.settle, self.clock = patience, settle, clock
         self.saved = saved
@@ -192,16 +198,35 @@ class LiveCamera:
         self.frames = 0
         """Frames taken so far (all looks)."""
         self._closed = threading.Event()
-        self._readers: dict[Layout, Reader] = {}
-        """The reader of the board layout in play (one: a reader holds its references)."""
+        self._readers: dict[tuple[Layout, float | None], Reader] = {}
+        """The reader of the board layout in play and its calibration file's time (one:
+        a reader holds its references)."""
 
     def _reader(self, state: State) -> Reader:
+        """The reader of ``state``'s board: through its calibration when one is saved.
+
+        :raises companion.camera.calibration.CalibrationError: the calibration file is
+            damaged or of another board (it is left as it is).
+        """
         from companion.camera.board import layout_for
 
         layout = layout_for(state)
-        if layout not in self._readers:
-            self._readers = {layout: self._read.Reader(layout)}
-        return self._readers[layout]
+        stamp = None
+        if self.calibrations is not None:
+            from companion.camera.calibration import path_for
+
+            try:
+                stamp = path_for(self.calibrations, layout.game).stat().st_mtime
+            except OSError:
+                stamp = None
+        if (layout, stamp) not in self._readers:
+            calibration = None
+            if stamp is not None and self.calibrations is not None:
+                from companion.camera.calibration import load
+
+                calibration = load(self.calibrations, layout)
+            self._readers = {(layout, stamp): self._read.Reader(layout, calibration=calibration)}
+        return self._readers[(layout, stamp)]
 
     def _grab(self) -> Pixels:
         self.frames += 1
@@ -311,12 +336,15 @@ class LiveCamera:
         self.source.close()
 
 
-def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> Camera | None:
+def camera_for(source: str, device: str = "0", save_to: Path | None = None,
+               calibrations: Path | None = None) -> Camera | None:
     """The camera of ``camera.source`` (``None`` for ``off``); ``device``
     (``camera.device``): ``usb``'s V4L2 device, an index or a path (a video file is
     read as a camera), or the number of ``picamera``'s camera module; ``save_to``: the
     folder a real camera keeps its looks' frames in (``camera.save_frames`` on;
-    ``None``: none kept). Nothing is opened here: a real camera opens on its first look.
+    ``None``: none kept); ``calibrations``: the state folder, where a real camera finds
+    the calibration of a board without markers (:class:`LiveCamera`). Nothing is
+    opened here: a real camera opens on its first look.
 
     :raises ValueError: an unknown source, or a picamera number that is not a number.
     :raises ImportError: the camera extra is not installed, or (``picamera``) picamera2
@@ -332,13 +360,13 @@ def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> C
 
         saved = SavedFrames(save_to) if save_to is not None else None
         if source == "usb":
-            return LiveCamera(sources.VideoSource(device), saved=saved)
+            return LiveCamera(sources.VideoSource(device), saved=saved, calibrations=calibrations)
         if not sources.picamera2_installed():
             raise ImportError(sources.PICAMERA2_MISSING)
         number = sources.parse_device(device)
         if not isinstance(number, int):
             raise ValueError(f"camera.device {device!r}: the Pi camera's number (0, 1) is wanted")
-        return LiveCamera(sources.PiCameraSource(number), saved=saved)
+        return LiveCamera(sources.PiCameraSource(number), saved=saved, calibrations=calibrations)
     raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
 
 

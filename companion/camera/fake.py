@@ -28,7 +28,7 @@ import numpy as np
 
 from companion.rules.core import Square
 
-from .board import Layout, Pixels, piece_rgb, render
+from .board import PAPER_RGB, Layout, Pixels, piece_rgb, render
 
 MAX_TILT = 35.0
 """The largest tilt of the camera from straight above the board, degrees."""
@@ -50,42 +50,61 @@ class Photo:
     homography: Pixels
 
 
-def fake_camera(layout: Layout) -> FakeCamera:
+def fake_camera(layout: Layout, *, markers: bool = True) -> FakeCamera:
     """The fake camera for ``layout``: 800 x 600 frames, or 1280 x 960 with the page
     drawn at 4.5 px/mm for a board of more than 10 squares a side (the Cretan
     Labyrinth's 12 x 12 squares of 15.8 mm on A4: at 800 x 600 a square is about 25
-    pixels, too few; a real camera is asked for 1280 x 720)."""
+    pixels, too few; a real camera is asked for 1280 x 720). ``markers``: see
+    :class:`FakeCamera`."""
     if max(layout.grid) > 10:
-        return FakeCamera(layout, size=(1280, 960), px_per_mm=4.5)
-    return FakeCamera(layout)
+        return FakeCamera(layout, size=(1280, 960), px_per_mm=4.5, markers=markers)
+    return FakeCamera(layout, markers=markers)
 
 
 class FakeCamera:
     """Photos of the page of ``layout``, ``size`` = (width, height) pixels each.
 
     ``px_per_mm``: the resolution the page is drawn at before it is photographed (the
-    page is drawn once, here, and kept: about 0.5 MB at the default).
+    page is drawn once, here, and kept: about 0.5 MB at the default). ``markers``:
+    ``False`` photographs the board as a player's own, bought or drawn, with no markers
+    (their places left blank paper): a board read through a calibration of its four
+    corners (:mod:`.calibration`), its corners on the photo at
+    ``Photo.homography`` of the board's corners on the paper
+    (:func:`~.calibration.board_corners_mm`).
     """
 
-    def __init__(self, layout: Layout, size: tuple[int, int] = (800, 600), px_per_mm: float = 3.0):
+    def __init__(self, layout: Layout, size: tuple[int, int] = (800, 600), px_per_mm: float = 3.0,
+                 *, markers: bool = True):
         self.layout = layout
         self.size = size
         self.px_per_mm = px_per_mm
-        self._page = render(layout, px_per_mm).astype(np.float32) / 255.0
+        self.markers = markers
+        page = render(layout, px_per_mm)
+        if not markers:
+            for marker in layout.markers:
+                x0, y0 = (round(v * px_per_mm) for v in (marker.x, marker.y))
+                x1, y1 = (round((v + marker.size) * px_per_mm) for v in (marker.x, marker.y))
+                page[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = PAPER_RGB
+        self._page = page.astype(np.float32) / 255.0
 
-    def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False) -> Photo:
+    def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False,
+              pose: int | None = None) -> Photo:
         """A photo of the board with ``pieces`` (square -> player, 0-based) on it.
+        ``pose``: the seed of the camera's pose and the table under it (default:
+        ``seed``); photos with one ``pose`` are taken by a camera that stays where it
+        is (a calibrated camera), each with the light, pieces' jitter, blur and noise
+        of its own ``seed``.
 
         :raises KeyError: a square not on the board.
         """
         rng = np.random.default_rng(seed)
-        image, homography = self._scene(pieces, rng)
+        image, homography = self._scene(pieces, rng, pose)
         if hand:
             self._hand(image, homography, rng)
         return Photo(self._expose(image, rng), dict(pieces), hand, homography)
 
     def frames(self, pieces: Mapping[Square, int], seed: int,
-               hands: Sequence[float | None]) -> list[Photo]:
+               hands: Sequence[float | None], *, pose: int | None = None) -> list[Photo]:
         """A still camera's consecutive frames of one scene (the pose, the light, the
         blur and the JPEG quality of ``seed``; fresh sensor noise in each frame), one a
         value of ``hands``: ``None``, no hand; a number, the same hand (drawn from
@@ -94,11 +113,12 @@ class FakeCamera:
         hand that moves changes between frames; a hand held still does not.
 
         Not the frames of :meth:`photo` (the hand is drawn apart from the scene).
+        ``pose``: as :meth:`photo`.
 
         :raises KeyError: a square not on the board.
         """
         rng = np.random.default_rng(seed)
-        scene, homography = self._scene(pieces, rng)
+        scene, homography = self._scene(pieces, rng, pose)
         state = rng.bit_generator.state
         out = []
         for index, away in enumerate(hands):
@@ -110,20 +130,28 @@ class FakeCamera:
             out.append(Photo(self._expose(image, rng, noise), dict(pieces), away is not None, homography))
         return out
 
-    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator) -> tuple[Pixels, Pixels]:
-        """The page with ``pieces`` seen by a random pose over the table, before the
-        light, float32 RGB 0..1 (h, w, 3), and the pose's homography paper (mm) ->
-        image (px)."""
+    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator,
+               pose: int | None = None) -> tuple[Pixels, Pixels]:
+        """The page with ``pieces`` seen by a random pose (drawn from ``rng``, or from
+        the seed ``pose``) over the table, before the light, float32 RGB 0..1 (h, w, 3),
+        and the pose's homography paper (mm) -> image (px)."""
         page = self._page.copy()
         light_angle = rng.uniform(0, 2 * math.pi)
         for square, player in pieces.items():
             self._piece(page, square, player, light_angle, rng)
-        homography = self._pose(rng)
+        homography = self._pose(rng)  # drawn either way: the rest of the photo stays the same
+        table_rng = rng
+        if pose is not None:  # the camera stays: the same pose, the same table under it
+            table_rng = np.random.default_rng(pose)
+            homography = self._pose(table_rng)
         to_image = homography @ np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
         w, h = self.size
         warped = cv2.warpPerspective(page, to_image, (w, h), flags=cv2.INTER_LINEAR)
         cover = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), to_image, (w, h))
-        image = cover[..., None] * warped + (1 - cover[..., None]) * self._table(rng)
+        table = self._table(rng)
+        if table_rng is not rng:
+            table = self._table(table_rng)
+        image = cover[..., None] * warped + (1 - cover[..., None]) * table
         return np.asarray(image, np.float32), homography
 
     def _expose(self, image: Pixels, rng: np.random.Generator,

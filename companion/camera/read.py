@@ -7,7 +7,9 @@ The steps, for one RGB picture (shape (height, width, 3), uint8):
    out of the frame);
 2. **homography**: from their 16 corners to where they are on the paper
    (``cv2.findHomography``, least squares), the board warped to a **top view** of
-   :attr:`Reader.px_per_square` pixels per square (``cv2.warpPerspective``);
+   :attr:`Reader.px_per_square` pixels per square (``cv2.warpPerspective``). A
+   player's own board with no markers: from the four corners of its calibration
+   instead, against the still of the empty board (:mod:`.calibration`);
 3. **light**: on each square, the paper in its four corners (outside any piece)
    compared with the same corners of the empty board drawn by :func:`.board.render`
    gives the light falling on that square, a gain per colour channel. A square whose
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -38,6 +41,9 @@ from companion.errors import CompanionError
 from companion.rules.core import Square
 
 from .board import BOARD_RGB, DICTIONARY, Layout, Pixels, paper_points, piece_rgb, render
+
+if TYPE_CHECKING:
+    from .calibration import Calibration
 
 EMPTY_DISTANCE = 14.0
 """The largest CIE76 distance (Delta E) from a class at which a square is read as it."""
@@ -99,18 +105,26 @@ class Reader:
 
     ``px_per_square``: the top view's resolution. The empty board's reference and the
     masks are made once, here (a few hundred kilobytes, held as long as the reader).
+    ``calibration``: a board with no markers (a player's own, :mod:`.calibration`):
+    the homography comes from its four corners and the empty-board reference from its
+    still instead of the markers and the printed drawing; the rest is the same.
     """
 
-    def __init__(self, layout: Layout, px_per_square: int = 32):
+    def __init__(self, layout: Layout, px_per_square: int = 32,
+                 calibration: Calibration | None = None):
         self.layout = layout
+        self.calibration = calibration
         self.px_per_square = p = px_per_square
         rows, cols = layout.grid
         self.scale = p / layout.square  # top-view pixels per mm
         x0, y0 = layout.origin
         self._target = ((paper_points(layout) - [x0, y0]) * self.scale).reshape(-1, 2).astype(np.float32)
         self._size = (cols * p, rows * p)
-        reference = render(layout, self.scale, window=(x0, y0, *layout.size))
-        reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
+        if calibration is None:
+            reference = render(layout, self.scale, window=(x0, y0, *layout.size))
+            reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
+        else:
+            reference = calibration.reference_view(self._size)
         self.reference = reference
         ys, xs = (np.mgrid[0:p, 0:p] + 0.5) / p
         self._centre = np.hypot(xs - 0.5, ys - 0.5) < 0.22
@@ -162,7 +176,11 @@ class Reader:
         """The 3 x 3 map from ``image``'s pixels to the top view's.
 
         :raises PictureRefused: not all four markers found.
+        :raises companion.camera.calibration.CalibrationError: (with a calibration) the
+            picture's size is not the calibration still's in proportion.
         """
+        if self.calibration is not None:
+            return self.calibration.homography(image.shape, self._size)
         grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
         corners, ids, _rejected = self._detector.detectMarkers(grey)
         found: dict[int, Pixels] = {}

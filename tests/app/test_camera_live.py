@@ -27,6 +27,7 @@ from companion.app.events import CameraRead, LoopEvent
 from companion.app.worker import Worker
 from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
+from companion.camera.read import PictureRefused, Reader
 from companion.camera.sources import PICAMERA2_MISSING, VideoSource, picamera2_installed
 from companion.camera.still import STILL_FRAMES
 from companion.devices.sources import SOURCE_NAMES
@@ -71,6 +72,36 @@ def test_a_webcam_reads_the_moves_through_the_capture(tmp_path: Path) -> None:
     view = ctl.view()
     assert view.items == ("enter 6", "4-10") and view.cursor == 1 and camera.looks == 2
     camera.close()
+
+
+def test_a_board_without_markers_is_read_through_its_saved_calibration(tmp_path: Path) -> None:
+    """A player's own board (no markers), calibrated by its corners (``companion camera
+    calibrate``): the webcam reads the moves through the calibration in the state
+    folder; a damaged calibration fails the look (said once, the buttons work)."""
+    from companion.camera import calibration as cal
+
+    layout = layout_for(get_game("senet-tait").new_state())
+    fake = FakeCamera(layout, markers=False)
+    empty = fake.photo({}, 30, pose=5)
+    corners = cal.corners_on(layout, empty.homography) + 1.5
+    cal.save(cal.calibrate(layout, empty.image, [tuple(p) for p in corners]), tmp_path)
+    frames = []
+    for seed, board in enumerate([ENTERED, MOVED]):
+        frames += [fake.photo(board, 40 + seed, pose=5).image] * (STILL_FRAMES + 2)
+    video = str(write_video(tmp_path / "own.avi", frames))
+    camera = LiveCamera(VideoSource(video), calibrations=tmp_path)
+    ctl = start(tmp_path, camera)
+    assert on(ctl) is Screen.MOVES and camera.looks == 1
+    send(ctl, OK, SHAKE, OK, SHAKE)  # enter 4 (read); White's 1 lost; Black's 6
+    view = ctl.view()
+    assert view.items == ("enter 6", "4-10") and view.cursor == 1 and camera.looks == 2
+    camera.close()
+    with pytest.raises(PictureRefused, match="markers not seen"):
+        Reader(layout).read(frames[0])  # without the calibration: no markers to find
+    cal.path_for(tmp_path, "senet-tait").write_text("{")
+    damaged = LiveCamera(VideoSource(video), calibrations=tmp_path)
+    with pytest.raises(cal.CalibrationError, match="not a calibration file"):
+        damaged.look(get_game("senet-tait").new_state())
 
 
 @pytest.mark.parametrize("case", ["unplugged", "ends"])
