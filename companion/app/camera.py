@@ -170,8 +170,13 @@ class LiveCamera:
     frame refused (a hand held over the board, a marker hidden), is waited past; a
     board that a legal move leaves is the answer at once; a changed board that no legal
     move leaves (a piece on a wrong square) is the answer once it has stood still for
-    ``settle`` seconds (the player may still be moving it). After ``patience`` seconds:
-    the board as before if it was seen (nothing to say), else the last refusal.
+    ``settle`` seconds (the player may still be moving it). A board that several moves
+    leave alike and after which the same player moves again in the same turn (the
+    Labyrinth's ``55-56 with 5`` and ``55-56 with 1``: :func:`~companion.camera.find.undecided`)
+    is watched past too: the board after the turn's next move tells which was made
+    (:func:`~companion.camera.find.find_move` with ``ahead``); when it does not, that
+    board is the answer (several: the player chooses). After ``patience`` seconds: such a
+    board, or the board as before if it was seen (nothing to say), else the last refusal.
 
     ``clock``: seconds, monotonic (tests give their own). ``saved``: where the frame
     each look was answered or refused on is kept (``camera.save_frames``; ``None``,
@@ -242,7 +247,7 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
-        from companion.camera.find import NONE, find_move, seen_board
+        from companion.camera.find import NONE, find_move, seen_board, undecided
         from companion.camera.read import PictureRefused
         from companion.camera.still import still_readings
 
@@ -251,6 +256,8 @@ class LiveCamera:
         before = seen_board(state)
         deadline = self.clock() + self.patience
         unchanged: tuple[Reading, Pixels] | None = None
+        several: tuple[Reading, Pixels] | None = None
+        """A board several moves leave alike, which the turn's next move tells."""
         pending: tuple[dict[Square, int], float] | None = None
         refused, refused_frame = "the board was never still", None
         for seen in still_readings(self._grab, reader):
@@ -261,16 +268,21 @@ class LiveCamera:
                 refused, refused_frame, pending = seen.refused.reason, seen.frame, None
             elif seen.reading is not None:
                 board = seen.reading.occupied()
-                if board == before:
+                finding = None if board == before else find_move(state, None, seen.reading.squares, ahead=True)
+                if finding is None:
                     unchanged, pending = (seen.reading, seen.frame), None
-                elif find_move(state, None, seen.reading.squares).kind != NONE:
+                elif undecided(state, None, finding):
+                    several, pending = (seen.reading, seen.frame), None
+                elif finding.kind != NONE:
                     return self._answer(seen.reading, seen.frame)
                 elif pending is None or pending[0] != board:
                     pending = (board, now)
                 elif now - pending[1] >= self.settle:
-                    return self._answer(seen.reading, seen.frame)
+                    return self._answer(*(several or (seen.reading, seen.frame)))
             if now >= deadline:
                 break
+        if several is not None:
+            return self._answer(*several)
         if unchanged is not None:
             return self._answer(*unchanged)
         if refused_frame is not None and self.saved is not None:
@@ -492,7 +504,7 @@ def look_job(ticket: int, camera: Camera, state: State,
             reading = camera.look(state)
     except PictureRefused as exc:
         return CameraRead(ticket, None, refused=exc.reason)
-    return CameraRead(ticket, find_move(state, None, reading))
+    return CameraRead(ticket, find_move(state, None, reading, ahead=True))
 
 
 def check_job(ticket: int, camera: Camera, state: State, expected: Mapping[Square, int],
