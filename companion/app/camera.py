@@ -336,6 +336,18 @@ class LiveCamera:
             self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")
 
+    def still(self, average: int = 1) -> Pixels:
+        """A still picture of the board, the mean of ``average`` frames
+        (:func:`companion.camera.still.still_picture`): a calibration's, on the worker's
+        thread (:mod:`companion.app.calibrating`).
+
+        :raises companion.camera.sources.CameraError: the camera cannot be opened or
+            gave no frame.
+        """
+        from companion.camera.still import still_picture
+
+        return still_picture(self._grab, average)
+
     def _answer(self, reading: Reading, frame: Pixels) -> Mapping[Square, int | None]:
         """The look's answer, its frame kept if the player asked for it."""
         if self.saved is not None:

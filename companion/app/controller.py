@@ -41,6 +41,7 @@ from companion.app.events import (
     BoardChecked,
     ButtonEvent,
     ButtonName,
+    CalibrationLooked,
     CameraRead,
     ComputerChose,
     ComputerThrew,
@@ -230,8 +231,7 @@ class Controller(Looking):
 
     def _apply(self, event: LoopEvent) -> None:
         page = self.page
-        if isinstance(event, ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
-                      | CameraRead | BoardChecked | WorkFailed):
+        if isinstance(event, WorkDone):  # a union of the worker's events
             self._work_done(event)
         elif isinstance(event, Quit):
             self.quit = True
@@ -359,8 +359,8 @@ class Controller(Looking):
             assert isinstance(event, BoardChecked | WorkFailed)
             self._check_done(event)
             return
-        if isinstance(event, CameraRead) or self._camera_awaits(event.ticket):
-            assert isinstance(event, CameraRead | WorkFailed)
+        if isinstance(event, CameraRead | CalibrationLooked) or self._camera_awaits(event.ticket):
+            assert isinstance(event, CameraRead | CalibrationLooked | WorkFailed)
             self._camera_done(event)
             return
         if isinstance(event, MovesValued) or self.tutor.awaits(event.ticket):

@@ -28,6 +28,7 @@ from companion.ui.view import View
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
     from companion.ai.review import Review
+    from companion.app.calibrating import Found
     from companion.camera.find import Difference, Finding
     from companion.rules.core import Square
 
@@ -127,6 +128,21 @@ class BoardChecked:
 
 
 @dataclass(frozen=True, slots=True)
+class CalibrationLooked:
+    """The camera's look for one step of the box's calibration of a board without
+    markers (issue 34, :mod:`companion.app.calibrating`) for the request ``ticket``:
+    ``found`` what it gave (the still of the empty board, or where the piece put on a
+    corner square stands), or ``None`` with ``refused`` saying why (no piece found, more
+    than a piece changed, corners that make no board) and ``again`` the step to ask for
+    again (0: the empty board, 1-4: a corner square)."""
+
+    ticket: int
+    found: Found | None
+    refused: str = ""
+    again: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class SpeechFailed:
     """Speech failed (no espeak-ng, an audio device that fails, the engine's process
     died): ``text`` says what in one line, in the language in use. The speaker reports
@@ -137,7 +153,7 @@ class SpeechFailed:
 
 
 WorkDone: TypeAlias = (ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
-                       | CameraRead | BoardChecked | WorkFailed)
+                       | CameraRead | BoardChecked | CalibrationLooked | WorkFailed)
 """What the worker hands back to the loop (:mod:`companion.app.worker`), as events
 through the same queue as the devices' (like :class:`SourceFailed`). A result whose
 ``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
@@ -176,6 +192,7 @@ __all__ = [
     "BoardChecked",
     "ButtonEvent",
     "ButtonName",
+    "CalibrationLooked",
     "CameraRead",
     "ComputerChose",
     "ComputerThrew",

@@ -96,6 +96,11 @@ class Flow:
         """Show ``page`` (the controller's: it starts the work a page awaits)."""
         raise NotImplementedError
 
+    def calibration_step(self, page: sc.Calibrating) -> sc.Next:
+        """See :meth:`~companion.app.screens.base.Seat.calibration_step` (the camera's:
+        :class:`~companion.app.looking.Looking`)."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ showing
 
     def show(self, shown: sc.Next) -> None:

@@ -32,14 +32,15 @@ from collections.abc import Mapping, Sequence
 
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
-from companion.app.events import BoardChecked, CameraRead, WorkFailed
+from companion.app.events import BoardChecked, CalibrationLooked, CameraRead, WorkFailed
 from companion.app.flow import Flow
 from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.indicators import Cue
 from companion.i18n import _
-from companion.rules import Action, Phase, PieceZone, State
+from companion.rules import Action, Phase, PieceZone, State, game_title, get_game
 from companion.rules.core import Square
+from companion.ui.rules_words import say
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,8 @@ class Looking(Flow):
     _check: tuple[int, Checked, threading.Event, Mapping[Square, int] | None] | None = None
     """The camera's check under way: its ticket, the screen that awaits it, the flag set
     when it is no longer wanted, and the board it waits to change from."""
+    _calibration: tuple[int, sc.Calibrating] | None = None
+    """The calibration's look under way: its ticket and the step's screen."""
     _checked: tuple[Checked, dict[Square, int]] | None = None
     """The screen last checked and the board its last check read (the next check waits
     for the board to change from it)."""
@@ -121,15 +124,103 @@ class Looking(Flow):
         raise NotImplementedError
 
     def _camera_awaits(self, ticket: int) -> bool:
-        """Whether the worker's request ``ticket`` is the camera's look under way."""
+        """Whether the worker's request ``ticket`` is the camera's look under way (at
+        the board in play, or for a calibration's step)."""
+        if self._calibration is not None and self._calibration[0] == ticket:
+            return True
         return self._look is not None and self._look[0] == ticket
 
-    def _camera_done(self, event: CameraRead | WorkFailed) -> None:
+    def _camera_done(self, event: CameraRead | CalibrationLooked | WorkFailed) -> None:
         """The worker's answer to a look: applied if it is the look under way."""
-        if self._camera_awaits(event.ticket):
+        if isinstance(event, CalibrationLooked) or (
+                self._calibration is not None and self._calibration[0] == event.ticket):
+            assert not isinstance(event, CameraRead)
+            self._calibration_done(event)
+        elif isinstance(event, CameraRead) or self._camera_awaits(event.ticket):
             self._camera_read(event)
         else:
             log.info("the camera's look %d dropped: no longer awaited", event.ticket)
+
+    # ------------------------------------------------------------------ calibrating
+
+    def calibration_step(self, page: sc.Calibrating) -> sc.Next:
+        """See :meth:`~companion.app.screens.base.Seat.calibration_step`: a step's job
+        (:func:`~companion.app.calibrating.calibration_job`) is handed to the worker,
+        with the camera of the source chosen (made there if it is another)."""
+        from companion.app.calibrating import calibration_job
+
+        chosen, wanted = self.chosen_camera, self.prefs.camera
+        if page.worker_state is None:  # begun
+            if not chosen.looks(wanted):
+                return sc.message(_("Camera failed"), (_("No camera is chosen."),), then=page.back_to)
+            table = self.table
+            page.worker_state = (table.state.copy() if table is not None and table.game.id == page.game
+                                 else get_game(page.game).new_state())
+            self.narration.instruction(page.instruction())
+            return page
+        ticket = self._ticket()
+        page.ticket = ticket
+        self._calibration = (ticket, page)
+        state, stage, empty, centres = page.worker_state.copy(), page.stage, page.still, page.centres
+        self.worker.submit(ticket, lambda: calibration_job(
+            ticket, chosen.for_source(wanted), state, stage, empty, centres))
+        return None
+
+    def _calibration_done(self, event: CalibrationLooked | WorkFailed) -> None:
+        """The worker's answer to a calibration's step, applied if its screen is still
+        shown: the next step asked for (on the screen and aloud); after the fourth
+        corner the calibration saved and said; a step refused says why and asks again; a
+        camera that fails says so and OK tries again (the buttons work as ever)."""
+        awaited, self._calibration = self._calibration, None
+        if awaited is None or awaited[0] != event.ticket or self.page is not awaited[1]:
+            log.info("the calibration's look %d dropped: its screen is gone", event.ticket)
+            return
+        page = awaited[1]
+        page.ticket = None
+        if isinstance(event, WorkFailed):
+            log.warning("camera: %s", event.text)
+            page.problem = (_("Camera failed"), event.text)
+            self.cue = Cue.ERROR
+            self.narration.trouble(_("Camera failed"))
+            return
+        found = event.found
+        if found is None:
+            page.problem = (event.refused,)
+            page.stage = event.again
+            if event.again <= 1:
+                page.centres = ()
+            self.cue = Cue.ERROR
+            self.narration.instruction(page.lines())
+            return
+        page.problem = ()
+        if found.step == 0:
+            page.still, page.labels, page.directory = found.still, found.labels, found.directory
+            page.centres = ()
+        elif found.centre is not None:
+            page.centres = (*page.centres, found.centre)
+        if found.calibration is None:
+            page.stage = found.step + 1
+            self.narration.instruction(page.lines())
+            return
+        self._calibration_save(page, found.calibration)
+
+    def _calibration_save(self, page: sc.Calibrating, calibration: object) -> None:
+        """Save the calibration made on ``page``'s last step in the camera's state folder
+        and say so (or that the disk refused; nothing is left half written)."""
+        from companion.camera.calibration import Calibration, save
+
+        assert isinstance(calibration, Calibration)
+        try:
+            path = save(calibration, page.directory)
+        except OSError as exc:
+            log.warning("camera: cannot save the calibration: %s", exc)
+            self.show(sc.message(_("Cannot save"), (exc.strerror or str(exc),), then=page.back_to))
+            return
+        log.info("camera: calibration saved: %s", path)
+        lines = (_("The camera now reads the {game} board without markers.").format(
+            game=say(game_title(page.game))),)
+        self.show(sc.message(_("Calibration saved"), lines, then=page.back_to))
+        self.narration.instruction((_("Calibration saved"), *lines))
 
     def _camera_key(self) -> Looked | None:
         """The position the camera looks at: the game's journal and its actions (all of

@@ -122,6 +122,11 @@ class Narration:
         """The squares where the board differs from every legal move's, each a sentence."""
         self.speak([Spoken(line, CueKind.MESSAGE) for line in lines])
 
+    def instruction(self, lines: Sequence[str]) -> None:
+        """What the player is to do on a step of the camera's calibration (and why the
+        last look failed), each line a sentence, as shown."""
+        self.speak([Spoken(line, CueKind.MESSAGE) for line in lines])
+
     @staticmethod
     def choice_shown(page: sc.Page) -> tuple[int, int, int] | None:
         """Which row of which moves screen is highlighted (``None``: no moves screen)."""

@@ -112,5 +112,40 @@ def still_readings(grab: Callable[[], Pixels], reader: Reader,
             yield Look(frame, True, refused=exc)
 
 
+def still_picture(grab: Callable[[], Pixels], average: int = 1, most: int = 150) -> Pixels:
+    """A still picture from ``grab`` (a camera's frames, RGB uint8): the first frame after
+    the board has been still for a moment (:class:`Stillness`), or the last of ``most``
+    frames, then the mean of ``average`` frames from it on (fewer if the frames end
+    first: a video file): the sensor's noise averaged out of a calibration's still
+    (``companion camera calibrate``, the box's Calibrate camera row).
+
+    :raises companion.camera.sources.CameraError: the first frame cannot be had (a frame
+        missing later ends the wait: a video file at its end gives its last frame).
+    """
+    from .sources import CameraError
+
+    stillness = Stillness()
+    frame = None
+    for _ in range(most):
+        try:
+            frame = grab()
+        except CameraError:
+            if frame is None:
+                raise
+            break  # a video file at its end: its last frame
+        if stillness.feed(frame):
+            break
+    assert frame is not None
+    frames = [frame]
+    for _ in range(average - 1):
+        try:
+            frames.append(grab())
+        except CameraError:
+            break
+    if len(frames) == 1:
+        return frame
+    return np.asarray(np.mean(frames, axis=0) + 0.5, np.uint8)
+
+
 __all__ = ["MOTION_LEVEL", "MOTION_SHARE", "SMALL_WIDTH", "STILL_FRAMES", "Look", "Stillness",
-           "motion", "small", "still_readings"]
+           "motion", "small", "still_picture", "still_readings"]

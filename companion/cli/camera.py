@@ -83,7 +83,7 @@ def _real_still(args: argparse.Namespace, conf: dict[str, Any], average: int = 1
         or it cannot be opened or gave no picture.
     """
     from companion.camera import sources
-    from companion.camera.still import Stillness
+    from companion.camera.still import still_picture
 
     if args.device is not None:
         source: sources.FrameSource = sources.VideoSource(args.device)
@@ -101,33 +101,12 @@ def _real_still(args: argparse.Namespace, conf: dict[str, Any], average: int = 1
             raise UsageError(f"no camera to take a picture with: camera.source is {kind!r}; give "
                              "--device PATH|INDEX (a webcam, or a video file) or --fake SEED, or "
                              "set camera.source (usb, picamera) in the config")
-    stillness = Stillness()
-    frame = None
     try:
-        for _ in range(STILL_FRAMES_AT_MOST):
-            try:
-                frame = source.grab()
-            except sources.CameraError:
-                if frame is None:
-                    raise
-                break  # a video file at its end: its last frame
-            if stillness.feed(frame):
-                break
-        assert frame is not None
-        frames = [frame]
-        for _ in range(average - 1):
-            try:
-                frames.append(source.grab())
-            except sources.CameraError:
-                break
+        frame = still_picture(source.grab, average, STILL_FRAMES_AT_MOST)
     except sources.CameraError as exc:
         raise UsageError(str(exc)) from None
     finally:
         source.close()
-    if len(frames) > 1:
-        import numpy as np
-
-        frame = np.asarray(np.mean(frames, axis=0) + 0.5, np.uint8)
     return frame, name
 
 

@@ -20,7 +20,8 @@ By what they serve:
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
   computer's turn (thinking on the worker, then its move shown);
 * :mod:`.menus`: the game menu, the settings, the pause menu;
-* :mod:`.review`: the review of a finished game (its mistakes, its luck).
+* :mod:`.review`: the review of a finished game (its mistakes, its luck);
+* :mod:`.calibrate`: the camera's calibration of a board without markers.
 
 The tutor's question before a costly move is in :mod:`.play` (:func:`play_checked`).
 
@@ -47,6 +48,7 @@ from companion.app.screens.base import (
     is_error,
     message,
 )
+from companion.app.screens.calibrate import CalibrateGame, Calibrating
 from companion.app.screens.menus import (
     CONTRAST_CHOICES,
     SLEEP_CHOICES,
@@ -108,6 +110,8 @@ __all__ = [
     "WORKER_SLACK",
     "BoardCheck",
     "BoardPage",
+    "CalibrateGame",
+    "Calibrating",
     "Checking",
     "ComputerMove",
     "Confirm",

@@ -21,7 +21,7 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.app.settings import Prefs
 from companion.app.table import Table
@@ -32,6 +32,9 @@ from companion.journal.store import Loaded
 from companion.rules import Action, Move, State, Throw
 from companion.ui.games import Presenter
 from companion.ui.view import View
+
+if TYPE_CHECKING:
+    from companion.app.screens.calibrate import Calibrating
 
 
 class Screen(enum.Enum):
@@ -65,6 +68,7 @@ class Screen(enum.Enum):
     CHECKING = "checking"
     TUTOR = "tutor"
     BOARD_CHECK = "board-check"
+    CALIBRATE = "calibrate"
 
 
 IN_GAME = frozenset({
@@ -260,6 +264,13 @@ class Seat(Protocol):
         """Use ``prefs`` from now on and save them: ``None``, or the message that says the
         disk refused them (over the screen shown; the change holds until the companion
         stops)."""
+
+    def calibration_step(self, page: Calibrating) -> Next:
+        """The camera's calibration of a board without markers (issue 34): ``page`` not
+        begun (no position yet) is begun (its game's board: the game in play's when it
+        is that game) and its first step said aloud: ``page``, or the message that says
+        why not (no camera chosen); else the camera's look for its step is handed to the
+        worker (its answer moves ``page`` on): ``None``, ``page`` stays, looking."""
 
     def tutor_loss(self, move: Move) -> float | None:
         """The share of the mover's chance to win (0..1) that ``move`` gives away against

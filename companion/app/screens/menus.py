@@ -17,6 +17,7 @@ from companion.app.screens.base import (
     Screen,
     Seat,
 )
+from companion.app.screens.calibrate import CalibrateGame
 from companion.app.screens.play import BoardPage, Moves, Over
 from companion.app.screens.review import Reviewing
 from companion.app.screens.start import Setup
@@ -118,6 +119,7 @@ class Settings(Page):
             if prefs.camera != "off":
                 rows.append(("camera_confirm", _("Camera move: {how}").format(
                     how=_("OK first") if prefs.camera_confirm else _("at once"))))
+                rows.append(("calibrate", _("Calibrate camera")))  # a board without markers
         rows += [
             ("sleep", _("Sleep: {time}").format(time=_sleep_words(prefs.sleep_after))),
             ("contrast", _("Contrast: {percent}%").format(percent=round(prefs.contrast * 100 / 255))),
@@ -154,6 +156,11 @@ class Settings(Page):
             new = replace(prefs, camera=cameras[(i + 1) % len(cameras)])
         elif key == "camera_confirm":
             new = replace(prefs, camera_confirm=not prefs.camera_confirm)
+        elif key == "calibrate":  # the game in play first
+            table = seat.table
+            playing = table.game.id if table is not None else None
+            games = list(seat.games)
+            return CalibrateGame(back_to=self, cursor=games.index(playing) if playing in games else 0)
         elif key == "sleep":
             new = replace(prefs, sleep_after=_next(SLEEP_CHOICES, prefs.sleep_after))
         elif key == "contrast":
