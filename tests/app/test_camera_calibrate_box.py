@@ -137,3 +137,53 @@ def test_a_camera_that_fails_says_so_and_the_buttons_work(tmp_path: Path) -> Non
     send(ctl, BACK, DOWN)
     assert on(ctl) is Screen.SETTINGS
     assert not cal.path_for(tmp_path, "senet-tait").exists()
+
+
+def test_through_the_running_service_the_pictures_are_taken_on_the_worker(
+        tmp_path: Path, mock_factory: object) -> None:
+    """The service's own threads: the loop stays free, every frame of the calibration
+    is taken on the worker's thread; the calibration lands in the state folder."""
+    import threading
+
+    from companion.app.events import LoopEvent, Quit
+    from companion.app.service import build
+
+    values = cfg.defaults()
+    values.update({"display.backend": "dummy", "journal.dir": str(tmp_path / "journals"),
+                   "camera.source": "usb", "camera.device": "0"})
+    parts = build(values, pin_factory=mock_factory, draw=scripted_draw(SCORES), save_settings=False)
+    service = parts.service
+    ctl = service.controller
+    camera = ctl.camera
+    assert isinstance(camera, LiveCamera)
+    table, threads = Table(), []
+    grab = table.grab
+
+    def grab_here() -> Pixels:
+        threads.append(threading.current_thread().name)
+        return grab()
+
+    table.grab = grab_here  # type: ignore[method-assign]
+    camera.source = table
+    loop = threading.Thread(target=service.run, name="loop")
+    loop.start()
+
+    def post(*events: LoopEvent) -> None:
+        for event in events:
+            service.post(event)
+            assert service.wait_idle(30)
+
+    try:
+        post(OK, *[DOWN] * len(ctl.games), OK)               # splash, menu: Settings
+        post(*[DOWN] * ctl.view().items.index("Calibrate camera"), OK)
+        post(*[DOWN] * ctl.games.index("senet-tait"), OK, OK)  # the game; the empty board
+        for place in CORNERS:
+            table.pieces = {place.square: 0}
+            post(OK)
+        assert ctl.view().title == "Calibration saved"
+        assert threads and all(name.startswith("companion-worker") for name in threads)
+        assert cal.load(tmp_path / "journals", LAYOUT) is not None
+    finally:
+        service.post(Quit())
+        loop.join(10)
+        service.close()
