@@ -23,7 +23,8 @@ REFERENCE = Path(__file__).parent / "reference-de"
 GERMAN_SCREENS = (
     "splash", "menu", "settings", "setup", "throw", "moves", "events", "over", "pause",
     "senet-sticks-moves", "labyrinth-moves-jump", "cretan-labyrinth-stops",
-    "cretan-labyrinth-card", "seats-person", "who", "settings-camera",
+    "cretan-labyrinth-card", "seats-person", "who", "settings-camera", "calibrate-game",
+    "calibrate-empty", "calibrate-corner",
 )
 """The screens kept in German."""
 

@@ -29,7 +29,7 @@ from companion.app.events import (
     ShakeStarted,
     ThrowReported,
 )
-from companion.app.screens import BoardCheck, ComputerMove
+from companion.app.screens import BoardCheck, Calibrating, ComputerMove
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.roster import save_roster
 from companion.journal.store import JournalStore
@@ -225,6 +225,17 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     for event in (OK, DOWN, OK, DOWN, OK):                  # menu: Settings; Camera: USB
         ctl6.handle(event)
     yield "settings-camera", ctl6.view()
+    # ... and its Calibrate camera row (a board without markers): which board, then the
+    # steps (made here as the camera's answers leave them: no camera in this walk).
+    for event in (DOWN, DOWN, OK):
+        ctl6.handle(event)
+    yield "calibrate-game", ctl6.view()
+    tait = ("1", "10", "30", "21")
+    yield "calibrate-empty", Calibrating(game="senet-tait").view(ctl6)
+    yield "calibrate-corner", Calibrating(game="senet-tait", stage=2, labels=tait, ticket=1).view(ctl6)
+    yield "calibrate-again", Calibrating(
+        game="senet-tait", stage=1, labels=tait,
+        problem=("no piece found: put one piece on the square (nothing else)",)).view(ctl6)
 
     # Throw pictures of the other implements (games still being written use them).
     two_dice = Dice(2, 6)

@@ -35,7 +35,7 @@ class CalibrateGame(Page):
 
     def view(self, seat: Seat) -> View:
         return View("calibrate", _("Calibrate camera"), (_("Which board?"),),
-                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose  BACK: cancel"))
+                    items=self.items(seat), cursor=self.cursor, hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> Next:
         game = seat.games[self.cursor % len(seat.games)]
@@ -56,8 +56,8 @@ def corner_words(index: int) -> str:
 class Calibrating(Page):
     """One step of calibrating ``game``'s board: ``stage`` 0, the empty board; 1-4, a
     piece on the corner square ``labels[stage - 1]``. While the camera looks
-    (``ticket`` set) OK does nothing; ``problem``: why the last look failed (said
-    above the step asked again). What the looks found so far (``still``, ``centres``,
+    (``ticket`` set) OK does nothing; ``problem``: why the last look failed (shown
+    and said under the step asked again). What the looks found so far (``still``, ``centres``,
     ``directory``) is kept here and lost with the page (BACK: nothing saved)."""
 
     kind = Screen.CALIBRATE
@@ -84,16 +84,13 @@ class Calibrating(Page):
             square=self.labels[self.stage - 1], corner=corner_words(self.stage - 1)),)
 
     def lines(self) -> tuple[str, ...]:
-        """The screen's lines: the problem of the last look, the step, the camera at work."""
+        """The screen's lines: the step, the problem of the last look, the camera at work."""
         looking = (_("The camera is looking ..."),) if self.ticket is not None else ()
-        return (*self.problem, *self.instruction(), *looking)
+        return (*self.instruction(), *self.problem, *looking)
 
     def view(self, seat: Seat) -> View:
-        title = _("Calibrate: {game}").format(game=say(game_title(self.game)))
-        if self.stage:
-            title = _("Corner {n} of 4").format(n=self.stage)
-        return View("calibrate", title, self.lines(), scroll=self.scroll,
-                    hint=_("OK: look  BACK: cancel"))
+        title = _("Corner {n} of 4").format(n=self.stage) if self.stage else _("Calibrate camera")
+        return View("calibrate", title, self.lines(), scroll=self.scroll, hint=_("BACK: cancel"))
 
     def ok(self, seat: Seat) -> Next:
         if self.ticket is not None:
