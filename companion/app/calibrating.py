@@ -17,17 +17,15 @@ last step comes back and its screen is still shown (BACK on any step saves nothi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.app.events import CalibrationLooked
+from companion.app.events import CalibrationLooked, Found
 from companion.rules import State
 
 if TYPE_CHECKING:
     from companion.app.camera import Camera
     from companion.camera.board import Pixels
-    from companion.camera.calibration import Calibration
 
 STILL_AVERAGE = 8
 """The still of the empty board: the mean of this many frames (as the command line's
@@ -37,22 +35,6 @@ PIECE_AVERAGE = 2
 command line's ``--pieces``)."""
 CORNERS = 4
 """The steps after the empty board: one piece on each corner square."""
-
-
-@dataclass(frozen=True, eq=False)
-class Found:
-    """What one step of the calibration gave: ``step`` 0, the ``still`` of the empty
-    board (RGB uint8), the ``labels`` of the four corner squares in the order they are
-    asked for, and the state folder the calibration is kept in (``directory``: where the
-    camera reads it); steps 1-4, the ``centre`` (x, y, pixels of the still) of the piece
-    on that corner square; step 4 also the ``calibration`` made from the four."""
-
-    step: int
-    still: Pixels | None = None
-    labels: tuple[str, ...] = ()
-    directory: Path | None = None
-    centre: tuple[float, float] | None = None
-    calibration: Calibration | None = None
 
 
 def calibration_job(ticket: int, camera: Camera | None, state: State, step: int,
@@ -106,4 +88,4 @@ def calibration_job(ticket: int, camera: Camera | None, state: State, step: int,
     return CalibrationLooked(ticket, Found(step, centre=centre, calibration=made))
 
 
-__all__ = ["CORNERS", "PIECE_AVERAGE", "STILL_AVERAGE", "Found", "calibration_job"]
+__all__ = ["CORNERS", "PIECE_AVERAGE", "STILL_AVERAGE", "calibration_job"]

@@ -27,8 +27,11 @@ from companion.rules import Implement, Move, Throw
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
+    from pathlib import Path
+
     from companion.ai.review import Review
-    from companion.app.calibrating import Found
+    from companion.camera.board import Pixels
+    from companion.camera.calibration import Calibration
     from companion.camera.find import Difference, Finding
     from companion.rules.core import Square
 
@@ -127,6 +130,23 @@ class BoardChecked:
     refused: str = ""
 
 
+@dataclass(frozen=True, eq=False)
+class Found:
+    """What one step of the box's calibration gave (:mod:`companion.app.calibrating`):
+    ``step`` 0, the ``still`` of the empty board (RGB uint8), the ``labels`` of the four
+    corner squares in the order they are asked for, and the state folder the
+    calibration is kept in (``directory``: where the camera reads it); steps 1-4, the
+    ``centre`` (x, y, pixels of the still) of the piece on that corner square; step 4
+    also the ``calibration`` made from the four."""
+
+    step: int
+    still: Pixels | None = None
+    labels: tuple[str, ...] = ()
+    directory: Path | None = None
+    centre: tuple[float, float] | None = None
+    calibration: Calibration | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class CalibrationLooked:
     """The camera's look for one step of the box's calibration of a board without
@@ -198,6 +218,7 @@ __all__ = [
     "ComputerThrew",
     "DeviceEvent",
     "Draw",
+    "Found",
     "HintFound",
     "LoopEvent",
     "MovesValued",

@@ -96,7 +96,7 @@ class Flow:
         """Show ``page`` (the controller's: it starts the work a page awaits)."""
         raise NotImplementedError
 
-    def calibration_step(self, page: sc.Calibrating) -> sc.Next:
+    def calibration_step(self, page: sc.Page) -> sc.Next:
         """See :meth:`~companion.app.screens.base.Seat.calibration_step` (the camera's:
         :class:`~companion.app.looking.Looking`)."""
         raise NotImplementedError

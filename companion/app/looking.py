@@ -143,12 +143,13 @@ class Looking(Flow):
 
     # ------------------------------------------------------------------ calibrating
 
-    def calibration_step(self, page: sc.Calibrating) -> sc.Next:
+    def calibration_step(self, page: sc.Page) -> sc.Next:
         """See :meth:`~companion.app.screens.base.Seat.calibration_step`: a step's job
         (:func:`~companion.app.calibrating.calibration_job`) is handed to the worker,
         with the camera of the source chosen (made there if it is another)."""
         from companion.app.calibrating import calibration_job
 
+        assert isinstance(page, sc.Calibrating)
         chosen, wanted = self.chosen_camera, self.prefs.camera
         if page.worker_state is None:  # begun
             if not chosen.looks(wanted):

@@ -21,7 +21,7 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from companion.app.settings import Prefs
 from companion.app.table import Table
@@ -32,9 +32,6 @@ from companion.journal.store import Loaded
 from companion.rules import Action, Move, State, Throw
 from companion.ui.games import Presenter
 from companion.ui.view import View
-
-if TYPE_CHECKING:
-    from companion.app.screens.calibrate import Calibrating
 
 
 class Screen(enum.Enum):
@@ -265,8 +262,9 @@ class Seat(Protocol):
         disk refused them (over the screen shown; the change holds until the companion
         stops)."""
 
-    def calibration_step(self, page: Calibrating) -> Next:
-        """The camera's calibration of a board without markers (issue 34): ``page`` not
+    def calibration_step(self, page: Page) -> Next:
+        """The camera's calibration of a board without markers (issue 34): ``page`` (a
+        :class:`~companion.app.screens.calibrate.Calibrating` step) not
         begun (no position yet) is begun (its game's board: the game in play's when it
         is that game) and its first step said aloud: ``page``, or the message that says
         why not (no camera chosen); else the camera's look for its step is handed to the
