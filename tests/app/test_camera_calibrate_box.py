@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from controller_tools import BACK, DOWN, OK, SHAKE, on, send
 from walkthroughs import scripted_draw
+from walkthroughs.cue_games import Recorder
 
 pytest.importorskip("cv2")
 
@@ -62,14 +63,16 @@ class Broken:
         pass
 
 
-def settings(tmp_path: Path, source: object) -> tuple[Controller, LiveCamera]:
-    """A controller with the USB camera chosen, on Settings' Calibrate camera row."""
+def settings(tmp_path: Path, source: object, said: Recorder | None = None
+             ) -> tuple[Controller, LiveCamera]:
+    """A controller with the USB camera chosen, on Settings' Calibrate camera row
+    (``said``: its speaker)."""
     camera = LiveCamera(source, calibrations=tmp_path)  # type: ignore[arg-type]
     prefs = Prefs.from_config({**cfg.defaults(), "throw.source": "gpio-shaker",
                                "camera.source": "usb"})
     ctl = Controller(store=JournalStore(tmp_path / "journals"), draw=scripted_draw(SCORES),
                      sources=list(SOURCE_NAMES), source="gpio-shaker", games=["senet-tait"],
-                     prefs=prefs, camera=camera, cameras=("off", "usb"))
+                     prefs=prefs, camera=camera, cameras=("off", "usb"), speaker=said)
     ctl.start()
     send(ctl, OK, DOWN, OK)                                  # splash, menu: Settings
     assert on(ctl) is Screen.SETTINGS
@@ -80,20 +83,23 @@ def settings(tmp_path: Path, source: object) -> tuple[Controller, LiveCamera]:
 
 
 def test_a_whole_calibration_from_the_buttons_then_the_camera_reads_the_moves(tmp_path: Path) -> None:
-    table = Table()
-    ctl, camera = settings(tmp_path, table)
+    table, said = Table(), Recorder()
+    ctl, camera = settings(tmp_path, table, said)
     send(ctl, OK)
     assert on(ctl) is Screen.CALIBRATE and len(ctl.view().items) == 1   # the menu's one game
     send(ctl, OK)                                            # the game
     assert ctl.view().lines == ("Clear the board, then OK.",)
+    assert said.texts()[-1] == "Clear the board, then OK."          # shown and said
     send(ctl, OK)                                            # the still of the empty board
     for n, place in enumerate(CORNERS, 1):
         view = ctl.view()
         assert view.title == f"Corner {n} of 4"
         assert view.lines[0].startswith(f"Put a piece on square {place.label} (")
+        assert said.texts()[-1] == view.lines[0]
         table.pieces = {place.square: 0}
         send(ctl, OK)
     assert on(ctl) is Screen.MESSAGE and ctl.view().title == "Calibration saved"
+    assert said.texts()[-2:] == ["Calibration saved", ctl.view().lines[0]]
     saved = cal.load(tmp_path, LAYOUT)
     assert saved is not None
     send(ctl, OK)
@@ -110,14 +116,15 @@ def test_a_whole_calibration_from_the_buttons_then_the_camera_reads_the_moves(tm
 
 
 def test_back_in_the_middle_saves_nothing_and_a_failed_look_asks_again(tmp_path: Path) -> None:
-    table = Table()
-    ctl, _camera = settings(tmp_path, table)
+    table, said = Table(), Recorder()
+    ctl, _camera = settings(tmp_path, table, said)
     send(ctl, OK, OK, OK)                                    # the game; the empty board
     assert ctl.view().title == "Corner 1 of 4"
     send(ctl, OK)                                            # no piece put on the square
     view = ctl.view()
     assert view.title == "Corner 1 of 4" and view.lines[1].startswith("no piece found")
     assert view.lines[0].startswith(f"Put a piece on square {CORNERS[0].label}")
+    assert said.texts()[-2:] == list(view.lines) and ctl.reply().cue is not None
     table.pieces = {CORNERS[0].square: 0}
     send(ctl, OK)
     assert ctl.view().title == "Corner 2 of 4" and ctl.view().lines[0].startswith("Put a piece")

@@ -107,7 +107,7 @@ class Settings(Page):
 
     def rows(self, seat: Seat) -> list[tuple[str, str]]:
         """``(key, label)`` per row; the camera only when one can be chosen (its
-        confirmation only when it is on); the sound and the light only when wired; the
+        confirmation and its calibration, :mod:`.calibrate`, only when it is on); the sound and the light only when wired; the
         tutor's share only when the tutor is on."""
         prefs = seat.prefs
         rows = [
