@@ -172,11 +172,15 @@ class Looking(Flow):
         shown: the next step asked for (on the screen and aloud); after the fourth
         corner the calibration saved and said; a step refused says why and asks again; a
         camera that fails says so and OK tries again (the buttons work as ever)."""
-        awaited, self._calibration = self._calibration, None
-        if awaited is None or awaited[0] != event.ticket or self.page is not awaited[1]:
+        awaited = self._calibration
+        if awaited is None or awaited[0] != event.ticket:
+            log.info("the calibration's look %d dropped: no longer awaited", event.ticket)
+            return
+        self._calibration = None
+        page = awaited[1]
+        if self.page is not page:
             log.info("the calibration's look %d dropped: its screen is gone", event.ticket)
             return
-        page = awaited[1]
         page.ticket = None
         if isinstance(event, WorkFailed):
             log.warning("camera: %s", event.text)

@@ -194,3 +194,18 @@ def test_through_the_running_service_the_pictures_are_taken_on_the_worker(
         service.post(Quit())
         loop.join(10)
         service.close()
+
+
+def test_a_stale_look_of_a_calibration_left_is_dropped(tmp_path: Path) -> None:
+    """A look of a calibration left with BACK (the worker still at it) that comes back
+    after a new one was begun is dropped, and the new one's look still awaited."""
+    from companion.app.events import CalibrationLooked
+
+    ctl, _camera = settings(tmp_path, Table())
+    send(ctl, OK, OK)                                        # the game: the empty board
+    page = ctl.page
+    ctl._calibration = (99, page)  # type: ignore[assignment]  # a look under way
+    ctl.handle(CalibrationLooked(98, None, refused="stale"))  # the calibration left before
+    assert ctl._calibration == (99, page) and "stale" not in ctl.view().lines
+    ctl.handle(CalibrationLooked(99, None, refused="too dark", again=0))
+    assert ctl.view().lines == ("Clear the board, then OK.", "too dark")
