@@ -72,7 +72,7 @@ readonly APT_RPI_LGPIO=python3-rpi-lgpio
 # module's library (Raspberry Pi archive only; it pulls in libcamera). Its compiled
 # helpers (simplejpeg, pidng) are built against Bookworm's numpy 1.24 and fail to import
 # under numpy 2 (picamera2 issues 1088, 1211), so pip keeps the venv's numpy below 2
-# with the camera: OpenCV then comes as its last release for numpy 1 (4.10).
+# with the camera: pip then takes the newest OpenCV that takes NumPy 1 (4.11.0.86).
 readonly APT_PICAMERA2=python3-picamera2
 readonly PIP_CAMERA_NUMPY="numpy<2"
 # The block this script owns in config.txt, between these two lines. [all] makes
