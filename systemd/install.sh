@@ -70,7 +70,7 @@ readonly APT_RPI_GPIO=python3-rpi.gpio
 readonly APT_RPI_LGPIO=python3-rpi-lgpio
 # With --camera, on a model with a camera (CSI) connector: picamera2, the Pi camera
 # module's library (Raspberry Pi archive only; it pulls in libcamera). Its compiled
-# helpers (simplejpeg, pidng) are built against Bookworm's numpy 1.24 and fail to import
+# helper python3-simplejpeg is built against Bookworm's numpy 1.24 and fails to import
 # under numpy 2 (picamera2 issues 1088, 1211), so pip keeps the venv's numpy below 2
 # with the camera: pip then takes the newest OpenCV that takes NumPy 1 (4.11.0.86).
 readonly APT_PICAMERA2=python3-picamera2
