@@ -159,6 +159,11 @@ class FakeTableCamera:
         return reader.read(photo.image).squares
 
 
+_DONE, _USUAL, _HOLD, _OTHER = "done", "usual", "hold", "other"
+"""How :meth:`LiveCamera._watch` sorts a board read: the answer; the board as it was;
+a board the next move tells; another board (the answer once it stands still)."""
+
+
 class LiveCamera:
     """A real camera over the board: frames from ``source``
     (:mod:`companion.camera.sources`), read by the reader of the game's printed board
@@ -170,21 +175,32 @@ class LiveCamera:
     frame refused (a hand held over the board, a marker hidden), is waited past; a
     board that a legal move leaves is the answer at once; a changed board that no legal
     move leaves (a piece on a wrong square) is the answer once it has stood still for
-    ``settle`` seconds (the player may still be moving it). After ``patience`` seconds:
-    the board as before if it was seen (nothing to say), else the last refusal.
+    ``settle`` seconds (the player may still be moving it). A board that several moves
+    leave alike and after which the same player moves again in the same turn (the
+    Labyrinth's ``55-56 with 5`` and ``55-56 with 1``: :func:`~companion.camera.find.undecided`)
+    is watched past too: the board after the turn's next move tells which was made
+    (:func:`~companion.camera.find.find_move` with ``ahead``); when it does not, that
+    board is the answer (several: the player chooses). After ``patience`` seconds: such a
+    board, or the board as before if it was seen (nothing to say), else the last refusal.
 
     ``clock``: seconds, monotonic (tests give their own). ``saved``: where the frame
     each look was answered or refused on is kept (``camera.save_frames``; ``None``,
-    the default: no frame is written anywhere).
+    the default: no frame is written anywhere). ``calibrations``: the state folder,
+    where a board without markers has its calibration (``companion camera
+    calibrate``; :mod:`companion.camera.calibration`): the game's, when saved, is read
+    through instead of the markers (looked for again when the file changes);
+    ``None``: markers only.
 
     :raises ImportError: the camera extra (OpenCV, NumPy) is not installed.
     """
 
     def __init__(self, source: FrameSource, *, patience: float = 90.0, settle: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic, saved: SavedFrames | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, saved: SavedFrames | None = None,
+                 calibrations: Path | None = None) -> None:
         from companion.camera import read  # OpenCV: only when a camera is used
 
         self._read = read
+        self.calibrations = calibrations
         self.source = source
         self.patience, self.settle, self.clock = patience, settle, clock
         self.saved = saved
@@ -192,16 +208,35 @@ class LiveCamera:
         self.frames = 0
         """Frames taken so far (all looks)."""
         self._closed = threading.Event()
-        self._readers: dict[Layout, Reader] = {}
-        """The reader of the board layout in play (one: a reader holds its references)."""
+        self._readers: dict[tuple[Layout, float | None], Reader] = {}
+        """The reader of the board layout in play and its calibration file's time (one:
+        a reader holds its references)."""
 
     def _reader(self, state: State) -> Reader:
+        """The reader of ``state``'s board: through its calibration when one is saved.
+
+        :raises companion.camera.calibration.CalibrationError: the calibration file is
+            damaged or of another board (it is left as it is).
+        """
         from companion.camera.board import layout_for
 
         layout = layout_for(state)
-        if layout not in self._readers:
-            self._readers = {layout: self._read.Reader(layout)}
-        return self._readers[layout]
+        stamp = None
+        if self.calibrations is not None:
+            from companion.camera.calibration import path_for
+
+            try:
+                stamp = path_for(self.calibrations, layout.game).stat().st_mtime
+            except OSError:
+                stamp = None
+        if (layout, stamp) not in self._readers:
+            calibration = None
+            if stamp is not None and self.calibrations is not None:
+                from companion.camera.calibration import load
+
+                calibration = load(self.calibrations, layout)
+            self._readers = {(layout, stamp): self._read.Reader(layout, calibration=calibration)}
+        return self._readers[(layout, stamp)]
 
     def _grab(self) -> Pixels:
         self.frames += 1
@@ -217,40 +252,19 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
-        from companion.camera.find import NONE, find_move, seen_board
-        from companion.camera.read import PictureRefused
-        from companion.camera.still import still_readings
+        from companion.camera.find import NONE, find_move, seen_board, undecided
 
-        reader = self._reader(state)
-        self.looks += 1
         before = seen_board(state)
-        deadline = self.clock() + self.patience
-        unchanged: tuple[Reading, Pixels] | None = None
-        pending: tuple[dict[Square, int], float] | None = None
-        refused, refused_frame = "the board was never still", None
-        for seen in still_readings(self._grab, reader):
-            if self._closed.is_set() or (cancel is not None and cancel.is_set()):
-                raise PictureRefused("the look was stopped")
-            now = self.clock()
-            if seen.refused is not None:
-                refused, refused_frame, pending = seen.refused.reason, seen.frame, None
-            elif seen.reading is not None:
-                board = seen.reading.occupied()
-                if board == before:
-                    unchanged, pending = (seen.reading, seen.frame), None
-                elif find_move(state, None, seen.reading.squares).kind != NONE:
-                    return self._answer(seen.reading, seen.frame)
-                elif pending is None or pending[0] != board:
-                    pending = (board, now)
-                elif now - pending[1] >= self.settle:
-                    return self._answer(seen.reading, seen.frame)
-            if now >= deadline:
-                break
-        if unchanged is not None:
-            return self._answer(*unchanged)
-        if refused_frame is not None and self.saved is not None:
-            self.saved.save(refused_frame, "refused")
-        raise PictureRefused(f"hold still: {refused}")
+
+        def sort(board: dict[Square, int], reading: Reading) -> str:
+            if board == before:
+                return _USUAL
+            finding = find_move(state, None, reading.squares, ahead=True)
+            if undecided(state, None, finding):  # the turn's next move tells which
+                return _HOLD
+            return _OTHER if finding.kind == NONE else _DONE
+
+        return self._watch(state, cancel, sort, watch_past_usual=False)
 
     def check(self, state: State, expected: Mapping[Square, int],
               before: Mapping[Square, int] | None = None,
@@ -267,13 +281,38 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
+        want, was = dict(expected), None if before is None else dict(before)
+
+        def sort(board: dict[Square, int], _reading: Reading) -> str:
+            return _DONE if board == want else _USUAL if board == was else _OTHER
+
+        return self._watch(state, cancel, sort, watch_past_usual=True)
+
+    def _watch(self, state: State, cancel: threading.Event | None,
+               sort: Callable[[dict[Square, int], Reading], str], *,
+               watch_past_usual: bool) -> Mapping[Square, int | None]:
+        """The frame loop of :meth:`look` and :meth:`check`. Still frames of the board
+        are read (:func:`companion.camera.still.still_readings`) and each board read is
+        sorted by ``sort``: ``_DONE``, the answer at once; ``_USUAL``, the board as it
+        was (the players have not moved yet), waited past; ``_HOLD``, a board that the
+        next move tells (kept, and the answer if nothing else is); ``_OTHER``, the
+        answer once it has stood still for ``settle`` seconds. A refused frame (a hand,
+        a hidden marker) is waited past. At ``patience`` seconds the loop ends --
+        unless ``watch_past_usual`` and a board was read (a check watches on: the
+        players may be away from the table) -- with the held board, else (a look) the
+        usual board if it was seen (nothing to say), else the last refusal.
+
+        :raises companion.camera.read.PictureRefused: see :meth:`look`.
+        :raises companion.camera.sources.CameraError: see :meth:`look`.
+        """
         from companion.camera.read import PictureRefused
         from companion.camera.still import still_readings
 
         reader = self._reader(state)
         self.looks += 1
-        want, was = dict(expected), None if before is None else dict(before)
         deadline = self.clock() + self.patience
+        usual: tuple[Reading, Pixels] | None = None
+        held: tuple[Reading, Pixels] | None = None
         pending: tuple[dict[Square, int], float] | None = None
         refused, refused_frame, read = "the board was never still", None, False
         for seen in still_readings(self._grab, reader):
@@ -285,16 +324,23 @@ class LiveCamera:
             elif seen.reading is not None:
                 read = True
                 board = seen.reading.occupied()
-                if board == want:
+                kind = sort(board, seen.reading)
+                if kind == _DONE:
                     return self._answer(seen.reading, seen.frame)
-                if board == was:
-                    pending = None
+                if kind == _USUAL:
+                    usual, pending = (seen.reading, seen.frame), None
+                elif kind == _HOLD:
+                    held, pending = (seen.reading, seen.frame), None
                 elif pending is None or pending[0] != board:
                     pending = (board, now)
                 elif now - pending[1] >= self.settle:
-                    return self._answer(seen.reading, seen.frame)
-            if not read and now >= deadline:
+                    return self._answer(*(held or (seen.reading, seen.frame)))
+            if now >= deadline and not (watch_past_usual and read):
                 break
+        if held is not None:
+            return self._answer(*held)
+        if usual is not None and not watch_past_usual:
+            return self._answer(*usual)
         if refused_frame is not None and self.saved is not None:
             self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")
@@ -311,12 +357,15 @@ class LiveCamera:
         self.source.close()
 
 
-def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> Camera | None:
+def camera_for(source: str, device: str = "0", save_to: Path | None = None,
+               calibrations: Path | None = None) -> Camera | None:
     """The camera of ``camera.source`` (``None`` for ``off``); ``device``
     (``camera.device``): ``usb``'s V4L2 device, an index or a path (a video file is
     read as a camera), or the number of ``picamera``'s camera module; ``save_to``: the
     folder a real camera keeps its looks' frames in (``camera.save_frames`` on;
-    ``None``: none kept). Nothing is opened here: a real camera opens on its first look.
+    ``None``: none kept); ``calibrations``: the state folder, where a real camera finds
+    the calibration of a board without markers (:class:`LiveCamera`). Nothing is
+    opened here: a real camera opens on its first look.
 
     :raises ValueError: an unknown source, or a picamera number that is not a number.
     :raises ImportError: the camera extra is not installed, or (``picamera``) picamera2
@@ -332,13 +381,13 @@ def camera_for(source: str, device: str = "0", save_to: Path | None = None) -> C
 
         saved = SavedFrames(save_to) if save_to is not None else None
         if source == "usb":
-            return LiveCamera(sources.VideoSource(device), saved=saved)
+            return LiveCamera(sources.VideoSource(device), saved=saved, calibrations=calibrations)
         if not sources.picamera2_installed():
             raise ImportError(sources.PICAMERA2_MISSING)
         number = sources.parse_device(device)
         if not isinstance(number, int):
             raise ValueError(f"camera.device {device!r}: the Pi camera's number (0, 1) is wanted")
-        return LiveCamera(sources.PiCameraSource(number), saved=saved)
+        return LiveCamera(sources.PiCameraSource(number), saved=saved, calibrations=calibrations)
     raise ValueError(f"unknown camera source {source!r}: one of {', '.join(CAMERA_SOURCES)}")
 
 
@@ -464,7 +513,7 @@ def look_job(ticket: int, camera: Camera, state: State,
             reading = camera.look(state)
     except PictureRefused as exc:
         return CameraRead(ticket, None, refused=exc.reason)
-    return CameraRead(ticket, find_move(state, None, reading))
+    return CameraRead(ticket, find_move(state, None, reading, ahead=True))
 
 
 def check_job(ticket: int, camera: Camera, state: State, expected: Mapping[Square, int],

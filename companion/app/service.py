@@ -431,7 +431,8 @@ def build(
     camera = None
     try:
         frames = journal_dir / "camera-frames" if conf.get("camera.save_frames", False) else None
-        camera = camera_for(str(conf.get("camera.source", "off")), str(conf.get("camera.device", "0")), frames)
+        camera = camera_for(str(conf.get("camera.source", "off")), str(conf.get("camera.device", "0")), frames,
+                            journal_dir)
     except (ImportError, ValueError) as exc:  # OpenCV or picamera2 missing: the game goes on without
         log.warning("camera off: %s", exc)
         missing = "" if "picamera2" in str(exc) or isinstance(exc, ValueError) else \
@@ -450,7 +451,8 @@ def build(
         worker=worker if worker is not None else Worker.threaded(),
         camera=camera, camera_confirm=bool(conf.get("camera.confirm", True)),
         cameras=usable_sources(str(conf.get("camera.source", "off"))),
-        make_camera=partial(camera_for, device=str(conf.get("camera.device", "0")), save_to=frames),
+        make_camera=partial(camera_for, device=str(conf.get("camera.device", "0")), save_to=frames,
+                            calibrations=journal_dir),
         roster=Path(conf["club.roster"]) if conf.get("club.roster") else default_roster_path(),
     )
 

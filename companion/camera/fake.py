@@ -28,7 +28,7 @@ import numpy as np
 
 from companion.rules.core import Square
 
-from .board import Layout, Pixels, piece_rgb, render
+from .board import PAPER_RGB, Layout, Pixels, piece_rgb, render
 
 MAX_TILT = 35.0
 """The largest tilt of the camera from straight above the board, degrees."""
@@ -50,42 +50,66 @@ class Photo:
     homography: Pixels
 
 
-def fake_camera(layout: Layout) -> FakeCamera:
+def fake_camera(layout: Layout, *, markers: bool = True) -> FakeCamera:
     """The fake camera for ``layout``: 800 x 600 frames, or 1280 x 960 with the page
     drawn at 4.5 px/mm for a board of more than 10 squares a side (the Cretan
     Labyrinth's 12 x 12 squares of 15.8 mm on A4: at 800 x 600 a square is about 25
-    pixels, too few; a real camera is asked for 1280 x 720)."""
+    pixels, too few; a real camera is asked for 1280 x 720). ``markers``: see
+    :class:`FakeCamera`."""
     if max(layout.grid) > 10:
-        return FakeCamera(layout, size=(1280, 960), px_per_mm=4.5)
-    return FakeCamera(layout)
+        return FakeCamera(layout, size=(1280, 960), px_per_mm=4.5, markers=markers)
+    return FakeCamera(layout, markers=markers)
 
 
 class FakeCamera:
     """Photos of the page of ``layout``, ``size`` = (width, height) pixels each.
 
     ``px_per_mm``: the resolution the page is drawn at before it is photographed (the
-    page is drawn once, here, and kept: about 0.5 MB at the default).
+    page is drawn once, here, and kept: about 0.5 MB at the default). ``markers``:
+    ``False`` photographs the board as a player's own, bought or drawn, with no markers
+    (their places left blank paper): a board read through a calibration of its four
+    corners (:mod:`.calibration`), its corners on the photo at
+    ``Photo.homography`` of the board's corners on the paper
+    (:func:`~.calibration.board_corners_mm`).
     """
 
-    def __init__(self, layout: Layout, size: tuple[int, int] = (800, 600), px_per_mm: float = 3.0):
+    def __init__(self, layout: Layout, size: tuple[int, int] = (800, 600), px_per_mm: float = 3.0,
+                 *, markers: bool = True):
         self.layout = layout
         self.size = size
         self.px_per_mm = px_per_mm
-        self._page = render(layout, px_per_mm).astype(np.float32) / 255.0
+        self.markers = markers
+        page = render(layout, px_per_mm)
+        if not markers:
+            for marker in layout.markers:
+                x0, y0 = (round(v * px_per_mm) for v in (marker.x, marker.y))
+                x1, y1 = (round((v + marker.size) * px_per_mm) for v in (marker.x, marker.y))
+                page[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = PAPER_RGB
+        self._page = page.astype(np.float32) / 255.0
+        self._mount: int | None = None
+        """The mount being photographed (:meth:`mounted`), else ``None``."""
+        self._memo: dict[str, tuple[int, Pixels]] = {}
+        """The table and the light of the last mount photographed (one of each: a few
+        megabytes)."""
 
-    def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False) -> Photo:
+    def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False,
+              pose: int | None = None) -> Photo:
         """A photo of the board with ``pieces`` (square -> player, 0-based) on it.
+        ``pose``: the seed of the camera's pose and the table under it (default:
+        ``seed``); photos with one ``pose`` are taken by a camera that stays where it
+        is (a calibrated camera), each with the light, pieces' jitter, blur and noise
+        of its own ``seed``.
 
         :raises KeyError: a square not on the board.
         """
         rng = np.random.default_rng(seed)
-        image, homography = self._scene(pieces, rng)
+        image, homography = self._scene(pieces, rng, pose)
         if hand:
             self._hand(image, homography, rng)
         return Photo(self._expose(image, rng), dict(pieces), hand, homography)
 
     def frames(self, pieces: Mapping[Square, int], seed: int,
-               hands: Sequence[float | None]) -> list[Photo]:
+               hands: Sequence[float | None], *, pose: int | None = None) -> list[Photo]:
         """A still camera's consecutive frames of one scene (the pose, the light, the
         blur and the JPEG quality of ``seed``; fresh sensor noise in each frame), one a
         value of ``hands``: ``None``, no hand; a number, the same hand (drawn from
@@ -94,11 +118,12 @@ class FakeCamera:
         hand that moves changes between frames; a hand held still does not.
 
         Not the frames of :meth:`photo` (the hand is drawn apart from the scene).
+        ``pose``: as :meth:`photo`.
 
         :raises KeyError: a square not on the board.
         """
         rng = np.random.default_rng(seed)
-        scene, homography = self._scene(pieces, rng)
+        scene, homography = self._scene(pieces, rng, pose)
         state = rng.bit_generator.state
         out = []
         for index, away in enumerate(hands):
@@ -110,20 +135,53 @@ class FakeCamera:
             out.append(Photo(self._expose(image, rng, noise), dict(pieces), away is not None, homography))
         return out
 
-    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator) -> tuple[Pixels, Pixels]:
-        """The page with ``pieces`` seen by a random pose over the table, before the
-        light, float32 RGB 0..1 (h, w, 3), and the pose's homography paper (mm) ->
-        image (px)."""
+    def mounted(self, pieces: Mapping[Square, int], mount: int, scene: int, frame: int = 0, *,
+                hand: bool = False) -> Photo:
+        """A frame of a camera mounted over the table for a whole game: the pose, the
+        table, the light, the lens blur and the JPEG quality are those of ``mount`` in
+        every frame (a mounted camera and its lamp do not move); where the pieces lie on
+        their squares (their small jitter) and the hand (``hand``: one reaching over
+        the board) are those of ``scene`` (one position on the board); the sensor's
+        noise is fresh in each ``frame`` of a scene. Not the photos of :meth:`photo`.
+
+        :raises KeyError: a square not on the board.
+        """
+        fixed = np.random.default_rng([mount, 0])
+        self._mount = mount
+        try:
+            image, homography = self._scene(pieces, fixed,
+                                           placing=np.random.default_rng([mount, 1, scene]))
+            if hand:
+                self._hand(image, homography, np.random.default_rng([mount, 2, scene]))
+            noise = np.random.default_rng([mount, 3, scene, frame])
+            return Photo(self._expose(image, fixed, noise), dict(pieces), hand, homography)
+        finally:
+            self._mount = None
+
+    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator,
+               pose: int | None = None, placing: np.random.Generator | None = None,
+               ) -> tuple[Pixels, Pixels]:
+        """The page with ``pieces`` seen by a random pose (drawn from ``rng``, or from
+        the seed ``pose``) over the table, before the light, float32 RGB 0..1 (h, w, 3),
+        and the pose's homography paper (mm) -> image (px). ``placing``: where the
+        pieces' jitter is drawn from (default ``rng``)."""
         page = self._page.copy()
         light_angle = rng.uniform(0, 2 * math.pi)
         for square, player in pieces.items():
-            self._piece(page, square, player, light_angle, rng)
-        homography = self._pose(rng)
+            self._piece(page, square, player, light_angle, placing or rng)
+        homography = self._pose(rng)  # drawn either way: the rest of the photo stays the same
+        table_rng = rng
+        if pose is not None:  # the camera stays: the same pose, the same table under it
+            table_rng = np.random.default_rng(pose)
+            homography = self._pose(table_rng)
         to_image = homography @ np.diag([1 / self.px_per_mm, 1 / self.px_per_mm, 1.0])
         w, h = self.size
         warped = cv2.warpPerspective(page, to_image, (w, h), flags=cv2.INTER_LINEAR)
         cover = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), to_image, (w, h))
-        image = cover[..., None] * warped + (1 - cover[..., None]) * self._table(rng)
+        table = self._table(rng)
+        if table_rng is not rng:
+            table = self._table(table_rng)
+        image = cover[..., None] * warped + (1 - cover[..., None]) * table
         return np.asarray(image, np.float32), homography
 
     def _expose(self, image: Pixels, rng: np.random.Generator,
@@ -214,8 +272,23 @@ class FakeCamera:
         w, h = self.size
         base = np.array([rng.uniform(0.35, 0.6), rng.uniform(0.22, 0.4), rng.uniform(0.12, 0.25)], np.float32)
         grain = rng.normal(0, 1, (1, w)).astype(np.float32)
+        kept = self._kept("table")
+        if kept is not None:
+            return kept
         grain = cv2.GaussianBlur(grain, (0, 0), 3).repeat(h, 0) * 0.05
-        return np.asarray(np.clip(base[None, None, :] * (1 + grain[..., None]), 0, 1), np.float32)
+        return self._keep("table", np.asarray(np.clip(base[None, None, :] * (1 + grain[..., None]), 0, 1),
+                                              np.float32))
+
+    def _kept(self, kind: str) -> Pixels | None:
+        """The table or the light (``kind``) made for the mount being photographed
+        (:meth:`mounted`: the same draws, the same picture), or ``None``."""
+        kept = self._memo.get(kind)
+        return kept[1] if kept is not None and self._mount is not None and kept[0] == self._mount else None
+
+    def _keep(self, kind: str, picture: Pixels) -> Pixels:
+        if self._mount is not None:
+            self._memo[kind] = (self._mount, picture)
+        return picture
 
     def _light(self, rng: np.random.Generator) -> Pixels:
         """The light over the frame, a gain per pixel and channel, shape (h, w, 3):
@@ -224,13 +297,17 @@ class FakeCamera:
         exposure = rng.uniform(0.75, 1.05)
         warmth = rng.uniform(-1, 1)  # -1 cold (bluish), +1 warm (tungsten)
         tint = np.array([1 + 0.08 * warmth, 1.0, 1 - 0.14 * warmth], np.float32)
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         gx, gy = rng.uniform(-0.25, 0.25, 2)
-        field = 1 + gx * (xs / w - 0.5) * 2 + gy * (ys / h - 0.5) * 2
         hx, hy = rng.uniform(0, w), rng.uniform(0, h)
         sigma = rng.uniform(0.15, 0.4) * w
-        field += rng.uniform(0, 0.3) * np.exp(-((xs - hx) ** 2 + (ys - hy) ** 2) / (2 * sigma**2))
-        return np.asarray((exposure * field)[..., None] * tint[None, None, :], np.float32)
+        spot = rng.uniform(0, 0.3)
+        kept = self._kept("light")
+        if kept is not None:
+            return kept
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        field = 1 + gx * (xs / w - 0.5) * 2 + gy * (ys / h - 0.5) * 2
+        field += spot * np.exp(-((xs - hx) ** 2 + (ys - hy) ** 2) / (2 * sigma**2))
+        return self._keep("light", np.asarray((exposure * field)[..., None] * tint[None, None, :], np.float32))
 
     def _hand(self, image: Pixels, homography: Pixels,
               rng: np.random.Generator, away: float = 0.0) -> None:

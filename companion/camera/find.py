@@ -90,7 +90,8 @@ def differences(seen: Mapping[Square, int | None], expected: Mapping[Square, int
     return tuple(out)
 
 
-def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | None]) -> Finding:
+def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | None], *,
+              ahead: bool = False) -> Finding:
     """The legal moves of ``state`` after ``throw`` whose resulting board matches
     ``reading`` (square -> player 0-based or ``None``; every square of the board, as
     :attr:`companion.camera.read.Reading.squares` gives it, or only the occupied ones).
@@ -99,6 +100,13 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
     already waits for a move (later moves of the same turn). ``state`` is not changed.
     A move that moves nothing the camera sees (``pass``) matches a board that did not
     change.
+
+    ``ahead``: when no move leaves ``reading``, the board may show the *next* move of
+    the same turn too, made after a move that the board alone could not tell (see
+    :func:`undecided`: the Labyrinth's ``55-56 with 5`` and ``55-56 with 1``, which die
+    is left differs): of such moves, the one that the rest of the turn continues to
+    ``reading`` is found, when it is one position (found moves are then that first
+    move; the next look finds the second).
 
     :raises IllegalMoveError: ``throw`` does not fit the throw due, or a throw is given
         where none is due.
@@ -130,9 +138,69 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
         return Finding(FOUND, tuple(matches))
     if matches:
         return Finding(SEVERAL, tuple(matches))
+    if ahead:
+        told = _told_by_next(position, reading, squares)
+        if told:
+            return Finding(FOUND, told)
     if nearest is None or seen == seen_board(position):
         return Finding(NONE, differences=differences(reading, seen_board(position), squares))
     return Finding(NONE, nearest=nearest[1], differences=nearest[2])
+
+
+def _continues(before: State, after: State) -> bool:
+    """Whether ``after`` (a move made in ``before``) leaves the same player a move of
+    the same turn (not a throw, not another player's move)."""
+    return (after.phase in (Phase.MOVE, Phase.DECIDE) and after.current_player == before.current_player
+            and any(m.kind != "pass" for m in after.legal_moves()))
+
+
+def undecided(state: State, throw: Throw | None, finding: Finding) -> bool:
+    """Whether ``finding`` holds several moves that leave the same board to a camera (not
+    the same position: another die is left, as the Labyrinth's ``55-56 with 5`` and
+    ``55-56 with 1``) and after which the same player moves again in the same turn:
+    the board after that next move can tell which was made (:func:`find_move` with
+    ``ahead``). ``state`` and ``throw`` as for :func:`find_move`, which gave
+    ``finding``."""
+    if finding.kind != SEVERAL:
+        return False
+    position = state.copy()
+    if throw is not None:
+        position.apply(throw)
+    boards, continued = [], False
+    for move in finding.moves:
+        after = position.copy()
+        after.apply(move)
+        boards.append(seen_board(after))
+        continued = continued or _continues(position, after)
+    return continued and all(b == boards[0] for b in boards)
+
+
+def _told_by_next(position: State, reading: Mapping[Square, int | None],
+                  squares: tuple[Square, ...]) -> tuple[Move, ...]:
+    """The moves of ``position`` (waiting for a move) that leave one board with other
+    moves (:func:`undecided`) and whose next move of the same turn leaves ``reading``,
+    when they all lead to one position; else ``()``."""
+    groups: dict[tuple[tuple[Square, int], ...], list[tuple[Move, State]]] = {}
+    for move in position.legal_moves():
+        after = position.copy()
+        after.apply(move)
+        groups.setdefault(tuple(sorted(seen_board(after).items(), key=repr)), []).append((move, after))
+    told: list[Move] = []
+    keys: set[object] = set()
+    for group in groups.values():
+        if len({after.position_key() for _move, after in group}) < 2:
+            continue  # the board tells this move: not one the next move must tell
+        for move, after in group:
+            if not _continues(position, after):
+                continue
+            for then in after.legal_moves():
+                later = after.copy()
+                later.apply(then)
+                if not differences(reading, seen_board(later), squares):
+                    told.append(move)
+                    keys.add(after.position_key())
+                    break
+    return tuple(told) if len(keys) == 1 else ()
 
 
 def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
@@ -154,4 +222,4 @@ def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
 
 
 __all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "describe", "differences",
-           "find_move", "seen_board"]
+           "find_move", "seen_board", "undecided"]

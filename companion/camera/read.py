@@ -2,18 +2,23 @@
 
 The steps, for one RGB picture (shape (height, width, 3), uint8):
 
-1. **markers**: the four ArUco markers of :mod:`.board` (``cv2.aruco.ArucoDetector``);
-   a picture that does not show all four is refused (a hand, a sleeve, the board
-   out of the frame);
+1. **markers**: the four ArUco markers of :mod:`.board` (``cv2.aruco.ArucoDetector``,
+   their corners to a fraction of a pixel); a picture that does not show all four is
+   refused (a hand, a sleeve, the board out of the frame);
 2. **homography**: from their 16 corners to where they are on the paper
    (``cv2.findHomography``, least squares), the board warped to a **top view** of
-   :attr:`Reader.px_per_square` pixels per square (``cv2.warpPerspective``);
+   :attr:`Reader.px_per_square` pixels per square (``cv2.warpPerspective``). A
+   player's own board with no markers: from the four corners of its calibration
+   instead, against the still of the empty board (:mod:`.calibration`);
 3. **light**: on each square, the paper in its four corners (outside any piece)
    compared with the same corners of the empty board drawn by :func:`.board.render`
    gives the light falling on that square, a gain per colour channel. A square whose
    corners do not agree with each other, whose light has another colour than the
    board's (skin, a sleeve: not the paper under a lamp), or whose edge band (outside
-   its piece) departs from the empty board under that light is **covered**;
+   its piece) departs from the empty board under that light -- and from the empty
+   board a pixel around it too (two pixels, or the paper's white margin, by the
+   board's outer line: a line the homography puts a pixel off is not a hand) -- is
+   **covered**;
 4. **content**: the middle of the square divided by that light, in CIELAB
    (``cv2.COLOR_RGB2Lab``), against the empty board's middle and each player's piece
    colour (:func:`.board.piece_rgb`): the nearest, by CIE76 colour difference, when
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -37,7 +43,10 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.rules.core import Square
 
-from .board import BOARD_RGB, DICTIONARY, Layout, Pixels, paper_points, piece_rgb, render
+from .board import BOARD_RGB, DICTIONARY, PAPER_RGB, Layout, Pixels, paper_points, piece_rgb, render
+
+if TYPE_CHECKING:
+    from .calibration import Calibration
 
 EMPTY_DISTANCE = 14.0
 """The largest CIE76 distance (Delta E) from a class at which a square is read as it."""
@@ -99,18 +108,29 @@ class Reader:
 
     ``px_per_square``: the top view's resolution. The empty board's reference and the
     masks are made once, here (a few hundred kilobytes, held as long as the reader).
+    ``calibration``: a board with no markers (a player's own, :mod:`.calibration`):
+    the homography comes from its four corners and the empty-board reference from its
+    still instead of the markers and the printed drawing; the rest is the same.
     """
 
-    def __init__(self, layout: Layout, px_per_square: int = 32):
+    def __init__(self, layout: Layout, px_per_square: int = 32,
+                 calibration: Calibration | None = None):
         self.layout = layout
+        self.calibration = calibration
         self.px_per_square = p = px_per_square
         rows, cols = layout.grid
         self.scale = p / layout.square  # top-view pixels per mm
         x0, y0 = layout.origin
-        self._target = ((paper_points(layout) - [x0, y0]) * self.scale).reshape(-1, 2).astype(np.float32)
+        # the top view's pixel (i, j) shows the paper at its centre, ((j + 0.5) / scale,
+        # (i + 0.5) / scale) mm from the board's corner, as the reference drawn below does
+        # (a pixel covers [i, i + 1)): OpenCV puts pixel centres at whole numbers
+        self._target = ((paper_points(layout) - [x0, y0]) * self.scale - 0.5).reshape(-1, 2).astype(np.float32)
         self._size = (cols * p, rows * p)
-        reference = render(layout, self.scale, window=(x0, y0, *layout.size))
-        reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
+        if calibration is None:
+            reference = render(layout, self.scale, window=(x0, y0, *layout.size))
+            reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
+        else:
+            reference = calibration.reference_view(self._size)
         self.reference = reference
         ys, xs = (np.mgrid[0:p, 0:p] + 0.5) / p
         self._centre = np.hypot(xs - 0.5, ys - 0.5) < 0.22
@@ -132,18 +152,33 @@ class Reader:
         self._patch_y = top_left[:, 0, None, None] + span[None, :, None]
         self._patch_x = top_left[:, 1, None, None] + span[None, None, :]
         self._ref_band = self._cells_of(reference)[:, self._band]
+        # where each pixel of each cell's band is in the top view (a line that the
+        # homography puts a pixel off, about 0.5 mm on the Cretan board, is not a hand:
+        # a pixel is foreign only when it departs from the board around it too)
+        self._band_y = np.broadcast_to(self._patch_y, (len(self._cells), p, p))[:, self._band]
+        self._band_x = np.broadcast_to(self._patch_x, (len(self._cells), p, p))[:, self._band]
         # the band's plain ground only: a number or a line shifted by a pixel is not a hand
         plain = np.all(np.abs(reference.astype(np.int16) - BOARD_RGB) < 12, axis=2).astype(np.uint8)
         plain = cv2.erode(plain, np.ones((3, 3), np.uint8), iterations=1)
         self._plain = self._cells_of(plain[..., None])[:, self._band, 0] > 0
         self._plain_count = np.maximum(self._plain.sum(axis=1), 1)
+        # the band's pixels by the board's outer line, farthest from the middle of the
+        # markers (a homography two pixels off there) and beside the paper's white
+        # margin: the board two pixels around, or paper, is not a hand there
+        rim = np.ones(reference.shape[:2], np.uint8)
+        edge = max(2, round(p / 16)) + 1
+        rim[edge:-edge, edge:-edge] = 0
+        self._rim = self._cells_of(rim[..., None])[:, self._band, 0] > 0
         ref = self._stats(reference)
         self._ref_centre, self._ref_corners = ref
         self._empty_lab = _lab(self._ref_centre)
         self._piece_lab = _lab(np.array([piece_rgb(layout, i) for i in range(len(layout.colours))],
                                         np.float32))
-        self._detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY),
-                                                 cv2.aruco.DetectorParameters())
+        parameters = cv2.aruco.DetectorParameters()
+        # the markers' corners to a fraction of a pixel: the squares at the board's edge
+        # are a marker's length from it, where a pixel off in a corner is a pixel or two
+        parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        self._detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), parameters)
 
     def _cells_of(self, top: Pixels) -> Pixels:
         """Each cell's patch of ``top`` (a top view, channels last), in the layout's
@@ -158,11 +193,36 @@ class Reader:
         corners = np.stack([cells[:, c].mean(axis=1) for c in self._corners], axis=1)
         return centre, corners
 
+    def _still_foreign(self, cell: Pixels, pixel: Pixels, band_lab: Pixels, gain: Pixels) -> Pixels:
+        """Of the band's pixels found foreign (``cell`` and ``pixel``: their indices, in
+        the order of ``np.nonzero``), those that depart from the lit empty board a pixel
+        around them too (two, and the paper's white, by the board's outer line): shape
+        (n,) bool. ``band_lab``: the bands in CIELAB; ``gain``: each cell's light."""
+        seen = band_lab[cell, pixel]
+        rim = self._rim[cell, pixel]
+        height, width = self.reference.shape[:2]
+        ys, xs = self._band_y[cell, pixel], self._band_x[cell, pixel]
+        still = np.ones(len(cell), bool)
+        reach = 2 if rim.any() else 1
+        for dy in range(-reach, reach + 1):
+            for dx in range(-reach, reach + 1):
+                if not (dy or dx):
+                    continue
+                near = self.reference[np.clip(ys + dy, 0, height - 1), np.clip(xs + dx, 0, width - 1)]
+                matches = ~_foreign(seen - _lab(near.astype(np.float32) / 255 * gain[cell]))
+                still &= ~(matches & (rim | (max(abs(dy), abs(dx)) == 1)))
+        paper = _lab(np.asarray(PAPER_RGB, np.float32) / 255 * gain[cell])
+        return np.asarray(still & ~(rim & ~_foreign(seen - paper)))
+
     def homography(self, image: Pixels) -> Pixels:
         """The 3 x 3 map from ``image``'s pixels to the top view's.
 
         :raises PictureRefused: not all four markers found.
+        :raises companion.camera.calibration.CalibrationError: (with a calibration) the
+            picture's size is not the calibration still's in proportion.
         """
+        if self.calibration is not None:
+            return self.calibration.homography(image.shape, self._size)
         grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
         corners, ids, _rejected = self._detector.detectMarkers(grey)
         found: dict[int, Pixels] = {}
@@ -200,12 +260,11 @@ class Reader:
         board_hue = np.median(hue, axis=0)
         off_hue = np.abs(hue - board_hue).max(axis=1) > LIGHT_HUE
         band = self._cells_of(top)[:, self._band]
-        expected = self._ref_band * gain[:, None, :]
-        diff = _lab(band) - _lab(expected)
-        # a piece's shadow only darkens the paper (L* down, a* b* nearly kept): foreign
-        # is a large difference that also changes the colour, or brightens
-        foreign = ((np.linalg.norm(diff, axis=2) > FOREIGN_DISTANCE)
-                   & ((np.linalg.norm(diff[..., 1:], axis=2) > SHADOW_HUE) | (diff[..., 0] > 0)))
+        band_lab = _lab(band)
+        foreign = _foreign(band_lab - _lab(self._ref_band * gain[:, None, :]))
+        if foreign.any():
+            cell, pixel = np.nonzero(foreign)
+            foreign[foreign] = self._still_foreign(cell, pixel, band_lab, gain)
         share = (foreign & self._plain).sum(axis=1) / self._plain_count
         far = self._plain & self._far
         far_share = (foreign & far).sum(axis=1) / np.maximum(far.sum(axis=1), 1)
@@ -237,6 +296,14 @@ class Reader:
         if doubtful:
             raise PictureRefused(f"cannot tell what stands on {_names(doubtful)}", tuple(doubtful))
         return Reading(squares, distance, top)
+
+
+def _foreign(diff: Pixels) -> Pixels:
+    """Which pixels of ``diff`` (CIELAB differences from the lit empty board, (..., 3))
+    are foreign: a piece's shadow only darkens the paper (L* down, a* b* nearly kept),
+    so foreign is a large difference that also changes the colour, or brightens."""
+    return np.asarray((np.linalg.norm(diff, axis=-1) > FOREIGN_DISTANCE)
+                      & ((np.linalg.norm(diff[..., 1:], axis=-1) > SHADOW_HUE) | (diff[..., 0] > 0)))
 
 
 def _names(squares: list[Square]) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion import __version__
 from companion.cli.box import cmd_demo, cmd_doctor, cmd_run
+from companion.cli.camera import cmd_camera_calibrate, cmd_camera_check
 
 # What tests and callers import from ``companion.cli`` (the commands live in its modules).
 from companion.cli.common import (
@@ -40,7 +41,6 @@ from companion.cli.rules import (
 )
 from companion.cli.services import (
     cmd_board_print,
-    cmd_camera_check,
     cmd_club,
     cmd_club_roster,
     cmd_publish,
@@ -224,6 +224,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         demo.add_argument("--language", default="en", choices=languages(),
                           help="the language of the screens and of the cues (default en; "
                           "display.language)")
+        demo.add_argument("--camera", action="store_true",
+                          help="the moves found by the box from the fake camera's pictures: the "
+                          "scripted player makes each move on the fake board, the box reads it "
+                          "and puts the cursor on it, the player presses OK (needs the camera "
+                          "extra; docs/camera.md)")
         demo.set_defaults(func=cmd_demo)
 
     if wanted("doctor"):
@@ -389,24 +394,71 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         bprint.set_defaults(func=cmd_board_print)
 
     if wanted("camera"):
-        camera = command(sub, "camera", "the camera over the board: check what it reads (issue 34)")
+        camera = command(sub, "camera", "the camera over the board: calibrate it for a board "
+                         "of your own, check what it reads (issue 34)")
         csub = camera.add_subparsers(dest="camera_command", required=True, metavar="ACTION")
+        # where the pictures come from, as both actions take them
+        source = argparse.ArgumentParser(add_help=False)
+        pick = source.add_mutually_exclusive_group()
+        pick.add_argument("--fake", metavar="SEED", type=int, default=None,
+                          help="use the fake camera with this seed (an integer)")
+        pick.add_argument("--device", metavar="PATH|INDEX", default=None,
+                          help="a webcam (0, /dev/video0) or a video file, through OpenCV "
+                          "(default: camera.source and camera.device of the config)")
         check_help = ("print what the camera reads as a board (text) and write an overlay PNG: "
                       "the top view with each square's reading")
-        check = command(csub, "check", check_help, "Only the fake camera is built: --fake SEED "
-                        "photographs a random position of the game (seeded) on the printed "
-                        "board. Exit status 1 when the picture is refused (a hand, a marker "
-                        "not seen). See docs/camera.md.", parents=[game, option])
-        check.add_argument("--fake", metavar="SEED", type=int, required=True,
-                           help="use the fake camera with this seed (an integer)")
+        check = command(csub, "check", check_help, "The picture comes from --fake SEED (a "
+                        "random position of the game, seeded, photographed by the fake "
+                        "camera), --device, or the configured camera (the first picture "
+                        "after the board has been still for a moment). The board is found "
+                        "through the game's saved calibration when there is one (`companion "
+                        "camera calibrate`: a board without markers; with --fake, the camera "
+                        "stands where `calibrate --fake SEED` with the same SEED put it), else "
+                        "through the printed board's markers. Exit status 1 when the picture "
+                        "is refused (a hand, a marker not seen). See docs/camera.md.",
+                        parents=[game, option, source, where])
         check.add_argument("--hand", action="store_true",
                            help="the fake camera puts a hand over the board")
         check.add_argument("--paper", choices=("A4", "A3"), default="A4",
                            help="the paper the board was printed on (default: A4)")
         check.add_argument("--out", metavar="FILE", default=None,
-                           help="the overlay PNG (default: camera-check-GAME-SEED.png); the "
-                           "photo goes beside it as FILE-photo.png")
+                           help="the overlay PNG (default: camera-check-GAME-SEED.png, or "
+                           "camera-check-GAME.png with a real camera); the photo goes beside "
+                           "it as FILE-photo.png")
         check.set_defaults(func=cmd_camera_check)
+        calibrate_help = ("calibrate the camera for a board of your own, without markers: "
+                          "its four corners on a still of the empty board")
+        calibrate = command(
+            csub, "calibrate", calibrate_help, "Leave the board EMPTY under the camera and "
+            "run it without --corners: it writes a still of the board (--still, default "
+            "camera-still-GAME.png) and the same with a pixel grid (...-grid.png). Read the "
+            "four corners of the board's playing area off the grid (x across, y down) and "
+            "run it again with --corners X,Y X,Y X,Y X,Y, in the order top left, top "
+            "right, bottom right, bottom left of the board as the box draws it: the "
+            "calibration (the corners, the still's size, the empty board as the reference "
+            "the reader compares with, the game) is saved in the state folder, beside the "
+            "journals, as camera-calibration-GAME.json, and the box and `companion camera "
+            "check` read that board through it instead of markers. The camera must not "
+            "move afterwards. Corners in a wrong order are refused. Or, with --pieces, put one "
+            "piece on each corner square in turn when asked (square 1 first on Tait's Senet): "
+            "the corners are found from where they stood. --forget removes it "
+            "(back to the printed board's markers). Needs the camera extra. See "
+            "docs/camera.md.", parents=[game, option, source, where])
+        mark = calibrate.add_mutually_exclusive_group()
+        mark.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
+                          help="the board's four corners in pixels of the still: top "
+                          "left, top right, bottom right, bottom left")
+        mark.add_argument("--pieces", action="store_true",
+                          help="find the corners instead from a piece put on each corner square "
+                          "in turn (the command says which; Enter when it stands)")
+        calibrate.add_argument("--still", metavar="FILE", default=None,
+                               help="the still (PNG) written; with --corners, the still the "
+                               "corners were read on, when it exists and neither --fake nor "
+                               "--device is given (else a new still is taken and written "
+                               "there; default: camera-still-GAME.png)")
+        calibrate.add_argument("--forget", action="store_true",
+                               help="remove the game's calibration")
+        calibrate.set_defaults(func=cmd_camera_calibrate)
 
     return parser
 

@@ -161,6 +161,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     from companion.sim import demo
 
+    if args.camera:
+        import importlib.util
+        import logging
+
+        if importlib.util.find_spec("cv2") is None:
+            raise UsageError("--camera needs the camera extra: pip install 'board-companion[camera]'")
+        # a picture refused is logged by the service; the demo counts them in its last line
+        logging.getLogger("companion").addHandler(logging.NullHandler())
     frames = Path(args.frames) if args.frames else None
     speech = Path(args.speech) if args.speech else None
     if speech is not None and shutil.which("espeak-ng") is None:
@@ -172,10 +180,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         with lock:
             return demo.main(Path(args.journal), seed=args.seed, frames_dir=frames,
                              out=sys.stdout, game=args.game, speech_dir=speech,
-                             language=args.language)
+                             language=args.language, camera=args.camera)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         return demo.main(Path(tmp), seed=args.seed, frames_dir=frames, out=sys.stdout,
-                         keep=False, game=args.game, speech_dir=speech, language=args.language)
+                         keep=False, game=args.game, speech_dir=speech, language=args.language,
+                         camera=args.camera)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

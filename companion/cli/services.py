@@ -1,20 +1,17 @@
 """``companion club``, ``companion web``, ``companion publish``, ``companion board
-print`` and ``companion camera check``: the processes beside the referee, and the
-camera's set-up."""
+print``: the processes beside the referee, and the printed board for the camera
+(``companion camera ...``: :mod:`companion.cli.camera`)."""
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.rules import (
-    Phase,
     State,
     get_game,
-    random_action,
 )
 
 if TYPE_CHECKING:
@@ -248,50 +245,4 @@ def cmd_board_print(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
     for path in written:
         print(path)
-    return 0
-
-
-def cmd_camera_check(args: argparse.Namespace) -> int:
-    """`companion camera check --fake SEED GAME`: what the camera reads, as text, and the
-    overlay PNG (issue 34); exit 1 when the picture is refused."""
-    try:
-        from PIL import Image
-
-        from companion.camera.board import layout_for
-        from companion.camera.fake import fake_camera
-        from companion.camera.find import seen_board
-        from companion.camera.read import PictureRefused, Reader, board_text, overlay
-    except ImportError as exc:
-        raise UsageError(f"the camera extra is not installed ({exc}): pip install "
-                         "'board-companion[camera]'") from exc
-    state = _camera_state(args)
-    try:
-        layout = layout_for(state, args.paper)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
-    # the fake camera's scene: a random position of the game, seeded like the photo
-    rng = random.Random(args.fake)
-    for _ in range(rng.randrange(10, 80)):
-        if state.phase is Phase.OVER:
-            break
-        state.apply(random_action(state, rng.randrange))
-    pieces = seen_board(state)
-    photo = fake_camera(layout).photo(pieces, args.fake, hand=args.hand)
-    reader = Reader(layout)
-    names = tuple(state.name(p) for p in range(state.players))
-    out = Path(args.out) if args.out else Path(f"camera-check-{args.game}-{args.fake}.png")
-    try:
-        reading = reader.read(photo.image)
-    except PictureRefused as exc:
-        print(f"refused: {exc.reason}")
-        Image.fromarray(photo.image).save(out)
-        print(f"photo: {out}")
-        return 1
-    print(board_text(layout, reading, names))
-    wrong = sorted(str(s) for s, p in reading.squares.items() if p != pieces.get(s))
-    print(f"squares read: {len(reading.squares)}, differing from the scene: "
-          f"{', '.join(wrong) if wrong else 'none'}")
-    Image.fromarray(overlay(reader, reading)).save(out)
-    Image.fromarray(photo.image).save(out.with_name(out.stem + "-photo.png"))
-    print(f"overlay: {out}")
     return 0

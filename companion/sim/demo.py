@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
+from companion import i18n
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import Quit
@@ -34,7 +35,7 @@ from companion.app.settings import Prefs
 from companion.devices.clock import ManualScheduler
 from companion.devices.events import ButtonName, SourceName
 from companion.journal.store import load, parse_action
-from companion.rules import Implement, Throw
+from companion.rules import Implement, Move, State, Throw
 from companion.ui.events import words_for
 
 GAME = "senet-tait"
@@ -149,6 +150,12 @@ class DemoResult:
     winner: str = ""
     screens: list[str] = field(default_factory=list)
     """The name of the screen of each distinct frame, in order."""
+    camera_found: int = 0
+    """With the camera: the moves the box found from the fake camera's picture (the
+    cursor on the move the player made on the board; OK played it)."""
+    camera_buttons: int = 0
+    """With the camera: the moves chosen with the buttons instead (a picture refused,
+    moves that leave the same board)."""
     steps_back: int = 0
     """How often the player took a step back (BACK) while choosing a move in steps."""
     cues: list[Path] = field(default_factory=list)
@@ -210,6 +217,7 @@ def play(
     options: Mapping[str, str] | None = None,
     players: int | None = None,
     speech_dir: Path | None = None,
+    camera: bool = False,
 ) -> DemoResult:
     """Play one whole game of ``game`` through the mock pins; resume an unfinished one
     found in ``journal_dir``. Writes each distinct frame to ``frames_dir`` (PNG) if given.
@@ -219,9 +227,18 @@ def play(
     set on the setup screen (default: the game's default). ``speech_dir``: each cue
     said is written there as a numbered WAV with espeak-ng, listed in ``cues.txt``
     (:class:`~companion.speech.engine.WavSpeaker`), whether or not speech is on.
+    ``camera``: the moves are found by the box from the fake camera's pictures
+    (``camera.source = "fake"``, ``camera.confirm`` on): the scripted player makes its
+    move on the fake board (:class:`CameraPlayer`), the box's look puts the cursor on
+    the move it reads, and the player presses OK; a move the camera did not settle is
+    chosen with the buttons (counted in :attr:`DemoResult.camera_buttons`). Needs the
+    camera extra.
 
     :raises RuntimeError: when the game does not end within :data:`MAX_STEPS` steps.
+    :raises ImportError: ``camera`` without the camera extra.
     """
+    if camera:
+        config_overrides = {**(config_overrides or {}), "camera.source": "fake", "camera.confirm": True}
     conf = demo_config(journal_dir, **(config_overrides or {}))
     result = DemoResult(None)
     holder: dict[str, Parts] = {}
@@ -256,6 +273,15 @@ def play(
                   draw=seeded_draw(seed), on_frame=frame, speaker=speaker)
     holder["parts"] = parts
     service = parts.service
+    player = None
+    if camera:
+        from companion.app.camera import FakeTableCamera
+
+        fake = service.controller.camera
+        if not isinstance(fake, FakeTableCamera):  # camera_for said why in the log
+            raise ImportError("the fake camera could not be made: is the camera extra installed?")
+        player = CameraPlayer(seed)
+        fake.played, fake.seed = player, seed
     loop = threading.Thread(target=service.run, name="companion-loop")
     loop.start()
     driver = PinDriver(parts)
@@ -284,6 +310,8 @@ def play(
                 driver.press(ButtonName.OK)
             elif screen is Screen.THROW:
                 driver.shake()
+            elif screen is Screen.MOVES and player is not None:
+                _camera_move(ctl, driver, player, result)
             elif screen is Screen.MOVES:
                 count = len(ctl.view().items)
                 n = len(ctl.actions)
@@ -314,6 +342,10 @@ def play(
                 _setup(ctl, driver, wanted)
             elif screen is Screen.PAUSE:
                 driver.press(ButtonName.BACK)
+            elif player is not None and screen is Screen.MESSAGE and ctl.view().title == i18n._("Camera failed"):
+                player.by_buttons = True  # the picture refused: the move is chosen with the buttons
+                result.camera_buttons += player.last is not None
+                driver.press(ButtonName.OK)
             else:  # splash, resume (first item: resume), setup, lost, events, messages
                 driver.press(ButtonName.OK)
         else:
@@ -327,6 +359,68 @@ def play(
     if result.journal is not None:
         result.record = record_lines(result.journal)
     return result
+
+
+class CameraPlayer:
+    """The scripted player of ``companion demo --camera``: in each position the fake
+    camera looks at (a person's move due), the move made on the board: a seeded random
+    legal move (the goal-seeking player's in the Cretan Labyrinth, where random moves
+    almost never end the game), remembered as :attr:`last` until it is played."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.last: Move | None = None
+        self.by_buttons = False
+        """Whether the move :attr:`last` is being chosen with the buttons."""
+
+    def __call__(self, state: State) -> Move:
+        moves = state.legal_moves()
+        if state.game.id == "cretan-labyrinth":
+            from companion.ai.cretan_goal import goal_seeking_choice
+
+            move = moves[goal_seeking_choice(state, moves)]  # type: ignore[arg-type]
+        else:
+            move = moves[random.Random(f"{self.seed}/camera/{len(state.history)}").randrange(len(moves))]
+        self.last, self.by_buttons = move, False
+        return move
+
+
+def _camera_move(ctl: Controller, driver: PinDriver, player: CameraPlayer, result: DemoResult) -> None:
+    """On the moves screen with the camera: OK when the box's look put the cursor on the
+    move the player made on the board (found); else that move chosen with the buttons,
+    step by step (the camera refused the picture, or several moves leave that board)."""
+    state = ctl.state
+    assert state is not None
+    if player.last is None or player.last not in state.legal_moves():
+        player(state)  # no look here (the screen shown again): the move made now
+        player.by_buttons = True
+        result.camera_buttons += 1
+    wanted = player.last
+    assert wanted is not None
+    choices = ctl.choices()
+    if choices[ctl.cursor][1] == wanted and not player.by_buttons:
+        result.camera_found += 1
+        player.last = None
+        driver.press(ButtonName.OK)
+        return
+    if not player.by_buttons:
+        player.by_buttons = True
+        result.camera_buttons += 1
+    steps = ctl.presenter.choice_steps(state, wanted)
+    depth = len(ctl.path)
+    if list(ctl.path) != list(steps[:depth]):
+        driver.press(ButtonName.BACK)  # a step chosen that is not the move's
+        return
+    for row, (label, move) in enumerate(choices):
+        if move == wanted or (move is None and depth < len(steps) and label == steps[depth]):
+            way = ButtonName.DOWN if row >= ctl.cursor else ButtonName.UP
+            for _ in range(abs(row - ctl.cursor)):
+                driver.press(way)
+            if move == wanted:
+                player.last = None
+            driver.press(ButtonName.OK)
+            return
+    raise RuntimeError(f"the moves screen does not offer {wanted}")
 
 
 def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
@@ -376,15 +470,20 @@ def _setup(ctl: Controller, driver: PinDriver, options: dict[str, str]) -> None:
 
 def main(
     journal_dir: Path, *, seed: int, frames_dir: Path | None, out: TextIO, keep: bool = True,
-    game: str = GAME, speech_dir: Path | None = None, language: str = "en",
+    game: str = GAME, speech_dir: Path | None = None, language: str = "en", camera: bool = False,
 ) -> int:
     """``companion demo``: play ``game`` with the screens and cues in ``language`` (a code
     of :func:`companion.i18n.languages`), print the record and where the frames, the
-    cues' WAV files (``speech_dir``) and, when ``keep``, the journal went."""
+    cues' WAV files (``speech_dir``) and, when ``keep``, the journal went; ``camera``:
+    the moves found from the fake camera's pictures (:func:`play`), and how many were."""
     result = play(journal_dir, seed=seed, frames_dir=frames_dir, game=game,
-                  speech_dir=speech_dir, config_overrides={"display.language": language})
+                  speech_dir=speech_dir, config_overrides={"display.language": language},
+                  camera=camera)
     for line in result.record:
         print(line, file=out)
+    if camera:
+        print(f"camera: {result.camera_found} moves found from the fake camera's pictures, "
+              f"{result.camera_buttons} chosen with the buttons", file=out)
     if frames_dir is not None:
         print(f"{len(result.frames)} frames written to {frames_dir}", file=out)
     if speech_dir is not None:

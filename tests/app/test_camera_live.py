@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import queue
+import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,11 +28,12 @@ from companion.app.events import CameraRead, LoopEvent
 from companion.app.worker import Worker
 from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
+from companion.camera.read import PictureRefused, Reader
 from companion.camera.sources import PICAMERA2_MISSING, VideoSource, picamera2_installed
 from companion.camera.still import STILL_FRAMES
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal.store import JournalStore
-from companion.rules import get_game
+from companion.rules import Move, State, get_game
 from companion.rules.core import Square
 
 SCORES = ["4", "1", "6", "2", "4", "4"]
@@ -71,6 +73,36 @@ def test_a_webcam_reads_the_moves_through_the_capture(tmp_path: Path) -> None:
     view = ctl.view()
     assert view.items == ("enter 6", "4-10") and view.cursor == 1 and camera.looks == 2
     camera.close()
+
+
+def test_a_board_without_markers_is_read_through_its_saved_calibration(tmp_path: Path) -> None:
+    """A player's own board (no markers), calibrated by its corners (``companion camera
+    calibrate``): the webcam reads the moves through the calibration in the state
+    folder; a damaged calibration fails the look (said once, the buttons work)."""
+    from companion.camera import calibration as cal
+
+    layout = layout_for(get_game("senet-tait").new_state())
+    fake = FakeCamera(layout, markers=False)
+    empty = fake.photo({}, 30, pose=5)
+    corners = cal.corners_on(layout, empty.homography) + 1.5
+    cal.save(cal.calibrate(layout, empty.image, [tuple(p) for p in corners]), tmp_path)
+    frames = []
+    for seed, board in enumerate([ENTERED, MOVED]):
+        frames += [fake.photo(board, 40 + seed, pose=5).image] * (STILL_FRAMES + 2)
+    video = str(write_video(tmp_path / "own.avi", frames))
+    camera = LiveCamera(VideoSource(video), calibrations=tmp_path)
+    ctl = start(tmp_path, camera)
+    assert on(ctl) is Screen.MOVES and camera.looks == 1
+    send(ctl, OK, SHAKE, OK, SHAKE)  # enter 4 (read); White's 1 lost; Black's 6
+    view = ctl.view()
+    assert view.items == ("enter 6", "4-10") and view.cursor == 1 and camera.looks == 2
+    camera.close()
+    with pytest.raises(PictureRefused, match="markers not seen"):
+        Reader(layout).read(frames[0])  # without the calibration: no markers to find
+    cal.path_for(tmp_path, "senet-tait").write_text("{")
+    damaged = LiveCamera(VideoSource(video), calibrations=tmp_path)
+    with pytest.raises(cal.CalibrationError, match="not a calibration file"):
+        damaged.look(get_game("senet-tait").new_state())
 
 
 @pytest.mark.parametrize("case", ["unplugged", "ends"])
@@ -226,6 +258,56 @@ def test_a_look_watching_the_board_ends_when_its_moves_screen_is_left(tmp_path: 
     finally:
         camera.close()  # the service's closing: the watch ends
         worker.close()
+
+
+class Scenes:
+    """A camera over a board that changes: each board's frames in turn (fresh noise in
+    each), the last board's for ever."""
+
+    def __init__(self, camera: FakeCamera, boards: list[dict[Square, int]], frames: int) -> None:
+        self.camera, self.boards, self.frames, self.taken = camera, boards, frames, 0
+
+    def grab(self) -> Pixels:
+        scene = min(self.taken // self.frames, len(self.boards) - 1)
+        self.taken += 1
+        return self.camera.mounted(self.boards[scene], 7, scene, self.taken).image
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_look_waits_for_the_turns_next_move_to_tell_moves_that_leave_one_board() -> None:
+    """The Labyrinth's ``28-29 with 1`` and ``with 5`` (or the like) leave one board: the
+    look waits past it for the turn's next move, whose board tells which was made."""
+    from companion.camera.find import FOUND, find_move, seen_board, undecided
+    from companion.rules import Phase, random_action
+
+    rng, state = random.Random(0), get_game("labyrinth").new_state()
+    while True:  # the first such move of a random game (seed 0), and a next move it allows
+        if state.phase is Phase.MOVE:
+            pair = next(((move, then) for move in state.legal_moves() for then in _after(state, move).legal_moves()
+                         if seen_board(_after(_after(state, move), then)) != seen_board(state)
+                         and undecided(state, None, find_move(state, None, seen_board(_after(state, move))))
+                         and find_move(state, None, seen_board(_after(_after(state, move), then)),
+                                       ahead=True).kind == FOUND), None)
+            if pair is not None:
+                break
+        state.apply(random_action(state, rng.randrange))
+    move, then = pair
+    boards = [seen_board(_after(state, move)), seen_board(_after(_after(state, move), then))]
+    source = Scenes(FakeCamera(layout_for(state)), boards, STILL_FRAMES + 4)
+    camera = LiveCamera(source, patience=30.0)
+    reading = camera.look(state)
+    assert source.taken > STILL_FRAMES + 4  # the first board was waited past
+    finding = find_move(state, None, reading, ahead=True)
+    assert finding.kind == FOUND and _after(state, finding.moves[0]).position_key() == _after(
+        state, move).position_key()
+
+
+def _after(state: State, move: Move) -> State:
+    after = state.copy()
+    after.apply(move)
+    return after
 
 
 @pytest.mark.parametrize("save", [False, True])

@@ -267,7 +267,7 @@ def test_moves_that_leave_the_same_picture_leave_the_cursor(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.camera import find
 
-    def several(state: State, throw: object, reading: object) -> find.Finding:
+    def several(state: State, throw: object, reading: object, *, ahead: bool = False) -> find.Finding:
         return find.Finding(find.SEVERAL, tuple(state.legal_moves()))
 
     monkeypatch.setattr(find, "find_move", several)

@@ -12,8 +12,17 @@ from typing import Any, cast
 import pytest
 from scenes import GAMES, position
 
-from companion.camera.find import FOUND, NONE, SEVERAL, Difference, describe, find_move, seen_board
-from companion.rules import Move, Phase, PieceAt, PieceZone, State, get_game
+from companion.camera.find import (
+    FOUND,
+    NONE,
+    SEVERAL,
+    Difference,
+    describe,
+    find_move,
+    seen_board,
+    undecided,
+)
+from companion.rules import Move, Phase, PieceAt, PieceZone, State, get_game, random_action
 from companion.rules.core import Square
 
 
@@ -116,3 +125,68 @@ def _board(thrown: State, move: Move) -> dict[Square, int]:
     after = thrown.copy()
     after.apply(move)
     return seen_board(after)
+
+
+def _undecided_positions(count: int) -> list[State]:
+    """Labyrinth positions (random games, seeds from 0) waiting for a move of which
+    several leave the same board and the turn goes on after them."""
+    found: list[State] = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = get_game("labyrinth").new_state()
+        while state.phase is not Phase.OVER and len(found) < count:
+            if state.phase is Phase.MOVE:
+                for move in state.legal_moves():
+                    finding = find_move(state, None, _board(state, move))
+                    if undecided(state, None, finding):
+                        found.append(state.copy())
+                        break
+            state.apply(random_action(state, rng.randrange))
+        if len(found) >= count:
+            break
+    return found
+
+
+def test_the_turns_next_move_tells_which_of_moves_leaving_one_board_was_made() -> None:
+    """The Labyrinth's ``28-29 with 1`` and ``28-29 with 5`` leave the same board, the
+    die left differs (several: the player chooses); the board after the turn's next
+    move tells which was made (``ahead``), and never the other."""
+    positions = _undecided_positions(6)
+    assert len(positions) == 6
+    told = 0
+    for state in positions:
+        for move in state.legal_moves():
+            after = state.copy()
+            after.apply(move)
+            if after.phase is not Phase.MOVE or after.current_player != state.current_player:
+                continue
+            if not undecided(state, None, find_move(state, None, seen_board(after))):
+                continue
+            for then in after.legal_moves():
+                later = after.copy()
+                later.apply(then)
+                board = seen_board(later)
+                if board == seen_board(after):
+                    continue
+                if find_move(state, None, board).kind != NONE:
+                    continue  # one move leaves it too (the same piece on by both dice)
+                finding = find_move(state, None, board, ahead=True)
+                if finding.kind == FOUND:
+                    told += 1
+                    assert all(_board(state, m) == seen_board(after) for m in finding.moves)
+                    first = state.copy()
+                    first.apply(finding.moves[0])
+                    assert first.position_key() == after.position_key(), (state.describe(), move, then)
+    assert told > 0
+
+
+def test_a_move_the_board_tells_is_not_looked_past() -> None:
+    """``undecided`` only for several moves that leave one board: a move found is not
+    waited past."""
+    state = get_game("senet-tait").new_state()
+    throw = state.throw_outcomes()[0][0]
+    thrown = state.copy()
+    thrown.apply(throw)
+    after = thrown.copy()
+    after.apply(thrown.legal_moves()[0])
+    assert not undecided(state, throw, find_move(state, throw, seen_board(after)))
