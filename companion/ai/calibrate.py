@@ -1,0 +1,482 @@
+"""The chance shown: one monotone map from the searched value to a win chance.
+
+The search's values (:mod:`companion.ai.search`: the expectimax-n backup of its leaves'
+evaluation) rank the moves well but are not win chances: in Tait's Senet at ``normal``
+a searched 26% won 10% of held-out self-play games, a 75% won 86% (docs/ai.md, issue
+32). This module maps a searched value ``v`` (one player's, 0..1) to the chance shown,
+per game, number of players and level::
+
+    shown = f(v)    f strictly increasing, f(0) = 0, f(1) = 1
+
+``f`` is a piecewise-linear function through knots stored in
+``companion/ai/data/calibration-<game>.json`` (written by this module's command, below),
+fitted to the results of self-play games: **Platt scaling on the logit** (``f(v) =
+sigmoid(a logit(v) + b)``, sampled on a grid) or **isotonic regression**
+(pool-adjacent-violators, its blocks' centres joined by straight lines and blended
+with 1% of the identity so that it rises strictly), each fitted to the games of that
+level or to those of all three levels pooled (one map for every level), or the
+identity: whichever gave the lowest Brier score on the other half of that level's
+training games (two folds by game; :func:`choose_map`). With two
+players the fit sees every decision from both sides (``v`` with the mover's result,
+``1 - v`` with the opponent's), so ``f(1 - v) = 1 - f(v)`` and the two players'
+chances of a position still sum to 1.
+
+**Where it applies: here, once.** Every surface that shows a chance takes it from
+:func:`chance` (one player's value: the hint's rows, so the tutor's losses and ``rules
+hint``, and the review's move values, errors and luck) or :func:`chances` (a position's
+vector: the review's graph on the box's review screen, ``companion journal review`` and
+the spectator page); :func:`companion.ai.player.hint` and
+:func:`companion.ai.review.review` are the two callers. The search itself, the levels'
+choices and ``easy``'s noise see the raw values, so the map changes **no move the
+computer plays**; being strictly increasing per player it changes no ranking either
+(``tests/ai/test_calibrate.py`` checks both on a few hundred positions of each game).
+
+**More than two players**: :func:`chances` maps every player's value and divides by
+their sum, so that a position's chances still sum to 1; :func:`chance` (one player's
+value, compared across moves) is ``f`` alone, so a ranking of moves cannot change.
+The two differ by the renormalisation only (docs/ai.md gives its size).
+
+A game, player count or level without a fitted map shows the raw value (the identity).
+
+Refit (the one command; reproducible from its seed; CPU time in docs/ai.md)::
+
+    python -m companion.ai.calibrate --game senet-tait [--games 40] [--seed 1]
+
+plays ``--games`` self-play games per player count and level (every seat at the level,
+as ``benchmarks/calibration.py --hint`` plays its held-out games; seeds
+``calibrate-train:SEED:LEVEL:PLAYERS:I``, never measured on), records the hint's value
+for the player to act at every decision with a choice with that player's result, fits
+and writes the file with the seeds, game counts, decisions and CPU seconds that made it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, Final
+
+from companion.errors import CompanionError
+
+GRID: Final = 41
+"""Knots of a Platt map: ``v`` = 0, 1/40, ..., 1."""
+
+BLEND: Final = 0.01
+"""The share of the identity blended into an isotonic map, so that it rises strictly."""
+
+LEVEL_NAMES: Final = ("easy", "normal", "strong")
+"""The levels a map is fitted for (:data:`companion.ai.player.LEVELS`' names)."""
+
+
+class CalibrationError(CompanionError):
+    """A calibration file is unreadable, or a map is not increasing within [0, 1]."""
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    """A strictly increasing piecewise-linear map of [0, 1] onto [0, 1]: through the
+    knots ``(xs[i], ys[i])``, ``xs`` from 0 to 1, ``ys`` from 0 to 1, both strictly
+    increasing. ``method``: how it was fitted (``"identity"``, ``"platt"``,
+    ``"isotonic"``, ``"platt-pooled"``, ``"isotonic-pooled"``).
+
+    :raises CalibrationError: when the knots are not so.
+    """
+
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    method: str = "identity"
+
+    def __post_init__(self) -> None:
+        xs, ys = self.xs, self.ys
+        if len(xs) != len(ys) or len(xs) < 2:
+            raise CalibrationError(f"a map needs at least 2 knots of (x, y), got {len(xs)}, {len(ys)}")
+        if xs[0] != 0.0 or xs[-1] != 1.0 or ys[0] != 0.0 or ys[-1] != 1.0:
+            raise CalibrationError("a map must run from (0, 0) to (1, 1)")
+        if any(b <= a for a, b in pairwise(xs)) or any(b <= a for a, b in pairwise(ys)):
+            raise CalibrationError("a map's knots must rise strictly")
+
+    def __call__(self, v: float) -> float:
+        """The chance shown for the searched value ``v`` (clamped to [0, 1] first)."""
+        if v <= 0.0:
+            return 0.0
+        if v >= 1.0:
+            return 1.0
+        xs, ys = self.xs, self.ys
+        i = bisect.bisect_right(xs, v) - 1
+        t = (v - xs[i]) / (xs[i + 1] - xs[i])
+        return ys[i] + t * (ys[i + 1] - ys[i])
+
+
+IDENTITY: Final = Map((0.0, 1.0), (0.0, 1.0))
+
+
+@cache
+def _maps(game_id: str) -> dict[tuple[int, str], Map]:
+    """The fitted maps of ``game_id`` by (players, level); {} when no file ships.
+
+    :raises CalibrationError: when the file is there but unusable.
+    """
+    try:
+        text = resources.files("companion.ai").joinpath("data", f"calibration-{game_id}.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    try:
+        data = json.loads(text)
+        out = {}
+        for players, levels in data["maps"].items():
+            for level, entry in levels.items():
+                out[int(players), str(level)] = Map(tuple(float(x) for x in entry["x"]),
+                                                    tuple(float(y) for y in entry["y"]),
+                                                    str(entry["method"]))
+        return out
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise CalibrationError(f"companion/ai/data/calibration-{game_id}.json: {exc}") from None
+
+
+def map_for(game_id: str, players: int, level: str) -> Map:
+    """The map of ``game_id`` at ``players`` players and ``level`` (:data:`IDENTITY`
+    when none is fitted).
+
+    :raises CalibrationError: when the game's calibration file is unusable.
+    """
+    return _maps(game_id).get((players, level), IDENTITY)
+
+
+def chance(game_id: str, players: int, level: str, value: float) -> float:
+    """The chance shown for one player's searched ``value`` (0..1) in a game of
+    ``game_id`` with ``players`` players, searched as ``level`` searches: ``f(value)``,
+    0..1, strictly increasing in ``value`` (so a ranking of moves by it is the
+    search's).
+
+    :raises CalibrationError: when the game's calibration file is unusable.
+    """
+    return map_for(game_id, players, level)(value)
+
+
+def chances(game_id: str, level: str, values: Sequence[float]) -> tuple[float, ...]:
+    """A position's chances shown, one per player (``len(values)`` players), summing to
+    1: each player's value mapped (:func:`chance`), then divided by their sum (with two
+    players the sum is already 1, up to rounding; with more, see the module's
+    docstring). A vector whose mapped values are all 0 is returned as it is.
+
+    :raises CalibrationError: when the game's calibration file is unusable.
+    """
+    f = map_for(game_id, len(values), level)
+    mapped = [f(v) for v in values]
+    total = sum(mapped)
+    if total <= 0.0:
+        return tuple(values)
+    return tuple(m / total for m in mapped)
+
+
+# --- fitting --------------------------------------------------------------------------
+
+Record = tuple[list[tuple[int, float]], list[float]]
+"""One self-play game: (player to act, the hint's raw value) at every decision with a
+choice, and every player's result (1 won, 1/k of a k-way shared win, 0 lost)."""
+
+
+def selfplay(game_id: str, players: int, level: str, label: str, games: int,
+             progress: bool = False, noise_label: str | None = None) -> list[Record]:
+    """``games`` self-play games of ``game_id`` at ``level`` (every seat), game ``i``
+    seeded ``f"{label}:{i}"`` (its throws) and ``f"{noise_label}:{i}"`` (``easy``'s
+    noise; default ``label + "-noise"``): at every decision with a choice the raw value of the hint's first row for
+    the player to act (:func:`companion.ai.player.hint` without the map), and the
+    results. The move played is the level's (:func:`companion.ai.player.choose` with
+    the noise generator and no time budget, so the games are the same on any machine;
+    the hint's first row where the level has no noise)."""
+    from companion.ai.player import LEVELS, choose, hint
+    from companion.rules import Phase, get_game, random_action
+
+    game = get_game(game_id)
+    out: list[Record] = []
+    for i in range(games):
+        rng = random.Random(f"{label}:{i}")
+        noise = random.Random(f"{noise_label or label + '-noise'}:{i}")
+        state = game.new_state(players)
+        shown: list[tuple[int, float]] = []
+        while state.outcome is None:
+            if state.phase is Phase.THROW:
+                state.apply(random_action(state, rng.randrange))
+                continue
+            if len(state.legal_moves()) == 1:
+                state.apply(state.legal_moves()[0])
+                continue
+            found = hint(state, level, shown=False)
+            shown.append((state.current_player, found.value))
+            # A clock that stands still: easy's time budget (0.04 s) would make the games
+            # depend on the machine's load; its node count is what a Pi plays.
+            move = (choose(state, level, noise, clock=_still).move if LEVELS[level].noise
+                    else found.move)
+            state.apply(move)
+        winners = state.outcome.winners
+        out.append((shown, [1 / len(winners) if p in winners else 0.0 for p in range(players)]))
+        if progress:
+            print(f"\r{game_id} {players} players {level}: game {i + 1}/{games}", end="",
+                  file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return out
+
+
+def _still() -> float:
+    """A clock that never advances (no time budget ends a search)."""
+    return 0.0
+
+
+def points(records: Sequence[Record], players: int) -> list[tuple[float, float]]:
+    """The (value, result) pairs to fit: every decision's value with the result of the
+    player to act; with two players also ``1 - value`` with the opponent's result."""
+    out = []
+    for shown, result in records:
+        for p, v in shown:
+            v = min(1.0, max(0.0, v))
+            out.append((v, result[p]))
+            if players == 2:
+                out.append((1.0 - v, result[1 - p]))
+    return out
+
+
+def _logit(v: float) -> float:
+    v = min(1 - 1e-6, max(1e-6, v))
+    return math.log(v / (1 - v))
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x > -700 else 0.0
+
+
+def fit_platt(data: Sequence[tuple[float, float]], ridge: float = 1e-3) -> tuple[float, float]:
+    """``(a, b)`` of the logistic regression of the result on ``logit(value)``
+    (Newton's method from ``(1, 0)``, the identity; a small ridge toward it)."""
+    a, b = 1.0, 0.0
+    xs = [_logit(v) for v, _r in data]
+    for _ in range(30):
+        ga = -ridge * (a - 1)
+        gb = -ridge * b
+        haa, hab, hbb = ridge, 0.0, ridge
+        for x, (_v, r) in zip(xs, data, strict=True):
+            q = _sigmoid(a * x + b)
+            e = r - q
+            w = q * (1 - q)
+            ga += e * x
+            gb += e
+            haa += w * x * x
+            hab += w * x
+            hbb += w
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) < 1e-10 and abs(db) < 1e-10:
+            break
+    return a, b
+
+
+def platt_map(a: float, b: float) -> Map:
+    """The Platt map ``sigmoid(a logit(v) + b)`` sampled at :data:`GRID` knots (``a``
+    must be positive)."""
+    if a <= 0:
+        raise CalibrationError(f"a Platt map needs a positive slope, got {a}")
+    xs = [i / (GRID - 1) for i in range(GRID)]
+    ys = [0.0] + [_sigmoid(a * _logit(x) + b) for x in xs[1:-1]] + [1.0]
+    # Far out on the logit the sigmoid can round to equal floats: keep them apart.
+    for i in range(1, GRID - 1):
+        ys[i] = min(max(ys[i], ys[i - 1] + 1e-9), 1 - (GRID - 1 - i) * 1e-9)
+    return Map(tuple(xs), tuple(ys), "platt")
+
+
+def fit_isotonic(data: Sequence[tuple[float, float]]) -> Map:
+    """Isotonic regression of the result on the value (pool-adjacent-violators), the
+    pooled blocks' centres (mean value, mean result) joined by straight lines from
+    (0, 0) to (1, 1), blended with :data:`BLEND` of the identity (strictly rising)."""
+    ordered = sorted(data)
+    blocks: list[list[float]] = []  # [sum of values, sum of results, count]
+    for v, r in ordered:
+        blocks.append([v, r, 1.0])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            top = blocks.pop()
+            for k in range(3):
+                blocks[-1][k] += top[k]
+    knots: list[tuple[float, float]] = [(0.0, 0.0)]
+    for sv, sr, n in blocks:
+        x, y = sv / n, sr / n
+        if 0.0 < x < 1.0 and x > knots[-1][0]:
+            knots.append((x, max(y, knots[-1][1])))
+    knots.append((1.0, 1.0))
+    xs = [x for x, _y in knots]
+    ys = [(1 - BLEND) * y + BLEND * x for x, y in knots]
+    for i in range(1, len(ys)):  # equal neighbours (a flat block) apart by the blend
+        ys[i] = max(ys[i], ys[i - 1] + 1e-9)
+    ys[-1] = 1.0
+    return Map(tuple(xs), tuple(min(y, 1.0) for y in ys), "isotonic")
+
+
+def brier(f: Map, data: Sequence[tuple[float, float]]) -> float:
+    """The mean squared difference between ``f(value)`` and the result over ``data``."""
+    return sum((f(v) - r) ** 2 for v, r in data) / max(1, len(data))
+
+
+def ece(f: Map, data: Sequence[tuple[float, float]], bins: int = 10) -> float:
+    """The expected calibration error of ``f`` over ``data`` (ten bins of the chance
+    shown, as ``benchmarks/calibration.py``)."""
+    sums = [[0.0, 0.0, 0.0] for _ in range(bins)]
+    for v, r in data:
+        s = f(v)
+        b = sums[min(bins - 1, int(s * bins))]
+        b[0] += 1
+        b[1] += s
+        b[2] += r
+    return sum(abs(b[1] - b[2]) for b in sums) / max(1, len(data))
+
+
+def _candidates(level: Sequence[Record], pooled: Sequence[Record], players: int) -> dict[str, Map]:
+    """The maps a line chooses from, fitted to ``level`` (its own level's games) or to
+    ``pooled`` (every level's games of the same game and player count)."""
+    own, every = points(level, players), points(pooled, players)
+    return {
+        "identity": IDENTITY,
+        "platt": platt_map(*fit_platt(own)),
+        "isotonic": fit_isotonic(own),
+        "platt-pooled": platt_map(*fit_platt(every)),
+        "isotonic-pooled": fit_isotonic(every),
+    }
+
+
+def choose_map(records: Sequence[Record], others: Sequence[Record],
+               players: int) -> tuple[str, Map, dict[str, float]]:
+    """The map of a line fitted to its ``records`` (every game's decisions at one level)
+    and ``others`` (the other levels' games of the same game and player count), with
+    the figures that chose it: the Brier score, on the other half of this level's games
+    (two folds: even and odd games), of the identity, Platt and isotonic maps fitted on
+    one half of this level's games or of every level's (``-pooled``); the one with the
+    lowest is fitted again on all the games. Returns ``(name, map, scores)``."""
+    scores: dict[str, float] = {}
+    for k in (0, 1):
+        train = list(records[k::2])
+        pooled = train + list(others[k::2])
+        test = points(records[1 - k::2], players)
+        if not train or not test:
+            continue
+        for name, f in _candidates(train, pooled, players).items():
+            scores[name] = scores.get(name, 0.0) + brier(f, test) / 2
+    name = min(scores, key=lambda m: scores[m]) if scores else "identity"
+    fitted = _candidates(records, [*records, *others], players)[name]
+    return name, fitted, scores
+
+
+def fit_game(game_id: str, seed: int, games: int, levels: Sequence[str] = LEVEL_NAMES,
+             players: Sequence[int] | None = None, records_dir: Path | None = None,
+             progress: bool = False) -> dict[str, Any]:
+    """The calibration file's contents for ``game_id`` (see the module's docstring).
+    ``records_dir``: keep each line's self-play records there as JSON (and reuse them
+    when present, so a refit of the same games does not play them again).
+
+    :raises ValueError: for an unknown game or level.
+    """
+    from companion.ai.player import get_level
+    from companion.rules import game_class
+
+    cls = game_class(game_id)
+    counts = list(players) if players else list(range(cls.min_players, cls.max_players + 1))
+    maps: dict[str, dict[str, Any]] = {}
+    for n in counts:
+        lines: dict[str, tuple[list[Record], float, str]] = {}
+        for level in levels:
+            get_level(level)
+            label = f"calibrate-train:{seed}:{level}:{n}"
+            began = time.process_time()
+            cached = records_dir / f"train-{game_id}-{n}-{level}-{seed}-{games}.json" if records_dir else None
+            if cached is not None and cached.exists():
+                saved = json.loads(cached.read_text("utf-8"))
+                records: list[Record] = [([(int(p), float(v)) for p, v in s], r) for s, r in saved["records"]]
+                cpu = float(saved["cpu_s"])
+            else:
+                records = selfplay(game_id, n, level, label, games, progress)
+                cpu = time.process_time() - began
+                if cached is not None:
+                    cached.parent.mkdir(parents=True, exist_ok=True)
+                    cached.write_text(json.dumps({"records": records, "cpu_s": cpu}), "utf-8")
+            lines[level] = (records, cpu, label)
+        for level, (records, cpu, label) in lines.items():
+            others = [r for other, line in lines.items() if other != level for r in line[0]]
+            name, fitted, scores = choose_map(records, others, n)
+            maps.setdefault(str(n), {})[level] = {
+                "method": name,
+                "x": [round(x, 6) for x in fitted.xs],
+                "y": [round(y, 6) for y in fitted.ys],
+                "games": len(records),
+                "decisions": sum(len(s) for s, _r in records),
+                "seeds": f"{label}:0..{games - 1}",
+                "cpu_s": round(cpu, 1),
+                "fold_brier": {k: round(v, 5) for k, v in scores.items()},
+            }
+    return {
+        "format": "companion-calibration",
+        "version": 1,
+        "game": game_id,
+        "fitting": {"command": f"python -m companion.ai.calibrate --game {game_id} --seed {seed} "
+                    f"--games {games}", "seed": seed, "games": games},
+        "maps": maps,
+    }
+
+
+def _rounded(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's maps with knots kept strictly rising after rounding to 6 places."""
+    for levels in data["maps"].values():
+        for entry in levels.values():
+            for key in ("x", "y"):
+                values = entry[key]
+                for i in range(1, len(values)):
+                    if values[i] <= values[i - 1]:
+                        values[i] = round(values[i - 1] + 1e-6, 6)
+                values[-1] = 1.0
+                if values[-2] >= 1.0:
+                    raise CalibrationError("a map's knots do not stay apart at 6 places")
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.ai.calibrate",
+        description="Fit the map from the searched value to the chance shown (see docs/ai.md).")
+    parser.add_argument("--game", required=True, metavar="ID")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=40, metavar="N",
+                        help="self-play games per number of players and level (default 40)")
+    parser.add_argument("--level", action="append", default=None, choices=LEVEL_NAMES,
+                        help="only this level (repeatable; default: all three)")
+    parser.add_argument("--players", type=int, action="append", default=None, metavar="N",
+                        help="only this number of players (repeatable; default: all)")
+    parser.add_argument("--records", default=None, metavar="DIR",
+                        help="keep (and reuse) the self-play records in DIR")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="where to write (default companion/ai/data/calibration-GAME.json; - for stdout)")
+    args = parser.parse_args(argv)
+    began = time.process_time()
+    data = _rounded(fit_game(args.game, args.seed, args.games, args.level or LEVEL_NAMES,
+                             args.players, Path(args.records) if args.records else None, True))
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        out = Path(args.out) if args.out else Path(__file__).parent / "data" / f"calibration-{args.game}.json"
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out} ({time.process_time() - began:.0f} s of CPU)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
