@@ -15,8 +15,8 @@ sigmoid(a logit(v) + b)``, sampled on a grid) or **isotonic regression**
 (pool-adjacent-violators, its blocks' centres joined by straight lines and blended
 with 1% of the identity so that it rises strictly), each fitted to the games of that
 level or to those of all three levels pooled (one map for every level), or the
-identity: whichever gave the lowest Brier score on the other half of that level's
-training games (two folds by game; :func:`choose_map`). With two
+identity: whichever gave the lowest Brier score on held-out folds of that level's
+training games (five folds by game; :func:`choose_map`). With two
 players the fit sees every decision from both sides (``v`` with the mover's result,
 ``1 - v`` with the opponent's), so ``f(1 - v) = 1 - f(v)`` and the two players'
 chances of a position still sum to 1.
@@ -355,23 +355,27 @@ def _candidates(level: Sequence[Record], pooled: Sequence[Record], players: int)
     }
 
 
+FOLDS: Final = 5
+"""The folds (by game) the map of a line is chosen by."""
+
+
 def choose_map(records: Sequence[Record], others: Sequence[Record],
                players: int) -> tuple[str, Map, dict[str, float]]:
     """The map of a line fitted to its ``records`` (every game's decisions at one level)
     and ``others`` (the other levels' games of the same game and player count), with
-    the figures that chose it: the Brier score, on the other half of this level's games
-    (two folds: even and odd games), of the identity, Platt and isotonic maps fitted on
-    one half of this level's games or of every level's (``-pooled``); the one with the
-    lowest is fitted again on all the games. Returns ``(name, map, scores)``."""
+    the figures that chose it: the mean Brier score, on each fold of this level's games
+    (:data:`FOLDS` folds: game ``i`` in fold ``i % FOLDS``), of the identity, Platt and
+    isotonic maps fitted on the other folds of this level's games, or on those and every
+    other level's games (``-pooled``); the one with the lowest is fitted again on all
+    the games. Returns ``(name, map, scores)``."""
     scores: dict[str, float] = {}
-    for k in (0, 1):
-        train = list(records[k::2])
-        pooled = train + list(others[k::2])
-        test = points(records[1 - k::2], players)
+    for k in range(FOLDS):
+        train = [r for i, r in enumerate(records) if i % FOLDS != k]
+        test = points([r for i, r in enumerate(records) if i % FOLDS == k], players)
         if not train or not test:
             continue
-        for name, f in _candidates(train, pooled, players).items():
-            scores[name] = scores.get(name, 0.0) + brier(f, test) / 2
+        for name, f in _candidates(train, [*train, *others], players).items():
+            scores[name] = scores.get(name, 0.0) + brier(f, test) / FOLDS
     name = min(scores, key=lambda m: scores[m]) if scores else "identity"
     fitted = _candidates(records, [*records, *others], players)[name]
     return name, fitted, scores
