@@ -324,6 +324,19 @@ def fit_isotonic(data: Sequence[tuple[float, float]]) -> Map:
     return Map(tuple(xs), tuple(min(y, 1.0) for y in ys), "isotonic")
 
 
+def symmetric(f: Map) -> Map:
+    """``f`` made to give two players' chances summing to 1: ``(f(v) + 1 - f(1 - v)) / 2``
+    through the knots of both (a fit to data seen from both sides is so up to how its
+    ties fell)."""
+    xs: list[float] = []
+    for x in sorted({*f.xs, *(1 - x for x in f.xs)}):
+        if not xs or x - xs[-1] > 1e-9:  # a knot and a mirrored one a rounding apart: one
+            xs.append(x)
+    xs[0], xs[-1] = 0.0, 1.0
+    ys = [0.0] + [(f(x) + 1 - f(1 - x)) / 2 for x in xs[1:-1]] + [1.0]
+    return Map(tuple(xs), tuple(ys), f.method)
+
+
 def brier(f: Map, data: Sequence[tuple[float, float]]) -> float:
     """The mean squared difference between ``f(value)`` and the result over ``data``."""
     return sum((f(v) - r) ** 2 for v, r in data) / max(1, len(data))
@@ -346,13 +359,16 @@ def _candidates(level: Sequence[Record], pooled: Sequence[Record], players: int)
     """The maps a line chooses from, fitted to ``level`` (its own level's games) or to
     ``pooled`` (every level's games of the same game and player count)."""
     own, every = points(level, players), points(pooled, players)
-    return {
+    maps = {
         "identity": IDENTITY,
         "platt": platt_map(*fit_platt(own)),
         "isotonic": fit_isotonic(own),
         "platt-pooled": platt_map(*fit_platt(every)),
         "isotonic-pooled": fit_isotonic(every),
     }
+    if players == 2:
+        maps = {name: symmetric(f) for name, f in maps.items()}
+    return maps
 
 
 FOLDS: Final = 5
