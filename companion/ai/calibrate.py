@@ -359,13 +359,12 @@ def _candidates(level: Sequence[Record], pooled: Sequence[Record], players: int)
     """The maps a line chooses from, fitted to ``level`` (its own level's games) or to
     ``pooled`` (every level's games of the same game and player count)."""
     own, every = points(level, players), points(pooled, players)
-    maps = {
-        "identity": IDENTITY,
-        "platt": platt_map(*fit_platt(own)),
-        "isotonic": fit_isotonic(own),
-        "platt-pooled": platt_map(*fit_platt(every)),
-        "isotonic-pooled": fit_isotonic(every),
-    }
+    maps = {"identity": IDENTITY, "isotonic": fit_isotonic(own),
+            "isotonic-pooled": fit_isotonic(every)}
+    for name, data in (("platt", own), ("platt-pooled", every)):
+        a, b = fit_platt(data)
+        if a > 0:  # a falling fit (values that say nothing here) is no candidate
+            maps[name] = platt_map(a, b)
     if players == 2:
         maps = {name: symmetric(f) for name, f in maps.items()}
     return maps
@@ -390,10 +389,13 @@ def choose_map(records: Sequence[Record], others: Sequence[Record],
         test = points([r for i, r in enumerate(records) if i % FOLDS == k], players)
         if not train or not test:
             continue
-        for name, f in _candidates(train, [*train, *others], players).items():
+        candidates = _candidates(train, [*train, *others], players)
+        for name in ("identity", "platt", "isotonic", "platt-pooled", "isotonic-pooled"):
+            f = candidates.get(name, IDENTITY)
             scores[name] = scores.get(name, 0.0) + brier(f, test) / FOLDS
+    # A candidate missing from a fold (a falling Platt fit) counts as the identity there.
     name = min(scores, key=lambda m: scores[m]) if scores else "identity"
-    fitted = _candidates(records, [*records, *others], players)[name]
+    fitted = _candidates(records, [*records, *others], players).get(name, IDENTITY)
     return name, fitted, scores
 
 

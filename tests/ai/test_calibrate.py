@@ -40,6 +40,22 @@ def positions(game_id: str, count: int, label: str) -> list[State]:
     return found
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_shipped_map_rises_strictly_within_zero_and_one(game_id: str) -> None:
+    cls = game_class(game_id)
+    grid = [i / 1000 for i in range(1001)]
+    for players in range(cls.min_players, cls.max_players + 1):
+        for level in LEVELS:
+            f = calibrate.map_for(game_id, players, level)
+            assert f is not IDENTITY, f"no map for {game_id} at {players} players, {level}"
+            shown = [f(v) for v in grid]
+            assert shown[0] == 0.0 and shown[-1] == 1.0
+            assert all(0.0 <= s <= 1.0 for s in shown)
+            assert all(b > a for a, b in pairwise(shown))
+            if players == 2:  # fitted from both sides: the two chances sum to 1
+                assert all(abs(f(v) + f(1 - v) - 1) < 1e-4 for v in grid)
+
+
 def test_a_map_that_does_not_rise_strictly_is_refused() -> None:
     with pytest.raises(CalibrationError):
         Map((0.0, 0.5, 1.0), (0.0, 0.5, 0.5))
