@@ -283,7 +283,8 @@ def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str,
     :func:`companion.ai.calibrate.chance`, what :func:`companion.ai.player.hint` shows).
     The map changes no move, so both come from the same games. ``records``: a folder
     where each line's games are kept (and read back instead of played again)."""
-    from companion.ai.calibrate import Record, chance, selfplay
+    from companion.ai.calibrate import chance
+    from companion.ai.calibrate_fit import Record, selfplay
 
     cached = records / f"held-{game_id}-{players}-{level}-{seed}-{games}.json" if records else None
     played: list[Record]

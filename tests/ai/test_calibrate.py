@@ -1,4 +1,5 @@
-"""The chance shown (issue 32): the map of :mod:`companion.ai.calibrate` rises strictly
+"""The chance shown (issue 32): the map of :mod:`companion.ai.calibrate` (fitted by
+:mod:`companion.ai.calibrate_fit`) rises strictly
 within [0, 1], keeps two players' chances summing to 1 (and renormalises more), and
 changes no ranking of the hint and no move the computer plays, on a few hundred
 positions of each game."""
@@ -10,7 +11,7 @@ from itertools import pairwise
 
 import pytest
 
-from companion.ai import calibrate
+from companion.ai import calibrate, calibrate_fit
 from companion.ai.calibrate import IDENTITY, CalibrationError, Map
 from companion.ai.player import LEVELS, choose, hint
 from companion.rules import Phase, State, game_class, get_game, random_action
@@ -81,13 +82,13 @@ def test_the_fits_find_a_known_slope() -> None:
     data = []
     for _ in range(20_000):
         v = rng.random()
-        p = calibrate._sigmoid(2 * calibrate._logit(v))
+        p = calibrate_fit._sigmoid(2 * calibrate_fit._logit(v))
         data.append((v, 1.0 if rng.random() < p else 0.0))
-    a, b = calibrate.fit_platt(data)
+    a, b = calibrate_fit.fit_platt(data)
     assert abs(a - 2) < 0.1 and abs(b) < 0.1
-    want = calibrate._sigmoid(2 * calibrate._logit(0.7))
-    assert abs(calibrate.platt_map(a, b)(0.7) - want) < 0.02
-    assert abs(calibrate.fit_isotonic(data)(0.7) - want) < 0.04
+    want = calibrate_fit._sigmoid(2 * calibrate_fit._logit(0.7))
+    assert abs(calibrate_fit.platt_map(a, b)(0.7) - want) < 0.02
+    assert abs(calibrate_fit.fit_isotonic(data)(0.7) - want) < 0.04
 
 
 @pytest.mark.parametrize("game_id", GAMES)
