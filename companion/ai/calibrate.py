@@ -34,7 +34,7 @@ computer plays**; being strictly increasing per player it changes no ranking eit
 **More than two players**: :func:`chances` maps every player's value and divides by
 their sum, so that a position's chances still sum to 1; :func:`chance` (one player's
 value, compared across moves) is ``f`` alone, so a ranking of moves cannot change.
-The two differ by the renormalisation only (docs/ai.md gives its size).
+The two differ by the renormalisation only (its size is not measured).
 
 A game, player count or level without a fitted map shows the raw value (the identity).
 
