@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
-from companion.app.table import TakenBack
 from companion.i18n import _
 from companion.rules import PASS, Action, Event, Move, Phase, PieceZone, State
 from companion.speech import Cue as Spoken
@@ -28,6 +28,9 @@ from companion.speech.cues import Voice, cues_for, voice_for
 from companion.ui.games import Presenter
 from companion.ui.games.boards import board_model, board_or_none
 from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.table import TakenBack
 
 log = logging.getLogger(__name__)
 

@@ -24,9 +24,17 @@ By what they serve:
 
 The tutor's question before a costly move is in :mod:`.play` (:func:`play_checked`).
 
+Only :mod:`.base` and :mod:`.start` are imported with the package: the splash (the first
+frame) needs no more. The names of :mod:`.play`, :mod:`.turn`, :mod:`.menus` and
+:mod:`.review` are given on first use (PEP 562 ``__getattr__``), so the start does not pay
+for them (issue 35; tests/sim/test_start_imports.py).
+
 Game-specific words (status lines, prompts, the steps of a choice, which events are
 routine) come from the game's presenter (:mod:`companion.ui.games`).
 """
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from companion.app.screens.base import (
     ERRORS,
@@ -47,34 +55,6 @@ from companion.app.screens.base import (
     is_error,
     message,
 )
-from companion.app.screens.menus import (
-    CONTRAST_CHOICES,
-    SLEEP_CHOICES,
-    TUTOR_SHARE_CHOICES,
-    Menu,
-    Pause,
-    Settings,
-    SpeechSettings,
-)
-from companion.app.screens.play import (
-    UNCHOSEN,
-    BoardCheck,
-    BoardPage,
-    Checking,
-    Events,
-    Lost,
-    Manual,
-    Moves,
-    Over,
-    Throwing,
-    TutorConfirm,
-    act,
-    picture_marked,
-    play_checked,
-    throw_drawn,
-    tutor_losses,
-)
-from companion.app.screens.review import Luck, Mistakes, Reviewing, ReviewPage
 from companion.app.screens.start import (
     SEAT_CHOICES,
     OptionPage,
@@ -86,14 +66,98 @@ from companion.app.screens.start import (
     data_files,
     option_choices,
 )
-from companion.app.screens.turn import (
-    WORKER_SLACK,
-    ComputerMove,
-    Thinking,
-    computer_move,
-    for_position,
-    hint_lines,
-)
+
+if TYPE_CHECKING:
+    from companion.app.screens.menus import (
+        CONTRAST_CHOICES,
+        SLEEP_CHOICES,
+        TUTOR_SHARE_CHOICES,
+        Menu,
+        Pause,
+        Settings,
+        SpeechSettings,
+    )
+    from companion.app.screens.play import (
+        UNCHOSEN,
+        BoardCheck,
+        BoardPage,
+        Checking,
+        Events,
+        Lost,
+        Manual,
+        Moves,
+        Over,
+        Throwing,
+        TutorConfirm,
+        act,
+        picture_marked,
+        play_checked,
+        throw_drawn,
+        tutor_losses,
+    )
+    from companion.app.screens.review import (
+        Luck,
+        Mistakes,
+        Reviewing,
+        ReviewPage,
+    )
+    from companion.app.screens.turn import (
+        WORKER_SLACK,
+        ComputerMove,
+        Thinking,
+        computer_move,
+        for_position,
+        hint_lines,
+    )
+
+_LAZY = {
+    "CONTRAST_CHOICES": "menus",
+    "SLEEP_CHOICES": "menus",
+    "TUTOR_SHARE_CHOICES": "menus",
+    "Menu": "menus",
+    "Pause": "menus",
+    "Settings": "menus",
+    "SpeechSettings": "menus",
+    "UNCHOSEN": "play",
+    "BoardCheck": "play",
+    "BoardPage": "play",
+    "Checking": "play",
+    "Events": "play",
+    "Lost": "play",
+    "Manual": "play",
+    "Moves": "play",
+    "Over": "play",
+    "Throwing": "play",
+    "TutorConfirm": "play",
+    "act": "play",
+    "picture_marked": "play",
+    "play_checked": "play",
+    "throw_drawn": "play",
+    "tutor_losses": "play",
+    "Luck": "review",
+    "Mistakes": "review",
+    "Reviewing": "review",
+    "ReviewPage": "review",
+    "WORKER_SLACK": "turn",
+    "ComputerMove": "turn",
+    "Thinking": "turn",
+    "computer_move": "turn",
+    "for_position": "turn",
+    "hint_lines": "turn",
+}
+"""The names of the screens the first frame (the splash) does not need, by the module
+that holds them: imported when first asked for (PEP 562), so the start does not pay for
+the game, review and turn screens (see tests/sim/test_start_imports.py)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CONTRAST_CHOICES",
