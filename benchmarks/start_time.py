@@ -20,10 +20,13 @@ such (a start on a busy machine waits for the disk and the scheduler as much as 
 computes).
 
 What the first frame (the splash) does not need is imported on first use, after it:
-the screens of a game in play, of the computer's turn, of the review and the menus
-(:mod:`companion.app.screens`, PEP 562) and the game's table. Their import (about
-10-15 ms of CPU) is paid at the first OK, when the menu is drawn: it is in the CPU
-"until it has quit" printed beside, not in the figure to the first frame.
+the screens before a game (resume, setup), of a game in play, of the computer's turn,
+of the review and the menus (:mod:`companion.app.screens`, PEP 562) and the game's
+table. Their import is paid at the first OK, when the menu is drawn: so that nobody
+reads the splash's figure as the whole start, each run also types OK as soon as its
+first frame is out and the CPU to the next frame (the menu's, with the screens imported
+and ``Service.ready``'s collection) is printed beside, with its ratio to the same floor.
+The target is the first frame's figure.
 
 The module lists behind it (what the start imports, up to the first frame) are
 checked by tests/sim/test_start_imports.py with the same probe
@@ -101,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU {_spread(cpus['run'])}")
     print(f"  companion run, to the menu's frame after one OK typed at once  "
           f"CPU {_spread(menus['run'])}")
-    print("    (the first frame is the splash; the game, turn, review and menu screens and the")
-    print("    game's table are imported after it, at that OK, with Service.ready's collection:")
+    print("    (the first frame is the splash; the setup, game, turn, review and menu screens and")
+    print("    the game's table are imported after it, at that OK, with Service.ready's collection:")
     print("    counted in this line, not in the one above)")
     print(f"  (companion run until it has quit:                              "
           f"CPU {_spread(wholes['run'])})")

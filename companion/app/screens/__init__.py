@@ -14,7 +14,8 @@ By what they serve:
 
 * :mod:`.base`: the screens' names, the page and seat protocols, what a page returns
   (:data:`Next`), the message screen;
-* :mod:`.start`: before a game (splash, resume, setup, seats and who plays one, an
+* :mod:`.splash`: the first frame;
+* :mod:`.start`: before a game (resume, setup, seats and who plays one, an
   option);
 * :mod:`.play`: a game in play (throw, moves, events, the end, the board);
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
@@ -24,9 +25,9 @@ By what they serve:
 
 The tutor's question before a costly move is in :mod:`.play` (:func:`play_checked`).
 
-Only :mod:`.base` and :mod:`.start` are imported with the package: the splash (the first
-frame) needs no more. The names of :mod:`.play`, :mod:`.turn`, :mod:`.menus` and
-:mod:`.review` are given on first use (PEP 562 ``__getattr__``), so the start does not pay
+Only :mod:`.base` and :mod:`.splash` (the splash screen, the first frame) are imported
+with the package. The names of :mod:`.start`, :mod:`.play`, :mod:`.turn`, :mod:`.menus`
+and :mod:`.review` are given on first use (PEP 562 ``__getattr__``), so the start does not pay
 for them (issue 35; tests/sim/test_start_imports.py).
 
 Game-specific words (status lines, prompts, the steps of a choice, which events are
@@ -55,17 +56,7 @@ from companion.app.screens.base import (
     is_error,
     message,
 )
-from companion.app.screens.start import (
-    SEAT_CHOICES,
-    OptionPage,
-    Resume,
-    Seats,
-    Setup,
-    Splash,
-    Who,
-    data_files,
-    option_choices,
-)
+from companion.app.screens.splash import Splash
 
 if TYPE_CHECKING:
     from companion.app.screens.menus import (
@@ -101,6 +92,16 @@ if TYPE_CHECKING:
         Reviewing,
         ReviewPage,
     )
+    from companion.app.screens.start import (
+        SEAT_CHOICES,
+        OptionPage,
+        Resume,
+        Seats,
+        Setup,
+        Who,
+        data_files,
+        option_choices,
+    )
     from companion.app.screens.turn import (
         WORKER_SLACK,
         ComputerMove,
@@ -111,6 +112,14 @@ if TYPE_CHECKING:
     )
 
 _LAZY = {
+    "SEAT_CHOICES": "start",
+    "OptionPage": "start",
+    "Resume": "start",
+    "Seats": "start",
+    "Setup": "start",
+    "Who": "start",
+    "data_files": "start",
+    "option_choices": "start",
     "CONTRAST_CHOICES": "menus",
     "SLEEP_CHOICES": "menus",
     "TUTOR_SHARE_CHOICES": "menus",

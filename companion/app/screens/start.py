@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
-from companion.app.screens.base import Confirm, Message, Next, Page, Screen, Seat, ToMenu
+from companion.app.screens.base import Confirm, Next, Page, Screen, Seat, ToMenu
+from companion.app.screens.splash import Splash
 from companion.i18n import N_, _
 from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
 from companion.ui.games import presenter_for
@@ -56,26 +56,6 @@ def _options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
     except TypeError:
         return None
     return key
-
-
-@dataclass
-class Splash(Page):
-    kind = Screen.SPLASH
-
-    def view(self, seat: Seat) -> View:
-        return View("splash", "board companion", (
-            _("A referee for Senet and the labyrinth games."),
-            _("version {version}").format(version=__version__),
-        ), hint=_("OK: start"), scroll=self.scroll)
-
-    def ok(self, seat: Seat) -> Next:
-        notice = seat.take_notice()
-        if notice is not None:
-            title, lines = notice
-            return Message(title=title, lines=lines, under=self)
-        if seat.pending is not None:
-            return Resume()
-        return ToMenu()
 
 
 @dataclass
