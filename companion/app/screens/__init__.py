@@ -14,8 +14,8 @@ By what they serve:
 
 * :mod:`.base`: the screens' names, the page and seat protocols, what a page returns
   (:data:`Next`), the message screen;
-* :mod:`.splash`: the first frame;
-* :mod:`.start`: before a game (resume, setup, seats and who plays one, an
+* :mod:`.splash`: the first frame, and the offer to resume an unfinished game;
+* :mod:`.start`: before a game ( setup, seats and who plays one, an
   option);
 * :mod:`.play`: a game in play (throw, moves, events, the end, the board);
 * :mod:`.turn`: :func:`for_position`, the screen a position calls for, and the
@@ -56,7 +56,7 @@ from companion.app.screens.base import (
     is_error,
     message,
 )
-from companion.app.screens.splash import Splash
+from companion.app.screens.splash import Resume, Splash
 
 if TYPE_CHECKING:
     from companion.app.screens.menus import (
@@ -95,7 +95,6 @@ if TYPE_CHECKING:
     from companion.app.screens.start import (
         SEAT_CHOICES,
         OptionPage,
-        Resume,
         Seats,
         Setup,
         Who,
@@ -114,7 +113,6 @@ if TYPE_CHECKING:
 _LAZY = {
     "SEAT_CHOICES": "start",
     "OptionPage": "start",
-    "Resume": "start",
     "Seats": "start",
     "Setup": "start",
     "Who": "start",
