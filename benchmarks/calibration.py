@@ -42,12 +42,16 @@ Slow: the playouts cost ``M`` half-games a position (see docs/ai.md for the size
 instead of the self-play player (slower; casting-stick Senet most).
 
 ``--hint easy,normal,strong`` measures instead the chance the hint shows
-(:func:`companion.ai.player.hint`: its first row's searched value, what the box and
-``rules hint`` show) on held-out self-play at each of those levels (every seat at the
-level; seeds ``hint-heldout:SEED:LEVEL:PLAYERS:I``): at every decision with a choice,
-the player to act's shown chance against its result; per game, player count and level
-the ECE (ten bins) with its bootstrap interval, the Brier score and the CPU seconds,
-then the reliability by deciles (issue 32: target ECE <= 0.03 at every level).
+(:func:`companion.ai.player.hint`: its first row's value, what the box and ``rules
+hint`` show) on held-out self-play at each of those levels (every seat at the level;
+seeds ``hint-heldout:SEED:LEVEL:PLAYERS:I``, never used to fit the map of
+:mod:`companion.ai.calibrate`): at every decision with a choice, the player to act's
+chance against its result, before the map (the searched value) and after it (the
+chance shown); per game, player count and level the games, the decisions, the ECE (ten
+bins) with its bootstrap interval before and after, the Brier scores and the CPU
+seconds, then the reliability by deciles before and after (issue 32: target ECE <=
+0.03 at every level; a line above it is printed MISSED). ``--records DIR`` keeps each
+line's games and reads them back, so a refitted map is measured again without playing.
 
 Run: ``python benchmarks/calibration.py`` (part of ``make bench``; about 6 minutes of CPU
 at the default 1000 games a line, most of it the Cretan Labyrinth's).
@@ -57,15 +61,17 @@ Nothing here fails a build.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.ai import evaluate, learned
 from companion.ai.player import choose
 from companion.ai.train import selfplay_game, selfplay_move
-from companion.rules import Game, Move, Phase, State, game_class, game_ids, get_game, random_action
+from companion.rules import Game, Move, Phase, State, game_class, game_ids, get_game
 
 BINS = 10
 TARGET_ECE = 0.03
@@ -267,77 +273,90 @@ def apart_at(games: int, gap: float, low: tuple[float, float], high: tuple[float
     return f"{games * (half / gap) ** 2:,.0f}"
 
 
-def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str) -> list[Tally]:
+def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str,
+                  records: Path | None = None) -> list[tuple[Tally, Tally]]:
     """Per held-out game of self-play at ``level`` (every seat; seeds
     ``hint-heldout:SEED:LEVEL:PLAYERS:I``, never used in training or tuning), a tally of
-    the chance the hint shows (:func:`companion.ai.player.hint` at ``level``: its first
-    row's value, for the player to act) at every decision with a choice, against that
-    player's result (1 won, 1/k of a k-way shared win, 0 lost)."""
-    from companion.ai.player import LEVELS, hint
+    the chance the hint shows for the player to act at every decision with a choice
+    against that player's result (1 won, 1/k of a k-way shared win, 0 lost): before the
+    map (the searched value of the hint's first row) and after it (that value through
+    :func:`companion.ai.calibrate.chance`, what :func:`companion.ai.player.hint` shows).
+    The map changes no move, so both come from the same games. ``records``: a folder
+    where each line's games are kept (and read back instead of played again)."""
+    from companion.ai.calibrate import chance
+    from companion.ai.calibrate_fit import Record, selfplay
 
-    game = get_game(game_id)
+    cached = records / f"held-{game_id}-{players}-{level}-{seed}-{games}.json" if records else None
+    played: list[Record]
+    if cached is not None and cached.exists():
+        played = [([(int(p), float(v)) for p, v in s], r)
+                  for s, r in json.loads(cached.read_text("utf-8"))["records"]]
+    else:
+        played = selfplay(game_id, players, level, f"hint-heldout:{seed}:{level}:{players}", games,
+                          noise_label=f"hint-heldout-noise:{seed}:{level}:{players}")
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text(json.dumps({"records": played}), "utf-8")
     out = []
-    for i in range(games):
-        rng = random.Random(f"hint-heldout:{seed}:{level}:{players}:{i}")
-        noise = random.Random(f"hint-heldout-noise:{seed}:{level}:{players}:{i}")
-        state = game.new_state(players)
-        shown: list[tuple[int, float]] = []
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.THROW:
-                state.apply(random_action(state, rng.randrange))
-                continue
-            if len(state.legal_moves()) == 1:
-                state.apply(state.legal_moves()[0])
-                continue
-            found = hint(state, level)
-            shown.append((state.current_player, found.value))
-            move = choose(state, level, noise).move if LEVELS[level].noise else found.move
-            state.apply(move)
-        outcome = state.outcome
-        assert outcome is not None
-        tally = Tally.empty()
+    for shown, result in played:
+        before, after = Tally.empty(), Tally.empty()
         for p, value in shown:
-            tally.add(min(1.0, max(0.0, value)),
-                      1 / len(outcome.winners) if p in outcome.winners else 0.0)
-        out.append(tally)
+            raw = min(1.0, max(0.0, value))
+            before.add(raw, result[p])
+            after.add(chance(game_id, players, level, raw), result[p])
+        out.append((before, after))
     return out
 
 
-def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int) -> None:
-    """Print the hint's calibration per game, player count and level (``--hint``)."""
+def reliability(t: Tally) -> str:
+    """A tally's deciles: mean shown / share won (decisions), ``-`` for an empty one."""
+    return " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
+                    for b in t.bins)
+
+
+def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int,
+               records: Path | None = None) -> None:
+    """Print the hint's calibration per game, player count and level (``--hint``), before
+    and after the map of :mod:`companion.ai.calibrate`."""
     began = time.process_time()
-    print("Calibration of the hint's chance (companion.ai.player.hint: the searched value of its "
-          "first row,")
-    print(f"for the player to act, at every decision with a choice) over {games} held-out "
-          "self-play games per line")
-    print(f"at each level (every seat at that level); ECE over {BINS} bins, 95% interval by "
-          f"bootstrap over games ({boot}); target ECE <= {TARGET_ECE}.")
-    print(f"{'game':<18} {'n':>1} {'level':<7} {'decisions':>9}  {'ECE':>20}  {'Brier':>6}  "
-          f"{'CPU s':>6}  verdict")
+    print("Calibration of the hint's chance (companion.ai.player.hint: its first row, for the "
+          "player to act,")
+    print(f"at every decision with a choice) over {games} held-out self-play games per line at "
+          "each level (every seat")
+    print(f"at that level); before the map (the searched value) and after it (the chance "
+          f"shown); ECE over {BINS} bins,")
+    print(f"95% interval by bootstrap over games ({boot}); target ECE <= {TARGET_ECE}.")
+    print(f"{'game':<18} {'n':>1} {'level':<7} {'games':>5} {'decisions':>9}  "
+          f"{'ECE before':>20}  {'ECE after':>20}  {'Brier b/a':>11}  {'CPU s':>6}  verdict")
     rows = []
     for game_id in game_list:
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
             for level in levels:
                 start = time.process_time()
-                per_game = hint_selfplay(game_id, players, games, seed, level)
-                whole = merged(per_game)
-                rng = random.Random(f"boot:{seed}")
-                eces = sorted(ece(merged([per_game[rng.randrange(len(per_game))] for _ in per_game]))
-                              for _ in range(boot))
-                low, high = interval(eces)
-                value = ece(whole)
-                verdict = "meets" if value <= TARGET_ECE else "ABOVE"
-                print(f"{game_id:<18} {players:>1} {level:<7} {whole.count:>9}  "
-                      f"{f'{value:.3f} [{low:.3f},{high:.3f}]':>20}  {brier(whole):>6.3f}  "
+                per_game = hint_selfplay(game_id, players, games, seed, level, records)
+                cells = []
+                for k in (0, 1):
+                    whole = merged([g[k] for g in per_game])
+                    rng = random.Random(f"boot:{seed}")
+                    eces = [ece(merged([per_game[rng.randrange(len(per_game))][k] for _ in per_game]))
+                            for _ in range(boot)]
+                    low, high = interval(eces)
+                    cells.append((whole, ece(whole), low, high))
+                value = cells[1][1]
+                verdict = "meets" if value <= TARGET_ECE else "MISSED"
+                text = "  ".join(f"{f'{v:.3f} [{lo:.3f},{hi:.3f}]':>20}" for _t, v, lo, hi in cells)
+                print(f"{game_id:<18} {players:>1} {level:<7} {len(per_game):>5} "
+                      f"{cells[0][0].count:>9}  {text}  "
+                      f"{brier(cells[0][0]):.3f}/{brier(cells[1][0]):.3f}  "
                       f"{time.process_time() - start:>6.1f}  ECE {verdict}", flush=True)
-                rows.append((game_id, players, level, whole))
+                rows.append((game_id, players, level, cells[0][0], cells[1][0]))
     print()
-    print("Reliability of the hint's chance by deciles: mean shown / share won (count)")
-    for game_id, players, level, t in rows:
-        row = " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
-                       for b in t.bins)
-        print(f"{game_id:<18} {players} {level:<7} {row}")
+    print("Reliability of the hint's chance by deciles: mean shown / share won (decisions), "
+          "before and after the map")
+    for game_id, players, level, before, after in rows:
+        print(f"{game_id:<18} {players} {level:<7} before {reliability(before)}")
+        print(f"{game_id:<18} {players} {level:<7} after  {reliability(after)}")
     print(f"({time.process_time() - began:.0f} s of CPU)")
 
 
@@ -368,13 +387,17 @@ def main() -> None:
                         help="instead: the calibration of the hint's chance on self-play at each "
                         "of these levels (comma-separated, e.g. easy,normal,strong), --games "
                         "games a line")
+    parser.add_argument("--records", default=None, metavar="DIR",
+                        help="--hint: keep each line's games in DIR and read them back instead "
+                        "of playing them again")
     parser.add_argument("--quick", action="store_true", help="20 games, 200 resamples (a sanity run)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.boot = 20, 200
     if args.hint:
         hint_table([v.strip() for v in args.hint.split(",") if v.strip()], args.game or game_ids(),
-                   2 if args.quick else args.games, args.seed, args.boot)
+                   2 if args.quick else args.games, args.seed, args.boot,
+                   Path(args.records) if args.records else None)
         return
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "

@@ -7,6 +7,7 @@
 #   sudo ./systemd/install.sh --web        # ...and the spectator page (companion web)
 #   sudo ./systemd/install.sh --club       # ...and the club publisher (companion publish)
 #   sudo ./systemd/install.sh --club-page  # the club's machine: the club page alone
+#   sudo ./systemd/install.sh --camera     # ...and the camera over the board (docs/camera.md)
 #   sudo ./systemd/install.sh --uninstall  # remove it; saved games and config stay
 #   sudo ./systemd/install.sh --uninstall --purge   # ...and remove those too
 #   sudo I2C_BAUDRATE=100000 ./systemd/install.sh   # another I2C speed, in Hz
@@ -41,6 +42,10 @@ readonly PAGE_PASSWORD=$CONF_DIR/club-password
 # its certificate, as docs/club.md sets it up): edit it, it is never overwritten.
 readonly PAGE_ARGS="--broker club.local --ca /etc/mosquitto/club/ca.pem --user club --bind 0.0.0.0"
 readonly RULE_PATH=/etc/udev/rules.d/99-board-companion-shaker.rules
+# --camera: a drop-in that gives the referee the camera's devices and the video group
+# (systemd/board-companion-camera.conf says which and why), and the camera extra.
+readonly CAMERA_DROPIN=board-companion-camera.conf
+readonly CAMERA_DROPIN_PATH=/etc/systemd/system/$SERVICE.d/camera.conf
 readonly MODULES_PATH=/etc/modules-load.d/board-companion.conf
 readonly GROUPS_NEEDED=(gpio i2c spi dialout)
 # python3-venv: the venv; python3-lgpio: gpiozero's first choice of pin library, the
@@ -63,6 +68,13 @@ readonly PIP_LGPIO=lgpio
 # stand-in built on lgpio): when python3-rpi-lgpio is installed, it is kept instead.
 readonly APT_RPI_GPIO=python3-rpi.gpio
 readonly APT_RPI_LGPIO=python3-rpi-lgpio
+# With --camera, on a model with a camera (CSI) connector: picamera2, the Pi camera
+# module's library (Raspberry Pi archive only; it pulls in libcamera). Its compiled
+# helper python3-simplejpeg is built against Bookworm's numpy 1.24 and fails to import
+# under numpy 2 (picamera2 issues 1088, 1211), so pip keeps the venv's numpy below 2
+# with the camera: pip then takes the newest OpenCV that takes NumPy 1 (4.11.0.86).
+readonly APT_PICAMERA2=python3-picamera2
+readonly PIP_CAMERA_NUMPY="numpy<2"
 # The block this script owns in config.txt, between these two lines. [all] makes
 # it apply to every model whatever section the file ended in.
 readonly BEGIN_MARK="# >>> board-companion (install.sh; --uninstall removes this block)"
@@ -79,13 +91,14 @@ PURGE=0
 WEB=0
 CLUB=0
 CLUB_PAGE=0
+CAMERA=0
 START=1
 REBOOT_NEEDED=0
 
 usage() {
     cat <<EOF
 Usage: $0 [--dry-run] [--root DIR] [--no-start] [--web] [--club] [--club-page]
-          [--uninstall [--purge]]
+          [--camera] [--uninstall [--purge]]
 
 Install (or update) the board companion service from $SOURCE.
 
@@ -105,6 +118,12 @@ Install (or update) the board companion service from $SOURCE.
                 and $PAGE_PASSWORD (the broker password, made empty:
                 write it in); not the referee. It starts once the password is
                 there. A box's install updates a club page installed on it too
+  --camera      also the camera over the board (docs/camera.md): OpenCV (the
+                camera extra) for a USB webcam, picamera2 from apt where the
+                model has a camera connector, and the drop-in
+                $CAMERA_DROPIN_PATH (the camera's
+                devices and the video group for the referee); off without this
+                flag, kept by later installs once installed
   --uninstall   stop and remove the service, its files and the venv; saved games
                 ($STATE_DIR) and the config ($CONF_DIR) are kept
   --purge       with --uninstall: also remove saved games, config and the user
@@ -245,6 +264,21 @@ pin_family() {
     esac
 }
 
+# Whether MODEL has a camera (CSI) connector: every Pi this script knows but the
+# keyboard ones (400, 500) and the first Zero (Rev 1.2); a Compute Module's is on its
+# IO board. Not a known Pi: no (a USB webcam still works there).
+camera_connector() {
+    case $1 in
+        "Raspberry Pi 400"* | "Raspberry Pi 500"* | "Raspberry Pi Zero Rev 1.2"*) return 1 ;;
+    esac
+    [[ $(pin_family "$1") != unknown ]]
+}
+
+# Whether the camera is wanted: --camera, or its drop-in installed before.
+camera_wanted() {
+    [[ $CAMERA -eq 1 || -e $ROOT$CAMERA_DROPIN_PATH ]]
+}
+
 # apt_installed NAME: dpkg lists NAME as installed (read from its status file, so it
 # works under --root and in a dry run).
 apt_installed() {
@@ -272,6 +306,9 @@ apt_packages() {
     done
     if [[ $(pin_family "$model") == bcm ]] && ! apt_installed "$APT_RPI_LGPIO"; then
         printf '%s\n' "$APT_RPI_GPIO"
+    fi
+    if camera_wanted && camera_connector "$model" && apt_has "$APT_PICAMERA2"; then
+        printf '%s\n' "$APT_PICAMERA2"
     fi
 }
 
@@ -378,10 +415,23 @@ do_install() {
         lgpio_from_pip=1
         say "apt has no $APT_LGPIO (it is in the Raspberry Pi archive only): $PIP_LGPIO comes from PyPI into the venv"
     fi
+    if camera_wanted; then
+        if ! camera_connector "$model"; then
+            say "camera: ${model:-this machine} has no camera connector: a USB webcam only (OpenCV); $APT_PICAMERA2 is not installed"
+        elif ! apt_has "$APT_PICAMERA2"; then
+            say "camera: apt has no $APT_PICAMERA2 (it is in the Raspberry Pi archive only): no Pi camera module here; a USB webcam works (OpenCV)"
+        else
+            say "camera: $APT_PICAMERA2 for a Pi camera module, and OpenCV for a USB webcam"
+        fi
+    fi
     run apt-get install -y --no-install-recommends "${packages[@]}"
 
     say "== groups and the service user"
-    for group in "${GROUPS_NEEDED[@]}"; do
+    local -a groups=("${GROUPS_NEEDED[@]}")
+    if camera_wanted; then
+        groups+=(video)
+    fi
+    for group in "${groups[@]}"; do
         if has_entry /etc/group "$group"; then
             say "unchanged group $group"
         else
@@ -398,13 +448,19 @@ do_install() {
     say "== I2C on at $I2C_BAUDRATE Hz, kernel modules"
     enable_i2c
     local modules
+    local -a module_names=(i2c-dev cdc_acm spidev)
+    if camera_wanted; then
+        # video4linux (and media, which videodev pulls in) before the service starts: a
+        # webcam plugged in later is then allowed too (its driver loads only then).
+        module_names+=(videodev)
+    fi
     modules=$(mktemp)
     printf '%s\n' "# board-companion: loaded at boot, before the service starts, so its" \
-        "# DeviceAllow= names (i2c, ttyACM, spi) resolve. Written by install.sh." \
-        i2c-dev cdc_acm spidev >"$modules"
+        "# DeviceAllow= names (i2c, ttyACM, spi; video4linux with the camera) resolve." \
+        "# Written by install.sh." "${module_names[@]}" >"$modules"
     install_file "$modules" "$MODULES_PATH" 0644
     rm -f -- "$modules"
-    run modprobe -a i2c-dev cdc_acm spidev || say "warning: modprobe failed: they load at the next boot"
+    run modprobe -a "${module_names[@]}" || say "warning: modprobe failed: they load at the next boot"
 
     say "== the companion in $VENV"
     if [[ -x $ROOT$VENV/bin/python ]] && venv_has_system_site "$ROOT$VENV"; then
@@ -427,10 +483,17 @@ do_install() {
     if [[ $CLUB -eq 1 || -e $ROOT$CLUB_UNIT_PATH || -e $ROOT$PAGE_UNIT_PATH ]]; then
         extras+=(club)
     fi
+    # With --camera (or its drop-in installed before): the camera extra (OpenCV, NumPy),
+    # NumPy below 2 for apt's picamera2 (APT_PICAMERA2, above).
+    local -a also=()
+    if camera_wanted; then
+        extras+=(camera)
+        also+=("$PIP_CAMERA_NUMPY")
+    fi
     if [[ ${#extras[@]} -gt 0 ]]; then
         spec="${SOURCE}[$(IFS=,; printf '%s' "${extras[*]}")]"
     fi
-    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec"
+    run "$ROOT$VENV/bin/python" -m pip install --upgrade --prefer-binary "$spec" "${also[@]}"
     if [[ $lgpio_from_pip -eq 1 ]]; then
         run "$ROOT$VENV/bin/python" -m pip install --upgrade --only-binary=:all: "$PIP_LGPIO" ||
             say "warning: PyPI has no $PIP_LGPIO wheel for this Python and machine (cp311/cp312 aarch64 only): gpiozero has no lgpio; companion doctor says which pin library it uses"
@@ -447,6 +510,9 @@ do_install() {
     say "== systemd unit and udev rule"
     install_file "$SOURCE/systemd/$SERVICE" "$UNIT_PATH" 0644
     install_file "$SOURCE/systemd/99-board-companion-shaker.rules" "$RULE_PATH" 0644
+    if camera_wanted; then
+        install_file "$SOURCE/systemd/$CAMERA_DROPIN" "$CAMERA_DROPIN_PATH" 0644
+    fi
     run udevadm control --reload-rules
     run udevadm trigger --action=add --subsystem-match=tty
     run systemctl daemon-reload
@@ -516,6 +582,14 @@ do_uninstall() {
     fi
     remove_path "$UNIT_PATH"
     remove_path "$RULE_PATH"
+    remove_path "$CAMERA_DROPIN_PATH"
+    # The drop-in folder only if nothing else is in it (a `systemctl edit` override stays).
+    if [[ -d $ROOT${CAMERA_DROPIN_PATH%/*} ]] && [[ -z $(ls -A "$ROOT${CAMERA_DROPIN_PATH%/*}") ]]; then
+        say "remove $ROOT${CAMERA_DROPIN_PATH%/*}"
+        if [[ $DRY_RUN -eq 0 ]]; then
+            rmdir -- "$ROOT${CAMERA_DROPIN_PATH%/*}"
+        fi
+    fi
     remove_path "$MODULES_PATH"
     run systemctl daemon-reload
     run udevadm control --reload-rules
@@ -535,7 +609,7 @@ do_uninstall() {
     else
         say "kept $ROOT$STATE_DIR (saved games) and $ROOT$CONF_DIR; --purge removes them"
     fi
-    say "apt packages (${APT_PACKAGES[*]}, and $APT_RPI_GPIO on a Pi 1-4) are left installed"
+    say "apt packages (${APT_PACKAGES[*]}, $APT_RPI_GPIO on a Pi 1-4, $APT_PICAMERA2 with the camera) are left installed"
 }
 
 main() {
@@ -553,6 +627,7 @@ main() {
             --web) WEB=1 ;;
             --club) CLUB=1 ;;
             --club-page) CLUB_PAGE=1 ;;
+            --camera) CAMERA=1 ;;
             --uninstall) UNINSTALL=1 ;;
             --purge) PURGE=1 ;;
             -h | --help)
@@ -580,11 +655,14 @@ main() {
     if [[ $CLUB -eq 1 && $UNINSTALL -eq 1 ]]; then
         die "--club goes with an install; --uninstall removes the club unit too"
     fi
+    if [[ $CAMERA -eq 1 && $UNINSTALL -eq 1 ]]; then
+        die "--camera goes with an install; --uninstall removes the camera's drop-in too"
+    fi
     if [[ $CLUB_PAGE -eq 1 && $UNINSTALL -eq 1 ]]; then
         die "--club-page goes with an install; --uninstall removes the club page too"
     fi
-    if [[ $CLUB_PAGE -eq 1 && ($WEB -eq 1 || $CLUB -eq 1) ]]; then
-        die "--club-page installs the club page alone; --web and --club are a box's (run it again without --club-page)"
+    if [[ $CLUB_PAGE -eq 1 && ($WEB -eq 1 || $CLUB -eq 1 || $CAMERA -eq 1) ]]; then
+        die "--club-page installs the club page alone; --web, --club and --camera are a box's (run it again without --club-page)"
     fi
     if [[ $PURGE -eq 1 && $UNINSTALL -eq 0 ]]; then
         die "--purge goes with --uninstall"

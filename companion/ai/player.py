@@ -45,6 +45,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from companion.ai.calibrate import chance
 from companion.ai.learned import estimate, search_chances
 from companion.ai.search import Decision, RankedMove, Values, search
 from companion.rules import Move, State
@@ -136,8 +137,10 @@ def choose(
 class Hint:
     """The hint for the player to act: the computer's ranking at ``level``.
 
-    ``rows``: every legal move with its searched value (the mover's expected chance to
-    win after it, 0..1), best first, all from the same search at the same ``depth``
+    ``rows``: every legal move with its chance shown (the mover's chance to win after
+    it, 0..1: its searched value through the level's map,
+    :func:`companion.ai.calibrate.chance`), best first, all from the same search at the
+    same ``depth``
     (plies; casting-stick Senet: turns); the first row is the move the computer plays
     at ``level`` (``easy``: its choice before the noise). ``nodes``: the node
     expansions made.
@@ -170,6 +173,7 @@ def hint(
     level: str = DEFAULT_LEVEL,
     cancel: threading.Event | None = None,
     evaluation: Callable[[State], Values] = search_chances,
+    shown: bool = True,
 ) -> Hint:
     """The hint in ``state`` (a decision is due) at ``level``: the ranking of
     :func:`choose` at that level, whose first row is the move :func:`choose` plays
@@ -180,6 +184,11 @@ def hint(
     (``easy`` is one ply, a few hundred expansions at most). The box's Hint, the tutor
     and ``companion rules hint`` show it.
 
+    The rows' values are the chances shown: each searched value through the level's
+    map (:func:`companion.ai.calibrate.chance`, strictly increasing, so the order of
+    the rows is the search's); ``shown=False`` keeps the searched values (to fit the
+    map and to measure it).
+
     :raises ValueError: for an unknown level.
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
     :raises Cancelled: when ``cancel`` is set before the search ends.
@@ -187,6 +196,10 @@ def hint(
     chosen = get_level(level)
     ranking, depth, nodes = search(state, chosen.max_depth, None, chosen.max_nodes,
                                    evaluation=evaluation, cancel=cancel)
+    if shown:
+        game, players = state.game.id, state.players
+        ranking = [RankedMove(r.move, chance(game, players, level, r.value), r.depth)
+                   for r in ranking]
     return Hint(level, tuple(ranking), depth, nodes)
 
 

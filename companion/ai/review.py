@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from companion.ai.calibrate import chance as shown_chance
+from companion.ai.calibrate import chances as shown_chances
 from companion.ai.learned import search_chances
 from companion.ai.player import LEVELS
 from companion.ai.search import Search, Values, move_chances, search, turn_plies
@@ -366,7 +368,7 @@ def review(game: Game, players: int, actions: Sequence[Action],
     gc.disable()  # as in a search: a full collection costs more than the values
     try:
         return _review(game, players, actions, names, progress, cancel,
-                       evaluation or search_chances)
+                       evaluation or search_chances, evaluation is None)
     finally:
         if collecting:
             gc.enable()
@@ -374,8 +376,9 @@ def review(game: Game, players: int, actions: Sequence[Action],
 
 def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence[str] | None,
             progress: Progress | None, cancel: threading.Event | None,
-            evaluation: Evaluation) -> Review:
-    """:func:`review`, the collector paused."""
+            evaluation: Evaluation, calibrated: bool) -> Review:
+    """:func:`review`, the collector paused; ``calibrated``: the values shown through
+    the map (the computer's evaluation; another one shows its own values)."""
     state = game.new_state(players)
     seats = tuple(names) if names else tuple(game.player_name(p, players) for p in range(players))
     base = base_depth(game.id)
@@ -386,8 +389,17 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
     def run() -> Search:
         return Search(evaluation=evaluation, cancel=cancel)
 
+    # The chances shown: each searched value through the map of REVIEW_LEVEL, whose
+    # depth the review searches at least (companion.ai.calibrate: the one place a
+    # searched value becomes a chance shown).
+    def one(value: float) -> float:
+        return shown_chance(game.id, players, REVIEW_LEVEL, value) if calibrated else value
+
+    def vector(values: Values) -> Values:
+        return shown_chances(game.id, REVIEW_LEVEL, values) if calibrated else values
+
     start = run().value(state, lucky + 1 if state.phase is Phase.THROW else base)
-    chances: list[Values] = [_checked(start, "at the start")]
+    chances: list[Values] = [vector(_checked(start, "at the start"))]
     total = len(actions)
     for number, action in enumerate(actions, start=1):
         me = state.current_player
@@ -396,13 +408,14 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
             search_run = run()
             average = _checked(search_run.value(state, lucky + 1), where)
             after = _checked(search_run.value(_after(state, action), lucky), where)
-            throws.append(ThrowReview(number, me, _throw_text(action), after[me], average[me]))
-            chances.append(after)
+            throws.append(ThrowReview(number, me, _throw_text(action), one(after[me]),
+                                      one(average[me])))
+            chances.append(vector(after))
         else:
             assert isinstance(action, Move)
             legal = state.legal_moves()
             if len(legal) == 1:
-                chances.append(_checked(run().value(_after(state, action), base), where))
+                chances.append(vector(_checked(run().value(_after(state, action), base), where)))
             else:
                 depth = decision_depth(state, cancel, evaluation)
                 valued = [(m, _checked(v, where))
@@ -411,9 +424,9 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
                 chosen = found[0] if found else _checked(  # not legal: apply() below says why
                     run().value(_after(state, action), depth - 1), where)
                 best_move, best = max(valued, key=lambda mv: mv[1][me])
-                moves.append(MoveReview(number, me, action.notation, chosen[me], best[me],
-                                        best_move.notation, len(valued), depth))
-                chances.append(chosen)
+                moves.append(MoveReview(number, me, action.notation, one(chosen[me]),
+                                        one(best[me]), best_move.notation, len(valued), depth))
+                chances.append(vector(chosen))
         state.apply(action)
         if progress is not None:
             progress(number, total)

@@ -159,6 +159,11 @@ class FakeTableCamera:
         return reader.read(photo.image).squares
 
 
+_DONE, _USUAL, _HOLD, _OTHER = "done", "usual", "hold", "other"
+"""How :meth:`LiveCamera._watch` sorts a board read: the answer; the board as it was;
+a board the next move tells; another board (the answer once it stands still)."""
+
+
 class LiveCamera:
     """A real camera over the board: frames from ``source``
     (:mod:`companion.camera.sources`), read by the reader of the game's printed board
@@ -248,46 +253,18 @@ class LiveCamera:
             gave no frame.
         """
         from companion.camera.find import NONE, find_move, seen_board, undecided
-        from companion.camera.read import PictureRefused
-        from companion.camera.still import still_readings
 
-        reader = self._reader(state)
-        self.looks += 1
         before = seen_board(state)
-        deadline = self.clock() + self.patience
-        unchanged: tuple[Reading, Pixels] | None = None
-        several: tuple[Reading, Pixels] | None = None
-        """A board several moves leave alike, which the turn's next move tells."""
-        pending: tuple[dict[Square, int], float] | None = None
-        refused, refused_frame = "the board was never still", None
-        for seen in still_readings(self._grab, reader):
-            if self._closed.is_set() or (cancel is not None and cancel.is_set()):
-                raise PictureRefused("the look was stopped")
-            now = self.clock()
-            if seen.refused is not None:
-                refused, refused_frame, pending = seen.refused.reason, seen.frame, None
-            elif seen.reading is not None:
-                board = seen.reading.occupied()
-                finding = None if board == before else find_move(state, None, seen.reading.squares, ahead=True)
-                if finding is None:
-                    unchanged, pending = (seen.reading, seen.frame), None
-                elif undecided(state, None, finding):
-                    several, pending = (seen.reading, seen.frame), None
-                elif finding.kind != NONE:
-                    return self._answer(seen.reading, seen.frame)
-                elif pending is None or pending[0] != board:
-                    pending = (board, now)
-                elif now - pending[1] >= self.settle:
-                    return self._answer(*(several or (seen.reading, seen.frame)))
-            if now >= deadline:
-                break
-        if several is not None:
-            return self._answer(*several)
-        if unchanged is not None:
-            return self._answer(*unchanged)
-        if refused_frame is not None and self.saved is not None:
-            self.saved.save(refused_frame, "refused")
-        raise PictureRefused(f"hold still: {refused}")
+
+        def sort(board: dict[Square, int], reading: Reading) -> str:
+            if board == before:
+                return _USUAL
+            finding = find_move(state, None, reading.squares, ahead=True)
+            if undecided(state, None, finding):  # the turn's next move tells which
+                return _HOLD
+            return _OTHER if finding.kind == NONE else _DONE
+
+        return self._watch(state, cancel, sort, watch_past_usual=False)
 
     def check(self, state: State, expected: Mapping[Square, int],
               before: Mapping[Square, int] | None = None,
@@ -304,13 +281,38 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
+        want, was = dict(expected), None if before is None else dict(before)
+
+        def sort(board: dict[Square, int], _reading: Reading) -> str:
+            return _DONE if board == want else _USUAL if board == was else _OTHER
+
+        return self._watch(state, cancel, sort, watch_past_usual=True)
+
+    def _watch(self, state: State, cancel: threading.Event | None,
+               sort: Callable[[dict[Square, int], Reading], str], *,
+               watch_past_usual: bool) -> Mapping[Square, int | None]:
+        """The frame loop of :meth:`look` and :meth:`check`. Still frames of the board
+        are read (:func:`companion.camera.still.still_readings`) and each board read is
+        sorted by ``sort``: ``_DONE``, the answer at once; ``_USUAL``, the board as it
+        was (the players have not moved yet), waited past; ``_HOLD``, a board that the
+        next move tells (kept, and the answer if nothing else is); ``_OTHER``, the
+        answer once it has stood still for ``settle`` seconds. A refused frame (a hand,
+        a hidden marker) is waited past. At ``patience`` seconds the loop ends --
+        unless ``watch_past_usual`` and a board was read (a check watches on: the
+        players may be away from the table) -- with the held board, else (a look) the
+        usual board if it was seen (nothing to say), else the last refusal.
+
+        :raises companion.camera.read.PictureRefused: see :meth:`look`.
+        :raises companion.camera.sources.CameraError: see :meth:`look`.
+        """
         from companion.camera.read import PictureRefused
         from companion.camera.still import still_readings
 
         reader = self._reader(state)
         self.looks += 1
-        want, was = dict(expected), None if before is None else dict(before)
         deadline = self.clock() + self.patience
+        usual: tuple[Reading, Pixels] | None = None
+        held: tuple[Reading, Pixels] | None = None
         pending: tuple[dict[Square, int], float] | None = None
         refused, refused_frame, read = "the board was never still", None, False
         for seen in still_readings(self._grab, reader):
@@ -322,16 +324,23 @@ class LiveCamera:
             elif seen.reading is not None:
                 read = True
                 board = seen.reading.occupied()
-                if board == want:
+                kind = sort(board, seen.reading)
+                if kind == _DONE:
                     return self._answer(seen.reading, seen.frame)
-                if board == was:
-                    pending = None
+                if kind == _USUAL:
+                    usual, pending = (seen.reading, seen.frame), None
+                elif kind == _HOLD:
+                    held, pending = (seen.reading, seen.frame), None
                 elif pending is None or pending[0] != board:
                     pending = (board, now)
                 elif now - pending[1] >= self.settle:
-                    return self._answer(seen.reading, seen.frame)
-            if not read and now >= deadline:
+                    return self._answer(*(held or (seen.reading, seen.frame)))
+            if now >= deadline and not (watch_past_usual and read):
                 break
+        if held is not None:
+            return self._answer(*held)
+        if usual is not None and not watch_past_usual:
+            return self._answer(*usual)
         if refused_frame is not None and self.saved is not None:
             self.saved.save(refused_frame, "refused")
         raise PictureRefused(f"hold still: {refused}")

@@ -66,7 +66,6 @@ from companion.app.looking import Looking
 from companion.app.narration import Narration
 from companion.app.screens import PAUSE_ITEMS, Screen, Think
 from companion.app.settings import Prefs, SavedSettings
-from companion.app.table import Table
 from companion.app.tutoring import Tutor
 from companion.app.worker import Worker
 from companion.devices.events import SourceName
@@ -82,6 +81,7 @@ from companion.ui.render import columns
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
     from companion.ai.review import Review
+    from companion.app.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -180,8 +180,9 @@ class Controller(Looking):
         self.hints, self.computer_draws = hints, computer_draws
         self.worker = worker if worker is not None else Worker()
         # The default search stops with the worker (its cancel flag, set on SIGTERM);
-        # a ``think`` given by a caller runs to its end.
-        self.think: Think = think or partial(sc.computer_move, cancel=self.worker.cancel)
+        # a ``think`` given by a caller runs to its end. (The turn screens: imported at the first move.)
+        self.think: Think = think or partial(lambda *a, **k: sc.computer_move(*a, **k),
+                                             cancel=self.worker.cancel)
         self.narration = Narration(speaker)
         """What is said aloud (:mod:`companion.app.narration`)."""
         self._ok_waits = False

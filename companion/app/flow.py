@@ -17,14 +17,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app import screens as sc
 from companion.app.events import ComputerThrew, Draw, MovesValued, WorkFailed
 from companion.app.narration import Narration, taken_back_words
 from companion.app.screens import Screen
 from companion.app.settings import Prefs, SavedSettings
-from companion.app.table import Table, TakenBack
 from companion.app.tutoring import Tutor
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
@@ -49,6 +48,9 @@ from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_or_none
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -360,6 +362,8 @@ class Flow:
         if undone is None:
             return sc.message(_("Nothing to undo"), (_("No move has been made yet."),), then=back_to)
         self.said = ()
+        from companion.app.table import TakenBack  # with the first game, not at the start
+
         taken = undone.moves or (TakenBack(undone.by, undone.move, self.table.state),)
         lines = tuple(taken_back_words(t) for t in taken)
         self.narration.taken_back(taken)
@@ -373,6 +377,8 @@ class Flow:
         position calls for; a game that cannot be made (a data file with a mistake: file,
         line and reason): the message that says so, leading back to its ``setup`` (a
         disk that refuses: to the menu)."""
+        from companion.app.table import Table  # with the first game, not at the start
+
         try:
             table = Table.begin(self.store, get_game(game_id, **options), players, dict(seats),
                                 people=people)
@@ -391,6 +397,8 @@ class Flow:
         loaded, self.pending = self.pending, None
         if loaded is None:
             return sc.ToMenu()
+        from companion.app.table import Table  # with the first game, not at the start
+
         try:
             table = Table.reopen(self.store, loaded)
         except OSError as exc:

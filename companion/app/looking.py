@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping, Sequence
+from typing import TypeAlias
 
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
@@ -47,8 +48,10 @@ log = logging.getLogger(__name__)
 Looked = tuple[str, tuple[Action, ...]]
 """A position the camera looked at: its game's journal and the actions made in it."""
 
-Checked = sc.BoardCheck | sc.ComputerMove
-"""A screen that waits for the board to show a position (:meth:`Looking._camera_check`)."""
+Checked: TypeAlias = "sc.BoardCheck | sc.ComputerMove"
+"""A screen that waits for the board to show a position (:meth:`Looking._camera_check`);
+named in a string, so that the play and turn screens are imported when first shown, not
+at the start."""
 
 
 def board_of(state: State) -> dict[Square, int]:

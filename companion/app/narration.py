@@ -17,17 +17,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
-from companion.app.table import TakenBack
 from companion.i18n import _
 from companion.rules import PASS, Action, Event, Move, Phase, PieceZone, State
 from companion.speech import Cue as Spoken
 from companion.speech import CueKind, Silent, Speaker
-from companion.speech.cues import Voice, cues_for, voice_for
 from companion.ui.games import Presenter
 from companion.ui.games.boards import board_model, board_or_none
 from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # the game's table and voice: imported with the first game, not at the start
+    from companion.app.table import TakenBack
+    from companion.speech.cues import Voice
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +42,29 @@ class Narration:
 
     def __init__(self, speaker: Speaker | None = None) -> None:
         self.speaker: Speaker = speaker if speaker is not None else Silent()
-        self.voice: Voice = Voice()
-        """The game's sentences for the ear (set by :meth:`game`)."""
+        self._voice: Voice | None = None
         self._unsaid: list[Spoken] = []
         """What the event being handled has said so far (see :meth:`speak`)."""
         self._choice_said = False
         """The event being handled said the highlighted choice already (the camera's
         move): :meth:`choice` says nothing more."""
 
+    @property
+    def voice(self) -> Voice:
+        """The game's sentences for the ear (set by :meth:`game`; until then the plain
+        :class:`~companion.speech.cues.Voice`, made when first asked for: the sentences'
+        module is not imported for the splash)."""
+        if self._voice is None:
+            from companion.speech.cues import Voice
+
+            self._voice = Voice()
+        return self._voice
+
     def game(self, game_id: str) -> None:
         """Speak of ``game_id`` from now on (its voice)."""
-        self.voice = voice_for(game_id)
+        from companion.speech.cues import voice_for
+
+        self._voice = voice_for(game_id)
 
     def speak(self, cues: Sequence[Spoken]) -> None:
         """Say ``cues`` after what the event being handled has said so far."""
@@ -80,6 +95,8 @@ class Narration:
         why = ""
         if after.phase is Phase.MOVE and tuple(after.legal_moves()) == (PASS,):
             why = presenter.lost_reason(after)
+        from companion.speech.cues import cues_for
+
         self.speak(cues_for(self.voice, before, action, events, after, why=why,
                             announced=announced))
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
 from companion.app.events import MovesValued, WorkFailed
-from companion.app.table import Table
 from companion.app.worker import Worker
 from companion.rules import Move, Phase
+
+if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.table import Table
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,9 @@
 """The hint is the computer's move (issue 32): its first row is the move
 :func:`companion.ai.player.choose` plays at the same level and seed, and its rows are
-sorted by the chance shown, every value from one search at one depth; the review's
-values at that depth (:func:`companion.ai.search.move_chances`) are the hint's, so the
-review never ranks a move above the hint's at the same depth. Hypothesis draws the
+sorted by the chance shown, every value from one search at one depth (the chance shown
+is its searched value through :mod:`companion.ai.calibrate`'s map); the review's
+values at that depth (:func:`companion.ai.search.move_chances`) are the hint's searched
+ones, so the review never ranks a move above the hint's at the same depth. Hypothesis draws the
 positions (a few dozen per game, from seeded random games)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from companion.ai.calibrate import chance
 from companion.ai.player import LEVELS, choose, hint, hint_level
 from companion.ai.search import move_chances
 from companion.rules import Phase, State, get_game, random_action
@@ -48,13 +50,15 @@ def test_the_hints_first_row_is_the_computers_move(game_id: str, seed: int, acti
     assume(state is not None)
     assert state is not None
     found = hint(state, level)
+    searched = hint(state, level, shown=False)  # the values before the map
     decision = choose(state, level, random.Random(seed))
     if LEVELS[level].noise:  # easy: the hint is its choice before the noise
         assert found.move == decision.ranking[0].move
-        assert found.rows == decision.ranking
+        assert searched.rows == decision.ranking
     else:
         assert found.move == decision.move
-        assert found.value == decision.value
+        assert searched.value == decision.value
+    assert found.value == chance(game_id, players, level, searched.value)
     values = [r.value for r in found.rows]
     assert values == sorted(values, reverse=True)
     assert {r.depth for r in found.rows} == {found.depth}
@@ -76,7 +80,7 @@ def test_the_review_at_the_hints_depth_gives_the_hints_values(game_id: str, seed
     state = position(game_id, 2, seed, actions)
     assume(state is not None)
     assert state is not None
-    found = hint(state, "normal")
+    found = hint(state, "normal", shown=False)  # the searched values (the map aside)
     if found.depth < 1:
         return
     me = state.current_player

@@ -5,8 +5,10 @@
 # fake Pi 5 and a fake Pi 4 (the model file faked, systemctl/udevadm/modprobe/dtparam
 # stood in); then, with the installed venv, `companion doctor` and a demo game per game,
 # whose frames must be byte-identical to this machine's (x86) run of the same command;
-# then the locked requirements/dev.lock (make .venv/.installed) and the device tests with the
-# arm64 Python. See systemd/README.md, "The Pi-like install test", for what it proves.
+# the Pi 5 is installed with --camera, and its `companion camera check --fake` of each
+# game must read the same board as this machine's; then the locked requirements/dev.lock
+# (make .venv/.installed) and the device tests with the arm64 Python. See
+# systemd/README.md, "The Pi-like install test", for what it proves.
 #
 # Usage: tests/pi/run.sh        (as root; the Makefile passes COMPANION, the x86 companion)
 #
@@ -50,6 +52,10 @@ readonly MMDEBSTRAP_OPTIONS=(
 readonly PI_NAMES=(pi5 pi4)
 readonly PI_MODELS=("Raspberry Pi 5 Model B Rev 1.0" "Raspberry Pi 4 Model B Rev 1.5")
 readonly SEED=7
+# The fake photos `companion camera check` reads on the Pi 5 (--camera) and here: one
+# seed a game, and one photo with a hand over the board (refused alike).
+readonly CAMERA_SEED=3
+readonly CAMERA_HAND=(senet-sticks 8)
 # Inside the root: the checkout, the fake Pis, the stand-ins and the frames.
 readonly SRC=/src/board-companion
 readonly STANDINS=/usr/local/test-pi-standins
@@ -245,15 +251,16 @@ prepare_root() {
 
 # --- the checks ----------------------------------------------------------------
 
-# install_pi NAME MODEL
+# install_pi NAME MODEL [OPTION...]
 install_pi() {
     local name=$1 model=$2 target=/targets/$1 log=$WORK/logs/install-$1.log
     local venv=/targets/$1/opt/board-companion/venv
+    shift 2
     make_pi "$name" "$model"
     : >"$ROOT/var/log/test-pi-standins.log"
-    step "install.sh --root $target  ($model)"
-    if in_root bash "$SRC/systemd/install.sh" --root "$target" >"$log" 2>&1; then
-        ok "install.sh exits 0 on a fake $name"
+    step "install.sh --root $target${*:+ $*}  ($model)"
+    if in_root bash "$SRC/systemd/install.sh" --root "$target" "$@" >"$log" 2>&1; then
+        ok "install.sh${*:+ $*} exits 0 on a fake $name"
     else
         fail "install.sh on a fake $name"
         show_tail "$log"
@@ -272,6 +279,18 @@ install_pi() {
             <(in_root dpkg-query -W -f='${Package} ${Status}\n' python3-rpi.gpio)
         check "Pi 4: the venv sees RPi.GPIO (--system-site-packages)" \
             in_root "$venv/bin/python" -c "import importlib.util as u; assert u.find_spec('RPi')"
+    fi
+    if [[ " $* " == *" --camera "* ]]; then
+        check "--camera: apt has no python3-picamera2 here: it says so (a USB webcam works)" \
+            grep -qF "camera: apt has no python3-picamera2" "$log"
+        check "--camera: the drop-in with the camera's devices is written" \
+            cmp -s "$ROOT$SRC/systemd/board-companion-camera.conf" \
+            "$ROOT$target/etc/systemd/system/board-companion.service.d/camera.conf"
+        check "--camera: OpenCV and NumPy below 2 in the venv (wheels)" in_root "$venv/bin/python" -c \
+            "import cv2, numpy; print('OpenCV', cv2.__version__, 'NumPy', numpy.__version__); assert int(numpy.__version__.split('.')[0]) < 2"
+    else
+        check "without --camera: no OpenCV in the venv" \
+            in_root "$venv/bin/python" -c "import importlib.util as u; assert not u.find_spec('cv2')"
     fi
     local file
     for file in etc/systemd/system/board-companion.service etc/udev/rules.d/99-board-companion-shaker.rules \
@@ -333,6 +352,58 @@ demo_games() {
     done
 }
 
+# camera_checks NAME: the fake Pi's `companion camera check --fake` (its venv has the
+# camera extra) reads the same board as this machine's, game by game; the Pi camera
+# module's path reports picamera2 missing cleanly.
+camera_checks() {
+    local name=$1 game venv=/targets/$1/opt/board-companion/venv
+    local -a runs=()
+    for game in "${games[@]}"; do
+        runs+=("$game --fake $CAMERA_SEED")
+    done
+    runs+=("${CAMERA_HAND[0]} --fake ${CAMERA_HAND[1]} --hand")
+    mkdir -p "$WORK/x86/camera" "$ROOT/frames/$name/camera"
+    local run base x86_status arm_status
+    for run in "${runs[@]}"; do
+        base=${run// /_}
+        step "camera check $run on the fake $name, its reading against x86"
+        x86_status=0
+        # shellcheck disable=SC2086 # $run is the command's words
+        "$COMPANION" camera check $run --out "$WORK/x86/camera/$base.png" \
+            >"$WORK/logs/camera-x86-$base.log" 2>&1 || x86_status=$?
+        arm_status=0
+        # shellcheck disable=SC2086
+        in_root "$venv/bin/companion" camera check $run --out "/frames/$name/camera/$base.png" \
+            >"$WORK/logs/camera-$name-$base.log" 2>&1 || arm_status=$?
+        # The board as read (or why it was refused), without the line naming the PNG.
+        if [[ $x86_status -le 1 && $arm_status -eq $x86_status ]] &&
+            ! grep -q Traceback "$WORK/logs/camera-$name-$base.log" &&
+            diff <(grep -v -e '^overlay: ' -e '^photo: ' "$WORK/logs/camera-x86-$base.log") \
+                <(grep -v -e '^overlay: ' -e '^photo: ' "$WORK/logs/camera-$name-$base.log") \
+                >"$WORK/logs/camera-diff-$name-$base.log"; then
+            ok "$run: read alike (status $arm_status: $(grep -m1 -e '^squares read' -e '^refused' \
+                "$WORK/logs/camera-$name-$base.log"))"
+        else
+            fail "$run: x86 status $x86_status, arm64 status $arm_status, or the readings differ"
+            sed 's/^/  | /' "$WORK/logs/camera-diff-$name-$base.log" "$WORK/logs/camera-$name-$base.log" | tail -n 30
+        fi
+    done
+    step "the Pi camera module's path on the fake $name (no picamera2 in Debian's archive)"
+    check "picamera2 missing is reported cleanly: the Settings offer off and usb, the Pi camera says why" \
+        in_root "$venv/bin/python" -c "
+from companion.app.camera import usable_sources
+from companion.camera.sources import PICAMERA2_MISSING, CameraError, PiCameraSource
+assert usable_sources('off') == ('off', 'usb'), usable_sources('off')
+try:
+    PiCameraSource().grab()
+except CameraError as exc:
+    assert str(exc) == PICAMERA2_MISSING, exc
+    print(exc)
+else:
+    raise AssertionError('a frame without picamera2')
+"
+}
+
 dev_tests() {
     local log=$WORK/logs/dev-install.log
     step "the locked requirements/dev.lock with the arm64 Python (make .venv/.installed)"
@@ -380,8 +451,9 @@ main() {
         'from companion.rules.registry import game_ids; print(*game_ids(), sep="\n")')
     [[ ${#games[@]} -gt 0 ]] || fail "no game ids from $COMPANION"
 
-    install_pi pi5 "${PI_MODELS[0]}"
+    install_pi pi5 "${PI_MODELS[0]}" --camera
     demo_games pi5 "${games[@]}"
+    camera_checks pi5
     install_pi pi4 "${PI_MODELS[1]}"
     demo_games pi4 "${games[0]}"
     dev_tests

@@ -18,6 +18,7 @@ from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parents[2]
 RUN_SH = REPO / "tests" / "pi" / "run.sh"
+PI4_ESTIMATE = REPO / "tests" / "pi" / "pi4_estimate.sh"
 
 
 def _shellcheck() -> str:
@@ -32,9 +33,10 @@ def _shellcheck() -> str:
     return found
 
 
-def test_shellcheck_passes_on_the_driver() -> None:
+@pytest.mark.parametrize("script", [RUN_SH, PI4_ESTIMATE], ids=lambda p: p.name)
+def test_shellcheck_passes_on_the_driver(script: Path) -> None:
     result = programs.run(
-        [_shellcheck(), "--shell=bash", "--severity=style", str(RUN_SH)],
+        [_shellcheck(), "--shell=bash", "--severity=style", str(script)],
         capture_output=True, text=True, idle=1, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -58,3 +58,27 @@ def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool(
     start = run_start(80, 24)
     floor = floor_start().modules
     assert _web(start.modules - floor, LATER) == []
+
+
+SPLASH_LATER = ("companion.app.screens.start", "companion.app.screens.play",
+                "companion.app.screens.turn", "companion.app.screens.review",
+                "companion.app.screens.menus", "companion.app.table", "companion.speech.cues")
+"""Not needed for the splash (the first frame): the screens before a game (resume, setup,
+seats), of a game in play, of the computer's turn, the review and the menus
+(:mod:`companion.app.screens` gives them on first use, PEP 562), and the game's table
+(imported when a game begins or is resumed), the sentences spoken (the first game's
+voice). Issue 35: the start to the first frame at most 1.3x its import floor (CPU)."""
+
+
+def test_the_splash_imports_no_game_screen_menu_or_table() -> None:
+    start = run_start(80, 24)
+    assert "companion.app.screens.splash" in start.modules  # the splash's own module
+    assert _web(start.modules, SPLASH_LATER) == []
+
+
+def test_the_lazy_screen_names_are_all_there() -> None:
+    """Every name :mod:`companion.app.screens` gives on first use is where it says."""
+    import companion.app.screens as sc
+
+    for name in sc.__all__:
+        assert getattr(sc, name) is not None, name

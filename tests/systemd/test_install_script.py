@@ -9,6 +9,7 @@ log: the command's name and its arguments, tab-separated.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import programs
 import pytest
+from unit_security import assert_documented
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "systemd" / "install.sh"
@@ -348,6 +350,8 @@ def test_uninstall_purge_removes_saved_games_config_and_user(pi: Pi) -> None:
         (("--club", "--uninstall"), "--club goes with an install"),
         (("--club-page", "--uninstall"), "--club-page goes with an install"),
         (("--club-page", "--club"), "--club-page installs the club page alone"),
+        (("--camera", "--uninstall"), "--camera goes with an install"),
+        (("--club-page", "--camera"), "--club-page installs the club page alone"),
     ],
 )
 def test_bad_options_are_refused_before_anything_happens(
@@ -783,3 +787,173 @@ def test_the_installed_club_page_unit_verifies(pi: Pi) -> None:
         capture_output=True, text=True, idle=1, check=False,
     )
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+# --- the camera over the board (issue 34) ---------------------------------------------
+
+CAMERA_DROPIN = "/etc/systemd/system/board-companion.service.d/camera.conf"
+CAMERA_CONF = REPO / "systemd" / "board-companion-camera.conf"
+
+
+def test_dry_run_with_camera_adds_picamera2_opencv_and_the_drop_in(pi: Pi) -> None:
+    with_model(pi, PI5)
+    before = snapshot(pi.root)
+    out = pi.install("--dry-run", "--camera").stdout
+    assert snapshot(pi.root) == before and pi.calls() == []
+    assert apt_install_line(out) == [*PACKAGES, "python3-picamera2"]
+    lines = out.splitlines()
+    r = str(pi.root)
+    for expected in [
+        # NumPy below 2: apt's picamera2 helpers are built against Bookworm's 1.24
+        f"+ {r}{VENV}/bin/python -m pip install --upgrade --prefer-binary {REPO}[camera] numpy<2",
+        f"+ groupadd --root {r} --system video",
+        "+ modprobe -a i2c-dev cdc_acm spidev videodev",
+        f"write {r}{CAMERA_DROPIN}",
+        "+ systemctl restart board-companion.service",
+    ]:
+        assert expected in lines, f"{expected!r} not in the dry run's output:\n{out}"
+
+
+def test_without_camera_nothing_of_it_is_installed(pi: Pi) -> None:
+    with_model(pi, PI5)
+    out = pi.install("--dry-run").stdout
+    assert "picamera2" not in out and "[camera]" not in out and "numpy" not in out
+    assert "camera.conf" not in out and "videodev" not in out
+    assert "--system video" not in out
+
+
+@pytest.mark.parametrize(
+    ("model", "connector"),
+    [
+        ("Raspberry Pi 5 Model B Rev 1.0", True),
+        ("Raspberry Pi 4 Model B Rev 1.5", True),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", True),
+        ("Raspberry Pi 3 Model A Plus Rev 1.0", True),
+        ("Raspberry Pi Zero 2 W Rev 1.0", True),
+        ("Raspberry Pi Zero W Rev 1.1", True),
+        ("Raspberry Pi Zero Rev 1.3", True),
+        ("Raspberry Pi Zero Rev 1.2", False),  # the first Zero: no connector yet
+        ("Raspberry Pi Model B Plus Rev 1.2", True),
+        ("Raspberry Pi Compute Module 4 Rev 1.0", True),  # on its IO board
+        ("Raspberry Pi Compute Module 5 Rev 1.0", True),
+        ("Raspberry Pi 400 Rev 1.0", False),  # the keyboards have none
+        ("Raspberry Pi 500 Rev 1.0", False),
+        ("Raspberry Pi 6 Model B", False),  # not a model the script knows
+        ("Pine64 RockPro64", False),
+    ],
+)
+def test_which_models_have_a_camera_connector(model: str, connector: bool) -> None:
+    done = programs.run(
+        ["bash", "-c", f'source <(sed "/^main \\"\\$@\\"$/d" {SCRIPT}); camera_connector "$1"',
+         "-", model],
+        capture_output=True, text=True, idle=1, check=False,
+    )
+    assert done.returncode == (0 if connector else 1), done.stderr
+
+
+def test_on_a_pi_400_the_camera_is_a_usb_webcam_only(pi: Pi) -> None:
+    with_model(pi, "Raspberry Pi 400 Rev 1.0")
+    out = pi.install("--dry-run", "--camera").stdout
+    assert "has no camera connector: a USB webcam only" in out
+    assert "python3-picamera2" not in apt_install_line(out)
+    assert f"--prefer-binary {REPO}[camera] numpy<2" in out  # OpenCV for the webcam
+    assert f"write {pi.root}{CAMERA_DROPIN}" in out
+
+
+def test_where_apt_lacks_picamera2_it_says_so_and_installs_opencv(pi: Pi) -> None:
+    """Plain Debian (make test-pi's arm64 root): python3-picamera2 is in the Raspberry
+    Pi archive only; a webcam still works."""
+    with_model(pi, PI5)
+    result = pi.install("--camera", env_extra={"STUB_APT_LACKS": "python3-picamera2"})
+    assert "apt has no python3-picamera2" in result.stdout
+    assert apt_install_line(result.stdout) == list(PACKAGES)
+    lines = [call.line for call in pi.calls()]
+    assert f"venv-python -m pip install --upgrade --prefer-binary {REPO}[camera] numpy<2" in lines
+
+
+def test_install_with_camera_writes_the_drop_in_keeps_it_and_uninstall_removes_it(pi: Pi) -> None:
+    with_model(pi, PI4)
+    pi.install("--camera")
+    assert pi.file(CAMERA_DROPIN).read_bytes() == CAMERA_CONF.read_bytes()
+    modules = [line for line in pi.file(MODULES).read_text().splitlines() if not line.startswith("#")]
+    assert modules == ["i2c-dev", "cdc_acm", "spidev", "videodev"]
+    assert "video:" in pi.file("/etc/group").read_text()
+    apt = [c.line for c in pi.calls() if c.name == "apt-get" and "install" in c.args]
+    assert apt == ["apt-get install -y --no-install-recommends "
+                   + " ".join([*PACKAGES, "python3-rpi.gpio", "python3-picamera2"])]
+    # An update without --camera keeps the camera it has, with its extra and packages.
+    pi.clear_log()
+    pi.install()
+    lines = [c.line for c in pi.calls()]
+    assert f"venv-python -m pip install --upgrade --prefer-binary {REPO}[camera] numpy<2" in lines
+    assert pi.file(CAMERA_DROPIN).exists()
+    # Uninstall: the drop-in goes, and its folder when nothing else is in it.
+    pi.install("--uninstall")
+    assert not pi.file(CAMERA_DROPIN).exists()
+    assert not pi.file(CAMERA_DROPIN).parent.exists()
+
+
+def test_uninstall_keeps_a_drop_in_of_the_users_own(pi: Pi) -> None:
+    pi.install("--camera")
+    override = pi.file(CAMERA_DROPIN).with_name("override.conf")  # systemctl edit's
+    override.write_text("[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=lgpio\n")
+    pi.install("--uninstall")
+    assert not pi.file(CAMERA_DROPIN).exists()
+    assert override.exists()
+
+
+def _directives(text: str) -> list[tuple[str, str]]:
+    """The (key, value) pairs of a unit file's lines, comments left out."""
+    pairs = []
+    for line in text.splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            key, value = line.split("=", 1)
+            pairs.append((key, value))
+    return pairs
+
+
+def test_the_camera_drop_in_adds_the_camera_devices_and_group_only() -> None:
+    """It may only widen what the camera needs: no hardening line of the unit is
+    undone, and the referee stays off the network."""
+    text = CAMERA_CONF.read_text()
+    assert [line for line in text.splitlines() if line.startswith("[")] == ["[Service]"]
+    assert sorted(_directives(text)) == sorted([
+        ("SupplementaryGroups", "video"),
+        ("DeviceAllow", "char-video4linux rw"),  # /dev/video*, /dev/v4l-subdev*
+        ("DeviceAllow", "char-media rw"),  # libcamera's media controllers
+        ("DeviceAllow", "char-dma_heap rw"),  # libcamera's and picamera2's frame buffers
+    ])
+    referee = (REPO / "systemd" / "board-companion.service").read_text().splitlines()
+    for line in ("DevicePolicy=closed", "PrivateNetwork=yes", "IPAddressDeny=any",
+                 "RestrictAddressFamilies=AF_UNIX", "NoNewPrivileges=yes",
+                 "ProtectSystem=strict", "MemoryDenyWriteExecute=yes"):
+        assert line in referee, line
+    # video is not among the unit's own groups: only the camera's drop-in brings it
+    groups = [line for line in referee if line.startswith("SupplementaryGroups=")]
+    assert groups and "video" not in groups[0].split("=", 1)[1].split()
+
+
+@needs_systemd_analyze
+def test_the_installed_unit_with_the_camera_drop_in_verifies_and_keeps_its_score(
+    pi: Pi,
+) -> None:
+    pi.install("--camera")
+    with_system_units(pi)
+    assert SYSTEMD_ANALYZE is not None
+    result = programs.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", f"--root={pi.root}", UNIT],
+        capture_output=True, text=True, idle=1, check=False,
+    )
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+    security = programs.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=yes", f"--root={pi.root}", "--no-pager",
+         "board-companion.service"],
+        capture_output=True, text=True, idle=1, check=False,
+    ).stdout
+    # the drop-in is read (its device classes are in the unit's list), and the score is
+    # still the one the README gives for the unit alone
+    assert "char-video4linux:rw" in security and "char-dma_heap:rw" in security, security
+    found = re.search(r"Overall exposure level for board-companion.service: (\d+\.\d) ([A-Z]+)",
+                      security)
+    assert found, security
+    assert_documented((float(found[1]), found[2]), REPO / "systemd" / "README.md")

@@ -21,10 +21,9 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.app.settings import Prefs
-from companion.app.table import Table
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import N_, _
@@ -32,6 +31,9 @@ from companion.journal.store import Loaded
 from companion.rules import Action, Move, State, Throw
 from companion.ui.games import Presenter
 from companion.ui.view import View
+
+if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.table import Table
 
 
 class Screen(enum.Enum):

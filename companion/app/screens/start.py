@@ -9,10 +9,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
-from companion.app.screens.base import Confirm, Message, Next, Page, Screen, Seat, ToMenu
+from companion.app.screens.base import Next, Page, Screen, Seat, ToMenu
+from companion.app.screens.splash import Resume, Splash
 from companion.i18n import N_, _
-from companion.rules import Game, Option, Phase, RulesError, game_class, get_game
+from companion.rules import Game, Option, RulesError, game_class, get_game
 from companion.ui.games import presenter_for
 from companion.ui.render import columns
 from companion.ui.rules_words import say
@@ -23,10 +23,6 @@ SEAT_CHOICES = ("person", "easy", "normal", "strong")
 SEAT_WORDS = {"easy": N_("computer easy"), "normal": N_("computer normal"),
               "strong": N_("computer strong")}
 """The computer at each level, as a seat's row says it."""
-PHASE_WORDS = {Phase.THROW: N_("{player} to throw"), Phase.MOVE: N_("{player} to move"),
-               Phase.DECIDE: N_("{player} to decide")}
-"""What an unfinished game waits for, by its phase (a game over is "over")."""
-
 
 @functools.lru_cache(maxsize=16)
 def _default_game(game_id: str) -> Game:
@@ -56,64 +52,6 @@ def _options_key(options: dict[str, Any]) -> tuple[tuple[str, Any], ...] | None:
     except TypeError:
         return None
     return key
-
-
-@dataclass
-class Splash(Page):
-    kind = Screen.SPLASH
-
-    def view(self, seat: Seat) -> View:
-        return View("splash", "board companion", (
-            _("A referee for Senet and the labyrinth games."),
-            _("version {version}").format(version=__version__),
-        ), hint=_("OK: start"), scroll=self.scroll)
-
-    def ok(self, seat: Seat) -> Next:
-        notice = seat.take_notice()
-        if notice is not None:
-            title, lines = notice
-            return Message(title=title, lines=lines, under=self)
-        if seat.pending is not None:
-            return Resume()
-        return ToMenu()
-
-
-@dataclass
-class Resume(Page):
-    kind = Screen.RESUME
-
-    def items(self, seat: Seat) -> tuple[str, ...]:
-        return (_("Resume"), _("New game"))
-
-    def view(self, seat: Seat) -> View:
-        about: tuple[str, ...] = ()
-        loaded = seat.pending
-        if loaded is not None:
-            st = loaded.state
-            doing = _("over") if st.phase is Phase.OVER else (
-                _(PHASE_WORDS[st.phase]).format(player=say(st.player_to_act_name))
-            )
-            about = (say(loaded.game.title), doing)
-        return View("resume", _("Unfinished game"), about, items=self.items(seat),
-                    cursor=self.cursor, hint=_("OK: choose"))
-
-    def ok(self, seat: Seat) -> Next:
-        loaded = seat.pending
-        if self.cursor == 0 or loaded is None or loaded.state.phase is Phase.OVER:
-            return seat.resume(self.cursor == 0)
-        # A new game over an unfinished one ends it: asked first, naming the game.
-        return Confirm(title=_("New game?"),
-                       lines=(_("End {game}?").format(game=say(loaded.game.title)),),
-                       keep_label=N_("Keep it"), end_label=N_("End it"), then_end=_new_game,
-                       keep=self)
-
-    def back(self, seat: Seat) -> Next:
-        return Splash()
-
-
-def _new_game(seat: Seat) -> Next:
-    """End the game offered for resuming and go to the menu (its "New game", confirmed)."""
-    return seat.resume(False)
 
 
 @dataclass

@@ -1,0 +1,115 @@
+"""The chance shown (issue 32): the map of :mod:`companion.ai.calibrate` (fitted by
+:mod:`companion.ai.calibrate_fit`) rises strictly
+within [0, 1], keeps two players' chances summing to 1 (and renormalises more), and
+changes no ranking of the hint and no move the computer plays, on a few hundred
+positions of each game."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import pytest
+
+from companion.ai import calibrate, calibrate_fit
+from companion.ai.calibrate import IDENTITY, CalibrationError, Map
+from companion.ai.player import LEVELS, choose, hint
+from companion.rules import Phase, State, game_class, get_game, random_action
+
+GAMES = ("senet-tait", "labyrinth", "senet-sticks", "cretan-labyrinth")
+
+POSITIONS = {"easy": 240, "normal": 40, "strong": 8}
+"""Positions per game and level (the deeper levels cost more a position)."""
+
+
+def positions(game_id: str, count: int, label: str) -> list[State]:
+    """``count`` positions with a decision of more than one move, from random games of
+    every player count the game allows (seeded ``label``)."""
+    rng = random.Random(f"calibrate:{game_id}:{label}")
+    cls = game_class(game_id)
+    found: list[State] = []
+    while len(found) < count:
+        state = get_game(game_id).new_state(rng.randint(cls.min_players, cls.max_players))
+        stop = rng.randrange(0, 300)
+        n = 0
+        while state.phase is not Phase.OVER and len(found) < count:
+            if state.phase is not Phase.THROW and len(state.legal_moves()) > 1 and n >= stop:
+                found.append(state.copy())
+                stop = n + rng.randrange(20, 120)
+            state.apply(random_action(state, rng.randrange))
+            n += 1
+    return found
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_shipped_map_rises_strictly_within_zero_and_one(game_id: str) -> None:
+    cls = game_class(game_id)
+    grid = [i / 1000 for i in range(1001)]
+    for players in range(cls.min_players, cls.max_players + 1):
+        for level in LEVELS:
+            f = calibrate.map_for(game_id, players, level)
+            assert f is not IDENTITY, f"no map for {game_id} at {players} players, {level}"
+            shown = [f(v) for v in grid]
+            assert shown[0] == 0.0 and shown[-1] == 1.0
+            assert all(0.0 <= s <= 1.0 for s in shown)
+            assert all(b > a for a, b in pairwise(shown))
+            if players == 2:  # fitted from both sides: the two chances sum to 1
+                assert all(abs(f(v) + f(1 - v) - 1) < 1e-4 for v in grid)
+
+
+def test_a_map_that_does_not_rise_strictly_is_refused() -> None:
+    with pytest.raises(CalibrationError):
+        Map((0.0, 0.5, 1.0), (0.0, 0.5, 0.5))
+    with pytest.raises(CalibrationError):
+        Map((0.0, 0.5, 0.9), (0.0, 0.5, 1.0))
+    assert IDENTITY(0.3) == 0.3 and IDENTITY(-1.0) == 0.0 and IDENTITY(2.0) == 1.0
+
+
+def test_a_positions_chances_sum_to_one_after_the_map() -> None:
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        for _ in range(200):
+            raw = [rng.random() for _ in range(players)]
+            values = [x / sum(raw) for x in raw]
+            shown = calibrate.chances("labyrinth", "normal", values)
+            assert abs(sum(shown) - 1) < 1e-9 and all(0 <= s <= 1 for s in shown)
+
+
+def test_the_fits_find_a_known_slope() -> None:
+    """Results drawn with chance ``sigmoid(2 logit(v))`` (a value too close to one half):
+    the Platt fit finds the slope, and both maps move a 0.7 towards that chance."""
+    rng = random.Random(3)
+    data = []
+    for _ in range(20_000):
+        v = rng.random()
+        p = calibrate_fit._sigmoid(2 * calibrate_fit._logit(v))
+        data.append((v, 1.0 if rng.random() < p else 0.0))
+    a, b = calibrate_fit.fit_platt(data)
+    assert abs(a - 2) < 0.1 and abs(b) < 0.1
+    want = calibrate_fit._sigmoid(2 * calibrate_fit._logit(0.7))
+    assert abs(calibrate_fit.platt_map(a, b)(0.7) - want) < 0.02
+    assert abs(calibrate_fit.fit_isotonic(data)(0.7) - want) < 0.04
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_map_changes_no_ranking_and_no_move(game_id: str) -> None:
+    """At every level, the hint's rows with the map are the search's rows in the same
+    order, their values the map of the searched ones and still best first; the move the
+    computer plays (:func:`choose`, which never sees the map) is the hint's first row
+    (``easy``: its ranking before the noise is the searched one)."""
+    for level, count in POSITIONS.items():
+        for i, state in enumerate(positions(game_id, count, level)):
+            raw = hint(state, level, shown=False)
+            shown = hint(state, level)
+            assert [r.move for r in shown.rows] == [r.move for r in raw.rows]
+            f = calibrate.map_for(game_id, state.players, level)
+            assert [r.value for r in shown.rows] == [f(r.value) for r in raw.rows]
+            values = [r.value for r in shown.rows]
+            assert values == sorted(values, reverse=True)
+            for a, b in pairwise(raw.rows):  # strict stays strict
+                assert (f(a.value) > f(b.value)) == (a.value > b.value)
+            # A clock that stands still: easy's 0.04 s would cut a search on a busy machine.
+            decision = choose(state, level, random.Random(i), clock=lambda: 0.0)
+            assert decision.ranking == raw.rows
+            if not LEVELS[level].noise:
+                assert decision.move == shown.move
