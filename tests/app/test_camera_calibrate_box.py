@@ -209,3 +209,25 @@ def test_a_stale_look_of_a_calibration_left_is_dropped(tmp_path: Path) -> None:
     assert ctl._calibration == (99, page) and "stale" not in ctl.view().lines
     ctl.handle(CalibrationLooked(99, None, refused="too dark", again=0))
     assert ctl.view().lines == ("Clear the board, then OK.", "too dark")
+
+
+def test_a_held_back_on_the_calibration_takes_no_move_of_the_game_back(tmp_path: Path) -> None:
+    """BACK cancels a calibration; held a moment too long it must not also undo a move
+    of the game in play (the calibration screens are in NO_UNDO)."""
+    from controller_tools import HOLD_BACK
+
+    table = Table()
+    ctl, _camera = settings(tmp_path, table)
+    table.pieces = {4: 0}
+    send(ctl, BACK, OK, OK, SHAKE, OK)                       # the game; Black's enter 4 played
+    assert ctl.state is not None
+    before = ctl.state.to_dict()
+    send(ctl, BACK)                                          # the pause menu
+    assert on(ctl) is Screen.PAUSE
+    send(ctl, *[DOWN] * ctl.view().items.index("Settings"), OK)
+    rows = ctl.view().items
+    send(ctl, *[DOWN] * rows.index("Calibrate camera"), OK)
+    assert on(ctl) is Screen.CALIBRATE
+    send(ctl, HOLD_BACK)
+    assert ctl.view().title != "Undone"
+    assert ctl.state.to_dict() == before

@@ -78,10 +78,12 @@ position calls for now (:class:`Route`)."""
 
 NO_UNDO = frozenset({
     Screen.MENU, Screen.SETUP, Screen.SPLASH, Screen.RESUME,
-    Screen.REVIEWING, Screen.REVIEW, Screen.MISTAKES, Screen.LUCK,
+    Screen.REVIEWING, Screen.REVIEW, Screen.MISTAKES, Screen.LUCK, Screen.CALIBRATE,
 })
 """Screens where holding BACK does not undo (no game is in play there, or the review of
-a finished game is shown: BACK leaves it, a held one does not take the end back)."""
+a finished game is shown: BACK leaves it, a held one does not take the end back; the
+camera's calibration: a BACK held a moment too long there would take a move of the
+game in play back)."""
 
 PAUSE_ITEMS = (N_("Continue"), N_("Undo last move"), N_("Settings"), N_("Game status"), N_("Board"),
                N_("End game"))
