@@ -119,10 +119,13 @@ def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
     assert escapes >= 3
 
 
-def test_a_value_at_two_plies_is_the_exact_expectation_over_the_next_throw() -> None:
-    """Red's last die (3) moves 8-11 or 24-27 and ends the turn; at two plies each
-    move's value is Red's evaluation averaged over Blue's 36 equally likely throws of
-    two dice (computed here from the exact, unmerged outcomes and ``apply``)."""
+def test_a_throw_at_the_horizon_is_a_leaf_and_deeper_the_exact_expectation() -> None:
+    """Red's last die (3) moves 8-11 or 24-27 and ends the turn. At two plies Blue's
+    throw is at the horizon: each move's value is Red's evaluation of the position where
+    Blue's throw is due (its outcomes are not expanded). One ply deeper, that position's
+    value is the exact expectation over Blue's 36 equally likely throws of two dice
+    (computed here from the exact, unmerged outcomes and ``apply``) of its value one
+    ply shallower after each."""
     state = labyrinth({"red": [8, 24, "outside", "outside"], "blue": [30, 33, "outside", "outside"]}, [3])
     ranking, depth, _nodes = search(state, 2)
     assert depth == 2
@@ -130,13 +133,14 @@ def test_a_value_at_two_plies_is_the_exact_expectation_over_the_next_throw() -> 
         after = state.copy()
         after.apply(ranked.move)
         assert after.phase is Phase.THROW and after.current_player == 1
+        assert ranked.value == pytest.approx(chances(after)[0], abs=1e-12)
         expected = 0.0
         for throw, p in after.throw_outcomes():
             assert p == pytest.approx(1 / 36)
             leaf = after.copy()
             leaf.apply(throw)
-            expected += float(p) * chances(leaf)[0]
-        assert ranked.value == pytest.approx(expected, abs=1e-12)
+            expected += float(p) * Search().value(leaf, 1)[0]
+        assert Search().value(after, 2)[0] == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_value_at_one_ply_is_the_evaluation_after_the_move() -> None:
@@ -171,14 +175,15 @@ def test_three_players_each_play_for_their_own_chance() -> None:
 def test_transpositions_are_searched_once() -> None:
     """Red's two dice used either way round reach the same positions (8-11 then
     20-25, or 20-25 then 8-11): with the table, the throw of Blue that follows such a
-    position is expanded once (21 outcomes), not once per path."""
+    position is searched once (21 outcomes, Blue's moves after each), not once per
+    path. Three plies from Red's first die: Blue's throw is one ply above the horizon."""
     state = labyrinth({"red": [8, 20, 24, "outside"], "blue": [30, 33, "outside", "outside"]}, [3, 5])
     run = Search()
     for move in state.legal_moves():
-        run.value(run.child(state, move), 2)
+        run.value(run.child(state, move), 3)
     firsts = len(state.legal_moves())
     seconds = 0
-    ends = set()
+    ends: dict[object, State] = {}
     for first in state.legal_moves():
         after = state.copy()
         after.apply(first)
@@ -187,9 +192,14 @@ def test_transpositions_are_searched_once() -> None:
             end = after.copy()
             end.apply(second)
             assert end.phase is Phase.THROW and len(end.chance_outcomes()) == 21
-            ends.add(end.position_key())
+            ends[end.position_key()] = end
     assert len(ends) < seconds  # there are transpositions
-    assert run.nodes == firsts + seconds + 21 * len(ends)  # not + 21 * seconds
+    below = 0
+    for end in ends.values():
+        alone = Search()
+        alone.value(end, 2)
+        below += alone.nodes
+    assert run.nodes == firsts + seconds + below  # each end's throw searched once
 
 
 # --------------------------------------------------------------------- budgets
