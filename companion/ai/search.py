@@ -12,7 +12,7 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
 * a *leaf*: a finished game, or where the depth ends: the learned evaluation of
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
   :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
-  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, Tait's Senet and both
+  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, both
   Labyrinths, where it plays better: :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
