@@ -256,7 +256,7 @@ def _tait_shots(state: SenetTaitState) -> list[float]:
     board = state.board
     entering = state.plinth[q] > 0
     scale = PIECES * (ENTRY_WORTH + OFF)
-    outcomes = state.chance_outcomes()
+    outcomes = None
     for s in state.squares[p]:
         if s == HOUSE_OF_REBIRTH:
             continue
@@ -264,6 +264,8 @@ def _tait_shots(state: SenetTaitState) -> list[float]:
         if entering and s in (4, 6):
             shots.add(s)
         if shots:
+            if outcomes is None:
+                outcomes = state.chance_outcomes()
             chance = sum(w for throw, _p, w in outcomes if not shots.isdisjoint(throw.values))
             risk[p] += chance * (s + ENTRY_WORTH) / scale
     return risk
