@@ -119,13 +119,10 @@ def test_strong_escapes_the_cretan_labyrinth_against_random_play() -> None:
     assert escapes >= 3
 
 
-def test_a_throw_at_the_horizon_is_a_leaf_and_deeper_the_exact_expectation() -> None:
-    """Red's last die (3) moves 8-11 or 24-27 and ends the turn. At two plies Blue's
-    throw is at the horizon: each move's value is Red's evaluation of the position where
-    Blue's throw is due (its outcomes are not expanded). One ply deeper, that position's
-    value is the exact expectation over Blue's 36 equally likely throws of two dice
-    (computed here from the exact, unmerged outcomes and ``apply``) of its value one
-    ply shallower after each."""
+def test_a_value_at_two_plies_is_the_exact_expectation_over_the_next_throw() -> None:
+    """Red's last die (3) moves 8-11 or 24-27 and ends the turn; at two plies each
+    move's value is Red's evaluation averaged over Blue's 36 equally likely throws of
+    two dice (computed here from the exact, unmerged outcomes and ``apply``)."""
     state = labyrinth({"red": [8, 24, "outside", "outside"], "blue": [30, 33, "outside", "outside"]}, [3])
     ranking, depth, _nodes = search(state, 2)
     assert depth == 2
@@ -133,14 +130,13 @@ def test_a_throw_at_the_horizon_is_a_leaf_and_deeper_the_exact_expectation() -> 
         after = state.copy()
         after.apply(ranked.move)
         assert after.phase is Phase.THROW and after.current_player == 1
-        assert ranked.value == pytest.approx(chances(after)[0], abs=1e-12)
         expected = 0.0
         for throw, p in after.throw_outcomes():
             assert p == pytest.approx(1 / 36)
             leaf = after.copy()
             leaf.apply(throw)
-            expected += float(p) * Search().value(leaf, 1)[0]
-        assert Search().value(after, 2)[0] == pytest.approx(expected, abs=1e-12)
+            expected += float(p) * chances(leaf)[0]
+        assert ranked.value == pytest.approx(expected, abs=1e-12)
 
 
 def test_a_value_at_one_ply_is_the_evaluation_after_the_move() -> None:
@@ -175,15 +171,14 @@ def test_three_players_each_play_for_their_own_chance() -> None:
 def test_transpositions_are_searched_once() -> None:
     """Red's two dice used either way round reach the same positions (8-11 then
     20-25, or 20-25 then 8-11): with the table, the throw of Blue that follows such a
-    position is searched once (21 outcomes, Blue's moves after each), not once per
-    path. Three plies from Red's first die: Blue's throw is one ply above the horizon."""
+    position is expanded once (21 outcomes), not once per path."""
     state = labyrinth({"red": [8, 20, 24, "outside"], "blue": [30, 33, "outside", "outside"]}, [3, 5])
     run = Search()
     for move in state.legal_moves():
-        run.value(run.child(state, move), 3)
+        run.value(run.child(state, move), 2)
     firsts = len(state.legal_moves())
     seconds = 0
-    ends: dict[object, State] = {}
+    ends = set()
     for first in state.legal_moves():
         after = state.copy()
         after.apply(first)
@@ -192,14 +187,9 @@ def test_transpositions_are_searched_once() -> None:
             end = after.copy()
             end.apply(second)
             assert end.phase is Phase.THROW and len(end.chance_outcomes()) == 21
-            ends[end.position_key()] = end
+            ends.add(end.position_key())
     assert len(ends) < seconds  # there are transpositions
-    below = 0
-    for end in ends.values():
-        alone = Search()
-        alone.value(end, 2)
-        below += alone.nodes
-    assert run.nodes == firsts + seconds + below  # each end's throw searched once
+    assert run.nodes == firsts + seconds + 21 * len(ends)  # not + 21 * seconds
 
 
 # --------------------------------------------------------------------- budgets
@@ -407,3 +397,29 @@ def test_the_levels_decide_by_nodes_not_by_the_clock(game_id: str) -> None:
                 assert slow.move == still.move and slow.nodes == still.nodes
             checked += 1
         state.apply(random_action(state, rng.randrange))
+
+
+def test_in_tait_s_senet_a_throw_at_the_horizon_is_a_leaf() -> None:
+    """Tait's Senet (``THROW_LEAF_GAMES``): at two plies the throw after each move is not
+    expanded; each move's value is the evaluation of the position where it is due, and
+    one ply deeper that position's value is the exact expectation over the throw's
+    outcomes of their values one ply shallower."""
+    state = get_game("senet-tait").new_state()
+    rng = random.Random(3)
+    while state.phase is Phase.THROW or len(state.legal_moves()) < 2 or len(state.history) < 30:
+        state.apply(random_action(state, rng.randrange))
+    ranking, depth, _nodes = search(state, 2)
+    assert depth == 2
+    me = state.current_player
+    for ranked in ranking:
+        after = state.copy()
+        after.apply(ranked.move)
+        if after.phase is not Phase.THROW:
+            continue
+        assert ranked.value == pytest.approx(chances(after)[me], abs=1e-12)
+        expected = 0.0
+        for throw, _p, weight in after.chance_outcomes():
+            leaf = after.search_copy()
+            leaf.play(throw)
+            expected += weight * Search(throw_leaf=True).value(leaf, 1)[me]
+        assert Search(throw_leaf=True).value(after, 2)[me] == pytest.approx(expected, abs=1e-12)
