@@ -397,3 +397,29 @@ def test_the_levels_decide_by_nodes_not_by_the_clock(game_id: str) -> None:
                 assert slow.move == still.move and slow.nodes == still.nodes
             checked += 1
         state.apply(random_action(state, rng.randrange))
+
+
+def test_in_tait_s_senet_a_throw_at_the_horizon_is_a_leaf() -> None:
+    """Tait's Senet (``THROW_LEAF_GAMES``): at two plies the throw after each move is not
+    expanded; each move's value is the evaluation of the position where it is due, and
+    one ply deeper that position's value is the exact expectation over the throw's
+    outcomes of their values one ply shallower."""
+    state = get_game("senet-tait").new_state()
+    rng = random.Random(3)
+    while state.phase is Phase.THROW or len(state.legal_moves()) < 2 or len(state.history) < 30:
+        state.apply(random_action(state, rng.randrange))
+    ranking, depth, _nodes = search(state, 2)
+    assert depth == 2
+    me = state.current_player
+    for ranked in ranking:
+        after = state.copy()
+        after.apply(ranked.move)
+        if after.phase is not Phase.THROW:
+            continue
+        assert ranked.value == pytest.approx(chances(after)[me], abs=1e-12)
+        expected = 0.0
+        for throw, _p, weight in after.chance_outcomes():
+            leaf = after.search_copy()
+            leaf.play(throw)
+            expected += weight * Search(throw_leaf=True).value(leaf, 1)[me]
+        assert Search(throw_leaf=True).value(after, 2)[me] == pytest.approx(expected, abs=1e-12)

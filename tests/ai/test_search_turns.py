@@ -223,3 +223,25 @@ def test_an_unfinished_reply_iteration_is_dropped() -> None:
     ranking, depth, _ = search(state, 2, max_nodes=ends + 300)
     assert depth == 1
     assert ranking == one
+
+
+def test_tait_s_at_risk_counts_what_the_baselines_leaf_counts() -> None:
+    """Tait's Senet's exact ``at_risk`` (``learned._tait_shots``): along random games, at
+    every throw, the feature equals the baseline's direct-shot term, and the features
+    give no weight to pieces waiting on the plinth (``outside`` is 0: progress counts a
+    bumped piece's loss)."""
+    leaves = load_baseline().Leaves()
+    game = get_game("senet-tait")
+    outside = FEATURES.index("outside")
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_state()
+        while state.phase is not Phase.OVER:
+            rows = features(state)
+            assert rows[0][outside] == rows[1][outside] == 0.0
+            if state.phase is Phase.THROW:
+                assert [rows[p][AT_RISK] for p in (0, 1)] == pytest.approx(leaves.at_risk(state))
+                checked += 1
+            state.play(random_action(state, rng.randrange))
+    assert checked > 100
