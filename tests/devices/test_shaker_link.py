@@ -293,7 +293,9 @@ def test_cancelling_a_request_tells_the_shaker(device: FakeShaker, host: Host) -
     device.throw("4", kind=[("kind", "dice"), ("n", "1"), ("sides", "6")])
     wait_for(lambda: host.link.counts["unrequested"] == 1, "the unrequested throw")
     assert host.throws == []
-    assert acked(device, device.pending_seq or 0)  # acknowledged so it is not re-sent
+    # acknowledged so it is not re-sent: the host writes the ACK before it counts the
+    # throw, but the fake shaker's reader thread reads it from the pty in its own time
+    wait_for(lambda: acked(device, device.pending_seq or 0), "the ACK of the unrequested throw")
 
 
 def test_a_deck_is_refused_before_anything_is_sent(device: FakeShaker, host: Host) -> None:
