@@ -217,10 +217,12 @@ def test_a_held_back_on_the_calibration_takes_no_move_of_the_game_back(tmp_path:
     from controller_tools import HOLD_BACK
 
     table = Table()
-    ctl, _camera = settings(tmp_path, table)
-    table.pieces = {4: 0}
-    send(ctl, BACK, OK, OK, SHAKE, OK)                       # the game; Black's enter 4 played
-    assert ctl.state is not None
+    ctl, camera = settings(tmp_path, table)
+    camera.patience = 0.2  # no calibration yet: the board is not read, the look gives up
+    send(ctl, BACK, OK, OK, SHAKE)                           # the game; Black threw 4
+    assert ctl.view().title == "Camera failed"               # (the buttons choose)
+    send(ctl, OK, OK)                                        # Black's enter 4 played
+    assert ctl.state is not None and ctl.state.current_player == 1
     before = ctl.state.to_dict()
     send(ctl, BACK)                                          # the pause menu
     assert on(ctl) is Screen.PAUSE
@@ -229,5 +231,5 @@ def test_a_held_back_on_the_calibration_takes_no_move_of_the_game_back(tmp_path:
     send(ctl, *[DOWN] * rows.index("Calibrate camera"), OK)
     assert on(ctl) is Screen.CALIBRATE
     send(ctl, HOLD_BACK)
-    assert ctl.view().title != "Undone"
+    assert on(ctl) is Screen.CALIBRATE and ctl.view().title != "Undone"
     assert ctl.state.to_dict() == before
