@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.app import config as cfg
-from companion.journal.store import replace_atomically
 from companion.journal.store import set_aside as set_aside_file
+from companion.rules.datafile import replace_atomically
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +47,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.rules.datafile import replace_atomically
 
 from .board import BOARD_RGB, Layout, Pixels, SquarePlace
 
@@ -412,21 +412,7 @@ def save(calibration: Calibration, directory: Path) -> Path:
     """
     directory.mkdir(parents=True, exist_ok=True)
     path = path_for(directory, calibration.game)
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with tmp.open("wb") as fh:
-            fh.write(calibration.to_json().encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, path)
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    replace_atomically(path, calibration.to_json().encode("utf-8"))
     return path
 
 

@@ -71,9 +71,8 @@ from companion.journal.store import (
     load,
     load_more,
     read_journal_bytes,
-    replace_atomically,
 )
-from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes, replace_atomically
 
 log = logging.getLogger(__name__)
 

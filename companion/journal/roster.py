@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Final
 
 from companion.journal.names import clean_name
-from companion.journal.store import replace_atomically
-from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes, replace_atomically
 
 log = logging.getLogger(__name__)
 

@@ -51,7 +51,8 @@ from typing import Any, Final
 from companion.errors import CompanionError
 from companion.i18n import N_, _
 from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
-from companion.rules.datafile import RefusedFileError, parse_json, read_bytes
+from companion.rules.datafile import RefusedFileError, parse_json, read_bytes, replace_atomically
+from companion.rules.datafile import fsync_dir as _fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -435,14 +436,6 @@ def _read_header(
     return dict(record), game, players, state
 
 
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 MAX_COPIES: Final = 1000
 """Numbered names tried for a set-aside copy before giving up (an ``OSError``)."""
 
@@ -511,26 +504,6 @@ def set_aside(path: Path) -> Path:
         _fsync_dir(path.parent)
         return target
     raise OSError(errno.EEXIST, f"{MAX_COPIES} set-aside files of {path.name} already there")
-
-
-def replace_atomically(path: Path, data: bytes) -> None:
-    """Make ``data`` the whole of ``path``, durably and all at once: a temporary file,
-    fsync, rename over ``path``, fsync of the directory (a repaired journal keeps its
-    intact lines; the saved settings and the club's outbox are written so too).
-
-    :raises OSError: the directory cannot be written (``path`` stays as it was).
-    """
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        with tmp.open("wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 @dataclass

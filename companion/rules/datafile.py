@@ -483,3 +483,34 @@ class _TomlScan:
         end = min(j, n)
         self.i = end + 1 if end < n and text[end] == quote else end
         return text[start:end], line
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make ``directory``'s entries durable (a rename or a new file in it survives a
+    power cut)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def replace_atomically(path: Path, data: bytes) -> None:
+    """Make ``data`` the whole of ``path``, durably and all at once: a temporary file,
+    fsync, rename over ``path``, fsync of the directory (a repaired journal keeps its
+    intact lines; the saved settings, the club's outbox and the camera's calibration are
+    written so too).
+
+    :raises OSError: the directory cannot be written (``path`` stays as it was).
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
