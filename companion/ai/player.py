@@ -47,6 +47,7 @@ from typing import Final
 
 from companion.ai.calibrate import chance
 from companion.ai.learned import estimate, search_chances
+from companion.ai.race import covers
 from companion.ai.search import Decision, RankedMove, Values, search
 from companion.rules import Move, State
 
@@ -187,7 +188,9 @@ def hint(
     The rows' values are the chances shown: each searched value through the level's
     map (:func:`companion.ai.calibrate.chance`, strictly increasing, so the order of
     the rows is the search's); ``shown=False`` keeps the searched values (to fit the
-    map and to measure it).
+    map and to measure it). In an ending of a solved table (Tait's Senet,
+    :func:`companion.ai.race.covers`) every row's value is exact and shown as it is:
+    an exact chance needs no map.
 
     :raises ValueError: for an unknown level.
     :raises IllegalMoveError: when ``state`` waits for a throw or is over.
@@ -196,7 +199,7 @@ def hint(
     chosen = get_level(level)
     ranking, depth, nodes = search(state, chosen.max_depth, None, chosen.max_nodes,
                                    evaluation=evaluation, cancel=cancel)
-    if shown:
+    if shown and not covers(state):  # an ending's exact chances are shown as they are
         game, players = state.game.id, state.players
         ranking = [RankedMove(r.move, chance(game, players, level, r.value), r.depth)
                    for r in ranking]

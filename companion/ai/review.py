@@ -20,6 +20,10 @@ and at least the rest of the mover's turn and the throw after it
 **at the end of the mover's turn**: in the Labyrinth the first die's move is valued
 with the best use of the second die, never in the middle of the turn.
 
+**Exact endings.** From a position of a solved table's domain on (Tait's Senet's
+endings, :mod:`companion.ai.race`) every value is exact (the search takes it from the
+table) and shown without the calibration map.
+
 For the player ``p`` who acts:
 
 * a **move**'s value is ``p``'s chance to win after it (0..1); ``best`` is the highest
@@ -62,6 +66,7 @@ from companion.ai.calibrate import chance as shown_chance
 from companion.ai.calibrate import chances as shown_chances
 from companion.ai.learned import search_chances
 from companion.ai.player import LEVELS
+from companion.ai.race import covers
 from companion.ai.search import Search, Values, move_chances, search, turn_plies
 from companion.rules import Action, Game, Move, Phase, State
 from companion.ui.review_words import MISTAKE, TASKS, rating_key
@@ -392,11 +397,16 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
     # The chances shown: each searched value through the map of REVIEW_LEVEL, whose
     # depth the review searches at least (companion.ai.calibrate: the one place a
     # searched value becomes a chance shown).
+    # In an ending of a solved table (companion.ai.race) every value is exact, from the
+    # position before the action on (the table's domain is closed under play): shown
+    # as it is, an exact chance needs no map.
+    exact = covers(state)
+
     def one(value: float) -> float:
-        return shown_chance(game.id, players, REVIEW_LEVEL, value) if calibrated else value
+        return shown_chance(game.id, players, REVIEW_LEVEL, value) if calibrated and not exact else value
 
     def vector(values: Values) -> Values:
-        return shown_chances(game.id, REVIEW_LEVEL, values) if calibrated else values
+        return shown_chances(game.id, REVIEW_LEVEL, values) if calibrated and not exact else values
 
     start = run().value(state, lucky + 1 if state.phase is Phase.THROW else base)
     chances: list[Values] = [vector(_checked(start, "at the start"))]
@@ -404,6 +414,7 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
     for number, action in enumerate(actions, start=1):
         me = state.current_player
         where = f"at action {number}"
+        exact = covers(state)
         if state.phase is Phase.THROW:
             search_run = run()
             average = _checked(search_run.value(state, lucky + 1), where)

@@ -84,6 +84,15 @@ on a Pi Zero that could run for minutes ends within one expansion.
 **Garbage collection** is paused during a search (and resumed after): a full collection
 of the process took up to 50 ms in trials, which would break the budget.
 
+**Exact endings**: a position of a game with a solved table (Tait's Senet, each side
+with at most two pieces left, or three against one: :mod:`companion.ai.race`) is
+valued by the table at any depth, before the depth or the transposition table is
+looked at: its value is the game's exact value, so nothing below it is searched. The
+table's domain is closed under play, so a search from such a position gives every
+move its exact value (the move ranked first is the table's best move) at the cost of
+one expansion a move per iteration. Other games, and Tait's Senet with other options,
+have no table: the check is one comparison a node.
+
 **Transposition table**: values by position key (:meth:`State.position_key`) with the
 depth they were searched to, reused for an equal or smaller depth: two move orders
 that reach the same position (the Labyrinth's dice used either way round) are searched
@@ -103,8 +112,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from companion.ai.learned import search_chances as chances
+from companion.ai.race import exact_for
 from companion.errors import CompanionError
-from companion.rules import Action, IllegalMoveError, Move, Phase, State
+from companion.rules import Action, Game, IllegalMoveError, Move, Phase, State
 
 Values = tuple[float, ...]
 """One win chance per player."""
@@ -193,6 +203,10 @@ class Search:
         self.nodes = 0
         self.table: dict[Hashable, tuple[int, Values]] = {}
         """Values by position key: (depth searched, values)."""
+        self.exact_of: Game | None = None
+        self.exact: Callable[[State], Values | None] | None = None
+        """The exact values of :attr:`exact_of`'s endings (:func:`companion.ai.race.exact_for`;
+        ``None``: the game has no table), bound at the first position searched."""
 
     def child(self, state: State, action: Action) -> State:
         """A copy of ``state`` with ``action`` played: one node expansion.
@@ -216,6 +230,14 @@ class Search:
         :raises Cancelled: when the ``cancel`` flag is set.
         """
         phase = state.phase
+        if state.game is not self.exact_of:
+            self.exact_of = state.game
+            self.exact = exact_for(state.game)
+        if self.exact is not None and phase is not Phase.OVER:
+            # An ending of the solved table (companion.ai.race): its exact value, at any depth.
+            exact = self.exact(state)
+            if exact is not None:
+                return exact
         if phase is Phase.OVER or depth <= 0 or (depth == 1 and phase is Phase.THROW and self.throw_leaf):
             # A throw at the horizon is a leaf: its outcomes' positions would each be a
             # leaf with the throw in hand and unused (module docstring, "Depth").
@@ -318,7 +340,9 @@ def search(
     run = Search(budget_s, max_nodes, clock, evaluation, cancel, turns,
                  state.game.id in THROW_LEAF_GAMES)
     if len(moves) == 1:
-        return [RankedMove(moves[0], evaluation(state)[me], 0)], 0, 0
+        exact = exact_for(state.game)
+        known = None if exact is None else exact(state)
+        return [RankedMove(moves[0], (evaluation(state) if known is None else known)[me], 0)], 0, 0
     # The cyclic garbage collector is paused during a search: a full collection walks
     # every object of the process (the engines' tables included) and took up to 50 ms
     # in trials, longer than a whole decision. A search's garbage is freed as it goes
