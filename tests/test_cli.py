@@ -153,6 +153,40 @@ def test_hint_prints_the_best_move_its_value_and_every_move_ranked(
     assert answer["summary"].endswith("The computer at normal would play 8-11.")
 
 
+ENDING = {
+    "game": "senet-tait", "version": 1, "to_act": "white",
+    "pieces": {"black": [22, 28, "off", "off", "off"], "white": [24, 26, "off", "off", "off"]},
+}
+
+
+def test_hint_in_a_solved_ending_gives_the_exact_chance_not_a_depth(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two pieces a side (in companion.ai.race's table): the summary says the chance is
+    exact instead of "looking N moves ahead", and the chance before moving is the
+    table's (the best move's), not the learned estimate from the pieces alone."""
+    from companion.ai import race
+    from companion.rules import state_from_dict
+
+    path = write_position(tmp_path, ENDING)
+    status, out, err = run(capsys, "rules", "hint", "senet-tait", "--position", path, "--throw", "3")
+    answer = json.loads(out)
+    assert status == 0 and err == ""
+    assert answer["exact"] is True
+    assert "exact: this ending is solved to the end" in answer["summary"]
+    assert "looking" not in answer["summary"]
+    state = state_from_dict(dict(ENDING, throw=3))
+    table = race.table_for(state.game)
+    assert table is not None
+    values = table.values(state)
+    assert values is not None
+    assert answer["estimate"] == round(values[1], 4) == answer["value"]
+    assert answer["best"] == table.best_move(state).notation
+    far = json.loads(run(capsys, "rules", "hint", "senet-tait", "--position",
+                         write_position(tmp_path, SENET), "--throw", "3")[1])
+    assert far["exact"] is False and "looking" in far["summary"]
+
+
 def test_hint_is_the_same_twice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write_position(tmp_path, SENET)
     first = run(capsys, "rules", "hint", "senet-tait", "--position", path, "--throw", "2", "--level", "easy")

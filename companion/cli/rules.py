@@ -84,11 +84,16 @@ def cmd_hint(args: argparse.Namespace) -> int:
             f"after that throw the position waits for another throw ({spec.describe()}), "
             "not for a move"
         )
+    from companion.ai.race import exact_for
+
     me = state.current_player
     found = hint(state, args.level)
     played = choose(state, args.level, random.Random(args.seed)).move
     decision = Decision(played, found.value, found.rows, found.depth, found.nodes, 0.0)
-    result.update(hint_answer(state, args.level, estimate(state, me), decision))
+    exact = exact_for(state.game)
+    solved = exact(state) if exact is not None else None
+    now = solved[me] if solved is not None else estimate(state, me)
+    result.update(hint_answer(state, args.level, now, decision, exact=solved is not None))
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
 
@@ -97,10 +102,14 @@ HINT_DIGITS = 4
 """Values are given, and compared for ties, to this many decimals."""
 
 
-def hint_answer(state: State, level: str, now: float, decision: Any) -> dict[str, Any]:
+def hint_answer(state: State, level: str, now: float, decision: Any,
+                exact: bool = False) -> dict[str, Any]:
     """The answer of ``rules hint`` for ``state`` (waiting for a move) from the search's
     ``decision`` (:class:`companion.ai.search.Decision`) at ``level`` and ``now``, the
-    player's chance to win before moving (0..1).
+    player's chance to win before moving (0..1). ``exact`` is true where the values are
+    an ending solved to the end (:mod:`companion.ai.race`, Tait's Senet): then ``now`` is
+    that exact chance, not the estimate from the pieces alone, and the summary says so
+    instead of how far the search looked.
 
     Moves that reach the same position (the same pieces on the same squares, moved in
     another order) are one result; results whose values are equal to
@@ -126,7 +135,8 @@ def hint_answer(state: State, level: str, now: float, decision: Any) -> dict[str
     top = results[0]
     tied = [r["moves"][0] for r in results if r["rank"] == 1]
     chosen = decision.move.notation
-    ahead = f"looking {top['depth']} move{'s' if top['depth'] != 1 else ''} and throws ahead"
+    ahead = ("exact: this ending is solved to the end" if exact else
+             f"looking {top['depth']} move{'s' if top['depth'] != 1 else ''} and throws ahead")
     either = " or ".join(tied) if len(tied) == 2 else ", ".join(tied[:-1]) + " or " + tied[-1]
     if len(tied) == 1:
         first = f"{who}'s best move is {tied[0]}"
@@ -144,6 +154,7 @@ def hint_answer(state: State, level: str, now: float, decision: Any) -> dict[str
         "level": level,
         "summary": summary,
         "estimate": round(now, HINT_DIGITS),
+        "exact": exact,
         "best": chosen,
         "tie": tied if len(tied) > 1 else [],
         "value": top["value"],
@@ -152,8 +163,12 @@ def hint_answer(state: State, level: str, now: float, decision: Any) -> dict[str
         "results": len(results),
         "ranking": results,
         "about": {
-            "estimate": f"{who}'s chance to win now, before moving, from the position of "
-                        "the pieces alone: 0 (lost) to 1 (won)",
+            "estimate": (f"{who}'s exact chance to win now, before moving, with the best "
+                         "move: 0 (lost) to 1 (won)" if exact else
+                         f"{who}'s chance to win now, before moving, from the position of "
+                         "the pieces alone: 0 (lost) to 1 (won)"),
+            "exact": "whether the values are exact: an ending with few pieces left, solved "
+                     "to the end (Tait's Senet), rather than a search's estimate",
             "best": f"the move the computer would play at level {level} (easy adds noise: "
                     "not always the first of the ranking)",
             "tie": "the moves whose results are as good as the best one (equal values); "
