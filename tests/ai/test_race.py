@@ -333,3 +333,23 @@ def test_the_review_shows_exact_values_unmapped(monkeypatch: pytest.MonkeyPatch)
 
 def test_best_move_is_a_move() -> None:
     assert isinstance(shipped().best_move(senet([28, 29], [30], throw=1)), Move)
+
+
+def test_calibration_fits_no_sample_from_a_solved_ending(monkeypatch: pytest.MonkeyPatch) -> None:
+    """calibrate_fit's self-play records a sample for every decision with a choice except
+    in the table's domain, whose values are shown unmapped (so a map fitted on them would
+    be fitted to what it never maps). Fails if covered positions are sampled."""
+    from companion.ai import calibrate_fit, player
+
+    asked: list[bool] = []
+    real = player.hint
+
+    def watched(state: State, level: str, **kw: Any) -> Any:
+        asked.append(race.covers(state))
+        return real(state, level, **kw)
+
+    monkeypatch.setattr(player, "hint", watched)
+    records = calibrate_fit.selfplay("senet-tait", 2, "easy", "race-fit-test", 3)
+    samples = sum(len(shown) for shown, _result in records)
+    assert any(asked), "the games reach the table's domain"
+    assert samples == asked.count(False) > 0
