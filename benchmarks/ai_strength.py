@@ -749,7 +749,7 @@ def main() -> None:
     strong = get_level("strong")
     began = time.perf_counter()
     leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
-                         "learned elsewhere",
+                         "progress less pieces at risk in labyrinth, learned elsewhere",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 

@@ -28,7 +28,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from companion.ai import evaluate
+from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
 from companion.rules.senet_sticks.state import SenetSticksState
@@ -331,18 +331,23 @@ def chances(state: State) -> tuple[float, ...]:
     return model_chances(model, features(state))
 
 
-SEARCH_BY_PROGRESS: Final = frozenset({"labyrinth", "cretan-labyrinth"})
+SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
 """Games whose search values its leaves by the progress heuristic, not the model
 (``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
+The Labyrinth's search values them by progress less the pieces at risk
+(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`).
 
 * Tait's Senet is no longer one: its model (exact direct shots as ``at_risk``, no
   ``outside``; see :func:`features`) plays as well as progress against the depth-2
   baseline on the tuning seeds ``tune3:PAIR`` (53% and 52% of 100 games), where the
   model before (a proximity count as ``at_risk``, ``outside`` fitted +0.94) won 46%.
 
-* The Labyrinth: ``strong`` with the learned model won 30.5% of 200 games against the
-  depth-2 expectimax (the model is calibrated but flat; it ranks the moves of a turn
-  worse than the progress it is fitted on).
+* The Labyrinth (searched by progress until issue 32's fourth round, now by
+  :func:`companion.ai.labyrinth_leaf.chances`): ``strong`` with the learned model won
+  30.5% of 200 games against the one-turn expectimax (the model is calibrated but flat;
+  it ranks the moves of a turn worse than the progress it is fitted on: its ``at_risk``
+  is a count of pieces with an opponent 1-6 fields behind, not the fields a hit costs,
+  and it has no feature for traps or rides).
 * The Cretan Labyrinth: the model before had ``diamonds`` and ``key`` features, fitted
   negative (they corrected the jumps of the progress beside them), so it valued handing
   in the four diamonds for the Magic Key *below* keeping them (two players: a score of
@@ -359,11 +364,16 @@ hint``'s chance before moving."""
 
 def search_chances(state: State) -> tuple[float, ...]:
     """The values of a search's leaf: :func:`chances`, or the progress heuristic's
-    (:func:`companion.ai.evaluate.chances`) for a game of :data:`SEARCH_BY_PROGRESS`.
+    (:func:`companion.ai.evaluate.chances`) for a game of :data:`SEARCH_BY_PROGRESS`,
+    or in the Labyrinth progress less the pieces at risk
+    (:func:`companion.ai.labyrinth_leaf.chances`).
 
     :raises ModelError: when the game's model file is unusable.
     """
-    if state.game.id in SEARCH_BY_PROGRESS:
+    game_id = state.game.id
+    if game_id == "labyrinth":
+        return labyrinth_leaf.chances(state)
+    if game_id in SEARCH_BY_PROGRESS:
         return evaluate.chances(state)
     return chances(state)
 

@@ -12,8 +12,9 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
 * a *leaf*: a finished game, or where the depth ends: the learned evaluation of
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
   :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
-  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, both
-  Labyrinths, where it plays better: :func:`~companion.ai.learned.search_chances`).
+  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, the Cretan Labyrinth; in the
+  Labyrinth progress less the pieces at risk, :mod:`companion.ai.labyrinth_leaf`:
+  :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up
 by *expectimax-n* (max-n, Luckhardt and Irani 1986, with chance nodes): at a decision
@@ -38,6 +39,16 @@ that counts the pieces at risk to it (the learned ``at_risk``). So there depth 2
 values every move like depth 1 and depth 4 like depth 3; ``strong``'s 1000 expansions
 reach depth 5 in 94% of its decisions against the baseline, where they reached depth
 4 in half of them before (the tuning seeds ``tune3:PAIR``, 100 games).
+
+**A question inside a turn costs no ply in the Labyrinth** (:data:`FREE_QUESTION_GAMES`):
+a ride on the Knight's Orbit or a crossing of the Millstone (a decision with two moves)
+and the orbit's free die (a throw) are searched at the depth of the move that raised
+them, and one at the horizon is searched through, not valued. So a ply is a die's
+count or the main throw, and every leaf of an iteration is at the same point of a turn.
+Before, a move that landed on an orbit or Millstone field was searched one or two plies
+shallower than its siblings: its leaves were the mover's own position with a die still
+in hand, its siblings' were after the opponent's throw (the opponent's dice counted as
+walked), so such a move looked better by where its leaves fell, not by what it did.
 
 **A whole turn as one ply** in a game whose :attr:`Game.turn_is_one_ply` is set
 (casting-stick Senet, where one throw gives several values used one after another, a
@@ -129,6 +140,11 @@ there, ``strong`` won 20% of 30 games against the baseline on ``heldout-baseline
 Labyrinth (not measured); casting-stick Senet counts whole turns (no throw is a ply)."""
 
 
+FREE_QUESTION_GAMES: Final = frozenset({"labyrinth"})
+"""Games where a question inside a turn costs no ply (module docstring, "Depth"): the
+Labyrinth's ride and crossing (a decision) and the orbit's free die (a throw)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RankedMove:
     """A legal move and its value: the expected win chance of the player to act after
@@ -186,7 +202,11 @@ class Search:
         cancel: threading.Event | None = None,
         turns: bool = False,
         throw_leaf: bool = False,
+        free_questions: bool = False,
     ) -> None:
+        self.free_questions = free_questions and not turns
+        """A question inside a turn (the Labyrinth's ride or crossing, the orbit's free
+        die) costs no ply: the game is one of :data:`FREE_QUESTION_GAMES`."""
         self.throw_leaf = throw_leaf and not turns
         """A throw at the horizon is a leaf (the game is one of :data:`THROW_LEAF_GAMES`)."""
         self.turns = turns
@@ -238,7 +258,9 @@ class Search:
             exact = self.exact(state)
             if exact is not None:
                 return exact
-        if phase is Phase.OVER or depth <= 0 or (depth == 1 and phase is Phase.THROW and self.throw_leaf):
+        free = self.free_questions and phase is not Phase.OVER and _question(state)
+        if phase is Phase.OVER or (depth <= 0 and not free) or (
+                depth == 1 and phase is Phase.THROW and self.throw_leaf and not free):
             # A throw at the horizon is a leaf: its outcomes' positions would each be a
             # leaf with the throw in hand and unused (module docstring, "Depth").
             return self.evaluation(state)
@@ -251,7 +273,7 @@ class Search:
             self.table[key] = (depth, played)
             return played
         if phase is Phase.THROW:
-            below = depth if self.turns else depth - 1
+            below = depth if self.turns or free else depth - 1
             total = [0.0] * state.players
             for throw, _p, weight in state.chance_outcomes():
                 values = self.value(self.child(state, throw), below)
@@ -269,7 +291,7 @@ class Search:
                 best: Values | None = None
                 for move in moves:
                     child = self.child(state, move)
-                    values = self.value(child, self.depth_after(child, me, depth))
+                    values = self.value(child, depth if free else self.depth_after(child, me, depth))
                     if best is None or values[me] > best[me]:
                         best = values
                 assert best is not None
@@ -338,7 +360,7 @@ def search(
     me = state.current_player
     turns = state.game.turn_is_one_ply
     run = Search(budget_s, max_nodes, clock, evaluation, cancel, turns,
-                 state.game.id in THROW_LEAF_GAMES)
+                 state.game.id in THROW_LEAF_GAMES, state.game.id in FREE_QUESTION_GAMES)
     if len(moves) == 1:
         exact = exact_for(state.game)
         known = None if exact is None else exact(state)
@@ -494,6 +516,17 @@ def _rank(previous: list[RankedMove], reach: dict[Move, list[Hashable]],
     return _best_first(done) + rest
 
 
+def _question(state: State) -> bool:
+    """Whether ``state`` (not over) asks a question inside a turn: a decision
+    (:attr:`Phase.DECIDE`: the Labyrinth's ride or crossing) or a throw that a move
+    waits for (the orbit's free die, ``waiting_for``). For the games of
+    :data:`FREE_QUESTION_GAMES` only."""
+    if state.phase is Phase.DECIDE:
+        return True
+    waiting = getattr(state, "waiting_for", None)
+    return state.phase is Phase.THROW and waiting is not None and waiting() is not None
+
+
 def _same_turn(state: State, mover: int) -> bool:
     """Whether ``mover`` decides again in ``state`` with no throw between: its turn
     goes on."""
@@ -537,7 +570,8 @@ def move_chances(
     moves = state.legal_moves()
     turns = state.game.turn_is_one_ply
     run = Search(evaluation=evaluation, cancel=cancel, turns=turns,
-                 throw_leaf=state.game.id in THROW_LEAF_GAMES)
+                 throw_leaf=state.game.id in THROW_LEAF_GAMES,
+                 free_questions=state.game.id in FREE_QUESTION_GAMES)
     collecting = gc.isenabled()
     gc.disable()  # as in search()
     try:
@@ -567,7 +601,8 @@ def turn_plies(state: State, limit: int = 4) -> int:
     """The plies left of the mover's turn in ``state`` (a decision is due): this
     decision and the decisions with a choice that the same player may still make on the
     same throw (the Labyrinth's second die, a ride's offer), counted as :func:`search`
-    counts depth (a forced decision is free), along the longest way; at most ``limit``.
+    counts depth (a forced decision is free, and below the root a question of a game of
+    :data:`FREE_QUESTION_GAMES`), along the longest way; at most ``limit``.
     0 when no decision is due. A search ``turn_plies(state) + 1`` plies deep values
     every move at the end of the mover's turn and over the throw that follows (in a game
     of :data:`THROW_LEAF_GAMES` before it: the module's docstring, "Depth").
@@ -575,12 +610,13 @@ def turn_plies(state: State, limit: int = 4) -> int:
     if state.phase not in (Phase.MOVE, Phase.DECIDE):
         return 0
     me = state.current_player
+    free = state.game.id in FREE_QUESTION_GAMES
 
     def rest(here: State, left: int) -> int:
         if left <= 0 or here.phase not in (Phase.MOVE, Phase.DECIDE) or here.current_player != me:
             return 0
         moves = here.legal_moves()
-        cost = 0 if len(moves) == 1 else 1
+        cost = 0 if len(moves) == 1 or (free and here is not state and _question(here)) else 1
         deepest = 0
         for move in moves:
             after = here.search_copy()
