@@ -18,7 +18,9 @@ The steps, for one RGB picture (shape (height, width, 3), uint8):
    its piece) departs from the empty board under that light -- and from the empty
    board a pixel around it too (two pixels, or the paper's white margin, by the
    board's outer line: a line the homography puts a pixel off is not a hand) -- is
-   **covered**;
+   **covered** (an empty square's band where a neighbour's piece stands near, within
+   :data:`NEIGHBOUR_REACH`, does not count: that piece's colour and shadow bleed into
+   it);
 4. **content**: the middle of the square divided by that light, in CIELAB
    (``cv2.COLOR_RGB2Lab``), against the empty board's middle and each player's piece
    colour (:func:`.board.piece_rgb`): the nearest, by CIE76 colour difference, when
@@ -69,6 +71,12 @@ FOREIGN_SHARE_PIECE = 0.25
 """The same for the band's corners on a square read as holding a piece: higher, for a
 saturated piece's colour bleeds into the paper around it (JPEG's halved colour
 resolution, lens blur)."""
+NEIGHBOUR_REACH = 0.66
+"""How far (in squares, from a cell's middle) a piece's colour and shadow may bleed into
+a neighbour's edge band: the band's pixels that near a neighbour read as holding a
+piece do not count towards the neighbour's foreign share (a piece stands up to 0.38 of
+a square from its middle, its shadow, blur and JPEG's colour blocks reach beyond); the
+band's corners, farther, still do."""
 
 
 class PictureRefused(CompanionError, ValueError):
@@ -161,7 +169,17 @@ class Reader:
         plain = np.all(np.abs(reference.astype(np.int16) - BOARD_RGB) < 12, axis=2).astype(np.uint8)
         plain = cv2.erode(plain, np.ones((3, 3), np.uint8), iterations=1)
         self._plain = self._cells_of(plain[..., None])[:, self._band, 0] > 0
-        self._plain_count = np.maximum(self._plain.sum(axis=1), 1)
+        # for each band pixel, the other cell whose piece stands within NEIGHBOUR_REACH
+        # of it (the nearest), else -1: its piece's bleed is not a hand
+        middles = top_left + (p - 1) / 2  # (cells, 2): y, x of each cell's piece
+        near = np.full(self._band_y.shape, -1, np.intp)
+        for index in range(len(self._cells)):
+            dist = np.hypot(self._band_y[index, :, None] - middles[None, :, 0],
+                            self._band_x[index, :, None] - middles[None, :, 1])  # (band, cells)
+            dist[:, index] = np.inf
+            nearest = dist.argmin(axis=1)
+            near[index] = np.where(dist[np.arange(len(nearest)), nearest] < NEIGHBOUR_REACH * p, nearest, -1)
+        self._near_piece = near
         # the band's pixels by the board's outer line, farthest from the middle of the
         # markers (a homography two pixels off there) and beside the paper's white
         # margin: the board two pixels around, or paper, is not a hand there
@@ -265,7 +283,6 @@ class Reader:
         if foreign.any():
             cell, pixel = np.nonzero(foreign)
             foreign[foreign] = self._still_foreign(cell, pixel, band_lab, gain)
-        share = (foreign & self._plain).sum(axis=1) / self._plain_count
         far = self._plain & self._far
         far_share = (foreign & far).sum(axis=1) / np.maximum(far.sum(axis=1), 1)
         albedo = centre / np.maximum(gain, 1e-3)
@@ -277,6 +294,10 @@ class Reader:
         order = np.sort(distances, axis=1)
         best = distances.argmin(axis=1)
         unsure = (order[:, 0] > EMPTY_DISTANCE) | (order[:, 1] - order[:, 0] < MARGIN)
+        # a square read empty: its whole band, but where a neighbour's piece bleeds into it
+        bled = (self._near_piece >= 0) & (best != 0)[np.maximum(self._near_piece, 0)]
+        counted = self._plain & ~bled
+        share = (foreign & counted).sum(axis=1) / np.maximum(counted.sum(axis=1), 1)
         # the whole band of a square read empty; only its corners where a piece stands
         uneven |= np.where(best == 0, share > FOREIGN_SHARE, far_share > FOREIGN_SHARE_PIECE)
         squares: dict[Square, int | None] = {}
