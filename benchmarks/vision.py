@@ -301,10 +301,12 @@ def game_actions(game: str, seed: int) -> list[Action]:
 
 def cause(refused: PictureRefused) -> str:
     """A refusal's cause, for the tally: markers (not all seen), covered (a square's
-    light or edge band departs from the board's) or unsure (a square's colour near no
-    class, or near two)."""
+    light or edge band departs from the board's), paper (something on the paper around
+    the board: an arm reaching over it) or unsure (a square's colour near no class, or
+    near two)."""
     reason = refused.reason
-    return ("markers" if reason.startswith("markers") else "covered" if reason.startswith("something covers")
+    return ("markers" if reason.startswith("markers") else "paper" if reason.startswith("something covers the paper")
+            else "covered" if reason.startswith("something covers")
             else "unsure" if reason.startswith("cannot tell") else reason)
 
 
