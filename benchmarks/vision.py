@@ -47,7 +47,8 @@ square past where the move puts it, where no legal move would put it). It prints
   found;
 * wrong moves accepted: photos where find_move gave one move that is not what the
   board shows (a wrong physical move taken as legal, or a misread). Must be 0;
-* refusals by cause (markers not all seen, a square covered, a square unsure);
+* refusals by cause (markers not all seen, a square covered, something on the paper
+  around the board -- an arm --, a square unsure);
 * CPU time per photo: ``Reader.read`` against a floor measured in the same run, the
   marker detection and the warp to the top view alone (interleaved rounds of CPU time,
   benchmarks/measure.py), and both in milliseconds. OpenCV runs on one thread
