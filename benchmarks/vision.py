@@ -23,8 +23,11 @@ player's next move of the turn, as the service waits for it (``find_move(ahead=T
 when the turn ends first, the player chooses. One move in :data:`WRONG_EVERY` (where one
 can) is first put one square too far: it must be flagged, never accepted. It prints the
 moves found with no press (and on the first frame alone), the moves that asked and why,
-the wrong moves accepted (a move found that is not the position played, by a misread or
-a wrong physical move: must be 0), the pictures read and the refusals by cause.
+the wrong moves accepted (a move found that does not leave the position played, by a
+misread or a wrong physical move: must be 0; positions compared by ``outcome_key``, a
+player's alike pieces in either order being one; a move told by the turn's next move
+is right when it, or it and the second move the next look finds, leave the position
+the player's moves made), the pictures read and the refusals by cause.
 
 **Photos**: ``N`` (``--pictures``) photos, each of its own random pose and light:
 a random position of a random game, a throw, a legal
@@ -44,7 +47,8 @@ square past where the move puts it, where no legal move would put it). It prints
   found;
 * wrong moves accepted: photos where find_move gave one move that is not what the
   board shows (a wrong physical move taken as legal, or a misread). Must be 0;
-* refusals by cause (markers not all seen, a square covered, a square unsure);
+* refusals by cause (markers not all seen, a square covered, something on the paper
+  around the board -- an arm --, a square unsure);
 * CPU time per photo: ``Reader.read`` against a floor measured in the same run, the
   marker detection and the warp to the top view alone (interleaved rounds of CPU time,
   benchmarks/measure.py), and both in milliseconds. OpenCV runs on one thread
@@ -74,7 +78,16 @@ from measure import Rounds, interleave, ratio_line, repeat_until
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.camera.board import layout_for
 from companion.camera.fake import FakeCamera, Photo, fake_camera
-from companion.camera.find import FOUND, NONE, SEVERAL, Finding, find_move, seen_board, undecided
+from companion.camera.find import (
+    FOUND,
+    NONE,
+    SEVERAL,
+    Finding,
+    find_move,
+    outcome_key,
+    seen_board,
+    undecided,
+)
 from companion.camera.read import PictureRefused, Reader, Reading
 from companion.rules import PASS, Action, Move, Phase, State, get_game, play_out, random_action
 from companion.rules.core import Square
@@ -289,10 +302,12 @@ def game_actions(game: str, seed: int) -> list[Action]:
 
 def cause(refused: PictureRefused) -> str:
     """A refusal's cause, for the tally: markers (not all seen), covered (a square's
-    light or edge band departs from the board's) or unsure (a square's colour near no
-    class, or near two)."""
+    light or edge band departs from the board's), paper (something on the paper around
+    the board: an arm reaching over it) or unsure (a square's colour near no class, or
+    near two)."""
     reason = refused.reason
-    return ("markers" if reason.startswith("markers") else "covered" if reason.startswith("something covers")
+    return ("markers" if reason.startswith("markers") else "paper" if reason.startswith("something covers the paper")
+            else "covered" if reason.startswith("something covers")
             else "unsure" if reason.startswith("cannot tell") else reason)
 
 
@@ -359,9 +374,33 @@ class Look:
 
 
 def played_key(state: State, move: Move) -> Hashable:
+    """What ``move`` made in ``state`` leaves for the rest of the game
+    (:func:`outcome_key`: a player's alike pieces in either order are one position)."""
     after = state.copy()
     after.apply(move)
-    return after.position_key()
+    return outcome_key(after)
+
+
+def told_right(state: State, told: Move, actions: list[Action], index: int,
+               later: tuple[State, int, dict[Square, int]]) -> bool:
+    """Whether ``told``, the move found for ``actions[index]`` by the board after the
+    turn's next move (``later``, :func:`next_board`), is right: it leaves the position
+    the player made, or it and the move the next look then finds leave the position the
+    player's two moves made (the Labyrinth's ``58-60 with 4`` and ``with 2``, then the
+    other piece from 58 by the other die: either order, one game)."""
+    now, last, board = later
+    if played_key(state, told) == outcome_key(now):
+        return True
+    box = state.copy()
+    box.apply(told)
+    then = find_move(box, None, board)
+    if then.kind != FOUND or then.move is None:
+        return False
+    box.apply(then.move)
+    truth = now.copy()
+    for action in actions[index + 1:last + 1]:
+        truth.apply(action)
+    return outcome_key(box) == outcome_key(truth)
 
 
 def next_board(state: State, actions: list[Action], index: int) -> tuple[State, int, dict[Square, int]] | None:
@@ -444,7 +483,7 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
         if later is not None:  # the look waits for the next move of the turn
             told, _count = look.watch(state, later[2], later[1], False, ahead=True)
             if told is not None and told.kind == FOUND:
-                if played_key(state, told.moves[0]) != after.position_key():
+                if not told_right(state, told.moves[0], actions, index, later):
                     t.accepted_wrong += 1
                 else:
                     t.found += 1
@@ -453,7 +492,7 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
         t.several += 1
         return
     if finding.kind == FOUND:
-        if played_key(state, finding.moves[0]) != after.position_key():
+        if played_key(state, finding.moves[0]) != outcome_key(after):
             t.accepted_wrong += 1
         else:
             t.found += 1

@@ -5,7 +5,8 @@ like what the camera read (:func:`find_move`): one (the move played), none (a pi
 on a wrong square: the differing squares are named against the nearest legal move),
 or several (moves that leave the same picture but not the same position: the player
 chooses). Moves that lead to the same position (the same plinth by the same values in
-another order) count as one. Needs neither
+another order, or one of a player's alike pieces instead of another: :func:`outcome_key`)
+count as one. Needs neither
 OpenCV nor a picture: a reading here is only square -> player.
 
 >>> from companion.rules import get_game
@@ -21,7 +22,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 from companion.rules import Move, Phase, PieceZone, State
@@ -46,8 +48,10 @@ class Difference:
 @dataclass(frozen=True)
 class Finding:
     """What :func:`find_move` found: ``kind`` :data:`FOUND` (``moves`` holds the move,
-    or the moves that all lead to the same position, as casting-stick Senet's ``27-11
-    [2+3+2]`` and ``27-11 [2+2+3]``: the first is played), :data:`SEVERAL` (``moves`` holds every move that matches, in the order of
+    or the moves that all lead to the same position (:func:`outcome_key`), as
+    casting-stick Senet's ``27-11 [2+3+2]`` and ``27-11 [2+2+3]``: the first is played;
+    told by the turn's next move (``ahead``), the first moves after which that next
+    move leads to one position), :data:`SEVERAL` (``moves`` holds every move that matches, in the order of
     ``legal_moves()``) or :data:`NONE` (``moves`` empty; ``nearest`` the legal move
     whose position differs from the reading on the fewest squares and
     ``differences`` those squares, in board order; with no legal move at all, or when
@@ -70,6 +74,36 @@ def seen_board(state: State) -> dict[Square, int]:
     board (pieces on a plinth, in the Abyss or borne off are not seen)."""
     return {p.square: p.player for p in state.pieces()
             if p.zone is PieceZone.BOARD and p.square is not None}
+
+
+def outcome_key(state: State) -> Hashable:
+    """A key of what ``state`` holds for the rest of the game: equal for two states that
+    play on alike. Its JSON form (:meth:`State.to_dict`, docs/positions.md) less the
+    :attr:`~State.record_only_keys`, with each colour's pieces, where the form lists
+    them under ``"pieces"`` per colour (Tait's Senet, the Labyrinth: ``{"red": [31, 1,
+    "outside", "outside"], ...}``), in a fixed order: a player's pieces are alike to the
+    rules, so the Labyrinth's ``47-53 to 57`` (the piece on 47 jumps past the one on 53)
+    and ``53-57 with 6`` leave the same game though its state numbers the two pieces
+    the other way round (a piece's own marks, as a trap's turns to lose, stay with it).
+    The same dice left, the same decision pending, the same player to act are still
+    required. States with equal :meth:`State.position_key` have equal keys; a JSON string.
+    """
+    body = state.to_dict()
+    for key in state.record_only_keys:
+        body.pop(key, None)
+    pieces = body.get("pieces")
+    if isinstance(pieces, dict):
+        body["pieces"] = {colour: sorted(entries, key=lambda e: json.dumps(e, sort_keys=True))
+                          if isinstance(entries, list) else entries for colour, entries in pieces.items()}
+    return json.dumps(body, sort_keys=True)
+
+
+def _one_outcome(states: list[State]) -> bool:
+    """Whether ``states`` (at least one) all play on alike (:func:`outcome_key`); the
+    position keys first, the JSON forms only when they differ."""
+    if len({s.position_key() for s in states}) == 1:
+        return True
+    return len({outcome_key(s) for s in states}) == 1
 
 
 def differences(seen: Mapping[Square, int | None], expected: Mapping[Square, int],
@@ -105,8 +139,9 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
     the same turn too, made after a move that the board alone could not tell (see
     :func:`undecided`: the Labyrinth's ``55-56 with 5`` and ``55-56 with 1``, which die
     is left differs): of such moves, the one that the rest of the turn continues to
-    ``reading`` is found, when it is one position (found moves are then that first
-    move; the next look finds the second).
+    ``reading`` is found, when it is one position, or when the turn's next moves that
+    leave ``reading`` all lead to one position (found moves are then that first
+    move, or those first moves; the next look finds the second).
 
     :raises IllegalMoveError: ``throw`` does not fit the throw due, or a throw is given
         where none is due.
@@ -123,7 +158,7 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
     squares = tuple(reading)
     seen = {s: p for s, p in reading.items() if p is not None}
     matches: list[Move] = []
-    keys: set[object] = set()
+    results: list[State] = []
     nearest: tuple[int, Move, tuple[Difference, ...]] | None = None
     for move in position.legal_moves():
         after = position.copy()
@@ -131,10 +166,10 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
         diff = differences(reading, seen_board(after), squares)
         if not diff:
             matches.append(move)
-            keys.add(after.position_key())
+            results.append(after)
         elif nearest is None or len(diff) < nearest[0]:
             nearest = (len(diff), move, diff)
-    if len(keys) == 1:  # one move, or moves that differ only in how (values' order)
+    if results and _one_outcome(results):  # one move, or moves that differ only in how
         return Finding(FOUND, tuple(matches))
     if matches:
         return Finding(SEVERAL, tuple(matches))
@@ -179,28 +214,40 @@ def _told_by_next(position: State, reading: Mapping[Square, int | None],
                   squares: tuple[Square, ...]) -> tuple[Move, ...]:
     """The moves of ``position`` (waiting for a move) that leave one board with other
     moves (:func:`undecided`) and whose next move of the same turn leaves ``reading``,
-    when they all lead to one position; else ``()``."""
+    in the order of ``legal_moves()``, when they all lead to one position, or when the
+    next moves that leave ``reading`` all do (the Labyrinth's ``58-60 with 4`` and
+    ``58-60 with 2`` from a field holding two pieces, then the other piece by the other
+    die: either order leaves the same game; the first is played, and the next look
+    finds the second from it); else ``()``. Positions are compared by
+    :func:`outcome_key`."""
     groups: dict[tuple[tuple[Square, int], ...], list[tuple[Move, State]]] = {}
     for move in position.legal_moves():
         after = position.copy()
         after.apply(move)
         groups.setdefault(tuple(sorted(seen_board(after).items(), key=repr)), []).append((move, after))
     told: list[Move] = []
-    keys: set[object] = set()
+    firsts: list[State] = []
+    lasts: list[State] = []
     for group in groups.values():
-        if len({after.position_key() for _move, after in group}) < 2:
+        if _one_outcome([after for _move, after in group]):
             continue  # the board tells this move: not one the next move must tell
         for move, after in group:
             if not _continues(position, after):
                 continue
+            ends = []
             for then in after.legal_moves():
                 later = after.copy()
                 later.apply(then)
                 if not differences(reading, seen_board(later), squares):
-                    told.append(move)
-                    keys.add(after.position_key())
-                    break
-    return tuple(told) if len(keys) == 1 else ()
+                    ends.append(later)
+            if ends:
+                told.append(move)
+                firsts.append(after)
+                lasts.extend(ends)
+    if not told or not (_one_outcome(firsts) or _one_outcome(lasts)):
+        return ()
+    order = {move: index for index, move in enumerate(position.legal_moves())}
+    return tuple(sorted(told, key=order.__getitem__))
 
 
 def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
@@ -222,4 +269,4 @@ def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
 
 
 __all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "describe", "differences",
-           "find_move", "seen_board", "undecided"]
+           "find_move", "outcome_key", "seen_board", "undecided"]

@@ -18,7 +18,13 @@ The steps, for one RGB picture (shape (height, width, 3), uint8):
    its piece) departs from the empty board under that light -- and from the empty
    board a pixel around it too (two pixels, or the paper's white margin, by the
    board's outer line: a line the homography puts a pixel off is not a hand) -- is
-   **covered**;
+   **covered** (an empty square's band where a neighbour's piece stands near, within
+   :data:`NEIGHBOUR_REACH`, does not count: that piece's colour and shadow bleed into
+   it); and the **paper around the board** (:data:`PAPER_RING`, warped with the top
+   view), against the paper lit as its nearest square: a connected region that departs
+   from it, of :data:`RING_AREA` of a square or more, is an arm reaching over the board
+   (or anything laid on the paper by the board), and covers the squares nearest to it
+   (not on a board of the player's own, whose surroundings are not known);
 4. **content**: the middle of the square divided by that light, in CIELAB
    (``cv2.COLOR_RGB2Lab``), against the empty board's middle and each player's piece
    colour (:func:`.board.piece_rgb`): the nearest, by CIE76 colour difference, when
@@ -69,6 +75,25 @@ FOREIGN_SHARE_PIECE = 0.25
 """The same for the band's corners on a square read as holding a piece: higher, for a
 saturated piece's colour bleeds into the paper around it (JPEG's halved colour
 resolution, lens blur)."""
+PAPER_RING = (2.0, 8.0)
+"""The paper around the board looked at for an arm, mm from the board's outer edge: from
+2 (past the board's line and its sand's blur) to 8 (the printed page's edge is 10 mm off
+on A4), and 2 mm or more away from the markers and from the page's edge."""
+RING_DISTANCE = 12.0
+"""Delta E from the lit paper above which a pixel of the ring is foreign: a hand, a
+sleeve or their shadow (no piece stands there, so a darker pixel is not a piece's
+shadow)."""
+RING_AREA = 0.1
+"""The area, in squares, of a connected foreign region of the ring that refuses the
+picture: a hand over the board belongs to an arm that crosses the paper around it
+(on the fake camera the smallest crossing is about 0.25 of a square, and a photo
+without a hand has at most 0.03: a marker's or the line's blur, JPEG's colour blocks)."""
+NEIGHBOUR_REACH = 0.66
+"""How far (in squares, from a cell's middle) a piece's colour and shadow may bleed into
+a neighbour's edge band: the band's pixels that near a neighbour read as holding a
+piece do not count towards the neighbour's foreign share (a piece stands up to 0.38 of
+a square from its middle, its shadow, blur and JPEG's colour blocks reach beyond); the
+band's corners, farther, still do."""
 
 
 class PictureRefused(CompanionError, ValueError):
@@ -126,6 +151,9 @@ class Reader:
         # (a pixel covers [i, i + 1)): OpenCV puts pixel centres at whole numbers
         self._target = ((paper_points(layout) - [x0, y0]) * self.scale - 0.5).reshape(-1, 2).astype(np.float32)
         self._size = (cols * p, rows * p)
+        # the top view is warped with a margin of the paper around the board (none for a
+        # board of the player's own: what lies around it is not known)
+        self._margin = 0 if calibration is not None else int(np.ceil(PAPER_RING[1] * self.scale)) + 2
         if calibration is None:
             reference = render(layout, self.scale, window=(x0, y0, *layout.size))
             reference = cv2.resize(reference, self._size, interpolation=cv2.INTER_AREA)
@@ -161,7 +189,17 @@ class Reader:
         plain = np.all(np.abs(reference.astype(np.int16) - BOARD_RGB) < 12, axis=2).astype(np.uint8)
         plain = cv2.erode(plain, np.ones((3, 3), np.uint8), iterations=1)
         self._plain = self._cells_of(plain[..., None])[:, self._band, 0] > 0
-        self._plain_count = np.maximum(self._plain.sum(axis=1), 1)
+        # for each band pixel, the other cell whose piece stands within NEIGHBOUR_REACH
+        # of it (the nearest), else -1: its piece's bleed is not a hand
+        middles = top_left + (p - 1) / 2  # (cells, 2): y, x of each cell's piece
+        near = np.full(self._band_y.shape, -1, np.intp)
+        for index in range(len(self._cells)):
+            dist = np.hypot(self._band_y[index, :, None] - middles[None, :, 0],
+                            self._band_x[index, :, None] - middles[None, :, 1])  # (band, cells)
+            dist[:, index] = np.inf
+            nearest = dist.argmin(axis=1)
+            near[index] = np.where(dist[np.arange(len(nearest)), nearest] < NEIGHBOUR_REACH * p, nearest, -1)
+        self._near_piece = near
         # the band's pixels by the board's outer line, farthest from the middle of the
         # markers (a homography two pixels off there) and beside the paper's white
         # margin: the board two pixels around, or paper, is not a hand there
@@ -169,6 +207,7 @@ class Reader:
         edge = max(2, round(p / 16)) + 1
         rim[edge:-edge, edge:-edge] = 0
         self._rim = self._cells_of(rim[..., None])[:, self._band, 0] > 0
+        self._ring_paper(layout)
         ref = self._stats(reference)
         self._ref_centre, self._ref_corners = ref
         self._empty_lab = _lab(self._ref_centre)
@@ -179,6 +218,64 @@ class Reader:
         # are a marker's length from it, where a pixel off in a corner is a pixel or two
         parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         self._detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), parameters)
+
+    def _ring_paper(self, layout: Layout) -> None:
+        """The ring of paper around the board (:data:`PAPER_RING`) in the margin of the
+        warped view: its pixels (``_ring_y``, ``_ring_x``), each one's nearest cell
+        (``_ring_cell``, whose light it is lit by)."""
+        m, p = self._margin, self.px_per_square
+        if not m:
+            self._ring_y = self._ring_x = self._ring_cell = np.zeros(0, np.intp)
+            return
+        rows, cols = layout.grid
+        x0, y0 = layout.origin
+        width, height = cols * p + 2 * m, rows * p + 2 * m
+        mm = m / self.scale
+        page = render(layout, self.scale * 4, window=(x0 - mm, y0 - mm, width / self.scale, height / self.scale))
+        page = cv2.resize(page, (width, height), interpolation=cv2.INTER_AREA)
+        paper = np.all(page >= 250, axis=2).astype(np.uint8)
+        reach = max(1, round(PAPER_RING[0] * self.scale))
+        paper = cv2.erode(paper, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+        ys, xs = (np.mgrid[0:height, 0:width] + 0.5) / self.scale  # mm from the margin's corner
+        out = np.maximum(np.maximum(mm - xs, xs - mm - cols * p / self.scale),
+                         np.maximum(mm - ys, ys - mm - rows * p / self.scale))  # mm outside the board
+        px, py = xs + x0 - mm, ys + y0 - mm  # on the page, mm
+        on_page = ((px > PAPER_RING[0]) & (px < layout.paper[0] - PAPER_RING[0])
+                   & (py > PAPER_RING[0]) & (py < layout.paper[1] - PAPER_RING[0]))
+        ring_y, ring_x = np.nonzero(paper & on_page & (out < PAPER_RING[1]))
+        middles = np.array([(m + (place.row + place.rows / 2) * p, m + (place.col + place.cols / 2) * p)
+                            for place in layout.squares])
+        cell = np.empty(len(ring_y), np.intp)
+        for start in range(0, len(ring_y), 4096):
+            chunk = slice(start, start + 4096)
+            cell[chunk] = np.hypot(ring_y[chunk, None] + 0.5 - middles[None, :, 0],
+                                   ring_x[chunk, None] + 0.5 - middles[None, :, 1]).argmin(axis=1)
+        self._ring_y, self._ring_x, self._ring_cell = ring_y, ring_x, cell
+
+    def _ring_covered(self, view: Pixels, gain: Pixels) -> list[Square]:
+        """The cells nearest to a foreign region of the paper ring of ``view`` (the
+        warped view with its margin) of at least :data:`RING_AREA` squares, in the
+        layout's order; ``gain``: each cell's light (cells, 3)."""
+        if not len(self._ring_y):
+            return []
+        seen = view[self._ring_y, self._ring_x].astype(np.float32) / 255
+        lit = np.asarray(PAPER_RGB, np.float32) / 255 * gain[self._ring_cell]
+        # the paper's light as the camera renders it against the squares' (one colour
+        # cast for the whole ring: its median, which an arm across a part of it leaves)
+        cast = np.median(seen / np.maximum(lit, 1e-3), axis=0)
+        foreign = np.linalg.norm(_lab(seen) - _lab(lit * cast), axis=1) > RING_DISTANCE
+        if not foreign.any():
+            return []
+        mask = np.zeros(view.shape[:2], np.uint8)
+        mask[self._ring_y[foreign], self._ring_x[foreign]] = 1
+        _count, labels, stats, _centroids = cv2.connectedComponentsWithStats(
+            cv2.dilate(mask, np.ones((3, 3), np.uint8)), connectivity=8)
+        large = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= RING_AREA * self.px_per_square ** 2)
+        large = large[large > 0]
+        if not len(large):
+            return []
+        hit = foreign & np.isin(labels[self._ring_y, self._ring_x], large)
+        return [self._cells[i] for i in np.unique(self._ring_cell[hit])]
 
     def _cells_of(self, top: Pixels) -> Pixels:
         """Each cell's patch of ``top`` (a top view, channels last), in the layout's
@@ -241,8 +338,18 @@ class Reader:
 
     def top_view(self, image: Pixels, matrix: Pixels) -> Pixels:
         """``image`` warped by ``matrix`` (:meth:`homography`) to the top view."""
-        return cv2.warpPerspective(image, matrix, self._size, flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        m = self._margin
+        width, height = self._size
+        return self._warp(image, matrix)[m:m + height, m:m + width]
+
+    def _warp(self, image: Pixels, matrix: Pixels) -> Pixels:
+        """``image`` warped by ``matrix`` to the top view with the paper's margin around
+        it (``_margin`` pixels each side)."""
+        m = self._margin
+        width, height = self._size
+        shift = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], np.float64)
+        return cv2.warpPerspective(image, shift @ matrix, (width + 2 * m, height + 2 * m),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def read(self, image: Pixels) -> Reading:
         """The position ``image`` shows (RGB, uint8, shape (h, w, 3)).
@@ -250,7 +357,9 @@ class Reader:
         :raises PictureRefused: markers missing, or a square covered or unsure (its
             ``squares`` name them, in the layout's order).
         """
-        top = self.top_view(image, self.homography(image))
+        view = self._warp(image, self.homography(image))
+        m = self._margin
+        top = view[m:m + self._size[1], m:m + self._size[0]]
         centre, corners = self._stats(top)
         gains = corners / np.maximum(self._ref_corners, 1e-3)  # (cells, 4, 3)
         gain = np.median(gains, axis=1)  # (cells, 3)
@@ -265,7 +374,6 @@ class Reader:
         if foreign.any():
             cell, pixel = np.nonzero(foreign)
             foreign[foreign] = self._still_foreign(cell, pixel, band_lab, gain)
-        share = (foreign & self._plain).sum(axis=1) / self._plain_count
         far = self._plain & self._far
         far_share = (foreign & far).sum(axis=1) / np.maximum(far.sum(axis=1), 1)
         albedo = centre / np.maximum(gain, 1e-3)
@@ -277,6 +385,10 @@ class Reader:
         order = np.sort(distances, axis=1)
         best = distances.argmin(axis=1)
         unsure = (order[:, 0] > EMPTY_DISTANCE) | (order[:, 1] - order[:, 0] < MARGIN)
+        # a square read empty: its whole band, but where a neighbour's piece bleeds into it
+        bled = (self._near_piece >= 0) & (best != 0)[np.maximum(self._near_piece, 0)]
+        counted = self._plain & ~bled
+        share = (foreign & counted).sum(axis=1) / np.maximum(counted.sum(axis=1), 1)
         # the whole band of a square read empty; only its corners where a piece stands
         uneven |= np.where(best == 0, share > FOREIGN_SHARE, far_share > FOREIGN_SHARE_PIECE)
         squares: dict[Square, int | None] = {}
@@ -293,9 +405,13 @@ class Reader:
                 doubtful.append(square)
         if covered:
             raise PictureRefused(f"something covers {_names(covered)}", tuple(covered + doubtful))
+        beside = self._ring_covered(view, gain)
+        if beside:
+            raise PictureRefused(f"something covers the paper by {_names(beside)}",
+                                 tuple(dict.fromkeys(beside + doubtful)))
         if doubtful:
             raise PictureRefused(f"cannot tell what stands on {_names(doubtful)}", tuple(doubtful))
-        return Reading(squares, distance, top)
+        return Reading(squares, distance, np.ascontiguousarray(top))
 
 
 def _foreign(diff: Pixels) -> Pixels:
