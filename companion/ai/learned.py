@@ -219,12 +219,8 @@ def _sticks_shots(state: SenetSticksState) -> tuple[list[float], list[int]]:
     if not loss:
         return risk, threats
     opponent_home = game.in_opponent_home[q]
-    reach = _sticks_reach(game)[q]
-    # only the plinths that could reach a plinth at risk on an empty board (the rest
-    # cannot take whatever the throw): the same result, less work
-    sources = [s for s in range(1, n + 1)
-               if board[s] == q and not opponent_home[s] and not reach[s].isdisjoint(loss)]
-    if state.abyss[q] and not reach[0].isdisjoint(loss):
+    sources = [s for s in range(1, n + 1) if board[s] == q and not opponent_home[s]]
+    if state.abyss[q]:
         sources.append(0)
     if not sources:
         return risk, threats
@@ -235,54 +231,56 @@ def _sticks_shots(state: SenetSticksState) -> tuple[list[float], list[int]]:
         known = usable.get((throw, mine, q))
         values = known[0] if known is not None else tuple(
             v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine)
-        if values:
-            worst = max((loss[t] for t in _sticks_hits(state, q, tuple(values), sources)),
+        if not values:
+            continue
+        # only the plinths that could reach a plinth at risk on an empty board with
+        # these values (the others cannot take it): the same result, less work
+        reach = _sticks_reach(game, q, tuple(values))
+        near = [s for s in sources if not reach[s].isdisjoint(loss)]
+        if near:
+            worst = max((loss[t] for t in _sticks_hits(state, q, tuple(values), near)),
                         default=0.0)
             total += w * worst
     risk[p] = total
     return risk, threats
 
 
-_REACHES: dict[int, tuple[object, tuple[list[frozenset[int]], ...]]] = {}
-""":func:`_sticks_reach` per game object (by ``id``, the game kept beside it)."""
+_REACHES: dict[int, tuple[object, dict[tuple[int, tuple[int, ...]], list[frozenset[int]]]]] = {}
+""":func:`_sticks_reach`'s tables per game object (by ``id``, the game kept beside them)."""
 
 
-def _sticks_reach(game: Any) -> tuple[list[frozenset[int]], ...]:
-    """Per player and square (0: the Abyss), every square a plinth there could land on
-    (or be carried to by a river) with one value or an ordered combination of the
-    values of one throw of the game's casting sticks, on an empty board: a superset of
-    what it can take in any position (:func:`_sticks_hits` with the board's plinths
-    only forbids more). Found once per game object."""
+def _sticks_reach(game: Any, q: int, values: tuple[int, ...]) -> list[frozenset[int]]:
+    """Per square (0: the Abyss), every square player ``q``'s plinth there could land
+    on (or be carried to by a river) with one of ``values`` or an ordered combination
+    of them, on an empty board: a superset of what it can take in any position
+    (:func:`_sticks_hits`, where the board's plinths only forbid more). Found once per
+    game object, player and values."""
     kept = _REACHES.get(id(game))
-    if kept is not None and kept[0] is game:
-        return kept[1]
-    # every value shown, whatever its colour: a superset of what either player may use
-    throws = {tuple(throw.values) for throw, _p in game.sticks.outcomes()}
+    if kept is None or kept[0] is not game:
+        kept = _REACHES[id(game)] = (game, {})
+    tables = kept[1]
+    found_before = tables.get((q, values))
+    if found_before is not None:
+        return found_before
+    land_on = game.land_on[q]
     river_to = game.river_to
-    tables = []
-    for q in (0, 1):
-        land_on = game.land_on[q]
-        per: list[frozenset[int]] = []
-        for here in range(game.squares + 1):
-            found: set[int] = set()
+    per: list[frozenset[int]] = []
+    for here in range(game.squares + 1):
+        found: set[int] = set()
 
-            def walk(at: int, left: tuple[int, ...], found: set[int] = found,
-                     land_on: Any = land_on) -> None:
-                for i, v in enumerate(left):
-                    t = land_on[at][v]
-                    if t:
-                        found.add(t)
-                        end = river_to[t] or t
-                        found.add(end)
-                        walk(end, left[:i] + left[i + 1:])
+        def walk(at: int, left: tuple[int, ...], found: set[int] = found) -> None:
+            for i, v in enumerate(left):
+                t = land_on[at][v]
+                if t:
+                    end = river_to[t] or t
+                    found.add(t)
+                    found.add(end)
+                    walk(end, left[:i] + left[i + 1:])
 
-            for values in throws:
-                walk(here, values)
-            per.append(frozenset(found))
-        tables.append(per)
-    result = (tables[0], tables[1])
-    _REACHES[id(game)] = (game, result)
-    return result
+        walk(here, values)
+        per.append(frozenset(found))
+    tables[q, values] = per
+    return per
 
 
 def _sticks_hits(state: SenetSticksState, q: int, values: tuple[int, ...],
