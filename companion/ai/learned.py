@@ -32,6 +32,7 @@ from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
 from companion.rules.senet_sticks.state import SenetSticksState
+from companion.rules.senet_sticks.tables import EMPTY
 from companion.rules.senet_sticks_board import PLINTHS
 from companion.rules.senet_tait import ENTRY_WORTH, HOUSE_OF_REBIRTH, OFF, PIECES, SenetTaitState
 
@@ -87,8 +88,9 @@ def features(state: State) -> list[list[float]]:
       opponents' pieces it has 1 to :data:`REACH` squares ahead of its own (a shared,
       numbered track: Senet; elsewhere these measure little and the fit says so); in
       casting-stick Senet, whose sides travel head-on, ``at_risk`` is the expected
-      progress lost to the next throw's direct shots and ``threats`` is counted along
-      each player's own path (:func:`_sticks_shots`);
+      progress lost to the next throw's shots (one value or a combination of values
+      on one plinth) and ``threats`` is counted along each player's own path
+      (:func:`_sticks_shots`);
     * ``escape``: in the Cretan Labyrinth 1 while the player holds the Magic Key and
       a diamond of every colour (only the walk home is left), else 0; ``items``: the
       tools and weapons it holds, over 4 (at most 1); 0 in the other games. Neither
@@ -148,8 +150,8 @@ def features(state: State) -> list[list[float]]:
         else:
             # Casting-stick Senet: the two sides travel head-on, so "behind" and "ahead"
             # are along each player's own path; at_risk is the expected progress lost
-            # to the next throw's direct shots (see _sticks_shots), times the count of
-            # pieces, which the row below divides by.
+            # to the next throw's shots (see _sticks_shots), times the count of pieces,
+            # which the row below divides by.
             risk = shots[0][p] * total
             threat = shots[1][p]
         progress = state.progress(p)
@@ -171,19 +173,24 @@ def features(state: State) -> list[list[float]]:
 def _sticks_shots(state: SenetSticksState) -> tuple[list[float], list[int]]:
     """Casting-stick Senet's ``at_risk`` and ``threats`` counts: per player, the
     expected progress (in the units of :meth:`State.progress`) its plinths lose to the
-    direct shots of the throw due next, 0 for the player due to throw and everywhere
-    unless the casting sticks are due (the term of the baseline's hand-written leaf,
-    ``benchmarks/baseline.py``); and the count of the opponent's plinths 1 to
+    shots of the throw due next, 0 for the player due to throw and everywhere unless
+    the casting sticks are due; and the count of the opponent's plinths 1 to
     :data:`REACH` squares ahead of one of its own along its own path (not on a Sun
     square, nor safe in its Home Row).
 
     A shot: "If a player lands on an opponent that is not on a Safe space, the
-    opponent's plinth is removed from the board and place in their Abyss" (seed 002): a
-    plinth of the thrower on the board, not in the opponent's Home Row (from where it
-    cannot attack), reaching the square with one value of the thrower's colour or of a
-    solid stick, directly or by the river it lands on; the loss is the square's number
-    along the victim's path. Combinations of values and plinths out of the Abyss are not
-    counted.
+    opponent's plinth is removed from the board and place in their Abyss" (seed 002),
+    by one plinth of the thrower with the values of the throw it may use (its colour's
+    and the solid stick's): one value, or an ordered combination of them played by
+    that plinth ("move plinths forward according to the exact values (or totals)"),
+    each value landing as the rules let it (:func:`_sticks_hits`: directly or by the
+    river it lands on, a plinth rising from the Abyss included). For each outcome of
+    the throw the largest loss among the plinths it can take counts (the square's
+    number along the victim's path), weighted by the outcome's chance. The baseline's
+    hand-written leaf (``benchmarks/baseline.py``) counts single values only (direct
+    shots); with a throw of two or three values a combination reaches 4 to 9 squares,
+    and the search's depth-1 ends (``strong``'s move where its budget does not reach
+    the reply) walked into those shots.
     """
     game = state.game
     board = state.board
@@ -204,37 +211,142 @@ def _sticks_shots(state: SenetSticksState) -> tuple[list[float], list[int]]:
         return risk, threats
     q = state.current_player
     p = 1 - q
+    safe = game.safe_from[q]
+    start = PLINTHS * (PLINTHS + 1) // 2  # the starting squares count 0
+    scale = PLINTHS * n - 2 * start + PLINTHS
+    loss = {s: (s if p == 0 else n + 1 - s) / scale
+            for s in range(1, n + 1) if board[s] == p and not safe[s]}
+    if not loss:
+        return risk, threats
+    opponent_home = game.in_opponent_home[q]
+    sources = [s for s in range(1, n + 1) if board[s] == q and not opponent_home[s]]
+    if state.abyss[q]:
+        sources.append(0)
+    if not sources:
+        return risk, threats
+    mine = state.colours[q]
+    usable = game.usable
+    total = 0.0
+    for throw, _p, w in state.chance_outcomes():
+        known = usable.get((throw, mine, q))
+        values = known[0] if known is not None else tuple(
+            v for v, c in zip(throw.values, throw.colours, strict=True) if c is None or c == mine)
+        if not values:
+            continue
+        # only the plinths that could reach a plinth at risk on an empty board with
+        # these values (the others cannot take it): the same result, less work
+        reach = _sticks_reach(game, q, tuple(values))
+        near = [s for s in sources if not reach[s].isdisjoint(loss)]
+        if near:
+            worst = max((loss[t] for t in _sticks_hits(state, q, tuple(values), near)),
+                        default=0.0)
+            total += w * worst
+    risk[p] = total
+    return risk, threats
+
+
+_REACHES: dict[int, tuple[object, dict[tuple[int, tuple[int, ...]], list[frozenset[int]]]]] = {}
+""":func:`_sticks_reach`'s tables per game object (by ``id``, the game kept beside them)."""
+
+
+def _sticks_reach(game: Any, q: int, values: tuple[int, ...]) -> list[frozenset[int]]:
+    """Per square (0: the Abyss), every square player ``q``'s plinth there could land
+    on (or be carried to by a river) with one of ``values`` or an ordered combination
+    of them, on an empty board: a superset of what it can take in any position
+    (:func:`_sticks_hits`, where the board's plinths only forbid more). Found once per
+    game object, player and values."""
+    kept = _REACHES.get(id(game))
+    if kept is None or kept[0] is not game:
+        kept = _REACHES[id(game)] = (game, {})
+    tables = kept[1]
+    found_before = tables.get((q, values))
+    if found_before is not None:
+        return found_before
+    land_on = game.land_on[q]
+    river_to = game.river_to
+    per: list[frozenset[int]] = []
+    for here in range(game.squares + 1):
+        found: set[int] = set()
+
+        def walk(at: int, left: tuple[int, ...], found: set[int] = found) -> None:
+            for i, v in enumerate(left):
+                t = land_on[at][v]
+                if t:
+                    end = river_to[t] or t
+                    found.add(t)
+                    found.add(end)
+                    walk(end, left[:i] + left[i + 1:])
+
+        walk(here, values)
+        per.append(frozenset(found))
+    tables[q, values] = per
+    return per
+
+
+def _sticks_hits(state: SenetSticksState, q: int, values: tuple[int, ...],
+                 sources: list[int]) -> set[int]:
+    """The squares of the opponent's plinths that player ``q``'s plinths on ``sources``
+    (0: one in the Abyss) can take with ``values``: one value or an ordered combination
+    played by one plinth, each value landing as the rules' moves land
+    (``SenetSticksState._generate``: not on its own plinth, nor on an opponent safe
+    from it, nor from the opponent's Home Row; a river taken where a value ends on it;
+    out of the Abyss onto an open square, or by the resurrection square's river onto
+    anything but its own plinth; with ``combination-captures=no`` no further value
+    after a taking one). A win in the middle of a combination, which ends the move, is
+    not looked for (the position is then lost anyway)."""
+    game = state.game
+    board = state.board
     land_on = game.land_on[q]
     safe = game.safe_from[q]
     opponent_home = game.in_opponent_home[q]
     river_to = game.river_to
-    top = len(land_on[0]) - 1
-    hits: dict[int, set[int]] = {}
-    for here in range(1, n + 1):
-        if board[here] != q or opponent_home[here]:
-            continue
-        for v in range(1, top + 1):
+    rise_at = game.resurrect_at[q]
+    mid_captures = game.mid_captures
+    plan = game.combinations.of(values)
+    size = len(plan)
+    heres = [0] * size
+    takens: list[tuple[int, ...]] = [()] * size
+    hits: set[int] = set()
+    for src in sources:
+        fresh = src == 0
+        i = 0
+        while i < size:
+            v, parent, skip, _played, more, _made = plan[i]
+            taken: tuple[int, ...]
+            if parent < 0:
+                here, taken = src, ()
+            else:
+                here, taken = heres[parent], takens[parent]
             t = land_on[here][v]
-            if not t or board[t] == q:
+            if not t:
+                i += skip
                 continue
-            end = river_to[t] or t
-            if board[end] == p and not safe[end] and (end == t or not safe[t]):
-                hits.setdefault(end, set()).add(v)
-    if not hits:
-        return risk, threats
-    mine = state.colours[q]
-    outcomes = state.chance_outcomes()
-    start = PLINTHS * (PLINTHS + 1) // 2  # the starting squares count 0
-    goal = PLINTHS * n - start + PLINTHS
-    for t, values in hits.items():
-        chance = 0.0
-        for throw, _p, w in outcomes:
-            if any(v in values and (c is None or c == mine)
-                   for v, c in zip(throw.values, throw.colours, strict=True)):
-                chance += w
-        at = t if p == 0 else n + 1 - t
-        risk[p] += chance * at / (goal - start)
-    return risk, threats
+            occupant = EMPTY if t == src or t in taken else board[t]
+            caught: tuple[int, ...]
+            if occupant == EMPTY:
+                caught = ()
+            elif occupant == q or fresh or safe[t] or (here and opponent_home[here]):
+                i += skip
+                continue
+            else:
+                caught = (t,)
+            end = river_to[t]
+            if end:
+                occupant = EMPTY if end == src or end in taken or end in caught else board[end]
+                if occupant != EMPTY:
+                    if occupant == q or (fresh and t != rise_at) or safe[end]:
+                        i += skip
+                        continue
+                    caught = (*caught, end)
+                t = end
+            hits.update(caught)
+            if more and (mid_captures or not caught):
+                heres[i] = t
+                takens[i] = taken + caught if caught else taken
+                i += 1
+            else:
+                i += skip
+    return hits
 
 
 def _tait_shots(state: SenetTaitState) -> list[float]:

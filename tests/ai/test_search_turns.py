@@ -1,6 +1,7 @@
 """The search where a whole turn is one ply (casting-stick Senet, a game whose
 ``turn_is_one_ply``): depth 2 reaches the opponent's reply; and the learned feature
-``at_risk`` there counts the hits in direct shot along each player's own path.
+``at_risk`` there counts the hits of the next throw along each player's own path, by
+one value or a combination of values (as the rules' moves take).
 
 Positions are written in the engine's position format (``docs/rules/senet-sticks.md``:
 Red travels 1 -> 30, Blue 30 -> 1; Sun squares 8, 13, 18, 23; the river on 6 leads to
@@ -152,17 +153,21 @@ def test_strong_at_its_budget_sees_the_reply_in_the_river_position() -> None:
     assert decision[0][0].move.notation == "16-18"
 
 
-def test_at_risk_is_the_hit_in_direct_shot_along_the_attackers_path() -> None:
-    """After ``13-15`` Blue is due to throw: Red's plinth on 15 is hit with the solid
-    4 (one throw in two) by way of the river, and loses its 15 squares of the 125 its
-    progress counts (0.06); Blue, due to throw, risks nothing. After ``16-18`` nothing
-    is at risk. Blue's threats count Red's plinths 1 to 6 squares ahead of Blue's
-    along Blue's path (downwards: 10 has none ahead of it above it)."""
+def test_at_risk_is_the_hit_of_the_next_throw_along_the_attackers_path() -> None:
+    """After ``13-15`` Blue is due to throw: Red's plinth on 15 is hit by Blue's plinth
+    on 10 reaching 6 and riding the river back to 15, with the solid 4 (one throw in
+    two) or with the solid 2 and Blue's blue 2 played one after the other, 10-8-6 (one
+    throw in four: a combination, which the baseline's direct shots do not count), and
+    loses its 15 squares of the 125 its progress counts (0.75 * 0.12); Blue, due to
+    throw, risks nothing. After ``16-18`` nothing is at risk. Blue's threats count Red's
+    plinths 1 to 6 squares ahead of Blue's along Blue's path (downwards: 10 has none
+    ahead of it above it)."""
     state = river_shot()
     exposed = state.search_copy()
     exposed.play(state.legal_moves()[0])
     rows = features(exposed)
-    assert rows[0][AT_RISK] == pytest.approx(0.5 * 15 / 125)
+    assert rows[0][AT_RISK] == pytest.approx(0.75 * 15 / 125)
+    assert load_baseline().Leaves().at_risk(exposed)[0] == pytest.approx(0.5 * 15 / 125)
     assert rows[1][AT_RISK] == 0.0
     assert rows[1][THREATS] == 0.0
     safe = state.search_copy()
@@ -182,22 +187,54 @@ def test_a_blue_plinth_is_at_risk_from_red_below_it() -> None:
     assert features(above)[1][AT_RISK] == 0.0
 
 
-def test_at_risk_counts_what_the_baselines_leaf_counts() -> None:
-    """Along random games, at every throw of the casting sticks: the feature (times
-    nothing: it is already in units of progress) equals the baseline's term."""
+def hits_by_the_rules(state: State) -> float:
+    """The expected loss ``at_risk`` stands for, found through the rules' own moves: for
+    each outcome of the throw due, the thrower's legal moves of its first decision (one
+    plinth, one value or an ordered combination), the largest progress share (the
+    square along the victim's path over 125) of an opponent's plinth one of them
+    takes; weighted by the outcome's chance."""
+    q = state.current_player
+    n = 30
+    total = 0.0
+    for throw, _p, weight in state.chance_outcomes():
+        thrown = state.search_copy()
+        thrown.play(throw)
+        before = thrown.board  # type: ignore[attr-defined]
+        worst = 0.0
+        if thrown.phase is Phase.MOVE and thrown.current_player == q:
+            for move in thrown.legal_moves():
+                after = thrown.search_copy()
+                after.play(move)
+                for square in range(1, n + 1):
+                    if before[square] == 1 - q and after.board[square] != 1 - q:  # type: ignore[attr-defined]
+                        worst = max(worst, (square if q == 1 else n + 1 - square) / 125)
+        total += weight * worst
+    return total
+
+
+def test_at_risk_is_the_loss_the_rules_moves_can_inflict() -> None:
+    """Along random games, at every throw of the casting sticks: the feature of the
+    player not due to throw equals the expected loss found through the rules' legal
+    moves (``hits_by_the_rules``), the thrower's is 0, and in many positions it is
+    above the baseline's direct shots (the hits by combinations of values)."""
     leaves = load_baseline().Leaves()
     game = get_game("senet-sticks")
-    checked = 0
-    for seed in range(6):
+    checked = combinations = 0
+    for seed in range(4):
         rng = random.Random(seed)
         state = game.new_state()
         while state.phase is not Phase.OVER:
             if state.phase is Phase.THROW and state.throw_spec is game.sticks:  # type: ignore[attr-defined]
+                q = state.current_player
                 rows = features(state)
-                assert [rows[p][AT_RISK] for p in (0, 1)] == pytest.approx(leaves.at_risk(state))
+                assert rows[q][AT_RISK] == 0.0
+                assert rows[1 - q][AT_RISK] == pytest.approx(hits_by_the_rules(state))
+                direct = leaves.at_risk(state)[1 - q]
+                combinations += rows[1 - q][AT_RISK] > direct + 1e-9
                 checked += 1
             state.play(random_action(state, rng.randrange))
     assert checked > 100
+    assert combinations > 10
 
 
 @pytest.mark.parametrize("budget", [1, 2, 7, 40, 300, 1000])
