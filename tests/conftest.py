@@ -29,23 +29,35 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "(tests/conftest.py's no_disk_wait left out)")
 
 
+_REAL_FSYNC = os.fsync
+
+
 def _fsync_without_waiting(fd: int) -> None:
     """``os.fsync`` in the tests: the file descriptor checked (a closed or wrong one
     fails as it would, ``OSError`` EBADF), the wait for the disk left out."""
     os.fstat(fd)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_disk_wait() -> Iterator[None]:
+    """``os.fsync`` does not wait for the disk (:func:`_fsync_without_waiting`), for the
+    whole session (module fixtures that play whole games included), except in a test
+    marked ``real_fsync`` (:func:`real_fsync_where_marked`): a game through the
+    controller writes a journal line and an fsync per action, and the whole games of
+    the speech and screen tests alone made 50,000 fsyncs, 4 minutes of waiting on a busy
+    disk (5 ms each), with the CPU idle. What is written is the same; that each action
+    reaches the disk, in order, is tests/app/test_journal.py's (marked ``real_fsync``).
+    A test that puts its own ``os.fsync`` in place (monkeypatch) has it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "fsync", _fsync_without_waiting)
+        yield
+
+
 @pytest.fixture(autouse=True)
-def no_disk_wait(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``os.fsync`` does not wait for the disk (:func:`_fsync_without_waiting`) in a test
-    not marked ``real_fsync``: a game through the controller writes a journal line and
-    an fsync per action, and the whole games of the speech and screen tests alone made
-    50,000 fsyncs, 4 minutes of waiting on a busy disk (5 ms each), with the CPU idle.
-    What is written is the same; that each action reaches the disk, in order, is
-    tests/app/test_journal.py's (marked ``real_fsync``). A test that puts its own
-    ``os.fsync`` in place (monkeypatch, after this) has it."""
-    if request.node.get_closest_marker("real_fsync") is None:
-        monkeypatch.setattr(os, "fsync", _fsync_without_waiting)
+def real_fsync_where_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real ``os.fsync`` in a test marked ``real_fsync``."""
+    if request.node.get_closest_marker("real_fsync") is not None:
+        monkeypatch.setattr(os, "fsync", _REAL_FSYNC)
 
 
 @pytest.fixture
