@@ -271,7 +271,7 @@ def write_journal(directory: Path, game_id: str, seed: int) -> tuple[Path, int]:
 def test_journal_review_prints_the_totals_and_a_progress_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, count = write_journal(tmp_path, "labyrinth", 3)
+    path, count = write_journal(tmp_path, "labyrinth", 14)
     assert main(["journal", "review", str(path)]) == 0
     out, err = capsys.readouterr()
     assert "Red" in out and "Blue" in out and "Biggest swings:" in out
@@ -282,7 +282,7 @@ def test_journal_review_prints_the_totals_and_a_progress_line(
 def test_export_with_review_adds_the_review_block(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path, count = write_journal(tmp_path, "senet-tait", 4)
+    path, count = write_journal(tmp_path, "senet-tait", 5)
     assert main(["journal", "export", str(path)]) == 0
     plain = json.loads(capsys.readouterr()[0])
     assert "review" not in plain

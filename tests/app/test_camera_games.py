@@ -31,13 +31,14 @@ from companion.rules import PASS, Implement, Move, Phase, State, Throw
 from companion.rules.core import Square
 
 GAMES: dict[str, tuple[dict[str, object], int]] = {
-    "labyrinth": ({}, 30),
+    "labyrinth": ({}, 53),
     "cretan-labyrinth": ({"round-limit": 12}, 5),
     "senet-tait": ({}, 5),
     "senet-sticks": ({"mode": "quick"}, 5),
 }
 """The games, with the options that keep them short and the seed of the throws (the
-Labyrinth's: among the shortest of the first 40 seeds, 166 moves to choose)."""
+Labyrinth's: the shortest of the first 80 seeds played as this test plays them, 114
+looks; seed 30, before, took 232)."""
 
 
 def seeded_draw(seed: int) -> Callable[[Implement, int], Throw]:

@@ -13,9 +13,11 @@ import errno
 import os
 import random
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import Any
 
 import pytest
 from controller_tools import BACK, DOWN, HOLD_BACK, OK, on
@@ -23,6 +25,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from walkthroughs import scripted_draw
 
+from companion.ai.review import Review
 from companion.app.controller import PAUSE_ITEMS, Controller, Screen
 from companion.app.events import (
     ButtonEvent,
@@ -38,7 +41,7 @@ from companion.app.events import (
 from companion.devices.sources import SOURCE_NAMES
 from companion.journal import store as journal_module
 from companion.journal.store import JournalStore, load
-from companion.rules import Action, Phase, game_ids, get_game
+from companion.rules import Action, Game, Phase, game_ids, get_game
 from companion.sim.demo import seeded_draw
 from companion.ui.render import render
 
@@ -143,6 +146,27 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 DISK = {"ok": True}
+
+
+@pytest.fixture
+def quick_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review asked for by a random press after the end (BACK, then OK on the pause
+    menu's Review) made with the progress evaluation (:func:`companion.ai.evaluate.chances`)
+    instead of the computer's learned one: the same review, its pages and their keys,
+    with other values. These tests check the screens and the journal, not the review's
+    values (tests/ai/test_review.py, tests/app/test_review_box.py); the learned
+    evaluation made the review of one random casting-stick game 23 of this file's 34
+    CPU s."""
+    import companion.ai.review as review_module
+    from companion.ai.evaluate import chances
+
+    real = review_module.review
+
+    def review(game: Game, players: int, actions: Sequence[Action], *args: Any, **kwargs: Any) -> Review:
+        kwargs.setdefault("evaluation", chances)
+        return real(game, players, actions, *args, **kwargs)
+
+    monkeypatch.setattr(review_module, "review", review)
 
 
 def new_controller(directory: Path, seed: int, source: str, throw_button: bool,
@@ -330,7 +354,7 @@ def test_no_events_crash_or_part_the_journal_from_the_screen(
 
 @pytest.mark.parametrize("gid", game_ids())
 @pytest.mark.parametrize("source", ["gpio-shaker", "manual"])
-@pytest.mark.usefixtures("no_fsync")
+@pytest.mark.usefixtures("no_fsync", "quick_review")
 def test_random_presses_play_every_game_to_its_end(tmp_path: Path, gid: str, source: str) -> None:
     """Presses chosen at random but mostly forward (shake, pick a move, OK) end the game."""
     rnd = random.Random(f"{gid}/{source}")

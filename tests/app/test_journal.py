@@ -12,6 +12,8 @@ import pytest
 from companion.journal import store as jr
 from companion.rules import Phase, State, get_game, random_action
 
+pytestmark = pytest.mark.real_fsync  # the journal's durability: each fsync as on the box
+
 
 def play(journal: jr.Journal, state: State, actions: int, seed: int = 3) -> None:
     rng = random.Random(seed)

@@ -5,15 +5,15 @@ before the best one; both tutor settings are on the settings screen and saved.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from controller_tools import BACK, DOWN, OK, UP, on, send
 from walkthroughs import scripted_draw
-from walkthroughs.review import HeldExecutor, random_actions
+from walkthroughs.review import HeldExecutor, kept_review, random_actions, reviews_kept
 
-from companion.ai.review import review
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import MovesValued, ReviewDone, WorkDone
@@ -57,6 +57,15 @@ def percents(line: str) -> list[float]:
 # ---------------------------------------------------------------------- the review
 
 
+@pytest.fixture(autouse=True)
+def _one_review() -> Iterator[None]:
+    """The review of ``random_actions(7)``, which four tests here show, worked out once
+    (walkthroughs.review.kept_review: kept by game, players and actions, so a review
+    asked for another game, or for the wrong actions, is worked out anew)."""
+    with reviews_kept():
+        yield
+
+
 def test_the_game_over_screen_leads_to_the_review_and_ok_still_begins_anew(tmp_path: Path) -> None:
     ctl = resumed(tmp_path, random_actions(7))
     assert on(ctl) is Screen.OVER
@@ -75,7 +84,7 @@ def test_the_review_lists_the_three_biggest_mistakes_largest_first(tmp_path: Pat
     assert on(ctl) is Screen.REVIEW
     summary = ctl.view()
     assert summary.items == ("Biggest mistakes", "Luck", "Done")
-    expected = review(get_game("senet-tait"), 2, actions)
+    expected = kept_review(get_game("senet-tait"), 2, actions)
     send(ctl, OK)
     assert on(ctl) is Screen.MISTAKES
     lines = ctl.view().lines

@@ -6,13 +6,17 @@ a journal of seeded random actions."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+import companion.ai.review as review_module
 from companion.ai.cretan_goal import goal_seeking_choice
+from companion.ai.review import Evaluation, Progress, Review
 from companion.app import config as cfg
 from companion.app.controller import Controller, Screen
 from companion.app.events import ButtonEvent, ButtonName, LoopEvent, Press
@@ -22,7 +26,7 @@ from companion.app.worker import Worker
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import _
 from companion.journal.store import JournalStore
-from companion.rules import Action, Phase, State, get_game, play_out, random_action
+from companion.rules import Action, Game, Phase, State, get_game, play_out, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.view import View
 from walkthroughs import scripted_draw
@@ -58,6 +62,42 @@ def random_actions(seed: int, stop: Callable[[State], bool] | None = None) -> li
     """A random game of Tait's Senet (seeded) up to the first position where ``stop``
     holds (else to its end)."""
     return play_out(get_game("senet-tait").new_state(), random.Random(seed).randrange, until=stop).history
+
+
+_REVIEW = review_module.review
+"""The review itself (:func:`companion.ai.review.review`)."""
+_KEPT: dict[tuple[object, ...], Review] = {}
+"""The reviews :func:`kept_review` has worked out in this test process, by game,
+players, actions and the search's evaluation."""
+
+
+def kept_review(game: Game, players: int, actions: Sequence[Action],
+                names: Sequence[str] | None = None, progress: Progress | None = None,
+                cancel: threading.Event | None = None,
+                evaluation: Evaluation | None = None) -> Review:
+    """:func:`companion.ai.review.review`, each review worked out once in a test process
+    and kept (the walkthroughs' game, ``random_actions(7)``, takes about 20 CPU s and
+    is shown by eight tests: the review screens' own, the screens' and both reference
+    walks). Only a plain call is kept, by its game, players and actions and the
+    evaluation the search would use (``search_chances``, as the module holds it now);
+    with ``names``, ``progress``, ``evaluation`` or a ``cancel`` set it is the review's
+    own call. Installed with :func:`reviews_kept` where the controller reviews; a
+    review that fails is not kept (each caller sees it fail). A :class:`Review` is
+    frozen: one object shared is safe."""
+    if names is not None or progress is not None or evaluation is not None or (
+            cancel is not None and cancel.is_set()):
+        return _REVIEW(game, players, actions, names, progress, cancel, evaluation)
+    key = (game.id, players, tuple(actions), review_module.search_chances)  # type: ignore[attr-defined]
+    if key not in _KEPT:
+        _KEPT[key] = _REVIEW(game, players, actions, cancel=cancel)
+    return _KEPT[key]
+
+
+def reviews_kept() -> mock._patch[Any]:
+    """A context (or a ``with`` of a test) in which the controller's reviews, looked up
+    as ``companion.ai.review.review`` when it hands one to the worker, are
+    :func:`kept_review`'s."""
+    return mock.patch.object(review_module, "review", kept_review)
 
 
 def costly(state: State) -> bool:
@@ -114,7 +154,9 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
 
     assert on(ctl) is Screen.OVER, on(ctl)
     yield "pause-review", send(BACK)                          # the cursor on Review
-    yield "reviewing", send(OK)                               # the worker reviews
+    with reviews_kept():
+        reviewing = send(OK)                                  # the worker reviews
+    yield "reviewing", reviewing
     executor.run()
     yield "review", send(*results)                            # the summary
     results.clear()
@@ -149,7 +191,7 @@ def walk(workdir: Path) -> Iterator[tuple[str, View]]:
     yield "settings-tutor", tutor.view()                      # the tutor's two rows
 
 
-__all__ = ["HeldExecutor", "random_actions", "walk"]
+__all__ = ["HeldExecutor", "kept_review", "random_actions", "reviews_kept", "walk"]
 
 
 def cretan_key_offered(players: int, seed: int) -> CretanLabyrinthState:
