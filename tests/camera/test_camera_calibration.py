@@ -176,14 +176,12 @@ def test_the_corners_are_found_from_a_piece_on_each_corner_square(game: str) -> 
     each corner square in turn (each photo with its own light, the camera not moved)
     gives the board's corners within a fifth of a square (a piece stands a little off
     its square's centre, and the corners are half a square beyond the pieces), and the
-    board is read through them. Two poses of the camera a game; the Cretan Labyrinth's
-    one (its 1280 x 960 frames make each piece found cost 2 CPU s, the other games'
-    0.2: its two poses were 17 of the camera tests' 64 CPU s)."""
+    board is read through them. Two poses of the camera a game."""
     layout = layout_for(position(game, 0))
     camera = fake_camera(layout, markers=False)
     places = cal.corner_squares(layout)
     assert len({p.square for p in places}) == 4
-    for pose in (22,) if game == "cretan-labyrinth" else (21, 22):
+    for pose in (21, 22):
         empty = camera.photo({}, 300 + pose, pose=pose)
         centres = [cal.find_piece(empty.image, camera.photo({place.square: k % 2}, 400 + 10 * pose + k,
                                                                pose=pose).image)
