@@ -120,7 +120,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from companion.ai.learned import search_chances as chances
 from companion.ai.race import exact_for
@@ -227,6 +227,15 @@ class Search:
         self.exact: Callable[[State], Values | None] | None = None
         """The exact values of :attr:`exact_of`'s endings (:func:`companion.ai.race.exact_for`;
         ``None``: the game has no table), bound at the first position searched."""
+
+    @classmethod
+    def for_game(cls, game: Game, **kw: Any) -> Search:
+        """A search set for ``game``'s plies: a whole turn as one ply
+        (:attr:`Game.turn_is_one_ply`), a throw at the horizon a leaf
+        (:data:`THROW_LEAF_GAMES`), a question inside a turn free
+        (:data:`FREE_QUESTION_GAMES`); ``kw`` as the constructor's other arguments."""
+        return cls(turns=game.turn_is_one_ply, throw_leaf=game.id in THROW_LEAF_GAMES,
+                   free_questions=game.id in FREE_QUESTION_GAMES, **kw)
 
     def child(self, state: State, action: Action) -> State:
         """A copy of ``state`` with ``action`` played: one node expansion.
@@ -359,8 +368,8 @@ def search(
     moves = state.legal_moves()
     me = state.current_player
     turns = state.game.turn_is_one_ply
-    run = Search(budget_s, max_nodes, clock, evaluation, cancel, turns,
-                 state.game.id in THROW_LEAF_GAMES, state.game.id in FREE_QUESTION_GAMES)
+    run = Search.for_game(state.game, budget_s=budget_s, max_nodes=max_nodes, clock=clock,
+                          evaluation=evaluation, cancel=cancel)
     if len(moves) == 1:
         exact = exact_for(state.game)
         known = None if exact is None else exact(state)
@@ -569,9 +578,7 @@ def move_chances(
         raise ValueError(f"depth must be at least 1, got {depth}")
     moves = state.legal_moves()
     turns = state.game.turn_is_one_ply
-    run = Search(evaluation=evaluation, cancel=cancel, turns=turns,
-                 throw_leaf=state.game.id in THROW_LEAF_GAMES,
-                 free_questions=state.game.id in FREE_QUESTION_GAMES)
+    run = Search.for_game(state.game, evaluation=evaluation, cancel=cancel)
     collecting = gc.isenabled()
     gc.disable()  # as in search()
     try:
