@@ -35,6 +35,7 @@ import termios
 import threading
 import tty
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any, TextIO
 
 from PIL import Image
@@ -92,6 +93,41 @@ def to_braille(image: Image.Image) -> list[str]:
     return lines
 
 
+def _cell_table() -> bytes:
+    """The Braille pattern (0-255, from U+2800) of each 2x4 cell written as one byte:
+    bits ``2 * dy + dx`` (dx 0-1 across, dy 0-3 down) set for its lit pixels."""
+    table = bytearray(256)
+    for index in range(256):
+        for dx, dy, bit in _BRAILLE_DOTS:
+            if index >> (2 * dy + dx) & 1:
+                table[index] |= bit
+    return bytes(table)
+
+
+_CELL = _cell_table()
+_BITS = bytes(n.bit_count() for n in range(256))
+"""The number of set bits of each byte."""
+
+
+def _cells_of(data: bytes, width: int, height: int) -> list[bytes]:
+    """Per row of cells (4 pixel rows), each cell's pixels as one byte (bits
+    ``2 * dy + dx``) from ``data`` (one byte a pixel, 0 or 1, ``width`` x ``height``).
+    Whole rows at a time, as integers: the bytes of a row of pixels pair up by shifts
+    and ors, one byte a cell, none spilling into the next (at most 3 << 6)."""
+    columns = (width + 1) // 2
+    blank = bytes(width + width % 2)
+    rows = []
+    for y in range(0, height, 4):
+        index = 0
+        for dy in range(4):
+            line = data[(y + dy) * width:(y + dy + 1) * width] if y + dy < height else b""
+            line = line + blank[len(line):]
+            pairs = (int.from_bytes(line[0::2], "big") | int.from_bytes(line[1::2], "big") << 1)
+            index |= pairs << 2 * dy
+        rows.append(index.to_bytes(columns, "big"))
+    return rows
+
+
 def braille_cells(image: Image.Image) -> list[list[tuple[int, bool]]]:
     """``image`` as rows of Braille cells (2x4 pixels each): ``(dots, reverse)``, the
     pattern's bits (0-255, from U+2800) and whether the cell is drawn in reverse video.
@@ -104,26 +140,21 @@ def braille_cells(image: Image.Image) -> list[list[tuple[int, bool]]]:
     img = image.convert("L")  # one byte a pixel, 0 or 255: read as one bytes object
     width, height = img.size
     data = img.point(lambda v: 1 if v >= 128 else 0).tobytes()
+    lit_rows = _cells_of(data, width, height)
+    inside_rows = _cells_of(b"\x01" * (width * height), width, height)  # the panel's pixels
     rows: list[list[tuple[int, bool]]] = []
-    for y in range(0, height, 4):
-        cells: list[tuple[int, int]] = []  # (lit bits, pixels in the cell)
-        for x in range(0, width, 2):
-            bits = inside = 0
-            for dx, dy, bit in _BRAILLE_DOTS:
-                if x + dx < width and y + dy < height:
-                    inside |= bit
-                    if data[(y + dy) * width + x + dx]:
-                        bits |= bit
-            cells.append((bits, inside))
-        lit_before, pixels_before = [0], [0]  # running counts: a window's in two lookups
-        for bits, inside in cells:
-            lit_before.append(lit_before[-1] + bits.bit_count())
-            pixels_before.append(pixels_before[-1] + inside.bit_count())
+    for lit, inside in zip(lit_rows, inside_rows, strict=True):
+        # running counts (lit pixels, pixels) before each cell: a window's in two lookups
+        lit_before = [0, *accumulate(lit.translate(_BITS))]
+        pixels_before = [0, *accumulate(inside.translate(_BITS))]
+        dots = lit.translate(_CELL)
+        every = inside.translate(_CELL)
+        count = len(lit)
         row = []
-        for i, (bits, inside) in enumerate(cells):
-            lo, hi = max(0, i - INVERTED_WINDOW), min(len(cells), i + INVERTED_WINDOW + 1)
+        for i in range(count):
+            lo, hi = max(0, i - INVERTED_WINDOW), min(count, i + INVERTED_WINDOW + 1)
             reverse = 2 * (lit_before[hi] - lit_before[lo]) > pixels_before[hi] - pixels_before[lo]
-            row.append((inside & ~bits if reverse else bits, reverse))
+            row.append((every[i] & ~dots[i] if reverse else dots[i], reverse))
         rows.append(row)
     return rows
 
