@@ -119,15 +119,16 @@ from ``--seeds + GAME_SEEDS + 1``, about 2,000 seeds each)."""
 PI4_SYSBENCH = 1477.83
 """sysbench 1.0.20 ``cpu --threads=1`` on a Raspberry Pi 4, events per second
 (leoncode.co.uk, "Raspberry Pi CPU Benchmarks"; tests/pi/pi4_estimate.sh)."""
-X86_SYSBENCH = 4388.0
+X86_SYSBENCH = 4395.6
 """The same on this x86_64 machine, per CPU second, and :data:`QEMU_SYSBENCH` in the
-arm64 root of ``make test-pi`` under qemu-user: tests/pi/pi4_estimate.sh's run of 29
-November 2026 (docs/camera.md, "A Pi 4 estimate")."""
-QEMU_SYSBENCH = 1029.0
-QEMU_SLOWDOWN = {"senet-tait": 15.1, "senet-sticks": 15.0, "labyrinth": 15.9, "cretan-labyrinth": 16.8}
+arm64 root of ``make test-pi`` under qemu-user: tests/pi/pi4_estimate.sh's second run
+of 29 November 2026 (``--pictures 12 --rounds 5 --moves 2``, the reader of commit
+b5f4b89; docs/camera.md, "A Pi 4 estimate"). Run it again after a change to the reader
+and put its figures here."""
+QEMU_SYSBENCH = 1042.7
+QEMU_SLOWDOWN = {"senet-tait": 16.2, "senet-sticks": 15.5, "labyrinth": 16.0, "cretan-labyrinth": 16.7}
 """``Reader.read``'s CPU time under qemu-user in the arm64 root over its time here, per
-game, from that run (the reader then lacked its sub-pixel corners; the ratio of like
-code on both sides is taken to hold)."""
+game, from that run (132.6 / 8.2, 125.4 / 8.1, 199.5 / 12.5 and 422.7 / 25.3 ms)."""
 
 
 def pi4_estimate(game: str, read_ms: float) -> tuple[float, float]:
