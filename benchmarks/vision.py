@@ -52,7 +52,14 @@ square past where the move puts it, where no legal move would put it). It prints
 * CPU time per photo: ``Reader.read`` against a floor measured in the same run, the
   marker detection and the warp to the top view alone (interleaved rounds of CPU time,
   benchmarks/measure.py), and both in milliseconds. OpenCV runs on one thread
-  (``cv2.setNumThreads(1)``) so that the thread's CPU time is all of it.
+  (``cv2.setNumThreads(1)``) so that the thread's CPU time is all of it. On x86_64, a
+  Raspberry Pi 4 estimate beside it (:func:`pi4_estimate`: this run's time scaled by the
+  factors of tests/pi/pi4_estimate.sh's arm64 run; that script measures them again).
+
+**Seeds**: ``--seeds FIRST`` moves both parts to another range (photos from FIRST + 1,
+whole games from FIRST + :data:`GAME_SEEDS` + 1). A clean measurement after a change to
+the reader takes a range no run has used (:data:`USED_SEEDS`; the run says when its
+seeds overlap one).
 
 The issue's targets: >= 99.9 % squares right, >= 99 % moves with no press over whole
 games, 0 wrong moves accepted, <= 60 ms CPU per photo, and at least 2,000 held-out
@@ -100,6 +107,39 @@ HELD_OUT = 3_000_000
 1,000 and from 2,000,000 to 2,999,999 (and the first measurements 1,000,001-1,002,000)."""
 GAME_SEEDS = 500_000
 """The whole games' seeds start this far after the photos'."""
+USED_SEEDS = ((0, 1_000), (1_000_000, 1_002_000), (2_000_000, 3_000_000), (3_000_000, 3_502_000),
+              (7_000_000, 7_502_000))
+"""Seed ranges (first, end) that a run has already used and whose results have been seen:
+the tuning (under 1,000 and 2,000,000-2,999,999), the first measurements, the held-out
+set of :data:`HELD_OUT` (its Labyrinth misses looked at while fixing) and the fresh
+range of 29 November 2026 (``--seeds 7000000``). A clean measurement of a changed reader
+takes ``--seeds`` outside all of them (the photos from ``--seeds + 1``, the whole games
+from ``--seeds + GAME_SEEDS + 1``, about 2,000 seeds each)."""
+
+PI4_SYSBENCH = 1477.83
+"""sysbench 1.0.20 ``cpu --threads=1`` on a Raspberry Pi 4, events per second
+(leoncode.co.uk, "Raspberry Pi CPU Benchmarks"; tests/pi/pi4_estimate.sh)."""
+X86_SYSBENCH = 4395.6
+"""The same on this x86_64 machine, per CPU second, and :data:`QEMU_SYSBENCH` in the
+arm64 root of ``make test-pi`` under qemu-user: tests/pi/pi4_estimate.sh's second run
+of 29 November 2026 (``--pictures 12 --rounds 5 --moves 2``, the reader of commit
+b5f4b89; docs/camera.md, "A Pi 4 estimate"). Run it again after a change to the reader
+and put its figures here."""
+QEMU_SYSBENCH = 1042.7
+QEMU_SLOWDOWN = {"senet-tait": 16.2, "senet-sticks": 15.5, "labyrinth": 16.0, "cretan-labyrinth": 16.7}
+"""``Reader.read``'s CPU time under qemu-user in the arm64 root over its time here, per
+game, from that run (132.6 / 8.2, 125.4 / 8.1, 199.5 / 12.5 and 422.7 / 25.3 ms)."""
+
+
+def pi4_estimate(game: str, read_ms: float) -> tuple[float, float]:
+    """A Raspberry Pi 4's CPU per photo, ms, from this run's ``read_ms`` (x86_64), as
+    tests/pi/pi4_estimate.sh makes it but with the arm64 run's factors: (from x86: the
+    time here scaled by sysbench, here against the Pi 4's; from qemu: the time here x
+    the arm64 run's qemu/x86 ratio, scaled by sysbench under qemu against the Pi 4's).
+    An estimate, not a measurement: the two bounds (x86's AVX2 and qemu's slow
+    translation of vector code err in opposite directions) and a Pi lies between them."""
+    return (read_ms * X86_SYSBENCH / PI4_SYSBENCH,
+            read_ms * QEMU_SLOWDOWN[game] * QEMU_SYSBENCH / PI4_SYSBENCH)
 
 
 @dataclass
@@ -523,9 +563,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="timing rounds per game (default 10)")
     parser.add_argument("--seeds", type=int, default=HELD_OUT,
                         help=f"the photos' seeds start after this (default {HELD_OUT}, the held-out "
-                        f"set); the games' after it + {GAME_SEEDS}")
+                        f"set); the games' after it + {GAME_SEEDS}. For a clean measurement of a "
+                        "changed reader take a fresh range that no run has used: ranges used so far "
+                        + ", ".join(f"{a:,}-{b:,}" for a, b in USED_SEEDS))
     parser.add_argument("--games", nargs="*", default=GAMES, choices=GAMES, help="the games (default all)")
     args = parser.parse_args()
+    used = [f"{a:,}-{b:,}" for a, b in USED_SEEDS if args.seeds < b and a < args.seeds + GAME_SEEDS + 2_000]
     pictures = 10 if args.quick else args.pictures
     moves = 6 if args.quick else args.moves
     rounds = 2 if args.quick else args.rounds
@@ -534,6 +577,8 @@ def main() -> None:
           f"OpenCV {cv2.__version__}")
     print(f"{pictures} fake photos per game, seeds from {args.seeds + 1}; whole games until {moves} "
           f"moves, seeds from {args.seeds + GAME_SEEDS + 1}; CPU time on one thread")
+    if used:
+        print(f"seeds overlap ranges already used ({', '.join(used)}): not a fresh measurement")
     for game in args.games:
         t, reader = run_game(game, pictures, args.seeds)
         print(f"{game} ({camera_size(reader)}, squares of {reader.layout.square:.1f} mm on A4)")
@@ -556,6 +601,11 @@ def main() -> None:
               f"{statistics.median(floor_ms):.1f} ms; target <= 60 ms: "
               f"{'met' if statistics.median(read_ms) <= 60 else 'NOT met'}")
         print(ratio_line("  read / floor", result.ratios["read"], "x floor time", 16))
+        if platform.machine() == "x86_64":
+            low, high = pi4_estimate(game, statistics.median(read_ms))
+            print(f"  Pi 4 estimate (not measured) {low:.0f}-{high:.0f} ms per photo: this read scaled by "
+                  f"sysbench (x{X86_SYSBENCH / PI4_SYSBENCH:.2f}) to the arm64 run under qemu "
+                  f"(x{QEMU_SLOWDOWN[game] * QEMU_SYSBENCH / PI4_SYSBENCH:.1f}); tests/pi/pi4_estimate.sh")
         print(f"  photos refused, by cause: {causes(t.causes)}")
         games = run_games(game, moves, args.seeds + GAME_SEEDS)
         print_games(games)

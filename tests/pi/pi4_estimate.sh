@@ -4,7 +4,8 @@
 # docs/camera.md, "A Pi 4 estimate", for the method and how far to trust it.
 #
 # Usage (as root, after `KEEP=1 make test-pi`, which prints "kept DIR"):
-#   tests/pi/pi4_estimate.sh DIR [vision.py's options]     (default: --pictures 20 --rounds 6)
+#   tests/pi/pi4_estimate.sh DIR [vision.py's options]  (default: --pictures 20 --rounds 6 --moves 6:
+#   the whole games, which it does not use, cut to a few moves: 1,000 under qemu take hours)
 #
 # It runs, one after the other on one core, here (x86_64, .venv) and in DIR/root under
 # qemu-user (aarch64, the root's .venv of requirements/dev.lock: the same OpenCV):
@@ -27,7 +28,7 @@ readonly SRC=/src/board-companion
 WORK=$1
 shift
 VISION_ARGS=("$@")
-[[ ${#VISION_ARGS[@]} -gt 0 ]] || VISION_ARGS=(--pictures 20 --rounds 6)
+[[ ${#VISION_ARGS[@]} -gt 0 ]] || VISION_ARGS=(--pictures 20 --rounds 6 --moves 6)
 ROOT=$WORK/root
 [[ $(id -u) -eq 0 ]] || { echo "pi4_estimate: run it as root (chroot, mount)" >&2; exit 2; }
 [[ -x $ROOT$SRC/.venv/bin/python ]] || {
