@@ -118,3 +118,12 @@ def test_who_throws_for_the_start_is_worked_out_and_a_file_naming_another_refuse
     # a later contender thrown before an earlier one
     with pytest.raises(PositionError, match="seat order"):
         read(data | {"start_throws": {**data["start_throws"], thrown: None, "green": 3}})
+
+
+def test_a_game_with_all_four_pieces_of_a_player_off_is_over_whatever_the_file_says() -> None:
+    data = get_game("labyrinth").new_state(2).to_dict()
+    data["pieces"]["red"] = ["off"] * 4
+    over = read(data | {"stage": "over"})
+    assert over.outcome is not None and over.outcome.winners == (0,)
+    with pytest.raises(PositionError, match="the game is over"):
+        read(data | {"stage": "play"})

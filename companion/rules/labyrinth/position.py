@@ -145,6 +145,11 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
     if to_act is not None:
         state.turn = to_act
     if winners:
+        # Over is worked out from the pieces; a file that says otherwise is refused.
+        if "stage" in data and stage_name != "over":
+            raise PositionError(
+                "stage", f"{names[winners[0]].lower()} has borne off all four pieces: the game is over"
+            )
         state.winner = winners[0]
         state.stage = STAGE_OVER
         return state
@@ -232,7 +237,11 @@ def validate(state: Position) -> None:
         Knight's Orbit again from there?', option ``ride-after-tunnel``); the start
         stage with a piece already entered, with a tie of fewer than two players, or
         with a player out of the tie who never threw or threw a 6 (a player leaves the
-        contest only by throwing lower than the tied highest).
+        contest only by throwing lower than the tied highest); a mark of this turn out of
+        its turn (:func:`_validate_turn_marks`). (:func:`read_state` refuses a stage other
+        than over for a player with all four pieces off, and in the start stage throws
+        out of seat order or a ``to_act`` other than the contender due, which is worked
+        out.)
     """
     game = state.game
     board = game.board
