@@ -8,7 +8,7 @@ added), and the file is read again. The reader must either refuse it with a
 it reads back the same, something is legal (a throw, a move or a choice) unless the
 game is over, and every position random play reaches from it reads back too.
 
-Run as a script (``python tests/rules/test_position_edits.py [seeds] [every]``) it tries
+Run as a script (``python tests/rules/test_position_edits.py [seeds] [every] [game]``) it tries
 every edit of every ``every``-th position of ``seeds`` games per game and prints how many
 edited positions got in broken, per game: the issue's "impossible positions accepted".
 """
@@ -202,11 +202,13 @@ def test_before_the_start_the_sticks_plinths_stand_as_set_up_and_who_casts_is_wo
         state_from_dict(cast | {"to_act": 1})
 
 
-def count(seeds: int, every: int) -> dict[str, Counter[str]]:
-    """Per game (``id/players``): the edits that got in broken, counted by the key
-    changed (indices left out) and what went wrong."""
+def count(seeds: int, every: int, only: str = "") -> dict[str, Counter[str]]:
+    """Per game (``id/players``, those whose id contains ``only``): the edits that got
+    in broken, counted by the key changed (indices left out) and what went wrong."""
     found: dict[str, Counter[str]] = {}
     for game_id, players in CASES:
+        if only not in game_id:
+            continue
         tally: Counter[str] = Counter()
         for seed in range(seeds):
             seen = positions(game_id, players, seed)
@@ -225,4 +227,5 @@ def count(seeds: int, every: int) -> dict[str, Counter[str]]:
 
 
 if __name__ == "__main__":
-    count(int(sys.argv[1]) if len(sys.argv) > 1 else 2, int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+    count(int(sys.argv[1]) if len(sys.argv) > 1 else 2, int(sys.argv[2]) if len(sys.argv) > 2 else 10,
+          sys.argv[3] if len(sys.argv) > 3 else "")
