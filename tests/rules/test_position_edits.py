@@ -8,7 +8,7 @@ added), and the file is read again. The reader must either refuse it with a
 it reads back the same, something is legal (a throw, a move or a choice) unless the
 game is over, and every position random play reaches from it reads back too.
 
-Run as a script (``python tests/rules/test_position_edits.py [seeds] [every] [game]``) it tries
+Run as a script (``python tests/rules/test_position_edits.py [seeds] [every] [game] [sample]``) it tries
 every edit of every ``every``-th position of ``seeds`` games per game and prints how many
 edited positions got in broken, per game: the issue's "impossible positions accepted".
 """
@@ -202,9 +202,10 @@ def test_before_the_start_the_sticks_plinths_stand_as_set_up_and_who_casts_is_wo
         state_from_dict(cast | {"to_act": 1})
 
 
-def count(seeds: int, every: int, only: str = "") -> dict[str, Counter[str]]:
+def count(seeds: int, every: int, only: str = "", sample: int = 0) -> dict[str, Counter[str]]:
     """Per game (``id/players``, those whose id contains ``only``): the edits that got
-    in broken, counted by the key changed (indices left out) and what went wrong."""
+    in broken, counted by the key changed (indices left out) and what went wrong;
+    ``sample`` > 0 tries that many edits per position, drawn at random (seeded)."""
     found: dict[str, Counter[str]] = {}
     for game_id, players in CASES:
         if only not in game_id:
@@ -214,7 +215,10 @@ def count(seeds: int, every: int, only: str = "") -> dict[str, Counter[str]]:
             seen = positions(game_id, players, seed)
             for state in seen[::every]:
                 rng = random.Random(seed)
-                for what, data in edits(state.to_dict(), rng):
+                every_edit = list(edits(state.to_dict(), rng))
+                if sample:
+                    every_edit = rng.sample(every_edit, min(sample, len(every_edit)))
+                for what, data in every_edit:
                     why = check_edit(data, rng)
                     if why is not None:
                         key = "".join(c for c in what if not c.isdigit())
@@ -228,4 +232,4 @@ def count(seeds: int, every: int, only: str = "") -> dict[str, Counter[str]]:
 
 if __name__ == "__main__":
     count(int(sys.argv[1]) if len(sys.argv) > 1 else 2, int(sys.argv[2]) if len(sys.argv) > 2 else 10,
-          sys.argv[3] if len(sys.argv) > 3 else "")
+          sys.argv[3] if len(sys.argv) > 3 else "", int(sys.argv[4]) if len(sys.argv) > 4 else 0)
