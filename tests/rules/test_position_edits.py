@@ -203,12 +203,12 @@ def test_before_the_start_the_sticks_plinths_stand_as_set_up_and_who_casts_is_wo
 
 
 def count(seeds: int, every: int, only: str = "", sample: int = 0) -> dict[str, Counter[str]]:
-    """Per game (``id/players``, those whose id contains ``only``): the edits that got
+    """Per game (``id/players``, those whose id starts with ``only``): the edits that got
     in broken, counted by the key changed (indices left out) and what went wrong;
     ``sample`` > 0 tries that many edits per position, drawn at random (seeded)."""
     found: dict[str, Counter[str]] = {}
     for game_id, players in CASES:
-        if only not in game_id:
+        if not game_id.startswith(only):
             continue
         tally: Counter[str] = Counter()
         for seed in range(seeds):
