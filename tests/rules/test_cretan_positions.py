@@ -288,3 +288,14 @@ def test_a_turn_count_past_the_round_limit_is_refused() -> None:
         GAME.state_from_dict(dict(data, turns=turns))  # the last turn, the first: both reached
     refused(dict(data, turns=limit + 1), "turns", "past the round limit")
     refused(dict(data, turns=0), "turns", "at least one turn")
+
+
+def test_before_the_first_turn_the_turn_and_where_a_piece_came_from_are_worked_out() -> None:
+    data = GAME.new_state(2).to_dict()
+    assert GAME.state_from_dict(data).to_dict() == data
+    with pytest.raises(PositionError, match="turn"):
+        GAME.state_from_dict(data | {"turn": 2})
+    moved = copy.deepcopy(data)
+    moved["pieces"][0]["came_from"] = "c4"
+    with pytest.raises(PositionError, match="came_from"):
+        GAME.state_from_dict(moved)

@@ -231,7 +231,8 @@ def validate(state: CretanLabyrinthState) -> None:
         for whom no key is left; a player at their own gateway with four diamonds and
         the Magic Key while play goes on; a finished game naming other winners than the
         rules would; the player on turn still having turns to lose; the start stage with
-        a piece away from its gateway or holding anything; a player out of the game
+        a piece away from its gateway, come from elsewhere or holding anything, or a
+        ``turn`` other than 1; a player out of the game
         (option ``minotaur=out``) who holds anything, holds the turn, has a task pending,
         or is one of fewer than two players left while play goes on; an ``end-turn``
         task before the last; a battle, battle offer or waiting card not first; a forced
@@ -466,6 +467,14 @@ def _validate_quest(state: CretanLabyrinthState) -> None:
                 raise PositionError(
                     f"pieces[{p}]", "before the first turn every piece stands on its gateway holding nothing"
                 )
+            if state.origin[p] != state.pos[p]:
+                raise PositionError(
+                    f"pieces[{p}].came_from", "before the first turn no piece has moved: it came from its gateway"
+                )
+        # Who throws for the start is worked out (start_rollers, start_rolls); the turn
+        # is given to the winner of the start and is Player 1's until then.
+        if state.turn != 0:
+            raise PositionError("turn", "before the first turn the turn is Player 1's (the start decides who begins)")
 
 
 def _check_battle(battle: Battle) -> None:

@@ -141,9 +141,15 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
     ]
     if len(winners) > 1:
         raise PositionError("pieces", "only one player can have borne off all four pieces")
-    if "to_act" in data:
-        state.turn = choose_index(names, data["to_act"], "to_act")
+    to_act = choose_index(names, data["to_act"], "to_act") if "to_act" in data else None
+    if to_act is not None:
+        state.turn = to_act
     if winners:
+        # Over is worked out from the pieces; a file that says otherwise is refused.
+        if "stage" in data and stage_name != "over":
+            raise PositionError(
+                "stage", f"{names[winners[0]].lower()} has borne off all four pieces: the game is over"
+            )
         state.winner = winners[0]
         state.stage = STAGE_OVER
         return state
@@ -168,6 +174,19 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
                 state.start_rolls[p] = roll
         if all(state.start_rolls[c] for c in state.contenders):
             raise PositionError("start_throws", "every contender has thrown: the start is decided")
+        # Who throws next is worked out (the first contender in seat order yet to throw),
+        # not read: a file that names another is refused.
+        thrown = [bool(state.start_rolls[c]) for c in state.contenders]
+        if thrown != sorted(thrown, reverse=True):
+            raise PositionError(
+                "start_throws", "the contenders throw in seat order: one has thrown before an earlier one"
+            )
+        due = next(c for c in state.contenders if not state.start_rolls[c])
+        if to_act is not None and to_act != due:
+            raise PositionError(
+                "to_act", f"{names[due].lower()} throws next for the start (the first contender in "
+                f"seat order yet to throw), not {names[to_act].lower()}"
+            )
         return state
     state.stage = STAGE_PLAY
     dice = data.get("dice")
@@ -218,7 +237,11 @@ def validate(state: Position) -> None:
         Knight's Orbit again from there?', option ``ride-after-tunnel``); the start
         stage with a piece already entered, with a tie of fewer than two players, or
         with a player out of the tie who never threw or threw a 6 (a player leaves the
-        contest only by throwing lower than the tied highest).
+        contest only by throwing lower than the tied highest); a mark of this turn out of
+        its turn (:func:`_validate_turn_marks`). (:func:`read_state` refuses a stage other
+        than over for a player with all four pieces off, and in the start stage throws
+        out of seat order or a ``to_act`` other than the contender due, which is worked
+        out.)
     """
     game = state.game
     board = game.board
@@ -245,6 +268,7 @@ def validate(state: Position) -> None:
         raise PositionError(
             "turn_ending", "only the ride offered on the tunnel's exit after the last turn "
             "lost on 52 waits at the end of a turn")
+    _validate_turn_marks(state)
     if state.stage == STAGE_START and len(state.contenders) < state.players:
         if len(state.contenders) < 2:
             raise PositionError("contenders", "a tie for the start has two players or more")
@@ -260,6 +284,49 @@ def validate(state: Position) -> None:
                 raise PositionError(
                     f"pieces.{colour}[{i}]", "before the start is decided every piece is outside"
                 )
+
+
+def _validate_turn_marks(state: Position) -> None:
+    """The checks of :func:`validate` about what a turn marks on its pieces and itself:
+    ``trapped_this_turn`` only on a piece of the player to act, with the whole of a
+    trap's turns still to lose (the count starts with the owner's next turn), and
+    neither it nor ``entered_this_turn`` while a new turn's throw is due (the turn's end
+    clears both) or, for the entry, with both dice unused (an entry uses a die) or
+    every piece of the player still outside.
+    """
+    game = state.game
+    names = COLOURS[: state.players]
+    fresh_turns = set(game.board.traps.values())
+    # A throw of the two dice is due: a new turn, nothing of it done yet.
+    turn_start = (
+        state.stage != STAGE_PLAY or (not state.values and state.pending is None and not state.closing)
+    )
+    base = state.turn * PIECES
+    for k, fresh in enumerate(state.fresh):
+        if not fresh:
+            continue
+        where = f"pieces.{names[k // PIECES].lower()}[{k % PIECES}].trapped_this_turn"
+        if turn_start or not base <= k < base + PIECES:
+            raise PositionError(
+                where, "only a piece of the player to act falls into a trap during the turn under way "
+                "(the turn's end clears the mark)"
+            )
+        if state.trap[k] not in fresh_turns:
+            raise PositionError(
+                where, f"a piece trapped this turn has lost none of its turns yet: "
+                f"{state.trap[k]} is not the turns of any trap of the board"
+            )
+    if state.entered:
+        if turn_start or len(state.values) == 2:
+            raise PositionError(
+                "entered_this_turn", "a piece enters with a die of the turn under way: not while "
+                "a new throw is due or both dice are unused"
+            )
+        if all(state.pos[k] == OUTSIDE for k in range(base, base + PIECES)):
+            raise PositionError(
+                "entered_this_turn", f"a piece entered this turn, yet every piece of "
+                f"{names[state.turn].lower()} is outside"
+            )
 
 
 __all__ = ["Position", "Tables", "read_state", "validate"]

@@ -124,6 +124,8 @@ def read_position(
                 facts.board[entry] = p
             else:
                 raise PositionError(at, f"expected a square 1-{n} or {ABYSS!r}, got {entry!r}")
+    if stage != STAGE_PLAY:
+        _check_before_start(facts, to_act)
     for key, flag in MARK_KEYS:
         squares = marks[key]
         if squares and not values:
@@ -140,6 +142,33 @@ def read_position(
         for s in squares:
             facts.moved[s] = facts.moved.get(s, 0) | flag
     return facts
+
+
+def _check_before_start(facts: Position, to_act: int) -> None:
+    """Before the start (the colour toss or the casts for who starts) the plinths stand
+    as set up (seed: 'Place five plinths in each player's Home Row on each side', on the
+    first five squares of each player's path) and the player to act is worked out:
+    Player 1 tosses and casts first, Player 2 casts second. A file that says otherwise
+    is refused, naming the key.
+
+    :raises PositionError: naming ``plinths`` or ``to_act``.
+    """
+    n = facts.squares
+    setup = [EMPTY] * (n + 1)
+    for s in range(1, PLINTHS + 1):
+        setup[s], setup[n + 1 - s] = 0, 1
+    if facts.board != setup:
+        raise PositionError(
+            "plinths", f"before the start every plinth stands as set up: Player 1's on 1-{PLINTHS}, "
+            f"Player 2's on {n + 1 - PLINTHS}-{n}"
+        )
+    due = 1 if facts.stage == STAGE_START and facts.casts[0] is not None else 0
+    if to_act != due + 1:
+        raise PositionError(
+            "to_act", f"Player {due + 1} {'casts' if facts.stage == STAGE_START else 'tosses'} next "
+            f"before the start, not Player {to_act}"
+        )
+    facts.turn = due
 
 
 __all__ = ["Position", "read_position"]
