@@ -70,9 +70,7 @@ def selfplay(game_id: str, players: int, level: str, label: str, games: int,
             found = hint(state, level, shown=False)
             if not covers(state):  # an exact value is shown unmapped: not the map's to fit
                 shown.append((state.current_player, found.value))
-            # A clock that stands still: easy's time budget (0.04 s) would make the games
-            # depend on the machine's load; its node count is what a Pi plays.
-            move = (choose(state, level, noise, clock=_still).move if LEVELS[level].noise
+            move = (choose(state, level, noise).move if LEVELS[level].noise
                     else found.move)
             state.apply(move)
         winners = state.outcome.winners
@@ -83,11 +81,6 @@ def selfplay(game_id: str, players: int, level: str, label: str, games: int,
     if progress:
         print(file=sys.stderr)
     return out
-
-
-def _still() -> float:
-    """A clock that never advances (no time budget ends a search)."""
-    return 0.0
 
 
 def points(records: Sequence[Record], players: int) -> list[tuple[float, float]]:

@@ -68,11 +68,14 @@ class Level:
 
 
 LEVELS: Final[dict[str, Level]] = {
-    "easy": Level("easy", 1, 0.04, None, 0.12, "one ply ahead, and often not the best move"),
+    "easy": Level("easy", 1, None, None, 0.12, "one ply ahead, and often not the best move"),
     "normal": Level("normal", 4, None, 250, 0.0, "up to 4 plies within 250 positions"),
     "strong": Level("strong", 8, None, 1000, 0.0, "up to 8 plies within 1000 positions"),
 }
-"""The levels a seat can be given, by name."""
+"""The levels a seat can be given, by name. None has a time budget: ``easy``'s one ply is
+bounded by the legal moves (or a casting-stick turn's ends), the others by their node
+budget, so a level plays the same move on a busy machine or a Pi (``easy`` had 0.04 s of
+wall clock, which cut its one ply short under load and on a slow Pi)."""
 
 DEFAULT_LEVEL: Final = "normal"
 

@@ -8,6 +8,7 @@ positions (a few dozen per game, from seeded random games)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -93,3 +94,19 @@ def test_the_hint_level_is_the_computer_seats() -> None:
     assert hint_level({}) == "normal"
     assert hint_level({1: "strong"}) == "strong"
     assert hint_level({2: "easy", 1: "strong"}) == "strong"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_level_plays_the_same_move_on_a_slow_machine(game_id: str) -> None:
+    """Decisions are by node budget (issue 32): a clock that jumps a second at every look
+    (a Pi under load) changes no level's move or ranking. ``easy`` had a 0.04 s time
+    budget, which cut its one ply short there, so the box's easy player, its hint and
+    this test all depended on the machine's load."""
+    for seed in range(6):
+        state = position(game_id, 2, seed, 40 + 30 * seed)
+        if state is None:
+            continue
+        for level in LEVELS:
+            still = choose(state, level, random.Random(seed), clock=lambda: 0.0)
+            slow = choose(state, level, random.Random(seed), clock=itertools.count().__next__)
+            assert slow.ranking == still.ranking and slow.move == still.move, (level, seed)
