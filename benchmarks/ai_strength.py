@@ -210,7 +210,9 @@ class VersusResult:
     them, most first: at two players the pairs won 2-0, 1-1 (or with shares between),
     0-2; at ``n`` players ``n + 1`` counts, strong's wins in a rotation rounded down; the
     baseline's positions created and CPU seconds per decision (decisions with more
-    than one legal move); the wall-clock seconds of the games."""
+    than one legal move); the wall-clock seconds of the games; ``failed``: rounds left
+    out because a game ran out of memory (a :class:`MemoryError` under ``ulimit -v``),
+    not in ``games``."""
 
     wins: float
     games: int
@@ -218,6 +220,7 @@ class VersusResult:
     nodes: list[int]
     cpu: list[float]
     seconds: float
+    failed: int = 0
 
 
 def play_from(
@@ -255,7 +258,9 @@ def play_versus(
     ``players - 1``), the baseline in every other seat, and all games of the round draw
     their throws from ``random.Random(versus_seed(seed, players, i))`` (a fresh one
     each: the same throws as long as the games go alike; no player draws from it). At
-    two players a round is a pair of games with the seats swapped.
+    two players a round is a pair of games with the seats swapped. A round in which a
+    game raises :class:`MemoryError` (the baseline has no budget; run under ``ulimit
+    -v``) is left out of the count, logged (always) and counted in ``failed``.
 
     ``log``: on stderr, a JSON line per game as it ends (``"seat"``: strong's; strong's
     share of the win, the actions played, the outcome's reason, the baseline's
@@ -273,6 +278,7 @@ def play_versus(
     wins = 0.0
     tally = [0] * (players + 1)
     logged = 0
+    failures = 0
     for i in range(first, first + pairs):
         won = 0.0
         opening = game.new_state(players)
@@ -283,12 +289,22 @@ def play_versus(
                 opening.push(action)
             if opening.phase is Phase.OVER:
                 opening = game.new_state(players)
+        failed = False
         for seat in range(players):
             seats = [strong if s == seat else other for s in range(players)]
             at = len(base.nodes)
             cpu = sum(base.seconds)
             state = opening.copy()
-            winners = play_from(state, seats, random.Random(name))
+            try:
+                winners = play_from(state, seats, random.Random(name))
+            except MemoryError:
+                # the baseline's unbudgeted tree outgrew the memory (``ulimit -v``): the
+                # round is left out of the count, and said so
+                failed = True
+                print(json.dumps({"game": game_id, "players": players, "pair": i, "seat": seat,
+                                  "failed": "MemoryError", "actions": len(state.history)}),
+                      file=sys.stderr, flush=True)
+                break
             share = 1.0 / len(winners) if seat in winners else 0.0
             won += share
             if log:
@@ -301,6 +317,9 @@ def play_versus(
                                   "nodes p50": nodes[len(nodes) // 2], "nodes max": nodes[-1],
                                   "cpu": round(sum(base.seconds) - cpu, 3)}),
                       file=sys.stderr, flush=True)
+        if failed:
+            failures += 1
+            continue
         wins += won
         if players == 2:
             tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
@@ -312,8 +331,8 @@ def play_versus(
                               "nodes": base.nodes[logged:], "cpu": base.seconds[logged:]}),
                   file=sys.stderr, flush=True)
             logged = len(base.nodes)
-    return VersusResult(wins, players * pairs, tuple(tally), base.nodes,
-                        base.seconds, time.perf_counter() - start)
+    return VersusResult(wins, players * (pairs - failures), tuple(tally), base.nodes,
+                        base.seconds, time.perf_counter() - start, failures)
 
 
 # ------------------------------------------------------------ the level ladder
@@ -762,6 +781,10 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             played = [f.result() for f in submitted]
             wins = sum(r.wins for r in played)
             games = sum(r.games for r in played)
+            failed = sum(r.failed for r in played)
+            if not games:
+                print(f"{game_id:<18} {n:>1} no round finished: {failed} ran out of memory", flush=True)
+                continue
             low, high = wilson(wins, games)
             rate = wins / games
             goal = TARGET_VERSUS if n == 2 else TARGET_VERSUS_SHARE / n
@@ -773,8 +796,8 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             print(f"{game_id:<18} {n:>1} {games:>5} {rate:>6.1%} {f'[{low:.1%}, {high:.1%}]':>16} "
                   f"{tally:>14} {percentile(nodes, 0.5):>8.0f} {percentile(nodes, 0.9):>7.0f} "
                   f"{nodes[-1]:>7.0f} {percentile(cpu, 0.5) * 1000:>10.1f} "
-                  f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict} (>= {goal:.1%})",
-                  flush=True)
+                  f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict} (>= {goal:.1%})"
+                  + (f"; {failed} rounds left out: out of memory" if failed else ""), flush=True)
     print()
 
 

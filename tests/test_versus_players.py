@@ -45,3 +45,24 @@ def test_a_rotation_of_three_seats_logs_each_game(capsys: pytest.CaptureFixture[
     rounds = [line for line in lines if "seat" not in line]
     assert len(rounds) == 1 and rounds[0]["strong"] == pytest.approx(result.wins)
     assert len(rounds[0]["nodes"]) == len(result.nodes) == sum(g["decisions"] for g in games)
+
+
+def test_a_round_out_of_memory_is_left_out_and_said(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = ai_strength.play_from
+    calls = []
+
+    def failing_first(*args: object) -> tuple[int, ...]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError
+        return real(*args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(ai_strength, "play_from", failing_first)
+    result = ai_strength.play_versus("senet-tait", 2, 1, 0, log=False, late=0.9)
+    assert result.failed == 1
+    assert result.games == 2 and sum(result.pairs) == 1
+    failed = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert failed == [{"game": "senet-tait", "players": 2, "pair": 0, "seat": 0,
+                       "failed": "MemoryError", "actions": failed[0]["actions"]}]
