@@ -33,7 +33,9 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    every other (seeds ``heldout-baseline:SEED:Np:ROTATION``), against the issue's
    target at N players: a win share of at least 1.5 times the fair share 1/N, the
    interval's low end above 1/N. ``--log-pairs`` writes a JSON line per game and per
-   pair (or rotation) on stderr as it ends, so a run cut short still counts.
+   pair (or rotation) on stderr as it ends, so a run cut short still counts;
+   ``--log-decisions`` one per decision of the baseline with a choice (its tree and
+   CPU seconds), for games too slow to end.
    ``--versus-opponent one-turn`` plays the opponent the figures before issue 32 were
    measured against instead (:func:`one_turn_expectimax_move`: it never searches the
    reply).
@@ -251,6 +253,7 @@ def versus_seed(seed: int, players: int, i: int) -> str:
 def play_versus(
     game_id: str, pairs: int, seed: int, first: int, search_eval: str = "shipped",
     opponent: str = "baseline", log: bool = False, late: float = 0.0, players: int = 2,
+    log_decisions: bool = False,
 ) -> VersusResult:
     """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
     expectimax) in rounds ``first .. first + pairs - 1`` of ``players``-player games:
@@ -266,7 +269,10 @@ def play_versus(
     share of the win, the actions played, the outcome's reason, the baseline's
     decisions with a choice, their positions created at the median and the most, their
     CPU seconds in all) and per round as it ends (strong's wins; the baseline's nodes
-    and CPU seconds of each decision). ``late`` (``--quick`` only: short games): every
+    and CPU seconds of each decision). ``log_decisions``: a JSON line per decision of
+    the baseline with a choice, as it is made (the round, strong's seat, the actions
+    played so far, the legal moves, the positions created, the CPU seconds): where a
+    game too slow to end spends its time. ``late`` (``--quick`` only: short games): every
     game of a round starts where a random game (seeded ``SEED:opening`` after the
     round's seed) was after that share of its actions."""
     start = time.perf_counter()
@@ -275,6 +281,20 @@ def play_versus(
     base = Baseline()
     other: Callable[[State, random.Random], Move] = (
         base if opponent == "baseline" else one_turn_expectimax_move)
+    where = [0, 0]  # the round and strong's seat, for the decisions' log
+
+    def logged_base(state: State, rng: random.Random) -> Move:
+        known = len(base.nodes)
+        move = base(state, rng)
+        if len(base.nodes) > known:
+            print(json.dumps({"game": game_id, "players": players, "pair": where[0],
+                              "seat": where[1], "actions": len(state.history),
+                              "moves": len(state.legal_moves()), "nodes": base.nodes[-1],
+                              "cpu": round(base.seconds[-1], 4)}), file=sys.stderr, flush=True)
+        return move
+
+    if log_decisions and opponent == "baseline":
+        other = logged_base
     wins = 0.0
     tally = [0] * (players + 1)
     logged = 0
@@ -292,6 +312,7 @@ def play_versus(
         failed = False
         for seat in range(players):
             seats = [strong if s == seat else other for s in range(players)]
+            where[:] = [i, seat]
             at = len(base.nodes)
             cpu = sum(base.seconds)
             state = opening.copy()
@@ -775,7 +796,7 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             versus[game_id, n] = [
                 pool.submit(play_versus, game_id, min(size, rounds - k * size), args.seed,
                             k * size, args.search_eval, args.versus_opponent, args.log_pairs,
-                            0.9 if args.quick else 0.0, n)
+                            0.9 if args.quick else 0.0, n, args.log_decisions)
                 for k in range(shares) if rounds - k * size > 0]
         for (game_id, n), submitted in versus.items():
             played = [f.result() for f in submitted]
@@ -838,6 +859,9 @@ def main() -> None:
                         "the figures before issue 32 were measured against")
     parser.add_argument("--log-pairs", action="store_true",
                         help="versus part: a JSON line per pair of games on stderr, as it ends")
+    parser.add_argument("--log-decisions", action="store_true",
+                        help="versus part: a JSON line per decision of the baseline with a "
+                        "choice on stderr, as it is made (its tree and CPU seconds)")
     parser.add_argument("--opponent", action="append", choices=("random", "greedy"), default=None,
                         help="strength part: only this floor player (repeatable; default both)")
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",

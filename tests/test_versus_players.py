@@ -1,6 +1,6 @@
 """benchmarks/ai_strength.py's versus part at more than two players: a rotation plays
 ``strong`` in each seat in turn against the baseline in every other seat, and its log
-names every game as it ends. (The two-player table runs in test_benchmarks_quick.py.)"""
+names every game as it ends (and, asked, every decision of the baseline). (The two-player table runs in test_benchmarks_quick.py.)"""
 
 from __future__ import annotations
 
@@ -32,12 +32,17 @@ def test_two_players_keep_the_pair_seeds() -> None:
 
 
 def test_a_rotation_of_three_seats_logs_each_game(capsys: pytest.CaptureFixture[str]) -> None:
-    result = ai_strength.play_versus("labyrinth", 1, 1, 0, log=True, late=0.9, players=3)
+    result = ai_strength.play_versus("labyrinth", 1, 1, 0, log=True, late=0.9, players=3,
+                                     log_decisions=True)
     assert result.games == 3
     assert len(result.pairs) == 4 and sum(result.pairs) == 1
     assert 0.0 <= result.wins <= 3.0
     assert result.pairs[3 - int(result.wins)] == 1
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    decisions = [line for line in lines if "moves" in line]
+    assert [d["nodes"] for d in decisions] == result.nodes
+    assert all(d["moves"] > 1 for d in decisions)
+    lines = [line for line in lines if "moves" not in line]
     games = [line for line in lines if "seat" in line]
     assert [g["seat"] for g in games] == [0, 1, 2]
     assert all(g["players"] == 3 and g["pair"] == 0 and g["reason"] for g in games)
