@@ -28,6 +28,14 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    Wilson interval, the pairs won 2-0, 1-1, 0-2, the baseline's tree size per decision
    (positions created: median, p90, max) and its CPU time per decision, and whether the
    target is met: at least 60% with the interval's low end above 50%.
+   ``--players N`` (3 or 4: the Labyrinth, the Cretan Labyrinth) plays rotations of N
+   games on the same throws instead, ``strong`` in each seat in turn and the baseline in
+   every other (seeds ``heldout-baseline:SEED:Np:ROTATION``), against the issue's
+   target at N players: a win share of at least 1.5 times the fair share 1/N, the
+   interval's low end above 1/N. ``--log-pairs`` writes a JSON line per game and per
+   pair (or rotation) on stderr as it ends, so a run cut short still counts;
+   ``--log-decisions`` one per decision of the baseline with a choice (its tree and
+   CPU seconds), for games too slow to end.
    ``--versus-opponent one-turn`` plays the opponent the figures before issue 32 were
    measured against instead (:func:`one_turn_expectimax_move`: it never searches the
    reply).
@@ -99,6 +107,10 @@ from companion.rules import (
 
 TARGET_VERSUS = 0.60
 """Win rate of ``strong`` against the baseline (its interval's low end above 50%)."""
+
+TARGET_VERSUS_SHARE = 1.5
+"""At 3 and 4 players: strong's win share against baseline players in every other seat,
+at least this times the fair share (1 in the players), the low end above the fair share."""
 
 TARGET_RANDOM = {"senet-tait": 0.75}
 """Win rate against random play required of the strong level (default 0.95)."""
@@ -196,16 +208,21 @@ def one_turn_expectimax_move(state: State, rng: random.Random) -> Move:
 @dataclass(frozen=True)
 class VersusResult:
     """Strong's wins (shared wins as fractions) in ``games`` games; ``pairs``: the
-    pairs strong won 2-0, 1-1 (or with shares between), 0-2; the baseline's positions
-    created and CPU seconds per decision (decisions with more than one legal move);
-    the wall-clock seconds of the games."""
+    rounds of games (a pair at two players, a rotation at ``n``) by strong's wins in
+    them, most first: at two players the pairs won 2-0, 1-1 (or with shares between),
+    0-2; at ``n`` players ``n + 1`` counts, strong's wins in a rotation rounded down; the
+    baseline's positions created and CPU seconds per decision (decisions with more
+    than one legal move); the wall-clock seconds of the games; ``failed``: rounds left
+    out because a game ran out of memory (a :class:`MemoryError` under ``ulimit -v``),
+    not in ``games``."""
 
     wins: float
     games: int
-    pairs: tuple[int, int, int]
+    pairs: tuple[int, ...]
     nodes: list[int]
     cpu: list[float]
     seconds: float
+    failed: int = 0
 
 
 def play_from(
@@ -226,52 +243,117 @@ def play_from(
     return outcome.winners
 
 
+def versus_seed(seed: int, players: int, i: int) -> str:
+    """The throws' seed of round ``i`` (a pair, or a rotation of ``players`` games) of
+    the versus part: ``heldout-baseline:SEED:PAIR`` at two players (as always),
+    ``heldout-baseline:SEED:Np:ROTATION`` at ``N`` players (a namespace of its own)."""
+    return f"heldout-baseline:{seed}:{i}" if players == 2 else f"heldout-baseline:{seed}:{players}p:{i}"
+
+
 def play_versus(
     game_id: str, pairs: int, seed: int, first: int, search_eval: str = "shipped",
-    opponent: str = "baseline", log: bool = False, late: float = 0.0,
+    opponent: str = "baseline", log: bool = False, late: float = 0.0, players: int = 2,
+    log_decisions: bool = False,
 ) -> VersusResult:
     """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
-    expectimax) in pairs ``first .. first + pairs - 1`` of two-player games: in pair
-    ``i`` strong sits in seat 0, then in seat 1, and both games draw their throws from
-    ``random.Random(f"heldout-baseline:{seed}:{i}")`` (a fresh one each: the same
-    throws as long as the games go alike; no player draws from it). ``log``: a JSON
-    line per pair on stderr (strong's wins, the baseline's nodes and CPU seconds).
-    ``late`` (``--quick`` only: short games): both games of a pair start where a random
-    game (seeded ``heldout-baseline:SEED:PAIR:opening``) was after that share of its
-    actions."""
+    expectimax) in rounds ``first .. first + pairs - 1`` of ``players``-player games:
+    in round ``i`` strong sits in seat 0, then in seat 1 (and so on to seat
+    ``players - 1``), the baseline in every other seat, and all games of the round draw
+    their throws from ``random.Random(versus_seed(seed, players, i))`` (a fresh one
+    each: the same throws as long as the games go alike; no player draws from it). At
+    two players a round is a pair of games with the seats swapped. A round in which a
+    game raises :class:`MemoryError` (the baseline has no budget; run under ``ulimit
+    -v``) is left out of the count, logged (always) and counted in ``failed``.
+
+    ``log``: on stderr, a JSON line per game as it ends (``"seat"``: strong's; strong's
+    share of the win, the actions played, the outcome's reason, the baseline's
+    decisions with a choice, their positions created at the median and the most, their
+    CPU seconds in all) and per round as it ends (strong's wins; the baseline's nodes
+    and CPU seconds of each decision). ``log_decisions``: a JSON line per decision of
+    the baseline with a choice, as it is made (the round, strong's seat, the actions
+    played so far, the legal moves, the positions created, the CPU seconds): where a
+    game too slow to end spends its time. ``late`` (``--quick`` only: short games): every
+    game of a round starts where a random game (seeded ``SEED:opening`` after the
+    round's seed) was after that share of its actions."""
     start = time.perf_counter()
     strong = strong_player(search_eval)
     game = get_game(game_id)
     base = Baseline()
     other: Callable[[State, random.Random], Move] = (
         base if opponent == "baseline" else one_turn_expectimax_move)
+    where = [0, 0]  # the round and strong's seat, for the decisions' log
+
+    def logged_base(state: State, rng: random.Random) -> Move:
+        known = len(base.nodes)
+        move = base(state, rng)
+        if len(base.nodes) > known:
+            print(json.dumps({"game": game_id, "players": players, "pair": where[0],
+                              "seat": where[1], "actions": len(state.history),
+                              "moves": len(state.legal_moves()), "nodes": base.nodes[-1],
+                              "cpu": round(base.seconds[-1], 4)}), file=sys.stderr, flush=True)
+        return move
+
+    if log_decisions and opponent == "baseline":
+        other = logged_base
     wins = 0.0
-    tally = [0, 0, 0]
+    tally = [0] * (players + 1)
     logged = 0
+    failures = 0
     for i in range(first, first + pairs):
         won = 0.0
-        opening = game.new_state()
+        opening = game.new_state(players)
+        name = versus_seed(seed, players, i)
         if late:
-            played = play_out(opening.copy(), random.Random(f"heldout-baseline:{seed}:{i}:opening").randrange)
+            played = play_out(opening.copy(), random.Random(f"{name}:opening").randrange)
             for action in played.history[: int(late * len(played.history))]:
                 opening.push(action)
             if opening.phase is Phase.OVER:
-                opening = game.new_state()
-        for seat in (0, 1):
-            seats = [strong, other] if seat == 0 else [other, strong]
-            winners = play_from(opening.copy(), seats, random.Random(f"heldout-baseline:{seed}:{i}"))
-            if seat in winners:
-                won += 1.0 / len(winners)
+                opening = game.new_state(players)
+        failed = False
+        for seat in range(players):
+            seats = [strong if s == seat else other for s in range(players)]
+            where[:] = [i, seat]
+            at = len(base.nodes)
+            cpu = sum(base.seconds)
+            state = opening.copy()
+            try:
+                winners = play_from(state, seats, random.Random(name))
+            except MemoryError:
+                # the baseline's unbudgeted tree outgrew the memory (``ulimit -v``): the
+                # round is left out of the count, and said so
+                failed = True
+                print(json.dumps({"game": game_id, "players": players, "pair": i, "seat": seat,
+                                  "failed": "MemoryError", "actions": len(state.history)}),
+                      file=sys.stderr, flush=True)
+                break
+            share = 1.0 / len(winners) if seat in winners else 0.0
+            won += share
+            if log:
+                nodes = sorted(base.nodes[at:]) or [0]
+                outcome = state.outcome
+                assert outcome is not None
+                print(json.dumps({"game": game_id, "players": players, "pair": i, "seat": seat,
+                                  "strong": share, "actions": len(state.history),
+                                  "reason": outcome.reason, "decisions": len(base.nodes) - at,
+                                  "nodes p50": nodes[len(nodes) // 2], "nodes max": nodes[-1],
+                                  "cpu": round(sum(base.seconds) - cpu, 3)}),
+                      file=sys.stderr, flush=True)
+        if failed:
+            failures += 1
+            continue
         wins += won
-        tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
+        if players == 2:
+            tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
+        else:
+            tally[players - int(won)] += 1
         if log:
-            # one line a pair, for a run cut short: ``--log-pairs``
-            print(json.dumps({"game": game_id, "pair": i, "strong": won,
+            # one line a round, for a run cut short: ``--log-pairs``
+            print(json.dumps({"game": game_id, "players": players, "pair": i, "strong": won,
                               "nodes": base.nodes[logged:], "cpu": base.seconds[logged:]}),
                   file=sys.stderr, flush=True)
             logged = len(base.nodes)
-    return VersusResult(wins, 2 * pairs, (tally[0], tally[1], tally[2]), base.nodes,
-                        base.seconds, time.perf_counter() - start)
+    return VersusResult(wins, players * (pairs - failures), tuple(tally), base.nodes,
+                        base.seconds, time.perf_counter() - start, failures)
 
 
 # ------------------------------------------------------------ the level ladder
@@ -681,6 +763,65 @@ def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
     print()
 
 
+def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> None:
+    """The versus part: ``strong`` against the baseline, at two players (default) or at
+    each ``--players`` count the game allows."""
+    strong = get_level("strong")
+    against = (f"the baseline (benchmarks/baseline.py: a depth-2 expectimax over its moves "
+               f"for the throw,\nthe next throw and the opponent's reply; up to "
+               f"{CAP_EXTRA_THROWS} extra throws of its own; leaves: progress less "
+               "pieces at risk; no budget)"
+               if args.versus_opponent == "baseline" else
+               "the one-turn expectimax (the move, then the next throw; never the reply)")
+    counts = args.players or [2]
+    lines = [(game_id, n) for n in counts for game_id in game_list
+             if game_class(game_id).min_players <= n <= game_class(game_id).max_players]
+    print(f"'strong' ({strong.help}; {leaves}) against")
+    print(f"{against}; at two players pairs of games on the same throws with the seats swapped,")
+    print(f"seeds heldout-baseline:{args.seed}:PAIR (never used in tuning); at N > 2 players")
+    print("rotations of N games on the same throws, strong in each seat in turn, the baseline in")
+    print(f"the others, seeds heldout-baseline:{args.seed}:Np:ROTATION; 95% Wilson interval;")
+    print("the baseline's tree: positions created per decision (decisions with a choice), its CPU ms.")
+    print(f"Target: at two players >= {TARGET_VERSUS:.0%} with the low end > 50%; at N players "
+          f">= {TARGET_VERSUS_SHARE:.1f}x the fair share 1/N with the low end above 1/N.")
+    print()
+    print(f"{'game':<18} {'p':>1} {'games':>5} {'won':>6} {'95% interval':>16} {'rounds by wins':>14} "
+          f"{'tree p50':>8} {'p90':>7} {'max':>7} {'cpu ms p50':>10} {'p90':>7} {'s/game':>6}  target")
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        shares = max(1, args.workers * 2)
+        versus = {}
+        for game_id, n in lines:
+            rounds = -(-args.versus_games // n)
+            size = -(-rounds // shares)
+            versus[game_id, n] = [
+                pool.submit(play_versus, game_id, min(size, rounds - k * size), args.seed,
+                            k * size, args.search_eval, args.versus_opponent, args.log_pairs,
+                            0.9 if args.quick else 0.0, n, args.log_decisions)
+                for k in range(shares) if rounds - k * size > 0]
+        for (game_id, n), submitted in versus.items():
+            played = [f.result() for f in submitted]
+            wins = sum(r.wins for r in played)
+            games = sum(r.games for r in played)
+            failed = sum(r.failed for r in played)
+            if not games:
+                print(f"{game_id:<18} {n:>1} no round finished: {failed} ran out of memory", flush=True)
+                continue
+            low, high = wilson(wins, games)
+            rate = wins / games
+            goal = TARGET_VERSUS if n == 2 else TARGET_VERSUS_SHARE / n
+            verdict = "met" if rate >= goal and low > 1 / n else "NOT met"
+            per_game = sum(r.seconds for r in played) / games
+            tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(n + 1))
+            nodes = sorted(float(m) for r in played for m in r.nodes) or [0.0]
+            cpu = sorted(c for r in played for c in r.cpu) or [0.0]
+            print(f"{game_id:<18} {n:>1} {games:>5} {rate:>6.1%} {f'[{low:.1%}, {high:.1%}]':>16} "
+                  f"{tally:>14} {percentile(nodes, 0.5):>8.0f} {percentile(nodes, 0.9):>7.0f} "
+                  f"{nodes[-1]:>7.0f} {percentile(cpu, 0.5) * 1000:>10.1f} "
+                  f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict} (>= {goal:.1%})"
+                  + (f"; {failed} rounds left out: out of memory" if failed else ""), flush=True)
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, metavar="N",
@@ -718,11 +859,15 @@ def main() -> None:
                         "the figures before issue 32 were measured against")
     parser.add_argument("--log-pairs", action="store_true",
                         help="versus part: a JSON line per pair of games on stderr, as it ends")
+    parser.add_argument("--log-decisions", action="store_true",
+                        help="versus part: a JSON line per decision of the baseline with a "
+                        "choice on stderr, as it is made (its tree and CPU seconds)")
     parser.add_argument("--opponent", action="append", choices=("random", "greedy"), default=None,
                         help="strength part: only this floor player (repeatable; default both)")
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
                         help="strength part: only this number of players (repeatable; default "
-                        "every count the game allows)")
+                        "every count the game allows); versus part: play at this number of "
+                        "players (repeatable; default 2)")
     parser.add_argument("--search-eval", choices=tuple(SEARCH_EVALS), default="shipped",
                         help="strength and versus parts: strong's leaves valued as shipped "
                         "(default), by the learned model or by the progress heuristic in "
@@ -793,48 +938,7 @@ def main() -> None:
         print()
 
     if args.part in ("both", "versus"):
-        against = (f"the baseline (benchmarks/baseline.py: a depth-2 expectimax over its moves "
-                   f"for the throw,\nthe next throw and the opponent's reply; up to "
-                   f"{CAP_EXTRA_THROWS} extra throws of its own; leaves: progress less "
-                   "pieces at risk; no budget)"
-                   if args.versus_opponent == "baseline" else
-                   "the one-turn expectimax (the move, then the next throw; never the reply)")
-        print(f"'strong' ({strong.help}; {leaves}) against")
-        print(f"{against}, two players, pairs of games on the same throws with the seats swapped,")
-        print(f"seeds heldout-baseline:{args.seed}:PAIR (never used in tuning), 95% Wilson interval;")
-        print("the baseline's tree: positions created per decision (decisions with a choice), its CPU ms.")
-        print()
-        print(f"{'game':<18} {'games':>5} {'won':>6} {'95% interval':>16} {'2-0/1-1/0-2':>12} "
-              f"{'tree p50':>8} {'p90':>7} {'max':>7} {'cpu ms p50':>10} {'p90':>7} {'s/game':>6}  "
-              f"target >= {TARGET_VERSUS:.0%}, low end > 50%")
-        pairs = -(-args.versus_games // 2)
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            shares = max(1, args.workers * 2)
-            size = -(-pairs // shares)
-            versus = {
-                game_id: [pool.submit(play_versus, game_id, min(size, pairs - k * size),
-                                      args.seed, k * size, args.search_eval, args.versus_opponent,
-                                      args.log_pairs, 0.9 if args.quick else 0.0)
-                          for k in range(shares) if pairs - k * size > 0]
-                for game_id in game_list
-            }
-            for game_id, submitted in versus.items():
-                played = [f.result() for f in submitted]
-                wins = sum(r.wins for r in played)
-                games = sum(r.games for r in played)
-                low, high = wilson(wins, games)
-                rate = wins / games
-                verdict = "met" if rate >= TARGET_VERSUS and low > 0.5 else "NOT met"
-                per_game = sum(r.seconds for r in played) / games
-                tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(3))
-                nodes = sorted(float(n) for r in played for n in r.nodes) or [0.0]
-                cpu = sorted(c for r in played for c in r.cpu) or [0.0]
-                print(f"{game_id:<18} {games:>5} {rate:>6.1%} {f'[{low:.1%}, {high:.1%}]':>16} "
-                      f"{tally:>12} {percentile(nodes, 0.5):>8.0f} {percentile(nodes, 0.9):>7.0f} "
-                      f"{nodes[-1]:>7.0f} {percentile(cpu, 0.5) * 1000:>10.1f} "
-                      f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict}", flush=True)
-        print()
-
+        versus_part(args, game_list, leaves)
     if args.part in ("both", "ladder"):
         ladder_part(args, game_list)
     if args.part in ("both", "judge"):

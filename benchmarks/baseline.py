@@ -336,11 +336,13 @@ class Baseline:
         self._me = me
         self._table = {}
         best, best_value = moves[0], -1.0
-        for move in moves:
-            value = self._after(self._child(state, move), _MINE, 0)[me]
-            if value > best_value:
-                best, best_value = move, value
-        self._table = {}
+        try:
+            for move in moves:
+                value = self._after(self._child(state, move), _MINE, 0)[me]
+                if value > best_value:
+                    best, best_value = move, value
+        finally:
+            self._table = {}  # freed also when the search runs out of memory
         return BaselineDecision(best, best_value, self._count, time.process_time() - start)
 
     def _child(self, state: State, action: Action) -> State:

@@ -27,7 +27,7 @@ EXPECTED = {
     "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
     "oled_frame_cost.py": r"senet-tait +ssd1306 +\d+ .* \d\.\d\d\n(.|\n)*target met in every game: ",
     "review_speed.py": r"senet-tait +\d+ +\d+\.\d\d +\d+\.\d\d(.|\n)*cretan-labyrinth +\d+ ",
-    "ai_strength.py": r"senet-tait +2 +\d+\.\d% +\[\d+\.\d%, \d+\.\d%\] +\d+/\d+/\d+ +\d+ +\d+ +\d+ "
+    "ai_strength.py": r"senet-tait +2 +2 +\d+\.\d% +\[\d+\.\d%, \d+\.\d%\] +\d+/\d+/\d+ +\d+ +\d+ +\d+ "
     r"+\d+\.\d +\d+\.\d +\d+\.\d\d  (met|NOT met)(.|\n)*" + RATIO,
     "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
     "club_load.py": r"results lost 0, doubled 0 (.|\n)*all messages +p50 +\d+\.\d ms +p99 +\d+\.\d ms"
