@@ -52,10 +52,13 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    own depth ranks another move above it (target: never) and the share where the
    review calls the hint's move a mistake above 5 points. Then the review's **false
    mistakes**: ``--review-games`` games (default 100) of ``strong`` against the
-   baseline in pairs (seeds ``heldout-review:SEED:PAIR``), every move of ``strong``
-   with a choice reviewed as :mod:`companion.ai.review` reviews a move; the share with
-   an error above 5 points (target: at most 1%) and of at least 2 (the review's
-   "mistake"), with Wilson intervals and the CPU seconds. ``--review-actions N`` ends
+   baseline in pairs (seeds ``heldout-review:SEED:PAIR``; ``--review-namespace`` names
+   another namespace), every move of ``strong`` with a choice reviewed as
+   :mod:`companion.ai.review` reviews a move; the share with an error above 5 points
+   (target: at most 1%) and of at least 2 (the review's "mistake"), and the share where
+   the review at the depth ``strong``'s search finished ranks another move above
+   ``strong``'s (the hint's at ``strong``; target: never), with Wilson intervals and the
+   CPU seconds. ``--review-actions N`` ends
    each game after N actions (the Cretan Labyrinth's games against the baseline run
    long).
 5. **Time per decision** at the default level (``normal``) over midgame positions of
@@ -82,7 +85,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from baseline import CAP_EXTRA_THROWS, Baseline
@@ -467,44 +470,53 @@ def hint_agreement(game_id: str, count: int, seed: int, level: str = DEFAULT_LEV
 @dataclass(frozen=True)
 class FalseMistakes:
     """``strong``'s decisions with a choice reviewed (``moves``), those with an error
-    above 5 points (``over5``) and of at least 2 (``over2``, the review's mistakes), in
-    ``games`` games against the baseline; ``cpu``: CPU seconds (play and review)."""
+    above 5 points (``over5``) and of at least 2 (``over2``, the review's mistakes), those
+    where the review at the depth ``strong``'s search finished (the hint's at ``strong``)
+    ranks another move above ``strong``'s (``above``; target: never), in ``games`` games
+    against the baseline; ``cpu``: CPU seconds (play and review)."""
 
     games: int
     moves: int
     over5: int
     over2: int
     cpu: float
+    above: int = 0
 
 
 def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
-                   max_actions: int = 0, late: float = 0.0) -> FalseMistakes:
+                   max_actions: int = 0, late: float = 0.0,
+                   namespace: str = "heldout-review", log: bool = False) -> FalseMistakes:
     """``strong`` against the baseline in pairs of two-player games (seats swapped,
-    throws from ``random.Random(f"heldout-review:{seed}:{i}")``, a namespace no tuning
-    used), every decision of ``strong`` with a choice reviewed as
-    :func:`companion.ai.review.review` reviews a move (:func:`~companion.ai.review.
-    decision_depth`, :func:`~companion.ai.search.move_chances`): its error is the best
-    move's value minus the chosen one's. ``max_actions`` (0: none) ends a game early;
-    ``late`` (``--quick``): both games start where a random game was after that share of
-    its actions."""
+    throws from ``random.Random(f"{namespace}:{seed}:{i}")``, by default
+    ``heldout-review``, a namespace no tuning used), every decision of ``strong`` with a
+    choice reviewed as :func:`companion.ai.review.review` reviews a move
+    (:func:`~companion.ai.review.decision_depth`,
+    :func:`~companion.ai.search.move_chances`): its error is the best move's value minus
+    the chosen one's. At the depth ``strong``'s own search finished (the hint's at
+    ``strong``, whose first row is ``strong``'s move) the review's values at that depth
+    are checked too: ``above`` counts the decisions where one ranks another move above
+    ``strong``'s. ``max_actions`` (0: none) ends a game early; ``late`` (``--quick``):
+    both games start where a random game was after that share of its actions; ``log``:
+    a JSON line per pair on stderr as it ends (a run cut short can be counted)."""
     from companion.ai.review import decision_depth
     from companion.ai.search import move_chances
     from companion.ui.review_words import MISTAKE
 
     start = time.process_time()
     game = get_game(game_id)
-    moves = over5 = over2 = 0
+    moves = over5 = over2 = above = 0
     base = Baseline()
     for i in range(first, first + pairs):
+        tally = (moves, over5, over2, above, time.process_time())
         opening = game.new_state()
         if late:
-            played = play_out(opening.copy(), random.Random(f"heldout-review:{seed}:{i}:opening").randrange)
+            played = play_out(opening.copy(), random.Random(f"{namespace}:{seed}:{i}:opening").randrange)
             for action in played.history[: int(late * len(played.history))]:
                 opening.push(action)
             if opening.phase is Phase.OVER:
                 opening = game.new_state()
         for seat in (0, 1):
-            rng = random.Random(f"heldout-review:{seed}:{i}")
+            rng = random.Random(f"{namespace}:{seed}:{i}")
             state = opening.copy()
             actions = 0
             while state.phase is not Phase.OVER and (not max_actions or actions < max_actions):
@@ -515,16 +527,28 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                 if state.current_player != seat:
                     state.apply(base(state, rng))
                     continue
-                move = choose(state, "strong", rng).move
+                decision = choose(state, "strong", rng)
+                move = decision.move
                 if len(state.legal_moves()) > 1:
                     me = state.current_player
-                    valued = {m: v[me] for m, v in move_chances(state, decision_depth(state))}
+                    depth = decision_depth(state)
+                    valued = {m: v[me] for m, v in move_chances(state, depth)}
                     error = max(valued.values()) - valued[move]
                     moves += 1
                     over5 += error > FALSE_MISTAKE
                     over2 += error >= MISTAKE
+                    if decision.depth >= 1:  # the review at the hint's own depth
+                        same = valued if decision.depth == depth else {
+                            m: v[me] for m, v in move_chances(state, decision.depth)}
+                        above += max(same.values()) > same[move] + SAME
                 state.apply(move)
-    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start)
+        if log:
+            print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
+                              "moves": moves - tally[0], "over5": over5 - tally[1],
+                              "over2": over2 - tally[2], "above": above - tally[3],
+                              "cpu": round(time.process_time() - tally[4], 2)}),
+                  file=sys.stderr, flush=True)
+    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start, above)
 
 
 def chunks(series: Series, parts: int) -> list[Series]:
@@ -728,37 +752,48 @@ def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
                   f"{share(a.mistake):>16} {a.cpu:>7.1f}  above never: {verdict}", flush=True)
     print()
     print("The review's false mistakes: strong's moves (decisions with a choice) in games of strong")
-    print(f"against the baseline (pairs, seats swapped, seeds heldout-review:{args.seed}:PAIR), "
+    print(f"against the baseline (pairs, seats swapped, seeds {args.review_namespace}:{args.seed}:PAIR), "
           "reviewed as")
     cut = f", each game ended after {args.review_actions} actions" if args.review_actions else ""
     print(f"companion.ai.review reviews a move{cut}; target: at most "
           f"{TARGET_FALSE_MISTAKES:.0%} with an error above {FALSE_MISTAKE * 100:.0f} points.")
+    print("above = at the depth strong's search finished (the hint's at strong) the review ranks "
+          "another move")
+    print("above strong's (target: never).")
     print()
     print(f"{'game':<18} {'games':>5} {'moves':>6} {'> 5 points':>18} {'>= 2 points':>18} "
-          f"{'CPU s':>7}  target")
+          f"{'above':>18} {'CPU s':>7}  target")
     pairs = -(-args.review_games // 2)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        shares = max(1, args.workers * 2)
+        # Five shares a game at least, submitted share by share across the games: a
+        # run cut short for time (--log-pairs counts it) has played some of every game.
+        shares = max(5, args.workers * 2)
         size = -(-pairs // shares)
-        reviewed = {
-            game_id: [pool.submit(false_mistakes, game_id, min(size, pairs - k * size), args.seed,
-                                  k * size, args.review_actions, 0.9 if args.quick else 0.0)
-                      for k in range(shares) if pairs - k * size > 0]
-            for game_id in game_list
-        }
+        reviewed: dict[str, list[Future[FalseMistakes]]] = {game_id: [] for game_id in game_list}
+        for k in range(shares):
+            for game_id in game_list:
+                if pairs - k * size > 0:
+                    reviewed[game_id].append(pool.submit(
+                        false_mistakes, game_id, min(size, pairs - k * size), args.seed, k * size,
+                        args.review_actions, 0.9 if args.quick else 0.0, args.review_namespace,
+                        args.log_pairs))
         for game_id, parts in reviewed.items():
             done = [f.result() for f in parts]
             moves = sum(r.moves for r in done)
             over5 = sum(r.over5 for r in done)
             over2 = sum(r.over2 for r in done)
+            above = sum(r.above for r in done)
             games = sum(r.games for r in done)
             n = max(1, moves)
             lo5, hi5 = wilson(over5, n)
             lo2, hi2 = wilson(over2, n)
+            lo, hi = wilson(above, n)
             verdict = "met" if over5 / n <= TARGET_FALSE_MISTAKES else "NOT met"
+            verdict += "; above never: " + ("met" if above == 0 else "NOT met")
             print(f"{game_id:<18} {games:>5} {moves:>6} "
                   f"{f'{over5 / n:.1%} [{lo5:.1%},{hi5:.1%}]':>18} "
                   f"{f'{over2 / n:.1%} [{lo2:.1%},{hi2:.1%}]':>18} "
+                  f"{f'{above / n:.1%} [{lo:.1%},{hi:.1%}]':>18} "
                   f"{sum(r.cpu for r in done):>7.1f}  {verdict}", flush=True)
     print()
 
@@ -848,6 +883,9 @@ def main() -> None:
     parser.add_argument("--review-games", type=int, default=100, metavar="N",
                         help="judge part: games of strong against the baseline per game whose "
                         "strong moves the review judges, in pairs (default 100, the issue's)")
+    parser.add_argument("--review-namespace", default="heldout-review", metavar="NAME",
+                        help="judge part: the seeds of those games are NAME:SEED:PAIR (default "
+                        "heldout-review; a fresh name for a measurement no tuning saw)")
     parser.add_argument("--review-actions", type=int, default=0, metavar="N",
                         help="judge part: end each of those games after N actions (default 0: "
                         "whole games)")
@@ -858,7 +896,8 @@ def main() -> None:
                         help="versus part: the baseline (default) or the one-turn expectimax "
                         "the figures before issue 32 were measured against")
     parser.add_argument("--log-pairs", action="store_true",
-                        help="versus part: a JSON line per pair of games on stderr, as it ends")
+                        help="versus and judge parts: a JSON line per pair of games on stderr, "
+                        "as it ends (versus part: also one per game)")
     parser.add_argument("--log-decisions", action="store_true",
                         help="versus part: a JSON line per decision of the baseline with a "
                         "choice on stderr, as it is made (its tree and CPU seconds)")

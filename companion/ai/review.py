@@ -8,7 +8,11 @@ without a budget, so the review of a game is the same on every machine. A decisi
 moves are valued by :func:`companion.ai.search.move_chances`: the values the search's
 iteration at that depth gives them, so the review never ranks a move above the one the
 search (the hint, the computer) ranks first at the same depth, and the move the
-computer picks at the review's depth is never called a mistake.
+computer picks at the review's depth is never called a mistake. Every search the
+review makes (the moves', the throws', the graph's) counts plies as the computer's
+(:meth:`~companion.ai.search.Search.for_game`: a whole casting-stick Senet turn one
+ply, a throw at Tait's horizon a leaf, the Labyrinth's ride, crossing and orbit die
+none), so a depth here is the computer's depth.
 
 **Depth.** A decision is searched :func:`decision_depth` plies deep: at least the
 game's :data:`REVIEW_DEPTHS` (the depth ``strong`` finishes in most positions, measured
@@ -87,16 +91,20 @@ DEFAULT_DEPTH: Final = 4
 LUCK_DEPTHS: Final[dict[str, int]] = {
     "senet-tait": 5,
     "labyrinth": 3,
-    "senet-sticks": 2,
+    "senet-sticks": 1,
     "cretan-labyrinth": 3,
 }
 """The plies the review searches after each throw that could have come, to value the
-throw's luck, by game id (:data:`DEFAULT_LUCK_DEPTH` for a game not listed): the
-thrower's turn (the Labyrinth's two dice) and the next throw; in casting-stick Senet
-the first decision on the cast and what follows it (its second value, or the next
-cast). Fewer than a decision's, as every outcome of every throw is searched: at a
-decision's depth the luck of casting-stick Senet (8 outcomes, up to 45 moves each)
-took 26 CPU s for 60 actions, at 3 plies 8 s for 300, at 2 plies 1.1 s; the
+throw's luck, by game id (:data:`DEFAULT_LUCK_DEPTH` for a game not listed), counted
+as the computer counts them (:meth:`~companion.ai.search.Search.for_game`): the
+thrower's turn (the Labyrinth's two dice, a ride free) and the next throw; in
+casting-stick Senet, where a whole turn is one ply, the thrower's turn on the cast,
+played out as the search plays its last ply (each decision the move whose position
+the evaluation values best: :meth:`~companion.ai.search.Search.turn_played_out`).
+Fewer than a decision's, as every outcome of every throw is searched: casting-stick
+Senet's luck over the 48 casts of a 116-action game took 62 CPU s at 2 (the
+thrower's every sequence of moves, the opponent's cast and reply), 0.5 s at 1; before
+whole turns were its plies, at a decision's depth 26 s for 60 actions. The
 Labyrinth's (21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
 
 DEFAULT_LUCK_DEPTH: Final = 3
@@ -351,9 +359,21 @@ def throw_values(state: State, cancel: threading.Event | None = None,
 
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
-    run = Search(evaluation=evaluation or search_chances, cancel=cancel)
+    run = Search.for_game(state.game, evaluation=evaluation or search_chances, cancel=cancel)
     depth = luck_depth(state.game.id)
     return [(t, w, run.value(_after(state, t), depth)) for t, _p, w in state.chance_outcomes()]
+
+
+def _mean_after_throw(run: Search, state: State, depth: int) -> Values:
+    """The value vectors after every throw that can come in ``state`` (a throw is due),
+    each searched ``depth`` plies by ``run``, weighted by their chances: the average
+    a throw's value is set against. (Not ``run.value(state, depth + 1)``: whether a
+    throw costs a ply depends on the game, :meth:`Search.for_game`.)"""
+    total = [0.0] * state.players
+    for throw, _p, weight in state.chance_outcomes():
+        for i, v in enumerate(run.value(_after(state, throw), depth)):
+            total[i] += weight * v
+    return tuple(total)
 
 
 def review(game: Game, players: int, actions: Sequence[Action],
@@ -392,7 +412,10 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
     throws: list[ThrowReview] = []
 
     def run() -> Search:
-        return Search(evaluation=evaluation, cancel=cancel)
+        # The game's plies, as the computer and the hint count them (a whole turn of
+        # casting-stick Senet one ply, a throw at Tait's horizon a leaf, a ride of the
+        # Labyrinth free): the values of one depth are the search's values of it.
+        return Search.for_game(game, evaluation=evaluation, cancel=cancel)
 
     # The chances shown: each searched value through the map of REVIEW_LEVEL, whose
     # depth the review searches at least (companion.ai.calibrate: the one place a
@@ -408,7 +431,8 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
     def vector(values: Values) -> Values:
         return shown_chances(game.id, REVIEW_LEVEL, values) if calibrated and not exact else values
 
-    start = run().value(state, lucky + 1 if state.phase is Phase.THROW else base)
+    start = (_mean_after_throw(run(), state, lucky) if state.phase is Phase.THROW
+             else run().value(state, base))
     chances: list[Values] = [vector(_checked(start, "at the start"))]
     total = len(actions)
     for number, action in enumerate(actions, start=1):
@@ -417,7 +441,7 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
         exact = covers(state)
         if state.phase is Phase.THROW:
             search_run = run()
-            average = _checked(search_run.value(state, lucky + 1), where)
+            average = _checked(_mean_after_throw(search_run, state, lucky), where)
             after = _checked(search_run.value(_after(state, action), lucky), where)
             throws.append(ThrowReview(number, me, _throw_text(action), one(after[me]),
                                       one(average[me])))

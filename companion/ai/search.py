@@ -53,7 +53,10 @@ walked), so such a move looked better by where its leaves fell, not by what it d
 **A whole turn as one ply** in a game whose :attr:`Game.turn_is_one_ply` is set
 (casting-stick Senet, where one throw gives several values used one after another, a
 decision each): a decision that leaves the same player to decide again keeps the
-depth, the decision that ends the turn spends one ply, and a throw none. So depth 1 is
+depth, the decision that ends the turn spends one ply, and a throw none (a throw that
+another throw follows at once, the casts for who begins and a tie casting again, costs
+one, as elsewhere: a run of ties would never end; a search from a decision never meets
+one, as they come before the first decision). So depth 1 is
 every way to end the turn, then the evaluation; depth 2 adds the opponent's throw and
 reply turn (as the baseline of ``benchmarks/ai_strength.py`` searches). The root then
 works on the turn's *ends* (the positions after it, each once): depth 1 plays every
@@ -212,7 +215,8 @@ class Search:
         self.turns = turns
         """Count a whole turn as one ply (:attr:`Game.turn_is_one_ply`): a decision that
         leaves the same player to decide again keeps the depth, the decision that ends
-        the turn spends one ply, a throw none."""
+        the turn spends one ply, a throw none (one that another throw follows at once,
+        the casts for who begins, one: the module's docstring, "A whole turn")."""
         self.clock = clock
         self.cancelled: Callable[[], bool] = _never if cancel is None else cancel.is_set
         self.evaluation = evaluation
@@ -282,10 +286,14 @@ class Search:
             self.table[key] = (depth, played)
             return played
         if phase is Phase.THROW:
-            below = depth if self.turns or free else depth - 1
             total = [0.0] * state.players
             for throw, _p, weight in state.chance_outcomes():
-                values = self.value(self.child(state, throw), below)
+                child = self.child(state, throw)
+                # Where a whole turn is one ply a throw costs none, unless another throw
+                # follows it at once (casting-stick Senet's casts for who begins, a tie
+                # casting again): such a run of ties would never end the search.
+                free_throw = free or (self.turns and child.phase is not Phase.THROW)
+                values = self.value(child, depth if free_throw else depth - 1)
                 for i, v in enumerate(values):
                     total[i] += weight * v
             result: Values = tuple(total)

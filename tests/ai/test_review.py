@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from companion.ai import review
+from companion.ai.learned import search_chances
 from companion.ai.player import LEVELS, choose, player
-from companion.ai.search import move_chances, search, turn_plies
+from companion.ai.search import Search, move_chances, search, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
@@ -205,6 +206,50 @@ def test_errors_and_luck_stay_within_their_bounds_in_whole_games(game_id: str) -
     assert all(sum(v) == pytest.approx(1.0) for v in result.chances)
     assert all(p.rating in [w for _b, w in RATINGS] for p in result.players)
     assert all(m.error >= MISTAKE for m in result.worst(len(result.moves)))
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_value_the_review_shows_is_the_computers_search_at_its_depth(game_id: str) -> None:
+    """The review counts plies as the computer and the hint do (``Search.for_game``): a
+    whole casting-stick Senet turn is one ply, a throw at the horizon of Tait's Senet a
+    leaf, a ride, a crossing or the orbit's free die of the Labyrinth no ply. Every
+    throw's value is the search's at :data:`~companion.ai.review.LUCK_DEPTHS`, its
+    average the chance-weighted mean of every outcome's at that depth, and the chance
+    after a forced move the search's at the game's review depth. (Before, the review's
+    luck and graph were searched by a ``Search`` without the game's plies: a ride cost
+    a ply, a cast's values were plies rather than its whole turn.) Raw values (the
+    evaluation passed: no calibration map), so they compare exactly."""
+    game = get_game(game_id)
+    count = {"senet-sticks": 24, "labyrinth": 30}.get(game_id, 40)
+    actions = played_randomly(game_id, 5, count)
+    result = review.review(game, 2, actions, evaluation=search_chances)
+    luck, base = review.luck_depth(game_id), review.base_depth(game_id)
+    throws = {t.number: t for t in result.throws}
+    reviewed = {m.number for m in result.moves}
+    state = game.new_state(2)
+    checked = 0
+    for number, action in enumerate(actions, start=1):
+        me = state.current_player
+        if number in throws:
+            run = Search.for_game(game)  # one search a throw, as the review's
+            average = sum(w * run.value(after(state, t), luck)[me]
+                          for t, _p, w in state.chance_outcomes())
+            thrown = run.value(after(state, action), luck)[me]
+            assert throws[number].after == pytest.approx(thrown, abs=1e-12), number
+            assert throws[number].average == pytest.approx(average, abs=1e-12), number
+            checked += 1
+        elif number not in reviewed:  # a forced move: the graph's chance after it
+            expected = Search.for_game(game).value(after(state, action), base)
+            assert result.chances[number] == pytest.approx(expected, abs=1e-12), number
+        state.apply(action)
+    assert checked >= 5
+
+
+def after(state: State, action: Action) -> State:
+    """A copy of ``state`` with ``action`` played."""
+    copy = state.search_copy()
+    copy.play(action)
+    return copy
 
 
 def played_randomly(game_id: str, seed: int, count: int) -> list[Action]:
