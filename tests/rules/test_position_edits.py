@@ -26,6 +26,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+# The positions of random games and the paths into a position file, shared with the
+# older property test of validate() (issue 22.5), which this one sharpens.
+from test_validate_property import CASES, _get, leaves
+from test_validate_property import positions as _positions
+
 from companion.rules import (
     Phase,
     PositionError,
@@ -36,14 +41,6 @@ from companion.rules import (
     state_from_dict,
 )
 
-CASES = [
-    ("senet-tait", 2),
-    ("labyrinth", 2),
-    ("labyrinth", 4),
-    ("senet-sticks", 2),
-    ("cretan-labyrinth", 2),
-    ("cretan-labyrinth", 4),
-]
 ENVELOPE = ("format", "version", "game", "options", "players")
 STEPS = 300
 """Actions of random play per game the positions are taken from."""
@@ -58,42 +55,13 @@ an edit may add them."""
 
 def positions(game_id: str, players: int, seed: int) -> list[State]:
     """Copies of the positions of one seeded random game, at most :data:`STEPS` long."""
-    rng = random.Random(seed)
-    state = get_game(game_id).new_state(players)
-    seen = [state.copy()]
-    for _ in range(STEPS):
-        if state.phase is Phase.OVER:
-            break
-        state.push(random_action(state, rng.randrange))
-        seen.append(state.copy())
-    return seen
-
-
-def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found: list[tuple[Any, ...]] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if not path and key in ENVELOPE:
-                continue
-            found.append((*path, key))
-            found += _leaves(value, (*path, key))
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            found.append((*path, i))
-            found += _leaves(value, (*path, i))
-    return found
-
-
-def _get(data: Any, path: tuple[Any, ...]) -> Any:
-    for key in path:
-        data = data[key]
-    return data
+    return _positions(game_id, players, seed, STEPS)
 
 
 def edits(data: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, dict[str, Any]]]:
     """Every one-key edit of ``data`` (names swapped for up to four others drawn with
     ``rng``), each as (what was changed, the edited copy)."""
-    paths = _leaves(data)
+    paths = leaves(data)
     names = sorted({v for p in paths if isinstance(v := _get(data, p), str)})
 
     def changed(path: tuple[Any, ...], value: Any) -> dict[str, Any]:

@@ -30,12 +30,12 @@ STEPS = 400
 """Actions of random play per example (a game need not end)."""
 
 
-def positions(game_id: str, players: int, seed: int) -> list[State]:
-    """Copies of the positions of one random game, at most :data:`STEPS` actions long."""
+def positions(game_id: str, players: int, seed: int, steps: int = STEPS) -> list[State]:
+    """Copies of the positions of one random game, at most ``steps`` actions long."""
     rng = random.Random(seed)
     state = get_game(game_id).new_state(players)
     seen = [state.copy()]
-    for _ in range(STEPS):
+    for _ in range(steps):
         if state.phase is Phase.OVER:
             break
         state.push(random_action(state, rng.randrange))
