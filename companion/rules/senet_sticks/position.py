@@ -144,6 +144,17 @@ def read_position(
     return facts
 
 
+def set_up_board(squares: int) -> list[int]:
+    """The board before the start, ``board[s]`` for squares 0..``squares`` (0 unused): the
+    player (0 or 1) on each square or ``EMPTY``. Seed: 'Place five plinths in each
+    player's Home Row on each side' (on the first five squares of each player's path when
+    a Home Row is longer than five)."""
+    board = [EMPTY] * (squares + 1)
+    for s in range(1, PLINTHS + 1):
+        board[s], board[squares + 1 - s] = 0, 1
+    return board
+
+
 def _check_before_start(facts: Position, to_act: int) -> None:
     """Before the start (the colour toss or the casts for who starts) the plinths stand
     as set up (seed: 'Place five plinths in each player's Home Row on each side', on the
@@ -154,10 +165,7 @@ def _check_before_start(facts: Position, to_act: int) -> None:
     :raises PositionError: naming ``plinths`` or ``to_act``.
     """
     n = facts.squares
-    setup = [EMPTY] * (n + 1)
-    for s in range(1, PLINTHS + 1):
-        setup[s], setup[n + 1 - s] = 0, 1
-    if facts.board != setup:
+    if facts.board != set_up_board(n):
         raise PositionError(
             "plinths", f"before the start every plinth stands as set up: Player 1's on 1-{PLINTHS}, "
             f"Player 2's on {n + 1 - PLINTHS}-{n}"
@@ -171,4 +179,4 @@ def _check_before_start(facts: Position, to_act: int) -> None:
     facts.turn = due
 
 
-__all__ = ["Position", "read_position"]
+__all__ = ["Position", "read_position", "set_up_board"]

@@ -26,7 +26,7 @@ from companion.rules.core import (
 )
 from companion.rules.senet_sticks import events as ev
 from companion.rules.senet_sticks.events import EventCache
-from companion.rules.senet_sticks.position import read_position
+from companion.rules.senet_sticks.position import read_position, set_up_board
 from companion.rules.senet_sticks.tables import (
     ABYSS,
     EMPTY,
@@ -181,11 +181,7 @@ class SenetSticks(Game):
     def new_state(self, players: int | None = None) -> SenetSticksState:
         self.check_players(players)
         state = SenetSticksState(self)
-        # 'Place five plinths in each player's Home Row on each side.' (on the first
-        # five squares of each player's path when a Home Row is longer than five)
-        for s in range(1, PLINTHS + 1):
-            state.board[s] = 0
-            state.board[self.squares + 1 - s] = 1
+        state.board = set_up_board(self.squares)
         return state
 
 
