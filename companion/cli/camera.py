@@ -151,7 +151,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     from companion.camera.read import PictureRefused, Reader, board_text, overlay
 
     conf = _conf(args)
-    state = _camera_state(args)
+    state = _camera_state(args, conf["games"].get(args.game))
     layout = _layout(args, state)
     calibration = _load_calibration(_state_dir(conf), layout)
     names = tuple(state.name(p) for p in range(state.players))
@@ -205,7 +205,7 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
 
     conf = _conf(args)
     directory = _state_dir(conf)
-    state = _camera_state(args)
+    state = _camera_state(args, conf["games"].get(args.game))
     layout = _layout(args, state)
     if args.forget:
         try:
