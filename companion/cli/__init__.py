@@ -456,7 +456,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             "check` read that board through it instead of markers. The camera must not "
             "move afterwards. Corners in a wrong order are refused. Or, with --pieces, put one "
             "piece on each corner square in turn when asked (square 1 first on Tait's Senet): "
-            "the corners are found from where they stood. --forget removes it "
+            "the corners are found from where they stood. Corners given from another "
+            "corner (a half turn) cannot be told on the empty board: set the pieces up as "
+            "--orient says and run it, and the calibration is turned to read them as they "
+            "stand. --forget removes it "
             "(back to the printed board's markers). The game's options, its board file "
             "among them, are the config's [games.GAME] table, then --option, then --board. "
             "Needs the camera extra. See docs/camera.md.",
@@ -468,6 +471,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         mark.add_argument("--pieces", action="store_true",
                           help="find the corners instead from a piece put on each corner square "
                           "in turn (the command says which; Enter when it stands)")
+        mark.add_argument("--orient", action="store_true",
+                          help="after --corners: with the pieces set up as the command says (a "
+                          "new game's start, or one piece on square 1), find whether the corners "
+                          "were given turned (a half turn; a quarter on a squarish board: the "
+                          "empty board cannot tell) and turn the saved calibration")
         calibrate.add_argument("--still", metavar="FILE", default=None,
                                help="the still (PNG) written; with --corners, the still the "
                                "corners were read on, when it exists and neither --fake nor "
