@@ -12,7 +12,10 @@ position read from a picture of it.
   still camera's consecutive frames of one scene with a hand coming and going;
 * :mod:`.read`: markers -> homography -> top view -> each square empty or a player's
   piece (CIELAB against the empty board); a picture with something over the board
-  is refused; :func:`~.read.find_move` finds the legal move a reading shows.
+  is refused; :func:`~.read.find_move` finds the legal move a reading shows;
+* :mod:`.calibration`: a board of the player's own, without markers, found by its four
+  corners marked once on a still of the empty board; :mod:`.orient`: the turn of
+  corners given from another corner, found from a picture of the first position.
 
 The room imports the rules and the board pictures (``companion.ui.games.boards``),
 nothing above them; OpenCV and NumPy come from the ``camera`` extra

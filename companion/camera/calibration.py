@@ -31,7 +31,8 @@ other way (a mirror: two neighbours swapped), crossing (two opposite corners
 swapped), and, on a long board (Tait's Senet), turned by a quarter (its long side
 given as its short one). A half turn (all four corners given from the bottom right),
 or a quarter turn of a squarish board, cannot be told from the still of an empty
-board: the board is then read turned.
+board: the board is then read turned, until :func:`.orient.orient` finds the turn
+from a picture of the game's first position and :func:`turned` turns the calibration.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import base64
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -400,6 +401,44 @@ def corners_from_pieces(layout: Layout, centres: Sequence[tuple[float, float]]) 
     return np.asarray(cv2.perspectiveTransform(outer, matrix)[0], np.float64)
 
 
+# ---------------------------------------------------------------------- the turn
+
+TURN_WORDS = ("as given", "a quarter turn", "a half turn", "three quarter turns")
+""":func:`turned`'s ``quarters`` in words."""
+
+
+def turns(layout: Layout) -> tuple[int, ...]:
+    """The quarter turns a calibration's corners may be off by that the still of an
+    empty board cannot tell (:func:`check_corners` takes them): 0 and 2 (a half turn)
+    on every board; 1 and 3 too on a board less than :data:`QUARTER_TURN_SEEN` times as
+    long as it is wide (casting-stick Senet's 5 x 6, the Labyrinths' 8 x 8 and 12 x 12)."""
+    rows, cols = layout.grid
+    return (0, 2) if max(rows, cols) >= QUARTER_TURN_SEEN * min(rows, cols) else (0, 1, 2, 3)
+
+
+def turned(calibration: Calibration, quarters: int) -> Calibration:
+    """``calibration`` with the board's top left at the corner given as
+    ``CORNER_NAMES[quarters]`` (``quarters`` 0-3, clockwise: 2, the corners were given
+    from the bottom right, a half turn): the corners taken round by ``quarters`` and the
+    empty-board reference turned with them (an affine warp of the saved reference, no
+    still needed; on a board that is not square a quarter turn also stretches it back to
+    the board's rows and columns). The same board, game and still; 0: ``calibration``."""
+    quarters %= 4
+    if quarters == 0:
+        return calibration
+    reference = calibration.reference
+    h, w = reference.shape[:2]
+    top = _top_corners((w, h))
+    # the turned view's corner i is where the old view's corner (i + quarters) % 4 is:
+    # the map from a turned pixel to the old view's (pixels at integer coordinates, as
+    # :func:`calibrate`'s warp made them)
+    matrix = cv2.getAffineTransform(top[:3], np.roll(top, -quarters, axis=0)[:3])
+    view = cv2.warpAffine(reference, matrix, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return replace(calibration, corners=np.roll(calibration.corners, -quarters, axis=0),
+                   reference=np.asarray(view, np.uint8))
+
+
 # ---------------------------------------------------------------------- the folder
 
 
@@ -501,6 +540,7 @@ def corners_on(layout: Layout, homography: Pixels) -> Pixels:
     return np.asarray(cv2.perspectiveTransform(points, homography)[0], np.float64)
 
 
-__all__ = ["CORNER_NAMES", "FORMAT", "REFERENCE_PX", "VERSION", "Calibration", "CalibrationError",
+__all__ = ["CORNER_NAMES", "FORMAT", "REFERENCE_PX", "TURN_WORDS", "VERSION", "Calibration", "CalibrationError",
            "board_corners_mm", "calibrate", "check_corners", "corner_squares", "corners_from_pieces", "corners_on",
-           "find_piece", "flatten", "forget", "grid_picture", "load", "parse_corner", "path_for", "save"]
+           "find_piece", "flatten", "forget", "grid_picture", "load", "parse_corner", "path_for", "save",
+           "turned", "turns"]

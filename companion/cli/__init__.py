@@ -101,6 +101,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="KEY=VALUE",
         help="a game option, e.g. sticks=5 (repeatable; see docs/rules/GAME.md)",
     )
+    boardfile = argparse.ArgumentParser(add_help=False)
+    boardfile.add_argument(
+        "--board", metavar="FILE", default=None,
+        help="a board file of your own (the game's option board=FILE: casting-stick Senet, "
+        "the Labyrinth, the Cretan Labyrinth; docs/rules/GAME.md): its squares as the file "
+        "defines them (default: the config's [games.GAME] board, else the built-in board)",
+    )
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument(
         "--dir", metavar="DIR", default=None,
@@ -384,13 +391,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         print_help = ("write the game's board at true size with four ArUco markers, as a PDF "
                       "and an SVG, to print and lay under the camera")
         bprint = command(bsub, "print", print_help, "Print at 100 % (no 'fit to page'); "
-                         "the markers must stay uncovered. Needs the camera extra: pip install "
-                         "'board-companion[camera]'. See docs/camera.md.", parents=[game, option])
+                         "the markers must stay uncovered. With --board FILE, a board of your "
+                         "own is printed, its squares and marks as the file defines them; the "
+                         "box reads it when the same file is its board (the config's "
+                         "[games.GAME] board). A board file with a mistake is refused, naming "
+                         "its line, and nothing is written. Needs the camera extra: pip install "
+                         "'board-companion[camera]'. See docs/camera.md.",
+                         parents=[game, option, boardfile])
         bprint.add_argument("--paper", choices=("A4", "A3"), default="A4",
                             help="paper size (default: A4)")
         bprint.add_argument("--out", metavar="FILE", default=None,
                             help="where to write, without suffix: FILE.pdf and FILE.svg (default: "
-                            "GAME-PAPER in the current directory)")
+                            "GAME-PAPER in the current directory; with --board, "
+                            "GAME-BOARD-PAPER, BOARD the board file's name without suffix)")
         bprint.set_defaults(func=cmd_board_print)
 
     if wanted("camera"):
@@ -415,8 +428,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "camera calibrate`: a board without markers; with --fake, the camera "
                         "stands where `calibrate --fake SEED` with the same SEED put it), else "
                         "through the printed board's markers. Exit status 1 when the picture "
-                        "is refused (a hand, a marker not seen). See docs/camera.md.",
-                        parents=[game, option, source, where])
+                        "is refused (a hand, a marker not seen). The game's options, its board "
+                        "file among them, are the config's [games.GAME] table, then --option, "
+                        "then --board. See docs/camera.md.",
+                        parents=[game, option, boardfile, source, where])
         check.add_argument("--hand", action="store_true",
                            help="the fake camera puts a hand over the board")
         check.add_argument("--paper", choices=("A4", "A3"), default="A4",
@@ -441,9 +456,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             "check` read that board through it instead of markers. The camera must not "
             "move afterwards. Corners in a wrong order are refused. Or, with --pieces, put one "
             "piece on each corner square in turn when asked (square 1 first on Tait's Senet): "
-            "the corners are found from where they stood. --forget removes it "
-            "(back to the printed board's markers). Needs the camera extra. See "
-            "docs/camera.md.", parents=[game, option, source, where])
+            "the corners are found from where they stood. Corners given from another "
+            "corner (a half turn) cannot be told on the empty board: set the pieces up as "
+            "--orient says and run it, and the calibration is turned to read them as they "
+            "stand. --forget removes it "
+            "(back to the printed board's markers). The game's options, its board file "
+            "among them, are the config's [games.GAME] table, then --option, then --board. "
+            "Needs the camera extra. See docs/camera.md.",
+            parents=[game, option, boardfile, source, where])
         mark = calibrate.add_mutually_exclusive_group()
         mark.add_argument("--corners", nargs=4, metavar="X,Y", default=None,
                           help="the board's four corners in pixels of the still: top "
@@ -451,6 +471,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         mark.add_argument("--pieces", action="store_true",
                           help="find the corners instead from a piece put on each corner square "
                           "in turn (the command says which; Enter when it stands)")
+        mark.add_argument("--orient", action="store_true",
+                          help="after --corners: with the pieces set up as the command says (a "
+                          "new game's start, or one piece on square 1), find whether the corners "
+                          "were given turned (a half turn; a quarter on a squarish board: the "
+                          "empty board cannot tell) and turn the saved calibration")
         calibrate.add_argument("--still", metavar="FILE", default=None,
                                help="the still (PNG) written; with --corners, the still the "
                                "corners were read on, when it exists and neither --fake nor "

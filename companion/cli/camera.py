@@ -151,7 +151,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     from companion.camera.read import PictureRefused, Reader, board_text, overlay
 
     conf = _conf(args)
-    state = _camera_state(args)
+    state = _camera_state(args, conf["games"].get(args.game))
     layout = _layout(args, state)
     calibration = _load_calibration(_state_dir(conf), layout)
     names = tuple(state.name(p) for p in range(state.players))
@@ -205,7 +205,7 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
 
     conf = _conf(args)
     directory = _state_dir(conf)
-    state = _camera_state(args)
+    state = _camera_state(args, conf["games"].get(args.game))
     layout = _layout(args, state)
     if args.forget:
         try:
@@ -214,6 +214,8 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot remove the calibration: {exc.strerror or exc}") from None
         print(f"removed: {gone}" if gone else f"no calibration of {layout.game} in {directory}")
         return 0
+    if args.orient:
+        return _orient(args, conf, state, layout, directory)
     still_path = Path(args.still) if args.still else Path(f"camera-still-{layout.game}.png")
     if args.pieces:
         still, found, camera = _by_pieces(args, conf, layout)
@@ -314,6 +316,73 @@ def _by_pieces(args: argparse.Namespace, conf: dict[str, Any], layout: Layout) -
     except cal.CalibrationError as exc:
         raise UsageError(f"calibration not saved: {exc}") from None
     return empty, corners, camera
+
+
+def set_up(state: State, layout: Layout) -> tuple[dict[Any, int], str]:
+    """What the player sets up for ``--orient``, and it in words: the pieces of a new
+    game of ``state``'s game as they stand on the board (casting-stick Senet's home rows,
+    the Cretan Labyrinth's gateways), or, when a game's pieces start off the board
+    (Tait's Senet, the Labyrinth), one piece of the first player on the board's first
+    square (square -> player, 0-based)."""
+    from companion.camera.find import seen_board
+
+    start = dict(seen_board(state))
+    if not start:
+        first = layout.squares[0]
+        return {first.square: 0}, (f"put one piece of {state.name(0)} on square {first.label}, "
+                                    "nothing else on the board")
+    by_player = [", ".join(p.label for p in layout.squares if start.get(p.square) == player)
+                 for player in range(state.players)]
+    return start, ("set the pieces up as at the start of a game, nothing else on the board: "
+                   + "; ".join(f"{state.name(player)} on {where}"
+                               for player, where in enumerate(by_player) if where))
+
+
+def _orient(args: argparse.Namespace, conf: dict[str, Any], state: State, layout: Layout,
+            directory: Path) -> int:
+    """``--orient``: the saved calibration turned so that a picture of the game's first
+    position (:func:`set_up`) reads as it stands: the half turn (and on a squarish board
+    the quarter turns) that corners given from another corner leave unseen on the empty
+    board. Saved again only when turned.
+
+    :raises UsageError: no calibration saved; no turn, or more than one, reads the
+        set-up (nothing saved).
+    """
+    from companion.camera import calibration as cal
+    from companion.camera.fake import fake_camera
+    from companion.camera.orient import orient
+
+    calibration = _load_calibration(directory, layout)
+    if calibration is None:
+        raise UsageError(f"no calibration of {layout.game} in {directory}: give the corners first "
+                         f"(companion camera calibrate {layout.game} --corners ...)")
+    expected, words = set_up(state, layout)
+    print(words)
+    if args.fake is not None:  # the fake camera sets the pieces up itself, where calibrate --fake stood
+        picture = fake_camera(layout, markers=False).photo(expected, args.fake + 1, pose=args.fake).image
+    else:
+        print("take your hand away, press Enter", flush=True)
+        try:
+            input()
+        except EOFError:
+            raise UsageError("--orient needs a terminal to press Enter at") from None
+        picture, _name = _real_still(args, conf, average=2)
+    try:
+        quarters, oriented = orient(layout, calibration, picture, expected)
+    except cal.CalibrationError as exc:
+        raise UsageError(f"calibration not turned: {exc}") from None
+    if quarters == 0:
+        print("the corners were given the right way round: the calibration is kept as it is")
+        return 0
+    try:
+        path = cal.save(oriented, directory)
+    except OSError as exc:
+        raise UsageError(f"cannot save the calibration in {directory}: {exc.strerror or exc}") from None
+    print(f"the corners were given turned by {cal.TURN_WORDS[quarters]}: the board's top left "
+          f"is the corner given as {cal.CORNER_NAMES[quarters]}")
+    print("corners now: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in oriented.corners))
+    print(f"calibration saved: {path}")
+    return 0
 
 
 def _corner_of(layout: Layout) -> str:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.rules import (
     State,
+    game_class,
+    game_ids,
     get_game,
 )
 
@@ -224,9 +227,36 @@ def cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
-def _camera_state(args: argparse.Namespace) -> State:
-    """A new game of ``args.game`` (with ``--option``): the board the camera room draws."""
-    return get_game(args.game, **_parse_options(args.option)).new_state()
+def _camera_state(args: argparse.Namespace, configured: Mapping[str, Any] | None = None) -> State:
+    """A new game of ``args.game``: the board the camera room draws (prints, reads,
+    calibrates). Its options are, in layers, ``configured`` (the config's
+    ``[games.<id>]`` table, typed: the options the box starts the game with, its board
+    file among them), then ``--option KEY=VALUE``, then ``--board FILE`` (the game's
+    option ``board``: a board file of the player's own, its squares as the file
+    defines them).
+
+    :raises UsageError: ``--board`` for a game that takes no board file, or ``--board``
+        and ``--option board=`` naming different files.
+    :raises companion.rules.RulesError: an unknown game or option, a bad value, a board
+        file that cannot be used (``BoardDataError``: its message names the file and
+        line).
+    """
+    options: dict[str, Any] = dict(configured or {})
+    flags = _parse_options(args.option)
+    options.update(flags)
+    board = getattr(args, "board", None)
+    if board is not None:
+        files = [o.name for o in game_class(args.game).options if o.names_file]
+        if "board" not in files:
+            takers = [g for g in game_ids()
+                      if "board" in (o.name for o in game_class(g).options if o.names_file)]
+            raise UsageError(f"--board: {args.game} takes no board file (the games that do: "
+                             f"{', '.join(takers)})")
+        if flags.get("board", board) != board:
+            raise UsageError(f"--board {board} and --option board={flags['board']} name "
+                             "different files: give one")
+        options["board"] = board
+    return get_game(args.game, **options).new_state()
 
 
 def cmd_board_print(args: argparse.Namespace) -> int:
@@ -236,8 +266,9 @@ def cmd_board_print(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the camera extra is not installed ({exc}): pip install "
                          "'board-companion[camera]'") from exc
-    out = Path(args.out) if args.out else Path(f"{args.game}-{args.paper}")
-    try:
+    own = f"-{Path(args.board).stem}" if args.board else ""
+    out = Path(args.out) if args.out else Path(f"{args.game}{own}-{args.paper}")
+    try:  # the state first: a bad board file writes nothing
         written = write_print(_camera_state(args), args.paper, out)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
