@@ -65,7 +65,11 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     board = game.board
     decks = game.decks
     state = CretanLabyrinthState(game, players)
-    stage = _opt(data, "stage", str, STAGE_DISTANCE)
+    # Left out, the stage is worked out from what the turn holds; given, the checks below
+    # refuse one that disagrees (a distance, a direction card, tasks, winners, turns).
+    stage = _opt(data, "stage", str, None)
+    if stage is None:
+        stage = worked_out_stage(data)
     if stage not in STAGES:
         raise PositionError("stage", f"expected one of {', '.join(STAGES)}, got {stage!r}")
     state.stage = stage
@@ -84,6 +88,14 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     state.rolls = list(rolls)
     if stage == STAGE_START and (not state.rollers or len(state.rolls) >= len(state.rollers)):
         raise PositionError("start_rolls", "in the start stage someone must still throw")
+    # After the start its last round stays for the record: every roller threw, one highest.
+    if stage != STAGE_START and state.rolls and (
+        len(state.rolls) != len(state.rollers) or state.rolls.count(max(state.rolls)) != 1
+    ):
+        raise PositionError(
+            "start_rolls", f"play has begun, so the last round of start throws had one highest, "
+            f"one throw for each of start_rollers; got {rolls!r}"
+        )
     distance = data.get("distance")
     dice = game.distance_dice
     if distance is None:
@@ -191,9 +203,12 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
         _check_battle(state.battle)
     state.extra = _opt(data, "extra_turn", bool, False)
     state.fought = _opt(data, "fought", bool, False)
-    turns = _opt(data, "turns", int, 1)
+    # No turn is counted before the start is decided: worked out (0) in the start stage.
+    turns = _opt(data, "turns", int, 0 if stage == STAGE_START else 1)
     if turns < 0:
         raise PositionError("turns", f"expected a count of turns played, got {turns}")
+    if stage == STAGE_START and turns:
+        raise PositionError("turns", f"before the first turn no turn is counted: expected 0, got {turns}")
     state.turns = turns
     winners = data.get("winners")
     if (winners is not None) != (stage == STAGE_OVER):
@@ -220,6 +235,24 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     return state
 
 
+def worked_out_stage(data: Mapping[str, Any]) -> str:
+    """The stage a position file's other keys say (for a file that leaves ``stage`` out):
+    ``over`` with winners, ``resolve`` with tasks pending or a battle, ``move`` with a
+    direction card in play, ``direction`` with a distance thrown, ``start`` with no turn
+    counted (``turns`` 0), else ``distance`` (a throw is due)."""
+    if data.get("winners") is not None:
+        return STAGE_OVER
+    if data.get("pending") or data.get("battle") is not None:
+        return STAGE_RESOLVE
+    if data.get("direction") is not None:
+        return STAGE_MOVE
+    if data.get("distance") is not None:
+        return STAGE_DIRECTION
+    if "turns" in data and data["turns"] == 0:
+        return STAGE_START
+    return STAGE_DISTANCE
+
+
 def validate(state: CretanLabyrinthState) -> None:
     """Check that a game could have reached ``state``; the stage, pieces and tasks must
     agree with each other and with the rules.
@@ -240,10 +273,13 @@ def validate(state: CretanLabyrinthState) -> None:
         own gateway; a card drawn or waiting for a player on a space of another
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
-        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage; ``turns``
-        below 1 or past the round limit while play goes on.
-        (:func:`read_state` refuses the start throwers out of seat order or twice, and a
-        battle whose choices or dice are out of order or all made.)
+        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage or in a
+        game with four Magic Keys; ``turns`` below 1 or past the round limit once play has
+        begun; in the first turn a player on turn other than the highest start throw's.
+        (:func:`read_state` refuses the start throwers out of seat order or twice, after
+        the start a recorded round of start throws with a tie or a throw missing, a turn
+        counted in the start stage, and a battle whose choices or dice are out of order or
+        all made.)
     """
     game = state.game
     decks = game.decks
@@ -288,8 +324,9 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     or waiting where its player stands on a space of its colour; a battle or its offer
     only within two spaces of the keeper, for the player on turn (or, forced, against
     the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
-    only while a turn is resolved (or in a game over); while play goes on, at least one
-    turn begun and none past the round limit.
+    only while a turn is resolved (or in a game over) and never with four Magic Keys;
+    once play has begun, at least one turn begun and none past the round limit, the
+    first turn the start winner's.
     """
     board = state.game.board
     reach = state.game.reach_table
@@ -343,7 +380,7 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
             if state.fought:
                 raise PositionError(where, "a battle was fought this turn already: one battle a turn")
     limit = state.game.round_limit
-    if state.stage not in (STAGE_START, STAGE_OVER):
+    if state.stage != STAGE_START:
         if state.turns < 1:
             raise PositionError("turns", f"play has begun, so at least one turn has: got {state.turns}")
         if limit and state.turns > limit * state.players:
@@ -351,6 +388,22 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 "turns", f"turn {state.turns} is past the round limit ({limit} rounds of "
                 f"{state.players} turns): the game ended at turn {limit * state.players}"
             )
+    if state.stage in (STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE) and state.turns == 1 and state.rolls:
+        # 'Each player rolls one die and the highest roll goes first.'
+        first = state.rollers[state.rolls.index(max(state.rolls))]
+        if state.turn != first:
+            raise PositionError(
+                "turn", f"the first turn (turns 1) is {name(first)}'s, who made the highest start "
+                f"throw, not {name(state.turn)}'s"
+            )
+    if not state.game.single_key:
+        # With four keys nobody keeps the key from anyone: no battle, no turn earned by one.
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(
+                    key, "with four Magic Keys there is no battle and no keeper to land on: "
+                    "no battle is fought and no turn earned by one"
+                )
     # The turn's end clears both; a game won during a turn keeps them as they were.
     if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
         for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
