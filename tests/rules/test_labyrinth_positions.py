@@ -220,3 +220,33 @@ def test_the_throws_for_the_start_are_refused_once_play_has_begun(key: str, valu
         read(data | {key: value})
     assert caught.value.where == key
     read(data | {"contenders": [], "start_throws": {"red": None, "blue": None}})  # nothing said: read
+
+
+def test_a_trap_mark_of_this_turn_is_refused_with_both_dice_unused() -> None:
+    """A piece falls into a trap by a count, which uses a die of the turn: with both dice
+    of the throw still to use nothing of the turn is done, so no piece is marked as
+    trapped this turn."""
+    state = reached(2, lambda s: any(s.fresh) and len(s.values) == 1 and s.pending is None)
+    data = state.to_dict()
+    assert read(data).to_dict() == data
+    colour = data["to_act"]
+    i = next(i for i, e in enumerate(data["pieces"][colour]) if isinstance(e, dict) and e.get("trapped_this_turn"))
+    with pytest.raises(PositionError, match="both dice") as caught:
+        read(data | {"dice": [*data["dice"], 2]})
+    assert caught.value.where == f"pieces.{colour}[{i}].trapped_this_turn"
+
+
+def test_a_finished_game_is_the_winners_to_act() -> None:
+    """The game ends on the winner's last bear-off, in the winner's turn: who acts in a
+    finished game is worked out (the winner) and a file naming another is refused."""
+    data = get_game("labyrinth").new_state(2).to_dict()
+    for key in ("start_throws", "contenders"):
+        del data[key]
+    data["pieces"]["blue"] = ["off"] * 4
+    data["stage"] = "over"
+    del data["to_act"]
+    assert read(data).to_dict()["to_act"] == "blue"
+    assert read(data | {"to_act": "blue"}).to_dict()["to_act"] == "blue"
+    with pytest.raises(PositionError, match="winner") as caught:
+        read(data | {"to_act": "red"})
+    assert caught.value.where == "to_act"

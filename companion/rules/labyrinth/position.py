@@ -150,8 +150,15 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
             raise PositionError(
                 "stage", f"{names[winners[0]].lower()} has borne off all four pieces: the game is over"
             )
-        # The last bear-off ends the game: no dice are left to use and nothing waits.
+        # The last bear-off ends the game, in the winner's turn: no dice are left to use,
+        # nothing waits, and the winner is the player to act (worked out).
         _nothing_of_a_turn(data, ("dice", "pending", "turn_ending"), "the game is over")
+        if to_act is not None and to_act != winners[0]:
+            raise PositionError(
+                "to_act", f"the game ended in the winner's turn: {names[winners[0]].lower()} is to act, "
+                f"not {names[to_act].lower()}"
+            )
+        state.turn = winners[0]
         state.winner = winners[0]
         state.stage = STAGE_OVER
         return state
@@ -277,8 +284,8 @@ def validate(state: Position) -> None:
         with a player out of the tie who never threw or threw a 6 (a player leaves the
         contest only by throwing lower than the tied highest); a mark of this turn out of
         its turn, or while the turn ends (:func:`_validate_turn_marks`). (:func:`read_state`
-        refuses a stage other than over for a player with all four pieces off, dice or an
-        offer in a game over, and in the start stage throws out of seat order, a throw of a
+        refuses a stage other than over for a player with all four pieces off, dice, an
+        offer or a ``to_act`` other than the winner in a game over, and in the start stage throws out of seat order, a throw of a
         colour not in the game, contenders not once each in seat order, the dice, an offer,
         an entry or a turn's end (no turn has begun), or a ``to_act`` other than the
         contender due, which is worked out; in play, contenders or start throws.)
@@ -329,8 +336,8 @@ def validate(state: Position) -> None:
 def _validate_turn_marks(state: Position) -> None:
     """The checks of :func:`validate` about what a turn marks on its pieces and itself:
     ``trapped_this_turn`` only on a piece of the player to act, with the whole of a
-    trap's turns still to lose (the count starts with the owner's next turn), not while
-    the turn ends (``turn_ending``: the turn's end has cleared the marks before it offers
+    trap's turns still to lose (the count starts with the owner's next turn), not with both
+    dice unused (a count uses a die), not while the turn ends (``turn_ending``: the turn's end has cleared the marks before it offers
     the ride on the tunnel's exit), and neither it nor ``entered_this_turn`` while a new
     turn's throw is due (the turn's end clears both) or, for the entry, with both dice
     unused (an entry uses a die) or every piece of the player still outside.
@@ -356,6 +363,11 @@ def _validate_turn_marks(state: Position) -> None:
             raise PositionError(
                 where, "the turn is ending (turn_ending): the turn's end clears every mark of the turn "
                 "before it offers the ride on the tunnel's exit"
+            )
+        if len(state.values) == 2:
+            raise PositionError(
+                where, "a piece falls into a trap by a count, with a die of the turn: not while both "
+                "dice are unused"
             )
         if state.trap[k] not in fresh_turns:
             raise PositionError(
