@@ -379,3 +379,22 @@ def test_the_stage_is_worked_out_from_the_throw_the_card_and_the_tasks() -> None
     start = GAME.new_state(2).to_dict()
     del start["stage"]
     assert GAME.state_from_dict(start).to_dict() == GAME.new_state(2).to_dict()
+
+
+def test_the_landing_of_the_player_on_turn_waits_only_for_a_forced_battle() -> None:
+    """A move or a card resolves its player's landing at once (rule 7); only a keeper
+    stopped for a battle (key rule 7) lands after it. A landing of the player on turn
+    queued behind a card drawn would land them twice."""
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn)  # type: ignore[union-attr]
+    player = data["pending"][0][1]
+    data["pending"].insert(1, ["land", player])
+    refused(data, "pending[1]", "only after a battle it was stopped for")
+
+
+@pytest.mark.parametrize("flag", ["extra_turn", "fought"])
+def test_the_key_flags_are_refused_when_nobody_holds_the_key(flag: str) -> None:
+    """Another turn is earned by taking the Magic Key, and a battle leaves it with the
+    winner: once taken, a key stays with a player (only option ``minotaur=out`` sends
+    it back to the palace). A turn with either flag while nobody holds it cannot be."""
+    data = reached(lambda s: first_task("draw")(s) and not any(s.keys))
+    refused(dict(data, **{flag: True}), flag, "nobody holds the Magic Key")

@@ -273,8 +273,10 @@ def validate(state: CretanLabyrinthState) -> None:
         own gateway; a card drawn or waiting for a player on a space of another
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
-        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage or in a
-        game with four Magic Keys; ``turns`` below 1 or past the round limit once play has
+        the turn's battle; a landing of the player on turn waiting anywhere but after a
+        battle they were stopped for; ``extra_turn`` or ``fought`` before the resolve
+        stage, in a game with four Magic Keys or (option ``minotaur=quest``) while nobody
+        holds the Magic Key; ``turns`` below 1 or past the round limit once play has
         begun; in the first turn a player on turn other than the highest start throw's.
         (:func:`read_state` refuses the start throwers out of seat order or twice, after
         the start a recorded round of start throws with a tie or a throw missing, a turn
@@ -324,7 +326,9 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     or waiting where its player stands on a space of its colour; a battle or its offer
     only within two spaces of the keeper, for the player on turn (or, forced, against
     the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
-    only while a turn is resolved (or in a game over) and never with four Magic Keys;
+    only while a turn is resolved (or in a game over), never with four Magic Keys nor
+    (but with ``minotaur=out``) with nobody holding the key; the landing of the player on
+    turn waiting only after a forced battle;
     once play has begun, at least one turn begun and none past the round limit, the
     first turn the start winner's.
     """
@@ -349,6 +353,15 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 raise PositionError(
                     "pending[1]", f"a keeper stopped for a battle lands after it: [\"land\", {keeper + 1}] is due next"
                 )
+        if kind is Land and task.player == state.turn and not (  # type: ignore[union-attr]
+            i == 1 and isinstance(state.queue[0], Fight) and state.queue[0].forced
+        ):
+            # A move or a card resolves its player's landing at once; only the keeper on
+            # turn stopped for a battle (key rule 7) lands after it.
+            raise PositionError(
+                where, f"{name(state.turn)}, on turn, lands at once: their landing waits only after "
+                "a battle it was stopped for"
+            )
         if isinstance(task, Win) and pos[task.player] != state.own_gateway(task.player):
             raise PositionError(where, f"a win is checked for {name(task.player)} only at their own gateway")
         if kind is Draw or kind is DoCard:
@@ -396,6 +409,13 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 "turn", f"the first turn (turns 1) is {name(first)}'s, who made the highest start "
                 f"throw, not {name(state.turn)}'s"
             )
+    # The turn's end clears both; a game won during a turn keeps them as they were.
+    if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(
+                    key, f"{key} is set only while a turn is resolved (stage resolve) or in a game over"
+                )
     if not state.game.single_key:
         # With four keys nobody keeps the key from anyone: no battle, no turn earned by one.
         for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
@@ -404,12 +424,14 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                     key, "with four Magic Keys there is no battle and no keeper to land on: "
                     "no battle is fought and no turn earned by one"
                 )
-    # The turn's end clears both; a game won during a turn keeps them as they were.
-    if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
+    elif not state.game.minotaur_out and not any(state.keys):
+        # Another turn is earned by taking the key, and a battle leaves it with its winner;
+        # once taken a key stays with a player (only minotaur=out sends it back).
         for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
             if flag:
                 raise PositionError(
-                    key, f"{key} is set only while a turn is resolved (stage resolve) or in a game over"
+                    key, "nobody holds the Magic Key, yet this turn took it (another turn earned) or "
+                    "fought for it (a battle fought): a key taken stays with a player"
                 )
 
 
