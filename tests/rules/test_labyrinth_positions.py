@@ -250,3 +250,29 @@ def test_a_finished_game_is_the_winners_to_act() -> None:
     with pytest.raises(PositionError, match="winner") as caught:
         read(data | {"to_act": "red"})
     assert caught.value.where == "to_act"
+
+
+def test_the_marks_of_a_turn_are_refused_when_the_dice_used_cannot_have_made_them() -> None:
+    """Each mark of the turn under way took a die of its own: an offer waiting (a count
+    landed on its field), a piece entered (a 1), each piece trapped this turn (a count
+    ending on the trap). With one die of the throw left, the offer waiting used the
+    other: no piece entered and none fell into a trap this turn."""
+    state = reached(2, lambda s: s.pending is not None and len(s.values) == 1 and not s.closing)
+    data = state.to_dict()
+    assert read(data).to_dict() == data
+    with pytest.raises(PositionError, match="a die of its own") as caught:
+        read(data | {"entered_this_turn": True})
+    assert caught.value.where == "entered_this_turn"
+    colour = data["to_act"]
+    taken = {e if isinstance(e, int) else e.get("field") for es in data["pieces"].values() for e in es
+             if not isinstance(e, str)}
+    traps = state.game.board.traps
+    trap = next(f for f in sorted(traps) if f not in taken)
+    i = next(i for i, e in enumerate(data["pieces"][colour]) if e != data["pending"]["field"])
+    marked = copy.deepcopy(data)
+    marked["pieces"][colour][i] = {"field": trap, "turns_to_lose": traps[trap], "trapped_this_turn": True}
+    with pytest.raises(PositionError, match="a die of its own") as caught:
+        read(marked)
+    assert caught.value.where == f"pieces.{colour}[{i}].trapped_this_turn"
+    marked["dice"] = None  # both dice used: the trap and the offer
+    read(marked)

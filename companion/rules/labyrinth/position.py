@@ -340,7 +340,9 @@ def _validate_turn_marks(state: Position) -> None:
     dice unused (a count uses a die), not while the turn ends (``turn_ending``: the turn's end has cleared the marks before it offers
     the ride on the tunnel's exit), and neither it nor ``entered_this_turn`` while a new
     turn's throw is due (the turn's end clears both) or, for the entry, with both dice
-    unused (an entry uses a die) or every piece of the player still outside.
+    unused (an entry uses a die) or every piece of the player still outside; and no more
+    marks than dice used, each taking a die of its own (an offer waiting but the ride at
+    the turn's end, each piece trapped this turn, an entry).
     """
     game = state.game
     names = COLOURS[: state.players]
@@ -384,6 +386,26 @@ def _validate_turn_marks(state: Position) -> None:
             raise PositionError(
                 "entered_this_turn", f"a piece entered this turn, yet every piece of "
                 f"{names[state.turn].lower()} is outside"
+            )
+    if turn_start:
+        return
+    # Each mark of the turn took a die of its own: the offer waiting (the count that landed
+    # on its field; the ride after the tunnel at the turn's end takes none), each piece
+    # trapped this turn, a piece entered.
+    used = 2 - len(state.values)
+    marks = [("pending", state.pending is not None and not state.closing)]
+    marks += [
+        (f"pieces.{names[k // PIECES].lower()}[{k % PIECES}].trapped_this_turn", True)
+        for k in range(base, base + PIECES) if state.fresh[k]
+    ]
+    marks.append(("entered_this_turn", state.entered))
+    needed = 0
+    for where, made in marks:
+        needed += made
+        if needed > used:
+            raise PositionError(
+                where, f"{used} of the turn's dice used, but an offer waiting, a piece entered and "
+                f"each piece trapped this turn each took a die of its own ({needed} so far)"
             )
 
 
