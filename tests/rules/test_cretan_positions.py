@@ -398,3 +398,25 @@ def test_the_key_flags_are_refused_when_nobody_holds_the_key(flag: str) -> None:
     it back to the palace). A turn with either flag while nobody holds it cannot be."""
     data = reached(lambda s: first_task("draw")(s) and not any(s.keys))
     refused(dict(data, **{flag: True}), flag, "nobody holds the Magic Key")
+
+
+def test_a_card_drawn_or_a_win_waits_only_behind_the_battle_of_its_landing() -> None:
+    """A landing queues the battle's offer first, then its card to draw (a coloured
+    space) or its win to check (the own gateway), all for the player who landed; the
+    tasks of another landing are queued when it lands. A draw or a win behind another
+    player's card would have that player draw, or win, without landing."""
+    def other(s: CretanLabyrinthState) -> int:
+        return 1 - s.turn
+
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn  # type: ignore[union-attr]
+                   and GAME.board.colours[s.pos[other(s)]] is not None)
+    o = 1 - (data["turn"] - 1)
+    colour = GAME.board.colours[GAME.board.node(data["pieces"][o]["square"])]
+    drawn = copy.deepcopy(data)
+    drawn["pending"].insert(1, ["draw", o + 1, colour])
+    refused(drawn, "pending[1]", "behind nothing but the battle")
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn  # type: ignore[union-attr]
+                   and s.pos[other(s)] == s.own_gateway(other(s)))
+    o = 1 - (data["turn"] - 1)
+    data["pending"].insert(1, ["win", o + 1])
+    refused(data, "pending[1]", "behind nothing but the battle")

@@ -274,7 +274,8 @@ def validate(state: CretanLabyrinthState) -> None:
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
         the turn's battle; a landing of the player on turn waiting anywhere but after a
-        battle they were stopped for; ``extra_turn`` or ``fought`` before the resolve
+        battle they were stopped for; a card to draw or a win to check behind anything but
+        the battle (or its offer) of the same landing, a Magic Key's offer behind anything; ``extra_turn`` or ``fought`` before the resolve
         stage, in a game with four Magic Keys or (option ``minotaur=quest``) while nobody
         holds the Magic Key; ``turns`` below 1 or past the round limit once play has
         begun; in the first turn a player on turn other than the highest start throw's.
@@ -328,7 +329,8 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
     only while a turn is resolved (or in a game over), never with four Magic Keys nor
     (but with ``minotaur=out``) with nobody holding the key; the landing of the player on
-    turn waiting only after a forced battle;
+    turn waiting only after a forced battle; a draw or a win waiting only behind the battle
+    (or its offer) of the same landing, a key offer only first;
     once play has begun, at least one turn begun and none past the round limit, the
     first turn the start winner's.
     """
@@ -346,6 +348,20 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
             # A landing queues its tasks first; a battle, its offer and a card drawn wait
             # first until done: nothing is ever queued before them.
             raise PositionError(where, f"a {task.kind!r} task waits first (pending[0]) until it is done")
+        if i and (kind is Draw or kind is Win or kind is KeyOffer):
+            # A landing queues (the battle's offer,) then its card to draw or its win to
+            # check, or the Magic Key's offer, all at the front; another's are queued when
+            # that player lands.
+            head = state.queue[0]
+            player = task.player  # type: ignore[union-attr]
+            if not (i == 1 and kind is not KeyOffer and (
+                (isinstance(head, Fight) and not head.forced and head.attacker == player)
+                or (isinstance(head, BattleOffer) and head.player == player)
+            )):
+                raise PositionError(
+                    where, f"a {task.kind!r} task waits behind nothing but the battle (or its offer) of "
+                    "the same landing: it is queued at the front when its player lands"
+                )
         if isinstance(task, Fight) and task.forced:
             keeper = task.defender
             after = state.queue[1] if len(state.queue) > 1 else None
