@@ -285,7 +285,8 @@ def test_a_turn_count_past_the_round_limit_is_refused() -> None:
     data = reached(lambda s: s.stage == "distance" and s.turns > 3)
     limit = GAME.round_limit * data["players"]
     for turns in (limit, 1):
-        GAME.state_from_dict(dict(data, turns=turns))  # the last turn, the first: both reached
+        # the last turn, the first (whose player the start throws, not recorded here, decided)
+        GAME.state_from_dict(dict(data, turns=turns, start_rolls=[]))
     refused(dict(data, turns=limit + 1), "turns", "past the round limit")
     refused(dict(data, turns=0), "turns", "at least one turn")
 
@@ -299,3 +300,123 @@ def test_before_the_first_turn_the_turn_and_where_a_piece_came_from_are_worked_o
     moved["pieces"][0]["came_from"] = "c4"
     with pytest.raises(PositionError, match="came_from"):
         GAME.state_from_dict(moved)
+
+
+# ----------------------------------------------- issue 35: keys read and checked (pos6)
+
+
+def test_before_the_first_turn_no_turn_is_counted() -> None:
+    """The turns begun count from the start's winner's first turn (turn 1); while the
+    players throw for the start none has begun: ``turns`` is worked out (0), may be left
+    out, and a file giving another count is refused."""
+    data = GAME.new_state(2).to_dict()
+    assert data["turns"] == 0
+    left_out = dict(data)
+    del left_out["turns"]
+    assert GAME.state_from_dict(left_out).to_dict() == data
+    for turns in (1, 5):
+        refused(dict(data, turns=turns), "turns", "before the first turn")
+
+
+def test_a_start_never_decided_is_refused_once_play_has_begun() -> None:
+    """'Each player rolls one die and the highest roll goes first': play begins after a
+    round of start throws with one highest. A file in play whose start throws (kept for
+    the record) are a tie or a round not thrown out says the start was never decided."""
+    data = reached(lambda s: s.stage == "distance" and s.turns > 3)
+    assert len(data["start_rolls"]) == len(data["start_rollers"])
+    refused(dict(data, start_rolls=[4, 4]), "start_rolls", "one highest")
+    refused(dict(data, start_rolls=[4]), "start_rolls", "one highest")
+    GAME.state_from_dict(dict(data, start_rolls=[]))  # not recorded: read
+
+
+def test_the_first_turn_is_the_start_winners() -> None:
+    """'... the highest roll goes first': in the first turn (``turns`` 1) the player on
+    turn is the one whose start throw was the highest."""
+    data = reached(lambda s: s.stage == "distance" and s.turns == 1)
+    best = max(data["start_rolls"])
+    winner = data["start_rollers"][data["start_rolls"].index(best)]
+    assert data["turn"] == winner
+    refused(dict(data, turn=3 - winner), "turn", "the highest start throw")
+
+
+@pytest.mark.parametrize("flag", ["extra_turn", "fought"])
+def test_the_key_flags_are_refused_with_four_keys(flag: str) -> None:
+    """With four Magic Keys (option ``magic-keys``) there is no keeper to land on or do
+    battle with, so no battle is fought and no turn earned by one."""
+    game = CretanLabyrinth(**{"magic-keys": 4})
+    state = game.new_state(2)
+    rng = random.Random(1)
+    while state.stage != "resolve":
+        state.push(random_action(state, rng.randrange))
+    data = state.to_dict()
+    game.state_from_dict(copy.deepcopy(data))
+    with pytest.raises(PositionError) as caught:
+        game.state_from_dict(dict(data, **{flag: True}))
+    assert caught.value.where == flag
+    assert "four Magic Keys" in str(caught.value)
+
+
+def test_a_game_over_past_the_round_limit_is_refused() -> None:
+    """D27: at the round limit the game ends once ``round-limit`` x players turns are
+    played; no game goes on to end later."""
+    data = reached(lambda s: s.stage == "distance" and s.turns > 3)
+    limit = GAME.round_limit * data["players"]
+    score = [(p["key"], len(p["diamonds"])) for p in data["pieces"]]
+    leaders = [i + 1 for i, s in enumerate(score) if s == max(score)]
+    over = dict(data, stage="over", winners=leaders, turns=limit, reason="")
+    GAME.state_from_dict(copy.deepcopy(over))  # ended at the limit: read
+    refused(dict(over, turns=limit + 5), "turns", "past the round limit")
+
+
+def test_the_stage_is_worked_out_from_the_throw_the_card_and_the_tasks() -> None:
+    """Which stage a turn is in follows from what it holds: a distance thrown, a
+    direction card drawn, tasks pending, winners; a file may leave ``stage`` out."""
+    for stage in ("distance", "direction", "move", "resolve"):
+        data = reached(lambda s, stage=stage: s.stage == stage and s.turns > 1)  # type: ignore[misc]
+        full = GAME.state_from_dict(copy.deepcopy(data)).to_dict()
+        del data["stage"]
+        assert GAME.state_from_dict(data).to_dict() == full, stage
+    start = GAME.new_state(2).to_dict()
+    del start["stage"]
+    assert GAME.state_from_dict(start).to_dict() == GAME.new_state(2).to_dict()
+
+
+def test_the_landing_of_the_player_on_turn_waits_only_for_a_forced_battle() -> None:
+    """A move or a card resolves its player's landing at once (rule 7); only a keeper
+    stopped for a battle (key rule 7) lands after it. A landing of the player on turn
+    queued behind a card drawn would land them twice."""
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn)  # type: ignore[union-attr]
+    player = data["pending"][0][1]
+    data["pending"].insert(1, ["land", player])
+    refused(data, "pending[1]", "only after a battle it was stopped for")
+
+
+@pytest.mark.parametrize("flag", ["extra_turn", "fought"])
+def test_the_key_flags_are_refused_when_nobody_holds_the_key(flag: str) -> None:
+    """Another turn is earned by taking the Magic Key, and a battle leaves it with the
+    winner: once taken, a key stays with a player (only option ``minotaur=out`` sends
+    it back to the palace). A turn with either flag while nobody holds it cannot be."""
+    data = reached(lambda s: first_task("draw")(s) and not any(s.keys))
+    refused(dict(data, **{flag: True}), flag, "nobody holds the Magic Key")
+
+
+def test_a_card_drawn_or_a_win_waits_only_behind_the_battle_of_its_landing() -> None:
+    """A landing queues the battle's offer first, then its card to draw (a coloured
+    space) or its win to check (the own gateway), all for the player who landed; the
+    tasks of another landing are queued when it lands. A draw or a win behind another
+    player's card would have that player draw, or win, without landing."""
+    def other(s: CretanLabyrinthState) -> int:
+        return 1 - s.turn
+
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn  # type: ignore[union-attr]
+                   and GAME.board.colours[s.pos[other(s)]] is not None)
+    o = 1 - (data["turn"] - 1)
+    colour = GAME.board.colours[GAME.board.node(data["pieces"][o]["square"])]
+    drawn = copy.deepcopy(data)
+    drawn["pending"].insert(1, ["draw", o + 1, colour])
+    refused(drawn, "pending[1]", "behind nothing but the battle")
+    data = reached(lambda s: first_task("draw")(s) and s.queue[0].player == s.turn  # type: ignore[union-attr]
+                   and s.pos[other(s)] == s.own_gateway(other(s)))
+    o = 1 - (data["turn"] - 1)
+    data["pending"].insert(1, ["win", o + 1])
+    refused(data, "pending[1]", "behind nothing but the battle")

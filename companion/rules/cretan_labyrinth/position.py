@@ -65,7 +65,11 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     board = game.board
     decks = game.decks
     state = CretanLabyrinthState(game, players)
-    stage = _opt(data, "stage", str, STAGE_DISTANCE)
+    # Left out, the stage is worked out from what the turn holds; given, the checks below
+    # refuse one that disagrees (a distance, a direction card, tasks, winners, turns).
+    stage = _opt(data, "stage", str, None)
+    if stage is None:
+        stage = worked_out_stage(data)
     if stage not in STAGES:
         raise PositionError("stage", f"expected one of {', '.join(STAGES)}, got {stage!r}")
     state.stage = stage
@@ -84,6 +88,14 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     state.rolls = list(rolls)
     if stage == STAGE_START and (not state.rollers or len(state.rolls) >= len(state.rollers)):
         raise PositionError("start_rolls", "in the start stage someone must still throw")
+    # After the start its last round stays for the record: every roller threw, one highest.
+    if stage != STAGE_START and state.rolls and (
+        len(state.rolls) != len(state.rollers) or state.rolls.count(max(state.rolls)) != 1
+    ):
+        raise PositionError(
+            "start_rolls", f"play has begun, so the last round of start throws had one highest, "
+            f"one throw for each of start_rollers; got {rolls!r}"
+        )
     distance = data.get("distance")
     dice = game.distance_dice
     if distance is None:
@@ -191,9 +203,12 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
         _check_battle(state.battle)
     state.extra = _opt(data, "extra_turn", bool, False)
     state.fought = _opt(data, "fought", bool, False)
-    turns = _opt(data, "turns", int, 1)
+    # No turn is counted before the start is decided: worked out (0) in the start stage.
+    turns = _opt(data, "turns", int, 0 if stage == STAGE_START else 1)
     if turns < 0:
         raise PositionError("turns", f"expected a count of turns played, got {turns}")
+    if stage == STAGE_START and turns:
+        raise PositionError("turns", f"before the first turn no turn is counted: expected 0, got {turns}")
     state.turns = turns
     winners = data.get("winners")
     if (winners is not None) != (stage == STAGE_OVER):
@@ -220,6 +235,24 @@ def read_state(game: CretanLabyrinthRules, data: Mapping[str, Any], players: int
     return state
 
 
+def worked_out_stage(data: Mapping[str, Any]) -> str:
+    """The stage a position file's other keys say (for a file that leaves ``stage`` out):
+    ``over`` with winners, ``resolve`` with tasks pending or a battle, ``move`` with a
+    direction card in play, ``direction`` with a distance thrown, ``start`` with no turn
+    counted (``turns`` 0), else ``distance`` (a throw is due)."""
+    if data.get("winners") is not None:
+        return STAGE_OVER
+    if data.get("pending") or data.get("battle") is not None:
+        return STAGE_RESOLVE
+    if data.get("direction") is not None:
+        return STAGE_MOVE
+    if data.get("distance") is not None:
+        return STAGE_DIRECTION
+    if "turns" in data and data["turns"] == 0:
+        return STAGE_START
+    return STAGE_DISTANCE
+
+
 def validate(state: CretanLabyrinthState) -> None:
     """Check that a game could have reached ``state``; the stage, pieces and tasks must
     agree with each other and with the rules.
@@ -240,10 +273,16 @@ def validate(state: CretanLabyrinthState) -> None:
         own gateway; a card drawn or waiting for a player on a space of another
         colour (or none); a battle or battle offer between players more than two spaces
         apart, for a player not on turn (forced: against a keeper not on turn), or after
-        the turn's battle; ``extra_turn`` or ``fought`` before the resolve stage; ``turns``
-        below 1 or past the round limit while play goes on.
-        (:func:`read_state` refuses the start throwers out of seat order or twice, and a
-        battle whose choices or dice are out of order or all made.)
+        the turn's battle; a landing of the player on turn waiting anywhere but after a
+        battle they were stopped for; a card to draw or a win to check behind anything but
+        the battle (or its offer) of the same landing, a Magic Key's offer behind anything; ``extra_turn`` or ``fought`` before the resolve
+        stage, in a game with four Magic Keys or (option ``minotaur=quest``) while nobody
+        holds the Magic Key; ``turns`` below 1 or past the round limit once play has
+        begun; in the first turn a player on turn other than the highest start throw's.
+        (:func:`read_state` refuses the start throwers out of seat order or twice, after
+        the start a recorded round of start throws with a tie or a throw missing, a turn
+        counted in the start stage, and a battle whose choices or dice are out of order or
+        all made.)
     """
     game = state.game
     decks = game.decks
@@ -288,8 +327,12 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
     or waiting where its player stands on a space of its colour; a battle or its offer
     only within two spaces of the keeper, for the player on turn (or, forced, against
     the keeper on turn), before any battle of the turn; ``extra_turn`` and ``fought``
-    only while a turn is resolved (or in a game over); while play goes on, at least one
-    turn begun and none past the round limit.
+    only while a turn is resolved (or in a game over), never with four Magic Keys nor
+    (but with ``minotaur=out``) with nobody holding the key; the landing of the player on
+    turn waiting only after a forced battle; a draw or a win waiting only behind the battle
+    (or its offer) of the same landing, a key offer only first;
+    once play has begun, at least one turn begun and none past the round limit, the
+    first turn the start winner's.
     """
     board = state.game.board
     reach = state.game.reach_table
@@ -305,6 +348,20 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
             # A landing queues its tasks first; a battle, its offer and a card drawn wait
             # first until done: nothing is ever queued before them.
             raise PositionError(where, f"a {task.kind!r} task waits first (pending[0]) until it is done")
+        if i and (kind is Draw or kind is Win or kind is KeyOffer):
+            # A landing queues (the battle's offer,) then its card to draw or its win to
+            # check, or the Magic Key's offer, all at the front; another's are queued when
+            # that player lands.
+            head = state.queue[0]
+            player = task.player  # type: ignore[union-attr]
+            if not (i == 1 and kind is not KeyOffer and (
+                (isinstance(head, Fight) and not head.forced and head.attacker == player)
+                or (isinstance(head, BattleOffer) and head.player == player)
+            )):
+                raise PositionError(
+                    where, f"a {task.kind!r} task waits behind nothing but the battle (or its offer) of "
+                    "the same landing: it is queued at the front when its player lands"
+                )
         if isinstance(task, Fight) and task.forced:
             keeper = task.defender
             after = state.queue[1] if len(state.queue) > 1 else None
@@ -312,6 +369,15 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 raise PositionError(
                     "pending[1]", f"a keeper stopped for a battle lands after it: [\"land\", {keeper + 1}] is due next"
                 )
+        if kind is Land and task.player == state.turn and not (  # type: ignore[union-attr]
+            i == 1 and isinstance(state.queue[0], Fight) and state.queue[0].forced
+        ):
+            # A move or a card resolves its player's landing at once; only the keeper on
+            # turn stopped for a battle (key rule 7) lands after it.
+            raise PositionError(
+                where, f"{name(state.turn)}, on turn, lands at once: their landing waits only after "
+                "a battle it was stopped for"
+            )
         if isinstance(task, Win) and pos[task.player] != state.own_gateway(task.player):
             raise PositionError(where, f"a win is checked for {name(task.player)} only at their own gateway")
         if kind is Draw or kind is DoCard:
@@ -343,7 +409,7 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
             if state.fought:
                 raise PositionError(where, "a battle was fought this turn already: one battle a turn")
     limit = state.game.round_limit
-    if state.stage not in (STAGE_START, STAGE_OVER):
+    if state.stage != STAGE_START:
         if state.turns < 1:
             raise PositionError("turns", f"play has begun, so at least one turn has: got {state.turns}")
         if limit and state.turns > limit * state.players:
@@ -351,12 +417,37 @@ def _validate_turn(state: CretanLabyrinthState) -> None:
                 "turns", f"turn {state.turns} is past the round limit ({limit} rounds of "
                 f"{state.players} turns): the game ended at turn {limit * state.players}"
             )
+    if state.stage in (STAGE_DISTANCE, STAGE_DIRECTION, STAGE_MOVE, STAGE_RESOLVE) and state.turns == 1 and state.rolls:
+        # 'Each player rolls one die and the highest roll goes first.'
+        first = state.rollers[state.rolls.index(max(state.rolls))]
+        if state.turn != first:
+            raise PositionError(
+                "turn", f"the first turn (turns 1) is {name(first)}'s, who made the highest start "
+                f"throw, not {name(state.turn)}'s"
+            )
     # The turn's end clears both; a game won during a turn keeps them as they were.
     if state.stage not in (STAGE_RESOLVE, STAGE_OVER):
         for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
             if flag:
                 raise PositionError(
                     key, f"{key} is set only while a turn is resolved (stage resolve) or in a game over"
+                )
+    if not state.game.single_key:
+        # With four keys nobody keeps the key from anyone: no battle, no turn earned by one.
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(
+                    key, "with four Magic Keys there is no battle and no keeper to land on: "
+                    "no battle is fought and no turn earned by one"
+                )
+    elif not state.game.minotaur_out and not any(state.keys):
+        # Another turn is earned by taking the key, and a battle leaves it with its winner;
+        # once taken a key stays with a player (only minotaur=out sends it back).
+        for key, flag in (("extra_turn", state.extra), ("fought", state.fought)):
+            if flag:
+                raise PositionError(
+                    key, "nobody holds the Magic Key, yet this turn took it (another turn earned) or "
+                    "fought for it (a battle fought): a key taken stays with a player"
                 )
 
 

@@ -150,22 +150,56 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
             raise PositionError(
                 "stage", f"{names[winners[0]].lower()} has borne off all four pieces: the game is over"
             )
+        # The last bear-off ends the game, in the winner's turn: no dice are left to use,
+        # nothing waits, and the winner is the player to act (worked out).
+        _nothing_of_a_turn(data, ("dice", "pending", "turn_ending"), "the game is over")
+        if to_act is not None and to_act != winners[0]:
+            raise PositionError(
+                "to_act", f"the game ended in the winner's turn: {names[winners[0]].lower()} is to act, "
+                f"not {names[to_act].lower()}"
+            )
+        state.turn = winners[0]
         state.winner = winners[0]
         state.stage = STAGE_OVER
         return state
     if stage_name == "over":
         raise PositionError("stage", "the game is over only when a player has borne off all four")
+    if stage_name == "play":
+        # Play writes no start keys: the start ends with one player the highest.
+        throws = data.get("start_throws")
+        if data.get("contenders") or (
+            throws and (not isinstance(throws, Mapping) or any(v is not None for v in throws.values()))
+        ):
+            raise PositionError(
+                "contenders" if data.get("contenders") else "start_throws",
+                "contenders and start throws are kept only while the players throw for the start",
+            )
     if stage_name == "start":
         state.stage = STAGE_START
+        # No turn has begun before the start is decided.
+        _nothing_of_a_turn(
+            data, ("dice", "pending", "entered_this_turn", "turn_ending"),
+            "the players are throwing for the start: no turn has begun",
+        )
         rolls = data.get("start_throws") or {}
         if not isinstance(rolls, Mapping):
             raise PositionError("start_throws", "expected an object of colour: throw or null")
-        contenders = data.get("contenders", [c.lower() for c in names])
+        lower = [c.lower() for c in names]
+        for key in rolls:
+            if not isinstance(key, str) or key.lower() not in lower:
+                raise PositionError(
+                    f"start_throws.{key}",
+                    f"no such colour in a game of {players}: the colours are {', '.join(lower)}",
+                )
+        contenders = data.get("contenders", lower)
         if not isinstance(contenders, list) or not contenders:
             raise PositionError("contenders", "expected a list of colours")
-        state.contenders = sorted(
-            {choose_index(names, c, "contenders") for c in contenders}
-        )
+        state.contenders = [choose_index(names, c, "contenders") for c in contenders]
+        # Each round the contenders throw once each, clockwise ('Turns continue clockwise').
+        if state.contenders != sorted(set(state.contenders)):
+            raise PositionError(
+                "contenders", f"expected the contenders once each, in seat order, got {contenders!r}"
+            )
         for p in range(players):
             roll = rolls.get(names[p].lower())
             if roll is not None:
@@ -225,6 +259,17 @@ def read_state(state: P, data: Mapping[str, Any]) -> P:
     return state
 
 
+def _nothing_of_a_turn(data: Mapping[str, Any], keys: tuple[str, ...], why: str) -> None:
+    """Refuse any of ``keys`` (the marks of a turn under way) that ``data`` gives a value
+    (null, false, an empty list or object say nothing), with ``why``: no turn is under way.
+
+    :raises PositionError: naming the first such key.
+    """
+    for key in keys:
+        if data.get(key):
+            raise PositionError(key, f"{why}, so {key} cannot be {data[key]!r}")
+
+
 def validate(state: Position) -> None:
     """Check that play could have reached a Labyrinth position.
 
@@ -238,10 +283,12 @@ def validate(state: Position) -> None:
         stage with a piece already entered, with a tie of fewer than two players, or
         with a player out of the tie who never threw or threw a 6 (a player leaves the
         contest only by throwing lower than the tied highest); a mark of this turn out of
-        its turn (:func:`_validate_turn_marks`). (:func:`read_state` refuses a stage other
-        than over for a player with all four pieces off, and in the start stage throws
-        out of seat order or a ``to_act`` other than the contender due, which is worked
-        out.)
+        its turn, or while the turn ends (:func:`_validate_turn_marks`). (:func:`read_state`
+        refuses a stage other than over for a player with all four pieces off, dice, an
+        offer or a ``to_act`` other than the winner in a game over, and in the start stage throws out of seat order, a throw of a
+        colour not in the game, contenders not once each in seat order, the dice, an offer,
+        an entry or a turn's end (no turn has begun), or a ``to_act`` other than the
+        contender due, which is worked out; in play, contenders or start throws.)
     """
     game = state.game
     board = game.board
@@ -289,10 +336,13 @@ def validate(state: Position) -> None:
 def _validate_turn_marks(state: Position) -> None:
     """The checks of :func:`validate` about what a turn marks on its pieces and itself:
     ``trapped_this_turn`` only on a piece of the player to act, with the whole of a
-    trap's turns still to lose (the count starts with the owner's next turn), and
-    neither it nor ``entered_this_turn`` while a new turn's throw is due (the turn's end
-    clears both) or, for the entry, with both dice unused (an entry uses a die) or
-    every piece of the player still outside.
+    trap's turns still to lose (the count starts with the owner's next turn), not with both
+    dice unused (a count uses a die), not while the turn ends (``turn_ending``: the turn's end has cleared the marks before it offers
+    the ride on the tunnel's exit), and neither it nor ``entered_this_turn`` while a new
+    turn's throw is due (the turn's end clears both) or, for the entry, with both dice
+    unused (an entry uses a die) or every piece of the player still outside; and no more
+    marks than dice used, each taking a die of its own (an offer waiting but the ride at
+    the turn's end, each piece trapped this turn, an entry).
     """
     game = state.game
     names = COLOURS[: state.players]
@@ -311,6 +361,16 @@ def _validate_turn_marks(state: Position) -> None:
                 where, "only a piece of the player to act falls into a trap during the turn under way "
                 "(the turn's end clears the mark)"
             )
+        if state.closing:
+            raise PositionError(
+                where, "the turn is ending (turn_ending): the turn's end clears every mark of the turn "
+                "before it offers the ride on the tunnel's exit"
+            )
+        if len(state.values) == 2:
+            raise PositionError(
+                where, "a piece falls into a trap by a count, with a die of the turn: not while both "
+                "dice are unused"
+            )
         if state.trap[k] not in fresh_turns:
             raise PositionError(
                 where, f"a piece trapped this turn has lost none of its turns yet: "
@@ -326,6 +386,26 @@ def _validate_turn_marks(state: Position) -> None:
             raise PositionError(
                 "entered_this_turn", f"a piece entered this turn, yet every piece of "
                 f"{names[state.turn].lower()} is outside"
+            )
+    if turn_start:
+        return
+    # Each mark of the turn took a die of its own: the offer waiting (the count that landed
+    # on its field; the ride after the tunnel at the turn's end takes none), each piece
+    # trapped this turn, a piece entered.
+    used = 2 - len(state.values)
+    marks = [("pending", state.pending is not None and not state.closing)]
+    marks += [
+        (f"pieces.{names[k // PIECES].lower()}[{k % PIECES}].trapped_this_turn", True)
+        for k in range(base, base + PIECES) if state.fresh[k]
+    ]
+    marks.append(("entered_this_turn", state.entered))
+    needed = 0
+    for where, made in marks:
+        needed += made
+        if needed > used:
+            raise PositionError(
+                where, f"{used} of the turn's dice used, but an offer waiting, a piece entered and "
+                f"each piece trapped this turn each took a die of its own ({needed} so far)"
             )
 
 
