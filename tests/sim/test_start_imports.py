@@ -4,6 +4,9 @@ through xml.sax.saxutils, and the start took 2.5x the import floor)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from start_probe import floor_start, run_start
 
 WEB = ("http", "urllib", "email", "xml", "html.parser", "starlette", "uvicorn", "h11",
@@ -82,3 +85,28 @@ def test_the_lazy_screen_names_are_all_there() -> None:
 
     for name in sc.__all__:
         assert getattr(sc, name) is not None, name
+
+
+OTHER_COMMANDS = ("companion.cli.rules", "companion.cli.journal", "companion.cli.services",
+                  "companion.cli.camera")
+"""The command line's other commands: `companion run` builds the parser of `run` alone
+and imports no other command's module (each is imported where its parser is built)."""
+
+
+def test_companion_run_imports_no_other_command_up_to_its_first_frame() -> None:
+    start = run_start(80, 24)
+    assert "companion.cli.box" in start.modules  # run's own module
+    assert _web(start.modules, OTHER_COMMANDS) == []
+
+
+def test_importing_the_command_line_imports_no_rules_engine_and_no_other_command() -> None:
+    """What the console script does before `main` (``from companion.cli import main``)
+    imports the command line's shared part only: the rules engines and the service are
+    imported inside `companion run`, where the garbage collector is held until the first
+    frame (companion.cli.box.cmd_run)."""
+    code = ("import sys\nfrom companion.cli import main\n"
+            "print('\\n'.join(m for m in sys.modules if m.startswith('companion')))")
+    names = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           text=True).stdout.split()
+    assert "companion.cli.common" in names
+    assert _web(frozenset(names), ("companion.rules", "companion.app", *OTHER_COMMANDS)) == []
