@@ -65,12 +65,15 @@ def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool(
 
 SPLASH_LATER = ("companion.app.screens.start", "companion.app.screens.play",
                 "companion.app.screens.turn", "companion.app.screens.review",
-                "companion.app.screens.menus", "companion.app.table", "companion.speech.cues")
+                "companion.app.screens.menus", "companion.app.table", "companion.speech.cues",
+                "companion.ui.events", "companion.journal.names")
 """Not needed for the splash (the first frame): the screens before a game (resume, setup,
 seats), of a game in play, of the computer's turn, the review and the menus
 (:mod:`companion.app.screens` gives them on first use, PEP 562), and the game's table
 (imported when a game begins or is resumed), the sentences spoken (the first game's
-voice). Issue 35: the start to the first frame at most 1.3x its import floor (CPU)."""
+voice), the words of a game's events (its first action) and the cleaning of people's
+names (the roster, read when the seats screen opens). Issue 35: the start to the first
+frame at most 1.3x its import floor (CPU)."""
 
 
 def test_the_splash_imports_no_game_screen_menu_or_table() -> None:
