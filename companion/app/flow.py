@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.app import screens as sc
-from companion.app.events import ComputerThrew, Draw, MovesValued, WorkFailed
+from companion.app.events import Draw
 from companion.app.narration import Narration, taken_back_words
 from companion.app.screens import Screen
 from companion.app.settings import Prefs, SavedSettings
@@ -48,6 +48,7 @@ from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.results import ComputerThrew, MovesValued, WorkFailed
     from companion.app.table import Table
 
 log = logging.getLogger(__name__)
@@ -234,6 +235,8 @@ class Flow:
     def _valued(self, event: MovesValued | WorkFailed) -> None:
         """The tutor's values came; a person waiting on the Checking screen for them is
         answered (the move played, or the question)."""
+        from companion.app.results import WorkFailed
+
         key = self.tutor.valued(event)
         page = self.page
         if (key is not None and isinstance(page, sc.Checking) and page.move is not None

@@ -66,13 +66,14 @@ def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool(
 SPLASH_LATER = ("companion.app.screens.start", "companion.app.screens.play",
                 "companion.app.screens.turn", "companion.app.screens.review",
                 "companion.app.screens.menus", "companion.app.table", "companion.speech.cues",
-                "companion.ui.events", "companion.journal.names")
+                "companion.ui.events", "companion.journal.names", "companion.app.results")
 """Not needed for the splash (the first frame): the screens before a game (resume, setup,
 seats), of a game in play, of the computer's turn, the review and the menus
 (:mod:`companion.app.screens` gives them on first use, PEP 562), and the game's table
 (imported when a game begins or is resumed), the sentences spoken (the first game's
 voice), the words of a game's events (its first action) and the cleaning of people's
-names (the roster, read when the seats screen opens). Issue 35: the start to the first
+names (the roster, read when the seats screen opens), the worker's results (the first
+event the loop handles, or the worker's first job). Issue 35: the start to the first
 frame at most 1.3x its import floor (CPU)."""
 
 
@@ -113,3 +114,28 @@ def test_importing_the_command_line_imports_no_rules_engine_and_no_other_command
                            text=True).stdout.split()
     assert "companion.cli.common" in names
     assert _web(frozenset(names), ("companion.rules", "companion.app", *OTHER_COMMANDS)) == []
+
+
+def test_the_service_s_modules_make_none_of_the_worker_s_results() -> None:
+    """The start imports the service, the controller, the worker and the terminal: none
+    of them makes the worker's result classes (ten dataclasses, about 4 ms of CPU on a
+    fast core), which come with the first event the loop handles
+    (:mod:`companion.app.results`; :mod:`companion.app.events` gives their names on first
+    use)."""
+    code = ("import sys\nimport companion.app.service, companion.sim.terminal\n"
+            "import companion.app.events as events\n"
+            "print('companion.app.results' in sys.modules, 'WorkFailed' in vars(events))")
+    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           text=True).stdout.split()
+    assert shown == ["False", "False"]
+
+
+def test_the_events_module_still_gives_the_worker_s_results_and_the_loop_s_union() -> None:
+    import typing
+
+    import companion.app.events as events
+    import companion.app.results as results
+
+    assert events.WorkFailed is results.WorkFailed and events.Found is results.Found
+    assert set(typing.get_args(results.WorkDone)) <= set(typing.get_args(events.LoopEvent))
+    assert events.Quit in typing.get_args(events.LoopEvent)
