@@ -19,10 +19,17 @@ compare (waiting for a core is not counted), and the wall clock beside it, marke
 such (a start on a busy machine waits for the disk and the scheduler as much as it
 computes).
 
+Each run starts `companion run` as the console script does (``from companion.cli import
+main``, then ``main``; tests/sim/start_probe.py): importing the command line imports
+none of the service, the rules engines or the other commands (never imported by
+`run`), so that what `run` imports comes in under its hold of the garbage collector.
+
 What the first frame (the splash) does not need is imported on first use, after it:
 the screens before a game (resume, setup), of a game in play, of the computer's turn,
-of the review and the menus (:mod:`companion.app.screens`, PEP 562) and the game's
-table. Their import is paid at the first OK, when the menu is drawn: so that nobody
+of the review and the menus (:mod:`companion.app.screens`, PEP 562), the worker's
+results (:mod:`companion.app.results`, with the first event the loop handles), the
+game's table and the words of a game's events (with the first game). The screens' and
+the results' import is paid at the first OK, when the menu is drawn: so that nobody
 reads the splash's figure as the whole start, each run also types OK as soon as its
 first frame is out and the CPU to the next frame (the menu's, with the screens imported
 and ``Service.ready``'s collection) is printed beside, with its ratio to the same floor.

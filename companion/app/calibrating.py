@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.app.events import CalibrationLooked, Found
+from companion.app.results import CalibrationLooked, Found
 from companion.rules import State
 
 if TYPE_CHECKING:

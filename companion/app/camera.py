@@ -30,13 +30,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from companion.app.events import BoardChecked, CameraRead
 from companion.i18n import _
 from companion.rules import Move, State
 from companion.rules.core import Square
 from companion.ui.rules_words import say
 
-if TYPE_CHECKING:  # OpenCV: imported when a camera is made
+if TYPE_CHECKING:  # OpenCV: imported when a camera is made; the results with the first job
+    from companion.app.results import BoardChecked, CameraRead
     from companion.camera.board import Layout, Pixels
     from companion.camera.fake import FakeCamera
     from companion.camera.read import Reader, Reading
@@ -515,6 +515,7 @@ def look_job(ticket: int, camera: Camera, state: State,
     reason); a camera that raises anything else comes back as the worker's
     :class:`~companion.app.events.WorkFailed`. ``cancel``: handed to a camera that
     watches (:class:`LiveCamera`), set when the look is no longer wanted."""
+    from companion.app.results import CameraRead
     from companion.camera.find import find_move
     from companion.camera.read import PictureRefused
 
@@ -536,6 +537,7 @@ def check_job(ticket: int, camera: Camera, state: State, expected: Mapping[Squar
     :meth:`Camera.check` for ``before`` and ``cancel``. A refused picture comes back as
     ``refused`` (its reason); a camera that raises anything else comes back as the
     worker's :class:`~companion.app.events.WorkFailed`."""
+    from companion.app.results import BoardChecked
     from companion.camera.find import differences
     from companion.camera.read import PictureRefused
 

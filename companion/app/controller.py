@@ -38,29 +38,18 @@ from companion.app import config as cfg
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera
 from companion.app.events import (
-    BoardChecked,
     ButtonEvent,
     ButtonName,
-    CalibrationLooked,
-    CameraRead,
-    ComputerChose,
-    ComputerThrew,
     Draw,
-    HintFound,
-    LoopEvent,
-    MovesValued,
     Press,
     Quit,
     Reply,
-    ReviewDone,
     Shaken,
     ShakeStarted,
     SourceFailed,
     SourceStatus,
     SpeechFailed,
     ThrowReported,
-    WorkDone,
-    WorkFailed,
 )
 from companion.app.looking import Looking
 from companion.app.narration import Narration
@@ -81,6 +70,8 @@ from companion.ui.render import columns
 
 if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
     from companion.ai.review import Review
+    from companion.app.events import LoopEvent
+    from companion.app.results import WorkDone
     from companion.app.table import Table
 
 log = logging.getLogger(__name__)
@@ -231,6 +222,8 @@ class Controller(Looking):
         return self.reply()
 
     def _apply(self, event: LoopEvent) -> None:
+        from companion.app.results import WorkDone  # with the first event, not at start
+
         page = self.page
         if isinstance(event, WorkDone):  # a union of the worker's events
             self._work_done(event)
@@ -314,6 +307,8 @@ class Controller(Looking):
 
     def _think(self, page: sc.Thinking) -> None:
         """Hand ``page``'s work to the worker; its result comes back as an event."""
+        from companion.app.results import ComputerChose, ComputerThrew, HintFound
+
         table = self.table
         if table is None:
             self.page = sc.Menu()
@@ -344,6 +339,7 @@ class Controller(Looking):
             self.page = sc.ReviewPage(review=self._reviewed[1], back_to=page.back_to)
             return
         from companion.ai.review import review
+        from companion.app.results import ReviewDone
 
         page.ticket = ticket = self._ticket()
         game, players, actions = table.game, table.state.players, tuple(table.actions)
@@ -356,40 +352,42 @@ class Controller(Looking):
     def _work_done(self, event: WorkDone) -> None:
         """Apply the worker's result if its screen still awaits it (else it is stale:
         the position changed, a move was undone, the game ended, the screen was left)."""
-        if isinstance(event, BoardChecked) or self._check_awaits(event.ticket):
-            assert isinstance(event, BoardChecked | WorkFailed)
+        from companion.app import results as rs
+
+        if isinstance(event, rs.BoardChecked) or self._check_awaits(event.ticket):
+            assert isinstance(event, rs.BoardChecked | rs.WorkFailed)
             self._check_done(event)
             return
-        if isinstance(event, CameraRead | CalibrationLooked) or self._camera_awaits(event.ticket):
-            assert isinstance(event, CameraRead | CalibrationLooked | WorkFailed)
+        if isinstance(event, rs.CameraRead | rs.CalibrationLooked) or self._camera_awaits(event.ticket):
+            assert isinstance(event, rs.CameraRead | rs.CalibrationLooked | rs.WorkFailed)
             self._camera_done(event)
             return
-        if isinstance(event, MovesValued) or self.tutor.awaits(event.ticket):
-            assert isinstance(event, MovesValued | WorkFailed)
+        if isinstance(event, rs.MovesValued) or self.tutor.awaits(event.ticket):
+            assert isinstance(event, rs.MovesValued | rs.WorkFailed)
             self._valued(event)
             return
         page = self.page
         if isinstance(page, sc.Reviewing) and page.ticket == event.ticket and self.table is not None:
-            if isinstance(event, ReviewDone):
+            if isinstance(event, rs.ReviewDone):
                 self._reviewed = ((str(self.table.journal.path), tuple(self.table.actions)),
                                  event.review)
                 self.goto(sc.ReviewPage(review=event.review, back_to=page.back_to))
             else:
-                text = event.text if isinstance(event, WorkFailed) else type(event).__name__
+                text = event.text if isinstance(event, rs.WorkFailed) else type(event).__name__
                 self.show(sc.message(_("Review failed"), (text,), then=page.back_to))
             return
         if not (isinstance(page, sc.Thinking) and page.ticket == event.ticket
                 and self.table is not None):
             log.info("the worker's result %d dropped: no longer awaited", event.ticket)
             return
-        if isinstance(event, ComputerThrew):
+        if isinstance(event, rs.ComputerThrew):
             self._computer_threw(self.table, event)
-        elif isinstance(event, ComputerChose):
+        elif isinstance(event, rs.ComputerChose):
             self.goto(sc.ComputerMove(move=event.move))
             self.narration.computer_move(self.table.state, event.move)
-        elif isinstance(event, HintFound):
+        elif isinstance(event, rs.HintFound):
             self.show(sc.message(_("Hint"), event.lines, then=page.back_to))
-        elif isinstance(event, WorkFailed):
+        elif isinstance(event, rs.WorkFailed):
             self.show(sc.message(_("Computer failed"), (event.text,), then=sc.Pause()))
         else:  # a review's result for a thinking screen: cannot be, the tickets differ
             log.info("the worker's result %d dropped: not this screen's", event.ticket)

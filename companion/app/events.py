@@ -5,9 +5,9 @@ gives for each. (A game's own events, what a move did, are
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any
 
 from companion.app.settings import Prefs
 from companion.devices.events import (
@@ -23,17 +23,25 @@ from companion.devices.events import (
     ThrowReported,
 )
 from companion.devices.indicators import Cue
-from companion.rules import Implement, Move, Throw
+from companion.rules import Implement, Throw
 from companion.ui.view import View
 
-if TYPE_CHECKING:  # the search is imported when a review is asked for, not at start
-    from pathlib import Path
+if TYPE_CHECKING:  # the worker's results: imported with the first event (see __getattr__)
+    from typing import TypeAlias
 
-    from companion.ai.review import Review
-    from companion.camera.board import Pixels
-    from companion.camera.calibration import Calibration
-    from companion.camera.find import Difference, Finding
-    from companion.rules.core import Square
+    from companion.app.results import (
+        BoardChecked,
+        CalibrationLooked,
+        CameraRead,
+        ComputerChose,
+        ComputerThrew,
+        Found,
+        HintFound,
+        MovesValued,
+        ReviewDone,
+        WorkDone,
+        WorkFailed,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,117 +60,6 @@ class PanelIdle:
 
 
 @dataclass(frozen=True, slots=True)
-class ComputerThrew:
-    """The worker drew the computer's throw for the request numbered ``ticket``."""
-
-    ticket: int
-    throw: Throw
-
-
-@dataclass(frozen=True, slots=True)
-class ComputerChose:
-    """The worker's search chose the computer's ``move`` for the request ``ticket``."""
-
-    ticket: int
-    move: Move
-
-
-@dataclass(frozen=True, slots=True)
-class HintFound:
-    """The worker's search found the hint for the request ``ticket``: its ``lines``."""
-
-    ticket: int
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewDone:
-    """The worker reviewed the game for the request ``ticket``
-    (:func:`companion.ai.review.review`): its ``review``."""
-
-    ticket: int
-    review: Review
-
-
-@dataclass(frozen=True, slots=True)
-class MovesValued:
-    """The worker valued every legal move of a person's position for the tutor, for the
-    request ``ticket``: ``losses`` maps each move's notation to the share of the mover's
-    chance to win it gives away against the best move (0..1; 0 for the best)."""
-
-    ticket: int
-    losses: tuple[tuple[str, float], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class WorkFailed:
-    """The worker's job for the request ``ticket`` raised: ``text`` says what (a bug;
-    the game is kept and the players are told)."""
-
-    ticket: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class CameraRead:
-    """The camera looked at the board for the request ``ticket`` (issue 34,
-    :mod:`companion.app.camera`): ``finding`` the move it shows
-    (:func:`companion.camera.find.find_move`), or ``None`` with ``refused`` saying why
-    the picture could not be read (a hand over the board, a square unsure)."""
-
-    ticket: int
-    finding: Finding | None
-    refused: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class BoardChecked:
-    """The camera compared the board with the one expected for the request ``ticket``
-    (issue 34: a resumed game's position, the computer's move made;
-    :func:`companion.app.camera.check_job`): ``seen`` the occupied squares read (square
-    -> player, 0-based) and ``differences`` the squares where they differ from the board
-    expected (none: the board shows it); or ``seen`` ``None`` with ``refused`` saying
-    why no picture could be read."""
-
-    ticket: int
-    seen: Mapping[Square, int] | None
-    differences: tuple[Difference, ...] = ()
-    refused: str = ""
-
-
-@dataclass(frozen=True, eq=False)
-class Found:
-    """What one step of the box's calibration gave (:mod:`companion.app.calibrating`):
-    ``step`` 0, the ``still`` of the empty board (RGB uint8), the ``labels`` of the four
-    corner squares in the order they are asked for, and the state folder the
-    calibration is kept in (``directory``: where the camera reads it); steps 1-4, the
-    ``centre`` (x, y, pixels of the still) of the piece on that corner square; step 4
-    also the ``calibration`` made from the four."""
-
-    step: int
-    still: Pixels | None = None
-    labels: tuple[str, ...] = ()
-    directory: Path | None = None
-    centre: tuple[float, float] | None = None
-    calibration: Calibration | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CalibrationLooked:
-    """The camera's look for one step of the box's calibration of a board without
-    markers (issue 34, :mod:`companion.app.calibrating`) for the request ``ticket``:
-    ``found`` what it gave (the still of the empty board, or where the piece put on a
-    corner square stands), or ``None`` with ``refused`` saying why (no piece found, more
-    than a piece changed, corners that make no board) and ``again`` the step to ask for
-    again (0: the empty board, 1-4: a corner square)."""
-
-    ticket: int
-    found: Found | None
-    refused: str = ""
-    again: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class SpeechFailed:
     """Speech failed (no espeak-ng, an audio device that fails, the engine's process
     died): ``text`` says what in one line, in the language in use. The speaker reports
@@ -172,13 +69,29 @@ class SpeechFailed:
     text: str
 
 
-WorkDone: TypeAlias = (ComputerThrew | ComputerChose | HintFound | ReviewDone | MovesValued
-                       | CameraRead | BoardChecked | CalibrationLooked | WorkFailed)
-"""What the worker hands back to the loop (:mod:`companion.app.worker`), as events
-through the same queue as the devices' (like :class:`SourceFailed`). A result whose
-``ticket`` is no longer awaited (the position changed, undo, a new game) is dropped."""
+if TYPE_CHECKING:
+    LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone | SpeechFailed
+    """Every event the loop consumes: the devices', the service's own, the worker's
+    results (:mod:`companion.app.results`)."""
 
-LoopEvent: TypeAlias = DeviceEvent | Quit | PanelIdle | WorkDone | SpeechFailed
+_RESULTS = frozenset({"BoardChecked", "CalibrationLooked", "CameraRead", "ComputerChose",
+                      "ComputerThrew", "Found", "HintFound", "MovesValued", "ReviewDone",
+                      "WorkDone", "WorkFailed"})
+
+
+def __getattr__(name: str) -> Any:
+    """The worker's results (:mod:`companion.app.results`) and :data:`LoopEvent`, the
+    union that holds them, given on first use (PEP 562): the service's start imports
+    this module, and nothing before its first frame needs them (issue 35)."""
+    if name not in _RESULTS and name != "LoopEvent":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from companion.app import results
+
+    value = (DeviceEvent | Quit | PanelIdle | results.WorkDone | SpeechFailed
+             if name == "LoopEvent" else getattr(results, name))
+    globals()[name] = value
+    return value
+
 
 
 Draw = Callable[[Implement, int], Throw]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.app import screens as sc
-from companion.app.events import ComputerThrew, Draw, MovesValued, WorkFailed
+from companion.app.events import Draw
 from companion.app.narration import Narration, taken_back_words
 from companion.app.screens import Screen
 from companion.app.settings import Prefs, SavedSettings
@@ -28,7 +28,6 @@ from companion.app.tutoring import Tutor
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, set_language
-from companion.journal.roster import load_roster
 from companion.journal.store import Journal, JournalProblem, JournalStore, Loaded
 from companion.rules import (
     PASS,
@@ -43,13 +42,13 @@ from companion.rules import (
     get_game,
 )
 from companion.speech import Speaker
-from companion.ui.events import words_for
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_or_none
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.results import ComputerThrew, MovesValued, WorkFailed
     from companion.app.table import Table
 
 log = logging.getLogger(__name__)
@@ -236,6 +235,8 @@ class Flow:
     def _valued(self, event: MovesValued | WorkFailed) -> None:
         """The tutor's values came; a person waiting on the Checking screen for them is
         answered (the move played, or the question)."""
+        from companion.app.results import WorkFailed
+
         key = self.tutor.valued(event)
         page = self.page
         if (key is not None and isinstance(page, sc.Checking) and page.move is not None
@@ -277,6 +278,8 @@ class Flow:
         except RulesError as exc:  # a draw the rules refuse: a bug, said, not looped on
             self.show(sc.message(_("Computer failed"), (str(exc),), then=sc.Pause()))
             return
+        from companion.ui.events import words_for  # a game's words: imported with its first action
+
         self.said = words_for(table.state).all(acted.events)
         self.cue = Cue.THROW
         self.narration.acted(self.presenter, before, acted.action, acted.events, table.state,
@@ -288,6 +291,8 @@ class Flow:
         read of a small local file (at most
         :data:`~companion.journal.roster.MAX_BYTES`, :data:`~companion.journal.roster.MAX_PEOPLE`
         names), done when the seats screen opens; missing or damaged: ``()``, logged."""
+        from companion.journal.roster import load_roster  # the seats screen's, not the start's
+
         return load_roster(self.roster_path) if self.roster_path is not None else ()
 
     def clamp_scroll(self, view: View, scroll: int) -> int:
@@ -336,6 +341,8 @@ class Flow:
             self.cue = Cue.TURN
         elif acted.implement is not None:
             self.cue = Cue.THROW
+        from companion.ui.events import words_for  # a game's words: imported with its first action
+
         texts = words_for(after).all(acted.events)
         notable = any(not self.presenter.routine(e) for e in acted.events)
         self.said = () if notable and after.phase is not Phase.OVER else texts

@@ -29,11 +29,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from companion.app import screens as sc
 from companion.app.camera import Camera, ChosenCamera, check_lines, difference_lines, readable
-from companion.app.events import BoardChecked, CalibrationLooked, CameraRead, WorkFailed
 from companion.app.flow import Flow
 from companion.app.settings import Prefs
 from companion.app.worker import Worker
@@ -42,6 +41,9 @@ from companion.i18n import _
 from companion.rules import Action, Phase, PieceZone, State, game_title, get_game
 from companion.rules.core import Square
 from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # the worker's results: imported with the first one, not at start
+    from companion.app.results import BoardChecked, CalibrationLooked, CameraRead, WorkFailed
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +115,8 @@ class Looking(Flow):
         said = super().change(prefs)
         chosen = self.chosen_camera
         if prefs.camera != before and not chosen.looks(prefs.camera):
+            from companion.app.results import CameraRead
+
             ticket, wanted = self._ticket(), prefs.camera
 
             def release() -> CameraRead:
@@ -135,6 +139,8 @@ class Looking(Flow):
 
     def _camera_done(self, event: CameraRead | CalibrationLooked | WorkFailed) -> None:
         """The worker's answer to a look: applied if it is the look under way."""
+        from companion.app.results import CalibrationLooked, CameraRead
+
         if isinstance(event, CalibrationLooked) or (
                 self._calibration is not None and self._calibration[0] == event.ticket):
             assert not isinstance(event, CameraRead)
@@ -175,6 +181,8 @@ class Looking(Flow):
         shown: the next step asked for (on the screen and aloud); after the fourth
         corner the calibration saved and said; a step refused says why and asks again; a
         camera that fails says so and OK tries again (the buttons work as ever)."""
+        from companion.app.results import WorkFailed
+
         awaited = self._calibration
         if awaited is None or awaited[0] != event.ticket:
             log.info("the calibration's look %d dropped: no longer awaited", event.ticket)
@@ -305,6 +313,8 @@ class Looking(Flow):
         aloud, and the board checked again (unless this check read the board it waited
         to change from: nothing new). A camera that fails or refuses is said once (on
         the screen, the error cue and its title aloud); OK goes on as ever."""
+        from companion.app.results import WorkFailed
+
         check = self._check
         if check is None or check[0] != event.ticket:
             log.info("the camera's check %d dropped: no longer awaited", event.ticket)
@@ -358,6 +368,8 @@ class Looking(Flow):
         still shown: one move found, the cursor on it and said (or the move played, with
         ``prefs.camera_confirm`` off); none, the squares that differ said; several, nothing. A
         camera that fails or refuses a picture is said once; the buttons work as ever."""
+        from companion.app.results import WorkFailed
+
         key = self._look[1] if self._look is not None else None
         self._look = None
         page, table = self.page, self.table

@@ -24,14 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from companion.app import config as cfg
 from companion.app.camera import camera_for, usable_sources
 from companion.app.controller import Controller, Draw, Reply
-from companion.app.events import LoopEvent, PanelIdle, Quit, SpeechFailed
+from companion.app.events import PanelIdle, Quit, SpeechFailed
 from companion.app.notify import Notifier, WatchdogPinger
 from companion.app.screens import Think
 from companion.app.settings import Prefs, SavedSettings
@@ -48,6 +48,9 @@ from companion.journal.store import JournalStore
 from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
 from companion.ui.render import render
+
+if TYPE_CHECKING:  # the union holds the worker's results: not imported at start
+    from companion.app.events import LoopEvent
 
 log = logging.getLogger(__name__)
 

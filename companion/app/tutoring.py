@@ -17,11 +17,11 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
-from companion.app.events import MovesValued, WorkFailed
 from companion.app.worker import Worker
 from companion.rules import Move, Phase
 
 if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+    from companion.app.results import MovesValued, WorkFailed
     from companion.app.table import Table
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,8 @@ class Tutor:
                 self._valuing is not None and self._valuing[0] == key):
             return
         assert table is not None
+        from companion.app.results import MovesValued  # with the first job, not at start
+
         ticket = self.ticket()
         self._valuing = (key, ticket)
         state = table.state.copy()  # the worker's own: the loop goes on with the table
@@ -86,6 +88,8 @@ class Tutor:
     def valued(self, event: MovesValued | WorkFailed) -> Hashable | None:
         """The values came: kept for their position, which is returned (``None``: no
         longer awaited, dropped)."""
+        from companion.app.results import WorkFailed
+
         valuing = self._valuing
         if valuing is None or valuing[1] != event.ticket:
             log.info("the tutor's values %d dropped: no longer awaited", event.ticket)

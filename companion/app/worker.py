@@ -25,16 +25,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
-from companion.app.events import WorkDone, WorkFailed
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the results are imported with the first job (issue 35: not at start)
     from concurrent.futures import Executor, Future
+
+    from companion.app.results import WorkDone
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], WorkDone]
+Job: TypeAlias = "Callable[[], WorkDone]"
 """A piece of work: returns its result as an event (it may take seconds on a Pi Zero)."""
 
 
@@ -96,6 +96,8 @@ class Worker:
             self._reserve()
         future = executor.submit(_run, ticket, job, self.cancel)
 
+        from companion.app.results import WorkFailed
+
         def done(f: Future[WorkDone]) -> None:
             deliver(f.result() if not f.cancelled() else WorkFailed(ticket, "cancelled"))
 
@@ -118,6 +120,8 @@ class Worker:
 
 
 def _run(ticket: int, job: Job, cancel: threading.Event) -> WorkDone:
+    from companion.app.results import WorkFailed
+
     try:
         return job()
     except Exception as exc:

@@ -9,13 +9,12 @@ and exit with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import __version__
-from companion.cli.box import cmd_demo, cmd_doctor, cmd_run
-from companion.cli.camera import cmd_camera_calibrate, cmd_camera_check
 
 # What tests and callers import from ``companion.cli`` (the commands live in its modules).
 from companion.cli.common import (
@@ -23,33 +22,24 @@ from companion.cli.common import (
     UsageError,
     _read_position,
 )
-from companion.cli.journal import (
-    cmd_journal_export,
-    cmd_journal_list,
-    cmd_journal_review,
-    cmd_journal_show,
-)
-from companion.cli.rules import (
-    cmd_games,
-    cmd_hint,
-    cmd_legal,
-    cmd_match,
-    cmd_new,
-    cmd_play,
-    hint_answer,
-    play_record,
-)
-from companion.cli.services import (
-    cmd_board_print,
-    cmd_club,
-    cmd_club_roster,
-    cmd_publish,
-    cmd_web,
-)
-from companion.rules import (
-    RulesError,
-    game_ids,
-)
+
+if TYPE_CHECKING:
+    from companion.cli.rules import hint_answer, play_record
+
+# Each command's module (and the rules engines) is imported where its parser is built
+# (build_parser), so that `companion run`, the box's start, imports no other command's
+# code (issue 35: tests/sim/test_start_imports.py).
+_LAZY = ("hint_answer", "play_record")
+
+
+def __getattr__(name: str) -> Any:
+    """:func:`~companion.cli.rules.hint_answer` and :func:`~companion.cli.rules.play_record`,
+    given by ``companion.cli`` as before and imported on first use (PEP 562)."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module("companion.cli.rules"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sentence(summary: str) -> str:
@@ -128,10 +118,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
     if wanted("games"):
+        from companion.cli.rules import cmd_games
+
         games = command(sub, "games", "list the game ids, one per line, with their titles")
         games.set_defaults(func=cmd_games)
 
     if wanted("rules"):
+        from companion.cli.rules import cmd_hint, cmd_legal, cmd_match, cmd_new, cmd_play
+
         rules = command(
             sub, "rules", "the rules engines: starting positions, legal moves, random games"
         )
@@ -194,6 +188,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         play.set_defaults(func=cmd_play)
 
     if wanted("run"):
+        from companion.cli.box import cmd_run
+
         run = command(
             sub, "run",
             summary="the companion service: real hardware on a Raspberry Pi, else a terminal "
@@ -209,6 +205,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         run.set_defaults(func=cmd_run)
 
     if wanted("demo"):
+        from companion.cli.box import cmd_demo
+        from companion.rules import game_ids
+
         demo = command(
             sub, "demo",
             summary="play a scripted whole game (senet-tait unless --game) through the mock pins; "
@@ -239,6 +238,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         demo.set_defaults(func=cmd_demo)
 
     if wanted("doctor"):
+        from companion.cli.box import cmd_doctor
+
         doctor = command(
             sub, "doctor",
             summary="check the box: Pi model, pin factory, OLED, buttons, shaker, service, speech, "
@@ -250,6 +251,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         doctor.set_defaults(func=cmd_doctor)
 
     if wanted("journal"):
+        from companion.cli.journal import (
+            cmd_journal_export,
+            cmd_journal_list,
+            cmd_journal_review,
+            cmd_journal_show,
+        )
+
         undone = ("Actions taken back with undo are shown where they were made, marked "
                   "'(taken back)', followed by the undo.")
         journal_help = ("the saved games, read for people: list them, show one in words, export "
@@ -297,6 +305,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         jreview.set_defaults(func=cmd_journal_review)
 
     if wanted("club"):
+        from companion.cli.services import cmd_club, cmd_club_roster
+
         club_help = ("serve the club page: every table's game live (board, whose turn, the last "
                      "event), the results and the ratings per game, from the boxes' MQTT broker")
         club = command(
@@ -356,6 +366,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         listing.set_defaults(func=cmd_club_roster)
 
     if wanted("web"):
+        from companion.cli.services import cmd_web
+
         web_help = ("serve the read-only spectator page: the game in progress (board, throw, "
                     "events, whose turn), live, and the saved games with their records")
         web = command(
@@ -372,6 +384,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         web.set_defaults(func=cmd_web)
 
     if wanted("publish"):
+        from companion.cli.services import cmd_publish
+
         publish_help = ("publish this table's live game and finished results to the club's MQTT "
                         "broker (club.* in the config), until stopped")
         publish = command(
@@ -386,6 +400,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         publish.set_defaults(func=cmd_publish)
 
     if wanted("board"):
+        from companion.cli.services import cmd_board_print
+
         board = command(sub, "board", "the game's board for the camera: print it (issue 34)")
         bsub = board.add_subparsers(dest="board_command", required=True, metavar="ACTION")
         print_help = ("write the game's board at true size with four ArUco markers, as a PDF "
@@ -407,6 +423,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         bprint.set_defaults(func=cmd_board_print)
 
     if wanted("camera"):
+        from companion.cli.camera import cmd_camera_calibrate, cmd_camera_check
+
         camera = command(sub, "camera", "the camera over the board: calibrate it for a board "
                          "of your own, check what it reads (issue 34)")
         csub = camera.add_subparsers(dest="camera_command", required=True, metavar="ACTION")
@@ -498,12 +516,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     try:
         status: int = args.func(args)
-    except (UsageError, RulesError) as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    except UsageError as exc:
+        return _usage_error(exc)
     except BrokenPipeError:  # `companion rules play ... | head`
         return 0
+    except Exception as exc:
+        from companion.rules import RulesError  # imported already by what raised one
+
+        if isinstance(exc, RulesError):
+            return _usage_error(exc)
+        raise
     return status
+
+
+def _usage_error(exc: Exception) -> int:
+    """``exc`` printed as the one line of a mistake in the user's input; the exit status."""
+    print(f"companion: error: {exc}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 __all__ = ["COMMANDS", "EXIT_USAGE", "UsageError", "_read_position", "build_parser",

@@ -8,23 +8,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
-from companion.rules import (
-    BoardDataError,
-    Event,
-    Game,
-    Phase,
-    RulesError,
-    State,
-    game_class,
-    get_game,
-    state_from_dict,
-)
-from companion.rules.datafile import JsonTextError, parse_json, read_text
 
+# The rules are imported by the commands that read a game or a position, not with the
+# module: `companion run` (the box's start) needs only UsageError from here (issue 35).
 if TYPE_CHECKING:
-    pass
-
-
+    from companion.rules import Event, Game, State
 
 
 EXIT_USAGE = 2
@@ -50,6 +38,8 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _game(args: argparse.Namespace) -> Game:
+    from companion.rules import get_game
+
     return get_game(args.game, **_parse_options(args.option))
 
 
@@ -63,6 +53,9 @@ def _read_position(path: str, game_id: str) -> State:
 
     :raises UsageError: naming the file and the reason, whatever is in it.
     """
+    from companion.rules import BoardDataError, RulesError, state_from_dict
+    from companion.rules.datafile import JsonTextError, parse_json, read_text
+
     try:
         text = read_text(path)
         data: Any = parse_json(text)
@@ -93,6 +86,8 @@ def _position_with_throw(args: argparse.Namespace) -> tuple[State, dict[str, Any
 
     :raises UsageError: a throw is due but not given, or given but not due.
     """
+    from companion.rules import Phase, game_class
+
     game_class(args.game)  # an unknown game fails before the file is read
     state = _read_position(args.position, args.game)
     result: dict[str, Any] = {"game": args.game}

@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from companion.journal.names import clean_name
 from companion.rules.datafile import RefusedFileError, parse_json, read_bytes, replace_atomically
 
 log = logging.getLogger(__name__)
@@ -46,6 +45,9 @@ def roster_names(names: Iterable[object]) -> tuple[str, ...]:
     """``names`` as a roster: each cleaned (:func:`~companion.journal.names.clean_name`;
     what is not text, or nothing once cleaned, left out), the first of equal names
     (ignoring case) kept, at most :data:`MAX_PEOPLE`, in the order given."""
+    # imported here: the box's start needs only default_roster_path (issue 35)
+    from companion.journal.names import clean_name
+
     kept: dict[str, str] = {}
     for raw in names:
         if not isinstance(raw, str):

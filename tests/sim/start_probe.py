@@ -24,21 +24,38 @@ FLOOR_IMPORTS = ("gpiozero", "gpiozero.pins.mock", "luma.core.interface.serial",
 
 RUN_CHILD = r"""
 import json, sys
-import companion.sim.terminal as terminal
-class Reporting(terminal.FramePrinter):
-    seen = False
-    def __call__(self, image):
-        super().__call__(image)
-        if not self.seen:  # written after the frame is out: the modules up to the first frame
-            self.seen = True
-            with open(sys.argv[1], "w") as fh:
-                json.dump(sorted(sys.modules), fh)
-terminal.frame_printer = Reporting
+from importlib.util import find_spec
+class Wrap:
+    def find_spec(self, name, path=None, target=None):
+        if name != "companion.sim.terminal":
+            return None
+        sys.meta_path.remove(self)
+        spec = find_spec(name)
+        load = spec.loader.exec_module
+        def exec_module(terminal):
+            load(terminal)
+            class Reporting(terminal.FramePrinter):
+                seen = False
+                def __call__(self, image):
+                    super().__call__(image)
+                    if not self.seen:  # written after the frame is out: the modules up to it
+                        self.seen = True
+                        with open(sys.argv[1], "w") as fh:
+                            json.dump(sorted(sys.modules), fh)
+            terminal.frame_printer = Reporting
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Wrap())
 from companion.cli import main
 sys.exit(main(["run", "--journal.dir", sys.argv[2]]))
 """
-"""``companion run`` (its own ``main``), the terminal's frame printer wrapped to write
-``sys.modules`` to ``argv[1]`` once the first frame is printed."""
+"""``companion run`` as the console script starts it (``from companion.cli import main``,
+then ``main``), the terminal's frame printer wrapped to write ``sys.modules`` to
+``argv[1]`` once the first frame is printed. The wrapping is done as `companion run`
+itself imports :mod:`companion.sim.terminal` (an import hook, ``Wrap``), not by
+importing it first: that would import the service, the controller and the screens
+before ``main``, outside the garbage collector's hold of ``cmd_run``, which the
+installed command does not do (the probe did until issue 35's branch ``start6``)."""
 
 FLOOR_CHILD = "import json, sys\nimport {imports}\njson.dump(sorted(sys.modules), open(sys.argv[1], 'w'))\n"
 

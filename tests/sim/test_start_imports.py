@@ -4,6 +4,9 @@ through xml.sax.saxutils, and the start took 2.5x the import floor)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from start_probe import floor_start, run_start
 
 WEB = ("http", "urllib", "email", "xml", "html.parser", "starlette", "uvicorn", "h11",
@@ -62,12 +65,16 @@ def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool(
 
 SPLASH_LATER = ("companion.app.screens.start", "companion.app.screens.play",
                 "companion.app.screens.turn", "companion.app.screens.review",
-                "companion.app.screens.menus", "companion.app.table", "companion.speech.cues")
+                "companion.app.screens.menus", "companion.app.table", "companion.speech.cues",
+                "companion.ui.events", "companion.journal.names", "companion.app.results")
 """Not needed for the splash (the first frame): the screens before a game (resume, setup,
 seats), of a game in play, of the computer's turn, the review and the menus
 (:mod:`companion.app.screens` gives them on first use, PEP 562), and the game's table
 (imported when a game begins or is resumed), the sentences spoken (the first game's
-voice). Issue 35: the start to the first frame at most 1.3x its import floor (CPU)."""
+voice), the words of a game's events (its first action) and the cleaning of people's
+names (the roster, read when the seats screen opens), the worker's results (the first
+event the loop handles, or the worker's first job). Issue 35: the start to the first
+frame at most 1.3x its import floor (CPU)."""
 
 
 def test_the_splash_imports_no_game_screen_menu_or_table() -> None:
@@ -82,3 +89,53 @@ def test_the_lazy_screen_names_are_all_there() -> None:
 
     for name in sc.__all__:
         assert getattr(sc, name) is not None, name
+
+
+OTHER_COMMANDS = ("companion.cli.rules", "companion.cli.journal", "companion.cli.services",
+                  "companion.cli.camera")
+"""The command line's other commands: `companion run` builds the parser of `run` alone
+and imports no other command's module (each is imported where its parser is built)."""
+
+
+def test_companion_run_imports_no_other_command_up_to_its_first_frame() -> None:
+    start = run_start(80, 24)
+    assert "companion.cli.box" in start.modules  # run's own module
+    assert _web(start.modules, OTHER_COMMANDS) == []
+
+
+def test_importing_the_command_line_imports_no_rules_engine_and_no_other_command() -> None:
+    """What the console script does before `main` (``from companion.cli import main``)
+    imports the command line's shared part only: the rules engines and the service are
+    imported inside `companion run`, where the garbage collector is held until the first
+    frame (companion.cli.box.cmd_run)."""
+    code = ("import sys\nfrom companion.cli import main\n"
+            "print('\\n'.join(m for m in sys.modules if m.startswith('companion')))")
+    names = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           text=True).stdout.split()
+    assert "companion.cli.common" in names
+    assert _web(frozenset(names), ("companion.rules", "companion.app", *OTHER_COMMANDS)) == []
+
+
+def test_the_service_s_modules_make_none_of_the_worker_s_results() -> None:
+    """The start imports the service, the controller, the worker and the terminal: none
+    of them makes the worker's result classes (ten dataclasses, about 4 ms of CPU on a
+    fast core), which come with the first event the loop handles
+    (:mod:`companion.app.results`; :mod:`companion.app.events` gives their names on first
+    use)."""
+    code = ("import sys\nimport companion.app.service, companion.sim.terminal\n"
+            "import companion.app.events as events\n"
+            "print('companion.app.results' in sys.modules, 'WorkFailed' in vars(events))")
+    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           text=True).stdout.split()
+    assert shown == ["False", "False"]
+
+
+def test_the_events_module_still_gives_the_worker_s_results_and_the_loop_s_union() -> None:
+    import typing
+
+    import companion.app.events as events
+    import companion.app.results as results
+
+    assert events.WorkFailed is results.WorkFailed and events.Found is results.Found
+    assert set(typing.get_args(results.WorkDone)) <= set(typing.get_args(events.LoopEvent))
+    assert events.Quit in typing.get_args(events.LoopEvent)
