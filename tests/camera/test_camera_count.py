@@ -14,7 +14,7 @@ import random
 import pytest
 
 from companion.camera.board import layout_for
-from companion.camera.fake import FakeCamera, fake_camera
+from companion.camera.fake import FakeCamera, Pieces, fake_camera
 from companion.camera.find import (
     FOUND,
     find_move,
@@ -52,7 +52,7 @@ def test_fields_with_two_and_three_pieces_are_read_as_two_and_three(rig: tuple[F
     read, under a dozen poses and lights; at most one photo refused (a doubt asks),
     none misread."""
     camera, reader = rig
-    board = {1: (0, 0), 2: (1, 1, 1), 3: (0, 1), 4: 1, 31: (0, 0, 0), 58: (1, 1), 6: 0, 30: 1, 32: 0, 57: 1}
+    board: Pieces = {1: (0, 0), 2: (1, 1, 1), 3: (0, 1), 4: 1, 31: (0, 0, 0), 58: (1, 1), 6: 0, 30: 1, 32: 0, 57: 1}
     want = {1: (0, 0), 2: (1, 1, 1), 3: (0, 1), 4: (1,), 5: (), 31: (0, 0, 0), 58: (1, 1)}
     refused = []
     for seed in SEEDS:
