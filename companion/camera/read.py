@@ -493,16 +493,20 @@ class Reader:
         that touch make one region); else, or when more than :data:`MOST_COUNTED` pieces are
         counted, the square is unsure."""
         assert self._shared_ref is not None
-        cells = self._cells_of(top)[self._shared] / np.maximum(gain[self._shared], 1e-3)[:, None, None, :]
-        lab = _lab(np.clip(cells, 0, 1))
-        weight = np.array([PIECE_LIGHTNESS, 1.0, 1.0], np.float32)
-        to_empty = np.linalg.norm((lab - self._shared_ref) * weight, axis=-1)
-        to_piece = np.stack([np.linalg.norm((lab - colour) * weight, axis=-1) for colour in self._piece_lab],
+        patches = top[self._patch_y[self._shared], self._patch_x[self._shared]].astype(np.float32) / 255
+        lab = _lab(np.clip(patches / np.maximum(gain[self._shared], 1e-3)[:, None, None, :], 0, 1))
+        weight = np.array([PIECE_LIGHTNESS, 1.0, 1.0], np.float32) ** 2
+        to_empty = ((lab - self._shared_ref) ** 2 @ weight)  # squared distances
+        to_piece = np.stack([(lab - colour) ** 2 @ weight for colour in self._piece_lab],
                             axis=-1)  # (shared, p, p, players)
         nearest = to_piece.argmin(axis=-1)
-        piece = (to_piece.min(axis=-1) < PIECE_PIXEL) & (to_piece.min(axis=-1) < to_empty)
+        closest = to_piece.min(axis=-1)
+        piece = (closest < PIECE_PIXEL ** 2) & (closest < to_empty)
         out: list[Stack | None] = []
         for k in range(len(self._shared)):
+            if not piece[k].any():
+                out.append(())
+                continue
             regions: list[tuple[int, float, bool]] = []  # player, area (px), covers the middle
             for player in range(len(self._piece_lab)):
                 mask = (piece[k] & (nearest[k] == player)).astype(np.uint8)
