@@ -20,7 +20,12 @@ counted in :data:`FRAMES`); a frame refused for another reason is NOT made easie
 same mount and light, new noise only. Moves that leave one board by different dice (the
 Labyrinth's ``55-56 with 5`` and ``with 1``) are told by the board after the same
 player's next move of the turn, as the service waits for it (``find_move(ahead=True)``);
-when the turn ends first, the player chooses. One move in :data:`WRONG_EVERY` (where one
+when the turn ends first, the player chooses. The board is drawn with every piece on it
+(several on one of the Labyrinth's sanctuaries side by side) and read with the pieces
+counted there, so a move onto a field its player holds from one it still holds is a
+move the board shows; moves after which the picture does not change at all (a piece
+back onto its own field, two of a player's pieces swapping places) are counted apart,
+as the buttons'. One move in :data:`WRONG_EVERY` (where one
 can) is first put one square too far: it must be flagged, never accepted. It prints the
 moves found with no press (and on the first frame alone), the moves that asked and why,
 the wrong moves accepted (a move found that does not leave the position played, by a
@@ -95,6 +100,7 @@ from companion.camera.find import (
     find_move,
     outcome_key,
     seen_as_read,
+    seen_board,
     seen_pieces,
     seen_stacks,
     shows,
@@ -329,6 +335,9 @@ class GameTally:
     turns: int = 0
     unseen: int = 0
     hidden: int = 0
+    hidden_back: int = 0
+    counted: int = 0
+    counted_found: int = 0
     moves: int = 0
     found: int = 0
     found_first: int = 0
@@ -527,7 +536,10 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
         if state.phase is Phase.DECIDE:
             t.unseen += 1  # a decision (ride, stay, attack, a weapon shown): the buttons
         else:
-            t.hidden += 1  # a piece onto its own square or its player's stack: the buttons
+            t.hidden += 1  # the picture does not change (counts too): the buttons
+            # every piece where it was (a piece back onto its own field: the Labyrinth's
+            # 30-30), else two of a player's pieces swapped places (arriving on its own piece)
+            t.hidden_back += [p.square for p in after.pieces()] == [p.square for p in state.pieces()]
         return
     hand = (t.moves + t.wrong_moves) % HAND_EVERY == HAND_EVERY - 1
     wrong = None
@@ -542,6 +554,8 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
             t.wrong_flagged += 1
         return  # the player then chooses the move with the buttons
     t.moves += 1
+    counted = seen_board(after) == seen_board(state)  # only the pieces counted tell it
+    t.counted += counted
     finding, count = look.watch(state, board, index, hand)
     if finding is None:
         t.refused += 1
@@ -564,6 +578,7 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
             t.accepted_wrong += 1
         else:
             t.found += 1
+            t.counted_found += counted
             t.found_first += count <= 1 + hand  # a hand waited out: the next frame
     elif finding.kind == SEVERAL:
         t.several += 1
@@ -653,6 +668,9 @@ def print_games(g: GameTally) -> None:
     print(f"    moves found with no press   {share(g.found, g.moves)}  "
           f"(on the first frame {share(g.found_first, g.moves)}; told by the turn's next move "
           f"{g.found_ahead})")
+    print(f"      of them told only by the pieces counted on a field: {g.counted_found} of {g.counted}")
+    print(f"      moves that leave the board looking the same: {g.hidden_back} a piece back onto its own "
+          f"field, {g.hidden - g.hidden_back} two of a player's pieces swapping places")
     print(f"      of all moves of pieces    {share(g.found, g.moves + g.hidden)} (those that leave the "
           f"board looking the same count as not found)")
     print(f"      asked: every frame refused {g.refused}, several moves leave that board {g.several}, "

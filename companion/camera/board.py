@@ -384,7 +384,7 @@ square's corners, where the reader measures the light."""
 SIDE_BY_SIDE_RADIUS = (0.145, 0.155)
 """The radius of each of several pieces sharing a square, a fraction of the square's
 side: pieces small enough for four to stand side by side on the ring of
-:data:`SIDE_BY_SIDE` (five or more are drawn smaller, to fit). The fake camera's pieces
+:data:`SIDE_BY_SIDE` (five touch, more overlap: the reader refuses more than four). The fake camera's pieces
 are not one size (one alone is :data:`PIECE_ALONE`); a real set's are, and a board
 printed larger (A3) gives them the room: measuring a real set's pieces is not built."""
 

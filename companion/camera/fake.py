@@ -245,18 +245,18 @@ class FakeCamera:
         entry a piece; a field that several pieces share, :attr:`Layout.shared`), each
         with its shading and shadow (in place): evenly round the square's middle,
         :data:`~.board.SIDE_BY_SIDE` of a square from it (the ring turned at random),
-        each :data:`~.board.SIDE_BY_SIDE_RADIUS` of a square in radius (five or more: smaller, to
-        fit), with a small jitter; which piece stands where is drawn too."""
+        each :data:`~.board.SIDE_BY_SIDE_RADIUS` of a square in radius (five or more crowd:
+        they touch, six or more overlap), with a small jitter; which piece stands where
+        is drawn too."""
         q = self.layout.square
         cx, cy = self.layout.centre(self.layout.place(square))
         n = len(players)
         turn = rng.uniform(0, 2 * math.pi)
         order = rng.permutation(n)
         ring = rng.uniform(*SIDE_BY_SIDE)
-        fit = ring * math.sin(math.pi / n) - 0.03  # half the way between neighbours' middles, less a gap
         for slot, index in enumerate(order):
             angle = turn + 2 * math.pi * slot / n
-            r = min(rng.uniform(*SIDE_BY_SIDE_RADIUS), fit) * q
+            r = rng.uniform(*SIDE_BY_SIDE_RADIUS) * q
             x = cx + (ring * math.cos(angle) + rng.uniform(-0.02, 0.02)) * q
             y = cy + (ring * math.sin(angle) + rng.uniform(-0.02, 0.02)) * q
             self._disc(page, (x, y), r, int(players[int(index)]), light_angle)

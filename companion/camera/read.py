@@ -115,18 +115,20 @@ that piece's (and it must be nearer to it than to the empty board there)."""
 PIECE_LIGHTNESS = 0.5
 """The weight of L* in that distance: a piece's dome is shaded and has a highlight, and a
 shadow darkens the board, both mostly in lightness."""
-ONE_PIECE = (0.4, 1.5)
+ONE_PIECE = (0.4, 1.3)
 """The areas of a region of a piece's colour, in pieces' areas (:data:`~.board.SIDE_BY_SIDE_RADIUS`),
-counted as one piece: lens blur and a dome's dark side leave a piece's region at 0.6-1.1
+counted as one piece: lens blur and a dome's dark side leave a piece's region at 0.6-1.2
 of its area on the fake camera (a blue piece's least), and pieces side by side stand
-apart (a region of two that touch is twice the area)."""
+apart (a region of two that touch is twice the area; two of the smaller pieces of five
+on a square, 1.3-1.7, are unsure: never one)."""
 COUNT_SLACK = 0.35
 """How far a larger region may be from a whole number of pieces and still be counted;
 farther (or a region between a speck and :data:`ONE_PIECE`): the square is unsure."""
 MOST_COUNTED = 4
-"""The most pieces counted on one square: five or more are drawn smaller to fit (and a
-real square may not hold them side by side at all), and one of them lost to the blur
-would be a wrong count; such a square is unsure (the picture refused: a doubt asks)."""
+"""The most pieces counted on one square: five or more crowd together (they touch, and
+regions of several would be miscounted), so a square with more, or whose regions
+together are more than this and a half pieces' areas, is unsure (the picture refused:
+a doubt asks)."""
 SPECK = 0.25
 """Regions of a piece's colour smaller than this many pieces' areas are not counted (a
 neighbour's colour bled in by lens blur or JPEG, noise)."""
@@ -491,7 +493,7 @@ class Reader:
         with others (:data:`~.board.SIDE_BY_SIDE_RADIUS`), a larger one as many as its
         area holds when that is within :data:`COUNT_SLACK` of a whole number (two pieces
         that touch make one region); else, or when more than :data:`MOST_COUNTED` pieces are
-        counted, the square is unsure."""
+        counted or their regions hold more, the square is unsure."""
         assert self._shared_ref is not None
         patches = top[self._patch_y[self._shared], self._patch_x[self._shared]].astype(np.float32) / 255
         lab = _lab(np.clip(patches / np.maximum(gain[self._shared], 1e-3)[:, None, None, :], 0, 1))
@@ -521,6 +523,9 @@ class Reader:
             if len(regions) == 1 and regions[0][2] and regions[0][1] >= 0.5 * self._one_alone:
                 out.append((regions[0][0],))
                 continue
+            if sum(area for _player, area, _middle in regions) > (MOST_COUNTED + 0.5) * self._one_side:
+                out.append(None)  # more than four, crowded: some may touch and make one region
+                continue
             players: list[int] = []
             for player, area, _middle in regions:
                 pieces = area / self._one_side
@@ -549,8 +554,9 @@ def _names(squares: list[Square]) -> str:
 
 
 def overlay(reader: Reader, reading: Reading) -> Pixels:
-    """The top view of ``reading`` with each square's reading drawn on it: a ring in
-    the player's colour on an occupied square, a small grey dot on an empty one; RGB,
+    """The top view of ``reading`` with each square's reading drawn on it: a ring and a
+    dot in the player's colour on an occupied square (on a square whose pieces were
+    counted, a smaller dot a piece, in a row), a small grey dot on an empty one; RGB,
     uint8, the top view at twice its size.
 
     :raises ValueError: ``reading`` has no top view.
@@ -565,9 +571,13 @@ def overlay(reader: Reader, reading: Reading) -> Pixels:
         if player is None:
             cv2.circle(out, centre, max(2, p // 12), (128, 128, 128), -1, cv2.LINE_AA)
         else:
-            rgb = tuple(int(255 * c) for c in piece_rgb(reader.layout, player))
             cv2.circle(out, centre, int(0.42 * p), (0, 255, 0), max(1, p // 16), cv2.LINE_AA)
-            cv2.circle(out, centre, int(0.15 * p), rgb, -1, cv2.LINE_AA)
+            stack = reading.stacks.get(place.square, (player,))
+            for index, each in enumerate(stack):  # several counted: a dot each, in a row
+                rgb = tuple(int(255 * c) for c in piece_rgb(reader.layout, each))
+                x = centre[0] + round((index - (len(stack) - 1) / 2) * 0.2 * p)
+                cv2.circle(out, (x, centre[1]), int((0.15 if len(stack) == 1 else 0.08) * p), rgb, -1,
+                           cv2.LINE_AA)
     return out
 
 
