@@ -22,6 +22,7 @@ from companion.camera.find import (
     seen_board,
     seen_pieces,
     seen_stacks,
+    shows,
 )
 from companion.camera.read import PictureRefused, Reader
 from companion.rules import Move, Phase, State, get_game, random_action
@@ -127,6 +128,9 @@ def test_a_move_onto_a_field_its_player_holds_is_found_with_no_press(rig: tuple[
             played = state.copy()
             played.apply(finding.move)
             assert outcome_key(played) == outcome_key(after), (move.notation, finding.move.notation)
-        # the board before the move is not taken for it
+            assert not shows(reading.squares, state)  # a change the look does not wait past
+        # the board before the move is not taken for it (uncounted, the two photos are
+        # alike: the look waits past both, and the move is found in either)
         before = reader.read(camera.photo(seen_pieces(state), 99 + index).image)
+        assert shows(before.squares, state)
         assert move not in find_move(state, None, before.squares).moves
