@@ -20,7 +20,12 @@ counted in :data:`FRAMES`); a frame refused for another reason is NOT made easie
 same mount and light, new noise only. Moves that leave one board by different dice (the
 Labyrinth's ``55-56 with 5`` and ``with 1``) are told by the board after the same
 player's next move of the turn, as the service waits for it (``find_move(ahead=True)``);
-when the turn ends first, the player chooses. One move in :data:`WRONG_EVERY` (where one
+when the turn ends first, the player chooses. The board is drawn with every piece on it
+(several on one of the Labyrinth's sanctuaries side by side) and read with the pieces
+counted there, so a move onto a field its player holds from one it still holds is a
+move the board shows; moves after which the picture does not change at all (a piece
+back onto its own field, two of a player's pieces swapping places) are counted apart,
+as the buttons'. One move in :data:`WRONG_EVERY` (where one
 can) is first put one square too far: it must be flagged, never accepted. It prints the
 moves found with no press (and on the first frame alone), the moves that asked and why,
 the wrong moves accepted (a move found that does not leave the position played, by a
@@ -84,15 +89,21 @@ from measure import Rounds, interleave, ratio_line, repeat_until
 
 from companion.ai.cretan_goal import goal_seeking_choice
 from companion.camera.board import layout_for
-from companion.camera.fake import FakeCamera, Photo, fake_camera
+from companion.camera.fake import FakeCamera, Photo, Pieces, fake_camera
 from companion.camera.find import (
     FOUND,
     NONE,
     SEVERAL,
     Finding,
+    Seen,
+    Stack,
     find_move,
     outcome_key,
+    seen_as_read,
     seen_board,
+    seen_pieces,
+    seen_stacks,
+    shows,
     undecided,
 )
 from companion.camera.read import PictureRefused, Reader, Reading
@@ -108,11 +119,12 @@ HELD_OUT = 3_000_000
 GAME_SEEDS = 500_000
 """The whole games' seeds start this far after the photos'."""
 USED_SEEDS = ((0, 1_000), (1_000_000, 1_002_000), (2_000_000, 3_000_000), (3_000_000, 3_502_000),
-              (7_000_000, 7_502_000))
+              (7_000_000, 7_502_000), (8_000_000, 8_502_000))
 """Seed ranges (first, end) that a run has already used and whose results have been seen:
 the tuning (under 1,000 and 2,000,000-2,999,999), the first measurements, the held-out
-set of :data:`HELD_OUT` (its Labyrinth misses looked at while fixing) and the fresh
-range of 29 November 2026 (``--seeds 7000000``). A clean measurement of a changed reader
+set of :data:`HELD_OUT` (its Labyrinth misses looked at while fixing), the fresh
+range of 29 November 2026 (``--seeds 7000000``) and the fresh range of the reader that
+counts the pieces on the Labyrinth's sanctuaries, the same day (``--seeds 8000000``). A clean measurement of a changed reader
 takes ``--seeds`` outside all of them (the photos from ``--seeds + 1``, the whole games
 from ``--seeds + GAME_SEEDS + 1``, about 2,000 seeds each)."""
 
@@ -185,13 +197,15 @@ def scene(game: str, seed: int) -> tuple[State, Throw, State] | None:
 
 
 def wrong_board(state: State, throw: Throw | None, after: State,
-                squares: list[Square]) -> dict[Square, int] | None:
-    """The board of ``after`` with the piece that moved one square further along the
-    numbers (on the Cretan grid: the next square of its row, as the layout lists
-    them), where no legal move puts it; ``None`` when there is no such square."""
-    board = seen_board(after)
-    before = seen_board(state)
-    arrived = [s for s, p in board.items() if before.get(s) != p]
+                squares: list[Square]) -> dict[Square, Stack] | None:
+    """The board of ``after`` (counted: :func:`seen_stacks`) with the piece that moved
+    one square further along the numbers (on the Cretan grid: the next square of its
+    row, as the layout lists them), where no legal move puts it; ``None`` when there is
+    no such square. A piece that arrived on a square holding others: one of its
+    player's pieces there is moved on."""
+    board = seen_stacks(after)
+    before = seen_stacks(state)
+    arrived = [s for s, p in board.items() if before.get(s) != p and len(p) >= len(before.get(s, ()))]
     if not arrived:
         return None
     src = arrived[0]
@@ -200,16 +214,34 @@ def wrong_board(state: State, throw: Throw | None, after: State,
         return None
     if dst in board:
         return None
-    board[dst] = board.pop(src)
+    mover = max(p for p in board[src] if board[src].count(p) > before.get(src, ()).count(p))
+    rest = list(board.pop(src))
+    rest.remove(mover)
+    if rest:
+        board[src] = tuple(rest)
+    board[dst] = (mover,)
     thrown = state.copy()
     if throw is not None:
         thrown.apply(throw)
     for move in thrown.legal_moves():
         other = thrown.copy()
         other.apply(move)
-        if seen_board(other) == board:
+        if seen_stacks(other) == board:
             return None
     return board
+
+
+def drawn(board: dict[Square, Stack]) -> Pieces:
+    """A counted board as the fake camera draws it (one piece: its player)."""
+    return {square: stack[0] if len(stack) == 1 else stack for square, stack in board.items()}
+
+
+def read_right(reading: Reading, board: dict[Square, Stack], squares: list[Square]) -> int:
+    """How many of ``squares`` ``reading`` read as ``board`` (counted) has them: the
+    player seen (:func:`seen_board`'s), and on a counted square its pieces."""
+    stacks = reading.stacks
+    return sum(reading.squares[s] == (max(board[s]) if s in board else None)
+               and (s not in stacks or stacks[s] == board.get(s, ())) for s in squares)
 
 
 def run_game(game: str, pictures: int, first: int) -> tuple[Tally, Reader]:
@@ -227,8 +259,8 @@ def run_game(game: str, pictures: int, first: int) -> tuple[Tally, Reader]:
         index = t.hands + t.plain
         hand = index % 5 == 4
         wrong = None if hand or index % 4 != 3 else wrong_board(state, throw, after, squares)
-        board = wrong if wrong is not None else seen_board(after)
-        photo = camera.photo(board, seed, hand=hand)
+        board = wrong if wrong is not None else seen_stacks(after)
+        photo = camera.photo(drawn(board), seed, hand=hand)
         if len(t.photos) < 24 and not hand:
             t.photos.append(photo)
         try:
@@ -252,7 +284,7 @@ def run_game(game: str, pictures: int, first: int) -> tuple[Tally, Reader]:
                 else:
                     t.wrong_moves += 1
                 continue
-        right = sum(reading.squares[s] == board.get(s) for s in squares)
+        right = read_right(reading, board, squares)
         t.hands_read_right += hand and right == len(squares)
         if not hand:
             t.squares += len(squares)
@@ -269,7 +301,7 @@ def run_game(game: str, pictures: int, first: int) -> tuple[Tally, Reader]:
             check = state.copy()
             check.apply(throw)
             check.apply(shown)
-            if seen_board(check) != board:
+            if seen_stacks(check) != board:
                 t.accepted_wrong += 1
             elif wrong is None and not hand:
                 t.found_no_press += 1
@@ -304,6 +336,9 @@ class GameTally:
     turns: int = 0
     unseen: int = 0
     hidden: int = 0
+    hidden_back: int = 0
+    counted: int = 0
+    counted_found: int = 0
     moves: int = 0
     found: int = 0
     found_first: int = 0
@@ -361,7 +396,7 @@ class Look:
     def __init__(self, camera: FakeCamera, reader: Reader, tally: GameTally, mount: int) -> None:
         self.camera, self.reader, self.tally, self.mount = camera, reader, tally, mount
 
-    def frames(self, board: dict[Square, int], scene: int, hand: bool) -> Iterator[Reading | None]:
+    def frames(self, board: Pieces, scene: int, hand: bool) -> Iterator[Reading | None]:
         """The readings of the still frames of ``scene`` (``None``: refused), at most
         :data:`FRAMES` of them after a hand waited out."""
         t = self.tally
@@ -385,7 +420,7 @@ class Look:
                 t.causes[cause(exc)] += 1
                 yield None
 
-    def watch(self, state: State, board: dict[Square, int], scene: int, hand: bool, *,
+    def watch(self, state: State, board: Pieces, scene: int, hand: bool, *,
               ahead: bool = False) -> tuple[Finding | None, int]:
         """What the look answers on the board ``board`` of ``scene`` in ``state`` (waiting
         for a move), as the service does: a board a legal move leaves (or several) at
@@ -394,14 +429,13 @@ class Look:
         for the next move of the turn (after moves the board alone could not tell), and
         a board as they leave it is waited past too. ``(finding, frames read)``;
         ``None``: every frame refused or waited past."""
-        before = seen_board(state)
         pending: Finding | None = None
         count = 0
         for reading in self.frames(board, scene, hand):
             count += 1
             if reading is None:
                 continue
-            if reading.occupied() == before:
+            if shows(reading.squares, state):  # the board as before (its counts too)
                 pending = None
                 continue
             finding = find_move(state, None, reading.squares, ahead=ahead)
@@ -422,13 +456,13 @@ def played_key(state: State, move: Move) -> Hashable:
 
 
 def told_right(state: State, told: Move, actions: list[Action], index: int,
-               later: tuple[State, int, dict[Square, int]]) -> bool:
+               later: tuple[State, int, Seen, Pieces]) -> bool:
     """Whether ``told``, the move found for ``actions[index]`` by the board after the
     turn's next move (``later``, :func:`next_board`), is right: it leaves the position
     the player made, or it and the move the next look then finds leave the position the
     player's two moves made (the Labyrinth's ``58-60 with 4`` and ``with 2``, then the
     other piece from 58 by the other die: either order, one game)."""
-    now, last, board = later
+    now, last, board, _drawn = later
     if played_key(state, told) == outcome_key(now):
         return True
     box = state.copy()
@@ -443,12 +477,14 @@ def told_right(state: State, told: Move, actions: list[Action], index: int,
     return outcome_key(box) == outcome_key(truth)
 
 
-def next_board(state: State, actions: list[Action], index: int) -> tuple[State, int, dict[Square, int]] | None:
+def next_board(state: State, actions: list[Action], index: int,
+               shared: tuple[Square, ...]) -> tuple[State, int, Seen, Pieces] | None:
     """The next board the same player leaves in the same turn after ``actions[index]``
     (made in ``state``): the position after it, the index of the move that leaves it
-    and the board; ``None`` when the turn ends first."""
+    and the board (as a reader counting the pieces on ``shared`` reads it, and as the
+    fake camera draws it); ``None`` when the turn ends first."""
     player = state.current_player
-    board = seen_board(state)
+    board = seen_stacks(state)
     now = state.copy()
     now.apply(actions[index])
     later = now.copy()
@@ -456,9 +492,9 @@ def next_board(state: State, actions: list[Action], index: int) -> tuple[State, 
         if later.phase not in (Phase.MOVE, Phase.DECIDE) or later.current_player != player:
             return None
         later.apply(actions[j])
-        seen = seen_board(later)
-        if seen != seen_board(now) and seen != board:
-            return now, j, seen
+        seen = seen_stacks(later)
+        if seen != seen_stacks(now) and seen != board:
+            return now, j, seen_as_read(later, shared), seen_pieces(later)
     return None
 
 
@@ -482,24 +518,29 @@ def run_games(game: str, moves: int, first: int) -> GameTally:
             if state.phase in (Phase.MOVE, Phase.DECIDE) and tuple(state.legal_moves()) != (PASS,):
                 assert isinstance(action, Move)
                 t.turns += 1
-                judge(look, state, actions, index, squares)
+                judge(look, state, actions, index, squares, layout.shared)
             state.apply(action)
     return t
 
 
-def judge(look: Look, state: State, actions: list[Action], index: int, squares: list[Square]) -> None:
-    """The service's look at the move ``actions[index]`` made in ``state``, tallied."""
+def judge(look: Look, state: State, actions: list[Action], index: int, squares: list[Square],
+          shared: tuple[Square, ...]) -> None:
+    """The service's look at the move ``actions[index]`` made in ``state``, tallied;
+    ``shared``: the squares whose pieces the reader counts."""
     t = look.tally
     move = actions[index]
     assert isinstance(move, Move)
     after = state.copy()
     after.apply(move)
-    board = seen_board(after)
-    if board == seen_board(state):
+    board = seen_pieces(after)
+    if seen_stacks(after) == seen_stacks(state):
         if state.phase is Phase.DECIDE:
             t.unseen += 1  # a decision (ride, stay, attack, a weapon shown): the buttons
         else:
-            t.hidden += 1  # a piece onto its own square or its player's stack: the buttons
+            t.hidden += 1  # the picture does not change (counts too): the buttons
+            # every piece where it was (a piece back onto its own field: the Labyrinth's
+            # 30-30), else two of a player's pieces swapped places (arriving on its own piece)
+            t.hidden_back += [p.square for p in after.pieces()] == [p.square for p in state.pieces()]
         return
     hand = (t.moves + t.wrong_moves) % HAND_EVERY == HAND_EVERY - 1
     wrong = None
@@ -507,21 +548,23 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
         wrong = wrong_board(state, None, after, squares)
     if wrong is not None:
         t.wrong_moves += 1
-        finding, _count = look.watch(state, wrong, WRONG_SCENES + index, hand)
+        finding, _count = look.watch(state, drawn(wrong), WRONG_SCENES + index, hand)
         if finding is not None and finding.kind == FOUND:
             t.accepted_wrong += 1
         elif finding is not None:
             t.wrong_flagged += 1
         return  # the player then chooses the move with the buttons
     t.moves += 1
+    counted = seen_board(after) == seen_board(state)  # only the pieces counted tell it
+    t.counted += counted
     finding, count = look.watch(state, board, index, hand)
     if finding is None:
         t.refused += 1
         return
     if finding.kind == SEVERAL and undecided(state, None, finding):
-        later = next_board(state, actions, index)
+        later = next_board(state, actions, index, shared)
         if later is not None:  # the look waits for the next move of the turn
-            told, _count = look.watch(state, later[2], later[1], False, ahead=True)
+            told, _count = look.watch(state, later[3], later[1], False, ahead=True)
             if told is not None and told.kind == FOUND:
                 if not told_right(state, told.moves[0], actions, index, later):
                     t.accepted_wrong += 1
@@ -536,6 +579,7 @@ def judge(look: Look, state: State, actions: list[Action], index: int, squares: 
             t.accepted_wrong += 1
         else:
             t.found += 1
+            t.counted_found += counted
             t.found_first += count <= 1 + hand  # a hand waited out: the next frame
     elif finding.kind == SEVERAL:
         t.several += 1
@@ -625,6 +669,9 @@ def print_games(g: GameTally) -> None:
     print(f"    moves found with no press   {share(g.found, g.moves)}  "
           f"(on the first frame {share(g.found_first, g.moves)}; told by the turn's next move "
           f"{g.found_ahead})")
+    print(f"      of them told only by the pieces counted on a field: {g.counted_found} of {g.counted}")
+    print(f"      moves that leave the board looking the same: {g.hidden_back} a piece back onto its own "
+          f"field, {g.hidden - g.hidden_back} two of a player's pieces swapping places")
     print(f"      of all moves of pieces    {share(g.found, g.moves + g.hidden)} (those that leave the "
           f"board looking the same count as not found)")
     print(f"      asked: every frame refused {g.refused}, several moves leave that board {g.several}, "

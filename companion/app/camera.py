@@ -38,7 +38,7 @@ from companion.ui.rules_words import say
 if TYPE_CHECKING:  # OpenCV: imported when a camera is made; the results with the first job
     from companion.app.results import BoardChecked, CameraRead
     from companion.camera.board import Layout, Pixels
-    from companion.camera.fake import FakeCamera
+    from companion.camera.fake import FakeCamera, Pieces
     from companion.camera.read import Reader, Reading
     from companion.camera.saved import SavedFrames
     from companion.camera.sources import FrameSource
@@ -128,13 +128,13 @@ class FakeTableCamera:
         once: most of a look's time)."""
 
     def look(self, state: State) -> Mapping[Square, int | None]:
-        from companion.camera.find import seen_board
+        from companion.camera.find import seen_pieces
 
         played = self.played(state)
         if isinstance(played, Move):
             after = state.copy()
             after.apply(played)
-            pieces: Mapping[Square, int] = seen_board(after)
+            pieces: Pieces = seen_pieces(after)
         else:
             pieces = played
         return self._photo(state, pieces)
@@ -146,7 +146,7 @@ class FakeTableCamera:
         :meth:`Camera.check`; this camera does not wait for a change)."""
         return self._photo(state, self.placed(state, expected))
 
-    def _photo(self, state: State, pieces: Mapping[Square, int]) -> Mapping[Square, int | None]:
+    def _photo(self, state: State, pieces: Pieces) -> Mapping[Square, int | None]:
         """A new seeded photo of ``state``'s board with ``pieces`` on it, read."""
         from companion.camera.board import layout_for
 
@@ -252,12 +252,10 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
-        from companion.camera.find import NONE, find_move, seen_board, undecided
+        from companion.camera.find import NONE, find_move, shows, undecided
 
-        before = seen_board(state)
-
-        def sort(board: dict[Square, int], reading: Reading) -> str:
-            if board == before:
+        def sort(_board: dict[Square, int], reading: Reading) -> str:
+            if shows(reading.squares, state):  # the pieces counted too, where they are
                 return _USUAL
             finding = find_move(state, None, reading.squares, ahead=True)
             if undecided(state, None, finding):  # the turn's next move tells which

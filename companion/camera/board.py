@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +106,12 @@ class Layout:
     ``square``: a square's side (mm); ``grid``: (rows, columns); ``squares``: every
     square in the board model's order; ``markers``: ids 0-3 at the top left, top
     right, bottom right and bottom left of the board; ``colours``: each player's piece
-    colour as RGB 0-255 (the board model's CSS colour).
+    colour as RGB 0-255 (the board model's CSS colour); ``shared``: the squares on which
+    several pieces of a player may stand (the Labyrinth's sanctuaries, docs/rules/
+    labyrinth.md: "The following fields are the only ones that may be occupied by any
+    number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58."), whose pieces the
+    camera counts (:mod:`.read`); empty where a player has one piece (the Cretan
+    Labyrinth) or no square holds more than one.
     """
 
     game: str
@@ -116,6 +122,7 @@ class Layout:
     squares: tuple[SquarePlace, ...]
     markers: tuple[MarkerPlace, ...]
     colours: tuple[tuple[int, int, int], ...]
+    shared: tuple[Square, ...] = ()
 
     @property
     def size(self) -> tuple[float, float]:
@@ -175,8 +182,11 @@ def layout_for(state: State, paper: str = "A4") -> Layout:
         for c in board.cells
     )
     colours = tuple(_rgb(s.colour) for s in board.sides)
+    per_player = Counter(piece.player for piece in state.pieces())
+    shared = tuple(c.square for c in board.cells if state.may_share(c.square)) if any(
+        n > 1 for n in per_player.values()) else ()
     return Layout(board.game, (width, height), (x0, y0), square, (rows, cols), squares,
-                  markers, colours)
+                  markers, colours, shared)
 
 
 def _rgb(css: str) -> tuple[int, int, int]:
@@ -361,6 +371,22 @@ def pdf(layout: Layout, dpi: int = DPI) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PDF", resolution=float(dpi))
     return buffer.getvalue()
+
+
+PIECE_ALONE = (0.30, 0.34)
+"""The radius of a piece alone on its square, a fraction of the square's side: what the
+fake camera draws (:mod:`.fake`), near the square's middle, and what the reader expects
+of it when it counts a square's pieces (:mod:`.read`)."""
+SIDE_BY_SIDE = (0.27, 0.29)
+"""How far from its square's middle each of several pieces sharing a square stands, a
+fraction of the square's side: a ring that keeps them clear of each other and of the
+square's corners, where the reader measures the light."""
+SIDE_BY_SIDE_RADIUS = (0.145, 0.155)
+"""The radius of each of several pieces sharing a square, a fraction of the square's
+side: pieces small enough for four to stand side by side on the ring of
+:data:`SIDE_BY_SIDE` (five touch, more overlap: the reader refuses more than four). The fake camera's pieces
+are not one size (one alone is :data:`PIECE_ALONE`); a real set's are, and a board
+printed larger (A3) gives them the room: measuring a real set's pieces is not built."""
 
 
 def piece_rgb(layout: Layout, player: int) -> tuple[float, float, float]:

@@ -28,7 +28,16 @@ import numpy as np
 
 from companion.rules.core import Square
 
-from .board import PAPER_RGB, Layout, Pixels, piece_rgb, render
+from .board import (
+    PAPER_RGB,
+    PIECE_ALONE,
+    SIDE_BY_SIDE,
+    SIDE_BY_SIDE_RADIUS,
+    Layout,
+    Pixels,
+    piece_rgb,
+    render,
+)
 
 MAX_TILT = 35.0
 """The largest tilt of the camera from straight above the board, degrees."""
@@ -41,13 +50,19 @@ SLEEVES = ((0.20, 0.25, 0.45), (0.55, 0.10, 0.12), (0.30, 0.30, 0.30), (0.85, 0.
 @dataclass(frozen=True)
 class Photo:
     """One photo: ``image`` RGB, shape (height, width, 3), uint8; ``pieces`` the
-    square -> player it shows; ``hand`` whether a hand reaches over the board;
+    square -> player it shows (or the players of several pieces side by side: :data:`Pieces`); ``hand`` whether a hand reaches over the board;
     ``homography`` the 3 x 3 map from the paper (mm) to the image's pixels."""
 
     image: Pixels
-    pieces: Mapping[Square, int]
+    pieces: Pieces
     hand: bool
     homography: Pixels
+
+
+Pieces = Mapping[Square, "int | tuple[int, ...]"]
+"""What stands on the board: square -> the player (0-based) of the piece on it, or the
+players of the pieces on it, one entry a piece (a :data:`companion.camera.find.Stack`:
+two or more stand side by side, one alone is drawn as a player's number is)."""
 
 
 def fake_camera(layout: Layout, *, markers: bool = True) -> FakeCamera:
@@ -92,9 +107,10 @@ class FakeCamera:
         """The table and the light of the last mount photographed (one of each: a few
         megabytes)."""
 
-    def photo(self, pieces: Mapping[Square, int], seed: int, *, hand: bool = False,
+    def photo(self, pieces: Pieces, seed: int, *, hand: bool = False,
               pose: int | None = None) -> Photo:
-        """A photo of the board with ``pieces`` (square -> player, 0-based) on it.
+        """A photo of the board with ``pieces`` (square -> player, 0-based, or the
+        players of several pieces side by side: :data:`Pieces`) on it.
         ``pose``: the seed of the camera's pose and the table under it (default:
         ``seed``); photos with one ``pose`` are taken by a camera that stays where it
         is (a calibrated camera), each with the light, pieces' jitter, blur and noise
@@ -108,7 +124,7 @@ class FakeCamera:
             self._hand(image, homography, rng)
         return Photo(self._expose(image, rng), dict(pieces), hand, homography)
 
-    def frames(self, pieces: Mapping[Square, int], seed: int,
+    def frames(self, pieces: Pieces, seed: int,
                hands: Sequence[float | None], *, pose: int | None = None) -> list[Photo]:
         """A still camera's consecutive frames of one scene (the pose, the light, the
         blur and the JPEG quality of ``seed``; fresh sensor noise in each frame), one a
@@ -135,7 +151,7 @@ class FakeCamera:
             out.append(Photo(self._expose(image, rng, noise), dict(pieces), away is not None, homography))
         return out
 
-    def mounted(self, pieces: Mapping[Square, int], mount: int, scene: int, frame: int = 0, *,
+    def mounted(self, pieces: Pieces, mount: int, scene: int, frame: int = 0, *,
                 hand: bool = False) -> Photo:
         """A frame of a camera mounted over the table for a whole game: the pose, the
         table, the light, the lens blur and the JPEG quality are those of ``mount`` in
@@ -158,7 +174,7 @@ class FakeCamera:
         finally:
             self._mount = None
 
-    def _scene(self, pieces: Mapping[Square, int], rng: np.random.Generator,
+    def _scene(self, pieces: Pieces, rng: np.random.Generator,
                pose: int | None = None, placing: np.random.Generator | None = None,
                ) -> tuple[Pixels, Pixels]:
         """The page with ``pieces`` seen by a random pose (drawn from ``rng``, or from
@@ -167,8 +183,12 @@ class FakeCamera:
         pieces' jitter is drawn from (default ``rng``)."""
         page = self._page.copy()
         light_angle = rng.uniform(0, 2 * math.pi)
-        for square, player in pieces.items():
-            self._piece(page, square, player, light_angle, placing or rng)
+        for square, players in pieces.items():
+            if isinstance(players, int) or len(players) == 1:
+                self._piece(page, square, players if isinstance(players, int) else players[0],
+                            light_angle, placing or rng)
+            elif players:
+                self._side_by_side(page, square, players, light_angle, placing or rng)
         homography = self._pose(rng)  # drawn either way: the rest of the photo stays the same
         table_rng = rng
         if pose is not None:  # the camera stays: the same pose, the same table under it
@@ -209,13 +229,46 @@ class FakeCamera:
 
     def _piece(self, page: Pixels, square: Square, player: int,
                light_angle: float, rng: np.random.Generator) -> None:
-        """Paint one piece and its shadow onto ``page`` (in place)."""
-        k = self.px_per_mm
+        """Paint one piece, alone on its square, and its shadow onto ``page`` (in
+        place): near the square's middle, :data:`~.board.PIECE_ALONE` of a square in
+        radius."""
         q = self.layout.square
         cx, cy = self.layout.centre(self.layout.place(square))
         cx += rng.uniform(-0.04, 0.04) * q
         cy += rng.uniform(-0.04, 0.04) * q
-        r = rng.uniform(0.30, 0.34) * q * k
+        r = rng.uniform(*PIECE_ALONE) * q
+        self._disc(page, (cx, cy), r, player, light_angle)
+
+    def _side_by_side(self, page: Pixels, square: Square, players: Sequence[int],
+                      light_angle: float, rng: np.random.Generator) -> None:
+        """Paint several pieces standing side by side on one square (``players``: one
+        entry a piece; a field that several pieces share, :attr:`Layout.shared`), each
+        with its shading and shadow (in place): evenly round the square's middle,
+        :data:`~.board.SIDE_BY_SIDE` of a square from it (the ring turned at random),
+        each :data:`~.board.SIDE_BY_SIDE_RADIUS` of a square in radius (five or more crowd:
+        they touch, six or more overlap), with a small jitter; which piece stands where
+        is drawn too."""
+        q = self.layout.square
+        cx, cy = self.layout.centre(self.layout.place(square))
+        n = len(players)
+        turn = rng.uniform(0, 2 * math.pi)
+        order = rng.permutation(n)
+        ring = rng.uniform(*SIDE_BY_SIDE)
+        for slot, index in enumerate(order):
+            angle = turn + 2 * math.pi * slot / n
+            r = rng.uniform(*SIDE_BY_SIDE_RADIUS) * q
+            x = cx + (ring * math.cos(angle) + rng.uniform(-0.02, 0.02)) * q
+            y = cy + (ring * math.sin(angle) + rng.uniform(-0.02, 0.02)) * q
+            self._disc(page, (x, y), r, int(players[int(index)]), light_angle)
+
+    def _disc(self, page: Pixels, centre: tuple[float, float], radius: float, player: int,
+              light_angle: float) -> None:
+        """Paint a piece of ``player`` at ``centre`` (mm on the page), ``radius`` mm,
+        and its shadow onto ``page`` (in place)."""
+        k = self.px_per_mm
+        q = self.layout.square
+        cx, cy = centre
+        r = radius * k
         px, py = cx * k, cy * k
         lx, ly = math.cos(light_angle), math.sin(light_angle)
         half = int(r * 1.5) + 3
@@ -352,4 +405,4 @@ class FakeCamera:
         image[:] = mask[..., None] * colour + (1 - mask[..., None]) * image
 
 
-__all__ = ["MAX_TILT", "FakeCamera", "Photo", "fake_camera"]
+__all__ = ["MAX_TILT", "FakeCamera", "Photo", "Pieces", "fake_camera"]

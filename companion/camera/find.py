@@ -7,7 +7,9 @@ or several (moves that leave the same picture but not the same position: the pla
 chooses). Moves that lead to the same position (the same plinth by the same values in
 another order, or one of a player's alike pieces instead of another: :func:`outcome_key`)
 count as one. Needs neither
-OpenCV nor a picture: a reading here is only square -> player.
+OpenCV nor a picture: a reading here is only square -> player, and on the squares where
+several pieces of a player may stand (the Labyrinth's sanctuaries) the pieces counted
+(:class:`Seen`).
 
 >>> from companion.rules import get_game
 >>> state = get_game("senet-tait").new_state()
@@ -29,6 +31,11 @@ from dataclasses import dataclass
 from companion.rules import Move, Phase, PieceZone, State
 from companion.rules.core import Square
 from companion.rules.throws import Throw
+
+Stack = tuple[int, ...]
+"""What stands on one square as counted: the player (0-based) of each piece, sorted;
+``()`` an empty square, ``(0, 0)`` two of the first player's pieces, ``(0, 1)`` one of
+each."""
 
 FOUND = "found"
 NONE = "none"
@@ -69,11 +76,90 @@ class Finding:
         return self.moves[0] if self.kind == FOUND else None
 
 
+class Seen(dict[Square, "int | None"]):
+    """A board as read: square -> the player (0-based) seen on it or ``None`` (as
+    :attr:`companion.camera.read.Reading.squares`), and ``stacks``: on the squares where
+    several pieces may stand (:attr:`companion.camera.board.Layout.shared`), what was
+    counted there (a :data:`Stack` each, every such square). :func:`find_move` and
+    :func:`shows` compare those squares by their stacks, so that a move onto a field its
+    player already holds, from one it still holds (the Labyrinth's ``2-5`` from a
+    field of two pieces onto one of one: the squares' players do not change) is told.
+    A plain mapping is a board read without counting."""
+
+    def __init__(self, squares: Mapping[Square, int | None], stacks: Mapping[Square, Stack] | None = None):
+        super().__init__(squares)
+        self.stacks: dict[Square, Stack] = dict(stacks or {})
+
+
 def seen_board(state: State) -> dict[Square, int]:
     """The board of ``state`` as a camera sees it: square -> player of the pieces on the
-    board (pieces on a plinth, in the Abyss or borne off are not seen)."""
-    return {p.square: p.player for p in state.pieces()
-            if p.zone is PieceZone.BOARD and p.square is not None}
+    board (pieces on a plinth, in the Abyss or borne off are not seen); on a square
+    with pieces of several players (a Labyrinth's sanctuary), the highest-numbered
+    player (:func:`seen_stacks` has them all)."""
+    board: dict[Square, int] = {}
+    for p in state.pieces():
+        if p.zone is PieceZone.BOARD and p.square is not None:
+            board[p.square] = max(p.player, board.get(p.square, p.player))
+    return board
+
+
+def seen_stacks(state: State) -> dict[Square, Stack]:
+    """The board of ``state`` counted: each occupied square -> the players of its
+    pieces, sorted (a :data:`Stack`); the pieces :func:`seen_board` sees."""
+    stacks: dict[Square, list[int]] = {}
+    for p in state.pieces():
+        if p.zone is PieceZone.BOARD and p.square is not None:
+            stacks.setdefault(p.square, []).append(p.player)
+    return {square: tuple(sorted(players)) for square, players in stacks.items()}
+
+
+def seen_pieces(state: State) -> dict[Square, int | Stack]:
+    """The board of ``state`` as the fake camera draws it
+    (:data:`companion.camera.fake.Pieces`): each occupied square -> the player of its
+    piece, or the :data:`Stack` of its pieces when several stand there."""
+    return {square: stack[0] if len(stack) == 1 else stack for square, stack in seen_stacks(state).items()}
+
+
+def seen_as_read(state: State, shared: tuple[Square, ...] = ()) -> Seen:
+    """The board of ``state`` as a reader that counts the pieces on ``shared``
+    (:attr:`companion.camera.board.Layout.shared`) reads it, every square of ``shared``
+    counted and the occupied squares' players (the empty ones left out, as
+    :func:`find_move` takes them)."""
+    stacks = seen_stacks(state)
+    return Seen(seen_board(state), {square: stacks.get(square, ()) for square in shared})
+
+
+def stacks_of(reading: Mapping[Square, int | None]) -> dict[Square, Stack]:
+    """The counted squares of ``reading`` (:attr:`Seen.stacks`), ``{}`` for a plain
+    mapping."""
+    return reading.stacks if isinstance(reading, Seen) else {}
+
+
+def _board_differences(reading: Mapping[Square, int | None], after: State,
+                       squares: tuple[Square, ...]) -> tuple[Difference, ...]:
+    """:func:`differences` of ``reading`` against ``after``'s board, its counted squares
+    (:attr:`Seen.stacks`) compared by their stacks: a square whose count differs is a
+    difference with ``seen`` and ``expected`` the squares' players, which may be alike
+    (two pieces where one belongs)."""
+    stacks = stacks_of(reading)
+    diff = differences(reading, seen_board(after), squares)
+    if not stacks:
+        return diff
+    counted = seen_stacks(after)
+    wrong = {s for s, stack in stacks.items() if counted.get(s, ()) != stack}
+    if not wrong and not any(d.square in stacks for d in diff):
+        return diff
+    board = seen_board(after)
+    out = [d for d in diff if d.square not in stacks]
+    out += [Difference(s, reading.get(s), board.get(s)) for s in stacks if s in wrong]
+    order = {s: i for i, s in enumerate(squares)}
+    return tuple(sorted(out, key=lambda d: order.get(d.square, len(order))))
+
+
+def shows(reading: Mapping[Square, int | None], state: State) -> bool:
+    """Whether ``reading`` (square -> player or ``None``; a :class:`Seen` compared on its
+    counted squares too) shows ``state``'s board."""
+    return not _board_differences(reading, state, tuple(reading))
 
 
 def outcome_key(state: State) -> Hashable:
@@ -128,7 +214,9 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
               ahead: bool = False) -> Finding:
     """The legal moves of ``state`` after ``throw`` whose resulting board matches
     ``reading`` (square -> player 0-based or ``None``; every square of the board, as
-    :attr:`companion.camera.read.Reading.squares` gives it, or only the occupied ones).
+    :attr:`companion.camera.read.Reading.squares` gives it, or only the occupied ones;
+    a :class:`Seen` is matched on its counted squares by the pieces counted there, so a
+    move onto a field its player holds from one it still holds is told).
 
     ``throw``: applied first when ``state`` waits for a throw; ``None`` when ``state``
     already waits for a move (later moves of the same turn). ``state`` is not changed.
@@ -156,14 +244,13 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
     elif position.phase is Phase.THROW:
         raise ValueError("the state waits for a throw: pass the throw")
     squares = tuple(reading)
-    seen = {s: p for s, p in reading.items() if p is not None}
     matches: list[Move] = []
     results: list[State] = []
     nearest: tuple[int, Move, tuple[Difference, ...]] | None = None
     for move in position.legal_moves():
         after = position.copy()
         after.apply(move)
-        diff = differences(reading, seen_board(after), squares)
+        diff = _board_differences(reading, after, squares)
         if not diff:
             matches.append(move)
             results.append(after)
@@ -177,7 +264,7 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
         told = _told_by_next(position, reading, squares)
         if told:
             return Finding(FOUND, told)
-    if nearest is None or seen == seen_board(position):
+    if nearest is None or shows(reading, position):
         return Finding(NONE, differences=differences(reading, seen_board(position), squares))
     return Finding(NONE, nearest=nearest[1], differences=nearest[2])
 
@@ -220,11 +307,13 @@ def _told_by_next(position: State, reading: Mapping[Square, int | None],
     die: either order leaves the same game; the first is played, and the next look
     finds the second from it); else ``()``. Positions are compared by
     :func:`outcome_key`."""
-    groups: dict[tuple[tuple[Square, int], ...], list[tuple[Move, State]]] = {}
+    counted = bool(stacks_of(reading))
+    groups: dict[tuple[tuple[Square, object], ...], list[tuple[Move, State]]] = {}
     for move in position.legal_moves():
         after = position.copy()
         after.apply(move)
-        groups.setdefault(tuple(sorted(seen_board(after).items(), key=repr)), []).append((move, after))
+        board: Mapping[Square, object] = seen_stacks(after) if counted else seen_board(after)
+        groups.setdefault(tuple(sorted(board.items(), key=repr)), []).append((move, after))
     told: list[Move] = []
     firsts: list[State] = []
     lasts: list[State] = []
@@ -238,7 +327,7 @@ def _told_by_next(position: State, reading: Mapping[Square, int | None],
             for then in after.legal_moves():
                 later = after.copy()
                 later.apply(then)
-                if not differences(reading, seen_board(later), squares):
+                if not _board_differences(reading, later, squares):
                     ends.append(later)
             if ends:
                 told.append(move)
@@ -268,5 +357,6 @@ def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
     return "none" + nearest + ": " + ", ".join(parts)
 
 
-__all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "describe", "differences",
-           "find_move", "outcome_key", "seen_board", "undecided"]
+__all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "Seen", "Stack", "describe", "differences",
+           "find_move", "outcome_key", "seen_as_read", "seen_board", "seen_pieces", "seen_stacks", "shows",
+           "stacks_of", "undecided"]

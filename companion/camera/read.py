@@ -49,7 +49,19 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.rules.core import Square
 
-from .board import BOARD_RGB, DICTIONARY, PAPER_RGB, Layout, Pixels, paper_points, piece_rgb, render
+from .board import (
+    BOARD_RGB,
+    DICTIONARY,
+    PAPER_RGB,
+    PIECE_ALONE,
+    SIDE_BY_SIDE_RADIUS,
+    Layout,
+    Pixels,
+    paper_points,
+    piece_rgb,
+    render,
+)
+from .find import Seen, Stack
 
 if TYPE_CHECKING:
     from .calibration import Calibration
@@ -96,6 +108,32 @@ a square from its middle, its shadow, blur and JPEG's colour blocks reach beyond
 band's corners, farther, still do."""
 
 
+PIECE_PIXEL = 45.0
+"""On a square whose pieces are counted: the largest distance (CIELAB, L* weighted by
+:data:`PIECE_LIGHTNESS`) of a pixel's colour from a player's piece colour at which it is
+that piece's (and it must be nearer to it than to the empty board there)."""
+PIECE_LIGHTNESS = 0.5
+"""The weight of L* in that distance: a piece's dome is shaded and has a highlight, and a
+shadow darkens the board, both mostly in lightness."""
+ONE_PIECE = (0.4, 1.3)
+"""The areas of a region of a piece's colour, in pieces' areas (:data:`~.board.SIDE_BY_SIDE_RADIUS`),
+counted as one piece: lens blur and a dome's dark side leave a piece's region at 0.6-1.2
+of its area on the fake camera (a blue piece's least), and pieces side by side stand
+apart (a region of two that touch is twice the area; two of the smaller pieces of five
+on a square, 1.3-1.7, are unsure: never one)."""
+COUNT_SLACK = 0.35
+"""How far a larger region may be from a whole number of pieces and still be counted;
+farther (or a region between a speck and :data:`ONE_PIECE`): the square is unsure."""
+MOST_COUNTED = 4
+"""The most pieces counted on one square: five or more crowd together (they touch, and
+regions of several would be miscounted), so a square with more, or whose regions
+together are more than this and a half pieces' areas, is unsure (the picture refused:
+a doubt asks)."""
+SPECK = 0.25
+"""Regions of a piece's colour smaller than this many pieces' areas are not counted (a
+neighbour's colour bled in by lens blur or JPEG, noise)."""
+
+
 class PictureRefused(CompanionError, ValueError):
     """The picture cannot be read: ``reason`` in words, ``squares`` the squares that
     were covered or unsure (empty when the markers were not all found)."""
@@ -109,13 +147,23 @@ class PictureRefused(CompanionError, ValueError):
 @dataclass(frozen=True)
 class Reading:
     """What a picture shows: ``squares`` maps every square of the board to the player
-    (0-based) whose piece stands on it, or ``None`` when it is empty; ``distance`` the
-    Delta E of each square's reading to the class read; ``top`` the top view (RGB,
-    uint8, rows x columns squares of :attr:`Reader.px_per_square` pixels)."""
+    (0-based) whose piece stands on it, or ``None`` when it is empty (on a square with
+    pieces of several players, the highest-numbered, as
+    :func:`~.find.seen_board`); on the squares where several pieces may stand
+    (:attr:`~.board.Layout.shared`) it is a :class:`~.find.Seen` whose ``stacks``
+    hold the pieces counted there (:attr:`stacks`); ``distance`` the Delta E of each
+    square's reading to the class read (0 on a counted square); ``top`` the top view
+    (RGB, uint8, rows x columns squares of :attr:`Reader.px_per_square` pixels)."""
 
     squares: Mapping[Square, int | None]
     distance: Mapping[Square, float] = field(default_factory=dict)
     top: Pixels | None = None
+
+    @property
+    def stacks(self) -> dict[Square, Stack]:
+        """The counted squares: square -> the players of the pieces on it, sorted
+        (``()``: empty); ``{}`` on a board where no square holds several pieces."""
+        return self.squares.stacks if isinstance(self.squares, Seen) else {}
 
     def occupied(self) -> dict[Square, int]:
         """The occupied squares: square -> player."""
@@ -210,6 +258,13 @@ class Reader:
         self._ring_paper(layout)
         ref = self._stats(reference)
         self._ref_centre, self._ref_corners = ref
+        # the squares whose pieces are counted, and the empty board there in CIELAB
+        shared = set(layout.shared)
+        self._shared = np.array([i for i, s in enumerate(self._cells) if s in shared], np.intp)
+        self._shared_ref = _lab(self._cells_of(reference)[self._shared]) if len(self._shared) else None
+        self._middle = np.hypot(xs - 0.5, ys - 0.5) < 0.1
+        self._one_side = np.pi * (sum(SIDE_BY_SIDE_RADIUS) / 2 * p) ** 2  # a piece's area, px
+        self._one_alone = np.pi * (PIECE_ALONE[0] * p) ** 2
         self._empty_lab = _lab(self._ref_centre)
         self._piece_lab = _lab(np.array([piece_rgb(layout, i) for i in range(len(layout.colours))],
                                         np.float32))
@@ -385,6 +440,16 @@ class Reader:
         order = np.sort(distances, axis=1)
         best = distances.argmin(axis=1)
         unsure = (order[:, 0] > EMPTY_DISTANCE) | (order[:, 1] - order[:, 0] < MARGIN)
+        stacks: dict[Square, Stack] = {}
+        if len(self._shared):  # counted squares: their pieces by regions of each colour
+            for index, stack in zip(self._shared, self._count(top, gain), strict=True):
+                unsure[index] = stack is None
+                if stack is None:  # something stands there (its band: only the corners)
+                    best[index] = max(int(best[index]), 1)
+                else:
+                    stacks[self._cells[index]] = stack
+                    best[index] = max(stack) + 1 if stack else 0
+                    order[index, 0] = 0.0
         # a square read empty: its whole band, but where a neighbour's piece bleeds into it
         bled = (self._near_piece >= 0) & (best != 0)[np.maximum(self._near_piece, 0)]
         counted = self._plain & ~bled
@@ -411,7 +476,69 @@ class Reader:
                                  tuple(dict.fromkeys(beside + doubtful)))
         if doubtful:
             raise PictureRefused(f"cannot tell what stands on {_names(doubtful)}", tuple(doubtful))
-        return Reading(squares, distance, np.ascontiguousarray(top))
+        board: Mapping[Square, int | None] = Seen(squares, stacks) if len(self._shared) else squares
+        return Reading(board, distance, np.ascontiguousarray(top))
+
+    def _count(self, top: Pixels, gain: Pixels) -> list[Stack | None]:
+        """The pieces on each counted square of ``top`` (``_shared``, in that order): a
+        :data:`~.find.Stack`, or ``None`` when they cannot be counted (unsure).
+
+        Each pixel, divided by its square's light (``gain``, (cells, 3)), is a player's
+        piece when its colour is within :data:`PIECE_PIXEL` of that player's piece colour
+        and nearer to it than to the empty board's pixel there; each player's pixels
+        make regions (8-connected; specks under :data:`SPECK` of a piece left out). One
+        region on the square, covering its middle, at least half a lone piece's area:
+        one piece (a piece alone stands in the middle, :data:`~.board.PIECE_ALONE`).
+        Otherwise each region of :data:`ONE_PIECE` is one piece standing side by side
+        with others (:data:`~.board.SIDE_BY_SIDE_RADIUS`), a larger one as many as its
+        area holds when that is within :data:`COUNT_SLACK` of a whole number (two pieces
+        that touch make one region); else, or when more than :data:`MOST_COUNTED` pieces are
+        counted or their regions hold more, the square is unsure."""
+        assert self._shared_ref is not None
+        patches = top[self._patch_y[self._shared], self._patch_x[self._shared]].astype(np.float32) / 255
+        lab = _lab(np.clip(patches / np.maximum(gain[self._shared], 1e-3)[:, None, None, :], 0, 1))
+        weight = np.array([PIECE_LIGHTNESS, 1.0, 1.0], np.float32) ** 2
+        to_empty = ((lab - self._shared_ref) ** 2 @ weight)  # squared distances
+        to_piece = np.stack([(lab - colour) ** 2 @ weight for colour in self._piece_lab],
+                            axis=-1)  # (shared, p, p, players)
+        nearest = to_piece.argmin(axis=-1)
+        closest = to_piece.min(axis=-1)
+        piece = (closest < PIECE_PIXEL ** 2) & (closest < to_empty)
+        out: list[Stack | None] = []
+        for k in range(len(self._shared)):
+            if not piece[k].any():
+                out.append(())
+                continue
+            regions: list[tuple[int, float, bool]] = []  # player, area (px), covers the middle
+            for player in range(len(self._piece_lab)):
+                mask = (piece[k] & (nearest[k] == player)).astype(np.uint8)
+                if not mask.any():
+                    continue
+                count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+                for label in range(1, count):
+                    area = float(stats[label, cv2.CC_STAT_AREA])
+                    if area >= SPECK * self._one_side:
+                        middle = float((labels[self._middle] == label).mean())
+                        regions.append((player, area, middle > 0.8))
+            if len(regions) == 1 and regions[0][2] and regions[0][1] >= 0.5 * self._one_alone:
+                out.append((regions[0][0],))
+                continue
+            if sum(area for _player, area, _middle in regions) > (MOST_COUNTED + 0.5) * self._one_side:
+                out.append(None)  # more than four, crowded: some may touch and make one region
+                continue
+            players: list[int] = []
+            for player, area, _middle in regions:
+                pieces = area / self._one_side
+                whole = 1 if ONE_PIECE[0] <= pieces < ONE_PIECE[1] else round(pieces)
+                if pieces < ONE_PIECE[0] or (whole > 1 and abs(pieces - whole) > COUNT_SLACK):
+                    break
+                players += [player] * whole
+            else:
+                if len(players) <= MOST_COUNTED:
+                    out.append(tuple(sorted(players)))
+                    continue
+            out.append(None)
+        return out
 
 
 def _foreign(diff: Pixels) -> Pixels:
@@ -427,8 +554,9 @@ def _names(squares: list[Square]) -> str:
 
 
 def overlay(reader: Reader, reading: Reading) -> Pixels:
-    """The top view of ``reading`` with each square's reading drawn on it: a ring in
-    the player's colour on an occupied square, a small grey dot on an empty one; RGB,
+    """The top view of ``reading`` with each square's reading drawn on it: a ring and a
+    dot in the player's colour on an occupied square (on a square whose pieces were
+    counted, a smaller dot a piece, in a row), a small grey dot on an empty one; RGB,
     uint8, the top view at twice its size.
 
     :raises ValueError: ``reading`` has no top view.
@@ -443,9 +571,13 @@ def overlay(reader: Reader, reading: Reading) -> Pixels:
         if player is None:
             cv2.circle(out, centre, max(2, p // 12), (128, 128, 128), -1, cv2.LINE_AA)
         else:
-            rgb = tuple(int(255 * c) for c in piece_rgb(reader.layout, player))
             cv2.circle(out, centre, int(0.42 * p), (0, 255, 0), max(1, p // 16), cv2.LINE_AA)
-            cv2.circle(out, centre, int(0.15 * p), rgb, -1, cv2.LINE_AA)
+            stack = reading.stacks.get(place.square, (player,))
+            for index, each in enumerate(stack):  # several counted: a dot each, in a row
+                rgb = tuple(int(255 * c) for c in piece_rgb(reader.layout, each))
+                x = centre[0] + round((index - (len(stack) - 1) / 2) * 0.2 * p)
+                cv2.circle(out, (x, centre[1]), int((0.15 if len(stack) == 1 else 0.08) * p), rgb, -1,
+                           cv2.LINE_AA)
     return out
 
 

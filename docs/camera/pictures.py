@@ -16,7 +16,10 @@ interpreter. What each file is and the command behind it:
   photos are JPEGs of quality 60-95 anyway, and a PNG of sensor noise is ten times
   larger);
 * ``senet-sticks-hand.jpg``: ``companion camera check --fake 8 senet-sticks --hand``,
-  which refuses the photo and writes it.
+  which refuses the photo and writes it;
+* ``labyrinth-shared-photo.jpg`` and ``labyrinth-shared-overlay.png``: the fake camera's
+  photo (seed 5) of the Labyrinth with two, three and four pieces and one of each
+  player on its sanctuaries, and the reader's overlay of it (the pieces counted).
 
 Each is deterministic for the same Pillow, OpenCV and NumPy (the dev lock's): running
 it again on an unchanged checkout rewrites the same bytes.
@@ -143,6 +146,25 @@ def check_pictures(out: Path) -> None:
         Image.open(work / "hand.png").save(out / "senet-sticks-hand.jpg", quality=85)
 
 
+SHARED = {1: (0, 0), 2: (0, 1, 1), 3: (1, 1, 1, 1), 5: 0, 31: (0, 0, 0), 40: 1, 58: (0, 1)}
+"""The Labyrinth's board of ``labyrinth-shared-*``: sanctuaries holding several pieces."""
+
+
+def shared_pictures(out: Path) -> None:
+    """Several pieces on the Labyrinth's sanctuaries: the photo and the overlay."""
+    from companion.camera.board import layout_for
+    from companion.camera.fake import fake_camera
+    from companion.camera.read import Reader, overlay
+    from companion.rules import get_game
+
+    layout = layout_for(get_game("labyrinth").new_state(), "A4")
+    photo = fake_camera(layout).photo(SHARED, 5)
+    reader = Reader(layout)
+    Image.fromarray(photo.image).save(out / "labyrinth-shared-photo.jpg", quality=85)
+    Image.fromarray(overlay(reader, reader.read(photo.image))).save(out / "labyrinth-shared-overlay.png",
+                                                                   optimize=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--out", type=Path, default=HERE, help="where to write (default: here)")
@@ -151,8 +173,10 @@ def main() -> None:
     mount(args.out / "mount.png")
     render_page(2.0).save(args.out / "senet-tait-page.png", optimize=True)
     check_pictures(args.out)
+    shared_pictures(args.out)
     for name in ("mount.png", "senet-tait-page.png", "senet-tait-overlay.png",
-                 "senet-tait-photo.jpg", "senet-sticks-hand.jpg"):
+                 "senet-tait-photo.jpg", "senet-sticks-hand.jpg", "labyrinth-shared-photo.jpg",
+                 "labyrinth-shared-overlay.png"):
         print(args.out / name)
 
 

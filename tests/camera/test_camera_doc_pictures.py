@@ -17,7 +17,8 @@ from PIL import Image
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCRIPT = DOCS / "camera" / "pictures.py"
 PICTURES = ("mount.png", "senet-tait-page.png", "senet-tait-overlay.png",
-            "senet-tait-photo.jpg", "senet-sticks-hand.jpg")
+            "senet-tait-photo.jpg", "senet-sticks-hand.jpg", "labyrinth-shared-photo.jpg",
+            "labyrinth-shared-overlay.png")
 
 
 def test_the_script_makes_every_picture_the_doc_shows(tmp_path: Path) -> None:
