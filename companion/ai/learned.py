@@ -13,6 +13,9 @@ scores). The weights maximise the likelihood of the winners of self-play games (
 :mod:`companion.ai.train` and docs/ai.md); ``benchmarks/calibration.py`` measures how
 well the chances match the outcomes of other games.
 
+Casting-stick Senet's model adds to each player's score a value per square of its own
+path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`).
+
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
 Plain Python: about 10 microseconds a position (the features read the pieces once).

@@ -16,6 +16,13 @@ The self-play player (:func:`selfplay_move`) plays the move that the progress he
 move with probability ``--epsilon`` (0.1), so the games vary. Game ``i`` of player
 count ``n`` draws from ``random.Random(f"train:{seed}:{n}:{i}")``;
 ``benchmarks/calibration.py`` uses other seeds (held-out games).
+
+``--method td-leaf`` (casting-stick Senet only) starts from that fit and goes on with
+TD-leaf(lambda), the search in the loop and a value per square of each player's path
+(:mod:`companion.ai.td_leaf`, :func:`train_td`); the shipped casting-stick file is
+written so::
+
+    python -m companion.ai.train --game senet-sticks --seed 1 --games 300 --method td-leaf --td-games 1000
 """
 
 from __future__ import annotations
