@@ -13,6 +13,9 @@ scores). The weights maximise the likelihood of the winners of self-play games (
 :mod:`companion.ai.train` and docs/ai.md); ``benchmarks/calibration.py`` measures how
 well the chances match the outcomes of other games.
 
+Casting-stick Senet's model adds to each player's score a value per square of its own
+path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`).
+
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
 Plain Python: about 10 microseconds a position (the features read the pieces once).
@@ -65,6 +68,11 @@ class Model:
     game: str
     players: int
     weights: tuple[float, ...]
+    squares: tuple[float, ...] = ()
+    """Casting-stick Senet only (else empty): a value per square of a player's own path
+    (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's
+    number), added to its score for each of its plinths there (a plinth in the Abyss
+    adds nothing). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -391,10 +399,50 @@ def softmax(scores: Sequence[float]) -> tuple[float, ...]:
     return tuple(w / total for w in weights)
 
 
-def model_chances(model: Model, rows: Sequence[Sequence[float]]) -> tuple[float, ...]:
-    """The win chances the model gives players with these feature ``rows``."""
+def model_chances(model: Model, rows: Sequence[Sequence[float]],
+                  state: State | None = None) -> tuple[float, ...]:
+    """The win chances the model gives players with these feature ``rows`` (those of
+    ``state``; needed only by a model with :attr:`Model.squares`)."""
     w = model.weights
-    return softmax([sum(wi * xi for wi, xi in zip(w, row, strict=True)) for row in rows])
+    scores = [sum(wi * xi for wi, xi in zip(w, row, strict=True)) for row in rows]
+    if model.squares and isinstance(state, SenetSticksState) and len(model.squares) == len(state.board) - 1:
+        # (a board of another length, from a board file, is valued without them)
+        for p, extra in enumerate(square_scores(state, model.squares)):
+            scores[p] += extra
+    return softmax(scores)
+
+
+def square_scores(state: SenetSticksState, squares: Sequence[float]) -> list[float]:
+    """Each player's sum of ``squares[a - 1]`` over its plinths on the board, ``a`` the
+    plinth's square along that player's own path (1..n): :attr:`Model.squares`'s term.
+
+    :raises IndexError: when ``squares`` has fewer entries than the board has squares.
+    """
+    board = state.board
+    n = len(board) - 1
+    first = second = 0.0
+    for s in range(1, n + 1):
+        owner = board[s]
+        if owner == 0:
+            first += squares[s - 1]
+        elif owner == 1:
+            second += squares[n - s]
+    return [first, second]
+
+
+def square_rows(state: SenetSticksState) -> list[list[float]]:
+    """Each player's count of plinths on each square of its own path (``[p][a - 1]``
+    for square ``a``, 1..n): the inputs :attr:`Model.squares` weighs."""
+    board = state.board
+    n = len(board) - 1
+    rows = [[0.0] * n, [0.0] * n]
+    for s in range(1, n + 1):
+        owner = board[s]
+        if owner == 0:
+            rows[0][s - 1] += 1.0
+        elif owner == 1:
+            rows[1][n - s] += 1.0
+    return rows
 
 
 @cache
@@ -412,7 +460,8 @@ def _models(game_id: str) -> dict[int, Model]:
         if list(data["features"]) != list(FEATURES):
             raise ValueError(f"features {data['features']} are not {list(FEATURES)}")
         return {
-            int(players): Model(game_id, int(players), tuple(float(x) for x in entry["weights"]))
+            int(players): Model(game_id, int(players), tuple(float(x) for x in entry["weights"]),
+                                tuple(float(x) for x in entry.get("squares", ())))
             for players, entry in data["models"].items()
         }
     except (ValueError, KeyError, TypeError) as exc:
@@ -440,7 +489,7 @@ def chances(state: State) -> tuple[float, ...]:
     model = model_for(state.game.id, state.players)
     if model is None:
         return evaluate.chances(state)
-    return model_chances(model, features(state))
+    return model_chances(model, features(state), state)
 
 
 SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
@@ -513,4 +562,6 @@ __all__ = [
     "model_for",
     "search_chances",
     "softmax",
+    "square_rows",
+    "square_scores",
 ]

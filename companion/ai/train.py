@@ -16,6 +16,13 @@ The self-play player (:func:`selfplay_move`) plays the move that the progress he
 move with probability ``--epsilon`` (0.1), so the games vary. Game ``i`` of player
 count ``n`` draws from ``random.Random(f"train:{seed}:{n}:{i}")``;
 ``benchmarks/calibration.py`` uses other seeds (held-out games).
+
+``--method td-leaf`` (casting-stick Senet only) starts from that fit and goes on with
+TD-leaf(lambda), the search in the loop and a value per square of each player's path
+(:mod:`companion.ai.td_leaf`, :func:`train_td`); the shipped casting-stick file is
+written so::
+
+    python -m companion.ai.train --game senet-sticks --seed 1 --games 300 --method td-leaf --td-games 1000
 """
 
 from __future__ import annotations
@@ -213,6 +220,38 @@ def train(game_id: str, seed: int, games: int, epsilon: float = 0.1, every: int 
     }
 
 
+def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alpha: float,
+             depth: int, squares: bool, progress: bool = False) -> dict[str, object]:
+    """The model file's contents for ``game_id`` trained by TD-leaf
+    (:mod:`companion.ai.td_leaf`): the Newton fit of :func:`train` on ``games``
+    one-ply self-play games (seed ``seed``) is the start, then ``td_games`` games of
+    TD-leaf(``lam``) with the search at ``depth`` in the loop (seeds ``td:SEED:I``).
+
+    :raises ValueError: for a game TD-leaf does not train (only casting-stick Senet).
+    :raises TrainingError: when no self-play game ended.
+    """
+    from companion.ai.td_leaf import rounded, td_leaf
+
+    start = train(game_id, seed, games, players=[2], progress=progress)
+    entry = start["models"]["2"]  # type: ignore[index]
+    model = Model(game_id, 2, tuple(entry["weights"]))
+    learned = td_leaf(game_id, model, seed, td_games, lam, alpha, depth, squares, progress)
+    command = (f"python -m companion.ai.train --game {game_id} --seed {seed} --games {games} "
+               f"--method td-leaf --td-games {td_games} --td-lambda {lam} --td-alpha {alpha} "
+               f"--td-depth {depth}" + ("" if squares else " --no-squares"))
+    result: dict[str, object] = {"weights": rounded(learned.model.weights),
+                                 "positions": learned.leaves, "td_loss": round(learned.td_loss, 6),
+                                 "start": entry}
+    if squares:
+        result["squares"] = rounded(learned.model.squares)
+    start["models"] = {"2": result}
+    start["training"] = {"command": command, "seed": seed, "games": games, "method": "td-leaf",
+                         "td_games": td_games, "td_lambda": lam, "td_alpha": alpha,
+                         "td_depth": depth, "squares": squares, "epsilon": 0.1, "every": 3,
+                         "ridge": 1.0}
+    return start
+
+
 def dumps(model: dict[str, object]) -> str:
     """The model file's text (stable: sorted keys, two-space indent, a final newline)."""
     return json.dumps(model, indent=2, sort_keys=True) + "\n"
@@ -235,10 +274,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only this number of players (repeatable; default: all)")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="where to write (default companion/ai/data/GAME.json; - for stdout)")
+    parser.add_argument("--method", choices=("newton", "td-leaf"), default="newton",
+                        help="newton (default): fit to one-ply self-play outcomes; td-leaf: "
+                        "start from that fit, then TD-leaf with the search in the loop "
+                        "(casting-stick Senet only; companion/ai/td_leaf.py)")
+    parser.add_argument("--td-games", type=int, default=2000, metavar="N",
+                        help="td-leaf: self-play games of the search (default 2000)")
+    parser.add_argument("--td-lambda", type=float, default=0.7, help="td-leaf: lambda (default 0.7)")
+    parser.add_argument("--td-alpha", type=float, default=0.01,
+                        help="td-leaf: step size at the start, halved by the end (default 0.01)")
+    parser.add_argument("--td-depth", type=int, default=1, metavar="PLIES",
+                        help="td-leaf: the self-play search's depth in whole turns (default 1)")
+    parser.add_argument("--no-squares", dest="squares", action="store_false",
+                        help="td-leaf: no value per square of the path (the ten features only)")
     args = parser.parse_args(argv)
     began = time.process_time()
-    model = train(args.game, args.seed, args.games, args.epsilon, args.every, args.ridge,
-                  args.players, progress=True)
+    if args.method == "td-leaf":
+        model = train_td(args.game, args.seed, args.games, args.td_games, args.td_lambda,
+                         args.td_alpha, args.td_depth, args.squares, progress=True)
+    else:
+        model = train(args.game, args.seed, args.games, args.epsilon, args.every, args.ridge,
+                      args.players, progress=True)
     text = dumps(model)
     if args.out == "-":
         sys.stdout.write(text)

@@ -1,0 +1,189 @@
+"""TD-leaf(lambda): casting-stick Senet's evaluation learned with the search in the loop.
+
+The Newton fit of :mod:`companion.ai.train` fits the learned model to the outcomes of a
+one-ply player's games (the progress heuristic with 10% random moves), which no level
+plays. Here the model learns from the games the search itself plays with it, as
+TD-Gammon (Tesauro 1995) and KnightCap (Baxter, Tridgell and Weaver 1998, "TD-leaf")
+learned theirs: two players self-play with :func:`companion.ai.search.search` at depth
+``depth`` (1: every way to end the turn, valued by the model, the best taken; the
+``greedy`` player of casting-stick Senet) over the model being trained, and after each
+game the model's value of the *leaf of the principal variation* of every decision (at
+depth 1 the end of the mover's turn, the position before the next cast: the turn the
+search chose ends there) moves towards the TD(lambda) return of the values that came
+after it, the last one the result (1 if Player 1 won, else 0)::
+
+    G[T-1] = result,  G[t] = (1 - lambda) V[t+1] + lambda G[t+1]
+    w += alpha * (G[t] - V[t]) * x[t]          (for every leaf t of the game)
+
+where ``V[t] = sigmoid(w . x[t])`` is Player 1's chance at leaf ``t`` and ``x[t]`` the
+difference of the two players' inputs (the ten :data:`~companion.ai.learned.FEATURES`
+and, with ``squares``, a count of plinths per square of each player's own path:
+:attr:`~companion.ai.learned.Model.squares`). The step is the gradient of the log-loss
+of the logistic model against the target ``G[t]`` (no ``V (1 - V)`` factor), computed
+with the weights as they were at the game's start (offline within a game, online
+between games). Throws are drawn from ``random.Random(f"td:{seed}:{i}")`` for game
+``i``, the players are deterministic, and the arithmetic is plain Python floats in a
+fixed order: the same seed and options give the same weights, bit for bit.
+
+Two players only (casting-stick Senet has no other count). Plain Python; the cost is
+the self-play searches (docs/ai.md, "TD-leaf").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.ai.evaluate import shares
+from companion.ai.learned import Model, features, model_chances, square_rows
+from companion.ai.search import Values, search
+from companion.rules import Phase, State, get_game
+from companion.rules.senet_sticks.state import SenetSticksState
+
+MAX_ACTIONS = 20_000
+"""A self-play game that has not ended after this many actions is dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class TdResult:
+    """What :func:`td_leaf` learned: the model, the leaves it learned from, the games
+    that ended, and the mean log-loss of the leaves' values against their TD targets
+    over the last tenth of the games (how well the model predicts its own future)."""
+
+    model: Model
+    leaves: int
+    games: int
+    td_loss: float
+
+
+def inputs(state: State, squares: bool) -> list[float]:
+    """``x``: Player 1's inputs less Player 2's (the ten features, then with
+    ``squares`` the count per square of the own path)."""
+    rows = features(state)
+    x = [a - b for a, b in zip(rows[0], rows[1], strict=True)]
+    if squares and isinstance(state, SenetSticksState):
+        first, second = square_rows(state)
+        x += [a - b for a, b in zip(first, second, strict=True)]
+    return x
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _evaluation(model: Model) -> Callable[[State], Values]:
+    """The search's leaves valued by ``model`` (a finished game: the winners' shares)."""
+    def value(state: State) -> Values:
+        outcome = state.outcome
+        if outcome is not None:
+            return shares(outcome, state.players)
+        return model_chances(model, features(state), state)
+    return value
+
+
+def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
+                    squares: bool) -> tuple[list[list[float]], float] | None:
+    """One self-play game of the search at ``depth`` over ``model`` (throws from
+    ``random.Random(label)``): the inputs of every decision's principal-variation leaf
+    (the position before each cast of the play, the end of the turn chosen), and
+    Player 1's result; ``None`` for a game that does not end in :data:`MAX_ACTIONS`."""
+    game = get_game(game_id)
+    rng = random.Random(label)
+    state = game.new_state(2)
+    evaluation = _evaluation(model)
+    leaves: list[list[float]] = []
+    for _ in range(MAX_ACTIONS):
+        phase = state.phase
+        if phase is Phase.OVER:
+            outcome = state.outcome
+            assert outcome is not None
+            return leaves, shares(outcome, 2)[0]
+        if phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            if _in_play(state):
+                leaves.append(inputs(state, squares))
+            state.play(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                state.play(moves[0])
+            else:
+                ranking, _depth, _nodes = search(state, depth, evaluation=evaluation)
+                state.play(ranking[0].move)
+    return None
+
+
+def _in_play(state: State) -> bool:
+    """Whether ``state`` waits for the casting sticks of the play (not the casts for
+    colours or who begins)."""
+    return isinstance(state, SenetSticksState) and state.throw_spec is state.game.sticks
+
+
+def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
+            alpha: float = 0.01, depth: int = 1, squares: bool = True,
+            progress: bool = False) -> TdResult:
+    """TD-leaf(``lam``) from the weights of ``start`` (its squares 0 where it has none)
+    over ``games`` self-play games (see the module's docstring); the step ``alpha``
+    falls linearly to half of it over the games.
+
+    :raises ValueError: for a game other than casting-stick Senet's two players.
+    """
+    if game_id != "senet-sticks" or start.players != 2:
+        raise ValueError("TD-leaf trains casting-stick Senet's two-player model only")
+    first = get_game(game_id).new_state(2)
+    assert isinstance(first, SenetSticksState)
+    n = len(first.board) - 1
+    w = list(start.weights)
+    if squares:
+        w += list(start.squares) if start.squares else [0.0] * n
+    base = len(start.weights)
+    leaves_seen = 0
+    ended = 0
+    tail_loss = 0.0
+    tail_count = 0
+    for i in range(games):
+        model = Model(game_id, 2, tuple(w[:base]), tuple(w[base:]))
+        played = selfplay_leaves(model, game_id, f"td:{seed}:{i}", depth, squares)
+        if progress:
+            print(f"\rTD-leaf: game {i + 1}/{games}", end="", file=sys.stderr, flush=True)
+        if played is None or not played[0]:
+            continue
+        xs, result = played
+        ended += 1
+        values = [_sigmoid(sum(wi * xi for wi, xi in zip(w, x, strict=True))) for x in xs]
+        target = result
+        step = alpha * (1.0 - 0.5 * i / games)
+        grad = [0.0] * len(w)
+        for t in range(len(xs) - 1, -1, -1):
+            v = values[t]
+            err = target - v
+            if i >= games - max(1, games // 10):
+                vv = min(max(v, 1e-12), 1 - 1e-12)
+                tail_loss -= target * math.log(vv) + (1 - target) * math.log(1 - vv)
+                tail_count += 1
+            x = xs[t]
+            for k, xk in enumerate(x):
+                if xk:
+                    grad[k] += err * xk
+            target = (1.0 - lam) * v + lam * target
+        w = [wi + step * g for wi, g in zip(w, grad, strict=True)]
+        leaves_seen += len(xs)
+    if progress:
+        print(file=sys.stderr)
+    model = Model(game_id, 2, tuple(w[:base]), tuple(w[base:]))
+    return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
+
+
+def rounded(values: Sequence[float]) -> list[float]:
+    """``values`` rounded to six places, as the model file keeps them."""
+    return [round(x, 6) for x in values]
+
+
+__all__ = ["TdResult", "inputs", "rounded", "selfplay_leaves", "td_leaf"]

@@ -1,0 +1,79 @@
+"""TD-leaf training of casting-stick Senet's evaluation (companion/ai/td_leaf.py): the
+same seed gives the same weights, the value per square is read and weighed as the
+model file says, and the shipped file says how it was made."""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import resources
+
+import pytest
+
+from companion.ai import learned, td_leaf, train
+from companion.rules import Phase, get_game, random_action
+from companion.rules.senet_sticks.state import SenetSticksState
+
+
+def test_td_leaf_is_reproducible_from_its_seed() -> None:
+    """Two tiny runs (two games of the depth-1 search each) give the same weights bit
+    for bit; another seed gives others."""
+    start = learned.Model("senet-sticks", 2, (1.2, 2.6, 0.0, 0.0, 0.0, 0.0, -2.6, 0.0, 0.0, 0.0))
+    first = td_leaf.td_leaf("senet-sticks", start, 7, 2)
+    again = td_leaf.td_leaf("senet-sticks", start, 7, 2)
+    other = td_leaf.td_leaf("senet-sticks", start, 8, 2)
+    assert first == again
+    assert first.model != other.model
+    assert first.games == 2 and first.leaves > 0
+    assert len(first.model.squares) == 30
+
+
+def test_td_leaf_trains_casting_stick_senet_only() -> None:
+    start = learned.Model("senet-tait", 2, (0.0,) * len(learned.FEATURES))
+    with pytest.raises(ValueError):
+        td_leaf.td_leaf("senet-tait", start, 1, 1)
+
+
+def test_the_value_per_square_is_each_plinths_square_along_its_own_path() -> None:
+    """Player 1's square ``a`` is board square ``a``, Player 2's is ``31 - a``: a model
+    whose only weight is its square table scores each side's plinths by their own path."""
+    game = get_game("senet-sticks")
+    state = game.new_state(2)
+    rng = random.Random(4)
+    while not (isinstance(state, SenetSticksState) and state.phase is Phase.THROW
+               and state.throw_spec is state.game.sticks and len(state.history) > 30):
+        state.apply(random_action(state, rng.randrange))
+    assert isinstance(state, SenetSticksState)
+    table = tuple(float(a) for a in range(1, 31))  # each square worth its number
+    scores = learned.square_scores(state, table)
+    for p in (0, 1):
+        along = [s if p == 0 else 31 - s for s in range(1, 31) if state.board[s] == p]
+        assert scores[p] == pytest.approx(sum(along))
+    rows = learned.square_rows(state)
+    assert [sum(r) for r in rows] == [5 - state.abyss[0], 5 - state.abyss[1]]
+    zero = learned.Model("senet-sticks", 2, (0.0,) * len(learned.FEATURES), table)
+    chances = learned.model_chances(zero, learned.features(state), state)
+    assert chances == learned.softmax(scores)
+
+
+def test_the_shipped_casting_stick_model_records_its_training() -> None:
+    """The shipped file names the command that writes it; when it carries a value per
+    square there is one per square of the default board's path."""
+    text = resources.files("companion.ai").joinpath("data", "senet-sticks.json").read_text("utf-8")
+    data = json.loads(text)
+    assert data["training"]["command"].startswith("python -m companion.ai.train --game senet-sticks")
+    model = learned.model_for("senet-sticks", 2)
+    assert model is not None
+    assert len(model.squares) in (0, 30)
+
+
+def test_train_writes_a_td_leaf_file_from_its_command() -> None:
+    """``--method td-leaf`` writes a file whose stored command is the one that wrote it,
+    with the value per square beside the weights (a tiny run)."""
+    data = train.train_td("senet-sticks", 3, 2, 2, 0.7, 0.01, 1, True)
+    entry = data["models"]["2"]  # type: ignore[index]
+    assert len(entry["squares"]) == 30 and len(entry["weights"]) == len(learned.FEATURES)
+    command = data["training"]["command"]  # type: ignore[index]
+    assert command == ("python -m companion.ai.train --game senet-sticks --seed 3 --games 2 "
+                       "--method td-leaf --td-games 2 --td-lambda 0.7 --td-alpha 0.01 --td-depth 1")
+    assert train.dumps(data) == train.dumps(train.train_td("senet-sticks", 3, 2, 2, 0.7, 0.01, 1, True))
