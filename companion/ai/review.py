@@ -3,26 +3,37 @@ luck, per player totals a player can read, the biggest swings in words.
 
 **One judge.** Every position is valued as the computer plays: the search of
 :mod:`companion.ai.search` (expectimax-n over the rules' chance nodes) with the
-evaluation it plays by at its leaves (:func:`companion.ai.learned.search_chances`),
-without a budget, so the review of a game is the same on every machine. A decision's
-moves are valued by :func:`companion.ai.search.move_chances`: the values the search's
-iteration at that depth gives them, so the review never ranks a move above the one the
-search (the hint, the computer) ranks first at the same depth, and the move the
-computer picks at the review's depth is never called a mistake. Every search the
-review makes (the moves', the throws', the graph's) counts plies as the computer's
-(:meth:`~companion.ai.search.Search.for_game`: a whole casting-stick Senet turn one
-ply, a throw at Tait's horizon a leaf, the Labyrinth's ride, crossing and orbit die
-none), so a depth here is the computer's depth.
+evaluation it plays by at its leaves (:func:`companion.ai.learned.search_chances`).
+Every search the review makes (the moves', the throws', the graph's) counts plies as
+the computer's (:meth:`~companion.ai.search.Search.for_game`: a whole casting-stick
+Senet turn one ply, a throw at Tait's horizon a leaf, the Labyrinth's ride, crossing
+and orbit die none), so a depth here is the computer's depth.
 
-**Depth.** A decision is searched :func:`decision_depth` plies deep: at least the
-game's :data:`REVIEW_DEPTHS` (the depth ``strong`` finishes in most positions, measured
-on random positions: Tait's Senet 4-5, the Labyrinth 3-4, casting-stick Senet 2-5,
-mostly 3, the Cretan Labyrinth 2-7, mostly 3-4), at least the depth the ``strong``
-level reaches in that very position (its search at its node budget is run to know it),
-and at least the rest of the mover's turn and the throw after it
-(:func:`companion.ai.search.turn_plies` + 1). So a move is compared with the others
-**at the end of the mover's turn**: in the Labyrinth the first die's move is valued
-with the best use of the second die, never in the middle of the turn.
+**Deeper than any level plays, with move filters** (as GNU Backgammon analyses a
+match at a higher ply than it plays, looking deeper only at the moves its filters
+keep): a decision is judged by :func:`judge`:
+
+1. the moves are ranked by :data:`REVIEW_LEVEL`'s own search at its node budget (the
+   hint's ranking at that level, :func:`companion.ai.player.hint`: the same moves,
+   values and order, so at that depth the review never ranks a move above the hint's);
+2. the *move filter* (:func:`move_filter`) keeps the ranking's first
+   :data:`FILTER_KEPT`, up to :data:`FILTER_MOST` of those within
+   :data:`FILTER_WINDOW` of the best (where a whole turn is one ply,
+   :data:`TURN_FILTER_MOST`), and the move played;
+3. those are searched :func:`deeper_depth` plies deep by the same search and evaluation
+   (:func:`companion.ai.search.candidate_chances`, no budget but a cap of
+   :data:`DEEPER_NODES` expansions): one ply deeper than the level's search finished
+   there (Tait's Senet two: a throw at the horizon is a leaf, so a ply ending on a throw
+   adds nothing; casting-stick Senet one whole turn, each candidate's best
+   :data:`ENDS_KEPT` ends of its turn), and at least the game's :data:`REVIEW_DEPTHS`
+   and the rest of the mover's turn and the throw after it
+   (:func:`companion.ai.search.turn_plies` + 1), so a move is compared with the others
+   **at the end of the mover's turn** (in the Labyrinth the first die's move with the
+   best use of the second die);
+4. a move's **error** is the best candidate's deeper value minus the played move's;
+   each entry's ``depth`` is the deeper depth, ``hint_depth`` the ranking's. Over the
+   node cap, the decision is valued at the ranking's depth (every move, the hint's
+   values) and its ``depth`` says so: the level's own move then has no error.
 
 **Exact endings.** From a position of a solved table's domain on (Tait's Senet's
 endings, :mod:`companion.ai.race`) every value is exact (the search takes it from the
@@ -31,7 +42,7 @@ table) and shown without the calibration map.
 For the player ``p`` who acts:
 
 * a **move**'s value is ``p``'s chance to win after it (0..1); ``best`` is the highest
-  value of all the legal moves, ``error = best - chosen``: 0 for the best move, at most
+  value of the filter's candidates, ``error = best - chosen``: 0 for the best move, at most
   1 (100 points of chance), as both are chances in [0, 1] (the review refuses an
   evaluation that gives a chance outside them: :class:`ValueError`). A **mistake** is
   an error of at least :data:`~companion.ui.review_words.MISTAKE` (2 points of chance);
@@ -92,7 +103,7 @@ REVIEW_DEPTHS: Final[dict[str, int]] = {
     "senet-sticks": 2,
     "cretan-labyrinth": 4,
 }
-"""The fewest plies the review searches a decision in each game, by game id;
+"""The fewest plies the review searches a decision's candidates in each game, by game id;
 :data:`DEFAULT_DEPTH` for a game not listed. In casting-stick Senet a ply is a whole
 turn (:attr:`Game.turn_is_one_ply`, as the computer searches it): 2 is the mover's turn
 and the opponent's throw and reply."""
@@ -121,8 +132,9 @@ Labyrinth's (21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
 DEFAULT_LUCK_DEPTH: Final = 3
 
 REVIEW_LEVEL: Final = "strong"
-"""The level whose depth the review reaches at least, in every position: the
-strongest of :data:`companion.ai.player.LEVELS`."""
+"""The level whose ranking the review's move filter starts from and whose depth it
+searches deeper than, in every position: the strongest of
+:data:`companion.ai.player.LEVELS`."""
 
 REVIEW_DEPTH: Final = DEFAULT_DEPTH
 """Kept for readers of the old constant: the default of :data:`REVIEW_DEPTHS`."""
@@ -672,8 +684,9 @@ def text(result: Review) -> str:
     mistakes, the luck per throw; the biggest swings; the worst mistakes. In points of
     chance (a share of the chance to win times 100)."""
     lines = [f"Review of a game of {result.game}: each move valued by the computer's own search, "
-             f"at least {result.depth} plies deep and never shallower than the "
-             f"{REVIEW_LEVEL} level; in points of chance to win.", ""]
+             f"the {REVIEW_LEVEL} level's best moves and the one played searched deeper than "
+             f"that level plays (at least {result.depth} plies); in points of chance to win.",
+             ""]
     width = max(4, *(len(p.name) for p in result.players))
     lines.append(f"{'player':<{width}}  moves  error/move  rating          mistakes  throws  "
                  "luck/throw")
