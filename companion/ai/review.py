@@ -154,14 +154,15 @@ share of the chance to win (5 points) of the best one's in the ranking."""
 TURN_FILTER_MOST: Final = 2
 """Where a whole turn is one ply (casting-stick Senet), at most this many of the
 ranking's first moves are searched deeper (the played move on top): one more turn
-there is the opponent's cast and every sequence of its turn, about 40,000 expansions
-an end of the turn."""
+there is the opponent's cast and every sequence of its turn, tens of thousands of
+expansions an end of the turn (about a second here)."""
 
 ENDS_KEPT: Final = 1
 """Where a whole turn is one ply, the ends of the turn a candidate reaches that are
 searched deeper: its best ones at the ranking's depth (a move reaches tens of ends;
-searched all, with the filter of the other games, the review of a 116-action game took
-142 s here; two ends each and up to four moves, 170 s)."""
+every end of up to three candidates took 142 s of deeper search in a 116-action game
+here; two ends each and up to four candidates, 170 s for its whole review; one end
+each and two candidates, 116 s: see docs/ai.md)."""
 
 DEEPER_NODES: Final = 200_000
 """The node expansions the deeper search of one decision may make (some seconds here,
