@@ -47,8 +47,10 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    CPU seconds. Target: the interval's low end above 50% on every rung.
 4. **One judge** (``--part judge``): the hint (:func:`companion.ai.player.hint` at
    ``normal``) against the review on ``--judge-positions`` midgame positions of random
-   games (default 100, seeded ``7000 + SEED``): the share where the review's best move
-   at its depth is the hint's (or as good), the share where the review at the hint's
+   games (default 100, seeded ``7000 + SEED``; 0: none): the share where the review's
+   best move at its depth (:func:`companion.ai.review.judge`: ``strong``'s ranking
+   filtered, the candidates searched deeper) is the hint's (or as good), the share
+   where the search at the hint's
    own depth ranks another move above it (target: never) and the share where the
    review calls the hint's move a mistake above 5 points. Then the review's **false
    mistakes**: ``--review-games`` games (default 100) of ``strong`` against the
@@ -57,8 +59,9 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    :mod:`companion.ai.review` reviews a move; the share with an error above 5 points
    (target: at most 1%) and of at least 2 (the review's "mistake"), and the share where
    the review at the depth ``strong``'s search finished ranks another move above
-   ``strong``'s (the hint's at ``strong``; target: never), with Wilson intervals and the
-   CPU seconds. ``--review-actions N`` ends
+   ``strong``'s (the hint's at ``strong``; target: never), the share of decisions the
+   review searched deeper than ``strong`` (the rest were over its node cap), with Wilson
+   intervals, the review's CPU seconds a game and the run's. ``--review-actions N`` ends
    each game after N actions (the Cretan Labyrinth's games against the baseline run
    long).
 5. **Time per decision** at the default level (``normal``) over midgame positions of
