@@ -47,8 +47,10 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    CPU seconds. Target: the interval's low end above 50% on every rung.
 4. **One judge** (``--part judge``): the hint (:func:`companion.ai.player.hint` at
    ``normal``) against the review on ``--judge-positions`` midgame positions of random
-   games (default 100, seeded ``7000 + SEED``): the share where the review's best move
-   at its depth is the hint's (or as good), the share where the review at the hint's
+   games (default 100, seeded ``7000 + SEED``; 0: none): the share where the review's
+   best move at its depth (:func:`companion.ai.review.judge`: ``strong``'s ranking
+   filtered, the candidates searched deeper) is the hint's (or as good), the share
+   where the search at the hint's
    own depth ranks another move above it (target: never) and the share where the
    review calls the hint's move a mistake above 5 points. Then the review's **false
    mistakes**: ``--review-games`` games (default 100) of ``strong`` against the
@@ -57,8 +59,9 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    :mod:`companion.ai.review` reviews a move; the share with an error above 5 points
    (target: at most 1%) and of at least 2 (the review's "mistake"), and the share where
    the review at the depth ``strong``'s search finished ranks another move above
-   ``strong``'s (the hint's at ``strong``; target: never), with Wilson intervals and the
-   CPU seconds. ``--review-actions N`` ends
+   ``strong``'s (the hint's at ``strong``; target: never), the share of decisions the
+   review searched deeper than ``strong`` (the rest were over its node cap), with Wilson
+   intervals, the review's CPU seconds a game and the run's. ``--review-actions N`` ends
    each game after N actions (the Cretan Labyrinth's games against the baseline run
    long).
 5. **Time per decision** at the default level (``normal``) over midgame positions of
@@ -448,7 +451,7 @@ def hint_agreement(game_id: str, count: int, seed: int, level: str = DEFAULT_LEV
     """The hint at ``level`` against the review on ``count`` midgame positions of random
     games (:func:`midgame_positions`, seeded ``7000 + seed``: positions no tuning saw)."""
     from companion.ai.player import hint
-    from companion.ai.review import decision_depth
+    from companion.ai.review import judge
     from companion.ai.search import move_chances
 
     start = time.process_time()
@@ -457,7 +460,7 @@ def hint_agreement(game_id: str, count: int, seed: int, level: str = DEFAULT_LEV
     for state in positions:
         me = state.current_player
         found = hint(state, level)
-        deep = {m: v[me] for m, v in move_chances(state, decision_depth(state))}
+        deep = {m: v[me] for m, v in judge(state, found.move).values}
         best = max(deep.values())
         same += deep[found.move] >= best - SAME
         mistake += best - deep[found.move] > FALSE_MISTAKE
@@ -472,8 +475,11 @@ class FalseMistakes:
     """``strong``'s decisions with a choice reviewed (``moves``), those with an error
     above 5 points (``over5``) and of at least 2 (``over2``, the review's mistakes), those
     where the review at the depth ``strong``'s search finished (the hint's at ``strong``)
-    ranks another move above ``strong``'s (``above``; target: never), in ``games`` games
-    against the baseline; ``cpu``: CPU seconds (play and review)."""
+    ranks another move above ``strong``'s (``above``; target: never), those whose
+    candidates the review searched deeper than ``strong``'s search finished
+    (``deeper``; the others were over the review's node cap), in ``games`` games against
+    the baseline; ``cpu``: CPU seconds (play and review), ``review_cpu``: the review's
+    (:func:`companion.ai.review.judge`) alone."""
 
     games: int
     moves: int
@@ -481,6 +487,8 @@ class FalseMistakes:
     over2: int
     cpu: float
     above: int = 0
+    deeper: int = 0
+    review_cpu: float = 0.0
 
 
 def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
@@ -490,24 +498,25 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
     throws from ``random.Random(f"{namespace}:{seed}:{i}")``, by default
     ``heldout-review``, a namespace no tuning used), every decision of ``strong`` with a
     choice reviewed as :func:`companion.ai.review.review` reviews a move
-    (:func:`~companion.ai.review.decision_depth`,
-    :func:`~companion.ai.search.move_chances`): its error is the best move's value minus
-    the chosen one's. At the depth ``strong``'s own search finished (the hint's at
-    ``strong``, whose first row is ``strong``'s move) the review's values at that depth
-    are checked too: ``above`` counts the decisions where one ranks another move above
-    ``strong``'s. ``max_actions`` (0: none) ends a game early; ``late`` (``--quick``):
+    (:func:`~companion.ai.review.judge`: ``strong``'s ranking filtered, the candidates
+    searched deeper): its error is the best candidate's deeper value minus the chosen
+    one's. At the depth ``strong``'s own search finished (the hint's at ``strong``,
+    whose first row is ``strong``'s move) the search's values at that depth with no
+    budget (:func:`~companion.ai.search.move_chances`) are checked too: ``above`` counts
+    the decisions where one ranks another move above ``strong``'s. ``max_actions`` (0: none) ends a game early; ``late`` (``--quick``):
     both games start where a random game was after that share of its actions; ``log``:
     a JSON line per pair on stderr as it ends (a run cut short can be counted)."""
-    from companion.ai.review import decision_depth
+    from companion.ai.review import judge
     from companion.ai.search import move_chances
     from companion.ui.review_words import MISTAKE
 
     start = time.process_time()
     game = get_game(game_id)
-    moves = over5 = over2 = above = 0
+    moves = over5 = over2 = above = deeper = 0
+    review_cpu = 0.0
     base = Baseline()
     for i in range(first, first + pairs):
-        tally = (moves, over5, over2, above, time.process_time())
+        tally = (moves, over5, over2, above, time.process_time(), deeper, review_cpu)
         opening = game.new_state()
         if late:
             played = play_out(opening.copy(), random.Random(f"{namespace}:{seed}:{i}:opening").randrange)
@@ -531,24 +540,29 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                 move = decision.move
                 if len(state.legal_moves()) > 1:
                     me = state.current_player
-                    depth = decision_depth(state)
-                    valued = {m: v[me] for m, v in move_chances(state, depth)}
+                    began = time.process_time()
+                    judged = judge(state, move)
+                    review_cpu += time.process_time() - began
+                    valued = {m: v[me] for m, v in judged.values}
                     error = max(valued.values()) - valued[move]
                     moves += 1
                     over5 += error > FALSE_MISTAKE
                     over2 += error >= MISTAKE
-                    if decision.depth >= 1:  # the review at the hint's own depth
-                        same = valued if decision.depth == depth else {
-                            m: v[me] for m, v in move_chances(state, decision.depth)}
+                    deeper += judged.deeper
+                    if decision.depth >= 1:  # the search at the hint's own depth
+                        same = {m: v[me] for m, v in move_chances(state, decision.depth)}
                         above += max(same.values()) > same[move] + SAME
                 state.apply(move)
         if log:
             print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
                               "moves": moves - tally[0], "over5": over5 - tally[1],
                               "over2": over2 - tally[2], "above": above - tally[3],
+                              "deeper": deeper - tally[5],
+                              "review_cpu": round(review_cpu - tally[6], 2),
                               "cpu": round(time.process_time() - tally[4], 2)}),
                   file=sys.stderr, flush=True)
-    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start, above)
+    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start, above,
+                         deeper, review_cpu)
 
 
 def chunks(series: Series, parts: int) -> list[Series]:
@@ -728,12 +742,19 @@ def ladder_part(args: argparse.Namespace, game_list: list[str]) -> None:
 
 def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
     """Print the hint/review agreement and the review's false-mistake rate of strong."""
+    if args.judge_positions:
+        hint_table(args, game_list)
+    false_mistakes_table(args, game_list)
+
+
+def hint_table(args: argparse.Namespace, game_list: list[str]) -> None:
+    """Print the hint/review agreement."""
     print(f"The hint ('{DEFAULT_LEVEL}': companion.ai.player.hint) against the review "
-          "(companion.ai.review: move_chances at")
-    print(f"decision_depth) on {args.judge_positions} midgame positions of random games per game "
-          f"(seed {7000 + args.seed}):")
+          "(companion.ai.review.judge: the")
+    print(f"filter's candidates searched deeper) on {args.judge_positions} midgame positions of "
+          f"random games per game (seed {7000 + args.seed}):")
     print("same = the review's best move at its depth is the hint's (or as good); above = at the")
-    print("hint's own depth the review ranks a move above the hint's (target: never); mistake = the")
+    print("hint's own depth the search ranks a move above the hint's (target: never); mistake = the")
     print("review at its depth calls the hint's move a mistake (> 5 points).")
     print()
     print(f"{'game':<18} {'positions':>9} {'same':>16} {'above':>16} {'mistake':>16} {'CPU s':>7}  target")
@@ -751,6 +772,10 @@ def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
             print(f"{game_id:<18} {a.positions:>9} {share(a.same):>16} {share(a.above):>16} "
                   f"{share(a.mistake):>16} {a.cpu:>7.1f}  above never: {verdict}", flush=True)
     print()
+
+
+def false_mistakes_table(args: argparse.Namespace, game_list: list[str]) -> None:
+    """Print the review's false-mistake rate of strong."""
     print("The review's false mistakes: strong's moves (decisions with a choice) in games of strong")
     print(f"against the baseline (pairs, seats swapped, seeds {args.review_namespace}:{args.seed}:PAIR), "
           "reviewed as")
@@ -759,10 +784,13 @@ def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
           f"{TARGET_FALSE_MISTAKES:.0%} with an error above {FALSE_MISTAKE * 100:.0f} points.")
     print("above = at the depth strong's search finished (the hint's at strong) the review ranks "
           "another move")
-    print("above strong's (target: never).")
+    print("above strong's (target: never); deeper = the review searched the candidates deeper "
+          "than strong's")
+    print("search finished (else over its node cap: valued at strong's depth); review s/game = "
+          "the review's CPU s a game.")
     print()
     print(f"{'game':<18} {'games':>5} {'moves':>6} {'> 5 points':>18} {'>= 2 points':>18} "
-          f"{'above':>18} {'CPU s':>7}  target")
+          f"{'above':>18} {'deeper':>7} {'review s/game':>13} {'CPU s':>7}  target")
     pairs = -(-args.review_games // 2)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         # Five shares a game at least, submitted share by share across the games: a
@@ -794,6 +822,8 @@ def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
                   f"{f'{over5 / n:.1%} [{lo5:.1%},{hi5:.1%}]':>18} "
                   f"{f'{over2 / n:.1%} [{lo2:.1%},{hi2:.1%}]':>18} "
                   f"{f'{above / n:.1%} [{lo:.1%},{hi:.1%}]':>18} "
+                  f"{sum(r.deeper for r in done) / n:>7.1%} "
+                  f"{sum(r.review_cpu for r in done) / max(1, games):>13.2f} "
                   f"{sum(r.cpu for r in done):>7.1f}  {verdict}", flush=True)
     print()
 
@@ -878,7 +908,7 @@ def main() -> None:
                         help="ladder part: games per rung and game, in pairs with the seats "
                         "swapped (default 100)")
     parser.add_argument("--judge-positions", type=int, default=100, metavar="N",
-                        help="judge part: midgame positions per game for the hint/review "
+                        help="judge part: midgame positions per game for the hint/review (0: none) "
                         "agreement (default 100)")
     parser.add_argument("--review-games", type=int, default=100, metavar="N",
                         help="judge part: games of strong against the baseline per game whose "

@@ -3,26 +3,37 @@ luck, per player totals a player can read, the biggest swings in words.
 
 **One judge.** Every position is valued as the computer plays: the search of
 :mod:`companion.ai.search` (expectimax-n over the rules' chance nodes) with the
-evaluation it plays by at its leaves (:func:`companion.ai.learned.search_chances`),
-without a budget, so the review of a game is the same on every machine. A decision's
-moves are valued by :func:`companion.ai.search.move_chances`: the values the search's
-iteration at that depth gives them, so the review never ranks a move above the one the
-search (the hint, the computer) ranks first at the same depth, and the move the
-computer picks at the review's depth is never called a mistake. Every search the
-review makes (the moves', the throws', the graph's) counts plies as the computer's
-(:meth:`~companion.ai.search.Search.for_game`: a whole casting-stick Senet turn one
-ply, a throw at Tait's horizon a leaf, the Labyrinth's ride, crossing and orbit die
-none), so a depth here is the computer's depth.
+evaluation it plays by at its leaves (:func:`companion.ai.learned.search_chances`).
+Every search the review makes (the moves', the throws', the graph's) counts plies as
+the computer's (:meth:`~companion.ai.search.Search.for_game`: a whole casting-stick
+Senet turn one ply, a throw at Tait's horizon a leaf, the Labyrinth's ride, crossing
+and orbit die none), so a depth here is the computer's depth.
 
-**Depth.** A decision is searched :func:`decision_depth` plies deep: at least the
-game's :data:`REVIEW_DEPTHS` (the depth ``strong`` finishes in most positions, measured
-on random positions: Tait's Senet 4-5, the Labyrinth 3-4, casting-stick Senet 2-5,
-mostly 3, the Cretan Labyrinth 2-7, mostly 3-4), at least the depth the ``strong``
-level reaches in that very position (its search at its node budget is run to know it),
-and at least the rest of the mover's turn and the throw after it
-(:func:`companion.ai.search.turn_plies` + 1). So a move is compared with the others
-**at the end of the mover's turn**: in the Labyrinth the first die's move is valued
-with the best use of the second die, never in the middle of the turn.
+**Deeper than any level plays, with move filters** (as GNU Backgammon analyses a
+match at a higher ply than it plays, looking deeper only at the moves its filters
+keep): a decision is judged by :func:`judge`:
+
+1. the moves are ranked by :data:`REVIEW_LEVEL`'s own search at its node budget (the
+   hint's ranking at that level, :func:`companion.ai.player.hint`: the same moves,
+   values and order, so at that depth the review never ranks a move above the hint's);
+2. the *move filter* (:func:`move_filter`) keeps the ranking's first
+   :data:`FILTER_KEPT`, up to :data:`FILTER_MOST` of those within
+   :data:`FILTER_WINDOW` of the best (where a whole turn is one ply,
+   :data:`TURN_FILTER_MOST`), and the move played;
+3. those are searched :func:`deeper_depth` plies deep by the same search and evaluation
+   (:func:`companion.ai.search.candidate_chances`, no budget but a cap of
+   :data:`DEEPER_NODES` expansions): one ply deeper than the level's search finished
+   there (Tait's Senet two: a throw at the horizon is a leaf, so a ply ending on a throw
+   adds nothing; casting-stick Senet one whole turn, each candidate's best
+   :data:`ENDS_KEPT` ends of its turn), and at least the game's :data:`REVIEW_DEPTHS`
+   and the rest of the mover's turn and the throw after it
+   (:func:`companion.ai.search.turn_plies` + 1), so a move is compared with the others
+   **at the end of the mover's turn** (in the Labyrinth the first die's move with the
+   best use of the second die);
+4. a move's **error** is the best candidate's deeper value minus the played move's;
+   each entry's ``depth`` is the deeper depth, ``hint_depth`` the ranking's. Over the
+   node cap, the decision is valued at the ranking's depth (every move, the hint's
+   values) and its ``depth`` says so: the level's own move then has no error.
 
 **Exact endings.** From a position of a solved table's domain on (Tait's Senet's
 endings, :mod:`companion.ai.race`) every value is exact (the search takes it from the
@@ -31,7 +42,7 @@ table) and shown without the calibration map.
 For the player ``p`` who acts:
 
 * a **move**'s value is ``p``'s chance to win after it (0..1); ``best`` is the highest
-  value of all the legal moves, ``error = best - chosen``: 0 for the best move, at most
+  value of the filter's candidates, ``error = best - chosen``: 0 for the best move, at most
   1 (100 points of chance), as both are chances in [0, 1] (the review refuses an
   evaluation that gives a chance outside them: :class:`ValueError`). A **mistake** is
   an error of at least :data:`~companion.ui.review_words.MISTAKE` (2 points of chance);
@@ -71,7 +82,18 @@ from companion.ai.calibrate import chances as shown_chances
 from companion.ai.learned import search_chances
 from companion.ai.player import LEVELS
 from companion.ai.race import covers
-from companion.ai.search import Search, Values, move_chances, search, turn_plies
+from companion.ai.search import (
+    THROW_LEAF_GAMES,
+    Cancelled,
+    OutOfBudget,
+    RankedMove,
+    Search,
+    Values,
+    candidate_chances,
+    move_chances,
+    search,
+    turn_plies,
+)
 from companion.rules import Action, Game, Move, Phase, State
 from companion.ui.review_words import MISTAKE, TASKS, rating_key
 
@@ -81,7 +103,7 @@ REVIEW_DEPTHS: Final[dict[str, int]] = {
     "senet-sticks": 2,
     "cretan-labyrinth": 4,
 }
-"""The fewest plies the review searches a decision in each game, by game id;
+"""The fewest plies the review searches a decision's candidates in each game, by game id;
 :data:`DEFAULT_DEPTH` for a game not listed. In casting-stick Senet a ply is a whole
 turn (:attr:`Game.turn_is_one_ply`, as the computer searches it): 2 is the mover's turn
 and the opponent's throw and reply."""
@@ -110,11 +132,44 @@ Labyrinth's (21 outcomes) 10 s for 300 actions at 4 plies, 1.6 s at 3."""
 DEFAULT_LUCK_DEPTH: Final = 3
 
 REVIEW_LEVEL: Final = "strong"
-"""The level whose depth the review reaches at least, in every position: the
-strongest of :data:`companion.ai.player.LEVELS`."""
+"""The level whose ranking the review's move filter starts from and whose depth it
+searches deeper than, in every position: the strongest of
+:data:`companion.ai.player.LEVELS`."""
 
 REVIEW_DEPTH: Final = DEFAULT_DEPTH
 """Kept for readers of the old constant: the default of :data:`REVIEW_DEPTHS`."""
+
+FILTER_KEPT: Final = 2
+"""The move filter (as GNU Backgammon's analysis filters the moves it looks at deeper):
+the moves :data:`REVIEW_LEVEL`'s ranking puts first that are always searched deeper."""
+
+FILTER_MOST: Final = 4
+"""At most this many of the ranking's first moves are searched deeper (the played move
+comes on top when it is not among them)..."""
+
+FILTER_WINDOW: Final = 0.05
+"""... those after the first :data:`FILTER_KEPT` only when their value is within this
+share of the chance to win (5 points) of the best one's in the ranking."""
+
+TURN_FILTER_MOST: Final = 2
+"""Where a whole turn is one ply (casting-stick Senet), at most this many of the
+ranking's first moves are searched deeper (the played move on top): one more turn
+there is the opponent's cast and every sequence of its turn, tens of thousands of
+expansions an end of the turn (about a second here)."""
+
+ENDS_KEPT: Final = 1
+"""Where a whole turn is one ply, the ends of the turn a candidate reaches that are
+searched deeper: its best ones at the ranking's depth (a move reaches tens of ends;
+every end of up to three candidates took 142 s of deeper search in a 116-action game
+here; two ends each and up to four candidates, 170 s for its whole review; one end
+each and two candidates, 116 s: see docs/ai.md)."""
+
+DEEPER_NODES: Final = 200_000
+"""The node expansions the deeper search of one decision may make (some seconds here,
+8-12 times that on a Pi). Over it, the decision is valued at the ranking's depth (the hint's at
+:data:`REVIEW_LEVEL`), and its ``depth`` says so: a budget of nodes, not of time, so the
+review is the same on every machine; it also bounds the memory of one decision's
+transposition table (the Cretan Labyrinth's unbudgeted review once grew to 23 GB)."""
 
 Evaluation = Callable[[State], Values]
 """A leaf's win chances, one per player (the search's evaluation by default)."""
@@ -142,7 +197,11 @@ class MoveReview:
     of the game), ``player`` the seat that made it, ``chosen`` and ``best`` the mover's
     win chance (0..1) after the move made and after the best legal move, ``best_move``
     the best move's notation, ``alternatives`` the legal moves, ``depth`` the plies
-    searched (0: not known, a review made before depths were kept)."""
+    ``chosen`` and ``best`` were searched (0: not known, a review made before depths
+    were kept), ``hint_depth`` the plies of :data:`REVIEW_LEVEL`'s own search there
+    (the hint's ranking at that level, which the move filter takes its candidates
+    from; ``depth`` is deeper unless the deeper search was over :data:`DEEPER_NODES`;
+    0: not known)."""
 
     number: int
     player: int
@@ -152,6 +211,7 @@ class MoveReview:
     best_move: str
     alternatives: int
     depth: int = 0
+    hint_depth: int = 0
 
     @property
     def error(self) -> float:
@@ -320,30 +380,120 @@ def _checked(values: Values, where: str) -> Values:
     return tuple(min(1.0, max(0.0, v)) for v in values)
 
 
+def deeper_depth(state: State, reached: int) -> int:
+    """The plies the review searches the candidates of the decision due in ``state``
+    when :data:`REVIEW_LEVEL`'s search finished ``reached`` plies there: one ply deeper
+    (in a game of :data:`~companion.ai.search.THROW_LEAF_GAMES` two: a throw at the
+    horizon is a leaf, so a ply that ends on a throw adds nothing; where a whole turn
+    is one ply, one turn), and at least the game's :data:`REVIEW_DEPTHS` and the rest of
+    the mover's turn and the throw after it (:func:`~companion.ai.search.turn_plies` +
+    1; 1 where a whole turn is one ply)."""
+    step = 2 if state.game.id in THROW_LEAF_GAMES else 1
+    rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
+    return max(max(1, reached) + step, base_depth(state.game.id), rest)
+
+
+def _level_ranking(state: State, cancel: threading.Event | None,
+                   evaluation: Evaluation) -> tuple[list[RankedMove], int]:
+    """:data:`REVIEW_LEVEL`'s ranking of the moves of ``state`` and the depth of its
+    values: its own search at its node budget (the hint's at that level); where that
+    search did not finish one ply, every move at one ply."""
+    level = LEVELS[REVIEW_LEVEL]
+    ranking, reached, _nodes = search(state, level.max_depth, None, level.max_nodes,
+                                      evaluation=evaluation, cancel=cancel)
+    if reached >= 1:
+        return ranking, reached
+    me = state.current_player
+    valued = move_chances(state, 1, cancel, evaluation)
+    return sorted((RankedMove(m, v[me], 1) for m, v in valued), key=lambda r: -r.value), 1
+
+
+def move_filter(ranking: Sequence[RankedMove], played: Move | None = None,
+                turns: bool = False) -> list[Move]:
+    """The moves the review searches deeper, from a ranking best first: the first
+    :data:`FILTER_KEPT`, then up to :data:`FILTER_MOST` in all (``turns``, a game whose
+    whole turn is one ply: :data:`TURN_FILTER_MOST`) of those within
+    :data:`FILTER_WINDOW` of the first's value, then ``played`` if it is not among them
+    (a move not in the ranking is left out)."""
+    if not ranking:
+        return []
+    top = ranking[0].value
+    most = TURN_FILTER_MOST if turns else FILTER_MOST
+    kept = [r.move for i, r in enumerate(ranking)
+            if i < FILTER_KEPT or (i < most and r.value >= top - FILTER_WINDOW)]
+    if played is not None and played not in kept and any(r.move == played for r in ranking):
+        kept.append(played)
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One decision judged (:func:`judge`): ``ranking`` every legal move ranked by
+    :data:`REVIEW_LEVEL`'s own search at ``hint_depth`` plies (the hint's at that level:
+    its first move is the one that level plays); ``values`` the filter's candidates
+    (:func:`move_filter`, the played move included) with their value vectors searched
+    ``depth`` plies deep, in the filter's order. ``depth > hint_depth`` unless the
+    deeper search was over :data:`DEEPER_NODES`: then ``values`` are every legal move's
+    at ``hint_depth`` (the hint's values, :func:`~companion.ai.search.move_chances`)."""
+
+    ranking: tuple[RankedMove, ...]
+    hint_depth: int
+    values: tuple[tuple[Move, Values], ...]
+    depth: int
+
+    @property
+    def deeper(self) -> bool:
+        """Whether the candidates were searched deeper than the ranking."""
+        return self.depth > self.hint_depth
+
+
+def judge(state: State, played: Move | None = None, cancel: threading.Event | None = None,
+          evaluation: Evaluation | None = None) -> Judgement:
+    """The decision due in ``state`` judged as GNU Backgammon analyses a move with its
+    move filters: the moves ranked by :data:`REVIEW_LEVEL`'s search (the hint's ranking
+    at that level), the best few and ``played`` kept (:func:`move_filter`), those
+    searched :func:`deeper_depth` plies deep by the same search and evaluation
+    (:func:`~companion.ai.search.candidate_chances`; where a whole turn is one ply,
+    each candidate's best :data:`ENDS_KEPT` ends of the turn), within
+    :data:`DEEPER_NODES` expansions (over them: every move at the ranking's depth).
+
+    :raises IllegalMoveError: when no decision is due.
+    :raises Cancelled: when ``cancel`` is set before it is judged.
+    """
+    evaluation = evaluation or search_chances
+    ranking, reached = _level_ranking(state, cancel, evaluation)
+    candidates = move_filter(ranking, played, state.game.turn_is_one_ply)
+    depth = deeper_depth(state, reached)
+    ends = ENDS_KEPT if state.game.turn_is_one_ply else None
+    try:
+        values = candidate_chances(state, candidates, depth, cancel, evaluation, DEEPER_NODES,
+                                   ends, reached)
+    except Cancelled:
+        raise
+    except OutOfBudget:
+        values, depth = move_chances(state, reached, cancel, evaluation), reached
+    return Judgement(tuple(ranking), reached, tuple(values), depth)
+
+
 def decision_depth(state: State, cancel: threading.Event | None = None,
                    evaluation: Evaluation | None = None) -> int:
-    """The plies the review searches the decision due in ``state``: the most of the
-    game's :data:`REVIEW_DEPTHS`, the depth the :data:`REVIEW_LEVEL` level finishes in
-    this position (its own search, at its node budget) and the rest of the mover's
-    turn and the throw after it (:func:`~companion.ai.search.turn_plies` + 1; 1 where
-    a whole turn is one ply).
+    """The plies the review searches the candidates of the decision due in ``state``
+    (:func:`deeper_depth` of the depth :data:`REVIEW_LEVEL`'s own search finishes
+    there, at its node budget): deeper than that level plays.
 
     :raises IllegalMoveError: when no decision is due.
     :raises Cancelled: when ``cancel`` is set before it is known.
     """
-    evaluation = evaluation or search_chances
-    level = LEVELS[REVIEW_LEVEL]
-    _ranking, reached, _nodes = search(state, level.max_depth, level.budget_s, level.max_nodes,
-                                       evaluation=evaluation, cancel=cancel)
-    rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
-    return max(base_depth(state.game.id), reached, rest)
+    _ranking, reached = _level_ranking(state, cancel, evaluation or search_chances)
+    return deeper_depth(state, reached)
 
 
 def move_values(state: State, cancel: threading.Event | None = None,
                 evaluation: Evaluation | None = None) -> list[tuple[Move, Values]]:
     """Every legal move of ``state`` (a decision is due) with the value vector after
-    it, searched :func:`decision_depth` plies deep
-    (:func:`companion.ai.search.move_chances`). The tutor's values too.
+    it, searched :func:`decision_depth` plies deep with no filter
+    (:func:`companion.ai.search.move_chances`: the search's values of that iteration).
+    The review itself searches only the filter's candidates so deep (:func:`judge`).
 
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
@@ -452,15 +602,16 @@ def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence
             if len(legal) == 1:
                 chances.append(vector(_checked(run().value(_after(state, action), base), where)))
             else:
-                depth = decision_depth(state, cancel, evaluation)
-                valued = [(m, _checked(v, where))
-                          for m, v in move_chances(state, depth, cancel, evaluation)]
+                judged = judge(state, action, cancel, evaluation)
+                depth = judged.depth
+                valued = [(m, _checked(v, where)) for m, v in judged.values]
                 found = [v for m, v in valued if m == action]
                 chosen = found[0] if found else _checked(  # not legal: apply() below says why
                     run().value(_after(state, action), depth - 1), where)
                 best_move, best = max(valued, key=lambda mv: mv[1][me])
                 moves.append(MoveReview(number, me, action.notation, one(chosen[me]),
-                                        one(best[me]), best_move.notation, len(valued), depth))
+                                        one(best[me]), best_move.notation, len(legal), depth,
+                                        judged.hint_depth))
                 chances.append(vector(chosen))
         state.apply(action)
         if progress is not None:
@@ -497,7 +648,8 @@ def to_json(result: Review) -> dict[str, Any]:
     ``error``, ``error_per_move``, ``rating`` (the English error-rate word),
     ``mistakes``, ``throws``, ``luck``, ``luck_per_throw``), ``moves`` (each ``n``,
     ``by``, ``move``, ``chosen``, ``best``, ``best_move``, ``error``, ``worst``: one of
-    the three biggest mistakes, ``mistake``, ``depth``: the plies searched), ``throws``
+    the three biggest mistakes, ``mistake``, ``depth``: the plies searched,
+    ``hint_depth``: those of the ranking the filter took the move from), ``throws``
     (each ``n``, ``by``, ``throw``, ``after``, ``average``, ``luck``), ``chances``
     (every player's win chance from the start and after each action) and ``swings``
     (the biggest, in words). Chances, errors and luck are shares of the chance to win
@@ -519,7 +671,7 @@ def to_json(result: Review) -> dict[str, Any]:
         "moves": [{"n": m.number, "by": result.names[m.player], "move": m.move,
                    "chosen": r(m.chosen), "best": r(m.best), "best_move": m.best_move,
                    "error": r(m.error), "worst": m.number in worst, "mistake": m.mistake,
-                   "depth": m.depth} for m in result.moves],
+                   "depth": m.depth, "hint_depth": m.hint_depth} for m in result.moves],
         "throws": [{"n": t.number, "by": result.names[t.player], "throw": t.throw,
                     "after": r(t.after), "average": r(t.average), "luck": r(t.luck)}
                    for t in result.throws],
@@ -533,8 +685,9 @@ def text(result: Review) -> str:
     mistakes, the luck per throw; the biggest swings; the worst mistakes. In points of
     chance (a share of the chance to win times 100)."""
     lines = [f"Review of a game of {result.game}: each move valued by the computer's own search, "
-             f"at least {result.depth} plies deep and never shallower than the "
-             f"{REVIEW_LEVEL} level; in points of chance to win.", ""]
+             f"the {REVIEW_LEVEL} level's best moves and the one played searched deeper than "
+             f"that level plays (at least {result.depth} plies); in points of chance to win.",
+             ""]
     width = max(4, *(len(p.name) for p in result.players))
     lines.append(f"{'player':<{width}}  moves  error/move  rating          mistakes  throws  "
                  "luck/throw")
@@ -555,14 +708,21 @@ def text(result: Review) -> str:
 
 
 __all__ = [
+    "DEEPER_NODES",
     "DEFAULT_DEPTH",
     "DEFAULT_LUCK_DEPTH",
+    "ENDS_KEPT",
+    "FILTER_KEPT",
+    "FILTER_MOST",
+    "FILTER_WINDOW",
     "LUCK_DEPTHS",
     "REVIEW_DEPTH",
     "REVIEW_DEPTHS",
     "REVIEW_LEVEL",
+    "TURN_FILTER_MOST",
     "Evaluation",
     "Headline",
+    "Judgement",
     "MoveReview",
     "PlayerReview",
     "Progress",
@@ -570,7 +730,10 @@ __all__ = [
     "ThrowReview",
     "base_depth",
     "decision_depth",
+    "deeper_depth",
+    "judge",
     "luck_depth",
+    "move_filter",
     "move_text",
     "move_values",
     "review",

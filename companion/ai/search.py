@@ -612,6 +612,72 @@ def move_chances(
             gc.enable()
 
 
+def candidate_chances(
+    state: State,
+    moves: Sequence[Move],
+    depth: int,
+    cancel: threading.Event | None = None,
+    evaluation: Callable[[State], Values] = chances,
+    max_nodes: int | None = None,
+    ends_kept: int | None = None,
+    filter_depth: int = 1,
+) -> list[tuple[Move, Values]]:
+    """Some legal ``moves`` of ``state`` (a decision is due; the review's filtered
+    candidates) each with its value vector searched ``depth`` plies deep by one search
+    (:class:`Search` set for the game, no pruning, one transposition table), in the
+    order given: a move's value is its child's expectimax-n value ``depth - 1`` plies
+    deep, as :func:`search`'s iteration ``depth`` values it. Where a whole turn is one
+    ply (:attr:`Game.turn_is_one_ply`) a move is worth its best end of the turn searched
+    ``depth - 1`` turns deeper (as :func:`_deepen_turns`); with ``ends_kept`` only that
+    many of each move's ends are searched so deep, its best by their values at
+    ``filter_depth`` (a filter over the ends, as over the moves: casting-stick Senet's
+    moves reach tens of ends each). The values may differ from :func:`move_chances`'s
+    at the same depth by what the transposition table holds (an entry searched deeper
+    is used at a shallower depth), not by more plies.
+
+    ``max_nodes`` caps the node expansions (``None``: none).
+
+    :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    :raises ValueError: for ``depth`` below 1 or a move not legal in ``state``.
+    :raises OutOfBudget: when ``max_nodes`` is spent before the values are known.
+    :raises Cancelled: when ``cancel`` is set before the values are known.
+    """
+    if state.phase not in (Phase.MOVE, Phase.DECIDE):
+        raise IllegalMoveError(f"no decision is due in {state.describe()}")
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    legal = state.legal_moves()
+    if any(m not in legal for m in moves):
+        raise ValueError(f"not legal in {state.describe()}: {[str(m) for m in moves if m not in legal]}")
+    me = state.current_player
+    run = Search.for_game(state.game, max_nodes=max_nodes, evaluation=evaluation, cancel=cancel)
+    collecting = gc.isenabled()
+    gc.disable()  # as in search()
+    try:
+        if not state.game.turn_is_one_ply:
+            return [(move, run.value(run.child(state, move), depth - 1)) for move in moves]
+        ends: dict[Hashable, State] = {}
+        reach: dict[Move, list[Hashable]] = {}
+        _turn_ends(run, state, moves, me, ends, reach)
+
+        def at(key: Hashable, plies: int) -> Values:
+            return run.evaluation(ends[key]) if plies == 1 else run.value(ends[key], plies - 1)
+
+        if ends_kept is not None:
+            first = {key: at(key, filter_depth)[me] for key in ends}
+            reach = {move: sorted(keys, key=lambda k: -first[k])[:ends_kept]
+                     for move, keys in reach.items()}
+        deep: dict[Hashable, Values] = {}
+        for move in moves:
+            for key in reach[move]:
+                if key not in deep:
+                    deep[key] = at(key, depth)
+        return [(move, max((deep[k] for k in reach[move]), key=lambda v: v[me])) for move in moves]
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def turn_plies(state: State, limit: int = 4) -> int:
     """The plies left of the mover's turn in ``state`` (a decision is due): this
     decision and the decisions with a choice that the same player may still make on the

@@ -13,8 +13,8 @@ import pytest
 
 from companion.ai import review
 from companion.ai.learned import search_chances
-from companion.ai.player import LEVELS, choose, player
-from companion.ai.search import Search, move_chances, search, turn_plies
+from companion.ai.player import choose, hint, player
+from companion.ai.search import RankedMove, Search, move_chances, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
@@ -53,26 +53,61 @@ def positions(game_id: str, seeds: range, steps: int = 60) -> list[State]:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_the_review_values_moves_as_the_search_ranks_them_at_the_same_depth(game_id: str) -> None:
-    """The review's values are the computer's: at the review's depth, the search the
-    computer plays by (no budget) gives every move the value the review gives it, so
-    the review never ranks a move above the one the search (the hint) ranks first.
-    (Before, the review valued by another evaluation one ply ahead, and ranked another
-    move above the hint's in 10-28% of positions.) The depth is never below the
-    ``strong`` level's in that position, nor short of the mover's turn."""
+def test_the_review_ranks_as_the_hint_and_searches_its_candidates_deeper(game_id: str) -> None:
+    """The review analyses deeper than ``strong`` plays, as GNU Backgammon with move
+    filters: at ``strong``'s depth its ranking is the hint's at ``strong`` (the same
+    search: the same moves, values and order, so it never ranks a move above the
+    hint's at the same depth); the filter's candidates (the hint's first moves) are
+    searched deeper by the same search, and that deeper depth is the one reported.
+    (Before, the review searched every move at no more than the depth ``strong``
+    finished, so ``strong``'s move had an error of 0 by construction where ``strong``
+    finished the review's depth.)"""
+    game = get_game(game_id)
     for state in positions(game_id, range(3)):
         me = state.current_player
-        depth = review.decision_depth(state)
-        level = LEVELS["strong"]
-        _ranking, reached, _nodes = search(state, level.max_depth, max_nodes=level.max_nodes)
-        rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
-        assert depth >= max(reached, review.base_depth(game_id), rest)
-        valued = review.move_values(state)
-        ranking, finished, _nodes = search(state, depth)
-        assert finished == depth
-        by_move = {m: v[me] for m, v in valued}
-        assert {r.move: r.value for r in ranking} == by_move
-        assert by_move[ranking[0].move] == max(by_move.values())
+        judged = review.judge(state)
+        found = hint(state, "strong", shown=False)
+        assert judged.hint_depth == found.depth >= 1
+        assert [(r.move, r.value) for r in judged.ranking] == [(r.move, r.value) for r in found.rows]
+        assert judged.depth == review.deeper_depth(state, found.depth) == review.decision_depth(state)
+        assert judged.depth > found.depth and judged.deeper
+        rest = 1 if game.turn_is_one_ply else turn_plies(state) + 1
+        assert judged.depth >= max(review.base_depth(game_id), rest)
+        kept = [m for m, _v in judged.values]
+        assert kept == review.move_filter(judged.ranking, turns=game.turn_is_one_ply)
+        assert kept[0] == found.move and len(kept) >= 2
+        if game.turn_is_one_ply:
+            continue
+        run = Search.for_game(game)  # one search for the candidates, in the filter's order
+        for move, values in judged.values:
+            assert values == run.value(after(state, move), judged.depth - 1), move
+        assert all(sum(v) == pytest.approx(1.0) for _m, v in judged.values)
+        assert max(v[me] for _m, v in judged.values) >= 0.0
+
+
+def test_the_move_filter_keeps_the_best_few_and_the_played_move() -> None:
+    """The first two always, up to four within 5 points of the best (two where a whole
+    turn is one ply), and the played move on top wherever it ranks."""
+    state = next(s for s in positions("labyrinth", range(20)) if len(s.legal_moves()) >= 5)
+    moves = state.legal_moves()
+    ranked = [RankedMove(m, 0.6 - 0.02 * i, 1) for i, m in enumerate(moves)]
+    assert review.move_filter(ranked) == list(moves[:3])  # 0.60, 0.58, 0.56 (0.54 is 6 below)
+    assert review.move_filter(ranked, moves[4]) == [*moves[:3], moves[4]]
+    assert review.move_filter(ranked, moves[4], turns=True) == [*moves[:2], moves[4]]
+    close = [RankedMove(m, 0.6 - 0.001 * i, 1) for i, m in enumerate(moves)]
+    assert review.move_filter(close) == list(moves[:4])
+
+
+def test_over_its_node_cap_a_decision_is_valued_at_the_hints_depth(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deeper search of one decision stops at ``DEEPER_NODES`` expansions (the same
+    on every machine; it bounds memory too): the decision is then valued at the hint's
+    depth with the search's values of that depth, and its depth says so."""
+    state = positions("labyrinth", range(1))[0]
+    monkeypatch.setattr(review, "DEEPER_NODES", 3)
+    judged = review.judge(state)
+    assert not judged.deeper and judged.depth == judged.hint_depth
+    assert dict(judged.values) == dict(move_chances(state, judged.hint_depth))
 
 
 def test_a_move_of_the_labyrinth_is_valued_at_the_end_of_the_movers_turn() -> None:
@@ -124,9 +159,11 @@ def test_in_strong_against_random_the_random_player_carries_the_mistakes() -> No
     assert words.index(rand.rating) > words.index(strong.rating)
 
 
-def test_the_computers_choice_at_the_review_depth_is_never_a_mistake() -> None:
-    """A whole game of Tait's Senet where every seat plays the move the search ranks
-    first at the review's depth: no error at all, no mistake, the best rating."""
+def test_the_reviews_own_best_move_is_never_a_mistake() -> None:
+    """A whole game of Tait's Senet where every seat plays the move the review values
+    best (its filter's candidates searched deeper): no error at all, no mistake, the
+    best rating. (Before, every seat played the search's first move at the review's
+    depth, which the review searched every move to.)"""
     rng = random.Random(3)
     state = get_game("senet-tait").new_state()
     actions: list[Action] = []
@@ -135,7 +172,8 @@ def test_the_computers_choice_at_the_review_depth_is_never_a_mistake() -> None:
         if state.phase is Phase.THROW:
             action = random_action(state, rng.randrange)
         elif len(state.legal_moves()) > 1:
-            action = search(state, review.decision_depth(state))[0][0].move
+            me = state.current_player
+            action = max(review.judge(state).values, key=lambda mv: mv[1][me])[0]
         else:
             action = state.legal_moves()[0]
         state.apply(action)
@@ -143,6 +181,7 @@ def test_the_computers_choice_at_the_review_depth_is_never_a_mistake() -> None:
     result = review.review(state.game, 2, actions)
     assert len(result.moves) > 20
     assert all(m.error == 0.0 for m in result.moves), [m for m in result.moves if m.error]
+    assert all(m.depth > m.hint_depth for m in result.moves)
     assert result.worst() == ()
     assert [p.rating for p in result.players] == ["Supernatural", "Supernatural"]
 
@@ -201,7 +240,9 @@ def test_errors_and_luck_stay_within_their_bounds_in_whole_games(game_id: str) -
     assert result.moves and result.throws
     for m in result.moves:
         assert 0.0 <= m.chosen <= m.best <= 1.0 and 0.0 <= m.error <= 1.0, m
-        assert m.depth >= review.base_depth(game_id)
+        # deeper than strong's search (the hint's depth), unless over the node cap
+        assert (m.depth > m.hint_depth and m.depth >= review.base_depth(game_id)) or (
+            m.depth == m.hint_depth), m
     assert all(-1.0 <= t.luck <= 1.0 and 0 <= t.after <= 1 for t in result.throws)
     assert all(sum(v) == pytest.approx(1.0) for v in result.chances)
     assert all(p.rating in [w for _b, w in RATINGS] for p in result.players)

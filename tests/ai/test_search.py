@@ -18,7 +18,7 @@ from companion.ai.learned import estimate
 from companion.ai.learned import search_chances as chances
 from companion.ai.player import LEVELS, choose, player
 from companion.ai.review import move_values, review
-from companion.ai.search import Cancelled, Search, search
+from companion.ai.search import Cancelled, Search, candidate_chances, search
 from companion.rules import IllegalMoveError, Phase, State, get_game, random_action, state_from_dict
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 
@@ -249,6 +249,8 @@ def test_a_set_cancel_flag_ends_a_search_and_a_review_at_the_next_expansion() ->
         review(get_game("senet-tait"), 2, random_actions(7), cancel=flag)
     with pytest.raises(Cancelled):
         move_values(state, flag)
+    with pytest.raises(Cancelled):  # the review's deeper search of its candidates
+        candidate_chances(state, state.legal_moves()[:2], 5, flag)
 
 
 def test_depth_one_answers_even_when_the_budget_ends_inside_it() -> None:
