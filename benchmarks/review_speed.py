@@ -99,12 +99,11 @@ def main() -> None:
                         help="whole games of strong against random per game whose mistakes "
                              "are counted (0: none)")
     parser.add_argument("--quick", action="store_true",
-                        help="a sanity run for CI: one game of 30 actions per game, no "
+                        help="a sanity run for CI: one game of 60 actions per game, no "
                              "strong games")
     args = parser.parse_args()
     if args.quick:
-        # 30 actions: the deeper review of casting-stick Senet's first 60 took 67 CPU s
-        args.games, args.actions, args.strong = 1, 30, 0
+        args.games, args.actions, args.strong = 1, 60, 0
     print(f"Review of the first {args.actions} actions of {args.games} self-play games per game "
           "(CPU seconds; a Pi: 8-12x slower per core).")
     print(f"{'game':<18} {'actions':>7} {'median s':>9} {'max s':>7} {'spread s':>9} "

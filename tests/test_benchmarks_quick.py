@@ -56,7 +56,7 @@ REQUIRED = {
 
 
 IDLE = {"ai_strength.py": 30.0, "calibration.py": 15.0, "service_latency.py": 8.0,
-        "speech_latency.py": 7.0, "vision.py": 16.0, "review_speed.py": 35.0}
+        "speech_latency.py": 7.0, "vision.py": 16.0}
 """Seconds of a quick run on an idle 2-core machine (``pytest --durations``), where it is
 over the default ``IDLE_DEFAULT``. The wall-clock net is :func:`programs.limit` of it
 (20x); each process may use ``CPU_SAFETY`` times it in CPU seconds: a benchmark that

@@ -171,6 +171,16 @@ DEEPER_NODES: Final = 200_000
 review is the same on every machine; it also bounds the memory of one decision's
 transposition table (the Cretan Labyrinth's unbudgeted review once grew to 23 GB)."""
 
+NOT_DEEPER_GAMES: Final[frozenset[str]] = frozenset({"senet-sticks"})
+"""Games whose review judges a decision at :data:`REVIEW_LEVEL`'s own depth (every
+move at the hint's depth, as over :data:`DEEPER_NODES`), not deeper. Casting-stick
+Senet: one more whole turn cost about a second a decision even with two candidates and
+one end of the turn each (a 116-action game's review 116 CPU s here instead of 12, over
+the 60 s target and 15-23 minutes on a Pi; measured 2026-11-29, branch review6), and
+the spectator page works a finished game's review out when it is first asked for. So
+in that game "the review analyses deeper than any level plays" is not met: a filter
+inside the deeper search (as GNU Backgammon filters at every ply) is the way left."""
+
 Evaluation = Callable[[State], Values]
 """A leaf's win chances, one per player (the search's evaluation by default)."""
 
@@ -387,7 +397,10 @@ def deeper_depth(state: State, reached: int) -> int:
     horizon is a leaf, so a ply that ends on a throw adds nothing; where a whole turn
     is one ply, one turn), and at least the game's :data:`REVIEW_DEPTHS` and the rest of
     the mover's turn and the throw after it (:func:`~companion.ai.search.turn_plies` +
-    1; 1 where a whole turn is one ply)."""
+    1; 1 where a whole turn is one ply). In a game of :data:`NOT_DEEPER_GAMES`:
+    ``reached`` (at least 1), the ranking's own depth."""
+    if state.game.id in NOT_DEEPER_GAMES:
+        return max(1, reached)
     step = 2 if state.game.id in THROW_LEAF_GAMES else 1
     rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
     return max(max(1, reached) + step, base_depth(state.game.id), rest)
@@ -465,6 +478,9 @@ def judge(state: State, played: Move | None = None, cancel: threading.Event | No
     candidates = move_filter(ranking, played, state.game.turn_is_one_ply)
     depth = deeper_depth(state, reached)
     ends = ENDS_KEPT if state.game.turn_is_one_ply else None
+    if depth <= reached:  # NOT_DEEPER_GAMES: every move at the ranking's depth
+        return Judgement(tuple(ranking), reached,
+                         tuple(move_chances(state, reached, cancel, evaluation)), reached)
     try:
         values = candidate_chances(state, candidates, depth, cancel, evaluation, DEEPER_NODES,
                                    ends, reached)
