@@ -560,6 +560,15 @@ def _best_first(ranked: list[RankedMove]) -> list[RankedMove]:
     return sorted(ranked, key=lambda r: -r.value)
 
 
+def _check_decision(state: State, depth: int) -> None:
+    """Refuse a search of the moves of ``state`` ``depth`` plies deep when no decision
+    is due (:class:`IllegalMoveError`) or ``depth`` is below 1 (:class:`ValueError`)."""
+    if state.phase not in (Phase.MOVE, Phase.DECIDE):
+        raise IllegalMoveError(f"no decision is due in {state.describe()}")
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+
+
 def move_chances(
     state: State,
     depth: int,
@@ -580,10 +589,7 @@ def move_chances(
     :raises ValueError: for ``depth`` below 1.
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
-    if state.phase not in (Phase.MOVE, Phase.DECIDE):
-        raise IllegalMoveError(f"no decision is due in {state.describe()}")
-    if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
+    _check_decision(state, depth)
     moves = state.legal_moves()
     turns = state.game.turn_is_one_ply
     run = Search.for_game(state.game, evaluation=evaluation, cancel=cancel)
@@ -642,10 +648,7 @@ def candidate_chances(
     :raises OutOfBudget: when ``max_nodes`` is spent before the values are known.
     :raises Cancelled: when ``cancel`` is set before the values are known.
     """
-    if state.phase not in (Phase.MOVE, Phase.DECIDE):
-        raise IllegalMoveError(f"no decision is due in {state.describe()}")
-    if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
+    _check_decision(state, depth)
     legal = state.legal_moves()
     if any(m not in legal for m in moves):
         raise ValueError(f"not legal in {state.describe()}: {[str(m) for m in moves if m not in legal]}")
