@@ -70,7 +70,6 @@ node expansion with :class:`~companion.ai.search.Cancelled` (the service stoppin
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -90,6 +89,7 @@ from companion.ai.search import (
     Search,
     Values,
     candidate_chances,
+    collector_paused,
     move_chances,
     search,
     turn_plies,
@@ -555,14 +555,9 @@ def review(game: Game, players: int, actions: Sequence[Action],
     :raises ValueError: when ``evaluation`` gives a chance outside 0..1.
     :raises Cancelled: when ``cancel`` is set before the review ends.
     """
-    collecting = gc.isenabled()
-    gc.disable()  # as in a search: a full collection costs more than the values
-    try:
+    with collector_paused():  # as in a search: a full collection costs more than the values
         return _review(game, players, actions, names, progress, cancel,
                        evaluation or search_chances, evaluation is None)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _review(game: Game, players: int, actions: Sequence[Action], names: Sequence[str] | None,

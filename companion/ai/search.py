@@ -117,11 +117,12 @@ on every machine).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -382,20 +383,10 @@ def search(
         exact = exact_for(state.game)
         known = None if exact is None else exact(state)
         return [RankedMove(moves[0], (evaluation(state) if known is None else known)[me], 0)], 0, 0
-    # The cyclic garbage collector is paused during a search: a full collection walks
-    # every object of the process (the engines' tables included) and took up to 50 ms
-    # in trials, longer than a whole decision. A search's garbage is freed as it goes
-    # (reference counting); the little that forms cycles waits for the collector, which
-    # resumes afterwards.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         if turns:
             return _deepen_turns(state, moves, me, max_depth, run)
         return _deepen(state, moves, me, max_depth, run)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _deepen(
@@ -560,6 +551,23 @@ def _best_first(ranked: list[RankedMove]) -> list[RankedMove]:
     return sorted(ranked, key=lambda r: -r.value)
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a search, and resume it after if it ran.
+
+    A full collection walks every object of the process (the engines' tables included)
+    and took up to 50 ms in trials, longer than a whole decision. A search's garbage is
+    freed as it goes (reference counting); the little that forms cycles waits for the
+    collector, which resumes afterwards."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def _check_decision(state: State, depth: int) -> None:
     """Refuse a search of the moves of ``state`` ``depth`` plies deep when no decision
     is due (:class:`IllegalMoveError`) or ``depth`` is below 1 (:class:`ValueError`)."""
@@ -593,9 +601,7 @@ def move_chances(
     moves = state.legal_moves()
     turns = state.game.turn_is_one_ply
     run = Search.for_game(state.game, evaluation=evaluation, cancel=cancel)
-    collecting = gc.isenabled()
-    gc.disable()  # as in search()
-    try:
+    with collector_paused():
         if turns:  # as _deepen_turns values a move: its best end of the turn at ``depth``
             me = state.current_player
             # The search's own iterations first, in its order: the transposition table
@@ -613,9 +619,6 @@ def move_chances(
         # Each move's vector as the last iteration saw it: its child is in the table at
         # depth - 1 (nothing below the root is searched deeper), or is a leaf.
         return [(move, run.value(run.child(state, move), depth - 1)) for move in moves]
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def candidate_chances(
@@ -654,9 +657,7 @@ def candidate_chances(
         raise ValueError(f"not legal in {state.describe()}: {[str(m) for m in moves if m not in legal]}")
     me = state.current_player
     run = Search.for_game(state.game, max_nodes=max_nodes, evaluation=evaluation, cancel=cancel)
-    collecting = gc.isenabled()
-    gc.disable()  # as in search()
-    try:
+    with collector_paused():
         if not state.game.turn_is_one_ply:
             return [(move, run.value(run.child(state, move), depth - 1)) for move in moves]
         ends: dict[Hashable, State] = {}
@@ -676,9 +677,6 @@ def candidate_chances(
                 if key not in deep:
                     deep[key] = at(key, depth)
         return [(move, max((deep[k] for k in reach[move]), key=lambda v: v[me])) for move in moves]
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def turn_plies(state: State, limit: int = 4) -> int:

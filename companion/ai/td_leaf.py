@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.ai.evaluate import shares
@@ -181,9 +181,4 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
 
 
-def rounded(values: Sequence[float]) -> list[float]:
-    """``values`` rounded to six places, as the model file keeps them."""
-    return [round(x, 6) for x in values]
-
-
-__all__ = ["TdResult", "inputs", "rounded", "selfplay_leaves", "td_leaf"]
+__all__ = ["TdResult", "inputs", "selfplay_leaves", "td_leaf"]

@@ -187,6 +187,11 @@ def log_loss(weights: Sequence[float], data: Sequence[Sample]) -> float:
     return total / max(1, len(data))
 
 
+def rounded(values: Sequence[float]) -> list[float]:
+    """``values`` rounded to six places, as the model file keeps them."""
+    return [round(x, 6) for x in values]
+
+
 def train(game_id: str, seed: int, games: int, epsilon: float = 0.1, every: int = 3,
           ridge: float = 1.0, players: Sequence[int] | None = None,
           progress: bool = False) -> dict[str, object]:
@@ -204,7 +209,7 @@ def train(game_id: str, seed: int, games: int, epsilon: float = 0.1, every: int 
         data = samples(game, n, games, f"train:{seed}:{n}", epsilon, every, progress)
         weights = fit(data, ridge)
         models[str(n)] = {
-            "weights": [round(x, 6) for x in weights],
+            "weights": rounded(weights),
             "positions": len(data),
             "log_loss": round(log_loss(weights, data), 6),
         }
@@ -230,7 +235,7 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     :raises ValueError: for a game TD-leaf does not train (only casting-stick Senet).
     :raises TrainingError: when no self-play game ended.
     """
-    from companion.ai.td_leaf import rounded, td_leaf
+    from companion.ai.td_leaf import td_leaf
 
     start = train(game_id, seed, games, players=[2], progress=progress)
     entry = start["models"]["2"]  # type: ignore[index]

@@ -96,11 +96,7 @@ def seen_board(state: State) -> dict[Square, int]:
     board (pieces on a plinth, in the Abyss or borne off are not seen); on a square
     with pieces of several players (a Labyrinth's sanctuary), the highest-numbered
     player (:func:`seen_stacks` has them all)."""
-    board: dict[Square, int] = {}
-    for p in state.pieces():
-        if p.zone is PieceZone.BOARD and p.square is not None:
-            board[p.square] = max(p.player, board.get(p.square, p.player))
-    return board
+    return {square: stack[-1] for square, stack in seen_stacks(state).items()}
 
 
 def seen_stacks(state: State) -> dict[Square, Stack]:
@@ -142,14 +138,14 @@ def _board_differences(reading: Mapping[Square, int | None], after: State,
     difference with ``seen`` and ``expected`` the squares' players, which may be alike
     (two pieces where one belongs)."""
     stacks = stacks_of(reading)
-    diff = differences(reading, seen_board(after), squares)
+    board = seen_board(after)
+    diff = differences(reading, board, squares)
     if not stacks:
         return diff
     counted = seen_stacks(after)
     wrong = {s for s, stack in stacks.items() if counted.get(s, ()) != stack}
     if not wrong and not any(d.square in stacks for d in diff):
         return diff
-    board = seen_board(after)
     out = [d for d in diff if d.square not in stacks]
     out += [Difference(s, reading.get(s), board.get(s)) for s in stacks if s in wrong]
     order = {s: i for i, s in enumerate(squares)}
