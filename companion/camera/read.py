@@ -61,7 +61,7 @@ from .board import (
     piece_rgb,
     render,
 )
-from .find import Seen, Stack
+from .find import Seen, Stack, stacks_of
 
 if TYPE_CHECKING:
     from .calibration import Calibration
@@ -163,7 +163,7 @@ class Reading:
     def stacks(self) -> dict[Square, Stack]:
         """The counted squares: square -> the players of the pieces on it, sorted
         (``()``: empty); ``{}`` on a board where no square holds several pieces."""
-        return self.squares.stacks if isinstance(self.squares, Seen) else {}
+        return stacks_of(self.squares)
 
     def occupied(self) -> dict[Square, int]:
         """The occupied squares: square -> player."""
