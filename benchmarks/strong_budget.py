@@ -21,6 +21,11 @@ held-out one):
 :func:`companion.ai.learned.search_chances`, its first row played: what
 :func:`companion.ai.player.choose` plays at ``strong`` with that depth and budget.
 
+``--part time`` ends with the median CPU seconds per decision at each budget as a ratio
+to the first budget's, on the same positions. ``--quick`` (a few seconds, what
+``tests/test_benchmarks_quick.py`` runs): ``--part time`` on Tait's Senet, 4 positions,
+budgets 250 and 1000.
+
 Run with ``nice -n 10`` and ``ulimit -v 5000000`` on a shared machine, one process.
 """
 
@@ -67,6 +72,7 @@ def quantiles(values: list[float]) -> str:
 
 def part_time(game_id: str, budgets: list[tuple[int, int]], count: int, namespace: str) -> None:
     positions = midgame_positions(game_id, count, hash_seed(f"{namespace}:positions:{game_id}"))
+    medians: list[float] = []
     for nodes, depth in budgets:
         cpu: list[float] = []
         depths: list[int] = []
@@ -78,6 +84,13 @@ def part_time(game_id: str, budgets: list[tuple[int, int]], count: int, namespac
         print(json.dumps({"game": game_id, "part": "time", "nodes": nodes, "depth": depth,
                           "positions": len(cpu), "cpu": quantiles(cpu),
                           "reached max depth": full, "depths": hist}), flush=True)
+        medians.append(statistics.median(cpu) if cpu else 0.0)
+    (nodes0, depth0), floor = budgets[0], medians[0]
+    for (nodes, depth), median in zip(budgets[1:], medians[1:], strict=True):
+        ratio = f"{median / floor:.2f}x" if floor > 0 else "n/a (no decision with a choice)"
+        print(f"{game_id}: median CPU per decision at {nodes} nodes (depth {depth}) is {ratio} "
+              f"that at {nodes0} nodes (depth {depth0}), the same {len(positions)} positions",
+              flush=True)
 
 
 def hash_seed(text: str) -> int:
@@ -130,15 +143,21 @@ def bootstrap(diff: list[float], resamples: int = 2000) -> tuple[float, float, f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", required=True)
-    parser.add_argument("--part", choices=("time", "versus"), required=True)
+    parser.add_argument("--game", action="append")
+    parser.add_argument("--part", choices=("time", "versus"))
     parser.add_argument("--nodes", default="1000,4000,16000",
                         help="budgets, comma-separated; NODES/DEPTH for a max depth other than 8")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--pairs", type=int, default=60)
     parser.add_argument("--first", type=int, default=0, help="first pair")
     parser.add_argument("--namespace", default="tune-budget6")
+    parser.add_argument("--quick", action="store_true",
+                        help="a few seconds: --part time, Tait's Senet, 4 positions, budgets 250,1000")
     args = parser.parse_args()
+    if args.quick:
+        args.game, args.part, args.positions, args.nodes = ["senet-tait"], "time", 4, "250,1000"
+    if not args.game or not args.part:
+        parser.error("--game and --part are required (or --quick)")
     budgets = []
     for item in args.nodes.split(","):
         nodes, _, depth = item.partition("/")
