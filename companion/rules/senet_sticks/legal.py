@@ -58,9 +58,10 @@ class LegalMoves:
         self._opponent_home, self._rise_at = in_opponent_home, resurrect_at
         self._goal = (homes[1], homes[0])
         self._quick, self._mid_captures = quick, mid_captures
-        self._tables: dict[tuple[int, tuple[int, ...]], list[tuple[Path, ...] | None]] = {}
-        """Per ``(player, values)``: per square (0: the Abyss) its :meth:`paths`, ``None``
-        until asked for."""
+        self._tables: dict[tuple[int, tuple[int, ...]], tuple[int, list[tuple[Path, ...] | None]]] = {}
+        """Per ``(player, values)``: the most steps a path can have (the entries of
+        :meth:`.tables.Combinations.of`), and per square (0: the Abyss) its :meth:`paths`,
+        ``None`` until asked for."""
 
     def generate(
         self, p: int, values: Sequence[int], board: Sequence[int], abyss: Sequence[int], moved: dict[int, int],
@@ -85,12 +86,11 @@ class LegalMoves:
         if not values:
             return out
         vals = tuple(values)
-        table = self._tables.get((p, vals))
-        if table is None:
-            table = self._table(p, vals)
+        size, table = self._tables.get((p, vals)) or self._table(p, vals)
         exiled = abyss[1 - p]
         all_out = exiled == PLINTHS
-        mid_captures = self._mid_captures
+        mid_captures, quick, goal = self._mid_captures, self._quick, self._goal[p]
+        home = -1  # the player's plinths in the goal (the opponent's Home Row), counted when needed
         append = out.append
         # the player's plinths in the order of its path (one in the Abyss first)
         starts: list[int] = []
@@ -103,7 +103,7 @@ class LegalMoves:
             starts.reverse()
         if abyss[p]:
             starts.insert(0, 0)
-        takens: list[tuple[int, ...]] = []
+        takens: list[tuple[int, ...]] = [()] * size
         for start in starts:
             if start:
                 mark = moved.get(start, 0) if moved else 0
@@ -118,8 +118,6 @@ class LegalMoves:
             if steps is None:
                 steps = table[start] = self.paths(p, start, vals)
             last = len(steps)
-            if len(takens) < last:
-                takens = [()] * last
             i = 0
             while i < last:
                 t, end, parent, skip, more, made, no_take, not_rise, safe_end, in_goal = steps[i]
@@ -147,24 +145,36 @@ class LegalMoves:
                     t = end
                 append(made)
                 # whether the plinth may go on with a further value of the combination
-                # (not past a winning step: the win ends the turn at once)
-                if (
-                    more
-                    and (mid_captures or not caught)
-                    and not (
-                        # a win needs a plinth in the goal, or the opponent's last taken
-                        (in_goal or all_out or ((taken or caught) and exiled + len(taken) + len(caught) == PLINTHS))
-                        and self._wins_at(p, start, t, taken + caught, board, exiled)
-                    )
-                ):
+                if more and (mid_captures or not caught):
+                    # not past a winning step, which needs a plinth in the goal or the
+                    # opponent's last plinth taken (docs/rules/senet-sticks.md: 'Checked
+                    # after every move; the win ends the turn at once', so a win in the
+                    # middle of a combination ends the move there); as
+                    # SenetSticksState._has_won would say of the position the step makes
+                    if in_goal or all_out or ((taken or caught) and exiled + len(taken) + len(caught) == PLINTHS):
+                        if exiled + len(taken) + len(caught) == PLINTHS:
+                            i += skip
+                            continue
+                        if in_goal:
+                            if quick:
+                                i += skip
+                                continue
+                            if home < 0:
+                                home = sum(1 for s in goal if board[s] == p)
+                            # the plinths already there, this one not counted twice
+                            if home - (start in goal) + 1 >= PLINTHS:
+                                i += skip
+                                continue
                     takens[i] = taken + caught if caught else taken
                     i += 1
                 else:
                     i += skip
         return out
 
-    def _table(self, p: int, values: tuple[int, ...]) -> list[tuple[Path, ...] | None]:
-        table: list[tuple[Path, ...] | None] = [None] * len(self._river_to)
+    def _table(self, p: int, values: tuple[int, ...]) -> tuple[int, list[tuple[Path, ...] | None]]:
+        table: tuple[int, list[tuple[Path, ...] | None]] = (
+            len(self._combinations.of(values)), [None] * len(self._river_to),
+        )
         if len(self._tables) < TABLES_KEPT:
             self._tables[p, values] = table
         return table
@@ -213,23 +223,6 @@ class LegalMoves:
         for j, entry in enumerate(entries):
             steps[j][3] = bisect_left(entries, entry + plan[entry][2], lo=j + 1) - j
         return tuple((t, e, pa, sk, mo, mv, nt, nr, se, ig) for t, e, pa, sk, mo, mv, nt, nr, se, ig in steps)
-
-    def _wins_at(self, p: int, start: int, t: int, taken: tuple[int, ...], board: Sequence[int], exiled: int) -> bool:
-        """Whether player ``p``'s plinth that left ``start`` (0: the Abyss) wins by
-        landing on ``t`` after taking the opponents on ``taken``, ``exiled`` of them in the
-        Abyss before: ``SenetSticksState._has_won`` of the position that step makes.
-        docs/rules/senet-sticks.md: 'Checked after every move; the win ends the turn at
-        once' -- so a combination is cut at its winning step (a win in the middle of a
-        combination ends the move there)."""
-        if exiled + len(taken) == PLINTHS:
-            return True
-        goal = self._goal[p]
-        if t not in goal:
-            return False
-        if self._quick:
-            return True
-        arrived = sum(1 for s in goal if board[s] == p and s != start)
-        return arrived + 1 >= PLINTHS
 
 
 __all__ = ["TABLES_KEPT", "LegalMoves", "Path"]

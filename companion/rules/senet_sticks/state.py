@@ -516,51 +516,65 @@ class SenetSticksState(State):
         """'All available moves must be made ... A player can not pass on a valid move.'
         The explicit ``pass`` is legal only when no remaining value can be used."""
         if self._cache is None:
-            self._cache = tuple(self._generate()) or _PASS_ONLY
+            self._cache = (
+                tuple(self.game.legal.generate(self.turn, self.values, self.board, self.abyss, self.moved))
+                or _PASS_ONLY
+            )
         return self._cache
 
     def _play(self, move: Move) -> list[Event]:
-        """Move the plinth without checks or turn bookkeeping; returns the events."""
+        """Move the plinth without checks or turn bookkeeping; returns the events.
+
+        The move is legal (one of :meth:`legal_moves`), so each value lands where
+        :meth:`_land` would find it (the game's tables), taking an opponent there and at
+        the end of a river there."""
         p = self.turn
         q = 1 - p
         src = move.src
+        dst = move.dst
         assert isinstance(src, int) or src is None
-        assert isinstance(move.dst, int)
+        assert isinstance(dst, int)
         mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
-        fresh = bool(mark & FRESH)
-        cache = self.game.events
-        key = (p, move)
+        game = self.game
+        cache = game.events
+        key = (p, src, dst, move.values)  # the event's facts (hashed faster than the move)
         said = cache.kept.get(key)  # cache.get, inlined: every move says it
         if said is None:
             said = cache.put(key, ev.moved(p, move))
         events = [said]
+        board = self.board
         if src is None:
             self.abyss[p] -= 1
         else:
-            self.board[src] = EMPTY
-        here: int | None = src
+            board[src] = EMPTY
+        land_on, river_to = game.land_on[p], game.river_to
+        here = src or 0
         taken: tuple[int, ...] = ()
         for v in move.values:
-            landed = self._land(p, here, v, src, taken, fresh)
-            assert landed is not None, f"{move} cannot be played"
-            t, caught, river = landed
-            if river is not None:
-                along = (ev.EV_RIVER, p, river, t)
+            # _land(p, here, v, src, taken, fresh) of a legal move, inlined
+            t = land_on[here][v]
+            caught: tuple[int, ...] = () if t == src or t in taken or board[t] == EMPTY else (t,)
+            end = river_to[t]
+            if end:
+                if not (end == src or end in taken or end in caught or board[end] == EMPTY):
+                    caught = (*caught, end)
+                along = (ev.EV_RIVER, p, t, end)
                 said = cache.get(along)
                 if said is None:
-                    said = cache.put(along, ev.river(p, river, t, t < river if p == 0 else t > river))
+                    said = cache.put(along, ev.river(p, t, end, end < t if p == 0 else end > t))
                 events.append(said)
+                t = end
             if caught:
                 events.extend(self._taken(q, c) for c in caught)
                 taken += caught
             here = t
         for c in taken:
-            self.board[c] = EMPTY
-        self.board[move.dst] = p
-        if taken and not self.game.mid_captures:
+            board[c] = EMPTY
+        board[dst] = p
+        if taken and not game.mid_captures:
             mark |= TOOK
         if mark:
-            self.moved[move.dst] = mark
+            self.moved[dst] = mark
         return events
 
     def _taken(self, q: int, square: int) -> Event:
@@ -663,8 +677,15 @@ class SenetSticksState(State):
         self._cache = None
         if not self.values:
             return
+        if len(self.values) == 1 and self._legal() is not _PASS_ONLY:
+            return  # the one value is used by every move (_alive, at once)
         alive = self._alive()
         if not alive:
+            return
+        for v in self.values:
+            if v not in alive:
+                break
+        else:  # (the common case: every value still usable)
             return
         lost = [v for v in self.values if v not in alive]
         if lost:
