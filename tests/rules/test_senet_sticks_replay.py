@@ -23,7 +23,7 @@ import random
 import pytest
 
 from companion.rules import Move, Phase, get_game, random_action
-from companion.rules.senet_sticks import SenetSticksState
+from companion.rules.senet_sticks import SenetSticksState, legal
 from companion.rules.senet_sticks_board import DEFAULT_BOARD
 
 MANY_STICKS = """
@@ -136,3 +136,13 @@ def test_replayed_games_are_as_before(case: str, many_sticks_board: str) -> None
     assert actions > 300
     assert digest == CASES[case][1]
 
+
+def test_paths_found_anew_beyond_the_bound_play_the_same(
+    many_sticks_board: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With nothing kept (a board file whose paths outgrow ``legal.STEPS_KEPT`` and
+    ``legal.TABLES_KEPT``), each path is found anew and the games are the same."""
+    monkeypatch.setattr(legal, "STEPS_KEPT", 0)
+    monkeypatch.setattr(legal, "TABLES_KEPT", 0)
+    for case in ("default", "many-sticks"):
+        assert replay(case, many_sticks_board)[0] == CASES[case][1]

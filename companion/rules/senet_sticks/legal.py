@@ -28,8 +28,13 @@ from companion.rules.senet_sticks.tables import EMPTY, FRESH, TOOK, Combinations
 from companion.rules.senet_sticks_board import PLINTHS
 
 TABLES_KEPT: Final = 1_000
-"""Tables of paths kept per game object (one per player and values: the built-in sticks
-make about 60; each holds at most one path per square)."""
+"""Tables of paths kept per game object, one per player and values (the built-in sticks
+make 19 in 2,000 random games, 45 with the extra stick)."""
+
+STEPS_KEPT: Final = 100_000
+"""Steps of paths kept per game object, about 150 bytes each (the built-in sticks make
+about 2,000 in 2,000 random games, 10,000 with the extra stick: 0.5 and 1.7 MB); beyond,
+a path is found anew each time (a board file with many sticks)."""
 
 Path = tuple[int, int, int, int, bool, Move, bool, bool, bool, bool]
 """A step of :meth:`LegalMoves.paths`."""
@@ -41,7 +46,7 @@ class LegalMoves:
 
     __slots__ = (
         "_combinations", "_goal", "_land_on", "_mid_captures", "_opponent_home", "_quick", "_rise_at",
-        "_river_to", "_safe", "_tables",
+        "_river_to", "_safe", "_steps_kept", "_tables",
     )
 
     def __init__(
@@ -61,7 +66,9 @@ class LegalMoves:
         self._tables: dict[tuple[int, tuple[int, ...]], tuple[int, list[tuple[Path, ...] | None]]] = {}
         """Per ``(player, values)``: the most steps a path can have (the entries of
         :meth:`.tables.Combinations.of`), and per square (0: the Abyss) its :meth:`paths`,
-        ``None`` until asked for."""
+        ``None`` until asked for (or beyond :data:`STEPS_KEPT`)."""
+        self._steps_kept = 0
+        """The steps of all the paths kept."""
 
     def generate(
         self, p: int, values: Sequence[int], board: Sequence[int], abyss: Sequence[int], moved: dict[int, int],
@@ -116,7 +123,10 @@ class LegalMoves:
                 fresh = True  # out of the Abyss: every value lands on an open square
             steps = table[start]
             if steps is None:
-                steps = table[start] = self.paths(p, start, vals)
+                steps = self.paths(p, start, vals)
+                if self._steps_kept + len(steps) <= STEPS_KEPT:
+                    table[start] = steps
+                    self._steps_kept += len(steps)
             last = len(steps)
             i = 0
             while i < last:
@@ -195,16 +205,13 @@ class LegalMoves:
         opponent_home, rise_at, goal = self._opponent_home[p], self._rise_at[p], self._goal[p]
         src = None if start == 0 else start
         kind = "resurrect" if src is None else "move"
-        ends = [0] * len(plan)
-        """Per entry of the plan: where its values so far leave the plinth."""
-        at = [-1] * len(plan)
-        """Per entry of the plan: its step."""
+        ends = [0] * len(plan)  # per entry of the plan: where its values so far leave the plinth
+        at = [-1] * len(plan)  # per entry of the plan: its step
         steps: list[list[Any]] = []
-        entries: list[int] = []
-        """Per step: the entry of the plan it is."""
+        entries: list[int] = []  # per step: the entry of the plan it is
         i = 0
         while i < len(plan):
-            v, parent, skip, played, more, _made = plan[i]
+            v, parent, skip, played, more = plan[i]
             here = start if parent < 0 else ends[parent]
             t = land_on[here][v]
             if not t:
@@ -225,4 +232,4 @@ class LegalMoves:
         return tuple((t, e, pa, sk, mo, mv, nt, nr, se, ig) for t, e, pa, sk, mo, mv, nt, nr, se, ig in steps)
 
 
-__all__ = ["TABLES_KEPT", "LegalMoves", "Path"]
+__all__ = ["STEPS_KEPT", "TABLES_KEPT", "LegalMoves", "Path"]
