@@ -128,7 +128,7 @@ class SenetSticks(Game):
             safe_from=self.safe_from, in_opponent_home=self.in_opponent_home, resurrect_at=self.resurrect_at,
             homes=self.homes, quick=self.quick, mid_captures=self.mid_captures,
         )
-        """The legal-move search, with the paths and the plinths' moves it keeps."""
+        """The legal-move search, with the paths of the combinations it keeps."""
         self.events = EventCache()
         """The recurring events of this game's positions, built once."""
         self.usable: dict[tuple[Throw, str, int], tuple[tuple[int, ...], Event]] = {}
