@@ -319,7 +319,7 @@ def _sticks_hits(state: SenetSticksState, q: int, values: tuple[int, ...],
         fresh = src == 0
         i = 0
         while i < size:
-            v, parent, skip, _played, more, _made = plan[i]
+            v, parent, skip, _played, more = plan[i]
             taken: tuple[int, ...]
             if parent < 0:
                 here, taken = src, ()

@@ -24,10 +24,11 @@ A game runs in three stages:
    open squares (``resurrected`` in the position), and with
    ``combination-captures=no`` one that took moves no more (``took``).
 
-The package: :mod:`.state` the rules (the game and its positions), :mod:`.tables` the
-static tables (stages, marks, interned moves, what the board file makes of the board,
-the ordered combinations of a throw), :mod:`.events` the events as data,
-:mod:`.position` reading a position file's keys.
+The package: :mod:`.state` the rules (the game and its positions), :mod:`.legal` the
+legal-move search (with the paths of each combination of values, found once),
+:mod:`.tables` the static tables (stages, marks, interned moves, what the board file
+makes of the board, the ordered combinations of a throw), :mod:`.events` the events as
+data, :mod:`.position` reading a position file's keys.
 """
 
 from companion.rules.senet_sticks.events import (

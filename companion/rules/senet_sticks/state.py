@@ -5,7 +5,6 @@ move played, a throw, the end). See the package's docstring for how a game runs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress
 from typing import Any, Final
 
 from companion.rules.core import (
@@ -26,6 +25,7 @@ from companion.rules.core import (
 )
 from companion.rules.senet_sticks import events as ev
 from companion.rules.senet_sticks.events import EventCache
+from companion.rules.senet_sticks.legal import LegalMoves
 from companion.rules.senet_sticks.position import read_position, set_up_board
 from companion.rules.senet_sticks.tables import (
     ABYSS,
@@ -44,7 +44,6 @@ from companion.rules.senet_sticks.tables import (
     river_table,
     safe_table,
 )
-from companion.rules.senet_sticks.tables import move as interned_move
 from companion.rules.senet_sticks_board import PLINTHS, BoardSpec, load_board
 from companion.rules.throws import ColouredSticks, Implement, Throw
 
@@ -122,12 +121,14 @@ class SenetSticks(Game):
         """``in_opponent_home[p][h]``: p's plinth on ``h`` cannot attack from there."""
         self.river_to = river_table(spec)
         """Where the river on each square leads (0: no river)."""
-        n = spec.squares
-        self.path_from: tuple[range, range] = (range(n + 1), range(n, -1, -1))
-        """Each player's squares in the order of its path, from the square before the
-        first (0 or n + 1 ... 0 is the board list's unused first entry)."""
         self.combinations = Combinations()
         """The ordered combinations of each throw's values, found once."""
+        self.legal = LegalMoves(
+            combinations=self.combinations, land_on=self.land_on, river_to=self.river_to,
+            safe_from=self.safe_from, in_opponent_home=self.in_opponent_home, resurrect_at=self.resurrect_at,
+            homes=self.homes, quick=self.quick, mid_captures=self.mid_captures,
+        )
+        """The legal-move search, with the paths of the combinations it keeps."""
         self.events = EventCache()
         """The recurring events of this game's positions, built once."""
         self.usable: dict[tuple[Throw, str, int], tuple[tuple[int, ...], Event]] = {}
@@ -507,173 +508,73 @@ class SenetSticksState(State):
         return end, (*caught, end), t
 
     def _generate(self) -> list[Move]:
-        """Every move by one plinth with one value or an ordered combination of values.
-
-        'move plinths forward according to the exact values (or totals) and colors
-        shown. (Example: If a 2 and 2 and 2 are thrown, you can only move each of
-        three plinths 2 spaces, or one plinth 4 spaces and another plinth 2 spaces,
-        or one plinth 6 spaces. You cannot move 1 plinth 5 spaces and another plinth
-        1 space, or two plinths 3 and 3.)'
-
-        The plinths in order along the player's path (one in the Abyss first), for each
-        the combinations of the values in :meth:`SenetSticks.combinations` order; a
-        combination goes on with a further value only when its values so far land (as
-        :meth:`_land` says, inlined here for speed).
-        """
-        p = self.turn
-        out: list[Move] = []
-        values = self.values
-        if not values:
-            return out
-        game = self.game
-        plan = game.combinations.of(tuple(values))
-        size = len(plan)
-        mid_captures = game.mid_captures
-        land_on = game.land_on[p]
-        safe = game.safe_from[p]
-        opponent_home = game.in_opponent_home[p]
-        river_to = game.river_to
-        rise_at = game.resurrect_at[p]
-        goal = game.homes[1 - p]
-        exiled = self.abyss[1 - p]
-        board = self.board
-        heres: list[int] = [0] * size
-        takens: list[tuple[int, ...]] = [()] * size
-        moved = self.moved
-        sources: list[int | None] = [None] if self.abyss[p] else []
-        # the player's plinths in the order of its path (compress: a scan in C)
-        if p == 0:
-            sources += compress(game.path_from[0], map(p.__eq__, board))
-        else:
-            sources += compress(game.path_from[1], map(p.__eq__, reversed(board)))
-        for src in sources:
-            if src is None:
-                kind, fresh, start = "resurrect", True, 0
-            else:
-                mark = moved.get(src, 0) if moved else 0
-                if mark & TOOK:
-                    # combination-captures=no: the value that took was the last of
-                    # this plinth's combination.
-                    continue
-                kind, fresh, start = "move", bool(mark & FRESH), src
-            i = 0
-            while i < size:
-                v, parent, skip, played, more, made = plan[i]
-                taken: tuple[int, ...]
-                if parent < 0:
-                    here, taken = start, ()
-                else:
-                    here, taken = heres[parent], takens[parent]
-                # _land(p, here or None, v, src, taken, fresh), inlined
-                t = land_on[here][v]
-                if not t:
-                    i += skip
-                    continue
-                occupant = EMPTY if t == src or t in taken else board[t]
-                if occupant == EMPTY:
-                    caught: tuple[int, ...] = ()
-                elif occupant == p or fresh or safe[t] or (here and opponent_home[here]):
-                    i += skip
-                    continue
-                else:
-                    caught = (t,)
-                end = river_to[t]
-                if end:
-                    occupant = EMPTY if end == src or end in taken or end in caught else board[end]
-                    if occupant != EMPTY:
-                        if occupant == p or (fresh and t != rise_at) or safe[end]:
-                            i += skip
-                            continue
-                        caught = (*caught, end)
-                    t = end
-                key = t if src is None else src << 8 | t
-                move = made.get(key)
-                if move is None:
-                    move = made[key] = interned_move(kind, src, t, played)
-                out.append(move)
-                # whether the plinth may go on with a further value of the combination
-                # (not past a winning step: the win ends the turn at once)
-                if (
-                    more
-                    and (mid_captures or not caught)
-                    and not (
-                        # _wins_at needs a plinth in the goal, or the opponent's last taken
-                        (t in goal or exiled + len(taken) + len(caught) == PLINTHS)
-                        and self._wins_at(p, src, t, taken + caught)
-                    )
-                ):
-                    heres[i] = t
-                    takens[i] = taken + caught if caught else taken
-                    i += 1
-                else:
-                    i += skip
-        return out
-
-    def _wins_at(self, p: int, src: int | None, t: int, taken: tuple[int, ...]) -> bool:
-        """Whether player ``p``'s plinth that left ``src`` (``None``: the Abyss) wins by
-        landing on ``t`` after taking the opponents on ``taken``: :meth:`_has_won` of the
-        position that step makes. docs/rules/senet-sticks.md: 'Checked after every move;
-        the win ends the turn at once' -- so a combination is cut at its winning step
-        (a win in the middle of a combination ends the move there)."""
-        if self.abyss[1 - p] + len(taken) == PLINTHS:
-            return True
-        goal = self.game.homes[1 - p]
-        if t not in goal:
-            return False
-        if self.game.quick:
-            return True
-        arrived = sum(1 for s in goal if self.board[s] == p and s != src)
-        return arrived + 1 >= PLINTHS
+        """Every move by one plinth with one value or an ordered combination of values
+        (:meth:`.legal.LegalMoves.generate`)."""
+        return self.game.legal.generate(self.turn, self.values, self.board, self.abyss, self.moved)
 
     def _legal(self) -> tuple[Move, ...]:
         """'All available moves must be made ... A player can not pass on a valid move.'
         The explicit ``pass`` is legal only when no remaining value can be used."""
         if self._cache is None:
-            self._cache = tuple(self._generate()) or _PASS_ONLY
+            self._cache = (
+                tuple(self.game.legal.generate(self.turn, self.values, self.board, self.abyss, self.moved))
+                or _PASS_ONLY
+            )
         return self._cache
 
     def _play(self, move: Move) -> list[Event]:
-        """Move the plinth without checks or turn bookkeeping; returns the events."""
+        """Move the plinth without checks or turn bookkeeping; returns the events.
+
+        The move is legal (one of :meth:`legal_moves`), so each value lands where
+        :meth:`_land` would find it (the game's tables), taking an opponent there and at
+        the end of a river there."""
         p = self.turn
         q = 1 - p
         src = move.src
+        dst = move.dst
         assert isinstance(src, int) or src is None
-        assert isinstance(move.dst, int)
+        assert isinstance(dst, int)
         mark = FRESH if src is None else self.moved.pop(src, 0) if self.moved else 0
-        fresh = bool(mark & FRESH)
-        cache = self.game.events
-        key = (p, move)
+        game = self.game
+        cache = game.events
+        key = (p, src, dst, move.values)  # the event's facts (hashed faster than the move)
         said = cache.kept.get(key)  # cache.get, inlined: every move says it
         if said is None:
             said = cache.put(key, ev.moved(p, move))
         events = [said]
+        board = self.board
         if src is None:
             self.abyss[p] -= 1
         else:
-            self.board[src] = EMPTY
-        here: int | None = src
+            board[src] = EMPTY
+        land_on, river_to = game.land_on[p], game.river_to
+        here = src or 0
         taken: tuple[int, ...] = ()
         for v in move.values:
-            landed = self._land(p, here, v, src, taken, fresh)
-            assert landed is not None, f"{move} cannot be played"
-            t, caught, river = landed
-            if river is not None:
-                along = (ev.EV_RIVER, p, river, t)
+            # _land(p, here, v, src, taken, fresh) of a legal move, inlined
+            t = land_on[here][v]
+            caught: tuple[int, ...] = () if t == src or t in taken or board[t] == EMPTY else (t,)
+            end = river_to[t]
+            if end:
+                if not (end == src or end in taken or end in caught or board[end] == EMPTY):
+                    caught = (*caught, end)
+                along = (ev.EV_RIVER, p, t, end)
                 said = cache.get(along)
                 if said is None:
-                    said = cache.put(along, ev.river(p, river, t, t < river if p == 0 else t > river))
+                    said = cache.put(along, ev.river(p, t, end, end < t if p == 0 else end > t))
                 events.append(said)
+                t = end
             if caught:
                 events.extend(self._taken(q, c) for c in caught)
                 taken += caught
             here = t
         for c in taken:
-            self.board[c] = EMPTY
-        self.board[move.dst] = p
-        if taken and not self.game.mid_captures:
+            board[c] = EMPTY
+        board[dst] = p
+        if taken and not game.mid_captures:
             mark |= TOOK
         if mark:
-            self.moved[move.dst] = mark
+            self.moved[dst] = mark
         return events
 
     def _taken(self, q: int, square: int) -> Event:
@@ -776,8 +677,15 @@ class SenetSticksState(State):
         self._cache = None
         if not self.values:
             return
+        if len(self.values) == 1 and self._legal() is not _PASS_ONLY:
+            return  # the one value is used by every move (_alive, at once)
         alive = self._alive()
         if not alive:
+            return
+        for v in self.values:
+            if v not in alive:
+                break
+        else:  # (the common case: every value still usable)
             return
         lost = [v for v in self.values if v not in alive]
         if lost:

@@ -39,7 +39,7 @@ REASONS: Final = {
 """Each way to win (but a blocked board) as ``Outcome.reason`` says it, by the ``won``
 event's ``reason`` key."""
 
-Combination = tuple[int, int, int, tuple[int, ...], bool, dict[int, Move]]
+Combination = tuple[int, int, int, tuple[int, ...], bool]
 """An entry of :meth:`Combinations.of`."""
 
 _MOVES: dict[tuple[str, int | None, int, tuple[int, ...]], Move] = {}
@@ -128,9 +128,8 @@ class Combinations:
     def of(self, values: tuple[int, ...]) -> tuple[Combination, ...]:
         """The ordered combinations of ``values`` a plinth may try, as a tree in
         depth-first order: entry ``i`` is ``(value, parent entry or -1, entries in its
-        subtree including itself, the values played so far, whether values remain, the
-        moves made of it so far by (source square << 8 | square reached))``. Siblings
-        with equal values appear once ('2 then 2' of two 2s once)."""
+        subtree including itself, the values played so far, whether values remain)``.
+        Siblings with equal values appear once ('2 then 2' of two 2s once)."""
         found = self._kept.get(values)
         if found is not None:
             return found
@@ -151,7 +150,7 @@ class Combinations:
                 nodes[at][2] = len(nodes) - at
 
         grow(-1, list(range(len(values))), ())
-        found = tuple((v, parent, skip, played, more, {}) for v, parent, skip, played, more in nodes)
+        found = tuple((v, parent, skip, played, more) for v, parent, skip, played, more in nodes)
         self._kept[values] = found
         return found
 
