@@ -40,10 +40,11 @@ def test_a_pair_records_strongs_own_chances_in_each_seat(calibration: ModuleType
 
 def test_the_records_are_kept_and_read_back(calibration: ModuleType, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    played = [([(0, 0.7), (0, 0.8)], [1.0, 0.0]), ([(1, 0.4)], [1.0, 0.0])]
+    Record = tuple[list[tuple[int, float]], list[float]]
+    played: list[Record] = [([(0, 0.7), (0, 0.8)], [1.0, 0.0]), ([(1, 0.4)], [1.0, 0.0])]
     calls = []
 
-    def fake(game_id: str, pairs: int, seed: int, log: bool = False) -> list[object]:
+    def fake(game_id: str, pairs: int, seed: int, log: bool = False) -> list[Record]:
         calls.append((game_id, pairs, seed))
         return played
 
