@@ -52,9 +52,21 @@ bins) with its bootstrap interval before and after, the Brier scores and the CPU
 seconds, then the reliability by deciles before and after (issue 32: target ECE <=
 0.03 at every level; a line above it is printed MISSED). ``--records DIR`` keeps each
 line's games and reads them back, so a refitted map is measured again without playing.
+``--versus-games N`` adds per game, at two players, the line ``vs-base``: the chance
+``strong``'s hint shows for itself at each of its decisions with a choice in ``N`` games
+against the baseline of ``baseline.py`` (pairs on the same throws with the seats
+swapped, seeds ``hint-baseline:SEED:PAIR``; :func:`versus_records`), before and after
+the map of ``strong`` (issue 32: "on `strong` against the baseline"); ``--log-pairs``
+writes each pair's records on stderr as it ends.
 
-Run: ``python benchmarks/calibration.py`` (part of ``make bench``; about 6 minutes of CPU
-at the default 1000 games a line, most of it the Cretan Labyrinth's).
+Run: ``python benchmarks/calibration.py`` (part of ``make bench``): the first table
+(about 6 minutes of CPU at the default 1000 games a line, most of it the Cretan
+Labyrinth's), then the hint's table at ``easy``, ``normal`` and ``strong``, every game
+and player count, ``--hint-games`` games a line (default 30; 0: none) with the
+``vs-base`` lines at ``--versus-games`` (default 30): issue 32 asks ``make bench`` to
+print the calibration per level and player count (about 13 minutes of CPU for the
+self-play lines at 30 games, docs/ai.md, and some 10 more for the games against the
+baseline). ``--quick``: the hint's table for the first game only, two games a line.
 Nothing here fails a build.
 """
 
@@ -63,6 +75,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -283,7 +296,6 @@ def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str,
     :func:`companion.ai.calibrate.chance`, what :func:`companion.ai.player.hint` shows).
     The map changes no move, so both come from the same games. ``records``: a folder
     where each line's games are kept (and read back instead of played again)."""
-    from companion.ai.calibrate import chance
     from companion.ai.calibrate_fit import Record, selfplay
 
     cached = records / f"held-{game_id}-{players}-{level}-{seed}-{games}.json" if records else None
@@ -297,6 +309,17 @@ def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str,
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps({"records": played}), "utf-8")
+    return tallied(game_id, players, level, played)
+
+
+def tallied(game_id: str, players: int, level: str,
+            played: Sequence[tuple[list[tuple[int, float]], list[float]]]) -> list[tuple[Tally, Tally]]:
+    """Per recorded game (:data:`companion.ai.calibrate_fit.Record`: the player to act
+    and the hint's searched value at each recorded decision, every player's result), a
+    tally before the map (the value, clipped to 0..1) and after it (through
+    :func:`companion.ai.calibrate.chance` of ``level``)."""
+    from companion.ai.calibrate import chance
+
     out = []
     for shown, result in played:
         before, after = Tally.empty(), Tally.empty()
@@ -308,6 +331,85 @@ def hint_selfplay(game_id: str, players: int, games: int, seed: int, level: str,
     return out
 
 
+def versus_records(game_id: str, pairs: int, seed: int,
+                   log: bool = False) -> list[tuple[list[tuple[int, float]], list[float]]]:
+    """``pairs`` pairs of two-player games of ``strong`` against the baseline of
+    ``benchmarks/baseline.py`` (the depth-2 expectimax that searches the opponent's
+    reply; ``ai_strength.py --part versus`` plays the same opponent), the seats swapped
+    in the second game of a pair and both games drawing their throws from
+    ``random.Random(f"hint-baseline:{seed}:{pair}")`` (a namespace of its own, never used
+    in training or tuning; neither player draws from it). A record per game, as
+    :func:`companion.ai.calibrate_fit.selfplay` makes them: at every decision of
+    ``strong`` with a choice (not in a solved ending, :func:`companion.ai.race.covers`)
+    strong's seat and the searched value of the hint's first row at ``strong``
+    (:func:`companion.ai.player.hint`, ``shown=False``), which is the move strong plays;
+    then both players' results. A pair in which a game raises :class:`MemoryError`
+    (the baseline has no budget; run under ``ulimit -v``) is left out, said on stderr.
+    ``log``: a JSON line per pair on stderr as it ends (its records), so that a run cut
+    short still counts."""
+    if str(Path(__file__).resolve().parent) not in sys.path:
+        sys.path.append(str(Path(__file__).resolve().parent))  # the sibling baseline.py
+    from baseline import Baseline
+
+    from companion.ai.player import hint
+    from companion.ai.race import covers
+    from companion.rules import random_action
+
+    game = get_game(game_id)
+    out: list[tuple[list[tuple[int, float]], list[float]]] = []
+    for i in range(pairs):
+        pair = []
+        try:
+            for seat in (0, 1):
+                base = Baseline()
+                rng = random.Random(f"hint-baseline:{seed}:{i}")
+                state = game.new_state(2)
+                shown: list[tuple[int, float]] = []
+                while state.outcome is None:
+                    if state.phase is Phase.THROW:
+                        state.apply(random_action(state, rng.randrange))
+                    elif len(state.legal_moves()) == 1:
+                        state.apply(state.legal_moves()[0])
+                    elif state.current_player == seat:
+                        found = hint(state, "strong", shown=False)
+                        if not covers(state):
+                            shown.append((seat, found.value))
+                        state.apply(found.move)
+                    else:
+                        state.apply(base(state))
+                winners = state.outcome.winners
+                pair.append((shown, [1 / len(winners) if p in winners else 0.0 for p in range(2)]))
+        except MemoryError:
+            print(json.dumps({"game": game_id, "pair": i, "failed": "MemoryError"}),
+                  file=sys.stderr, flush=True)
+            continue
+        out.extend(pair)
+        if log:
+            print(json.dumps({"game": game_id, "pair": i, "records": pair}), file=sys.stderr,
+                  flush=True)
+    return out
+
+
+def hint_versus(game_id: str, games: int, seed: int, records: Path | None = None,
+                log: bool = False) -> list[tuple[Tally, Tally]]:
+    """Per game of :func:`versus_records` (``games`` rounded up to whole pairs), the
+    tallies of :func:`tallied` at ``strong``: the chance strong's hint shows for itself
+    against its result. ``records``: as :func:`hint_selfplay`'s (a file
+    ``versus-GAME-SEED-GAMES.json``)."""
+    pairs = -(-games // 2)
+    cached = records / f"versus-{game_id}-{seed}-{2 * pairs}.json" if records else None
+    played: list[tuple[list[tuple[int, float]], list[float]]]
+    if cached is not None and cached.exists():
+        played = [([(int(p), float(v)) for p, v in s], r)
+                  for s, r in json.loads(cached.read_text("utf-8"))["records"]]
+    else:
+        played = versus_records(game_id, pairs, seed, log)
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text(json.dumps({"records": played}), "utf-8")
+    return tallied(game_id, 2, "strong", played)
+
+
 def reliability(t: Tally) -> str:
     """A tally's deciles: mean shown / share won (decisions), ``-`` for an empty one."""
     return " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
@@ -315,9 +417,12 @@ def reliability(t: Tally) -> str:
 
 
 def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int,
-               records: Path | None = None) -> None:
+               records: Path | None = None, versus: int = 0, log: bool = False) -> None:
     """Print the hint's calibration per game, player count and level (``--hint``), before
-    and after the map of :mod:`companion.ai.calibrate`."""
+    and after the map of :mod:`companion.ai.calibrate`; with ``versus`` games (rounded
+    up to pairs) also a line ``vs-base`` per game at two players: ``strong``'s own
+    chance in games against the baseline (:func:`hint_versus`; ``log``: its pairs on
+    stderr as they end)."""
     began = time.process_time()
     print("Calibration of the hint's chance (companion.ai.player.hint: its first row, for the "
           "player to act,")
@@ -326,15 +431,23 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
     print(f"at that level); before the map (the searched value) and after it (the chance "
           f"shown); ECE over {BINS} bins,")
     print(f"95% interval by bootstrap over games ({boot}); target ECE <= {TARGET_ECE}.")
+    if versus:
+        print(f"vs-base: strong's own chance (its hint at strong) at its decisions in {versus} "
+              "games against the baseline per game (two players, pairs on the same throws, "
+              f"seeds hint-baseline:{seed}:PAIR).")
     print(f"{'game':<18} {'n':>1} {'level':<7} {'games':>5} {'decisions':>9}  "
           f"{'ECE before':>20}  {'ECE after':>20}  {'Brier b/a':>11}  {'CPU s':>6}  verdict")
     rows = []
     for game_id in game_list:
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
-            for level in levels:
+            lines = [(level, level) for level in levels]
+            if versus and players == 2:
+                lines.append(("strong", "vs-base"))
+            for level, label in lines:
                 start = time.process_time()
-                per_game = hint_selfplay(game_id, players, games, seed, level, records)
+                per_game = (hint_versus(game_id, versus, seed, records, log) if label == "vs-base"
+                            else hint_selfplay(game_id, players, games, seed, level, records))
                 cells = []
                 for k in (0, 1):
                     whole = merged([g[k] for g in per_game])
@@ -346,11 +459,11 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
                 value = cells[1][1]
                 verdict = "meets" if value <= TARGET_ECE else "MISSED"
                 text = "  ".join(f"{f'{v:.3f} [{lo:.3f},{hi:.3f}]':>20}" for _t, v, lo, hi in cells)
-                print(f"{game_id:<18} {players:>1} {level:<7} {len(per_game):>5} "
+                print(f"{game_id:<18} {players:>1} {label:<7} {len(per_game):>5} "
                       f"{cells[0][0].count:>9}  {text}  "
                       f"{brier(cells[0][0]):.3f}/{brier(cells[1][0]):.3f}  "
                       f"{time.process_time() - start:>6.1f}  ECE {verdict}", flush=True)
-                rows.append((game_id, players, level, cells[0][0], cells[1][0]))
+                rows.append((game_id, players, label, cells[0][0], cells[1][0]))
     print()
     print("Reliability of the hint's chance by deciles: mean shown / share won (decisions), "
           "before and after the map")
@@ -390,15 +503,40 @@ def main() -> None:
     parser.add_argument("--records", default=None, metavar="DIR",
                         help="--hint: keep each line's games in DIR and read them back instead "
                         "of playing them again")
+    parser.add_argument("--versus-games", type=int, default=None, metavar="N",
+                        help="the hint's table: also strong's own chance in N games against the "
+                        "baseline per game at two players (line vs-base; default 30 without "
+                        "--hint, 0 with it)")
+    parser.add_argument("--hint-games", type=int, default=30, metavar="N",
+                        help="without --hint: the hint's table after the first, at easy, normal "
+                        "and strong, N games a line (default 30; 0: none)")
+    parser.add_argument("--log-pairs", action="store_true",
+                        help="the vs-base line: a JSON line per pair on stderr as it ends")
     parser.add_argument("--quick", action="store_true", help="20 games, 200 resamples (a sanity run)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.boot = 20, 200
+    records = Path(args.records) if args.records else None
     if args.hint:
         hint_table([v.strip() for v in args.hint.split(",") if v.strip()], args.game or game_ids(),
-                   2 if args.quick else args.games, args.seed, args.boot,
-                   Path(args.records) if args.records else None)
+                   2 if args.quick else args.games, args.seed, args.boot, records,
+                   2 if args.quick and args.versus_games else args.versus_games or 0,
+                   args.log_pairs)
         return
+    calibration_table(args)
+    if args.hint_games:
+        # the hint's table too, as issue 32's closing asks of `make bench` (--quick: the
+        # first game only, two games a line)
+        print()
+        hint_table(["easy", "normal", "strong"], (args.game or game_ids())[:1 if args.quick else None],
+                   2 if args.quick else args.hint_games, args.seed, args.boot, records,
+                   2 if args.quick else (30 if args.versus_games is None else args.versus_games),
+                   args.log_pairs)
+
+
+def calibration_table(args: argparse.Namespace) -> None:
+    """Print the learned evaluation's and the progress heuristic's calibration on
+    held-out games (the module's first table)."""
     began = time.process_time()
     print(f"Calibration over {args.games} held-out games per line ({args.player}), a position "
           f"every {args.every} actions; 95% intervals by bootstrap over games ({args.boot}).")

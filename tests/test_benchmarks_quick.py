@@ -29,7 +29,9 @@ EXPECTED = {
     "review_speed.py": r"senet-tait +\d+ +\d+\.\d\d +\d+\.\d\d(.|\n)*cretan-labyrinth +\d+ ",
     "ai_strength.py": r"senet-tait +2 +2 +\d+\.\d% +\[\d+\.\d%, \d+\.\d%\] +\d+/\d+/\d+ +\d+ +\d+ +\d+ "
     r"+\d+\.\d +\d+\.\d +\d+\.\d\d  (met|NOT met)(.|\n)*" + RATIO,
-    "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)",
+    "calibration.py": r"senet-tait +2 +\d+ +\d\.\d{3} \[.*ECE (meets|ABOVE)(.|\n)*"
+    r"senet-tait +2 easy +\d+ .*ECE (meets|MISSED)(.|\n)*senet-tait +2 strong +\d+ .*ECE "
+    r"(meets|MISSED)\nsenet-tait +2 vs-base +\d+ .*ECE (meets|MISSED)",
     "club_load.py": r"results lost 0, doubled 0 (.|\n)*all messages +p50 +\d+\.\d ms +p99 +\d+\.\d ms"
     r"|no mosquitto here",
     "gc_pauses.py": r"full collection at the end / floor +" + RATIO[:-1]
