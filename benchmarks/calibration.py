@@ -66,7 +66,7 @@ and player count, ``--hint-games`` games a line (default 30; 0: none) with the
 ``vs-base`` lines at ``--versus-games`` (default 30): issue 32 asks ``make bench`` to
 print the calibration per level and player count (about 13 minutes of CPU for the
 self-play lines at 30 games, docs/ai.md, and some 10 more for the games against the
-baseline). ``--quick``: the hint's table for the first game only, two games a line.
+baseline; not the Cretan Labyrinth's, :data:`SLOW_BASELINE`). ``--quick``: the hint's table for the first game only, two games a line.
 Nothing here fails a build.
 """
 
@@ -416,8 +416,16 @@ def reliability(t: Tally) -> str:
                     for b in t.bins)
 
 
+SLOW_BASELINE: frozenset[str] = frozenset({"cretan-labyrinth"})
+"""Games whose ``vs-base`` line the default run (``make bench``) leaves out: the
+baseline's decisions there take up to hundreds of CPU seconds and gigabytes (docs/ai.md:
+one took 251.6 CPU s), so 30 games would hold ``make bench`` for hours.
+``--hint strong --versus-games N --game cretan-labyrinth`` plays them."""
+
+
 def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int,
-               records: Path | None = None, versus: int = 0, log: bool = False) -> None:
+               records: Path | None = None, versus: int = 0, log: bool = False,
+               no_versus: frozenset[str] = frozenset()) -> None:
     """Print the hint's calibration per game, player count and level (``--hint``), before
     and after the map of :mod:`companion.ai.calibrate`; with ``versus`` games (rounded
     up to pairs) also a line ``vs-base`` per game at two players: ``strong``'s own
@@ -442,7 +450,11 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
             lines = [(level, level) for level in levels]
-            if versus and players == 2:
+            if versus and players == 2 and game_id in no_versus:
+                print(f"{game_id:<18} {players:>1} vs-base not played in this run (the "
+                      "baseline's decisions take up to hundreds of CPU seconds here; --hint "
+                      f"strong --versus-games N --game {game_id} plays it)", flush=True)
+            elif versus and players == 2:
                 lines.append(("strong", "vs-base"))
             for level, label in lines:
                 start = time.process_time()
@@ -531,7 +543,7 @@ def main() -> None:
         hint_table(["easy", "normal", "strong"], (args.game or game_ids())[:1 if args.quick else None],
                    2 if args.quick else args.hint_games, args.seed, args.boot, records,
                    2 if args.quick else (30 if args.versus_games is None else args.versus_games),
-                   args.log_pairs)
+                   args.log_pairs, SLOW_BASELINE)
 
 
 def calibration_table(args: argparse.Namespace) -> None:
