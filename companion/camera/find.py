@@ -8,7 +8,7 @@ chooses). Moves that lead to the same position (the same plinth by the same valu
 another order, or one of a player's alike pieces instead of another: :func:`outcome_key`)
 count as one. Needs neither
 OpenCV nor a picture: a reading here is only square -> player, and on the squares where
-several pieces of a player may stand (the Labyrinth's sanctuaries) the pieces counted
+several pieces may stand (the Labyrinth's sanctuaries, every Cretan square) the pieces counted
 (:class:`Seen`).
 
 >>> from companion.rules import get_game
@@ -94,7 +94,7 @@ class Seen(dict[Square, "int | None"]):
 def seen_board(state: State) -> dict[Square, int]:
     """The board of ``state`` as a camera sees it: square -> player of the pieces on the
     board (pieces on a plinth, in the Abyss or borne off are not seen); on a square
-    with pieces of several players (a Labyrinth's sanctuary), the highest-numbered
+    with pieces of several players (a Labyrinth's sanctuary, a Cretan square), the highest-numbered
     player (:func:`seen_stacks` has them all)."""
     return {square: stack[-1] for square, stack in seen_stacks(state).items()}
 
