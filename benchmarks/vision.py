@@ -456,7 +456,7 @@ def played_key(state: State, move: Move) -> Hashable:
 
 
 def told_right(state: State, told: Move, actions: list[Action], index: int,
-               later: tuple[State, int, Seen, Pieces]) -> bool:
+               later: tuple[State, int, Seen[int | None], Pieces]) -> bool:
     """Whether ``told``, the move found for ``actions[index]`` by the board after the
     turn's next move (``later``, :func:`next_board`), is right: it leaves the position
     the player made, or it and the move the next look then finds leave the position the
@@ -478,7 +478,7 @@ def told_right(state: State, told: Move, actions: list[Action], index: int,
 
 
 def next_board(state: State, actions: list[Action], index: int,
-               shared: tuple[Square, ...]) -> tuple[State, int, Seen, Pieces] | None:
+               shared: tuple[Square, ...]) -> tuple[State, int, Seen[int | None], Pieces] | None:
     """The next board the same player leaves in the same turn after ``actions[index]``
     (made in ``state``): the position after it, the index of the move that leaves it
     and the board (as a reader counting the pieces on ``shared`` reads it, and as the

@@ -600,14 +600,22 @@ def overlay(reader: Reader, reading: Reading) -> Pixels:
 
 def board_text(layout: Layout, reading: Reading, names: tuple[str, ...] = ()) -> str:
     """The reading as text, the board's rows as printed: ``.`` an empty square, the
-    player's number (1-based) or the first letter of ``names`` on an occupied one."""
+    player's number (1-based) or the first letter of ``names`` on an occupied one; on a
+    square whose pieces were counted with several there, a letter a piece (``RRB``: two
+    of Red's and one of Blue's), every column as wide as its widest square."""
+    def letter(player: int) -> str:
+        return names[player][0] if player < len(names) else str(player + 1)
+
     rows, cols = layout.grid
     grid = [["."] * cols for _ in range(rows)]
+    stacks = reading.stacks
     for place in layout.squares:
         player = reading.squares.get(place.square)
         if player is not None:
-            grid[place.row][place.col] = names[player][0] if player < len(names) else str(player + 1)
-    return "\n".join(" ".join(row) for row in grid)
+            grid[place.row][place.col] = "".join(letter(p) for p in stacks.get(place.square, (player,)))
+    widths = [max(len(row[c]) for row in grid) for c in range(cols)]
+    return "\n".join(" ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+                     for row in grid)
 
 
 __all__ = ["PictureRefused", "Reader", "Reading", "board_text", "overlay"]

@@ -10,6 +10,7 @@ either player. The seeds here are not the benchmark's (benchmarks/vision.py)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,14 +18,19 @@ from companion.camera.board import layout_for
 from companion.camera.fake import FakeCamera, Pieces, fake_camera
 from companion.camera.find import (
     FOUND,
+    Difference,
+    Seen,
+    board_differences,
     find_move,
     outcome_key,
+    pieces_of,
     seen_board,
     seen_pieces,
     seen_stacks,
     shows,
 )
-from companion.camera.read import PictureRefused, Reader
+from companion.camera.read import PictureRefused, Reader, board_text
+from companion.cli import main
 from companion.rules import Move, Phase, State, get_game, random_action
 
 SEEDS = range(40, 52)
@@ -192,3 +198,31 @@ def test_a_cretan_move_onto_another_players_square_is_found_with_no_press(
             played = state.copy()
             played.apply(finding.move)
             assert outcome_key(played) == outcome_key(after), (move.notation, finding.move.notation)
+
+
+def test_camera_check_prints_the_pieces_counted_and_compares_the_counts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion camera check`'s text board shows a letter a piece on a field of several
+    (``RR``: two of Red's; ``RB``: one of each), and compares the counts with the
+    scene's (seed 38: two of Red's on field 1; seed 11: one of each on field 5)."""
+    for seed, cell in (("38", "RR"), ("11", "RB")):
+        out = tmp_path / f"check-{seed}.png"
+        assert main(["camera", "check", "labyrinth", "--fake", seed, "--dir", str(tmp_path),
+                     "--out", str(out)]) == 0
+        printed = capsys.readouterr().out
+        assert cell in printed.split(), printed
+        assert "differing from the scene: none" in printed, printed
+
+
+def test_a_count_that_differs_is_a_difference_with_both_counts(rig: tuple[FakeCamera, Reader]) -> None:
+    """A field read with one of Red's pieces where the position has two: its players
+    alike, the counts differ -- a difference that carries both (the resume's check)."""
+    camera, reader = rig
+    expected = Seen({1: 0, 20: 1}, {1: (0, 0), 20: (1,)})
+    reading = reader.read(camera.photo({1: 0, 20: 1}, 5).image)
+    (difference,) = board_differences(reading.squares, expected, tuple(reading.squares))
+    assert difference == Difference(1, 0, 0, (0,), (0, 0))
+    assert difference.counts() == ((0, 2, 1),)
+    right = reader.read(camera.photo(pieces_of(expected), 6).image)
+    assert not board_differences(right.squares, expected)
+    assert "RR" in board_text(reader.layout, right, ("Red", "Blue")).split()
