@@ -119,12 +119,14 @@ HELD_OUT = 3_000_000
 GAME_SEEDS = 500_000
 """The whole games' seeds start this far after the photos'."""
 USED_SEEDS = ((0, 1_000), (1_000_000, 1_002_000), (2_000_000, 3_000_000), (3_000_000, 3_502_000),
-              (7_000_000, 7_502_000), (8_000_000, 8_502_000))
+              (7_000_000, 7_502_000), (8_000_000, 8_502_000), (9_000_000, 9_502_000))
 """Seed ranges (first, end) that a run has already used and whose results have been seen:
 the tuning (under 1,000 and 2,000,000-2,999,999), the first measurements, the held-out
 set of :data:`HELD_OUT` (its Labyrinth misses looked at while fixing), the fresh
 range of 29 November 2026 (``--seeds 7000000``) and the fresh range of the reader that
-counts the pieces on the Labyrinth's sanctuaries, the same day (``--seeds 8000000``). A clean measurement of a changed reader
+counts the pieces on the Labyrinth's sanctuaries, the same day (``--seeds 8000000``), and
+that of the reader that counts the Cretan board's squares too (``--seeds 9000000``). A
+clean measurement of a changed reader
 takes ``--seeds`` outside all of them (the photos from ``--seeds + 1``, the whole games
 from ``--seeds + GAME_SEEDS + 1``, about 2,000 seeds each)."""
 
@@ -456,7 +458,7 @@ def played_key(state: State, move: Move) -> Hashable:
 
 
 def told_right(state: State, told: Move, actions: list[Action], index: int,
-               later: tuple[State, int, Seen, Pieces]) -> bool:
+               later: tuple[State, int, Seen[int | None], Pieces]) -> bool:
     """Whether ``told``, the move found for ``actions[index]`` by the board after the
     turn's next move (``later``, :func:`next_board`), is right: it leaves the position
     the player made, or it and the move the next look then finds leave the position the
@@ -478,7 +480,7 @@ def told_right(state: State, told: Move, actions: list[Action], index: int,
 
 
 def next_board(state: State, actions: list[Action], index: int,
-               shared: tuple[Square, ...]) -> tuple[State, int, Seen, Pieces] | None:
+               shared: tuple[Square, ...]) -> tuple[State, int, Seen[int | None], Pieces] | None:
     """The next board the same player leaves in the same turn after ``actions[index]``
     (made in ``state``): the position after it, the index of the move that leaves it
     and the board (as a reader counting the pieces on ``shared`` reads it, and as the

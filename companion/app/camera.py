@@ -26,11 +26,11 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.rules import Move, State
 from companion.rules.core import Square
 from companion.ui.rules_words import say
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # OpenCV: imported when a camera is made; the results with th
     from companion.app.results import BoardChecked, CameraRead
     from companion.camera.board import Layout, Pixels
     from companion.camera.fake import FakeCamera, Pieces
+    from companion.camera.find import Difference
     from companion.camera.read import Reader, Reading
     from companion.camera.saved import SavedFrames
     from companion.camera.sources import FrameSource
@@ -57,8 +58,9 @@ then shows."""
 Placed = Callable[[State, Mapping[Square, int]], Mapping[Square, int]]
 """What the players have on the real board when the box checks it (a resumed game, the
 computer's move made), given the position and the board expected (square -> player
-0-based, occupied squares only): the board as it stands. What a fake camera then
-shows."""
+0-based, occupied squares only; with the pieces of each square, as
+:func:`companion.camera.find.expected_board`): the board as it stands, in the same form
+(a plain mapping: one piece a square). What a fake camera then shows."""
 
 
 class Camera(Protocol):
@@ -82,7 +84,9 @@ class Camera(Protocol):
               before: Mapping[Square, int] | None = None,
               cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
         """Every square of the board, as :meth:`look`, once the board shows ``expected``
-        (occupied squares: square -> player) or something else that is not ``before``
+        (occupied squares: square -> player, with the pieces of each square, as
+        :func:`companion.camera.find.expected_board`: counted squares are compared by
+        their count) or something else that is not ``before``
         (the board as it was: the position before the computer's move, or what the last
         check read; ``None``: any board). ``state``: the position the game is in.
         ``cancel``: set when the check is no longer wanted (a camera that watches ends
@@ -143,8 +147,12 @@ class FakeTableCamera:
               before: Mapping[Square, int] | None = None,
               cancel: threading.Event | None = None) -> Mapping[Square, int | None]:
         """A photo of the board ``placed`` says stands on the table, read (see
-        :meth:`Camera.check`; this camera does not wait for a change)."""
-        return self._photo(state, self.placed(state, expected))
+        :meth:`Camera.check`; this camera does not wait for a change): on a square of
+        several pieces (``placed`` gives a board with the pieces of each square, as
+        :func:`~companion.camera.find.expected_board`), each drawn."""
+        from companion.camera.find import pieces_of
+
+        return self._photo(state, pieces_of(self.placed(state, expected)))
 
     def _photo(self, state: State, pieces: Pieces) -> Mapping[Square, int | None]:
         """A new seeded photo of ``state``'s board with ``pieces`` on it, read."""
@@ -279,10 +287,14 @@ class LiveCamera:
         :raises companion.camera.sources.CameraError: the camera cannot be opened or
             gave no frame.
         """
-        want, was = dict(expected), None if before is None else dict(before)
+        from companion.camera.find import board_differences
 
-        def sort(board: dict[Square, int], _reading: Reading) -> str:
-            return _DONE if board == want else _USUAL if board == was else _OTHER
+        def sort(_board: dict[Square, int], reading: Reading) -> str:
+            if not board_differences(reading.squares, expected):  # the pieces counted too
+                return _DONE
+            if before is not None and not board_differences(reading.squares, before):
+                return _USUAL
+            return _OTHER
 
         return self._watch(state, cancel, sort, watch_past_usual=True)
 
@@ -536,31 +548,60 @@ def check_job(ticket: int, camera: Camera, state: State, expected: Mapping[Squar
     ``refused`` (its reason); a camera that raises anything else comes back as the
     worker's :class:`~companion.app.events.WorkFailed`."""
     from companion.app.results import BoardChecked
-    from companion.camera.find import differences
+    from companion.camera.find import board_differences, occupied_board
     from companion.camera.read import PictureRefused
 
     try:
         reading = camera.check(state, expected, before, cancel)
     except PictureRefused as exc:
         return BoardChecked(ticket, None, refused=exc.reason)
-    seen = {s: p for s, p in reading.items() if p is not None}
-    return BoardChecked(ticket, seen, differences(reading, expected, tuple(reading)))
+    return BoardChecked(ticket, occupied_board(reading), board_differences(reading, expected, tuple(reading)))
 
 
-def check_lines(state: State, differences: tuple[tuple[Square, int | None, int | None], ...]
-                ) -> tuple[str, ...]:
+Differences = Iterable["Difference | tuple[Square, int | None, int | None]"]
+"""Squares where the board seen differs from the one expected, in board order: each a
+:class:`~companion.camera.find.Difference`, or ``(square, seen, expected)`` (players
+0-based or ``None`` for empty) for one read without counting."""
+
+
+def _differences(differences: Differences) -> list[Difference]:
+    from companion.camera.find import Difference
+
+    return [d if isinstance(d, Difference) else Difference(*d) for d in differences]
+
+
+def count_lines(state: State, differences: Differences) -> tuple[str, ...]:
+    """The counts that differ on the squares where several pieces stand or should
+    (:meth:`~companion.camera.find.Difference.counts`), in words for the screen and the
+    ear, a sentence for each player's count: "2 pieces of Red should be on 31, the
+    camera sees 1." The rest of ``differences`` gives none (:func:`check_lines` and
+    :func:`difference_lines` word them)."""
+    lines: list[str] = []
+    for d in _differences(differences):
+        for player, expected, seen in d.counts():
+            lines.append(ngettext("{count} piece of {player} should be on {square}, the camera sees {seen}.",
+                                  "{count} pieces of {player} should be on {square}, the camera sees {seen}.",
+                                  expected).format(count=expected, player=say(state.name(player)),
+                                                   square=d.square, seen=seen))
+    return tuple(lines)
+
+
+def check_lines(state: State, differences: Differences) -> tuple[str, ...]:
     """Every square where the board seen differs from the position, in words for the
     screen and the ear (a resumed game, the computer's move): a piece of a player seen
     where it should not be and one of theirs missing elsewhere make one sentence
     ("Black's piece on 18 belongs on 14."); a piece missing, "Black's piece belongs on
     14."; a square that should be empty, "18 should be empty."; another player's piece,
-    "Black's piece belongs on 14, not White's." ``differences``: ``(square, seen,
-    expected)``, players 0-based or ``None`` for empty, in board order."""
+    "Black's piece belongs on 14, not White's."; a count that differs where several
+    pieces stand or should (:func:`count_lines`), "2 pieces of Red should be on 31, the
+    camera sees 1." ``differences``: see :data:`Differences`."""
     def name(player: int) -> str:
         return say(state.name(player))
 
-    extra = [(s, seen) for s, seen, want in differences if seen is not None and want is None]
-    missing = [(s, want) for s, seen, want in differences if want is not None and seen is None]
+    every = _differences(differences)
+    single = [(d.square, d.seen, d.expected) for d in every if not d.counts()]
+    extra = [(s, seen) for s, seen, want in single if seen is not None and want is None]
+    missing = [(s, want) for s, seen, want in single if want is not None and seen is None]
     lines: list[str] = []
     for square, player in list(extra):
         match = next((m for m in missing if m[1] == player), None)
@@ -569,7 +610,7 @@ def check_lines(state: State, differences: tuple[tuple[Square, int | None, int |
             extra.remove((square, player))
             lines.append(_("{player}'s piece on {square} belongs on {target}.").format(
                 player=name(player), square=square, target=match[0]))
-    for square, seen, want in differences:
+    for square, seen, want in single:
         if seen is not None and want is not None and seen != want:
             lines.append(_("{player}'s piece belongs on {square}, not {other}'s.").format(
                 player=name(want), square=square, other=name(seen)))
@@ -577,18 +618,20 @@ def check_lines(state: State, differences: tuple[tuple[Square, int | None, int |
         lines.append(_("{player}'s piece belongs on {square}.").format(player=name(player), square=square))
     for square, _player in extra:
         lines.append(_("{square} should be empty.").format(square=square))
-    return tuple(lines)
+    return tuple(lines) + count_lines(state, every)
 
 
-def difference_lines(state: State, differences: tuple[tuple[Square, int | None, int | None], ...]
-                     ) -> tuple[str, ...]:
+def difference_lines(state: State, differences: Differences) -> tuple[str, ...]:
     """The squares where the board seen differs from the nearest legal move's, in
     words for the screen and the ear: a piece seen on a square where it should not be
     and missing on one where it should, of the same player, make one sentence ("The
-    piece on 14 should be on 18."); the rest one sentence each. ``differences``:
-    ``(square, seen, expected)``, players 0-based or ``None`` for empty."""
-    extra = [(s, seen) for s, seen, want in differences if seen is not None and want != seen]
-    missing = [(s, want) for s, seen, want in differences if want is not None and want != seen]
+    piece on 14 should be on 18."); a count that differs where several pieces stand or
+    should (:func:`count_lines`), "2 pieces of Red should be on 31, the camera sees 1.";
+    the rest one sentence each. ``differences``: see :data:`Differences`."""
+    every = _differences(differences)
+    single = [(d.square, d.seen, d.expected) for d in every if not d.counts()]
+    extra = [(s, seen) for s, seen, want in single if seen is not None and want != seen]
+    missing = [(s, want) for s, seen, want in single if want is not None and want != seen]
     lines: list[str] = []
     for square, player in list(extra):
         match = next((m for m in missing if m[1] == player), None)
@@ -603,9 +646,9 @@ def difference_lines(state: State, differences: tuple[tuple[Square, int | None, 
     for square, player in missing:
         lines.append(_("A piece of {player} should be on {square}.").format(
             player=say(state.name(player)), square=square))
-    return tuple(lines)
+    return tuple(lines) + count_lines(state, every)
 
 
-__all__ = ["CAMERA_SOURCES", "Camera", "ChosenCamera", "FakeTableCamera", "LiveCamera", "Placed", "Played",
-           "camera_for", "check_job", "check_lines", "difference_lines", "look_job", "readable",
+__all__ = ["CAMERA_SOURCES", "Camera", "ChosenCamera", "Differences", "FakeTableCamera", "LiveCamera", "Placed", "Played",
+           "camera_for", "check_job", "check_lines", "count_lines", "difference_lines", "look_job", "readable",
            "seeded_move", "usable_sources"]

@@ -38,7 +38,7 @@ from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.indicators import Cue
 from companion.i18n import _
-from companion.rules import Action, Phase, PieceZone, State, game_title, get_game
+from companion.rules import Action, Phase, State, game_title, get_game
 from companion.rules.core import Square
 from companion.ui.rules_words import say
 
@@ -56,12 +56,14 @@ named in a string, so that the play and turn screens are imported when first sho
 at the start."""
 
 
-def board_of(state: State) -> dict[Square, int]:
-    """The board of ``state`` as the camera sees it: square -> player of the pieces on
-    the board (as :func:`companion.camera.find.seen_board`, without importing the
-    camera room at start)."""
-    return {p.square: p.player for p in state.pieces()
-            if p.zone is PieceZone.BOARD and p.square is not None}
+def board_of(state: State) -> Mapping[Square, int]:
+    """The board of ``state`` as the camera should see it: square -> player of the
+    pieces on the board, with the pieces of each square
+    (:func:`companion.camera.find.expected_board`; the camera room imported when a
+    check is made, not at start)."""
+    from companion.camera.find import expected_board
+
+    return expected_board(state)
 
 
 class Looking(Flow):
@@ -88,7 +90,7 @@ class Looking(Flow):
     when it is no longer wanted, and the board it waits to change from."""
     _calibration: tuple[int, sc.Calibrating] | None = None
     """The calibration's look under way: its ticket and the step's screen."""
-    _checked: tuple[Checked, dict[Square, int]] | None = None
+    _checked: tuple[Checked, Mapping[Square, int]] | None = None
     """The screen last checked and the board its last check read (the next check waits
     for the board to change from it)."""
 
@@ -341,12 +343,13 @@ class Looking(Flow):
                 self.narration.board_matches()
             self.show(page.ok(self))
             return
-        seen = dict(event.seen)
-        if before is not None and seen == dict(before):
-            return  # nothing new on the board: the screen says what to do, OK goes on
+        from companion.camera.find import same_board
+
+        seen = event.seen
+        if before is not None and same_board(seen, before):
+            return  # nothing new on the board (its counts too): the screen says what to do, OK goes on
         self._checked = (page, seen)
-        lines = check_lines(table.state, tuple((d.square, d.seen, d.expected)
-                                               for d in event.differences))
+        lines = check_lines(table.state, event.differences)
         page.lines = lines
         self.narration.camera_differs(lines)
         self._camera_check(page)  # the next check waits for the board to change
@@ -397,8 +400,7 @@ class Looking(Flow):
             elif page.point_at(self, move):
                 self.narration.camera_found(state, move)
         elif finding.kind == "none" and finding.differences:
-            lines = difference_lines(state, tuple((d.square, d.seen, d.expected)
-                                                  for d in finding.differences))
+            lines = difference_lines(state, finding.differences)
             self.show(sc.message(_("Check the board"), lines, then=page))
             self.narration.camera_differs(lines)
 

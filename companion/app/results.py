@@ -93,8 +93,9 @@ class BoardChecked:
     """The camera compared the board with the one expected for the request ``ticket``
     (issue 34: a resumed game's position, the computer's move made;
     :func:`companion.app.camera.check_job`): ``seen`` the occupied squares read (square
-    -> player, 0-based) and ``differences`` the squares where they differ from the board
-    expected (none: the board shows it); or ``seen`` ``None`` with ``refused`` saying
+    -> player, 0-based, with the pieces of each: :func:`companion.camera.find.occupied_board`)
+    and ``differences`` the squares where they differ from the board expected, counts
+    included (none: the board shows it); or ``seen`` ``None`` with ``refused`` saying
     why no picture could be read."""
 
     ticket: int

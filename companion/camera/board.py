@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,11 +106,13 @@ class Layout:
     square in the board model's order; ``markers``: ids 0-3 at the top left, top
     right, bottom right and bottom left of the board; ``colours``: each player's piece
     colour as RGB 0-255 (the board model's CSS colour); ``shared``: the squares on which
-    several pieces of a player may stand (the Labyrinth's sanctuaries, docs/rules/
-    labyrinth.md: "The following fields are the only ones that may be occupied by any
-    number of Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58."), whose pieces the
-    camera counts (:mod:`.read`); empty where a player has one piece (the Cretan
-    Labyrinth) or no square holds more than one.
+    several pieces may stand (:meth:`~companion.rules.State.may_share`), whose pieces the
+    camera counts (:mod:`.read`): the Labyrinth's sanctuaries (docs/rules/labyrinth.md:
+    "The following fields are the only ones that may be occupied by any number of
+    Athenians at the same time: 1, 2, 3, 4, 5, 31 and 58."), every square of the Cretan
+    Labyrinth (two players' pieces may share one: "the seed forbids nothing",
+    docs/rules/cretan-labyrinth.md, D10); empty where no square holds more than one (the
+    Senets).
     """
 
     game: str
@@ -182,9 +183,7 @@ def layout_for(state: State, paper: str = "A4") -> Layout:
         for c in board.cells
     )
     colours = tuple(_rgb(s.colour) for s in board.sides)
-    per_player = Counter(piece.player for piece in state.pieces())
-    shared = tuple(c.square for c in board.cells if state.may_share(c.square)) if any(
-        n > 1 for n in per_player.values()) else ()
+    shared = tuple(c.square for c in board.cells if state.may_share(c.square)) if len(state.pieces()) > 1 else ()
     return Layout(board.game, (width, height), (x0, y0), square, (rows, cols), squares,
                   markers, colours, shared)
 

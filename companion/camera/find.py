@@ -8,7 +8,7 @@ chooses). Moves that lead to the same position (the same plinth by the same valu
 another order, or one of a player's alike pieces instead of another: :func:`outcome_key`)
 count as one. Needs neither
 OpenCV nor a picture: a reading here is only square -> player, and on the squares where
-several pieces of a player may stand (the Labyrinth's sanctuaries) the pieces counted
+several pieces may stand (the Labyrinth's sanctuaries, every Cretan square) the pieces counted
 (:class:`Seen`).
 
 >>> from companion.rules import get_game
@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from companion.rules import Move, Phase, PieceZone, State
 from companion.rules.core import Square
@@ -45,11 +46,29 @@ SEVERAL = "several"
 @dataclass(frozen=True, slots=True)
 class Difference:
     """A square where the board seen differs from the one expected: ``seen`` and
-    ``expected`` the player (0-based) whose piece stands there, ``None`` for empty."""
+    ``expected`` the player (0-based) whose piece stands there, ``None`` for empty (on a
+    square of several players' pieces, the highest-numbered, as :func:`seen_board`); on
+    a square whose pieces were counted (:attr:`Seen.stacks`), ``seen_stack`` and
+    ``expected_stack`` the pieces counted there and those expected (a :data:`Stack`
+    each; ``None`` on a square not counted)."""
 
     square: Square
     seen: int | None
     expected: int | None
+    seen_stack: Stack | None = None
+    expected_stack: Stack | None = None
+
+    def counts(self) -> tuple[tuple[int, int, int], ...]:
+        """On a counted square where several pieces stand or should (either stack of two
+        or more): ``(player, expected, seen)`` for each player whose number of pieces
+        there differs, players in order (``(0, 2, 1)``: two of the first player's pieces
+        should be there, one is seen); ``()`` elsewhere (a piece missing, extra or
+        another player's: :attr:`seen` and :attr:`expected` say it)."""
+        seen, expected = self.seen_stack, self.expected_stack
+        if seen is None or expected is None or max(len(seen), len(expected)) < 2:
+            return ()
+        return tuple((p, expected.count(p), seen.count(p)) for p in sorted(set(seen) | set(expected))
+                     if expected.count(p) != seen.count(p))
 
 
 @dataclass(frozen=True)
@@ -76,7 +95,10 @@ class Finding:
         return self.moves[0] if self.kind == FOUND else None
 
 
-class Seen(dict[Square, "int | None"]):
+_Player = TypeVar("_Player", bound=int | None)
+
+
+class Seen(dict[Square, _Player]):
     """A board as read: square -> the player (0-based) seen on it or ``None`` (as
     :attr:`companion.camera.read.Reading.squares`), and ``stacks``: on the squares where
     several pieces may stand (:attr:`companion.camera.board.Layout.shared`), what was
@@ -84,9 +106,10 @@ class Seen(dict[Square, "int | None"]):
     :func:`shows` compare those squares by their stacks, so that a move onto a field its
     player already holds, from one it still holds (the Labyrinth's ``2-5`` from a
     field of two pieces onto one of one: the squares' players do not change) is told.
-    A plain mapping is a board read without counting."""
+    A plain mapping is a board read without counting. ``Seen[int]``: a board expected,
+    its occupied squares only, with the pieces of each (:func:`expected_board`)."""
 
-    def __init__(self, squares: Mapping[Square, int | None], stacks: Mapping[Square, Stack] | None = None):
+    def __init__(self, squares: Mapping[Square, _Player], stacks: Mapping[Square, Stack] | None = None):
         super().__init__(squares)
         self.stacks: dict[Square, Stack] = dict(stacks or {})
 
@@ -94,7 +117,7 @@ class Seen(dict[Square, "int | None"]):
 def seen_board(state: State) -> dict[Square, int]:
     """The board of ``state`` as a camera sees it: square -> player of the pieces on the
     board (pieces on a plinth, in the Abyss or borne off are not seen); on a square
-    with pieces of several players (a Labyrinth's sanctuary), the highest-numbered
+    with pieces of several players (a Labyrinth's sanctuary, a Cretan square), the highest-numbered
     player (:func:`seen_stacks` has them all)."""
     return {square: stack[-1] for square, stack in seen_stacks(state).items()}
 
@@ -113,10 +136,48 @@ def seen_pieces(state: State) -> dict[Square, int | Stack]:
     """The board of ``state`` as the fake camera draws it
     (:data:`companion.camera.fake.Pieces`): each occupied square -> the player of its
     piece, or the :data:`Stack` of its pieces when several stand there."""
-    return {square: stack[0] if len(stack) == 1 else stack for square, stack in seen_stacks(state).items()}
+    return pieces_of(expected_board(state))
 
 
-def seen_as_read(state: State, shared: tuple[Square, ...] = ()) -> Seen:
+def expected_board(state: State) -> Seen[int]:
+    """The board of ``state`` as the camera should see it, to compare a reading with
+    (:func:`board_differences`): its occupied squares -> player (:func:`seen_board`),
+    with the pieces of each (:func:`seen_stacks`) as its ``stacks``."""
+    stacks = seen_stacks(state)
+    return Seen({square: stack[-1] for square, stack in stacks.items()}, stacks)
+
+
+def occupied_board(reading: Mapping[Square, int | None]) -> Seen[int]:
+    """The occupied squares of ``reading`` in the form of :func:`expected_board`: each
+    -> its player, and its pieces (counted, on a counted square; else one)."""
+    stacks = stacks_of(reading)
+    board = {square: player for square, player in reading.items() if player is not None}
+    return Seen(board, {square: stacks.get(square, (player,)) for square, player in board.items()})
+
+
+def pieces_of(board: Mapping[Square, int | None]) -> dict[Square, int | Stack]:
+    """``board`` (occupied squares -> player; a :class:`Seen` with the pieces of its
+    squares, as :func:`expected_board`) as the fake camera draws it
+    (:data:`companion.camera.fake.Pieces`): a square's player, or the :data:`Stack` of
+    its pieces when several stand there."""
+    stacks = stacks_of(board)
+    return {square: stacks[square] if len(stacks.get(square, ())) > 1 else player
+            for square, player in board.items() if player is not None}
+
+
+def same_board(one: Mapping[Square, int | None], other: Mapping[Square, int | None]) -> bool:
+    """Whether two boards in the form of :func:`expected_board` (or plain square ->
+    player mappings, one piece a square) show the same pieces, counted."""
+    return dict(one) == dict(other) and _pieces(one) == _pieces(other)
+
+
+def _pieces(board: Mapping[Square, int | None]) -> dict[Square, Stack]:
+    """The pieces of each occupied square of ``board`` (in the form of
+    :func:`expected_board`; a plain mapping: one piece a square)."""
+    return board.stacks if isinstance(board, Seen) else {s: (p,) for s, p in board.items() if p is not None}
+
+
+def seen_as_read(state: State, shared: tuple[Square, ...] = ()) -> Seen[int | None]:
     """The board of ``state`` as a reader that counts the pieces on ``shared``
     (:attr:`companion.camera.board.Layout.shared`) reads it, every square of ``shared``
     counted and the occupied squares' players (the empty ones left out, as
@@ -133,21 +194,29 @@ def stacks_of(reading: Mapping[Square, int | None]) -> dict[Square, Stack]:
 
 def _board_differences(reading: Mapping[Square, int | None], after: State,
                        squares: tuple[Square, ...]) -> tuple[Difference, ...]:
-    """:func:`differences` of ``reading`` against ``after``'s board, its counted squares
-    (:attr:`Seen.stacks`) compared by their stacks: a square whose count differs is a
-    difference with ``seen`` and ``expected`` the squares' players, which may be alike
-    (two pieces where one belongs)."""
+    """:func:`board_differences` of ``reading`` against ``after``'s board."""
+    return board_differences(reading, expected_board(after), squares)
+
+
+def board_differences(reading: Mapping[Square, int | None], expected: Mapping[Square, int | None],
+                      squares: tuple[Square, ...] = ()) -> tuple[Difference, ...]:
+    """:func:`differences` of ``reading`` against ``expected`` (occupied squares ->
+    player; a :class:`Seen` with the pieces of each, as :func:`expected_board`; a plain
+    mapping: one piece a square), ``reading``'s counted squares (:attr:`Seen.stacks`)
+    compared by their stacks: a square whose count differs is a difference with
+    ``seen_stack`` and ``expected_stack`` (its ``seen`` and ``expected`` players may be
+    alike: two pieces where one belongs), in the order of ``squares``."""
     stacks = stacks_of(reading)
-    board = seen_board(after)
-    diff = differences(reading, board, squares)
+    diff = differences(reading, expected, squares)
     if not stacks:
         return diff
-    counted = seen_stacks(after)
+    counted = _pieces(expected)
     wrong = {s for s, stack in stacks.items() if counted.get(s, ()) != stack}
     if not wrong and not any(d.square in stacks for d in diff):
         return diff
     out = [d for d in diff if d.square not in stacks]
-    out += [Difference(s, reading.get(s), board.get(s)) for s in stacks if s in wrong]
+    out += [Difference(s, reading.get(s), expected.get(s), stacks[s], counted.get(s, ()))
+            for s in stacks if s in wrong]
     order = {s: i for i, s in enumerate(squares)}
     return tuple(sorted(out, key=lambda d: order.get(d.square, len(order))))
 
@@ -188,7 +257,7 @@ def _one_outcome(states: list[State]) -> bool:
     return len({outcome_key(s) for s in states}) == 1
 
 
-def differences(seen: Mapping[Square, int | None], expected: Mapping[Square, int],
+def differences(seen: Mapping[Square, int | None], expected: Mapping[Square, int | None],
                 squares: tuple[Square, ...] = ()) -> tuple[Difference, ...]:
     """The squares where ``seen`` (square -> player or ``None``) differs from
     ``expected`` (occupied squares only), in the order of ``squares`` and then of the
@@ -261,7 +330,7 @@ def find_move(state: State, throw: Throw | None, reading: Mapping[Square, int | 
         if told:
             return Finding(FOUND, told)
     if nearest is None or shows(reading, position):
-        return Finding(NONE, differences=differences(reading, seen_board(position), squares))
+        return Finding(NONE, differences=board_differences(reading, expected_board(position), squares))
     return Finding(NONE, nearest=nearest[1], differences=nearest[2])
 
 
@@ -338,7 +407,8 @@ def _told_by_next(position: State, reading: Mapping[Square, int | None],
 def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
     """``finding`` in English words for the command line (the screens and speech word
     it from the catalogue: :func:`companion.app.camera.difference_lines`): ``"found: 12-15"``, ``"several: ..."``, ``"none: 14 should be empty
-    (Black's piece seen), 18 should hold Black's piece (empty seen)"``."""
+    (Black's piece seen), 18 should hold Black's piece (empty seen)"``; a count that
+    differs, ``"31 should hold 2 of Red's pieces (1 seen)"``."""
     def who(player: int | None) -> str:
         if player is None:
             return "empty"
@@ -347,12 +417,17 @@ def describe(finding: Finding, names: tuple[str, ...] = ()) -> str:
 
     if finding.kind != NONE:
         return f"{finding.kind}: " + ", ".join(m.notation for m in finding.moves)
-    parts = [f"{d.square} should be {'empty' if d.expected is None else 'holding ' + who(d.expected)} "
-             f"({who(d.seen)} seen)" for d in finding.differences]
+    def part(d: Difference) -> str:
+        if d.counts():
+            return ", ".join(f"{d.square} should hold {n} of {who(p)}s ({m} seen)" for p, n, m in d.counts())
+        return f"{d.square} should be {'empty' if d.expected is None else 'holding ' + who(d.expected)} " \
+            f"({who(d.seen)} seen)"
+
+    parts = [part(d) for d in finding.differences]
     nearest = f" (nearest move {finding.nearest.notation})" if finding.nearest else ""
     return "none" + nearest + ": " + ", ".join(parts)
 
 
-__all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "Seen", "Stack", "describe", "differences",
-           "find_move", "outcome_key", "seen_as_read", "seen_board", "seen_pieces", "seen_stacks", "shows",
-           "stacks_of", "undecided"]
+__all__ = ["FOUND", "NONE", "SEVERAL", "Difference", "Finding", "Seen", "Stack", "board_differences", "describe",
+           "differences", "expected_board", "find_move", "occupied_board", "outcome_key", "pieces_of", "same_board",
+           "seen_as_read", "seen_board", "seen_pieces", "seen_stacks", "shows", "stacks_of", "undecided"]

@@ -132,6 +132,10 @@ a doubt asks)."""
 SPECK = 0.25
 """Regions of a piece's colour smaller than this many pieces' areas are not counted (a
 neighbour's colour bled in by lens blur or JPEG, noise)."""
+GLANCE = 2
+"""The step, in top-view pixels, of the first glance at a counted square: a square with
+no piece's pixel among every second pixel each way holds no piece (a region counted, a
+:data:`SPECK` or more of a piece's area, about 18 pixels, holds several such pixels)."""
 
 
 class PictureRefused(CompanionError, ValueError):
@@ -493,52 +497,65 @@ class Reader:
         with others (:data:`~.board.SIDE_BY_SIDE_RADIUS`), a larger one as many as its
         area holds when that is within :data:`COUNT_SLACK` of a whole number (two pieces
         that touch make one region); else, or when more than :data:`MOST_COUNTED` pieces are
-        counted or their regions hold more, the square is unsure."""
+        counted or their regions hold more, the square is unsure. A first glance at
+        every :data:`GLANCE`-th pixel each way finds the squares with any piece's pixel;
+        only those are looked at whole (the Cretan board's 129 squares are all counted,
+        and most are empty)."""
+        shared = np.arange(len(self._shared))
+        glance, _nearest = self._piece_pixels(top, gain, shared, GLANCE)
+        looked = shared[glance.any(axis=(1, 2))]
+        out: list[Stack | None] = [()] * len(shared)
+        if not len(looked):
+            return out
+        piece, nearest = self._piece_pixels(top, gain, looked)
+        for j, k in enumerate(looked):
+            out[k] = self._stack(piece[j], nearest[j])
+        return out
+
+    def _piece_pixels(self, top: Pixels, gain: Pixels, shared: Pixels, step: int = 1) -> tuple[Pixels, Pixels]:
+        """Which pixels of the counted squares ``shared`` (positions in ``_shared``) of
+        ``top`` are a piece's (see :meth:`_count`), every ``step``-th pixel each way of
+        their patches: a mask, shape (len(shared), p / step, p / step) bool, and each
+        pixel's nearest player (0-based), the same shape."""
         assert self._shared_ref is not None
-        patches = top[self._patch_y[self._shared], self._patch_x[self._shared]].astype(np.float32) / 255
-        lab = _lab(np.clip(patches / np.maximum(gain[self._shared], 1e-3)[:, None, None, :], 0, 1))
+        cells = self._shared[shared]
+        patches = top[self._patch_y[cells, ::step], self._patch_x[cells, :, ::step]].astype(np.float32) / 255
+        lab = _lab(np.clip(patches / np.maximum(gain[cells], 1e-3)[:, None, None, :], 0, 1))
         weight = np.array([PIECE_LIGHTNESS, 1.0, 1.0], np.float32) ** 2
-        to_empty = ((lab - self._shared_ref) ** 2 @ weight)  # squared distances
+        to_empty = ((lab - self._shared_ref[shared, ::step, ::step]) ** 2 @ weight)  # squared distances
         to_piece = np.stack([(lab - colour) ** 2 @ weight for colour in self._piece_lab],
                             axis=-1)  # (shared, p, p, players)
-        nearest = to_piece.argmin(axis=-1)
         closest = to_piece.min(axis=-1)
-        piece = (closest < PIECE_PIXEL ** 2) & (closest < to_empty)
-        out: list[Stack | None] = []
-        for k in range(len(self._shared)):
-            if not piece[k].any():
-                out.append(())
+        return (closest < PIECE_PIXEL ** 2) & (closest < to_empty), to_piece.argmin(axis=-1)
+
+    def _stack(self, piece: Pixels, nearest: Pixels) -> Stack | None:
+        """The pieces on one counted square, from its pixels that are a piece's
+        (``piece``, (p, p) bool) and their nearest player (``nearest``): see :meth:`_count`."""
+        if not piece.any():
+            return ()
+        regions: list[tuple[int, float, bool]] = []  # player, area (px), covers the middle
+        for player in range(len(self._piece_lab)):
+            mask = (piece & (nearest == player)).astype(np.uint8)
+            if not mask.any():
                 continue
-            regions: list[tuple[int, float, bool]] = []  # player, area (px), covers the middle
-            for player in range(len(self._piece_lab)):
-                mask = (piece[k] & (nearest[k] == player)).astype(np.uint8)
-                if not mask.any():
-                    continue
-                count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-                for label in range(1, count):
-                    area = float(stats[label, cv2.CC_STAT_AREA])
-                    if area >= SPECK * self._one_side:
-                        middle = float((labels[self._middle] == label).mean())
-                        regions.append((player, area, middle > 0.8))
-            if len(regions) == 1 and regions[0][2] and regions[0][1] >= 0.5 * self._one_alone:
-                out.append((regions[0][0],))
-                continue
-            if sum(area for _player, area, _middle in regions) > (MOST_COUNTED + 0.5) * self._one_side:
-                out.append(None)  # more than four, crowded: some may touch and make one region
-                continue
-            players: list[int] = []
-            for player, area, _middle in regions:
-                pieces = area / self._one_side
-                whole = 1 if ONE_PIECE[0] <= pieces < ONE_PIECE[1] else round(pieces)
-                if pieces < ONE_PIECE[0] or (whole > 1 and abs(pieces - whole) > COUNT_SLACK):
-                    break
-                players += [player] * whole
-            else:
-                if len(players) <= MOST_COUNTED:
-                    out.append(tuple(sorted(players)))
-                    continue
-            out.append(None)
-        return out
+            count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            for label in range(1, count):
+                area = float(stats[label, cv2.CC_STAT_AREA])
+                if area >= SPECK * self._one_side:
+                    middle = float((labels[self._middle] == label).mean())
+                    regions.append((player, area, middle > 0.8))
+        if len(regions) == 1 and regions[0][2] and regions[0][1] >= 0.5 * self._one_alone:
+            return (regions[0][0],)
+        if sum(area for _player, area, _middle in regions) > (MOST_COUNTED + 0.5) * self._one_side:
+            return None  # more than four, crowded: some may touch and make one region
+        players: list[int] = []
+        for player, area, _middle in regions:
+            pieces = area / self._one_side
+            whole = 1 if ONE_PIECE[0] <= pieces < ONE_PIECE[1] else round(pieces)
+            if pieces < ONE_PIECE[0] or (whole > 1 and abs(pieces - whole) > COUNT_SLACK):
+                return None
+            players += [player] * whole
+        return tuple(sorted(players)) if len(players) <= MOST_COUNTED else None
 
 
 def _foreign(diff: Pixels) -> Pixels:
@@ -583,14 +600,22 @@ def overlay(reader: Reader, reading: Reading) -> Pixels:
 
 def board_text(layout: Layout, reading: Reading, names: tuple[str, ...] = ()) -> str:
     """The reading as text, the board's rows as printed: ``.`` an empty square, the
-    player's number (1-based) or the first letter of ``names`` on an occupied one."""
+    player's number (1-based) or the first letter of ``names`` on an occupied one; on a
+    square whose pieces were counted with several there, a letter a piece (``RRB``: two
+    of Red's and one of Blue's), every column as wide as its widest square."""
+    def letter(player: int) -> str:
+        return names[player][0] if player < len(names) else str(player + 1)
+
     rows, cols = layout.grid
     grid = [["."] * cols for _ in range(rows)]
+    stacks = reading.stacks
     for place in layout.squares:
         player = reading.squares.get(place.square)
         if player is not None:
-            grid[place.row][place.col] = names[player][0] if player < len(names) else str(player + 1)
-    return "\n".join(" ".join(row) for row in grid)
+            grid[place.row][place.col] = "".join(letter(p) for p in stacks.get(place.square, (player,)))
+    widths = [max(len(row[c]) for row in grid) for c in range(cols)]
+    return "\n".join(" ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+                     for row in grid)
 
 
 __all__ = ["PictureRefused", "Reader", "Reading", "board_text", "overlay"]

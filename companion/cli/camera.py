@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,16 +111,17 @@ def _real_still(args: argparse.Namespace, conf: dict[str, Any], average: int = 1
     return frame, name
 
 
-def _scene(state: State, seed: int) -> dict[Any, int]:
-    """The fake camera's scene: a random position of ``state``'s game, seeded."""
-    from companion.camera.find import seen_board
+def _scene(state: State, seed: int) -> Mapping[Any, int]:
+    """The fake camera's scene: a random position of ``state``'s game, seeded; its board
+    with the pieces of each square (:func:`companion.camera.find.expected_board`)."""
+    from companion.camera.find import expected_board
 
     rng = random.Random(seed)
     for _ in range(rng.randrange(10, 80)):
         if state.phase is Phase.OVER:
             break
         state.apply(random_action(state, rng.randrange))
-    return dict(seen_board(state))
+    return expected_board(state)
 
 
 def _load_calibration(directory: Path, layout: Layout) -> Calibration | None:
@@ -148,6 +150,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     _need_camera_extra()
     from companion.camera.calibration import CalibrationError
     from companion.camera.fake import fake_camera
+    from companion.camera.find import board_differences, pieces_of
     from companion.camera.read import PictureRefused, Reader, board_text, overlay
 
     conf = _conf(args)
@@ -155,14 +158,15 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     layout = _layout(args, state)
     calibration = _load_calibration(_state_dir(conf), layout)
     names = tuple(state.name(p) for p in range(state.players))
-    pieces: dict[Any, int] | None = None
+    pieces: Mapping[Any, int] | None = None
     if args.fake is not None:
         pieces = _scene(state, args.fake)
         camera = fake_camera(layout, markers=calibration is None)
+        drawn = pieces_of(pieces)  # several pieces on a square: each drawn
         if calibration is None:
-            image = camera.photo(pieces, args.fake, hand=args.hand).image
+            image = camera.photo(drawn, args.fake, hand=args.hand).image
         else:  # the camera stands where `calibrate --fake SEED` put it; other light
-            image = camera.photo(pieces, args.fake + 1, hand=args.hand, pose=args.fake).image
+            image = camera.photo(drawn, args.fake + 1, hand=args.hand, pose=args.fake).image
         default = f"camera-check-{args.game}-{args.fake}.png"
     else:
         image, _name = _real_still(args, conf)
@@ -178,7 +182,8 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         return 1
     print(board_text(layout, reading, names))
     if pieces is not None:
-        wrong = sorted(str(s) for s, p in reading.squares.items() if p != pieces.get(s))
+        # the pieces counted too, on a counted square
+        wrong = sorted(str(d.square) for d in board_differences(reading.squares, pieces, tuple(reading.squares)))
         print(f"squares read: {len(reading.squares)}, differing from the scene: "
               f"{', '.join(wrong) if wrong else 'none'}")
     else:

@@ -21,13 +21,14 @@ pytest.importorskip("cv2")
 
 from walkthroughs.cue_games import Recorder
 
-from companion.app.camera import FakeTableCamera, LiveCamera, check_lines
+from companion.app.camera import FakeTableCamera, LiveCamera, check_job, check_lines
 from companion.app.controller import Controller, Screen
 from companion.app.events import BoardChecked, LoopEvent
+from companion.app.looking import board_of
 from companion.app.worker import Worker
 from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
-from companion.camera.find import seen_board
+from companion.camera.find import same_board, seen_board, seen_stacks
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import using
 from companion.journal.store import JournalStore
@@ -288,3 +289,40 @@ def test_the_check_lines_have_german_words() -> None:
     for en, de in zip((*english, "Looking at the board...", "The board matches the game.",
                        "OK: go on BACK: menu"), (*german, *titles), strict=True):
         assert en != de, en
+
+
+def labyrinth_with_a_field_of_two() -> tuple[State, Square, int]:
+    """A position of a random Labyrinth game with two or more of a player's pieces on
+    one of the sanctuaries (1-5, 31, 58: "may be occupied by any number of Athenians at
+    the same time", seed 000): the position, the field, the player."""
+    rng = random.Random(4)
+    state = get_game("labyrinth").new_state()
+    while True:
+        state.apply(random_action(state, rng.randrange))
+        for square, stack in seen_stacks(state).items():
+            if stack.count(stack[0]) >= 2 and len(stack) == 2:
+                return state, square, stack[0]
+
+
+def test_the_check_compares_the_pieces_counted_on_a_field_and_says_the_count() -> None:
+    """A resumed game's check (check_job, as the box hands it to the worker): one piece on
+    a field where the journal has two is named by its count ("2 pieces of Red should be
+    on 3, the camera sees 1.", in German too); both pieces there: the board matches."""
+    state, square, player = labyrinth_with_a_field_of_two()
+    expected = board_of(state)
+
+    def one_short(_state: State, board: Mapping[Square, int]) -> Mapping[Square, int]:
+        return dict(board)  # the square's player only: one piece drawn there
+
+    checked = check_job(1, FakeTableCamera(seed=3, placed=one_short), state, expected)
+    assert checked.seen is not None and checked.seen[square] == player
+    (difference,) = checked.differences
+    assert difference.counts() == ((player, 2, 1),)
+    name = state.name(player)
+    assert check_lines(state, checked.differences) == (
+        f"2 pieces of {name} should be on {square}, the camera sees 1.",)
+    with using("de"):
+        german = check_lines(state, checked.differences)
+    assert german[0].startswith("2 Steine von") and german[0].endswith("die Kamera sieht 1.")
+    right = check_job(2, FakeTableCamera(seed=3), state, expected)
+    assert right.differences == () and right.seen == expected and same_board(right.seen, expected)

@@ -4,8 +4,9 @@ the fake camera over the table rendering what the test says was played on the bo
 from __future__ import annotations
 
 import queue
+import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,15 +19,16 @@ pytest.importorskip("cv2")
 from walkthroughs.cue_games import Recorder
 
 from companion.app import config as cfg
-from companion.app.camera import FakeTableCamera, camera_for, difference_lines
+from companion.app.camera import FakeTableCamera, camera_for, difference_lines, look_job
 from companion.app.controller import Controller, Screen
 from companion.app.events import CameraRead, LoopEvent
 from companion.app.worker import Worker
+from companion.camera.find import Stack, seen_board, seen_stacks
 from companion.devices.indicators import Cue as Beep
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import using
 from companion.journal.store import JournalStore
-from companion.rules import Move, State, get_game
+from companion.rules import Move, Phase, State, get_game, random_action
 from companion.rules.core import Square
 
 SCORES = ["4", "1", "6", "2", "4", "4"]
@@ -296,3 +298,47 @@ def test_a_position_after_an_undo_is_looked_at_once(tmp_path: Path) -> None:
     assert camera.looks == 3 and ctl.view().cursor == 0
     send(ctl, OK, OK, SHAKE)  # enter 6 played; the events; Black throws 4
     assert on(ctl) is Screen.MOVES and camera.looks == 4
+
+
+def a_move_onto_a_field(game: str, several: Callable[[Stack], bool]) -> tuple[State, Move]:
+    """A position of a random game of ``game`` (a move due) and a move of it after which a
+    square holds pieces that ``several`` accepts, where none did before, and another
+    square's player changed (a piece moved across the board, not entered)."""
+    rng = random.Random(2)
+    state = get_game(game).new_state()
+    while True:
+        if state.phase is Phase.MOVE and not any(several(s) for s in seen_stacks(state).values()):
+            for move in state.legal_moves():
+                after = state.copy()
+                after.apply(move)
+                if any(several(s) for s in seen_stacks(after).values()) and seen_board(after) != seen_board(state):
+                    return state, move
+        state.apply(random_action(state, rng.randrange))
+
+
+def test_a_cretan_move_onto_the_other_players_square_is_read_by_the_box() -> None:
+    """The box's look (look_job, as the worker runs it) at a Cretan board where a piece
+    moved onto the other player's square: both drawn there, counted, the move found."""
+    state, move = a_move_onto_a_field("cretan-labyrinth", lambda stack: len(stack) > 1)
+    read = look_job(1, FakeTableCamera(played=lambda _state: move, seed=4), state)
+    assert read.finding is not None and read.finding.move == move
+
+
+def test_a_count_that_differs_is_said_on_check_the_board() -> None:
+    """A piece moved onto a Labyrinth field that held one of its player's, but the board
+    shows one piece there: no move leaves that board, and "Check the board" says the
+    count ("2 pieces of Red should be on 3, the camera sees 1."), in German too."""
+    state, move = a_move_onto_a_field("labyrinth", lambda stack: len(stack) == 2 and stack[0] == stack[1])
+    after = state.copy()
+    after.apply(move)
+    board = seen_board(after)  # the square's player only: one piece drawn there
+    (square,) = (s for s, stack in seen_stacks(after).items() if len(stack) == 2)
+    read = look_job(1, FakeTableCamera(played=lambda _state: board, seed=4), state)
+    assert read.finding is not None and read.finding.kind == "none"
+    name = state.name(board[square])
+    line = f"2 pieces of {name} should be on {square}, the camera sees 1."
+    assert line in difference_lines(state, read.finding.differences)
+    with using("de"):
+        german = difference_lines(state, read.finding.differences)
+    assert any(g.startswith("2 Steine von ") and g.endswith(f" gehören auf {square}, die Kamera sieht 1.")
+               for g in german), german
