@@ -14,7 +14,10 @@ scores). The weights maximise the likelihood of the winners of self-play games (
 well the chances match the outcomes of other games.
 
 Casting-stick Senet's model adds to each player's score a value per square of its own
-path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`).
+path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`); the
+Labyrinth's two-player model a value per field, free and trapped, and a weight of the
+pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them
+(:func:`labyrinth_rows`).
 
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
@@ -34,6 +37,7 @@ from typing import Any, Final
 from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
+from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_sticks.tables import EMPTY
 from companion.rules.senet_sticks_board import PLINTHS
@@ -72,7 +76,9 @@ class Model:
     """Casting-stick Senet only (else empty): a value per square of a player's own path
     (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's
     number), added to its score for each of its plinths there (a plinth in the Abyss
-    adds nothing). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s weights (a
+    value per field for a free piece, one per field for a trapped piece, the weight of
+    ``at_risk``). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -409,7 +415,40 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         # (a board of another length, from a board file, is valued without them)
         for p, extra in enumerate(square_scores(state, model.squares)):
             scores[p] += extra
+    elif (model.squares and isinstance(state, LabyrinthState)
+          and len(model.squares) == labyrinth_inputs(state)):
+        table = model.squares
+        for p, row in enumerate(labyrinth_rows(state)):
+            scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
     return softmax(scores)
+
+
+def labyrinth_inputs(state: LabyrinthState) -> int:
+    """How many inputs :func:`labyrinth_rows` gives a player of ``state``'s board: two
+    per field 1..last-1, and one."""
+    return 2 * (state.game.board.last - 1) + 1
+
+
+def labyrinth_rows(state: LabyrinthState) -> list[list[float]]:
+    """Each player's inputs of the Labyrinth's :attr:`Model.squares` (one list per
+    player, :func:`labyrinth_inputs` long): at ``[f - 1]`` the count of its free pieces
+    on field ``f`` (1..last-1; outside and borne off count nowhere: ``progress`` and
+    ``off`` say it), at ``[last - 1 + f - 1]`` the count of its pieces trapped on ``f``,
+    and last its expected progress lost to the next hits
+    (:func:`companion.ai.labyrinth_leaf.at_risk`, in the units of ``progress``). With
+    ``progress`` weighted ``k`` (the game's sharpness), the at-risk input ``-k`` and
+    nothing else, the model is :func:`companion.ai.labyrinth_leaf.chances`."""
+    last = state.game.board.last
+    size = 2 * (last - 1) + 1
+    rows = [[0.0] * size for _ in range(state.players)]
+    pos, trap = state.pos, state.trap
+    pieces = len(pos) // state.players
+    for k, f in enumerate(pos):
+        if 0 < f < last:
+            rows[k // pieces][f - 1 + (last - 1 if trap[k] else 0)] += 1.0
+    for p, risk in enumerate(labyrinth_leaf.at_risk(state)):
+        rows[p][-1] = risk
+    return rows
 
 
 def square_scores(state: SenetSticksState, squares: Sequence[float]) -> list[float]:
@@ -533,7 +572,10 @@ def search_chances(state: State) -> tuple[float, ...]:
     """
     game_id = state.game.id
     if game_id == "labyrinth":
-        return labyrinth_leaf.chances(state)
+        model = model_for(game_id, state.players)
+        if model is None or not model.squares:
+            return labyrinth_leaf.chances(state)
+        return chances(state)
     if game_id in SEARCH_BY_PROGRESS:
         return evaluate.chances(state)
     return chances(state)
@@ -558,6 +600,8 @@ __all__ = [
     "chances",
     "estimate",
     "features",
+    "labyrinth_inputs",
+    "labyrinth_rows",
     "model_chances",
     "model_for",
     "search_chances",
