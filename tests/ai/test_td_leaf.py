@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -130,8 +131,8 @@ def test_labyrinth_rows_count_free_and_trapped_pieces_per_field() -> None:
 def test_the_labyrinth_td_file_keeps_the_newton_fits_of_three_and_four_players() -> None:
     """``--method td-leaf`` for the Labyrinth replaces the two-player model only."""
     data = train.train_td("labyrinth", 3, 2, 1, 0.7, 0.01, 2, True)
-    models = data["models"]  # type: ignore[index]
+    models: Any = data["models"]
     assert sorted(models) == ["2", "3", "4"]
     assert len(models["2"]["squares"]) == 121
-    plain = train.train("labyrinth", 3, 2)["models"]  # type: ignore[index]
+    plain: Any = train.train("labyrinth", 3, 2)["models"]
     assert models["3"] == plain["3"] and models["4"] == plain["4"]
