@@ -1,4 +1,5 @@
-"""TD-leaf(lambda): casting-stick Senet's evaluation learned with the search in the loop.
+"""TD-leaf(lambda): casting-stick Senet's and the Labyrinth's evaluations learned with
+the search in the loop.
 
 The Newton fit of :mod:`companion.ai.train` fits the learned model to the outcomes of a
 one-ply player's games (the progress heuristic with 10% random moves), which no level
@@ -25,8 +26,16 @@ between games). Throws are drawn from ``random.Random(f"td:{seed}:{i}")`` for ga
 ``i``, the players are deterministic, and the arithmetic is plain Python floats in a
 fixed order: the same seed and options give the same weights, bit for bit.
 
-Two players only (casting-stick Senet has no other count). Plain Python; the cost is
-the self-play searches (docs/ai.md, "TD-leaf").
+The Labyrinth (two players; its other counts keep the Newton fit): the same, with the
+search at ``depth`` plies (2: both dice of the turn), the leaves the positions before
+each main throw of two dice, the inputs the ten features and
+:func:`~companion.ai.learned.labyrinth_rows` (a count per field of free and of trapped
+pieces, and the pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them), and
+the start :func:`labyrinth_start`, the search's leaf as it was (so the training starts
+no worse than it).
+
+Two players only. Plain Python; the cost is the self-play searches (docs/ai.md,
+"TD-leaf").
 """
 
 from __future__ import annotations

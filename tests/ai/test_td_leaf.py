@@ -136,3 +136,21 @@ def test_the_labyrinth_td_file_keeps_the_newton_fits_of_three_and_four_players()
     assert len(models["2"]["squares"]) == 121
     plain: Any = train.train("labyrinth", 3, 2)["models"]
     assert models["3"] == plain["3"] and models["4"] == plain["4"]
+
+
+def test_the_labyrinths_quick_scores_are_the_models_scores() -> None:
+    """``labyrinth_scores`` (the search's path) gives the scores of ``model_chances``
+    over ``features`` and ``labyrinth_rows`` (to the order of the float sums), for a
+    model with every weight set."""
+    rng = random.Random(2)
+    weights = tuple(rng.uniform(-2, 2) for _ in learned.FEATURES)
+    squares = tuple(rng.uniform(-1, 1) for _ in range(121))
+    model = learned.Model("labyrinth", 2, weights, squares)
+    game = get_game("labyrinth")
+    for _ in range(3):
+        state = game.new_state(2)
+        while state.phase is not Phase.OVER:
+            quick = learned.softmax(learned.labyrinth_scores(model, state))  # type: ignore[arg-type]
+            slow = learned.model_chances(model, learned.features(state), state)
+            assert quick == pytest.approx(slow, abs=1e-12)
+            state.apply(random_action(state, rng.randrange))
