@@ -581,15 +581,17 @@ SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
 """Games whose search values its leaves by the progress heuristic, not the model
 (``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
 The Labyrinth's search values them by progress less the pieces at risk
-(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`).
+(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`) at 3 and 4 players, and at
+2 players by its model, trained by TD-leaf from that leaf (:mod:`companion.ai.td_leaf`).
 
 * Tait's Senet is no longer one: its model (exact direct shots as ``at_risk``, no
   ``outside``; see :func:`features`) plays as well as progress against the depth-2
   baseline on the tuning seeds ``tune3:PAIR`` (53% and 52% of 100 games), where the
   model before (a proximity count as ``at_risk``, ``outside`` fitted +0.94) won 46%.
 
-* The Labyrinth (searched by progress until issue 32's fourth round, now by
-  :func:`companion.ai.labyrinth_leaf.chances`): ``strong`` with the learned model won
+* The Labyrinth (searched by progress until issue 32's fourth round, then by
+  :func:`companion.ai.labyrinth_leaf.chances`, at 2 players since branch td7laby by the
+  TD-leaf model): ``strong`` with the Newton-fitted model won
   30.5% of 200 games against the one-turn expectimax (the model is calibrated but flat;
   it ranks the moves of a turn worse than the progress it is fitted on: its ``at_risk``
   is a count of pieces with an opponent 1-6 fields behind, not the fields a hit costs,
