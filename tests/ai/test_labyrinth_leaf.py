@@ -69,10 +69,10 @@ def test_the_leaf_is_the_baselines_where_the_two_dice_are_due() -> None:
     game = get_game("labyrinth")
     for players in (3, 4):
         rng = random.Random(f"labyrinth-leaf:{players}p")
-        state = game.new_state(players)
-        while state.phase is not Phase.OVER:
-            assert search_chances(state) == labyrinth_leaf.chances(state)
-            state.apply(random_action(state, rng.randrange))
+        other = game.new_state(players)
+        while other.phase is not Phase.OVER:
+            assert search_chances(other) == labyrinth_leaf.chances(other)
+            other.apply(random_action(other, rng.randrange))
 
 
 def test_a_value_in_hand_that_hits_costs_the_piece_hit_its_fields() -> None:
