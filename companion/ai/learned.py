@@ -14,7 +14,10 @@ scores). The weights maximise the likelihood of the winners of self-play games (
 well the chances match the outcomes of other games.
 
 Casting-stick Senet's model adds to each player's score a value per square of its own
-path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`).
+path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`); the
+Labyrinth's two-player model a value per field, free and trapped, and a weight of the
+pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them
+(:func:`labyrinth_rows`).
 
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
@@ -34,6 +37,7 @@ from typing import Any, Final
 from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
+from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_sticks.tables import EMPTY
 from companion.rules.senet_sticks_board import PLINTHS
@@ -72,7 +76,9 @@ class Model:
     """Casting-stick Senet only (else empty): a value per square of a player's own path
     (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's
     number), added to its score for each of its plinths there (a plinth in the Abyss
-    adds nothing). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s weights (a
+    value per field for a free piece, one per field for a trapped piece, the weight of
+    ``at_risk``). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -409,7 +415,83 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         # (a board of another length, from a board file, is valued without them)
         for p, extra in enumerate(square_scores(state, model.squares)):
             scores[p] += extra
+    elif (model.squares and isinstance(state, LabyrinthState)
+          and len(model.squares) == labyrinth_inputs(state)):
+        table = model.squares
+        for p, row in enumerate(labyrinth_rows(state)):
+            scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
     return softmax(scores)
+
+
+def labyrinth_scores(model: Model, state: LabyrinthState) -> list[float]:
+    """Each player's score by ``model`` (a Labyrinth model with :func:`labyrinth_rows`'s
+    weights in :attr:`Model.squares`), computed from the pieces at once: the score of
+    :func:`model_chances` over :func:`features` and :func:`labyrinth_rows` (equal up to
+    the order of the float sums), at a fifth of its cost (about 8 microseconds a
+    position here against 37: the search's leaves)."""
+    w = model.weights
+    table = model.squares
+    n = state.players
+    last = state.game.board.last
+    trapped = last - 1
+    pos, trap = state.pos, state.trap
+    per = len(pos) // n
+    acting = -1 if state.outcome is not None else state.current_player
+    risk = labyrinth_leaf.at_risk(state)
+    fields: list[list[int]] = [[] for _ in range(n)]
+    extra = [0.0] * n
+    outside = [0] * n
+    off = [0] * n
+    for k, f in enumerate(pos):
+        p = k // per
+        if f == 0:
+            outside[p] += 1
+        elif f == last:
+            off[p] += 1
+        else:
+            fields[p].append(f)
+            extra[p] += table[f - 1 + trapped] if trap[k] else table[f - 1]
+    scores = []
+    for p in range(n):
+        mine = fields[p]
+        others = [s for q in range(n) if q != p for s in fields[q]]
+        at_risk = sum(1 for s in mine if any(0 < s - o <= REACH for o in others))
+        threats = sum(1 for o in others if any(0 < o - s <= REACH for s in mine))
+        progress = state.progress(p)
+        scores.append(w[0] * progress + w[1] * progress * progress
+                      + (w[2] if p == acting else 0.0) + w[3] * outside[p] / per
+                      + w[5] * off[p] / per + w[6] * at_risk / per
+                      + w[7] * threats / max(1, len(others))
+                      + extra[p] + table[-1] * risk[p])
+    return scores
+
+
+def labyrinth_inputs(state: LabyrinthState) -> int:
+    """How many inputs :func:`labyrinth_rows` gives a player of ``state``'s board: two
+    per field 1..last-1, and one."""
+    return 2 * (state.game.board.last - 1) + 1
+
+
+def labyrinth_rows(state: LabyrinthState) -> list[list[float]]:
+    """Each player's inputs of the Labyrinth's :attr:`Model.squares` (one list per
+    player, :func:`labyrinth_inputs` long): at ``[f - 1]`` the count of its free pieces
+    on field ``f`` (1..last-1; outside and borne off count nowhere: ``progress`` and
+    ``off`` say it), at ``[last - 1 + f - 1]`` the count of its pieces trapped on ``f``,
+    and last its expected progress lost to the next hits
+    (:func:`companion.ai.labyrinth_leaf.at_risk`, in the units of ``progress``). With
+    ``progress`` weighted ``k`` (the game's sharpness), the at-risk input ``-k`` and
+    nothing else, the model is :func:`companion.ai.labyrinth_leaf.chances`."""
+    last = state.game.board.last
+    size = 2 * (last - 1) + 1
+    rows = [[0.0] * size for _ in range(state.players)]
+    pos, trap = state.pos, state.trap
+    pieces = len(pos) // state.players
+    for k, f in enumerate(pos):
+        if 0 < f < last:
+            rows[k // pieces][f - 1 + (last - 1 if trap[k] else 0)] += 1.0
+    for p, risk in enumerate(labyrinth_leaf.at_risk(state)):
+        rows[p][-1] = risk
+    return rows
 
 
 def square_scores(state: SenetSticksState, squares: Sequence[float]) -> list[float]:
@@ -489,6 +571,9 @@ def chances(state: State) -> tuple[float, ...]:
     model = model_for(state.game.id, state.players)
     if model is None:
         return evaluate.chances(state)
+    if (model.squares and isinstance(state, LabyrinthState)
+            and len(model.squares) == labyrinth_inputs(state)):
+        return softmax(labyrinth_scores(model, state))
     return model_chances(model, features(state), state)
 
 
@@ -496,15 +581,17 @@ SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
 """Games whose search values its leaves by the progress heuristic, not the model
 (``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
 The Labyrinth's search values them by progress less the pieces at risk
-(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`).
+(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`) at 3 and 4 players, and at
+2 players by its model, trained by TD-leaf from that leaf (:mod:`companion.ai.td_leaf`).
 
 * Tait's Senet is no longer one: its model (exact direct shots as ``at_risk``, no
   ``outside``; see :func:`features`) plays as well as progress against the depth-2
   baseline on the tuning seeds ``tune3:PAIR`` (53% and 52% of 100 games), where the
   model before (a proximity count as ``at_risk``, ``outside`` fitted +0.94) won 46%.
 
-* The Labyrinth (searched by progress until issue 32's fourth round, now by
-  :func:`companion.ai.labyrinth_leaf.chances`): ``strong`` with the learned model won
+* The Labyrinth (searched by progress until issue 32's fourth round, then by
+  :func:`companion.ai.labyrinth_leaf.chances`, at 2 players since branch td7laby by the
+  TD-leaf model): ``strong`` with the Newton-fitted model won
   30.5% of 200 games against the one-turn expectimax (the model is calibrated but flat;
   it ranks the moves of a turn worse than the progress it is fitted on: its ``at_risk``
   is a count of pieces with an opponent 1-6 fields behind, not the fields a hit costs,
@@ -527,13 +614,18 @@ def search_chances(state: State) -> tuple[float, ...]:
     """The values of a search's leaf: :func:`chances`, or the progress heuristic's
     (:func:`companion.ai.evaluate.chances`) for a game of :data:`SEARCH_BY_PROGRESS`,
     or in the Labyrinth progress less the pieces at risk
-    (:func:`companion.ai.labyrinth_leaf.chances`).
+    (:func:`companion.ai.labyrinth_leaf.chances`) unless its model at this player count
+    carries the TD-leaf weights (:attr:`Model.squares`): then :func:`chances`, the one
+    evaluation of play and of the chance shown.
 
     :raises ModelError: when the game's model file is unusable.
     """
     game_id = state.game.id
     if game_id == "labyrinth":
-        return labyrinth_leaf.chances(state)
+        model = model_for(game_id, state.players)
+        if model is None or not model.squares:
+            return labyrinth_leaf.chances(state)
+        return chances(state)
     if game_id in SEARCH_BY_PROGRESS:
         return evaluate.chances(state)
     return chances(state)
@@ -558,6 +650,9 @@ __all__ = [
     "chances",
     "estimate",
     "features",
+    "labyrinth_inputs",
+    "labyrinth_rows",
+    "labyrinth_scores",
     "model_chances",
     "model_for",
     "search_chances",

@@ -1,4 +1,5 @@
-"""TD-leaf(lambda): casting-stick Senet's evaluation learned with the search in the loop.
+"""TD-leaf(lambda): casting-stick Senet's and the Labyrinth's evaluations learned with
+the search in the loop.
 
 The Newton fit of :mod:`companion.ai.train` fits the learned model to the outcomes of a
 one-ply player's games (the progress heuristic with 10% random moves), which no level
@@ -25,8 +26,16 @@ between games). Throws are drawn from ``random.Random(f"td:{seed}:{i}")`` for ga
 ``i``, the players are deterministic, and the arithmetic is plain Python floats in a
 fixed order: the same seed and options give the same weights, bit for bit.
 
-Two players only (casting-stick Senet has no other count). Plain Python; the cost is
-the self-play searches (docs/ai.md, "TD-leaf").
+The Labyrinth (two players; its other counts keep the Newton fit): the same, with the
+search at ``depth`` plies (2: both dice of the turn), the leaves the positions before
+each main throw of two dice, the inputs the ten features and
+:func:`~companion.ai.learned.labyrinth_rows` (a count per field of free and of trapped
+pieces, and the pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them), and
+the start :func:`labyrinth_start`, the search's leaf as it was (so the training starts
+no worse than it).
+
+Two players only. Plain Python; the cost is the self-play searches (docs/ai.md,
+"TD-leaf").
 """
 
 from __future__ import annotations
@@ -38,9 +47,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.ai.evaluate import shares
-from companion.ai.learned import Model, features, model_chances, square_rows
+from companion.ai.learned import (
+    Model,
+    features,
+    labyrinth_inputs,
+    labyrinth_rows,
+    model_chances,
+    square_rows,
+)
 from companion.ai.search import Values, search
 from companion.rules import Phase, State, get_game
+from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 
 MAX_ACTIONS = 20_000
@@ -67,7 +84,26 @@ def inputs(state: State, squares: bool) -> list[float]:
     if squares and isinstance(state, SenetSticksState):
         first, second = square_rows(state)
         x += [a - b for a, b in zip(first, second, strict=True)]
+    elif squares and isinstance(state, LabyrinthState):
+        first, second = labyrinth_rows(state)
+        x += [a - b for a, b in zip(first, second, strict=True)]
     return x
+
+
+def labyrinth_start(fitted: Model) -> Model:
+    """The Labyrinth's TD-leaf start: :func:`companion.ai.labyrinth_leaf.chances` as a
+    model (``progress`` weighted by the game's sharpness ``k``, the at-risk input
+    ``-k``, every other weight 0), so the training starts from the search's leaf as
+    shipped before, not from ``fitted`` (the Newton fit, which the search played worse
+    with: :data:`companion.ai.learned.SEARCH_BY_PROGRESS`)."""
+    state = get_game(fitted.game).new_state(2)
+    assert isinstance(state, LabyrinthState)
+    k = state.game.sharpness
+    weights = [0.0] * len(fitted.weights)
+    weights[0] = k
+    squares = [0.0] * labyrinth_inputs(state)
+    squares[-1] = -k
+    return Model(fitted.game, 2, tuple(weights), tuple(squares))
 
 
 def _sigmoid(z: float) -> float:
@@ -123,6 +159,8 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
 def _in_play(state: State) -> bool:
     """Whether ``state`` waits for the casting sticks of the play (not the casts for
     colours or who begins)."""
+    if isinstance(state, LabyrinthState):
+        return state.throw_spec is state.game.two_dice and not state.throwing_for_start
     return isinstance(state, SenetSticksState) and state.throw_spec is state.game.sticks
 
 
@@ -135,11 +173,15 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
 
     :raises ValueError: for a game other than casting-stick Senet's two players.
     """
-    if game_id != "senet-sticks" or start.players != 2:
-        raise ValueError("TD-leaf trains casting-stick Senet's two-player model only")
+    if game_id not in ("senet-sticks", "labyrinth") or start.players != 2:
+        raise ValueError("TD-leaf trains casting-stick Senet's and the Labyrinth's "
+                         "two-player models only")
     first = get_game(game_id).new_state(2)
-    assert isinstance(first, SenetSticksState)
-    n = len(first.board) - 1
+    if isinstance(first, LabyrinthState):
+        n = labyrinth_inputs(first)
+    else:
+        assert isinstance(first, SenetSticksState)
+        n = len(first.board) - 1
     w = list(start.weights)
     if squares:
         w += list(start.squares) if start.squares else [0.0] * n
@@ -181,4 +223,4 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
 
 
-__all__ = ["TdResult", "inputs", "selfplay_leaves", "td_leaf"]
+__all__ = ["TdResult", "inputs", "labyrinth_start", "selfplay_leaves", "td_leaf"]

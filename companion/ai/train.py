@@ -17,7 +17,8 @@ move with probability ``--epsilon`` (0.1), so the games vary. Game ``i`` of play
 count ``n`` draws from ``random.Random(f"train:{seed}:{n}:{i}")``;
 ``benchmarks/calibration.py`` uses other seeds (held-out games).
 
-``--method td-leaf`` (casting-stick Senet only) starts from that fit and goes on with
+``--method td-leaf`` (casting-stick Senet; the Labyrinth's two players, from its
+search's leaf, :func:`companion.ai.td_leaf.labyrinth_start`) starts from that fit and goes on with
 TD-leaf(lambda), the search in the loop and a value per square of each player's path
 (:mod:`companion.ai.td_leaf`, :func:`train_td`); the shipped casting-stick file is
 written so::
@@ -232,14 +233,19 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     one-ply self-play games (seed ``seed``) is the start, then ``td_games`` games of
     TD-leaf(``lam``) with the search at ``depth`` in the loop (seeds ``td:SEED:I``).
 
-    :raises ValueError: for a game TD-leaf does not train (only casting-stick Senet).
+    :raises ValueError: for a game TD-leaf does not train (casting-stick Senet, the
+        Labyrinth at two players; the Labyrinth's other counts keep the Newton fit).
     :raises TrainingError: when no self-play game ended.
     """
-    from companion.ai.td_leaf import td_leaf
+    from companion.ai.td_leaf import labyrinth_start, td_leaf
 
-    start = train(game_id, seed, games, players=[2], progress=progress)
+    # the Labyrinth: its other player counts keep their Newton fit (the same command)
+    counts = None if game_id == "labyrinth" else [2]
+    start = train(game_id, seed, games, players=counts, progress=progress)
     entry = start["models"]["2"]  # type: ignore[index]
     model = Model(game_id, 2, tuple(entry["weights"]))
+    if game_id == "labyrinth":
+        model = labyrinth_start(model)
     learned = td_leaf(game_id, model, seed, td_games, lam, alpha, depth, squares, progress)
     command = (f"python -m companion.ai.train --game {game_id} --seed {seed} --games {games} "
                f"--method td-leaf --td-games {td_games} --td-lambda {lam} --td-alpha {alpha} "
@@ -249,7 +255,7 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
                                  "start": entry}
     if squares:
         result["squares"] = rounded(learned.model.squares)
-    start["models"] = {"2": result}
+    start["models"] = {**start["models"], "2": result}  # type: ignore[dict-item]
     start["training"] = {"command": command, "seed": seed, "games": games, "method": "td-leaf",
                          "td_games": td_games, "td_lambda": lam, "td_alpha": alpha,
                          "td_depth": depth, "squares": squares, "epsilon": 0.1, "every": 3,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from companion.ai import evaluate, labyrinth_leaf
+from companion.ai import evaluate, labyrinth_leaf, learned
 from companion.ai.learned import search_chances
 from companion.ai.search import search, turn_plies
 from companion.rules import Phase, State, get_game, random_action, state_from_dict
@@ -59,11 +59,20 @@ def test_the_leaf_is_the_baselines_where_the_two_dice_are_due() -> None:
     due = 0
     for state in positions(range(4)):
         mine = labyrinth_leaf.chances(state)
-        assert search_chances(state) == mine
+        # two players: the search takes the TD-leaf model (one evaluation with the
+        # chance shown); three and four keep this leaf (below)
+        assert search_chances(state) == learned.chances(state)
         if state.phase is Phase.THROW:
             due += 1
             assert all(abs(a - b) < 1e-12 for a, b in zip(mine, leaves.values(state), strict=True))
     assert due > 100
+    game = get_game("labyrinth")
+    for players in (3, 4):
+        rng = random.Random(f"labyrinth-leaf:{players}p")
+        other = game.new_state(players)
+        while other.phase is not Phase.OVER:
+            assert search_chances(other) == labyrinth_leaf.chances(other)
+            other.apply(random_action(other, rng.randrange))
 
 
 def test_a_value_in_hand_that_hits_costs_the_piece_hit_its_fields() -> None:
@@ -87,7 +96,7 @@ def test_a_ride_at_the_horizon_is_thrown_not_valued() -> None:
     as the piece standing on 7."""
     state = labyrinth({"red": [7, 20, "outside", "outside"], "blue": [30, "outside", "outside", "outside"]}, [3], pending={"what": "ride", "field": 7})
     me = state.current_player
-    ranking, depth, _nodes = search(state, 1)
+    ranking, depth, _nodes = search(state, 1, evaluation=labyrinth_leaf.chances)
     assert depth == 1
     values = {r.move.kind: r.value for r in ranking}
     ride = state.search_copy()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,79 @@ def test_train_writes_a_td_leaf_file_from_its_command() -> None:
     assert command == ("python -m companion.ai.train --game senet-sticks --seed 3 --games 2 "
                        "--method td-leaf --td-games 2 --td-lambda 0.7 --td-alpha 0.01 --td-depth 1")
     assert train.dumps(data) == train.dumps(train.train_td("senet-sticks", 3, 2, 2, 0.7, 0.01, 1, True))
+
+
+def test_labyrinth_td_leaf_is_reproducible_and_starts_from_the_search_leaf() -> None:
+    """The Labyrinth's start model values every position as labyrinth_leaf does (to the
+    rounding of floats); two tiny runs from it give the same weights bit for bit."""
+    from companion.ai import labyrinth_leaf
+
+    fitted = learned.Model("labyrinth", 2, (0.5,) * len(learned.FEATURES))
+    start = td_leaf.labyrinth_start(fitted)
+    game = get_game("labyrinth")
+    rng = random.Random(5)
+    for _ in range(3):
+        state = game.new_state(2)
+        while state.phase is not Phase.OVER:
+            mine = learned.model_chances(start, learned.features(state), state)
+            assert mine == pytest.approx(labyrinth_leaf.chances(state), abs=1e-12)
+            state.apply(random_action(state, rng.randrange))
+    first = td_leaf.td_leaf("labyrinth", start, 7, 2, depth=2)
+    again = td_leaf.td_leaf("labyrinth", start, 7, 2, depth=2)
+    assert first == again and first.games == 2 and first.leaves > 0
+    assert len(first.model.squares) == 2 * 60 + 1
+    assert first.model != start
+
+
+def test_labyrinth_rows_count_free_and_trapped_pieces_per_field() -> None:
+    """Free pieces count at ``[f - 1]``, trapped ones at ``[60 + f - 1]``; the last
+    input is labyrinth_leaf's at-risk."""
+    from companion.ai import labyrinth_leaf
+    from companion.rules.labyrinth import LabyrinthState
+
+    game = get_game("labyrinth")
+    rng = random.Random(11)
+    seen_trap = False
+    for _ in range(5):
+        state = game.new_state(2)
+        while state.phase is not Phase.OVER:
+            assert isinstance(state, LabyrinthState)
+            rows = learned.labyrinth_rows(state)
+            for p in (0, 1):
+                pieces = range(4 * p, 4 * p + 4)
+                free = [state.pos[k] for k in pieces if 0 < state.pos[k] < 61 and not state.trap[k]]
+                trapped = [state.pos[k] for k in pieces if 0 < state.pos[k] < 61 and state.trap[k]]
+                seen_trap = seen_trap or bool(trapped)
+                assert rows[p][:60] == [float(free.count(f)) for f in range(1, 61)]
+                assert rows[p][60:120] == [float(trapped.count(f)) for f in range(1, 61)]
+                assert rows[p][120] == labyrinth_leaf.at_risk(state)[p]
+            state.apply(random_action(state, rng.randrange))
+    assert seen_trap
+
+
+def test_the_labyrinth_td_file_keeps_the_newton_fits_of_three_and_four_players() -> None:
+    """``--method td-leaf`` for the Labyrinth replaces the two-player model only."""
+    data = train.train_td("labyrinth", 3, 2, 1, 0.7, 0.01, 2, True)
+    models: Any = data["models"]
+    assert sorted(models) == ["2", "3", "4"]
+    assert len(models["2"]["squares"]) == 121
+    plain: Any = train.train("labyrinth", 3, 2)["models"]
+    assert models["3"] == plain["3"] and models["4"] == plain["4"]
+
+
+def test_the_labyrinths_quick_scores_are_the_models_scores() -> None:
+    """``labyrinth_scores`` (the search's path) gives the scores of ``model_chances``
+    over ``features`` and ``labyrinth_rows`` (to the order of the float sums), for a
+    model with every weight set."""
+    rng = random.Random(2)
+    weights = tuple(rng.uniform(-2, 2) for _ in learned.FEATURES)
+    squares = tuple(rng.uniform(-1, 1) for _ in range(121))
+    model = learned.Model("labyrinth", 2, weights, squares)
+    game = get_game("labyrinth")
+    for _ in range(3):
+        state = game.new_state(2)
+        while state.phase is not Phase.OVER:
+            quick = learned.softmax(learned.labyrinth_scores(model, state))  # type: ignore[arg-type]
+            slow = learned.model_chances(model, learned.features(state), state)
+            assert quick == pytest.approx(slow, abs=1e-12)
+            state.apply(random_action(state, rng.randrange))
