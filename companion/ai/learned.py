@@ -13,11 +13,11 @@ scores). The weights maximise the likelihood of the winners of self-play games (
 :mod:`companion.ai.train` and docs/ai.md); ``benchmarks/calibration.py`` measures how
 well the chances match the outcomes of other games.
 
-Casting-stick Senet's model adds to each player's score a value per square of its own
-path (:attr:`Model.squares`, trained by TD-leaf: :mod:`companion.ai.td_leaf`); the
-Labyrinth's two-player model a value per field, free and trapped, and a weight of the
-pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them
-(:func:`labyrinth_rows`).
+Casting-stick Senet's and Tait's Senet's models add to each player's score a value per
+square of its own path (:attr:`Model.squares`, trained by TD-leaf:
+:mod:`companion.ai.td_leaf`); the Labyrinth's two-player model a value per field, free
+and trapped, and a weight of the pieces at risk as :mod:`companion.ai.labyrinth_leaf`
+counts them (:func:`labyrinth_rows`).
 
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
@@ -73,12 +73,13 @@ class Model:
     players: int
     weights: tuple[float, ...]
     squares: tuple[float, ...] = ()
-    """Casting-stick Senet only (else empty): a value per square of a player's own path
-    (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's
-    number), added to its score for each of its plinths there (a plinth in the Abyss
-    adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s weights (a
-    value per field for a free piece, one per field for a trapped piece, the weight of
-    ``at_risk``). Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    """Casting-stick Senet and Tait's Senet: a value per square of a player's own path
+    (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's number
+    in casting-stick Senet; in Tait's Senet both sides run squares 1..30 alike), added to
+    its score for each of its pieces there (a plinth in the Abyss, a piece on its plinth
+    or borne off adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s
+    weights (a value per field for a free piece, one per field for a trapped piece, the
+    weight of ``at_risk``). Else empty. Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -420,6 +421,10 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         table = model.squares
         for p, row in enumerate(labyrinth_rows(state)):
             scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
+    elif model.squares and isinstance(state, SenetTaitState) and len(model.squares) == len(state.board) - 1:
+        table = model.squares
+        for p, on in enumerate(state.squares):
+            scores[p] += sum(table[s - 1] for s in on)
     return softmax(scores)
 
 
@@ -524,6 +529,18 @@ def square_rows(state: SenetSticksState) -> list[list[float]]:
             rows[0][s - 1] += 1.0
         elif owner == 1:
             rows[1][n - s] += 1.0
+    return rows
+
+
+def tait_square_rows(state: SenetTaitState) -> list[list[float]]:
+    """Tait's Senet: each player's count of pieces on each square (``[p][s - 1]`` for
+    square ``s``, 1..30; both sides run the same path): the inputs
+    :attr:`Model.squares` weighs there."""
+    n = len(state.board) - 1
+    rows = [[0.0] * n, [0.0] * n]
+    for p, on in enumerate(state.squares):
+        for s in on:
+            rows[p][s - 1] += 1.0
     return rows
 
 
@@ -659,4 +676,5 @@ __all__ = [
     "softmax",
     "square_rows",
     "square_scores",
+    "tait_square_rows",
 ]

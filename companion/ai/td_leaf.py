@@ -1,5 +1,5 @@
-"""TD-leaf(lambda): casting-stick Senet's and the Labyrinth's evaluations learned with
-the search in the loop.
+"""TD-leaf(lambda): the Senets' and the Labyrinth's evaluations learned with the search
+in the loop.
 
 The Newton fit of :mod:`companion.ai.train` fits the learned model to the outcomes of a
 one-ply player's games (the progress heuristic with 10% random moves), which no level
@@ -19,12 +19,19 @@ after it, the last one the result (1 if Player 1 won, else 0)::
 where ``V[t] = sigmoid(w . x[t])`` is Player 1's chance at leaf ``t`` and ``x[t]`` the
 difference of the two players' inputs (the ten :data:`~companion.ai.learned.FEATURES`
 and, with ``squares``, a count of plinths per square of each player's own path:
-:attr:`~companion.ai.learned.Model.squares`). The step is the gradient of the log-loss
+:attr:`~companion.ai.learned.Model.squares`; in Tait's Senet the count of pieces per
+square, :func:`~companion.ai.learned.tait_square_rows`). The step is the gradient of the log-loss
 of the logistic model against the target ``G[t]`` (no ``V (1 - V)`` factor), computed
 with the weights as they were at the game's start (offline within a game, online
 between games). Throws are drawn from ``random.Random(f"td:{seed}:{i}")`` for game
 ``i``, the players are deterministic, and the arithmetic is plain Python floats in a
 fixed order: the same seed and options give the same weights, bit for bit.
+
+In Tait's Senet depth 1 is one action (the search's ply), so a leaf is the position
+before each throw; the search values the endings of the solved table exactly
+(:mod:`companion.ai.race`), and the model is not used there: a self-play game stops
+at the first leaf the table covers, and its exact chance for Player 1 takes the
+result's place (the last return), so the model learns only the positions it values.
 
 The Labyrinth (two players; its other counts keep the Newton fit): the same, with the
 search at ``depth`` plies (2: both dice of the turn), the leaves the positions before
@@ -34,7 +41,8 @@ pieces, and the pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them
 the start :func:`labyrinth_start`, the search's leaf as it was (so the training starts
 no worse than it).
 
-Two players only. Plain Python; the cost is the self-play searches (docs/ai.md,
+Two players only (neither Senet has another count; the Labyrinth's other counts keep
+their Newton fit). Plain Python; the cost is the self-play searches (docs/ai.md,
 "TD-leaf").
 """
 
@@ -54,11 +62,14 @@ from companion.ai.learned import (
     labyrinth_rows,
     model_chances,
     square_rows,
+    tait_square_rows,
 )
+from companion.ai.race import exact_for
 from companion.ai.search import Values, search
 from companion.rules import Phase, State, get_game
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
+from companion.rules.senet_tait import SenetTaitState
 
 MAX_ACTIONS = 20_000
 """A self-play game that has not ended after this many actions is dropped."""
@@ -86,6 +97,8 @@ def inputs(state: State, squares: bool) -> list[float]:
         x += [a - b for a, b in zip(first, second, strict=True)]
     elif squares and isinstance(state, LabyrinthState):
         first, second = labyrinth_rows(state)
+    elif squares and isinstance(state, SenetTaitState):
+        first, second = tait_square_rows(state)
         x += [a - b for a, b in zip(first, second, strict=True)]
     return x
 
@@ -128,11 +141,14 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
     """One self-play game of the search at ``depth`` over ``model`` (throws from
     ``random.Random(label)``): the inputs of every decision's principal-variation leaf
     (the position before each cast of the play, the end of the turn chosen), and
-    Player 1's result; ``None`` for a game that does not end in :data:`MAX_ACTIONS`."""
+    Player 1's result (where the game reaches an ending of the solved table,
+    :func:`companion.ai.race.exact_for`, its exact chance there: the game stops);
+    ``None`` for a game that does not end in :data:`MAX_ACTIONS`."""
     game = get_game(game_id)
     rng = random.Random(label)
     state = game.new_state(2)
     evaluation = _evaluation(model)
+    exact = exact_for(game)
     leaves: list[list[float]] = []
     for _ in range(MAX_ACTIONS):
         phase = state.phase
@@ -143,6 +159,9 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
         if phase is Phase.THROW:
             spec = state.throw_spec
             assert spec is not None
+            known = None if exact is None else exact(state)
+            if known is not None:
+                return leaves, known[0]
             if _in_play(state):
                 leaves.append(inputs(state, squares))
             state.play(spec.draw(rng.randrange))
@@ -158,7 +177,9 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
 
 def _in_play(state: State) -> bool:
     """Whether ``state`` waits for the casting sticks of the play (not the casts for
-    colours or who begins)."""
+    colours or who begins; in Tait's Senet every throw)."""
+    if isinstance(state, SenetTaitState):
+        return True
     if isinstance(state, LabyrinthState):
         return state.throw_spec is state.game.two_dice and not state.throwing_for_start
     return isinstance(state, SenetSticksState) and state.throw_spec is state.game.sticks
@@ -171,16 +192,15 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     over ``games`` self-play games (see the module's docstring); the step ``alpha``
     falls linearly to half of it over the games.
 
-    :raises ValueError: for a game other than casting-stick Senet's two players.
+    :raises ValueError: for a game other than the Senets' two players.
     """
-    if game_id not in ("senet-sticks", "labyrinth") or start.players != 2:
-        raise ValueError("TD-leaf trains casting-stick Senet's and the Labyrinth's "
-                         "two-player models only")
+    if game_id not in ("senet-sticks", "senet-tait", "labyrinth") or start.players != 2:
+        raise ValueError("TD-leaf trains the Senets' and the Labyrinth's two-player models only")
     first = get_game(game_id).new_state(2)
     if isinstance(first, LabyrinthState):
         n = labyrinth_inputs(first)
     else:
-        assert isinstance(first, SenetSticksState)
+        assert isinstance(first, SenetSticksState | SenetTaitState)
         n = len(first.board) - 1
     w = list(start.weights)
     if squares:

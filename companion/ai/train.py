@@ -17,7 +17,7 @@ move with probability ``--epsilon`` (0.1), so the games vary. Game ``i`` of play
 count ``n`` draws from ``random.Random(f"train:{seed}:{n}:{i}")``;
 ``benchmarks/calibration.py`` uses other seeds (held-out games).
 
-``--method td-leaf`` (casting-stick Senet; the Labyrinth's two players, from its
+``--method td-leaf`` (the Senets; the Labyrinth's two players, from its
 search's leaf, :func:`companion.ai.td_leaf.labyrinth_start`) starts from that fit and goes on with
 TD-leaf(lambda), the search in the loop and a value per square of each player's path
 (:mod:`companion.ai.td_leaf`, :func:`train_td`); the shipped casting-stick file is
@@ -233,8 +233,8 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     one-ply self-play games (seed ``seed``) is the start, then ``td_games`` games of
     TD-leaf(``lam``) with the search at ``depth`` in the loop (seeds ``td:SEED:I``).
 
-    :raises ValueError: for a game TD-leaf does not train (casting-stick Senet, the
-        Labyrinth at two players; the Labyrinth's other counts keep the Newton fit).
+    :raises ValueError: for a game TD-leaf does not train (the Senets, the Labyrinth at
+        two players; the Labyrinth's other counts keep the Newton fit).
     :raises TrainingError: when no self-play game ended.
     """
     from companion.ai.td_leaf import labyrinth_start, td_leaf
@@ -288,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", choices=("newton", "td-leaf"), default="newton",
                         help="newton (default): fit to one-ply self-play outcomes; td-leaf: "
                         "start from that fit, then TD-leaf with the search in the loop "
-                        "(casting-stick Senet only; companion/ai/td_leaf.py)")
+                        "(the Senets only; companion/ai/td_leaf.py)")
     parser.add_argument("--td-games", type=int, default=2000, metavar="N",
                         help="td-leaf: self-play games of the search (default 2000)")
     parser.add_argument("--td-lambda", type=float, default=0.7, help="td-leaf: lambda (default 0.7)")

@@ -1,6 +1,6 @@
-"""TD-leaf training of casting-stick Senet's evaluation (companion/ai/td_leaf.py): the
-same seed gives the same weights, the value per square is read and weighed as the
-model file says, and the shipped file says how it was made."""
+"""TD-leaf training of the Senets' evaluations (companion/ai/td_leaf.py): the same seed
+gives the same weights, the value per square is read and weighed as the model file
+says, and the shipped file says how it was made."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from companion.ai import learned, td_leaf, train
 from companion.rules import Phase, get_game, random_action
 from companion.rules.senet_sticks.state import SenetSticksState
+from companion.rules.senet_tait import SenetTaitState
 
 
 def test_td_leaf_is_reproducible_from_its_seed() -> None:
@@ -29,10 +30,10 @@ def test_td_leaf_is_reproducible_from_its_seed() -> None:
     assert len(first.model.squares) == 30
 
 
-def test_td_leaf_trains_casting_stick_senet_only() -> None:
-    start = learned.Model("senet-tait", 2, (0.0,) * len(learned.FEATURES))
+def test_td_leaf_trains_the_senets_only() -> None:
+    start = learned.Model("cretan-labyrinth", 2, (0.0,) * len(learned.FEATURES))
     with pytest.raises(ValueError):
-        td_leaf.td_leaf("senet-tait", start, 1, 1)
+        td_leaf.td_leaf("cretan-labyrinth", start, 1, 1)
 
 
 def test_the_value_per_square_is_each_plinths_square_along_its_own_path() -> None:
@@ -154,3 +155,67 @@ def test_the_labyrinths_quick_scores_are_the_models_scores() -> None:
             slow = learned.model_chances(model, learned.features(state), state)
             assert quick == pytest.approx(slow, abs=1e-12)
             state.apply(random_action(state, rng.randrange))
+
+
+def test_td_leaf_on_taits_senet_is_reproducible_from_its_seed() -> None:
+    """Tait's Senet: two tiny runs give the same weights bit for bit, another seed
+    others; a value per square of the 30."""
+    start = learned.Model("senet-tait", 2, (0.6, 2.1, 0.0, 0.0, 0.0, 0.6, -1.9, 0.1, 0.0, 0.0))
+    first = td_leaf.td_leaf("senet-tait", start, 7, 3)
+    again = td_leaf.td_leaf("senet-tait", start, 7, 3)
+    other = td_leaf.td_leaf("senet-tait", start, 8, 3)
+    assert first == again
+    assert first.model != other.model
+    assert first.games == 3 and first.leaves > 0
+    assert len(first.model.squares) == 30
+
+
+def _tait_midgame(seed: int) -> SenetTaitState:
+    state = get_game("senet-tait").new_state(2)
+    rng = random.Random(seed)
+    while not (state.phase is Phase.THROW and len(state.history) > 60):
+        state.apply(random_action(state, rng.randrange))
+    assert isinstance(state, SenetTaitState)
+    return state
+
+
+def test_taits_value_per_square_is_each_pieces_square() -> None:
+    """Tait's Senet: both sides run squares 1..30, so a model whose only weight is its
+    square table scores each side's pieces on the board by their squares' entries."""
+    state = _tait_midgame(4)
+    table = tuple(float(a) for a in range(1, 31))  # each square worth its number
+    rows = learned.tait_square_rows(state)
+    for p in (0, 1):
+        assert [i + 1 for i, c in enumerate(rows[p]) if c] == state.squares[p]
+        assert sum(rows[p]) == 5 - state.plinth[p] - state.off[p]
+    zero = learned.Model("senet-tait", 2, (0.0,) * len(learned.FEATURES), table)
+    chances = learned.model_chances(zero, learned.features(state), state)
+    assert chances == learned.softmax([float(sum(state.squares[0])), float(sum(state.squares[1]))])
+    x = td_leaf.inputs(state, True)
+    assert x[len(learned.FEATURES):] == [a - b for a, b in zip(rows[0], rows[1], strict=True)]
+
+
+def test_taits_self_play_stops_at_the_solved_endings() -> None:
+    """A self-play game of Tait's Senet that reaches an ending of the exact table stops
+    there with its exact chance as the result (not 0 or 1), the leaves before it the
+    inputs (ten features and 30 squares)."""
+    model = learned.Model("senet-tait", 2, (0.6, 2.1, 0.0, 0.0, 0.0, 0.6, -1.9, 0.1, 0.0, 0.0))
+    results = []
+    for i in range(4):
+        played = td_leaf.selfplay_leaves(model, "senet-tait", f"td:3:{i}", 1, True)
+        assert played is not None
+        leaves, result = played
+        assert leaves and 0.0 <= result <= 1.0
+        assert {len(x) for x in leaves} == {len(learned.FEATURES) + 30}
+        results.append(result)
+    assert any(0.0 < r < 1.0 for r in results)
+
+
+def test_train_writes_a_tait_td_leaf_file_from_its_command() -> None:
+    data = train.train_td("senet-tait", 3, 2, 2, 0.7, 0.01, 1, True)
+    entry = data["models"]["2"]  # type: ignore[index]
+    assert len(entry["squares"]) == 30 and len(entry["weights"]) == len(learned.FEATURES)
+    command = data["training"]["command"]  # type: ignore[index]
+    assert command.startswith("python -m companion.ai.train --game senet-tait --seed 3 --games 2 "
+                              "--method td-leaf --td-games 2")
+    assert train.dumps(data) == train.dumps(train.train_td("senet-tait", 3, 2, 2, 0.7, 0.01, 1, True))
