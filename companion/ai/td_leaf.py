@@ -89,17 +89,21 @@ class TdResult:
 
 def inputs(state: State, squares: bool) -> list[float]:
     """``x``: Player 1's inputs less Player 2's (the ten features, then with
-    ``squares`` the count per square of the own path)."""
+    ``squares`` the count per square of the own path, or in the Labyrinth
+    :func:`~companion.ai.learned.labyrinth_rows`)."""
     rows = features(state)
     x = [a - b for a, b in zip(rows[0], rows[1], strict=True)]
-    if squares and isinstance(state, SenetSticksState):
+    if not squares:
+        return x
+    if isinstance(state, SenetSticksState):
         first, second = square_rows(state)
-        x += [a - b for a, b in zip(first, second, strict=True)]
-    elif squares and isinstance(state, LabyrinthState):
+    elif isinstance(state, LabyrinthState):
         first, second = labyrinth_rows(state)
-    elif squares and isinstance(state, SenetTaitState):
+    elif isinstance(state, SenetTaitState):
         first, second = tait_square_rows(state)
-        x += [a - b for a, b in zip(first, second, strict=True)]
+    else:
+        return x
+    x += [a - b for a, b in zip(first, second, strict=True)]
     return x
 
 
