@@ -25,7 +25,9 @@ keep): a decision is judged by :func:`judge`:
    :data:`DEEPER_NODES` expansions): one ply deeper than the level's search finished
    there (Tait's Senet two: a throw at the horizon is a leaf, so a ply ending on a throw
    adds nothing; casting-stick Senet one whole turn, each candidate's best
-   :data:`ENDS_KEPT` ends of its turn), and at least the game's :data:`REVIEW_DEPTHS`
+   :data:`ENDS_KEPT` ends of its turn, and below them a filter at every ply: each
+   turn's best :data:`TURN_ENDS_KEPT` ends by the evaluation searched on), and at least
+   the game's :data:`REVIEW_DEPTHS`
    and the rest of the mover's turn and the throw after it
    (:func:`companion.ai.search.turn_plies` + 1), so a move is compared with the others
    **at the end of the mover's turn** (in the Labyrinth the first die's move with the
@@ -154,15 +156,16 @@ share of the chance to win (5 points) of the best one's in the ranking."""
 TURN_FILTER_MOST: Final = 2
 """Where a whole turn is one ply (casting-stick Senet), at most this many of the
 ranking's first moves are searched deeper (the played move on top): one more turn
-there is the opponent's cast and every sequence of its turn, tens of thousands of
-expansions an end of the turn (about a second here)."""
+there is the opponent's cast and every sequence of its turn (before
+:data:`TURN_ENDS_KEPT`, tens of thousands of expansions an end of the turn, about a
+second here)."""
 
 ENDS_KEPT: Final = 1
 """Where a whole turn is one ply, the ends of the turn a candidate reaches that are
 searched deeper: its best ones at the ranking's depth (a move reaches tens of ends;
 every end of up to three candidates took 142 s of deeper search in a 116-action game
 here; two ends each and up to four candidates, 170 s for its whole review; one end
-each and two candidates, 116 s: see docs/ai.md)."""
+each and two candidates, 116 s; all before :data:`TURN_ENDS_KEPT`: see docs/ai.md)."""
 
 DEEPER_NODES: Final = 200_000
 """The node expansions the deeper search of one decision may make (some seconds here,
@@ -171,15 +174,27 @@ DEEPER_NODES: Final = 200_000
 review is the same on every machine; it also bounds the memory of one decision's
 transposition table (the Cretan Labyrinth's unbudgeted review once grew to 23 GB)."""
 
-NOT_DEEPER_GAMES: Final[frozenset[str]] = frozenset({"senet-sticks"})
+TURN_ENDS_KEPT: Final = 2
+"""Where a whole turn is one ply (casting-stick Senet), the move filter *inside* the
+deeper search, at every ply (as GNU Backgammon's analysis filters the moves of each
+roll at every ply it looks ahead, not only at the root): at each turn below the
+candidates' ends searched two plies or more (the opponent's reply, ...), every end
+of that turn is reached and valued by the evaluation, and only its best
+``TURN_ENDS_KEPT`` for the mover are searched on
+(:meth:`~companion.ai.search.Search.turn_filtered`). Without it one more turn cost
+every end of the opponent's every cast searched on, about a second a decision here
+(a 116-action game's review 116 CPU s; measured 2026-11-29, branch review6). On that
+game's 37 decisions searched three turns deep (``review_speed.py``'s ``review:1:0``),
+keeping 1, 2 or 3 ends moved the errors from every end's by at most 1.5, 1.1 and 1.0
+points of chance (0.33, 0.18 and 0.14 on average; no mistake of 2 points or more
+called or lost at 2 and 3) and cost 10.4, 17.0 and 22.7 CPU s against 122.7 (docs/ai.md,
+"The deeper review's time")."""
+
+NOT_DEEPER_GAMES: Final[frozenset[str]] = frozenset()
 """Games whose review judges a decision at :data:`REVIEW_LEVEL`'s own depth (every
-move at the hint's depth, as over :data:`DEEPER_NODES`), not deeper. Casting-stick
-Senet: one more whole turn cost about a second a decision even with two candidates and
-one end of the turn each (a 116-action game's review 116 CPU s here instead of 12, over
-the 60 s target and 15-23 minutes on a Pi; measured 2026-11-29, branch review6), and
-the spectator page works a finished game's review out when it is first asked for. So
-in that game "the review analyses deeper than any level plays" is not met: a filter
-inside the deeper search (as GNU Backgammon filters at every ply) is the way left."""
+move at the hint's depth, as over :data:`DEEPER_NODES`), not deeper: none. (Casting-stick
+Senet was one from the merge of branch review6 until :data:`TURN_ENDS_KEPT`: its
+deeper review cost 116 CPU s a 116-action game here, 15-23 minutes on a Pi.)"""
 
 Evaluation = Callable[[State], Values]
 """A leaf's win chances, one per player (the search's evaluation by default)."""
@@ -467,7 +482,8 @@ def judge(state: State, played: Move | None = None, cancel: threading.Event | No
     at that level), the best few and ``played`` kept (:func:`move_filter`), those
     searched :func:`deeper_depth` plies deep by the same search and evaluation
     (:func:`~companion.ai.search.candidate_chances`; where a whole turn is one ply,
-    each candidate's best :data:`ENDS_KEPT` ends of the turn), within
+    each candidate's best :data:`ENDS_KEPT` ends of the turn, and at every turn below
+    them the best :data:`TURN_ENDS_KEPT` ends by the evaluation), within
     :data:`DEEPER_NODES` expansions (over them: every move at the ranking's depth).
 
     :raises IllegalMoveError: when no decision is due.
@@ -483,7 +499,7 @@ def judge(state: State, played: Move | None = None, cancel: threading.Event | No
                          tuple(move_chances(state, reached, cancel, evaluation)), reached)
     try:
         values = candidate_chances(state, candidates, depth, cancel, evaluation, DEEPER_NODES,
-                                   ends, reached)
+                                   ends, reached, TURN_ENDS_KEPT if ends else None)
     except Cancelled:
         raise
     except OutOfBudget:
@@ -730,6 +746,7 @@ __all__ = [
     "REVIEW_DEPTH",
     "REVIEW_DEPTHS",
     "REVIEW_LEVEL",
+    "TURN_ENDS_KEPT",
     "TURN_FILTER_MOST",
     "Evaluation",
     "Headline",

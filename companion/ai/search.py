@@ -67,7 +67,12 @@ that of the deepest iteration that valued every end. The last ply's turn (the
 opponent's reply at depth 2) is played one decision at a time, each the move whose
 position evaluates best for its player (:meth:`Search.turn_played_out`): it costs the
 moves along one path, not every sequence, so that ``strong``'s 1000 expansions finish
-depth 2 in most positions (60% of 497 decisions of random games).
+depth 2 in most positions (60% of 497 decisions of random games). A search given
+``turn_ends_kept`` (the review's deeper search, :data:`companion.ai.review.TURN_ENDS_KEPT`)
+also filters the turns it searches two plies or more deep, as GNU Backgammon filters the
+moves of each roll at every ply it looks ahead: every end of such a turn is reached and
+valued by the evaluation, and only its best few for the mover are searched on
+(:meth:`Search.turn_filtered`); the plain search and the levels search every end.
 
 **Iterative deepening under a budget**: depth 1, then 2, 3, ... up to the level's
 maximum, while the budget lasts: ``budget_s`` seconds of wall-clock time and/or
@@ -194,7 +199,11 @@ class Search:
     expansions (``None``: no limit); ``clock``: the time source (seconds, monotonic;
     ``time.perf_counter`` unless a test gives its own); ``evaluation``: the leaves'
     win chances (the review passes the learned model's in every game); ``cancel``: a
-    flag that ends the search at the next expansion once set (``None``: none).
+    flag that ends the search at the next expansion once set (``None``: none);
+    ``turns``, ``throw_leaf``, ``free_questions``: the game's plies (:meth:`for_game`);
+    ``turn_ends_kept`` (with ``turns`` only): the ends of a turn searched on at a
+    decision searched 2 plies or more, its best by the evaluation
+    (:meth:`turn_filtered`; ``None``: every end).
     """
 
     def __init__(
@@ -207,7 +216,12 @@ class Search:
         turns: bool = False,
         throw_leaf: bool = False,
         free_questions: bool = False,
+        turn_ends_kept: int | None = None,
     ) -> None:
+        self.turn_ends_kept = turn_ends_kept if turns else None
+        """Where a whole turn is one ply: at a decision searched 2 plies or more, only
+        this many ends of the mover's turn, its best by the evaluation, are searched on
+        (a move filter at every ply, :meth:`turn_filtered`; ``None``: every end)."""
         self.free_questions = free_questions and not turns
         """A question inside a turn (the Labyrinth's ride or crossing, the orbit's free
         die) costs no ply: the game is one of :data:`FREE_QUESTION_GAMES`."""
@@ -286,6 +300,10 @@ class Search:
             played = self.value(self.turn_played_out(state), 0)
             self.table[key] = (depth, played)
             return played
+        if self.turn_ends_kept is not None and phase is not Phase.THROW:
+            filtered = self.turn_filtered(state, depth, self.turn_ends_kept)
+            self.table[key] = (depth, filtered)
+            return filtered
         if phase is Phase.THROW:
             total = [0.0] * state.players
             for throw, _p, weight in state.chance_outcomes():
@@ -340,6 +358,31 @@ class Search:
                         best, top = after, value
             here = best
         return here
+
+    def turn_filtered(self, state: State, depth: int, kept: int) -> Values:
+        """The value vector of ``state`` (a decision is due; ``depth`` >= 2, whole
+        turns as plies) with a move filter over the mover's turn, as GNU Backgammon's
+        move filters: every end of the turn from ``state`` on is reached (every sequence
+        of its decisions; equal ends once) and valued by the evaluation, the ``kept``
+        best of them for the mover (equal values: the first reached) are searched
+        ``depth - 1`` plies on, and the mover takes the best of those (with ``kept``
+        at least the turn's ends, what :meth:`value` without a filter takes at this
+        turn).
+
+        :raises OutOfBudget: when the budget is spent.
+        :raises Cancelled: when the ``cancel`` flag is set.
+        """
+        me = state.current_player
+        ends: dict[Hashable, State] = {}
+        keys = _ends(self, state, me, ends, {})
+        first = {k: self.evaluation(ends[k])[me] for k in keys}
+        best: Values | None = None
+        for k in sorted(keys, key=lambda k: -first[k])[:kept]:
+            values = self.value(ends[k], depth - 1)
+            if best is None or values[me] > best[me]:
+                best = values
+        assert best is not None
+        return best
 
     def depth_after(self, child: State, mover: int, depth: int) -> int:
         """The depth left to search ``child``, reached by a real choice of ``mover`` at
@@ -630,6 +673,7 @@ def candidate_chances(
     max_nodes: int | None = None,
     ends_kept: int | None = None,
     filter_depth: int = 1,
+    turn_ends_kept: int | None = None,
 ) -> list[tuple[Move, Values]]:
     """Some legal ``moves`` of ``state`` (a decision is due; the review's filtered
     candidates) each with its value vector searched ``depth`` plies deep by one search
@@ -640,9 +684,13 @@ def candidate_chances(
     ``depth - 1`` turns deeper (as :func:`_deepen_turns`); with ``ends_kept`` only that
     many of each move's ends are searched so deep, its best by their values at
     ``filter_depth`` (a filter over the ends, as over the moves: casting-stick Senet's
-    moves reach tens of ends each). The values may differ from :func:`move_chances`'s
-    at the same depth by what the transposition table holds (an entry searched deeper
-    is used at a shallower depth), not by more plies.
+    moves reach tens of ends each). ``turn_ends_kept`` (where a whole turn is one ply)
+    filters every turn below them too: of each turn searched two plies or more, its
+    best ends by the evaluation (:meth:`Search.turn_filtered`; also in the values at
+    ``filter_depth`` the ends are picked by). The values may differ from
+    :func:`move_chances`'s at the same depth by what the transposition table holds (an
+    entry searched deeper is used at a shallower depth) and by ``turn_ends_kept``, not
+    by more plies.
 
     ``max_nodes`` caps the node expansions (``None``: none).
 
@@ -656,7 +704,8 @@ def candidate_chances(
     if any(m not in legal for m in moves):
         raise ValueError(f"not legal in {state.describe()}: {[str(m) for m in moves if m not in legal]}")
     me = state.current_player
-    run = Search.for_game(state.game, max_nodes=max_nodes, evaluation=evaluation, cancel=cancel)
+    run = Search.for_game(state.game, max_nodes=max_nodes, evaluation=evaluation, cancel=cancel,
+                          turn_ends_kept=turn_ends_kept)
     with collector_paused():
         if not state.game.turn_is_one_ply:
             return [(move, run.value(run.child(state, move), depth - 1)) for move in moves]

@@ -349,9 +349,9 @@ def record_text(view: GameView) -> str:
 
 REVIEW_MAX_ACTIONS: Final = 600
 """A game longer than this is not reviewed on the page: the review of 600 actions
-takes up to about a minute of CPU here (casting-stick Senet the slowest: the review
-searches deeper than the strong level plays), 8-12 times that on a Pi (`companion
-journal review` reviews any length; docs/ai.md)."""
+takes up to about a minute and a half of CPU here (casting-stick Senet the slowest,
+300 actions 48-51 s: the review searches one turn deeper than the strong level plays),
+8-12 times that on a Pi (`companion journal review` reviews any length; docs/ai.md)."""
 
 REVIEWS_KEPT: Final = 64
 """Review sections kept (a finished game's review does not change: keyed by the

@@ -14,7 +14,7 @@ import pytest
 from companion.ai import labyrinth_leaf, review
 from companion.ai.learned import search_chances
 from companion.ai.player import choose, hint, player
-from companion.ai.search import RankedMove, Search, move_chances, turn_plies
+from companion.ai.search import RankedMove, Search, candidate_chances, move_chances, turn_plies
 from companion.cli import main
 from companion.i18n import set_language
 from companion.journal.store import JournalStore
@@ -61,7 +61,8 @@ def test_the_review_ranks_as_the_hint_and_searches_its_candidates_deeper(game_id
     searched deeper by the same search, and that deeper depth is the one reported.
     (Before, the review searched every move at no more than the depth ``strong``
     finished, so ``strong``'s move had an error of 0 by construction where ``strong``
-    finished the review's depth.)"""
+    finished the review's depth; casting-stick Senet was judged so until its deeper
+    search filtered the turns below the candidates, ``review.TURN_ENDS_KEPT``.)"""
     game = get_game(game_id)
     for state in positions(game_id, range(3)):
         me = state.current_player
@@ -70,18 +71,16 @@ def test_the_review_ranks_as_the_hint_and_searches_its_candidates_deeper(game_id
         assert judged.hint_depth == found.depth >= 1
         assert [(r.move, r.value) for r in judged.ranking] == [(r.move, r.value) for r in found.rows]
         assert judged.depth == review.deeper_depth(state, found.depth) == review.decision_depth(state)
-        if game_id in review.NOT_DEEPER_GAMES:
-            # judged at strong's depth: every move with the hint's values
-            assert judged.depth == found.depth and not judged.deeper
-            assert dict(judged.values) == dict(move_chances(state, found.depth))
-            continue
         assert judged.depth > found.depth and judged.deeper
         rest = 1 if game.turn_is_one_ply else turn_plies(state) + 1
         assert judged.depth >= max(review.base_depth(game_id), rest)
         kept = [m for m, _v in judged.values]
         assert kept == review.move_filter(judged.ranking, turns=game.turn_is_one_ply)
         assert kept[0] == found.move and len(kept) >= 2
-        if game.turn_is_one_ply:
+        if game.turn_is_one_ply:  # each candidate's best end, a filter at every turn below
+            assert judged.values == tuple(candidate_chances(
+                state, kept, judged.depth, None, search_chances, review.DEEPER_NODES,
+                review.ENDS_KEPT, found.depth, review.TURN_ENDS_KEPT))
             continue
         run = Search.for_game(game)  # one search for the candidates, in the filter's order
         for move, values in judged.values:
@@ -258,8 +257,6 @@ def test_errors_and_luck_stay_within_their_bounds_in_whole_games(game_id: str) -
         # deeper than strong's search (the hint's depth), unless over the node cap
         assert (m.depth > m.hint_depth and m.depth >= review.base_depth(game_id)) or (
             m.depth == m.hint_depth), m
-        if game_id in review.NOT_DEEPER_GAMES:
-            assert m.depth == m.hint_depth, m
     assert all(-1.0 <= t.luck <= 1.0 and 0 <= t.after <= 1 for t in result.throws)
     assert all(sum(v) == pytest.approx(1.0) for v in result.chances)
     assert all(p.rating in [w for _b, w in RATINGS] for p in result.players)

@@ -195,9 +195,11 @@ REVIEWED = ("senet-tait", "senet-sticks")
 """The demo games whose page shows a review (finished, under REVIEW_MAX_ACTIONS): Senet's
 black and white pieces (a white line must show on the white plot) and casting-stick
 Senet's colours from its board file."""
-REVIEW_IDLE = 8
-"""Seconds for a review page to load on an idle machine: the demo game's review (1-5 s)
-is computed when the page is first asked for."""
+REVIEW_IDLE = 40
+"""Seconds for a review page to load on an idle machine: the demo game's review is
+computed when the page is first asked for (casting-stick Senet's the slowest: 223
+actions, 31.7 CPU s measured at load 14, reviewed one turn deeper than the strong level
+plays since branch sreview7; 12.3 s before, at the strong level's depth)."""
 MEASURE = Path(__file__).with_name("measure.js").read_text()
 
 
