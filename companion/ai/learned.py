@@ -487,8 +487,7 @@ def labyrinth_rows(state: LabyrinthState) -> list[list[float]]:
     ``progress`` weighted ``k`` (the game's sharpness), the at-risk input ``-k`` and
     nothing else, the model is :func:`companion.ai.labyrinth_leaf.chances`."""
     last = state.game.board.last
-    size = 2 * (last - 1) + 1
-    rows = [[0.0] * size for _ in range(state.players)]
+    rows = [[0.0] * labyrinth_inputs(state) for _ in range(state.players)]
     pos, trap = state.pos, state.trap
     pieces = len(pos) // state.players
     for k, f in enumerate(pos):

@@ -190,12 +190,6 @@ points of chance (0.33, 0.18 and 0.14 on average; no mistake of 2 points or more
 called or lost at 2 and 3) and cost 10.4, 17.0 and 22.7 CPU s against 122.7 (docs/ai.md,
 "The deeper review's time")."""
 
-NOT_DEEPER_GAMES: Final[frozenset[str]] = frozenset()
-"""Games whose review judges a decision at :data:`REVIEW_LEVEL`'s own depth (every
-move at the hint's depth, as over :data:`DEEPER_NODES`), not deeper: none. (Casting-stick
-Senet was one from the merge of branch review6 until :data:`TURN_ENDS_KEPT`: its
-deeper review cost 116 CPU s a 116-action game here, 15-23 minutes on a Pi.)"""
-
 Evaluation = Callable[[State], Values]
 """A leaf's win chances, one per player (the search's evaluation by default)."""
 
@@ -412,10 +406,7 @@ def deeper_depth(state: State, reached: int) -> int:
     horizon is a leaf, so a ply that ends on a throw adds nothing; where a whole turn
     is one ply, one turn), and at least the game's :data:`REVIEW_DEPTHS` and the rest of
     the mover's turn and the throw after it (:func:`~companion.ai.search.turn_plies` +
-    1; 1 where a whole turn is one ply). In a game of :data:`NOT_DEEPER_GAMES`:
-    ``reached`` (at least 1), the ranking's own depth."""
-    if state.game.id in NOT_DEEPER_GAMES:
-        return max(1, reached)
+    1; 1 where a whole turn is one ply)."""
     step = 2 if state.game.id in THROW_LEAF_GAMES else 1
     rest = 1 if state.game.turn_is_one_ply else turn_plies(state) + 1
     return max(max(1, reached) + step, base_depth(state.game.id), rest)
@@ -494,9 +485,6 @@ def judge(state: State, played: Move | None = None, cancel: threading.Event | No
     candidates = move_filter(ranking, played, state.game.turn_is_one_ply)
     depth = deeper_depth(state, reached)
     ends = ENDS_KEPT if state.game.turn_is_one_ply else None
-    if depth <= reached:  # NOT_DEEPER_GAMES: every move at the ranking's depth
-        return Judgement(tuple(ranking), reached,
-                         tuple(move_chances(state, reached, cancel, evaluation)), reached)
     try:
         values = candidate_chances(state, candidates, depth, cancel, evaluation, DEEPER_NODES,
                                    ends, reached, TURN_ENDS_KEPT if ends else None)

@@ -196,16 +196,12 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     over ``games`` self-play games (see the module's docstring); the step ``alpha``
     falls linearly to half of it over the games.
 
-    :raises ValueError: for a game other than the Senets' two players.
+    :raises ValueError: for a game other than the Senets and the Labyrinth, or a count
+        of players other than two.
     """
     if game_id not in ("senet-sticks", "senet-tait", "labyrinth") or start.players != 2:
         raise ValueError("TD-leaf trains the Senets' and the Labyrinth's two-player models only")
-    first = get_game(game_id).new_state(2)
-    if isinstance(first, LabyrinthState):
-        n = labyrinth_inputs(first)
-    else:
-        assert isinstance(first, SenetSticksState | SenetTaitState)
-        n = len(first.board) - 1
+    n = len(inputs(get_game(game_id).new_state(2), True)) - len(start.weights)
     w = list(start.weights)
     if squares:
         w += list(start.squares) if start.squares else [0.0] * n

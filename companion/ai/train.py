@@ -288,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", choices=("newton", "td-leaf"), default="newton",
                         help="newton (default): fit to one-ply self-play outcomes; td-leaf: "
                         "start from that fit, then TD-leaf with the search in the loop "
-                        "(the Senets only; companion/ai/td_leaf.py)")
+                        "(the Senets and the Labyrinth at two players; companion/ai/td_leaf.py)")
     parser.add_argument("--td-games", type=int, default=2000, metavar="N",
                         help="td-leaf: self-play games of the search (default 2000)")
     parser.add_argument("--td-lambda", type=float, default=0.7, help="td-leaf: lambda (default 0.7)")
