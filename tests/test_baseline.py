@@ -4,26 +4,17 @@ at risk as its docstring says."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchmark_scripts import load_script
 
 from companion.rules import Phase, State, get_game, random_action
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "baseline.py"
-
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("baseline", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("baseline", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("baseline")
 
 
 baseline = load()

@@ -8,7 +8,6 @@ the games it prints must follow from the intervals.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import math
 import re
@@ -18,18 +17,14 @@ from types import ModuleType
 
 import programs
 import pytest
+from benchmark_scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "calibration.py"
 
 
 @pytest.fixture(scope="module")
 def calibration() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calibration_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("calibration", "calibration_under_test")
 
 
 @pytest.mark.parametrize("rollouts", [2, 3, 5])

@@ -6,24 +6,16 @@ are recorded, with both players' results.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "calibration.py"
+from benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def calibration() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calibration_versus_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("calibration", "calibration_versus_under_test")
 
 
 def test_a_pair_records_strongs_own_chances_in_each_seat(calibration: ModuleType) -> None:

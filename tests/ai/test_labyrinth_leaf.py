@@ -5,11 +5,10 @@ costs no ply."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
+
+from benchmark_scripts import load_script
 
 from companion.ai import evaluate, labyrinth_leaf, learned
 from companion.ai.learned import search_chances
@@ -17,16 +16,9 @@ from companion.ai.search import search, turn_plies
 from companion.rules import Phase, State, get_game, random_action, state_from_dict
 from companion.rules.labyrinth import LabyrinthState
 
-BASELINE = Path(__file__).resolve().parents[2] / "benchmarks" / "baseline.py"
-
 
 def baseline() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("baseline", BASELINE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("baseline", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("baseline")
 
 
 def positions(games: range) -> list[LabyrinthState]:

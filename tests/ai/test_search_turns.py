@@ -10,14 +10,12 @@ Red travels 1 -> 30, Blue 30 -> 1; Sun squares 8, 13, 18, 23; the river on 6 lea
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchmark_scripts import load_script
 
 from companion.ai.evaluate import chances as progress_chances
 from companion.ai.learned import FEATURES, features
@@ -30,13 +28,7 @@ THREATS = FEATURES.index("threats")
 
 
 def load_baseline() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "baseline.py"
-    spec = importlib.util.spec_from_file_location("baseline", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("baseline", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("baseline")
 
 
 def position(red: Sequence[int], blue: Sequence[int], values: Sequence[int], to_act: int = 1) -> State:

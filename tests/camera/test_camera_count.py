@@ -10,6 +10,7 @@ either player. The seeds here are not the benchmark's (benchmarks/vision.py)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -97,29 +98,48 @@ def onto_own(state: State, after: State) -> bool:
     return more and fewer
 
 
-def moves_onto_own_field(count: int) -> list[tuple[State, Move]]:
-    """``count`` positions of random Labyrinth games (a move due) with a move that
-    leaves every square's player as it was, a piece onto a field its player holds from
-    one it still holds (two sanctuaries' counts changed)."""
+def positions_with(game_id: str, count: int, actions: int, pick: Callable[[State], Move | None],
+                   first_only: bool) -> list[tuple[State, Move]]:
+    """``count`` positions of random games of ``game_id`` (seeds 1, 2, ...; each game up
+    to ``actions`` actions) where a move is due and ``pick`` names one, with that move:
+    the first of each game (``first_only``) or every one."""
     found: list[tuple[State, Move]] = []
     seed = 0
     while len(found) < count:
         seed += 1
         rng = random.Random(seed)
-        state = get_game("labyrinth").new_state()
-        while state.phase is not Phase.OVER and len(state.history) < 600:
-            player = state.current_player
-            if state.phase is Phase.MOVE and any(s.count(player) > 1 for s in seen_stacks(state).values()):
-                for move in state.legal_moves():
-                    after = state.copy()
-                    after.apply(move)
-                    if seen_board(after) == seen_board(state) and onto_own(state, after):
-                        found.append((state.copy(), move))
+        state = get_game(game_id).new_state()
+        while state.phase is not Phase.OVER and len(state.history) < actions:
+            if state.phase is Phase.MOVE:
+                move = pick(state)
+                if move is not None:
+                    found.append((state.copy(), move))
+                    if first_only or len(found) == count:
                         break
-                if len(found) == count:
-                    break
             state.apply(random_action(state, rng.randrange))
     return found
+
+
+def onto_own_field(state: State) -> Move | None:
+    """The first legal move of ``state`` that leaves every square's player as it was,
+    a piece onto a field its player holds from one it still holds; ``None`` when the
+    player holds no field twice, or no move does it."""
+    player = state.current_player
+    if not any(s.count(player) > 1 for s in seen_stacks(state).values()):
+        return None
+    for move in state.legal_moves():
+        after = state.copy()
+        after.apply(move)
+        if seen_board(after) == seen_board(state) and onto_own(state, after):
+            return move
+    return None
+
+
+def moves_onto_own_field(count: int) -> list[tuple[State, Move]]:
+    """``count`` positions of random Labyrinth games (a move due) with a move that
+    leaves every square's player as it was, a piece onto a field its player holds from
+    one it still holds (two sanctuaries' counts changed)."""
+    return positions_with("labyrinth", count, 600, onto_own_field, first_only=False)
 
 
 def test_a_move_onto_a_field_its_player_holds_is_found_with_no_press(rig: tuple[FakeCamera, Reader]) -> None:
@@ -149,20 +169,12 @@ def moves_onto_a_cretan_piece(count: int) -> list[tuple[State, Move]]:
     """``count`` positions of random Cretan Labyrinth games (a move due, no square
     shared) with a move that puts a piece on the square of another player's piece, the
     first such move of each."""
-    found: list[tuple[State, Move]] = []
-    seed = 0
-    while len(found) < count:
-        seed += 1
-        rng = random.Random(seed)
-        state = get_game("cretan-labyrinth").new_state()
-        while state.phase is not Phase.OVER and len(state.history) < 400:
-            if state.phase is Phase.MOVE and all(len(s) == 1 for s in seen_stacks(state).values()):
-                move = next((m for m in state.legal_moves() if shares(state, m)), None)
-                if move is not None:
-                    found.append((state.copy(), move))
-                    break
-            state.apply(random_action(state, rng.randrange))
-    return found
+    def onto_a_piece(state: State) -> Move | None:
+        if any(len(s) != 1 for s in seen_stacks(state).values()):
+            return None
+        return next((m for m in state.legal_moves() if shares(state, m)), None)
+
+    return positions_with("cretan-labyrinth", count, 400, onto_a_piece, first_only=True)
 
 
 def shares(state: State, move: Move) -> bool:
