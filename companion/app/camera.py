@@ -28,11 +28,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from companion.i18n import _, ngettext
-from companion.rules import Move, State
-from companion.rules.core import Square
 from companion.ui.rules_words import say
 
 if TYPE_CHECKING:  # OpenCV: imported when a camera is made; the results with the first job
@@ -43,19 +41,21 @@ if TYPE_CHECKING:  # OpenCV: imported when a camera is made; the results with th
     from companion.camera.read import Reader, Reading
     from companion.camera.saved import SavedFrames
     from companion.camera.sources import FrameSource
+    from companion.rules import Move, State  # the engine: with the first game
+    from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
 CAMERA_SOURCES = ("off", "fake", "usb", "picamera")
 """The values of ``camera.source``."""
 
-Played = Callable[[State], Move | Mapping[Square, int]]
+Played: TypeAlias = "Callable[[State], Move | Mapping[Square, int]]"
 """What the players are taken to have done on the real board in a position (a
 person's, waiting for a move): a legal move, or the board as they left it (square ->
 player 0-based, occupied squares only; a wrong physical move). What a fake camera
 then shows."""
 
-Placed = Callable[[State, Mapping[Square, int]], Mapping[Square, int]]
+Placed: TypeAlias = "Callable[[State, Mapping[Square, int]], Mapping[Square, int]]"
 """What the players have on the real board when the box checks it (a resumed game, the
 computer's move made), given the position and the board expected (square -> player
 0-based, occupied squares only; with the pieces of each square, as
@@ -133,6 +133,7 @@ class FakeTableCamera:
 
     def look(self, state: State) -> Mapping[Square, int | None]:
         from companion.camera.find import seen_pieces
+        from companion.rules import Move
 
         played = self.played(state)
         if isinstance(played, Move):

@@ -61,9 +61,7 @@ from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, language
 from companion.journal.store import JournalProblem, JournalStore, Loaded
-from companion.rules import (
-    game_ids,
-)
+from companion.rules.registry import game_ids
 from companion.speech import Speaker
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.render import columns

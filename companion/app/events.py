@@ -23,7 +23,6 @@ from companion.devices.events import (
     ThrowReported,
 )
 from companion.devices.indicators import Cue
-from companion.rules import Implement, Throw
 from companion.ui.view import View
 
 if TYPE_CHECKING:  # the worker's results: imported with the first event (see __getattr__)
@@ -42,6 +41,7 @@ if TYPE_CHECKING:  # the worker's results: imported with the first event (see __
         WorkDone,
         WorkFailed,
     )
+    from companion.rules import Implement, Throw  # the engine: with the first game
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ def __getattr__(name: str) -> Any:
 
 
 
-Draw = Callable[[Implement, int], Throw]
+Draw: TypeAlias = "Callable[[Implement, int], Throw]"
 """Draws a throw of an implement; the int is the number of actions so far (a seeded
 demo uses it to make every throw reproducible; the service ignores it and uses
 :func:`secrets.randbelow`)."""

@@ -29,27 +29,18 @@ from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import _, set_language
 from companion.journal.store import Journal, JournalProblem, JournalStore, Loaded
-from companion.rules import (
-    PASS,
-    Action,
-    Game,
-    Implement,
-    Move,
-    Phase,
-    RulesError,
-    State,
-    Throw,
-    get_game,
-)
+from companion.rules.errors import RulesError
+from companion.rules.registry import get_game
 from companion.speech import Speaker
 from companion.ui.games import Presenter, presenter_for
 from companion.ui.games.boards import board_or_none
 from companion.ui.render import columns, scroll_limit
 from companion.ui.view import View
 
-if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+if TYPE_CHECKING:  # the game's table and the engine: imported with the first game, not at the start
     from companion.app.results import ComputerThrew, MovesValued, WorkFailed
     from companion.app.table import Table
+    from companion.rules import Action, Game, Implement, Move, State, Throw
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +244,8 @@ class Flow:
         """The computer's throw is lost: passed at once, with no OK of its own. What it
         said (the throw lost and why) is shown under the next throw; a lost throw that
         did more (a notable event) gets the events screen, the one OK the players give."""
+        from companion.rules import PASS, Phase
+
         why = self.presenter.lost_reason(table.state)
         played = self.act(PASS)
         if isinstance(played, sc.Message):  # refused or not saved (leaving it tries again)
@@ -302,6 +295,8 @@ class Flow:
     def play(self, table: Table, said: tuple[str, ...]) -> None:
         """Put ``table``'s game in play (after any other is closed); the caller says
         what to show first."""
+        from companion.rules import Phase  # the engine: imported with the table
+
         if table is not self.table:
             self.close()
         self.table = table
@@ -326,6 +321,8 @@ class Flow:
         """Make ``action`` in the game in play (:meth:`Table.act`, journalled): what it
         did, or, when the rules refuse it or the disk cannot take it, the message that
         says so, over the screen shown (the game is kept as it was; shown by the caller)."""
+        from companion.rules import Phase
+
         assert self.table is not None
         position = self.table.state  # the table keeps a new object: this one stays as it was
         before = position.current_player

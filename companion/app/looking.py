@@ -38,16 +38,17 @@ from companion.app.settings import Prefs
 from companion.app.worker import Worker
 from companion.devices.indicators import Cue
 from companion.i18n import _
-from companion.rules import Action, Phase, State, game_title, get_game
-from companion.rules.core import Square
+from companion.rules.registry import game_title, get_game
 from companion.ui.rules_words import say
 
 if TYPE_CHECKING:  # the worker's results: imported with the first one, not at start
     from companion.app.results import BoardChecked, CalibrationLooked, CameraRead, WorkFailed
+    from companion.rules import Action, State  # the engine: with the first game
+    from companion.rules.core import Square
 
 log = logging.getLogger(__name__)
 
-Looked = tuple[str, tuple[Action, ...]]
+Looked: TypeAlias = "tuple[str, tuple[Action, ...]]"
 """A position the camera looked at: its game's journal and the actions made in it."""
 
 Checked: TypeAlias = "sc.BoardCheck | sc.ComputerMove"
@@ -269,6 +270,8 @@ class Looking(Flow):
         """See :meth:`Flow.resume`; with a camera on, a resumed game's board is checked
         against the position first (:class:`~companion.app.screens.BoardCheck`), instead
         of the board shown for the players to check."""
+        from companion.rules import Phase
+
         shown = super().resume(resume)
         table = self.table
         if (resume and self.chosen_camera.looks(self.prefs.camera) and table is not None

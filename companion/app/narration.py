@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
 from companion.i18n import _
-from companion.rules import PASS, Action, Event, Move, Phase, PieceZone, State
 from companion.speech import Cue as Spoken
 from companion.speech import CueKind, Silent, Speaker
 from companion.ui.games import Presenter
@@ -30,6 +29,7 @@ from companion.ui.rules_words import say
 
 if TYPE_CHECKING:  # the game's table and voice: imported with the first game, not at the start
     from companion.app.table import TakenBack
+    from companion.rules import Action, Event, Move, State
     from companion.speech.cues import Voice
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,8 @@ class Narration:
               events: Sequence[Event], after: State, *, announced: bool) -> None:
         """What ``action``, made in ``before``, did (``announced``: the move was said
         when it was shown, the computer's); a throw that leaves no move says why."""
+        from companion.rules import PASS, Phase
+
         why = ""
         if after.phase is Phase.MOVE and tuple(after.legal_moves()) == (PASS,):
             why = presenter.lost_reason(after)
@@ -172,6 +174,8 @@ def taken_back_words(taken: TakenBack) -> str:
     """One move taken back, in words, with where its piece goes back to: ``Black's move
     11-13 is taken back: back to 11.``, ``White's move enter 6 is taken back: back on
     the plinth.``; a move that moved no piece (a pass, an answer) only by its name."""
+    from companion.rules import PASS, PieceZone
+
     by = say(taken.by)
     if taken.move == PASS:
         return _("{player}'s lost throw is taken back.").format(player=by)

@@ -45,12 +45,12 @@ from companion.devices.sources import SOURCE_NAMES, SourceContext, SourceKeeper
 from companion.i18n import language, set_language
 from companion.journal.roster import default_roster_path
 from companion.journal.store import JournalStore
-from companion.rules import Implement, Throw
 from companion.speech import Silent, Speaker
 from companion.ui.render import render
 
 if TYPE_CHECKING:  # the union holds the worker's results: not imported at start
     from companion.app.events import LoopEvent
+    from companion.rules import Implement, Throw  # the engine: with the first game
 
 log = logging.getLogger(__name__)
 

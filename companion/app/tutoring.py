@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from companion.app import screens as sc
 from companion.app.worker import Worker
-from companion.rules import Move, Phase
 
-if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+if TYPE_CHECKING:  # the game's table and the engine: imported with the first game, not at the start
     from companion.app.results import MovesValued, WorkFailed
     from companion.app.table import Table
+    from companion.rules import Move
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,8 @@ class Tutor:
         no choice)."""
         if table is None or not on:
             return None
+        from companion.rules import Phase
+
         state = table.state
         if (state.phase not in (Phase.MOVE, Phase.DECIDE) or state.current_player in table.seats
                 or len(state.legal_moves()) < 2):

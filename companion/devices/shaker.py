@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.devices.clock import Scheduler, Timer
 from companion.devices.events import Post, Shaken, ShakeStarted, SourceName
-from companion.rules.throws import Implement
+
+if TYPE_CHECKING:  # the implements: imported with the first game, not at the start
+    from companion.rules.throws import Implement
 
 SOURCE = SourceName.GPIO_SHAKER
 

@@ -5,11 +5,13 @@ serial shaker's host side) needs nothing of the list that builds it: no import c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.devices.clock import Scheduler
 from companion.devices.events import Post
-from companion.rules.throws import Implement
+
+if TYPE_CHECKING:  # the implements: imported with the first game, not at the start
+    from companion.rules.throws import Implement
 
 
 class ThrowSource(Protocol):

@@ -20,12 +20,15 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from companion.devices.events import SourceFailed, SourceName
 from companion.devices.source_kinds import SourceContext as SourceContext  # re-exported
 from companion.devices.source_kinds import ThrowSource as ThrowSource  # re-exported
 from companion.errors import CompanionError
-from companion.rules.throws import Implement
+
+if TYPE_CHECKING:  # the implements: imported with the first game, not at the start
+    from companion.rules.throws import Implement
 
 log = logging.getLogger(__name__)
 

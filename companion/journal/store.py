@@ -46,13 +46,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from companion.errors import CompanionError
 from companion.i18n import N_, _
-from companion.rules import Action, Event, Game, RulesError, State, Throw, get_game
 from companion.rules.datafile import RefusedFileError, parse_json, read_bytes, replace_atomically
 from companion.rules.datafile import fsync_dir as _fsync_dir
+from companion.rules.errors import RulesError
+from companion.rules.registry import get_game
+
+if TYPE_CHECKING:  # the engine: imported with the first journal read or game begun
+    from companion.rules import Action, Event, Game, State
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +119,8 @@ def decode(line: bytes | memoryview) -> dict[str, Any]:
 
 def action_record(n: int, by: str, action: Action, events: list[Event]) -> dict[str, Any]:
     """The record of action number ``n``, made by the player named ``by``."""
+    from companion.rules import Throw
+
     record: dict[str, Any] = {"n": n, "by": by}
     if isinstance(action, Throw):
         record["throw"] = {"implement": action.implement, "faces": list(action.faces)}

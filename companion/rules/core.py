@@ -48,6 +48,23 @@ from companion.rules.errors import (
     RulesError,
     UnknownGameError,
 )
+from companion.rules.kinds import (  # the event kinds used by more than one game
+    EV_BORNE_OFF,
+    EV_BUMPED,
+    EV_CAPTURED,
+    EV_CARD_DRAWN,
+    EV_DROWNED,
+    EV_ENTERED,
+    EV_EXTRA_THROW,
+    EV_MOVED,
+    EV_SWAPPED,
+    EV_THROW_LOST,
+    EV_THROWN,
+    EV_TRAPPED,
+    EV_TURN_PASSES,
+    EV_VALUE_LOST,
+    EV_WON,
+)
 from companion.rules.throws import ChanceOutcome, Implement, Throw
 
 POSITION_FORMAT: Final = "board-companion/position"
@@ -208,24 +225,6 @@ class Event:
                 raise ValueError(f"an event's argument {name!r} must be a value, not {value!r}")
             args[name] = value
         return cls(kind, player, src=squares[0], dst=squares[1], args=args)
-
-
-# Event kinds used by more than one game. Games may add their own.
-EV_THROWN: Final = "thrown"
-EV_ENTERED: Final = "entered"
-EV_MOVED: Final = "moved"
-EV_BUMPED: Final = "bumped"
-EV_SWAPPED: Final = "swapped"
-EV_CAPTURED: Final = "captured"
-EV_DROWNED: Final = "drowned"
-EV_TRAPPED: Final = "trapped"
-EV_EXTRA_THROW: Final = "extra-throw"
-EV_BORNE_OFF: Final = "borne-off"
-EV_CARD_DRAWN: Final = "card-drawn"
-EV_THROW_LOST: Final = "throw-lost"
-EV_VALUE_LOST: Final = "value-lost"
-EV_TURN_PASSES: Final = "turn-passes"
-EV_WON: Final = "won"
 
 
 @dataclass(frozen=True, slots=True)

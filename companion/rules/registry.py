@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.rules.core import Game, State
 from companion.rules.errors import PositionError, UnknownGameError
+
+if TYPE_CHECKING:  # the menu lists the games without importing the engine's core
+    from companion.rules.core import Game, State
 
 _GAMES: dict[str, tuple[str, str, str]] = {
     # id: (module, class, title). One line per game; the order is the menu's order.

@@ -31,13 +31,10 @@ from fractions import Fraction
 from typing import ClassVar, NamedTuple
 
 from companion.rules.errors import InvalidThrowError
+from companion.rules.kinds import DARK, LIGHT  # the face tokens of a casting stick
 
 Randbelow = Callable[[int], int]
 
-LIGHT = "L"
-"""Face token of a casting stick showing its light (flat, painted) side."""
-DARK = "D"
-"""Face token of a casting stick showing its dark (round) side."""
 
 
 @dataclass(frozen=True, slots=True)

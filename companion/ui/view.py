@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.rules.throws import DARK, LIGHT, Implement, Throw
+from companion.rules.kinds import DARK, LIGHT
 
 if TYPE_CHECKING:
+    from companion.rules.throws import Implement, Throw  # the implements: with the first game
     from companion.ui.games.boards import Board
 
 

@@ -66,15 +66,18 @@ def test_the_first_frame_imports_no_board_drawing_no_hashing_and_no_thread_pool(
 SPLASH_LATER = ("companion.app.screens.start", "companion.app.screens.play",
                 "companion.app.screens.turn", "companion.app.screens.review",
                 "companion.app.screens.menus", "companion.app.table", "companion.speech.cues",
-                "companion.ui.events", "companion.journal.names", "companion.app.results")
+                "companion.ui.events", "companion.journal.names", "companion.app.results",
+                "companion.rules.core", "companion.rules.throws")
 """Not needed for the splash (the first frame): the screens before a game (resume, setup,
 seats), of a game in play, of the computer's turn, the review and the menus
 (:mod:`companion.app.screens` gives them on first use, PEP 562), and the game's table
 (imported when a game begins or is resumed), the sentences spoken (the first game's
 voice), the words of a game's events (its first action) and the cleaning of people's
 names (the roster, read when the seats screen opens), the worker's results (the first
-event the loop handles, or the worker's first job). Issue 35: the start to the first
-frame at most 1.3x its import floor (CPU)."""
+event the loop handles, or the worker's first job), the rules engine's core and its
+implements (a game's first set-up or a journal read: the menu lists the games from the
+registry, which imports neither). Issue 35: the start to the first frame at most 1.3x
+its import floor (CPU)."""
 
 
 def test_the_splash_imports_no_game_screen_menu_or_table() -> None:
@@ -139,3 +142,33 @@ def test_the_events_module_still_gives_the_worker_s_results_and_the_loop_s_union
     assert events.WorkFailed is results.WorkFailed and events.Found is results.Found
     assert set(typing.get_args(results.WorkDone)) <= set(typing.get_args(events.LoopEvent))
     assert events.Quit in typing.get_args(events.LoopEvent)
+
+
+def test_the_service_and_the_light_rules_modules_import_no_engine_core() -> None:
+    """The service, the terminal, the controller and what they import from the rules (the
+    data files, the errors, the registry, the event kinds) import neither the engine's
+    core nor its implements (about 10 ms of CPU: their dataclasses): :mod:`companion.rules`
+    gives its names on first use (PEP 562)."""
+    code = ("import sys\nimport companion.app.service, companion.sim.terminal\n"
+            "import companion.rules.datafile, companion.rules.errors, companion.rules.registry\n"
+            "import companion.rules.kinds, companion.ui.view\n"
+            "print('companion.rules.core' in sys.modules, 'companion.rules.throws' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                           text=True).stdout.split()
+    assert shown == ["False", "False"]
+
+
+def test_the_rules_package_gives_every_name_it_lists() -> None:
+    """Every name of :mod:`companion.rules` is where it says, the same object as in the
+    module that holds it; the event kinds and face tokens are the core's and the throws'."""
+    import companion.rules as rules
+    import companion.rules.core as core
+    import companion.rules.kinds as kinds
+    import companion.rules.throws as throws
+
+    for name in rules.__all__:
+        assert getattr(rules, name) is not None, name
+    assert rules.Move is core.Move and rules.Throw is throws.Throw
+    for name in kinds.__all__:
+        holder = throws if name in ("LIGHT", "DARK") else core
+        assert getattr(holder, name) == getattr(kinds, name), name

@@ -21,19 +21,19 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from companion.app.settings import Prefs
 from companion.devices.events import SourceName
 from companion.devices.indicators import Cue
 from companion.i18n import N_, _
 from companion.journal.store import Loaded
-from companion.rules import Action, Move, State, Throw
 from companion.ui.games import Presenter
 from companion.ui.view import View
 
-if TYPE_CHECKING:  # the game's table: imported with the first game, not at the start
+if TYPE_CHECKING:  # the game's table and the engine: imported with the first game, not at the start
     from companion.app.table import Table
+    from companion.rules import Action, Move, State, Throw
 
 
 class Screen(enum.Enum):
@@ -103,7 +103,7 @@ def is_error(title: str) -> bool:
     refused or failed (:data:`ERRORS`)."""
     return title in ERRORS or any(_(e) == title for e in ERRORS)
 
-Think = Callable[[State, str], Move]
+Think: TypeAlias = "Callable[[State, str], Move]"
 """How the computer chooses: a move of ``state.legal_moves()`` at a level (``easy``,
 ``normal``, ``strong``; :mod:`companion.ai.player`)."""
 

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from companion import __version__
 from companion.app.screens.base import Confirm, Message, Next, Page, Screen, Seat, ToMenu
 from companion.i18n import N_, _
-from companion.rules import Phase
 from companion.ui.rules_words import say
 from companion.ui.view import View
 
-PHASE_WORDS = {Phase.THROW: N_("{player} to throw"), Phase.MOVE: N_("{player} to move"),
-               Phase.DECIDE: N_("{player} to decide")}
-"""What an unfinished game waits for, by its phase (a game over is "over")."""
+PHASE_WORDS = {"throw": N_("{player} to throw"), "move": N_("{player} to move"),
+               "decide": N_("{player} to decide")}
+"""What an unfinished game waits for, by the value of its phase
+(:class:`companion.rules.Phase`; a game over is "over"). By value: the splash is drawn
+without importing the engine (issue 35)."""
 
 
 @dataclass
@@ -53,15 +54,19 @@ class Resume(Page):
         about: tuple[str, ...] = ()
         loaded = seat.pending
         if loaded is not None:
+            from companion.rules import Phase  # imported with the game offered
+
             st = loaded.state
             doing = _("over") if st.phase is Phase.OVER else (
-                _(PHASE_WORDS[st.phase]).format(player=say(st.player_to_act_name))
+                _(PHASE_WORDS[st.phase.value]).format(player=say(st.player_to_act_name))
             )
             about = (say(loaded.game.title), doing)
         return View("resume", _("Unfinished game"), about, items=self.items(seat),
                     cursor=self.cursor, hint=_("OK: choose"))
 
     def ok(self, seat: Seat) -> Next:
+        from companion.rules import Phase
+
         loaded = seat.pending
         if self.cursor == 0 or loaded is None or loaded.state.phase is Phase.OVER:
             return seat.resume(self.cursor == 0)

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from companion.i18n import _
-from companion.rules import Event, Move, Option, State
-from companion.rules.core import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
+from companion.rules.kinds import EV_ENTERED, EV_MOVED, EV_THROW_LOST, EV_THROWN, EV_TURN_PASSES
 from companion.ui.font import wrap
 from companion.ui.games.boards.entry import BoardPictures, entry_class
 from companion.ui.rules_words import say
+
+if TYPE_CHECKING:  # the engine: imported with the first game (the default presenter serves the menu)
+    from companion.rules import Event, Move, Option, State
 
 MIN_WIDTH: Final = 10
 """The narrowest panel a presenter serves, in characters per line (a 64-pixel-wide panel)."""

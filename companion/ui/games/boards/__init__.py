@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.rules import IllegalMoveError, Move, PieceZone, State
+from companion.rules.errors import IllegalMoveError
 
 from .entry import entry_class
 
 if TYPE_CHECKING:
     from PIL import Image
 
+    from companion.rules import Move, State
     from companion.rules.core import Square
 
     from .model import Board, Cell, Highlight, Mark, Piece, Side
@@ -98,6 +99,8 @@ def board_preview(state: State, moves: Sequence[Move]) -> Board:
     :raises IllegalMoveError: one of ``moves`` is not a legal move of ``state``.
     :raises ValueError: ``moves`` is empty, or the game has no board picture.
     """
+    from companion.rules import PieceZone
+
     if not moves:
         raise ValueError("no move to preview")
     boards = [board_model(state, highlight=move) for move in moves]

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.rules import Move, State, game_class
+from companion.rules.registry import game_class
 
 if TYPE_CHECKING:  # the model is imported with the first board drawn, not with the menu
     from PIL import Image
+
+    from companion.rules import Move, State
 
     from .model import Board, Side
 
