@@ -28,7 +28,10 @@ What the first frame (the splash) does not need is imported on first use, after 
 the screens before a game (resume, setup), of a game in play, of the computer's turn,
 of the review and the menus (:mod:`companion.app.screens`, PEP 562), the worker's
 results (:mod:`companion.app.results`, with the first event the loop handles), the
-game's table and the words of a game's events (with the first game). The screens' and
+game's table and the words of a game's events (with the first game), the rules engine's
+core and implements (:mod:`companion.rules` gives its names on first use, PEP 562: the
+menu lists the games from the registry, which imports neither; with the first game set
+up or journal read). The screens' and
 the results' import is paid at the first OK, when the menu is drawn: so that nobody
 reads the splash's figure as the whole start, each run also types OK as soon as its
 first frame is out and the CPU to the next frame (the menu's, with the screens imported
