@@ -406,9 +406,14 @@ def test_the_page_of_a_finished_game_shows_its_review(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
     from companion.web.app import create_app
+    from companion.web.reviews import Reviews
 
     path, _count = write_journal(tmp_path, "senet-tait", 5)
-    page = TestClient(create_app(tmp_path, poll=0.01, stream_limit=1)).get(f"/game/{path.name}")
+    reviews = Reviews()
+    c = TestClient(create_app(tmp_path, poll=0.01, stream_limit=1, reviews=reviews))
+    assert c.get(f"/game/{path.name}").status_code == 200  # asks for the review
+    assert reviews.wait()  # worked out in the background
+    page = c.get(f"/game/{path.name}")
     assert page.status_code == 200
     html = page.text
     assert '<section class="review">' in html and 'class="chances"' in html
