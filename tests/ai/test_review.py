@@ -168,7 +168,7 @@ def test_the_reviews_own_best_move_is_never_a_mistake() -> None:
     best (its filter's candidates searched deeper): no error at all, no mistake, the
     best rating. (Before, every seat played the search's first move at the review's
     depth, which the review searched every move to.)"""
-    rng = random.Random(3)
+    rng = random.Random(0)  # 380 actions, 94 choices (seed 3: 492, 141; 2/3 of the work)
     state = get_game("senet-tait").new_state()
     actions: list[Action] = []
     while state.phase is not Phase.OVER:
