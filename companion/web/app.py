@@ -12,9 +12,16 @@ Routes (every one GET or HEAD; any other method is answered 405 before routing):
   spectators, and no thread per stream;
 * ``/live``: the live part of ``/`` alone (HTML fragment);
 * ``/games``: the saved games, newest first, each a link to ``/game/NAME``;
-* ``/game/NAME``: one game (board at its end, throw, the whole event log);
+* ``/game/NAME``: one game (board at its end, throw, the whole event log) and, for a
+  finished game, its review: answered at once; while the review is being worked out
+  (in the background, one at a time: :class:`companion.web.reviews.Reviews`) the page
+  says it is coming and ``page``'s ``review.js`` fetches it when it is there;
+* ``/game/NAME/review``: the review section alone (HTML fragment): 200 when it is
+  known (``""`` for a game not reviewed; one sentence when the review failed), 202
+  with the note while it is being worked out;
 * ``/game/NAME/record.txt``: its record exactly as ``companion journal show`` prints it;
-* ``/static/page.css``, ``/static/page.js``: the page's own style and script.
+* ``/static/page.css``, ``/static/page.js``, ``/static/review.js``: the page's own style
+  and scripts.
 
 Every page is in its reader's language: ``?lang=de`` (a language the box has a
 catalogue for), else the browser's ``Accept-Language`` (:func:`companion.i18n.negotiate`),
@@ -60,6 +67,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from companion import i18n
 
 from . import view
+from .reviews import FAILED, Reviewed, Reviews
 
 POLL: Final = 0.25
 """Seconds between two looks at the journal directory by each open event stream."""
@@ -74,7 +82,8 @@ HEADERS: Final = {
 READERS: Final = 2
 """Worker threads reading journals at once (more requests wait their turn)."""
 _STATIC: Final = {"page.css": "text/css; charset=utf-8",
-                  "page.js": "text/javascript; charset=utf-8"}
+                  "page.js": "text/javascript; charset=utf-8",
+                  "review.js": "text/javascript; charset=utf-8"}
 
 
 log = logging.getLogger(__name__)
@@ -226,10 +235,13 @@ class ReadOnly:
     any route is looked at; the security headers (:data:`HEADERS`) and a ``Cache-Control``
     on every response."""
 
-    def __init__(self, app: ASGIApp, board: LiveBoard | None = None) -> None:
+    def __init__(self, app: ASGIApp, board: LiveBoard | None = None,
+                 reviews: Reviews | None = None) -> None:
         self.app = app
         self.board = board
         """The live board feeding the event streams (:meth:`LiveBoard.close` ends them)."""
+        self.reviews = reviews
+        """The reviews worked out in the background (:meth:`Reviews.close` stops them)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -270,14 +282,17 @@ VARY: Final = {"Vary": "Accept-Language"}
 
 
 def create_app(directory: Path, *, language: str = i18n.SOURCE_LANGUAGE, poll: float = POLL,
-               stream_limit: int | None = None) -> ReadOnly:
+               stream_limit: int | None = None, reviews: Reviews | None = None) -> ReadOnly:
     """The application serving the journals of ``directory`` (read-only).
 
     ``language``: the box's ``display.language``, for a reader whose browser asks for
     none the box has; ``poll``: seconds between two looks at the directory by the event streams' watcher
     (0.01-5); ``stream_limit``: end each event stream after this many ``board`` events
-    (tests; ``None``: never).
+    (tests; ``None``: never); ``reviews``: where the finished games' reviews are worked
+    out and kept (``None``: a :class:`~companion.web.reviews.Reviews` of its own; the
+    application's :attr:`ReadOnly.reviews`, closed by the server when it stops).
     """
+    reviews = reviews if reviews is not None else Reviews()
     static = {name: (resources.files("companion.web") / "static" / name).read_bytes()
               for name in _STATIC}
     board = LiveBoard(directory, poll, CapacityLimiter(READERS))
@@ -307,15 +322,32 @@ def create_app(directory: Path, *, language: str = i18n.SOURCE_LANGUAGE, poll: f
             raise HTTPException(404)
         return view.read_game(path)
 
+    def _review(path: Path) -> Reviewed | None:
+        try:
+            return reviews.get(path)
+        except Exception as exc:  # unreadable since it was read: never a 500 for a review
+            log.warning("web: no review for %s (%s)", path, type(exc).__name__)
+            return FAILED
+
     async def game(request: Request) -> Response:
         code = lang(request)
         seen = await board.in_language(code, _found, request)
         found = view.find(directory, seen.name)
-        review = ""
-        if seen.record is not None and found is not None:
-            review = await board.in_language(code, view.review_html, found)
-        page = await board.in_language(code, view.game_page, seen, review)
+        review, pending = "", False
+        if view.reviewable(seen) and found is not None:
+            reviewed = await board.in_thread(_review, found)  # never waits for the review
+            pending = reviewed is None
+            review = await board.in_language(code, view.review_html, reviewed, seen.name)
+        page = await board.in_language(code, partial(view.game_page, pending=pending), seen, review)
         return HTMLResponse(page, headers=VARY)
+
+    async def review_part(request: Request) -> Response:
+        found = view.find(directory, request.path_params["name"])
+        if found is None:
+            raise HTTPException(404)
+        reviewed = await board.in_thread(_review, found)
+        html = await board.in_language(lang(request), view.review_html, reviewed, found.name)
+        return HTMLResponse(html, status_code=202 if reviewed is None else 200, headers=VARY)
 
     async def record_txt(request: Request) -> Response:
         code = lang(request)
@@ -346,7 +378,8 @@ def create_app(directory: Path, *, language: str = i18n.SOURCE_LANGUAGE, poll: f
     routes = [
         Route("/", front), Route("/live", live_part), Route("/events", events),
         Route("/games", games), Route("/game/{name}", game),
-        Route("/game/{name}/record.txt", record_txt), Route("/static/{name}", static_file),
+        Route("/game/{name}/record.txt", record_txt), Route("/game/{name}/review", review_part),
+        Route("/static/{name}", static_file),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
-    return ReadOnly(app, board)
+    return ReadOnly(app, board, reviews)

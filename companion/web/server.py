@@ -5,7 +5,9 @@ The unit (``systemd/board-companion-web.service``) gives the page ``TasksMax=32`
 
 * threads: the event streams run on the loop (no thread each), journals are read in at
   most :data:`companion.web.app.READERS` worker threads, anyio's default pool is cut to
-  :data:`THREADS`: the process has a handful of threads whatever the traffic;
+  :data:`THREADS`, the finished games' reviews are worked out one at a time on one
+  thread of their own (:class:`companion.web.reviews.Reviews`): the process has a
+  handful of threads whatever the traffic;
 * connections: at most :data:`MAX_CONNECTIONS` (fewer when the open-file limit is low;
   the soft limit is raised to :data:`OPEN_FILES` where the hard limit allows). At the
   cap, the connection idle longest (no request under way, for :data:`IDLE_GRACE`
@@ -21,7 +23,7 @@ The unit (``systemd/board-companion-web.service``) gives the page ``TasksMax=32`
 
 asyncio's own "out of resources" message (``accept()`` failing) is let through once a
 minute at most (:class:`OncePerMinute`). SIGTERM ends the event streams at once, so a
-stop does not wait for spectators who never leave.
+stop does not wait for spectators who never leave, and tells a review under way to end.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from companion.web.app import LiveBoard, create_app
+from companion.web.reviews import Reviews
 
 log = logging.getLogger(__name__)
 
@@ -231,9 +234,12 @@ class _Server(uvicorn.Server):
     Ctrl-C): they would otherwise keep the shutdown waiting until systemd kills it."""
 
     board: LiveBoard | None = None
+    reviews: Reviews | None = None
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
+        if self.reviews is not None:  # the review under way ends at its next search node
+            self.reviews.close()
         board = self.board
         if board is not None:
             with contextlib.suppress(RuntimeError):  # no loop running: nothing streams
@@ -265,6 +271,7 @@ def serve(directory: Path, host: str, port: int, *, max_connections: int = MAX_C
         logging.getLogger(name).addFilter(OncePerMinute())
     server = _Server(config)
     server.board = app.board
+    server.reviews = app.reviews
 
     async def main() -> None:
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS

@@ -20,7 +20,6 @@ joined to a path.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import logging
 import os
@@ -42,9 +41,12 @@ from companion.ui.games.boards import board_model, board_svg
 from companion.ui.rules_words import say
 
 from . import pages
+from .reviews import FALLBACK_COLOURS, REVIEW_MAX_ACTIONS
 
 if TYPE_CHECKING:
     from companion.ai.review import Review
+
+    from .reviews import Reviewed
 
 log = logging.getLogger(__name__)
 
@@ -327,12 +329,13 @@ def games_page(directory: Path) -> str:
                    rows=games_rows(directory))
 
 
-def game_page(view: GameView, review: str = "") -> str:
+def game_page(view: GameView, review: str = "", *, pending: bool = False) -> str:
     """``/game/NAME``: the game's section, its ``review`` (:func:`review_html`) and a
-    link to the record as text."""
+    link to the record as text; ``pending``: the review is being worked out (the page
+    loads ``static/review.js``, which puts it in place when it is ready)."""
     return _render("game.html", title=view.name, live=False, name=view.name,
                    section=Markup(game_html(view, live=False)), review=Markup(review),
-                   usable=view.record is not None)
+                   usable=view.record is not None, pending=pending)
 
 
 def error_page(code: int) -> str:
@@ -347,81 +350,39 @@ def record_text(view: GameView) -> str:
 
 # ------------------------------------------------- the review (docs/ai.md, issue 24)
 
-REVIEW_MAX_ACTIONS: Final = 600
-"""A game longer than this is not reviewed on the page: the review of 600 actions
-takes up to about a minute and a half of CPU here (casting-stick Senet the slowest,
-300 actions 48-51 s: the review searches one turn deeper than the strong level plays),
-8-12 times that on a Pi (`companion journal review` reviews any length; docs/ai.md)."""
 
-REVIEWS_KEPT: Final = 64
-"""Review sections kept (a finished game's review does not change: keyed by the
-journal's path, size and modification time)."""
+def reviewable(view: GameView) -> bool:
+    """Whether the page of ``view`` shows a review: a game won (not abandoned, not
+    damaged) of at most :data:`~companion.web.reviews.REVIEW_MAX_ACTIONS` actions."""
+    r = view.record
+    return (r is not None and r.state is rec.Standing.WON and r.damage is None
+            and r.actions <= REVIEW_MAX_ACTIONS)
 
 
-def review_html(path: Path) -> str:
-    """The review section of a finished game's page: every player's win chance turn
-    by turn as an SVG graph (each line in the player's colour on the board, the worst
-    mistakes circled), each player's total error, error per move and luck, and the
-    worst mistakes and biggest swings in words, each placed by its turn as the event
-    log numbers them (:mod:`companion.ai.review`). ``""`` for an unfinished or
-    unreadable game, or one longer than :data:`REVIEW_MAX_ACTIONS`. The last
-    :data:`REVIEWS_KEPT` are kept, per file, size and time."""
-    try:
-        st = path.stat()
-    except OSError as exc:
-        log.warning("web: no review for %s (%s)", path, type(exc).__name__)
+def review_html(reviewed: Reviewed | None, name: str) -> str:
+    """The review section of the finished game ``name``'s page, in the language in use:
+    every player's win chance turn by turn as an SVG graph (each line in the player's
+    colour on the board, the worst mistakes circled), each player's total error, error
+    per move and luck, and the worst mistakes and biggest swings in words, each placed
+    by its turn as the event log numbers them (:mod:`companion.ai.review`).
+
+    ``reviewed``: the review (:class:`companion.web.reviews.Reviews`); ``None`` while it
+    is being worked out: a short note that it is coming, which ``static/review.js``
+    replaces with ``/game/NAME/review`` once that answers 200. A review that failed is
+    one plain sentence; a game not reviewed gives ``""``."""
+    if reviewed is None:
+        return _render("review.html", state="pending", name=name)
+    if reviewed.failed:
+        return _render("review.html", state="failed", name=name)
+    if reviewed.review is None:
         return ""
-    return _review_of(str(path), st.st_size, st.st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=REVIEWS_KEPT)
-def _review_of(path: str, size: int, mtime_ns: int) -> str:
-    """:func:`review_html` of the journal at ``path`` as it is at ``size`` bytes and
-    ``mtime_ns`` (the cache's key; not read otherwise)."""
-    from companion.ai import review
-
-    try:
-        loaded = load(Path(path), repair=False)
-        if not loaded.ended or loaded.state.outcome is None or len(loaded.actions) > REVIEW_MAX_ACTIONS:
-            return ""
-        turns = turn_numbers(rec.read(Path(path)))
-        if len(turns) != len(loaded.actions):
-            raise ValueError(f"the record has {len(turns)} actions in force, the loader "
-                             f"{len(loaded.actions)}")
-        names = tuple(loaded.game.player_name(p, loaded.players) for p in range(loaded.players))
-        result = review.review(loaded.game, loaded.players, loaded.actions, names)
-    except Exception as exc:  # a review is extra: never a 500 for it
-        log.warning("web: no review for %s (%s)", path, type(exc).__name__, exc_info=True)
-        return ""
-    return _review_section(result, turns, player_colours(loaded.state))
-
-
-def turn_numbers(record: rec.Record) -> tuple[int, ...]:
-    """The turn of each action in force, in order, as the page's event log numbers the
-    turns (``Turn 12: White``): ``turn_numbers(r)[k - 1]`` is the turn of action ``k``.
-    A turn whose actions were all taken back keeps its number (the log shows it)."""
-    return tuple(turn.number for turn in record.turns for step in turn.steps
-                 if step.kind != "undo" and not step.taken_back and step.checked)
-
-
-_FALLBACK_COLOURS: Final = ("#222222", "#c0392b", "#2471a3", "#1e8449")
-"""Line colours for a game with no board picture (none today)."""
-
-
-def player_colours(state: State) -> tuple[str, ...]:
-    """Each seat's CSS colour as the board drawing gives it
-    (:attr:`companion.ui.games.boards.Side.colour`: ``"black"``, ``"white"``,
-    ``"royalblue"``...), so that a player has one colour on the whole page."""
-    try:
-        return tuple(side.colour for side in board_model(state).sides)
-    except Exception:  # no picture for this game: distinct colours all the same
-        log.debug("web: no board colours for %s", state.game.id, exc_info=True)
-        return tuple(_FALLBACK_COLOURS[p % len(_FALLBACK_COLOURS)] for p in range(state.players))
+    return _review_section(reviewed.review, reviewed.turns, reviewed.colours)
 
 
 def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, ...]) -> str:
-    """The review section; ``turns``: :func:`turn_numbers` of the game (the review's
-    action numbers are said as turns), ``colours``: :func:`player_colours`."""
+    """The review section; ``turns``: :func:`~companion.web.reviews.turn_numbers` of the game (the review's
+    action numbers are said as turns), ``colours``:
+    :func:`~companion.web.reviews.player_colours`."""
     def turn(number: int) -> int:
         return turns[number - 1]
 
@@ -441,7 +402,7 @@ def _review_section(result: Review, turns: tuple[int, ...], colours: tuple[str, 
         number=turn(m.number), player=result.names[m.player], move=move_text(m.move),
         points=points(m.error))) for m in worst]
     graph = Markup(chance_svg(result.chances, result.names, colours, turns, marks))
-    return _render("review.html", graph=graph, players=players, swings=swings,
+    return _render("review.html", state="done", graph=graph, players=players, swings=swings,
                    mistakes=mistakes, depth=result.depth, mistake=points(MISTAKE))
 
 
@@ -499,7 +460,7 @@ def chance_svg(chances: tuple[tuple[float, ...], ...], names: tuple[str, ...],
         return GRAPH_TOP + PLOT_HEIGHT * (1 - min(1.0, max(0.0, v)))
 
     def colour(p: int) -> str:
-        return escape(colours[p] if p < len(colours) else _FALLBACK_COLOURS[p % len(_FALLBACK_COLOURS)])
+        return escape(colours[p] if p < len(colours) else FALLBACK_COLOURS[p % len(FALLBACK_COLOURS)])
 
     parts = [f'<rect class="plot" x="{GRAPH_LEFT}" y="{GRAPH_TOP}" width="{plot_w}" '
              f'height="{PLOT_HEIGHT}" fill="#ffffff"/>', '<g class="axis y">']

@@ -20,12 +20,25 @@ from companion.journal.store import encode, load
 from companion.rules import PieceZone
 from companion.ui.games.boards import board_model
 from companion.web.app import create_app
+from companion.web.reviews import Reviews
 
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
 
 
-def client(directory: Path) -> TestClient:
-    return TestClient(create_app(directory, poll=0.01, stream_limit=1))
+def client(directory: Path, reviews: Reviews | None = None) -> TestClient:
+    return TestClient(create_app(directory, poll=0.01, stream_limit=1, reviews=reviews))
+
+
+def reviewed_page(directory: Path, name: str) -> str:
+    """The page ``/game/NAME`` once its review is worked out (it is, in the background,
+    from the first time the page is asked for)."""
+    reviews = Reviews()
+    c = client(directory, reviews)
+    assert c.get(f"/game/{name}").status_code == 200
+    assert reviews.wait()
+    page = c.get(f"/game/{name}")
+    assert page.status_code == 200
+    return page.text
 
 
 def first_event(c: TestClient) -> dict[str, str]:
@@ -305,7 +318,7 @@ def test_the_review_counts_turns_as_the_log_does_and_draws_each_player_in_their_
     log = record.read(path)
     assert any(all(s.taken_back or s.kind == "undo" for s in t.steps) for t in log.turns)
     loaded = load(path, repair=False)
-    page = client(tmp_path).get(f"/game/{path.name}").text
+    page = reviewed_page(tmp_path, path.name)
     review = html.unescape(page[page.index('<section class="review"'):])
     assert not re.search(r"\baction \d", review)  # the page numbers turns, not actions
 

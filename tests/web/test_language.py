@@ -22,12 +22,14 @@ from companion.club.store import Rating
 from companion.journal import record
 from companion.journal.store import decode, encode
 from companion.web.app import create_app
+from companion.web.reviews import Reviews
 
 SCRIPT = "<script>alert(1)</script>"
 
 
-def client(directory: Path, language: str = "en") -> TestClient:
-    return TestClient(create_app(directory, language=language, poll=0.01, stream_limit=1))
+def client(directory: Path, language: str = "en", reviews: Reviews | None = None) -> TestClient:
+    return TestClient(create_app(directory, language=language, poll=0.01, stream_limit=1,
+                                 reviews=reviews))
 
 
 # ---------------------------------------------------------------- i18n
@@ -79,7 +81,14 @@ ENGLISH_ONLY = ("Saved games", "Events", "Throw", "Turn 1", "won by", "in progre
 def test_the_spectator_page_in_german(tmp_path: Path) -> None:
     write_finished(tmp_path, "senet-tait")
     live, _state = write_game(tmp_path, "senet-tait", 30, stamp="20260102-120000")
-    c = client(tmp_path)
+    reviews = Reviews()  # the finished game's page asks for its review: ended with the test
+    try:
+        _the_spectator_page_in_german(tmp_path, live, client(tmp_path, reviews=reviews))
+    finally:
+        reviews.close()
+
+
+def _the_spectator_page_in_german(tmp_path: Path, live: Path, c: TestClient) -> None:
     front = c.get("/?lang=de")
     assert front.headers["vary"] == "Accept-Language"
     text = html.unescape(front.text)
