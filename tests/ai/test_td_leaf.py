@@ -281,3 +281,22 @@ def test_a_tait_model_with_extra_inputs_weighs_them_after_the_squares() -> None:
     first = td_leaf.td_leaf("senet-tait", start, 7, 2, extras=True)
     assert first == td_leaf.td_leaf("senet-tait", start, 7, 2, extras=True)
     assert len(first.model.squares) == 30 + len(learned.TAIT_EXTRAS)
+
+
+def test_td_leaf_can_go_on_from_a_model_file(tmp_path: Any) -> None:
+    """``--td-start FILE``: TD-leaf starts from that file's two-player model (here one
+    whose every weight is 0, so a run of no game gives it back), its missing extra
+    inputs at 0, and the file's command says where it started."""
+    text = resources.files("companion.ai").joinpath("data", "senet-tait.json").read_text("utf-8")
+    data = json.loads(text)
+    entry = data["models"]["2"]
+    entry["weights"] = [0.0] * len(entry["weights"])
+    entry["squares"] = [0.25] * 30
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    made = train.train_td("senet-tait", 3, 2, 0, 0.7, 0.01, 1, True, extras=True,
+                          start_from=str(path))
+    out = made["models"]["2"]  # type: ignore[index]
+    assert out["weights"] == [0.0] * len(learned.FEATURES)
+    assert out["squares"] == [0.25] * 30 + [0.0] * len(learned.TAIT_EXTRAS)
+    assert made["training"]["command"].endswith(f"--td-extras --td-start {path}")  # type: ignore[index]
