@@ -421,8 +421,14 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         table = model.squares
         for p, row in enumerate(labyrinth_rows(state)):
             scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
-    elif model.squares and isinstance(state, SenetTaitState) and len(model.squares) == len(state.board) - 1:
+    elif model.squares and isinstance(state, SenetTaitState):
         table = model.squares
+        n = len(state.board) - 1
+        if len(table) == n + len(TAIT_EXTRAS):
+            for p, row in enumerate(tait_extra_rows(state)):
+                scores[p] += sum(wi * xi for wi, xi in zip(table[n:], row, strict=True) if xi)
+        elif len(table) != n:
+            return softmax(scores)  # (a table of another size: valued without it)
         for p, on in enumerate(state.squares):
             scores[p] += sum(table[s - 1] for s in on)
     return softmax(scores)
@@ -540,6 +546,76 @@ def tait_square_rows(state: SenetTaitState) -> list[list[float]]:
     for p, on in enumerate(state.squares):
         for s in on:
             rows[p][s - 1] += 1.0
+    return rows
+
+
+TAIT_EXTRAS: Final = (
+    "plinth_1",
+    "plinth_2",
+    "plinth_3",
+    "exposed_1",
+    "exposed_2",
+    "exposed_3",
+    "exposed_4",
+    "exposed_5",
+    "exposed_6",
+    "exposed_entry",
+    "passed",
+)
+"""Tait's Senet: the names of :func:`tait_extra_rows`' inputs, weighed after the 30
+values per square in :attr:`Model.squares` (a model with 30 values has none)."""
+
+
+def tait_extra_rows(state: SenetTaitState) -> list[list[float]]:
+    """Tait's Senet: each player's inputs beyond one value per square (one list per
+    player, :data:`TAIT_EXTRAS` in order), read from the pieces:
+
+    * ``plinth_1``..``plinth_3``: 1 while at least 1, 2, 3 of its pieces wait on the
+      plinth (entering needs a four or a six, 2 throws in 16, and one throw enters one
+      piece: the cost of the plinth grows less than in proportion; its linear part is
+      already ``progress`` and the values per square);
+    * ``exposed_d`` (d = 1..6): where a throw is due and the player is the thrower, the
+      count of its pieces (not on the House of Rebirth, square 15, "A piece cannot be
+      bumped from The House of Rebirth") with an opponent's piece exactly ``d`` squares
+      behind: the shots it may face after its own move (the other side's pieces at
+      risk to the throw due are ``at_risk``); 0 otherwise;
+    * ``exposed_entry``: likewise, its pieces on 4 or 6 (the entry squares) while the
+      opponent has a piece on the plinth;
+    * ``passed``: its pieces on the board ahead of every opponent's piece while the
+      opponent has none on the plinth: out of reach of a bump (seed 003: a piece moves
+      forward only; one could still drown on 27 and enter behind).
+    """
+    plinth = state.plinth
+    squares = state.squares
+    board = state.board
+    thrower = state.current_player if state.phase is Phase.THROW and state.outcome is None else -1
+    rows: list[list[float]] = []
+    for p in (0, 1):
+        o = 1 - p
+        row = [0.0] * 11
+        k = plinth[p]
+        if k >= 1:
+            row[0] = 1.0
+            if k >= 2:
+                row[1] = 1.0
+                if k >= 3:
+                    row[2] = 1.0
+        mine = squares[p]
+        if p == thrower:
+            entering = plinth[o] > 0
+            for s in mine:
+                if s == HOUSE_OF_REBIRTH:
+                    continue
+                for d in range(1, 7):
+                    if s - d >= 1 and board[s - d] == o:
+                        row[2 + d] += 1.0
+                if entering and (s == 4 or s == 6):
+                    row[9] += 1.0
+        if not plinth[o] and mine:
+            theirs = squares[o]
+            top = theirs[-1] if theirs else 0
+            row[10] = float(sum(1 for s in mine if s > top))
+        rows.append(row)
     return rows
 
 
@@ -661,6 +737,7 @@ def estimate(state: State, player: int) -> float:
 __all__ = [
     "FEATURES",
     "SEARCH_BY_PROGRESS",
+    "TAIT_EXTRAS",
     "Model",
     "ModelError",
     "chances",
@@ -675,5 +752,6 @@ __all__ = [
     "softmax",
     "square_rows",
     "square_scores",
+    "tait_extra_rows",
     "tait_square_rows",
 ]

@@ -62,6 +62,7 @@ from companion.ai.learned import (
     labyrinth_rows,
     model_chances,
     square_rows,
+    tait_extra_rows,
     tait_square_rows,
 )
 from companion.ai.race import exact_for
@@ -87,10 +88,11 @@ class TdResult:
     td_loss: float
 
 
-def inputs(state: State, squares: bool) -> list[float]:
+def inputs(state: State, squares: bool, extras: bool = False) -> list[float]:
     """``x``: Player 1's inputs less Player 2's (the ten features, then with
     ``squares`` the count per square of the own path, or in the Labyrinth
-    :func:`~companion.ai.learned.labyrinth_rows`)."""
+    :func:`~companion.ai.learned.labyrinth_rows`; with ``extras`` in Tait's Senet
+    then :func:`~companion.ai.learned.tait_extra_rows`)."""
     rows = features(state)
     x = [a - b for a, b in zip(rows[0], rows[1], strict=True)]
     if not squares:
@@ -101,6 +103,9 @@ def inputs(state: State, squares: bool) -> list[float]:
         first, second = labyrinth_rows(state)
     elif isinstance(state, SenetTaitState):
         first, second = tait_square_rows(state)
+        if extras:
+            more = tait_extra_rows(state)
+            first, second = first + more[0], second + more[1]
     else:
         return x
     x += [a - b for a, b in zip(first, second, strict=True)]
@@ -141,7 +146,7 @@ def _evaluation(model: Model) -> Callable[[State], Values]:
 
 
 def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
-                    squares: bool) -> tuple[list[list[float]], float] | None:
+                    squares: bool, extras: bool = False) -> tuple[list[list[float]], float] | None:
     """One self-play game of the search at ``depth`` over ``model`` (throws from
     ``random.Random(label)``): the inputs of every decision's principal-variation leaf
     (the position before each cast of the play, the end of the turn chosen), and
@@ -167,7 +172,7 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
             if known is not None:
                 return leaves, known[0]
             if _in_play(state):
-                leaves.append(inputs(state, squares))
+                leaves.append(inputs(state, squares, extras))
             state.play(spec.draw(rng.randrange))
         else:
             moves = state.legal_moves()
@@ -191,17 +196,20 @@ def _in_play(state: State) -> bool:
 
 def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
             alpha: float = 0.01, depth: int = 1, squares: bool = True,
-            progress: bool = False) -> TdResult:
+            progress: bool = False, extras: bool = False) -> TdResult:
     """TD-leaf(``lam``) from the weights of ``start`` (its squares 0 where it has none)
     over ``games`` self-play games (see the module's docstring); the step ``alpha``
-    falls linearly to half of it over the games.
+    falls linearly to half of it over the games. ``extras`` (Tait's Senet, with
+    ``squares``): the inputs of :func:`~companion.ai.learned.tait_extra_rows` after the
+    values per square (:data:`~companion.ai.learned.TAIT_EXTRAS`).
 
     :raises ValueError: for a game other than the Senets and the Labyrinth, or a count
         of players other than two.
     """
     if game_id not in ("senet-sticks", "senet-tait", "labyrinth") or start.players != 2:
         raise ValueError("TD-leaf trains the Senets' and the Labyrinth's two-player models only")
-    n = len(inputs(get_game(game_id).new_state(2), True)) - len(start.weights)
+    extras = extras and squares and game_id == "senet-tait"
+    n = len(inputs(get_game(game_id).new_state(2), True, extras)) - len(start.weights)
     w = list(start.weights)
     if squares:
         w += list(start.squares) if start.squares else [0.0] * n
@@ -212,7 +220,7 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     tail_count = 0
     for i in range(games):
         model = Model(game_id, 2, tuple(w[:base]), tuple(w[base:]))
-        played = selfplay_leaves(model, game_id, f"td:{seed}:{i}", depth, squares)
+        played = selfplay_leaves(model, game_id, f"td:{seed}:{i}", depth, squares, extras)
         if progress:
             print(f"\rTD-leaf: game {i + 1}/{games}", end="", file=sys.stderr, flush=True)
         if played is None or not played[0]:

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from companion.ai.evaluate import chances as progress_chances
 from companion.ai.evaluate import shares
-from companion.ai.learned import FEATURES, Model, features, model_chances
+from companion.ai.learned import FEATURES, TAIT_EXTRAS, Model, features, model_chances
 from companion.errors import CompanionError
 from companion.rules import Game, Move, Phase, State, game_class, get_game
 
@@ -227,7 +227,8 @@ def train(game_id: str, seed: int, games: int, epsilon: float = 0.1, every: int 
 
 
 def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alpha: float,
-             depth: int, squares: bool, progress: bool = False) -> dict[str, object]:
+             depth: int, squares: bool, progress: bool = False,
+             extras: bool = False, start_from: str | None = None) -> dict[str, object]:
     """The model file's contents for ``game_id`` trained by TD-leaf
     (:mod:`companion.ai.td_leaf`): the Newton fit of :func:`train` on ``games``
     one-ply self-play games (seed ``seed``) is the start, then ``td_games`` games of
@@ -246,10 +247,21 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     model = Model(game_id, 2, tuple(entry["weights"]))
     if game_id == "labyrinth":
         model = labyrinth_start(model)
-    learned = td_leaf(game_id, model, seed, td_games, lam, alpha, depth, squares, progress)
+    extras = extras and squares and game_id == "senet-tait"
+    if start_from is not None:
+        # TD-leaf goes on from that file's two-player model (its weights and values per
+        # square; the inputs it lacks start at 0), not from the Newton fit
+        known = json.loads(Path(start_from).read_text("utf-8"))["models"]["2"]
+        model = Model(game_id, 2, tuple(known["weights"]), tuple(known.get("squares", ())))
+        if extras and len(model.squares) == 30:
+            model = Model(game_id, 2, model.weights, model.squares + (0.0,) * len(TAIT_EXTRAS))
+    learned = td_leaf(game_id, model, seed, td_games, lam, alpha, depth, squares, progress,
+                      extras)
     command = (f"python -m companion.ai.train --game {game_id} --seed {seed} --games {games} "
                f"--method td-leaf --td-games {td_games} --td-lambda {lam} --td-alpha {alpha} "
-               f"--td-depth {depth}" + ("" if squares else " --no-squares"))
+               f"--td-depth {depth}" + ("" if squares else " --no-squares")
+               + (" --td-extras" if extras else "")
+               + ("" if start_from is None else f" --td-start {start_from}"))
     result: dict[str, object] = {"weights": rounded(learned.model.weights),
                                  "positions": learned.leaves, "td_loss": round(learned.td_loss, 6),
                                  "start": entry}
@@ -259,6 +271,7 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     start["training"] = {"command": command, "seed": seed, "games": games, "method": "td-leaf",
                          "td_games": td_games, "td_lambda": lam, "td_alpha": alpha,
                          "td_depth": depth, "squares": squares, "epsilon": 0.1, "every": 3,
+                         **({"extras": list(TAIT_EXTRAS)} if extras else {}),
                          "ridge": 1.0}
     return start
 
@@ -296,13 +309,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="td-leaf: step size at the start, halved by the end (default 0.01)")
     parser.add_argument("--td-depth", type=int, default=1, metavar="PLIES",
                         help="td-leaf: the self-play search's depth in whole turns (default 1)")
+    parser.add_argument("--td-extras", dest="extras", action="store_true",
+                        help="td-leaf, Tait's Senet: the inputs beyond one value per square "
+                        "(pieces on the plinth, the thrower's pieces exposed, pieces passed: "
+                        "companion.ai.learned.TAIT_EXTRAS)")
+    parser.add_argument("--td-start", default=None, metavar="FILE",
+                        help="td-leaf: go on from FILE's two-player model instead of the "
+                        "Newton fit (which the file still keeps as its start)")
     parser.add_argument("--no-squares", dest="squares", action="store_false",
                         help="td-leaf: no value per square of the path (the ten features only)")
     args = parser.parse_args(argv)
     began = time.process_time()
     if args.method == "td-leaf":
         model = train_td(args.game, args.seed, args.games, args.td_games, args.td_lambda,
-                         args.td_alpha, args.td_depth, args.squares, progress=True)
+                         args.td_alpha, args.td_depth, args.squares, progress=True,
+                         extras=args.extras, start_from=args.td_start)
     else:
         model = train(args.game, args.seed, args.games, args.epsilon, args.every, args.ridge,
                       args.players, progress=True)

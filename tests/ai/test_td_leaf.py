@@ -219,3 +219,84 @@ def test_train_writes_a_tait_td_leaf_file_from_its_command() -> None:
     assert command.startswith("python -m companion.ai.train --game senet-tait --seed 3 --games 2 "
                               "--method td-leaf --td-games 2")
     assert train.dumps(data) == train.dumps(train.train_td("senet-tait", 3, 2, 2, 0.7, 0.01, 1, True))
+
+
+def _tait_position(plinth: tuple[int, int], mine: list[int], theirs: list[int],
+                   thrower: int) -> SenetTaitState:
+    """A Tait's Senet position waiting for ``thrower``'s throw: Player 1's pieces on
+    ``mine``, Player 2's on ``theirs``, the rest borne off but for ``plinth``."""
+    state = get_game("senet-tait").new_state(2)
+    assert isinstance(state, SenetTaitState)
+    state.board = [-1] * len(state.board)
+    state.squares = [sorted(mine), sorted(theirs)]
+    for p, on in enumerate(state.squares):
+        for s in on:
+            state.board[s] = p
+    state.plinth = list(plinth)
+    state.off = [5 - plinth[p] - len(state.squares[p]) for p in (0, 1)]
+    state.turn = thrower
+    assert state.phase is Phase.THROW and state.current_player == thrower
+    return state
+
+
+def test_taits_extra_inputs_read_the_plinth_the_exposed_pieces_and_the_passed_ones() -> None:
+    """``tait_extra_rows``: the plinth's steps, the thrower's pieces with an opponent's
+    piece d squares behind (not on the House of Rebirth, 15), its pieces on an entry
+    square while the opponent can enter, and the pieces no opponent's piece can reach."""
+    names = learned.TAIT_EXTRAS
+    # Player 1 throws; its 6 has White's 5 and 2 behind (d = 1, 4) and White's plinth
+    # able to enter on it, its 10 White's 5 (d = 5), its 15 is safe.
+    state = _tait_position((2, 1), [6, 10, 15], [2, 5, 12], thrower=0)
+    black, white = (dict(zip(names, row, strict=True)) for row in learned.tait_extra_rows(state))
+    assert (black["plinth_1"], black["plinth_2"], black["plinth_3"]) == (1.0, 1.0, 0.0)
+    assert (white["plinth_1"], white["plinth_2"], white["plinth_3"]) == (1.0, 0.0, 0.0)
+    assert [black[f"exposed_{d}"] for d in range(1, 7)] == [1.0, 0.0, 0.0, 1.0, 1.0, 0.0]
+    assert black["exposed_entry"] == 1.0
+    assert all(white[f"exposed_{d}"] == 0.0 for d in range(1, 7))  # not the thrower
+    assert black["passed"] == 0.0 and white["passed"] == 0.0  # each has a piece on the plinth
+    # No plinth left: Black's 20 and 25 are ahead of White's every piece; White's none.
+    ahead = _tait_position((0, 0), [3, 20, 25], [8, 12], thrower=1)
+    black, white = (dict(zip(names, row, strict=True)) for row in learned.tait_extra_rows(ahead))
+    assert black["passed"] == 2.0 and white["passed"] == 0.0
+    assert [white[f"exposed_{d}"] for d in range(1, 7)] == [0.0, 0.0, 0.0, 0.0, 1.0, 0.0]  # 8 over 3
+    assert black["exposed_5"] == 0.0  # Black does not throw
+
+
+def test_a_tait_model_with_extra_inputs_weighs_them_after_the_squares() -> None:
+    """A model of 30 + len(TAIT_EXTRAS) values adds each side's extra inputs, weighed,
+    to the squares' sum; TD-leaf with ``extras`` trains exactly those inputs, and is
+    reproducible from its seed."""
+    state = _tait_midgame(4)
+    extra = learned.tait_extra_rows(state)
+    weights = tuple(0.1 * (k + 1) for k in range(len(learned.TAIT_EXTRAS)))
+    table = tuple(float(a) for a in range(1, 31)) + weights
+    zero = learned.Model("senet-tait", 2, (0.0,) * len(learned.FEATURES), table)
+    scores = [sum(state.squares[p]) + sum(w * x for w, x in zip(weights, extra[p], strict=True))
+              for p in (0, 1)]
+    assert learned.model_chances(zero, learned.features(state), state) == pytest.approx(
+        learned.softmax(scores), abs=1e-12)
+    x = td_leaf.inputs(state, True, extras=True)
+    assert x[len(learned.FEATURES) + 30:] == [a - b for a, b in zip(*extra, strict=True)]
+    start = learned.Model("senet-tait", 2, (0.6, 2.1, 0.0, 0.0, 0.0, 0.6, -1.9, 0.1, 0.0, 0.0))
+    first = td_leaf.td_leaf("senet-tait", start, 7, 2, extras=True)
+    assert first == td_leaf.td_leaf("senet-tait", start, 7, 2, extras=True)
+    assert len(first.model.squares) == 30 + len(learned.TAIT_EXTRAS)
+
+
+def test_td_leaf_can_go_on_from_a_model_file(tmp_path: Any) -> None:
+    """``--td-start FILE``: TD-leaf starts from that file's two-player model (here one
+    whose every weight is 0, so a run of no game gives it back), its missing extra
+    inputs at 0, and the file's command says where it started."""
+    text = resources.files("companion.ai").joinpath("data", "senet-tait.json").read_text("utf-8")
+    data = json.loads(text)
+    entry = data["models"]["2"]
+    entry["weights"] = [0.0] * len(entry["weights"])
+    entry["squares"] = [0.25] * 30
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    made = train.train_td("senet-tait", 3, 2, 0, 0.7, 0.01, 1, True, extras=True,
+                          start_from=str(path))
+    out = made["models"]["2"]  # type: ignore[index]
+    assert out["weights"] == [0.0] * len(learned.FEATURES)
+    assert out["squares"] == [0.25] * 30 + [0.0] * len(learned.TAIT_EXTRAS)
+    assert made["training"]["command"].endswith(f"--td-extras --td-start {path}")  # type: ignore[index]
