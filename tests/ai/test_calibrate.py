@@ -6,7 +6,9 @@ positions of each game."""
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 from itertools import pairwise
 
 import pytest
@@ -115,3 +117,47 @@ def test_the_map_changes_no_ranking_and_no_move(game_id: str) -> None:
             assert decision.ranking == raw.rows
             if not LEVELS[level].noise:
                 assert decision.move == shown.move
+
+
+def test_a_level_fitted_alone_is_fitted_on_its_own_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``calibrate_fit --level strong`` plays and fits ``strong``'s own self-play games
+    (seeds ``calibrate-train:SEED:strong:PLAYERS``), never another level's: its map is
+    :func:`calibrate_fit.choose_map` of those games with no other level's pooled in, so
+    casting-stick Senet's ``strong`` map (issue 32, branch ece8) is fitted on ``strong``'s
+    searched values, not on ``easy``'s or ``normal``'s shallower ones."""
+    rng = random.Random(11)
+    played: list[tuple[str, str]] = []
+
+    def fake_selfplay(game_id: str, players: int, level: str, label: str, games: int,
+                      progress: bool = False) -> list[calibrate_fit.Record]:
+        played.append((level, label))
+        out: list[calibrate_fit.Record] = []
+        for _ in range(games):  # values too sure, as strong's were in self-play
+            v = rng.random()
+            won = 1.0 if rng.random() < calibrate_fit._sigmoid(0.5 * calibrate_fit._logit(v)) else 0.0
+            out.append(([(0, v), (1, 1 - v)], [won, 1 - won]))
+        return out
+
+    monkeypatch.setattr(calibrate_fit, "selfplay", fake_selfplay)
+    data = calibrate_fit.fit_game("senet-sticks", 3, 400, levels=["strong"], players=[2])
+    assert played == [("strong", "calibrate-train:3:strong:2")]
+    assert list(data["maps"]["2"]) == ["strong"]
+    rng = random.Random(11)
+    played.clear()
+    own = fake_selfplay("senet-sticks", 2, "strong", "calibrate-train:3:strong:2", 400)
+    name, fitted, _scores = calibrate_fit.choose_map(own, [], 2)
+    entry = data["maps"]["2"]["strong"]
+    assert entry["method"] == name and entry["x"] == [round(x, 6) for x in fitted.xs]
+    assert entry["seeds"] == "calibrate-train:3:strong:2:0..399"
+
+
+def test_casting_stick_senets_strong_map_is_fitted_on_strongs_own_games() -> None:
+    """The shipped ``strong`` line of casting-stick Senet: fitted alone on 150 of
+    ``strong``'s own training games (``python -m companion.ai.calibrate_fit --game
+    senet-sticks --level strong --seed 3 --games 150``, docs/ai.md "Calibration per
+    level, seventh round"), not on the fifth round's 40."""
+    text = resources.files("companion.ai").joinpath("data", "calibration-senet-sticks.json").read_text("utf-8")
+    entry = json.loads(text)["maps"]["2"]["strong"]
+    assert entry["seeds"] == "calibrate-train:3:strong:2:0..149"
+    assert entry["games"] == 150
+    assert entry["decisions"] > 10_000
