@@ -117,9 +117,10 @@ class Misplaced:
     (the players leave it so). Each is put on a single square with the fewest pieces on
     the eight around it (a piece put beside another may get its picture refused -- a
     doubt asks again with a real camera, but the fake one's check never looks again).
-    On a board whose squares' pieces are counted (the Cretan Labyrinth's, where two
-    players' pieces may stand together: ``Layout.shared``), the first of them is put
-    instead onto the square of another player's piece, which stays: a count misplaced
+    Where a square's pieces are counted (every square of the Cretan Labyrinth, where two
+    players' pieces may stand together; the Labyrinth's sanctuaries: ``Layout.shared``)
+    and another player's piece stands alone on one, the first of them is put
+    instead onto that square, and that piece stays: a count misplaced
     (two pieces where one belongs, drawn side by side); the second is a third piece, if
     the board has one."""
 
@@ -140,10 +141,13 @@ class Misplaced:
             empty = [p for p in places if p.rows == p.cols == 1 and p.square not in expected]
             pieces = list(expected)[:2]
             put: list[Square] = []
-            if layout.shared:  # the first piece onto the square of another player's piece, which stays
-                first = pieces[0]
-                self.onto = next(s for s in expected if expected[s] != expected[first] and s in layout.shared
-                                 and len(stacks.get(s, (expected[s],))) == 1)
+            first = pieces[0]
+            # the first piece onto the square of another player's piece, which stays, where
+            # that square's pieces are counted (every Cretan square; the Labyrinth's
+            # sanctuaries, when the other player holds one alone)
+            self.onto = next((s for s in expected if expected[s] != expected[first] and s in layout.shared
+                              and len(stacks.get(s, (expected[s],))) == 1), None)
+            if self.onto is not None:
                 put.append(self.onto)
                 pieces = [first, *[s for s in expected if s not in (first, self.onto)][:1]]
             for _piece in range(len(pieces) - len(put)):
