@@ -119,13 +119,16 @@ HELD_OUT = 3_000_000
 GAME_SEEDS = 500_000
 """The whole games' seeds start this far after the photos'."""
 USED_SEEDS = ((0, 1_000), (1_000_000, 1_002_000), (2_000_000, 3_000_000), (3_000_000, 3_502_000),
-              (7_000_000, 7_502_000), (8_000_000, 8_502_000), (9_000_000, 9_502_000))
+              (7_000_000, 7_502_000), (8_000_000, 8_502_000), (9_000_000, 9_502_000),
+              (9_600_000, 10_102_000))
 """Seed ranges (first, end) that a run has already used and whose results have been seen:
 the tuning (under 1,000 and 2,000,000-2,999,999), the first measurements, the held-out
 set of :data:`HELD_OUT` (its Labyrinth misses looked at while fixing), the fresh
 range of 29 November 2026 (``--seeds 7000000``) and the fresh range of the reader that
 counts the pieces on the Labyrinth's sanctuaries, the same day (``--seeds 8000000``), and
-that of the reader that counts the Cretan board's squares too (``--seeds 9000000``). A
+that of the reader that counts the Cretan board's squares too (``--seeds 9000000``), and
+that of the reader whose board's outer line may blend with the paper (``--seeds
+9600000``: photos from 9,600,001, whole games from 10,100,001). A
 clean measurement of a changed reader
 takes ``--seeds`` outside all of them (the photos from ``--seeds + 1``, the whole games
 from ``--seeds + GAME_SEEDS + 1``, about 2,000 seeds each)."""

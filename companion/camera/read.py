@@ -16,8 +16,9 @@ The steps, for one RGB picture (shape (height, width, 3), uint8):
    corners do not agree with each other, whose light has another colour than the
    board's (skin, a sleeve: not the paper under a lamp), or whose edge band (outside
    its piece) departs from the empty board under that light -- and from the empty
-   board a pixel around it too (two pixels, or the paper's white margin, by the
-   board's outer line: a line the homography puts a pixel off is not a hand) -- is
+   board a pixel around it too (two pixels, the paper's white margin, or a blend of
+   the two, by the board's outer line: a line the homography puts a pixel off, mixed
+   with the paper beyond it, is not a hand) -- is
    **covered** (an empty square's band where a neighbour's piece stands near, within
    :data:`NEIGHBOUR_REACH`, does not count: that piece's colour and shadow bleed into
    it); and the **paper around the board** (:data:`PAPER_RING`, warped with the top
@@ -254,7 +255,8 @@ class Reader:
         self._near_piece = near
         # the band's pixels by the board's outer line, farthest from the middle of the
         # markers (a homography two pixels off there) and beside the paper's white
-        # margin: the board two pixels around, or paper, is not a hand there
+        # margin: the board two pixels around, paper, or a blend of the two, is not a
+        # hand there
         rim = np.ones(reference.shape[:2], np.uint8)
         edge = max(2, round(p / 16)) + 1
         rim[edge:-edge, edge:-edge] = 0
@@ -349,26 +351,37 @@ class Reader:
         corners = np.stack([cells[:, c].mean(axis=1) for c in self._corners], axis=1)
         return centre, corners
 
-    def _still_foreign(self, cell: Pixels, pixel: Pixels, band_lab: Pixels, gain: Pixels) -> Pixels:
+    def _still_foreign(self, cell: Pixels, pixel: Pixels, band: Pixels, band_lab: Pixels,
+                       gain: Pixels) -> Pixels:
         """Of the band's pixels found foreign (``cell`` and ``pixel``: their indices, in
         the order of ``np.nonzero``), those that depart from the lit empty board a pixel
-        around them too (two, and the paper's white, by the board's outer line): shape
-        (n,) bool. ``band_lab``: the bands in CIELAB; ``gain``: each cell's light."""
+        around them too -- and, by the board's outer line (``_rim``), from the board two
+        pixels around, from the paper's white and from every **blend** of one of those
+        pixels with the paper's white (a line the homography puts a pixel or two off,
+        sharpened and in JPEG's colour blocks, mixes with the paper beyond it): shape
+        (n,) bool. ``band``: the bands, RGB 0..1, ``band_lab``
+        the same in CIELAB; ``gain``: each cell's light."""
         seen = band_lab[cell, pixel]
         rim = self._rim[cell, pixel]
         height, width = self.reference.shape[:2]
         ys, xs = self._band_y[cell, pixel], self._band_x[cell, pixel]
         still = np.ones(len(cell), bool)
         reach = 2 if rim.any() else 1
+        # by the outer line: the lit paper, and each pixel's RGB for the blends
+        on_rim = np.flatnonzero(rim)
+        paper = np.asarray(PAPER_RGB, np.float32) / 255 * gain[cell[on_rim]]
+        seen_rgb = band[cell[on_rim], pixel[on_rim]]
         for dy in range(-reach, reach + 1):
             for dx in range(-reach, reach + 1):
                 if not (dy or dx):
                     continue
                 near = self.reference[np.clip(ys + dy, 0, height - 1), np.clip(xs + dx, 0, width - 1)]
-                matches = ~_foreign(seen - _lab(near.astype(np.float32) / 255 * gain[cell]))
+                lit = near.astype(np.float32) / 255 * gain[cell]
+                matches = ~_foreign(seen - _lab(lit))
                 still &= ~(matches & (rim | (max(abs(dy), abs(dx)) == 1)))
-        paper = _lab(np.asarray(PAPER_RGB, np.float32) / 255 * gain[cell])
-        return np.asarray(still & ~(rim & ~_foreign(seen - paper)))
+                if len(on_rim):
+                    still[on_rim] &= _foreign(_off_blend(seen_rgb, lit[on_rim], paper))
+        return still
 
     def homography(self, image: Pixels) -> Pixels:
         """The 3 x 3 map from ``image``'s pixels to the top view's.
@@ -432,7 +445,7 @@ class Reader:
         foreign = _foreign(band_lab - _lab(self._ref_band * gain[:, None, :]))
         if foreign.any():
             cell, pixel = np.nonzero(foreign)
-            foreign[foreign] = self._still_foreign(cell, pixel, band_lab, gain)
+            foreign[foreign] = self._still_foreign(cell, pixel, band, band_lab, gain)
         far = self._plain & self._far
         far_share = (foreign & far).sum(axis=1) / np.maximum(far.sum(axis=1), 1)
         albedo = centre / np.maximum(gain, 1e-3)
@@ -564,6 +577,16 @@ def _foreign(diff: Pixels) -> Pixels:
     so foreign is a large difference that also changes the colour, or brightens."""
     return np.asarray((np.linalg.norm(diff, axis=-1) > FOREIGN_DISTANCE)
                       & ((np.linalg.norm(diff[..., 1:], axis=-1) > SHADOW_HUE) | (diff[..., 0] > 0)))
+
+
+def _off_blend(seen: Pixels, board: Pixels, paper: Pixels) -> Pixels:
+    """The CIELAB difference of each pixel ``seen`` (RGB 0..1, (n, 3)) from the nearest
+    blend (in RGB) of ``board`` and ``paper`` (the lit empty board near it and the lit
+    paper, (n, 3) each): what :func:`_foreign` is asked of by the board's outer line,
+    where the view mixes the line with the paper beyond it."""
+    span = paper - board
+    t = np.clip(((seen - board) * span).sum(axis=1) / np.maximum((span * span).sum(axis=1), 1e-6), 0, 1)
+    return np.asarray(_lab(seen) - _lab(board + t[:, None] * span))
 
 
 def _names(squares: list[Square]) -> str:

@@ -472,7 +472,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             "the reader compares with, the game) is saved in the state folder, beside the "
             "journals, as camera-calibration-GAME.json, and the box and `companion camera "
             "check` read that board through it instead of markers. The camera must not "
-            "move afterwards. Corners in a wrong order are refused. Or, with --pieces, put one "
+            "move afterwards. Corners in a wrong order are refused. Or, with --page, click the "
+            "corners on the still shown on a page of the command's own (the spectator page's "
+            "address, web.bind, and the port after it) until they are saved. Or, with --pieces, put one "
             "piece on each corner square in turn when asked (square 1 first on Tait's Senet): "
             "the corners are found from where they stood. Corners given from another "
             "corner (a half turn) cannot be told on the empty board: set the pieces up as "
@@ -489,6 +491,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         mark.add_argument("--pieces", action="store_true",
                           help="find the corners instead from a piece put on each corner square "
                           "in turn (the command says which; Enter when it stands)")
+        mark.add_argument("--page", action="store_true",
+                          help="mark the corners on a page instead: the still is shown at "
+                          "http://BIND:PORT/ (web.bind, and web.port + 1) until the four corners "
+                          "clicked there are saved")
         mark.add_argument("--orient", action="store_true",
                           help="after --corners: with the pieces set up as the command says (a "
                           "new game's start, or one piece on square 1), find whether the corners "
@@ -499,6 +505,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                "corners were read on, when it exists and neither --fake nor "
                                "--device is given (else a new still is taken and written "
                                "there; default: camera-still-GAME.png)")
+        calibrate.add_argument("--bind", metavar="ADDRESS", default=None,
+                               help="with --page: the address to listen on (default: web.bind)")
+        calibrate.add_argument("--port", metavar="PORT", type=int, default=None,
+                               help="with --page: the port (default: web.port + 1)")
         calibrate.add_argument("--forget", action="store_true",
                                help="remove the game's calibration")
         calibrate.set_defaults(func=cmd_camera_calibrate)

@@ -222,6 +222,8 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
     if args.orient:
         return _orient(args, conf, state, layout, directory)
     still_path = Path(args.still) if args.still else Path(f"camera-still-{layout.game}.png")
+    if args.page:
+        return _on_page(args, conf, layout, directory)
     if args.pieces:
         still, found, camera = _by_pieces(args, conf, layout)
         _save_png(still, still_path)
@@ -260,6 +262,66 @@ def cmd_camera_calibrate(args: argparse.Namespace) -> int:
     except cal.CalibrationError as exc:
         raise UsageError(f"calibration not saved: {exc}") from None
     return _save_calibration(layout, still, corners, camera, directory)
+
+
+def _on_page(args: argparse.Namespace, conf: dict[str, Any], layout: Layout, directory: Path) -> int:
+    """``--page``: a still of the empty board shown on a page of this command's own
+    (:mod:`companion.web.marking`) on ``web.bind`` (``--bind``) and ``--port``, where the
+    player clicks the board's four corners; the calibration is saved as ``--corners``
+    saves it, and the command ends. Refused corners are said on the page (marked again).
+
+    :raises UsageError: no camera, the web extra missing, the port taken.
+    """
+    import cv2
+
+    from companion.camera import calibration as cal
+    from companion.camera.fake import fake_camera
+
+    try:
+        from companion.web.marking import create_marking_app, marking_server
+    except ImportError as exc:
+        raise UsageError(f"--page needs the web extra ({exc.name} is missing): "
+                         "pip install 'board-companion[web]'") from None
+    if args.fake is not None:
+        still = fake_camera(layout, markers=False).photo({}, args.fake, pose=args.fake).image
+        camera = f"the fake camera {args.fake}"
+    else:
+        still, camera = _real_still(args, conf, average=STILL_AVERAGE)
+    ok, png = cv2.imencode(".png", cv2.cvtColor(still, cv2.COLOR_RGB2BGR))
+    assert ok
+    height, width = still.shape[:2]
+    first = layout.squares[0]
+    rows, cols = layout.grid
+    corner = (0, 1, 3, 2)[2 * (first.row >= rows / 2) + (first.col >= cols / 2)]
+
+    def save(corners: list[tuple[float, float]]) -> str:
+        calibration = cal.calibrate(layout, still, corners, camera)  # CalibrationError: said on the page
+        try:
+            path = cal.save(calibration, directory)
+        except OSError as exc:
+            raise cal.CalibrationError(f"cannot save the calibration in {directory}: "
+                                       f"{exc.strerror or exc}") from None
+        print(f"calibration saved: {path}", flush=True)
+        print("corners: " + " ".join(f"{x:.1f},{y:.1f}" for x, y in corners), flush=True)
+        return str(path)
+
+    server: list[Any] = []
+    app = create_marking_app(png.tobytes(), (width, height), layout.game, (first.label, corner), save,
+                             lambda: setattr(server[0], "should_exit", True),
+                             language=str(conf["display.language"]))
+    bind = args.bind if args.bind is not None else str(conf["web.bind"])
+    port = args.port if args.port is not None else int(conf["web.port"]) + 1
+    server.append(marking_server(app, bind, port))
+    host = f"[{bind}]" if ":" in bind else bind
+    print(f"still of the empty board: {width} x {height} pixels, from {camera}")
+    print(f"mark the board's four corners on http://{host}:{port}/ (Ctrl-C: nothing saved)", flush=True)
+    try:
+        server[0].run()
+    except OSError as exc:
+        raise UsageError(f"cannot serve the page on {host}:{port}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        return 1
+    return 0 if cal.path_for(directory, layout.game).exists() and server[0].should_exit else 1
 
 
 def _save_calibration(layout: Layout, still: Pixels, corners: list[tuple[float, float]], camera: str,

@@ -31,7 +31,7 @@ from companion.app.camera import FakeTableCamera
 from companion.app.controller import Screen
 from companion.app.events import LoopEvent, Quit
 from companion.camera.board import layout_for
-from companion.camera.find import seen_board
+from companion.camera.find import Seen, seen_board, stacks_of
 from companion.rules import PASS, Implement, Move, Phase, State, Throw
 from companion.rules.core import Square
 
@@ -116,29 +116,57 @@ class Misplaced:
     with two of its pieces each put on an empty square of the board, at every check
     (the players leave it so). Each is put on a single square with the fewest pieces on
     the eight around it (a piece put beside another may get its picture refused -- a
-    doubt asks again with a real camera, but the fake one's check never looks again)."""
+    doubt asks again with a real camera, but the fake one's check never looks again).
+    Where a square's pieces are counted (every square of the Cretan Labyrinth, where two
+    players' pieces may stand together; the Labyrinth's sanctuaries: ``Layout.shared``)
+    and another player's piece stands alone on one, the first of them is put
+    instead onto that square, and that piece stays: a count misplaced
+    (two pieces where one belongs, drawn side by side); the second is a third piece, if
+    the board has one."""
 
     def __init__(self) -> None:
         self.moved: dict[Square, Square] = {}
         """Each misplaced piece's square in the position -> where it was put."""
+        self.onto: Square | None = None
+        """The square of another player's piece the first one was put on (a count), if any."""
 
     def __call__(self, state: State, expected: Mapping[Square, int]) -> Mapping[Square, int]:
         board = dict(expected)
+        stacks = dict(stacks_of(expected))
         if not self.moved:
-            places = layout_for(state).squares
+            layout = layout_for(state)
+            places = layout.squares
             taken = {(p.row + r, p.col + c) for p in places if p.square in expected
                      for r in range(p.rows) for c in range(p.cols)}
             empty = [p for p in places if p.rows == p.cols == 1 and p.square not in expected]
+            pieces = list(expected)[:2]
             put: list[Square] = []
-            for _piece in range(2):
+            first = pieces[0]
+            # the first piece onto the square of another player's piece, which stays, where
+            # that square's pieces are counted (every Cretan square; the Labyrinth's
+            # sanctuaries, when the other player holds one alone)
+            self.onto = next((s for s in expected if expected[s] != expected[first] and s in layout.shared
+                              and len(stacks.get(s, (expected[s],))) == 1), None)
+            if self.onto is not None:
+                put.append(self.onto)
+                pieces = [first, *[s for s in expected if s not in (first, self.onto)][:1]]
+            for _piece in range(len(pieces) - len(put)):
                 best = min((p for p in empty if p.square not in put), key=lambda p: sum(
                     (p.row + r, p.col + c) in taken for r in (-1, 0, 1) for c in (-1, 0, 1)))
                 put.append(best.square)
                 taken.add((best.row, best.col))
-            self.moved = dict(zip(list(expected)[:2], put, strict=True))
+            self.moved = dict(zip(pieces, put, strict=True))
         for square, there in self.moved.items():
-            board[there] = board.pop(square)
-        return board
+            player = board.pop(square)
+            stacks.pop(square, None)
+            if there in board:  # onto another player's piece: both stand there, counted
+                stacks[there] = tuple(sorted((board[there], player)))
+                board[there] = max(board[there], player)
+            else:
+                board[there] = player
+                if stacks:
+                    stacks[there] = (player,)
+        return Seen(board, stacks) if stacks else board
 
 
 def start(values: Mapping[str, object], game_id: str, mock_factory: object, players: Players,
@@ -215,16 +243,26 @@ def test_a_whole_game_through_the_service_with_the_moves_read_by_the_camera(
                 view = ctl.view()
                 assert on(ctl) is Screen.BOARD_CHECK and view.title == "Check the board", view
                 named = view.lines
-                assert len(named) == 2, named
                 board = seen_board(state)
+                moved = dict(misplaced.moved)
+                if misplaced.onto is not None:  # the count: where it belongs, and the count seen
+                    first = next(s for s, there in moved.items() if there == misplaced.onto)
+                    del moved[first]
+                    owner = state.name(board[first])
+                    assert f"{owner}'s piece belongs on {first}." in named, named
+                    assert f"0 pieces of {owner} should be on {misplaced.onto}, the camera sees 1." in named, named
+                    named = tuple(line for line in named if str(first) not in line
+                                  and str(misplaced.onto) not in line)
+                assert len(named) == len(moved), named
                 told = [re.fullmatch(r"(.+)'s piece on (.+) belongs on (.+)\.", line) for line in named]
                 assert all(told), named
                 # each misplaced piece named where it stands and where it belongs (two of
                 # one player's pieces may be paired either way: they are alike)
-                assert {m[2] for m in told if m} == {str(s) for s in misplaced.moved.values()}, named
-                assert {m[3] for m in told if m} == {str(s) for s in misplaced.moved}, named
+                assert {m[2] for m in told if m} == {str(s) for s in moved.values()}, named
+                assert {m[3] for m in told if m} == {str(s) for s in moved}, named
                 assert all(m[1] == state.name(board[square]) for m in told if m
-                           for square in misplaced.moved if str(square) == m[3]), named
+                           for square in moved if str(square) == m[3]), named
+                named = view.lines
                 post(OK)  # goes on anyway
             elif screen is Screen.THROW:
                 before = len(ctl.actions)
