@@ -505,7 +505,8 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
     budget (:func:`~companion.ai.search.move_chances`) are checked too: ``above`` counts
     the decisions where one ranks another move above ``strong``'s. ``max_actions`` (0: none) ends a game early; ``late`` (``--quick``):
     both games start where a random game was after that share of its actions; ``log``:
-    a JSON line per pair on stderr as it ends (a run cut short can be counted)."""
+    a JSON line per game (with its ``"seat"``: strong's) and one per pair on stderr as
+    each ends (a run cut short can be counted game by game)."""
     from companion.ai.review import judge
     from companion.ai.search import move_chances
     from companion.ui.review_words import MISTAKE
@@ -528,6 +529,7 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
             rng = random.Random(f"{namespace}:{seed}:{i}")
             state = opening.copy()
             actions = 0
+            game_tally = (moves, over5, over2, above, time.process_time(), deeper, review_cpu)
             while state.phase is not Phase.OVER and (not max_actions or actions < max_actions):
                 actions += 1
                 if state.phase is Phase.THROW:
@@ -553,6 +555,16 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                         same = {m: v[me] for m, v in move_chances(state, decision.depth)}
                         above += max(same.values()) > same[move] + SAME
                 state.apply(move)
+            if log:
+                # one line a game as it ends: a run cut short still counts every game
+                print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed,
+                                  "pair": i, "seat": seat, "actions": len(state.history),
+                                  "moves": moves - game_tally[0], "over5": over5 - game_tally[1],
+                                  "over2": over2 - game_tally[2], "above": above - game_tally[3],
+                                  "deeper": deeper - game_tally[5],
+                                  "review_cpu": round(review_cpu - game_tally[6], 2),
+                                  "cpu": round(time.process_time() - game_tally[4], 2)}),
+                      file=sys.stderr, flush=True)
         if log:
             print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
                               "moves": moves - tally[0], "over5": over5 - tally[1],
@@ -927,7 +939,7 @@ def main() -> None:
                         "the figures before issue 32 were measured against")
     parser.add_argument("--log-pairs", action="store_true",
                         help="versus and judge parts: a JSON line per pair of games on stderr, "
-                        "as it ends (versus part: also one per game)")
+                        "as it ends (also one per game)")
     parser.add_argument("--log-decisions", action="store_true",
                         help="versus part: a JSON line per decision of the baseline with a "
                         "choice on stderr, as it is made (its tree and CPU seconds)")
