@@ -161,3 +161,17 @@ def test_casting_stick_senets_strong_map_is_fitted_on_strongs_own_games() -> Non
     assert entry["seeds"] == "calibrate-train:3:strong:2:0..149"
     assert entry["games"] == 150
     assert entry["decisions"] > 10_000
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_the_labyrinths_two_player_maps_are_fitted_on_150_games_a_level(level: str) -> None:
+    """The shipped two-player lines of the Labyrinth: fitted on 150 training games a
+    level (``python -m companion.ai.calibrate_fit --game labyrinth --seed 1 --games 150
+    --players 2``, docs/ai.md "The Labyrinth's two-player maps refitted"), not on the
+    sixth round's 30, whose maps stretched the searched values too far on held-out games;
+    every level's games are those of its own level."""
+    text = resources.files("companion.ai").joinpath("data", "calibration-labyrinth.json").read_text("utf-8")
+    entry = json.loads(text)["maps"]["2"][level]
+    assert entry["seeds"] == f"calibrate-train:1:{level}:2:0..149"
+    assert entry["games"] == 150
+    assert entry["decisions"] > 10_000
