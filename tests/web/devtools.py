@@ -22,6 +22,8 @@ import fcntl
 import json
 import os
 import select
+import shutil
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -30,6 +32,30 @@ from pathlib import Path
 from typing import Any
 
 import programs
+import pytest
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+"""Debian's chromium, or ``None`` (the tests that need it skip, :data:`needs_chromium`)."""
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars"]
+"""The flags every test's Chromium starts with (a test adds its window size)."""
+
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium: `make test` installs Debian's chromium when apt-get can be used "
+    "as root; here it cannot (install it: apt-get install chromium)",
+)
+"""The skip mark of a module whose tests drive Chromium."""
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface now (for a server the test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
 
 PHONE = (390, 844)
 """A phone's viewport in CSS px (an iPhone 12-15's width)."""

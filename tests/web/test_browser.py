@@ -15,7 +15,6 @@ import itertools
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -38,24 +37,12 @@ from companion.ui.games.boards import board_model
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "web"
 UPDATE = bool(os.environ.get("UPDATE_SCREENSHOTS"))
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+CHROMIUM = devtools.CHROMIUM
 GAMES = ("senet-tait", "senet-sticks", "labyrinth", "cretan-labyrinth")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--window-size=1000,760"]
+FLAGS = [*devtools.FLAGS, "--window-size=1000,760"]
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium: `make test` installs Debian's chromium when apt-get can be used "
-    "as root; here it cannot (install it: apt-get install chromium)",
-)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+pytestmark = devtools.needs_chromium
+free_port = devtools.free_port
 
 
 @pytest.fixture(scope="module")

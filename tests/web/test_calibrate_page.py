@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -34,26 +32,14 @@ from companion.camera.calibration import board_corners_mm, corners_on, load
 from companion.camera.fake import fake_camera
 from companion.rules import get_game
 
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+CHROMIUM = devtools.CHROMIUM
 SHOT = Path(__file__).resolve().parents[2] / "docs" / "camera" / "calibrate-page.png"
 UPDATE = bool(os.environ.get("UPDATE_SCREENSHOTS"))
 """Write :data:`SHOT` again (``UPDATE_SCREENSHOTS=1``), as tests/web/test_browser.py does."""
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars"]
+FLAGS = devtools.FLAGS
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium: `make test` installs Debian's chromium when apt-get can be used "
-    "as root; here it cannot (install it: apt-get install chromium)",
-)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+pytestmark = devtools.needs_chromium
+free_port = devtools.free_port
 
 
 def click(page: devtools.Tab, x: float, y: float) -> None:
