@@ -592,14 +592,9 @@ def tait_extra_rows(state: SenetTaitState) -> list[list[float]]:
     rows: list[list[float]] = []
     for p in (0, 1):
         o = 1 - p
-        row = [0.0] * 11
-        k = plinth[p]
-        if k >= 1:
-            row[0] = 1.0
-            if k >= 2:
-                row[1] = 1.0
-                if k >= 3:
-                    row[2] = 1.0
+        row = [0.0] * len(TAIT_EXTRAS)
+        for i in range(min(plinth[p], 3)):  # plinth_1..plinth_3
+            row[i] = 1.0
         mine = squares[p]
         if p == thrower:
             entering = plinth[o] > 0

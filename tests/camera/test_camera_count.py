@@ -10,7 +10,7 @@ either player. The seeds here are not the benchmark's (benchmarks/vision.py)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -33,6 +33,7 @@ from companion.camera.find import (
 from companion.camera.read import PictureRefused, Reader, board_text
 from companion.cli import main
 from companion.rules import Move, Phase, State, get_game, random_action
+from companion.rules.core import Square
 
 SEEDS = range(40, 52)
 """Photos of one board, each with its own pose (tilt, rotation, distance), light, blur,
@@ -44,6 +45,18 @@ def rig() -> tuple[FakeCamera, Reader]:
     layout = layout_for(get_game("labyrinth").new_state())
     return fake_camera(layout), Reader(layout)
 
+
+
+def assert_found(state: State, after: State, squares: Mapping[Square, int | None], move: Move,
+                 seed: int) -> None:
+    """The move found from ``squares`` (what the camera read after ``move`` was played
+    in ``state``) ends in the position ``after`` (outcome key)."""
+    finding = find_move(state, None, squares)
+    assert finding.kind == FOUND, (move.notation, seed, finding)
+    assert finding.move is not None
+    played = state.copy()
+    played.apply(finding.move)
+    assert outcome_key(played) == outcome_key(after), (move.notation, finding.move.notation)
 
 def test_the_sanctuaries_are_the_squares_counted(rig: tuple[FakeCamera, Reader]) -> None:
     """Only where several pieces may stand: the Labyrinth's sanctuaries, every square of
@@ -151,12 +164,7 @@ def test_a_move_onto_a_field_its_player_holds_is_found_with_no_press(rig: tuple[
         after.apply(move)
         for seed in (7 + index, 70 + index):
             reading = reader.read(camera.photo(seen_pieces(after), seed).image)
-            finding = find_move(state, None, reading.squares)
-            assert finding.kind == FOUND, (move.notation, seed, finding)
-            assert finding.move is not None
-            played = state.copy()
-            played.apply(finding.move)
-            assert outcome_key(played) == outcome_key(after), (move.notation, finding.move.notation)
+            assert_found(state, after, reading.squares, move, seed)
             assert not shows(reading.squares, state)  # a change the look does not wait past
         # the board before the move is not taken for it (uncounted, the two photos are
         # alike: the look waits past both, and the move is found in either)
@@ -204,12 +212,7 @@ def test_a_cretan_move_onto_another_players_square_is_found_with_no_press(
         for seed in (11 + index, 111 + index):
             reading = reader.read(camera.photo(seen_pieces(after), seed).image)
             assert {s: reading.stacks[s] for s in shared} == shared, (move.notation, seed)
-            finding = find_move(state, None, reading.squares)
-            assert finding.kind == FOUND, (move.notation, seed, finding)
-            assert finding.move is not None
-            played = state.copy()
-            played.apply(finding.move)
-            assert outcome_key(played) == outcome_key(after), (move.notation, finding.move.notation)
+            assert_found(state, after, reading.squares, move, seed)
 
 
 def test_camera_check_prints_the_pieces_counted_and_compares_the_counts(

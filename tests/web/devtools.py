@@ -26,6 +26,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,6 +56,26 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def wait_for(url: str, proc: subprocess.Popen[Any], seconds: float) -> None:
+    """Wait until ``url`` answers 200, the server ``proc`` still running (tried every
+    0.05 s, for ``seconds`` at most).
+
+    :raises AssertionError: ``proc`` stopped (its standard error in the message), or no
+        answer came in time.
+    """
+    for _ in range(round(seconds / 0.05)):
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                assert answer.status == 200
+            return
+        except OSError:
+            if proc.poll() is not None:
+                err = proc.stderr.read() if proc.stderr else ""
+                raise AssertionError(f"the server stopped: {err.decode() if isinstance(err, bytes) else err}") from None
+            time.sleep(0.05)
+    raise AssertionError(f"{url} did not answer in {seconds:g} s")
 
 
 PHONE = (390, 844)

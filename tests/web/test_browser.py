@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,18 +68,7 @@ def serving(directory: Path) -> Iterator[str]:
          "--dir", str(directory)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/"
     try:
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    assert answer.status == 200
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise AssertionError(f"companion web stopped: {proc.stderr.read().decode()}"
-                                         if proc.stderr else "companion web stopped") from None
-                time.sleep(0.05)
-        else:
-            raise AssertionError("companion web did not answer in 15 s")
+        devtools.wait_for(url, proc, 15)
         yield url
     finally:
         proc.terminate()

@@ -17,7 +17,6 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import devtools
@@ -84,14 +83,7 @@ def test_the_corners_clicked_on_the_page_are_saved(tmp_path: Path) -> None:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     url = f"http://127.0.0.1:{port}/"
     try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    assert answer.status == 200
-                break
-            except OSError:
-                assert proc.poll() is None, proc.communicate()
-                time.sleep(0.05)
+        devtools.wait_for(url, proc, 30)
         with devtools.browser(CHROMIUM, FLAGS, tmp_path / "profile", idle=5) as page:
             page.open(url, devtools.DESKTOP, mobile=False)
             wait_for(page, "document.querySelector('#still img').naturalWidth", programs.limit(5))
