@@ -212,6 +212,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             sub, "demo",
             summary="play a scripted whole game (senet-tait unless --game) through the mock pins; "
             "print the record",
+            more="The moves are picked at random, in the Cretan Labyrinth as the computer "
+            "at normal plays them (random moves seldom end that game).",
         )
         demo.add_argument("--frames", metavar="DIR", default=None,
                           help="write every distinct 128x64 frame as a PNG into DIR")

@@ -183,20 +183,30 @@ def record_lines(journal: Path) -> list[str]:
     return lines
 
 
+def person_move(state: State) -> Move:
+    """The move a person makes in a Cretan Labyrinth demo: the computer's at ``normal``
+    (:func:`companion.ai.player.choose`; up to 4 plies within 250 positions, no noise,
+    so the same move on every machine). Random choices almost never finish this game
+    (docs/rules/cretan-labyrinth.md, D27), and issue 35 asks the demo's players to finish
+    it as people do; the goal-seeking player (the next missing diamond, the palace,
+    home) finished one in about 2,000 actions, the computer at ``normal`` in 500-1,700.
+
+    :raises IllegalMoveError: when ``state`` waits for a throw or is over.
+    """
+    from companion.ai.player import choose
+
+    return choose(state, "normal").move
+
+
 def _person_row(ctl: Controller) -> int | None:
     """The row of the moves screen a person would pick where random picks would not
-    end the game: in the Cretan Labyrinth (random choices almost never finish it,
-    docs/rules/cretan-labyrinth.md, D27) the goal-seeking player's move
-    (:func:`companion.ai.cretan_goal.goal_seeking_choice`: the next missing diamond,
-    the palace, home), or the row on the way to it when the move is chosen in steps.
+    end the game: in the Cretan Labyrinth :func:`person_move` (the computer's move at
+    ``normal``), or the row on the way to it when the move is chosen in steps.
     ``None`` elsewhere: the scripted player picks at random."""
     state = ctl.state
     if state is None or state.game.id != "cretan-labyrinth":
         return None
-    from companion.ai.cretan_goal import goal_seeking_choice
-
-    moves = state.legal_moves()
-    wanted = moves[goal_seeking_choice(state, moves)]  # type: ignore[arg-type]
+    wanted = person_move(state)
     steps = ctl.presenter.choice_steps(state, wanted)
     depth = len(ctl.path)
     for row, (label, move) in enumerate(ctl.choices()):
@@ -364,8 +374,8 @@ def play(
 class CameraPlayer:
     """The scripted player of ``companion demo --camera``: in each position the fake
     camera looks at (a person's move due), the move made on the board: a seeded random
-    legal move (the goal-seeking player's in the Cretan Labyrinth, where random moves
-    almost never end the game), remembered as :attr:`last` until it is played."""
+    legal move (in the Cretan Labyrinth :func:`person_move`, the computer's at
+    ``normal``: random moves almost never end that game), remembered as :attr:`last` until it is played."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -376,9 +386,7 @@ class CameraPlayer:
     def __call__(self, state: State) -> Move:
         moves = state.legal_moves()
         if state.game.id == "cretan-labyrinth":
-            from companion.ai.cretan_goal import goal_seeking_choice
-
-            move = moves[goal_seeking_choice(state, moves)]  # type: ignore[arg-type]
+            move = person_move(state)
         else:
             move = moves[random.Random(f"{self.seed}/camera/{len(state.history)}").randrange(len(moves))]
         self.last, self.by_buttons = move, False
