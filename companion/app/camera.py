@@ -575,15 +575,25 @@ def count_lines(state: State, differences: Differences) -> tuple[str, ...]:
     """The counts that differ on the squares where several pieces stand or should
     (:meth:`~companion.camera.find.Difference.counts`), in words for the screen and the
     ear, a sentence for each player's count: "2 pieces of Red should be on 31, the
-    camera sees 1." The rest of ``differences`` gives none (:func:`check_lines` and
+    camera sees 1."; a count of none said as a word: "No piece of Red should be on
+    31, the camera sees 1.", "2 pieces of Red should be on 31, the camera sees none."
+    The rest of ``differences`` gives none (:func:`check_lines` and
     :func:`difference_lines` word them)."""
     lines: list[str] = []
     for d in _differences(differences):
         for player, expected, seen in d.counts():
-            lines.append(ngettext("{count} piece of {player} should be on {square}, the camera sees {seen}.",
-                                  "{count} pieces of {player} should be on {square}, the camera sees {seen}.",
-                                  expected).format(count=expected, player=say(state.name(player)),
-                                                   square=d.square, seen=seen))
+            who = say(state.name(player))
+            if expected == 0:
+                line = _("No piece of {player} should be on {square}, the camera sees {seen}.")
+            elif seen == 0:
+                line = ngettext("{count} piece of {player} should be on {square}, the camera sees none.",
+                                "{count} pieces of {player} should be on {square}, the camera sees none.",
+                                expected)
+            else:
+                line = ngettext("{count} piece of {player} should be on {square}, the camera sees {seen}.",
+                                "{count} pieces of {player} should be on {square}, the camera sees {seen}.",
+                                expected)
+            lines.append(line.format(count=expected, player=who, square=d.square, seen=seen))
     return tuple(lines)
 
 

@@ -21,14 +21,14 @@ pytest.importorskip("cv2")
 
 from walkthroughs.cue_games import Recorder
 
-from companion.app.camera import FakeTableCamera, LiveCamera, check_job, check_lines
+from companion.app.camera import FakeTableCamera, LiveCamera, check_job, check_lines, count_lines
 from companion.app.controller import Controller, Screen
 from companion.app.events import BoardChecked, LoopEvent
 from companion.app.looking import board_of
 from companion.app.worker import Worker
 from companion.camera.board import Pixels, layout_for
 from companion.camera.fake import FakeCamera
-from companion.camera.find import same_board, seen_board, seen_stacks
+from companion.camera.find import Difference, same_board, seen_board, seen_stacks
 from companion.devices.sources import SOURCE_NAMES
 from companion.i18n import using
 from companion.journal.store import JournalStore
@@ -326,3 +326,21 @@ def test_the_check_compares_the_pieces_counted_on_a_field_and_says_the_count() -
     assert german[0].startswith("2 Steine von") and german[0].endswith("die Kamera sieht 1.")
     right = check_job(2, FakeTableCamera(seed=3), state, expected)
     assert right.differences == () and right.seen == expected and same_board(right.seen, expected)
+
+
+def test_a_count_of_none_is_said_as_a_word() -> None:
+    """A count that differs on a field of several pieces, where one side's count is
+    nought: "No piece of Red should be on 31, the camera sees 1." and "2 pieces of Red
+    should be on 31, the camera sees none.", never "0 pieces" (the resume check said
+    "0 pieces of Player 1 should be on f9, the camera sees 1.")."""
+    state = get_game("labyrinth").new_state(2)
+    red, blue = state.name(0), state.name(1)
+    extra = Difference(31, 1, 1, seen_stack=(0, 1), expected_stack=(1,))  # a piece of red too many
+    gone = Difference(31, 1, 0, seen_stack=(1,), expected_stack=(0, 0, 1))  # both of red's missing
+    assert count_lines(state, [extra, gone]) == (
+        f"No piece of {red} should be on 31, the camera sees 1.",
+        f"2 pieces of {red} should be on 31, the camera sees none.")
+    assert not any(blue in line for line in count_lines(state, [extra, gone]))
+    with using("de"):
+        german = count_lines(state, [extra, gone])
+    assert not any(line.startswith("0 ") or line.endswith(" 0.") for line in german), german
