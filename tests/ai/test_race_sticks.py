@@ -5,6 +5,7 @@ hint and the review use it."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from companion.ai import race, race_sticks
 from companion.ai.player import choose, hint
 from companion.ai.review import move_values
 from companion.ai.search import search
+from companion.cli import main
 from companion.rules import Phase, State, get_game
 from companion.rules.senet_sticks import SenetSticks, SenetSticksState
 
@@ -323,3 +325,21 @@ def test_the_review_values_are_the_tables() -> None:
     me = state.current_player
     for move, values in move_values(state):
         assert values[me] == pytest.approx(exact[move], abs=1e-9)
+
+
+def test_rules_hint_says_a_covered_chance_is_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`companion rules hint` in a covered decision: the summary says the chance is exact,
+    the chance before moving is the table's, the best move is the table's."""
+    state = decisions(1)[0]
+    path = tmp_path / "ending.json"
+    path.write_text(json.dumps(state.to_dict()))
+    status = main(["rules", "hint", "senet-sticks", "--position", str(path)])
+    out, err = capsys.readouterr()
+    answer = json.loads(out)
+    assert status == 0 and err == ""
+    assert answer["exact"] is True and "exact: this ending is solved to the end" in answer["summary"]
+    table = shipped()
+    values = table.values(state)
+    assert values is not None
+    assert answer["estimate"] == round(values[state.current_player], 4)
+    assert answer["best"] == table.best_move(state).notation
