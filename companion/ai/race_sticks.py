@@ -101,6 +101,9 @@ DEFAULT_LAYERS: Final = ((1, 1), (1, 2), (2, 1))
 TOLERANCE: Final = 1e-12
 """Value iteration stops when no value changed by more than this in a sweep."""
 
+WITHIN_KEPT: Final = 10_000
+"""How many values of positions inside a turn a table keeps (:meth:`SticksTable.values`)."""
+
 Config = tuple[int, tuple[int, ...]]
 """One side's plinths: ``(plinths in the Abyss, squares along the side's own path,
 ascending)``; the squares include those in the opponent's Home Row."""
@@ -420,7 +423,8 @@ class SticksTable:
         self._goals = (self.board.goal, tuple(n + 1 - s for s in self.board.goal))
         """Each player's opponent's Home Row, as board squares."""
         self._within: dict[Any, float] = {}
-        """The mover's value of positions inside a turn, by position key (bounded)."""
+        """The mover's value of positions inside a turn, by position key: emptied when it
+        holds :data:`WITHIN_KEPT` (a key and its value some 700 bytes: 7 MB at most)."""
 
     @classmethod
     def read(cls, data: bytes, where: str, game: SenetSticks) -> SticksTable:
@@ -494,7 +498,7 @@ class SticksTable:
             found = self.values(end)
             assert found is not None, "the domain is closed under play"
             best = max(best, found[me])
-        if len(self._within) > 100_000:
+        if len(self._within) >= WITHIN_KEPT:
             self._within.clear()
         self._within[key] = best
         return best
