@@ -39,7 +39,7 @@ The two differ by the renormalisation only (its size is not measured).
 A game, player count or level without a fitted map shows the raw value (the identity).
 
 **Not over an exact value**: where the position a hint or a review values is in a
-solved table's domain (:func:`companion.ai.race.covers`: Tait's Senet's endings), every
+solved table's domain (:func:`companion.ai.race.covers`: both Senets' endings), every
 value is the exact chance and is shown as it is; the callers skip the map there.
 
 The maps are fitted by :mod:`companion.ai.calibrate_fit` (one command per game:

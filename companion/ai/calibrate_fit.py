@@ -47,7 +47,7 @@ def selfplay(game_id: str, players: int, level: str, label: str, games: int,
     results. The move played is the level's (:func:`companion.ai.player.choose` with
     the noise generator and no time budget, so the games are the same on any machine;
     the hint's first row where the level has no noise). Positions whose values are exact
-    (:func:`companion.ai.race.covers`: Tait's Senet's solved endings) give no sample:
+    (:func:`companion.ai.race.covers`: both Senets' solved endings) give no sample:
     the hint shows those values unmapped, so the map must not be fitted on them."""
     from companion.ai.player import LEVELS, choose, hint
     from companion.ai.race import covers

@@ -191,7 +191,7 @@ def hint(
     The rows' values are the chances shown: each searched value through the level's
     map (:func:`companion.ai.calibrate.chance`, strictly increasing, so the order of
     the rows is the search's); ``shown=False`` keeps the searched values (to fit the
-    map and to measure it). In an ending of a solved table (Tait's Senet,
+    map and to measure it). In an ending of a solved table (both Senets,
     :func:`companion.ai.race.covers`) every row's value is exact and shown as it is:
     an exact chance needs no map.
 

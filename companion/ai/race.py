@@ -50,6 +50,11 @@ Build (numpy needed; the lookups are plain Python)::
 
     python -m companion.ai.race build          # writes companion/ai/data/race-senet-tait.f32.zlib
 
+**Casting-stick Senet's endings** are :mod:`companion.ai.race_sticks`'s table (solved
+over whole turns of the engine's moves); :func:`exact_for` and :func:`covers` answer
+for both games, :func:`table_for` for Tait's Senet only. ``build --game senet-sticks``
+builds that one.
+
 The lookup: :func:`exact_for` gives a game's value function (``None`` for a game or
 options without a table), :class:`RaceTable` answers :meth:`~RaceTable.covers`,
 :meth:`~RaceTable.values`, :meth:`~RaceTable.move_values` and
@@ -71,6 +76,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from companion.ai.race_sticks import SticksTable
+from companion.ai.race_sticks import table_for as sticks_table_for
 from companion.errors import CompanionError
 from companion.rules import Game, Move, Phase, State
 from companion.rules.senet_tait import (
@@ -439,16 +446,22 @@ def table_for(game: Game) -> RaceTable | None:
 def exact_for(game: Game) -> Callable[[State], Values | None] | None:
     """The exact value function for positions of ``game`` (each player's chance to win
     where the table covers the position, ``None`` elsewhere), or ``None`` when the game
-    has no table: what the search calls at every node (:mod:`companion.ai.search`)."""
-    table = table_for(game)
+    has no table: what the search calls at every node (:mod:`companion.ai.search`).
+    Tait's Senet's table is this module's, casting-stick Senet's
+    :mod:`companion.ai.race_sticks`'s."""
+    table: RaceTable | SticksTable | None = table_for(game)
+    if table is None:
+        table = sticks_table_for(game)  # casting-stick Senet's endings (companion.ai.race_sticks)
     return None if table is None else table.values
 
 
 def covers(state: State) -> bool:
-    """Whether ``state``'s values are exact (its game has a table and it covers
-    ``state``): then a chance shown is the value itself, not mapped
-    (:mod:`companion.ai.calibrate`)."""
-    table = table_for(state.game)
+    """Whether ``state``'s values are exact (its game has a table, this module's or
+    :mod:`companion.ai.race_sticks`'s, and it covers ``state``): then a chance shown is
+    the value itself, not mapped (:mod:`companion.ai.calibrate`)."""
+    table: RaceTable | SticksTable | None = table_for(state.game)
+    if table is None:
+        table = sticks_table_for(state.game)
     return table is not None and table.covers(state)
 
 
@@ -476,17 +489,34 @@ def build(out: Path, layers: Sequence[tuple[int, int]] = DEFAULT_LAYERS,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m companion.ai.race build [--layers 1x1,1x2,...] [--out PATH]``."""
+    """``python -m companion.ai.race build [--game senet-tait|senet-sticks]
+    [--layers 1x1,1x2,...] [--out PATH]``."""
+    from companion.ai import race_sticks
+
     parser = argparse.ArgumentParser(prog="python -m companion.ai.race", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="solve the table of Tait's Senet's endings and write it")
-    b.add_argument("--layers", default=",".join(f"{a}x{c}" for a, c in DEFAULT_LAYERS),
-                   help="layers AxB: the side to throw has A pieces left, the other B")
-    default_out = Path(__file__).parent / "data" / _file_name(GAME_ID)
-    b.add_argument("--out", type=Path, default=default_out, help=f"the file to write (default {default_out})")
+    b = sub.add_parser("build", help="solve the table of a game's endings and write it")
+    b.add_argument("--game", choices=(GAME_ID, race_sticks.GAME_ID), default=GAME_ID,
+                   help=f"the game (default {GAME_ID}; {race_sticks.GAME_ID}: companion.ai.race_sticks)")
+    b.add_argument("--layers", default=None,
+                   help="layers AxB: the side to throw has A pieces left, the other B (default: the shipped ones)")
+    b.add_argument("--out", type=Path, default=None,
+                   help="the file to write (default: the shipped file, companion/ai/data/race-GAME.f32.zlib)")
     args = parser.parse_args(argv)
-    layers = [tuple(int(x) for x in part.split("x")) for part in args.layers.split(",")]
-    build(args.out, [(a, c) for a, c in layers])
+    sticks = args.game == race_sticks.GAME_ID
+    shipped = race_sticks.DEFAULT_LAYERS if sticks else DEFAULT_LAYERS
+    text = args.layers or ",".join(f"{a}x{c}" for a, c in shipped)
+    layers = [tuple(int(x) for x in part.split("x")) for part in text.split(",")]
+    pairs = [(a, c) for a, c in layers]
+    if sticks:
+        from companion.rules import get_game
+        from companion.rules.senet_sticks import SenetSticks
+
+        game = get_game(race_sticks.GAME_ID)
+        assert isinstance(game, SenetSticks)
+        race_sticks.build(args.out or race_sticks.default_out(), game, pairs)
+    else:
+        build(args.out or Path(__file__).parent / "data" / _file_name(GAME_ID), pairs)
     return 0
 
 

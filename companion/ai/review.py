@@ -38,7 +38,8 @@ keep): a decision is judged by :func:`judge`:
    values) and its ``depth`` says so: the level's own move then has no error.
 
 **Exact endings.** From a position of a solved table's domain on (Tait's Senet's
-endings, :mod:`companion.ai.race`) every value is exact (the search takes it from the
+endings, :mod:`companion.ai.race`; casting-stick Senet's, :mod:`companion.ai.race_sticks`)
+every value is exact (the search takes it from the
 table) and shown without the calibration map.
 
 For the player ``p`` who acts:

@@ -104,13 +104,16 @@ on a Pi Zero that could run for minutes ends within one expansion.
 of the process took up to 50 ms in trials, which would break the budget.
 
 **Exact endings**: a position of a game with a solved table (Tait's Senet, each side
-with at most two pieces left, or three against one: :mod:`companion.ai.race`) is
+with at most two pieces left, or three against one: :mod:`companion.ai.race`;
+casting-stick Senet, at most two plinths left a side but two against two:
+:mod:`companion.ai.race_sticks`) is
 valued by the table at any depth, before the depth or the transposition table is
 looked at: its value is the game's exact value, so nothing below it is searched. The
 table's domain is closed under play, so a search from such a position gives every
 move its exact value (the move ranked first is the table's best move) at the cost of
-one expansion a move per iteration. Other games, and Tait's Senet with other options,
-have no table: the check is one comparison a node.
+one expansion a move per iteration. Other games, and both Senets with other options,
+have no table: the check is one comparison a node (in casting-stick Senet, a count
+of each side's plinths in the opponent's Home Row).
 
 **Transposition table**: values by position key (:meth:`State.position_key`) with the
 depth they were searched to, reused for an equal or smaller depth: two move orders
@@ -470,7 +473,7 @@ def _deepen_turns(
 
     * depth 1 plays every way to finish the turn from ``state`` (every sequence of the
       decisions left), each *end* (the position after the turn; equal ends once) valued
-      by the evaluation; it is not cut by the node budget (only by the clock or
+      by the evaluation (by the solved table where it covers the end); it is not cut by the node budget (only by the clock or
       ``cancel``): up to some hundred expansions more than a small budget allows;
     * depth ``d`` >= 2 searches the ends ``d - 1`` plies deeper (the opponent's throw
       and turn, ...), best first by the previous iteration's values. A move's value is
@@ -493,7 +496,12 @@ def _deepen_turns(
         pass
     finally:
         run.max_nodes = limit
-    values = {key: run.evaluation(end)[me] for key, end in ends.items()}
+    # The evaluation, or the exact value of a solved ending (companion.ai.race_sticks).
+    exact = exact_for(state.game)
+    values: dict[Hashable, float] = {}
+    for key, end in ends.items():
+        found = None if exact is None or end.phase is Phase.OVER else exact(end)
+        values[key] = (run.evaluation(end) if found is None else found)[me]
     ranking = _rank(ranking, reach, values, 1)
     if len(reach) < len(moves):  # the budget ended inside depth 1
         return ranking, 0, run.nodes

@@ -107,7 +107,7 @@ def hint_answer(state: State, level: str, now: float, decision: Any,
     """The answer of ``rules hint`` for ``state`` (waiting for a move) from the search's
     ``decision`` (:class:`companion.ai.search.Decision`) at ``level`` and ``now``, the
     player's chance to win before moving (0..1). ``exact`` is true where the values are
-    an ending solved to the end (:mod:`companion.ai.race`, Tait's Senet): then ``now`` is
+    an ending solved to the end (:mod:`companion.ai.race`: both Senets): then ``now`` is
     that exact chance, not the estimate from the pieces alone, and the summary says so
     instead of how far the search looked.
 
