@@ -4,7 +4,10 @@ Run with ``make bench`` (``--games``, ``--versus-games`` and ``--positions`` tra
 for precision, ``--game`` picks games, ``--part`` one part). The versus part against
 the baseline is most of the time: at one worker on a shared machine Tait's Senet played
 300 games in 2 minutes, the Labyrinth about 13 games a minute, casting-stick Senet and
-the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five parts:
+the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. The default
+run leaves the Cretan Labyrinth's games against the baseline out of the versus and
+judge parts and says so (``baseline.SLOW_BASELINE``: days); ``--game`` names it to play
+them. Five parts:
 
 1. **Strength** (``--part strength``; ``--opponent`` and ``--players`` narrow it, as
    ``--opponent random --players 2 --games 200`` for the issue's "against random"
@@ -43,8 +46,9 @@ the Cretan Labyrinth slower (docs/ai.md); 300 games of each take hours. Five par
    game): ``strong`` against ``normal`` and ``normal`` against ``easy``, two-player
    games in pairs on the same throws with the seats swapped (seeds
    ``ladder:SEED:PAIR``; ``easy`` draws its noise from a generator of its own), the
-   upper level's win share with its 95% Wilson interval, the pairs 2-0/1-1/0-2 and the
-   CPU seconds. Target: the interval's low end above 50% on every rung.
+   upper level's win share with its 95% Wilson interval over games and its 95% paired
+   interval (bootstrap over pairs), the pairs 2-0/1-1/0-2 and the CPU seconds. Target:
+   the paired interval's low end above 50% on every rung.
 4. **One judge** (``--part judge``): the hint (:func:`companion.ai.player.hint` at
    ``normal``) against the review on ``--judge-positions`` midgame positions of random
    games (default 100, seeded ``7000 + SEED``; 0: none): the share where the review's
@@ -91,7 +95,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from baseline import CAP_EXTRA_THROWS, Baseline
+from baseline import CAP_EXTRA_THROWS, SLOW_BASELINE, Baseline
 from measure import interleave, ratio_line, repeat_until
 
 from companion.ai.evaluate import chances as progress_chances
@@ -380,12 +384,25 @@ def level_player(level: str, noise_seed: str) -> Callable[[State, random.Random]
 @dataclass(frozen=True)
 class LadderResult:
     """The upper level's wins (shared wins as fractions) in ``games`` games; ``pairs``
-    won 2-0, 1-1, 0-2; ``cpu``: CPU seconds of the games."""
+    won 2-0, 1-1, 0-2 (a pair with a shared win counted 1-1); ``cpu``: CPU seconds of
+    the games; ``scores``: the upper level's wins in each pair, 0 to 2, in pair order."""
 
     wins: float
     games: int
     pairs: tuple[int, int, int]
     cpu: float
+    scores: tuple[float, ...] = ()
+
+
+def bootstrap(values: list[float], resamples: int = 2000) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% percentile bootstrap interval over them
+    (``resamples`` resamples with ``random.Random(0)``: the same interval in every run).
+
+    :raises statistics.StatisticsError: for no values.
+    """
+    rng = random.Random(0)
+    means = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(resamples))
+    return statistics.fmean(values), means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
 def play_ladder(game_id: str, upper: str, lower: str, pairs: int, seed: int, first: int,
@@ -399,6 +416,7 @@ def play_ladder(game_id: str, upper: str, lower: str, pairs: int, seed: int, fir
     game = get_game(game_id)
     wins = 0.0
     tally = [0, 0, 0]
+    scores: list[float] = []
     for i in range(first, first + pairs):
         opening = game.new_state()
         if late:
@@ -416,9 +434,10 @@ def play_ladder(game_id: str, upper: str, lower: str, pairs: int, seed: int, fir
             if seat in winners:
                 won += 1.0 / len(winners)
         wins += won
+        scores.append(won)
         tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
     return LadderResult(wins, 2 * pairs, (tally[0], tally[1], tally[2]),
-                        time.process_time() - start)
+                        time.process_time() - start, tuple(scores))
 
 
 # ------------------------------------------- the hint and the review: one judge
@@ -723,9 +742,11 @@ def ladder_part(args: argparse.Namespace, game_list: list[str]) -> None:
     """Print the level ladder (see :func:`play_ladder`)."""
     print("The level ladder: the upper level against the lower, two players, pairs of games on the")
     print(f"same throws with the seats swapped (seeds ladder:{args.seed}:PAIR, never used in tuning),")
-    print("win share of the upper level with its 95% Wilson interval; target: the low end above 50%.")
+    print("win share of the upper level with its 95% Wilson interval over games and its 95% paired")
+    print("interval (bootstrap over pairs, 2,000 resamples: the pairs share their throws, so they are")
+    print("the independent units); target: the paired interval's low end above 50%.")
     print()
-    print(f"{'game':<18} {'rung':<16} {'games':>5} {'won':>6} {'95% interval':>16} "
+    print(f"{'game':<18} {'rung':<16} {'games':>5} {'won':>6} {'95% Wilson':>16} {'95% paired':>16} "
           f"{'2-0/1-1/0-2':>12} {'CPU s':>7}  target")
     pairs = -(-args.ladder_games // 2)
     late = 0.9 if args.quick else 0.0
@@ -744,19 +765,25 @@ def ladder_part(args: argparse.Namespace, game_list: list[str]) -> None:
             wins = sum(r.wins for r in played)
             games = sum(r.games for r in played)
             low, high = wilson(wins, games)
+            _mean, paired_low, paired_high = bootstrap([w / 2 for r in played for w in r.scores])
             tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(3))
-            verdict = "met" if low > 0.5 else "NOT met"
+            verdict = "met" if paired_low > 0.5 else "NOT met"
             print(f"{game_id:<18} {upper + ' vs ' + lower:<16} {games:>5} {wins / games:>6.1%} "
-                  f"{f'[{low:.1%}, {high:.1%}]':>16} {tally:>12} "
-                  f"{sum(r.cpu for r in played):>7.1f}  {verdict}", flush=True)
+                  f"{f'[{low:.1%}, {high:.1%}]':>16} {f'[{paired_low:.1%}, {paired_high:.1%}]':>16} "
+                  f"{tally:>12} {sum(r.cpu for r in played):>7.1f}  {verdict}", flush=True)
     print()
 
 
-def judge_part(args: argparse.Namespace, game_list: list[str]) -> None:
-    """Print the hint/review agreement and the review's false-mistake rate of strong."""
+def judge_part(args: argparse.Namespace, game_list: list[str], versus: list[str]) -> None:
+    """Print the hint/review agreement (``game_list``) and the review's false-mistake
+    rate of strong in games against the baseline (``versus``; the others said left out)."""
     if args.judge_positions:
         hint_table(args, game_list)
-    false_mistakes_table(args, game_list)
+    left = ", ".join(g for g in game_list if g not in versus)
+    if left:
+        print(f"Left out of the false mistakes (games against the baseline): {left} "
+              "(benchmarks/baseline.py SLOW_BASELINE); --game names it to play them.")
+    false_mistakes_table(args, versus)
 
 
 def hint_table(args: argparse.Namespace, game_list: list[str]) -> None:
@@ -975,7 +1002,8 @@ def main() -> None:
     strong = get_level("strong")
     began = time.perf_counter()
     leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
-                         "progress less pieces at risk in labyrinth, learned elsewhere",
+                         "in the Labyrinth at 3 and 4 players progress less pieces at risk, "
+                         "learned elsewhere (the Labyrinth at 2 players: TD-leaf)",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 
@@ -1018,12 +1046,20 @@ def main() -> None:
                       flush=True)
         print()
 
+    # the default run (make bench) leaves out the games against the baseline that take
+    # days (SLOW_BASELINE) and says so; named with --game, or in a --quick run, they play
+    fast = [g for g in game_list if args.game or args.quick or g not in SLOW_BASELINE]
+    slow = ", ".join(g for g in game_list if g not in fast)
     if args.part in ("both", "versus"):
-        versus_part(args, game_list, leaves)
+        if slow:
+            print(f"Left out of the games against the baseline: {slow} (its baseline has no budget "
+                  "and one decision can take minutes and gigabytes: benchmarks/baseline.py "
+                  "SLOW_BASELINE); --game names it to play them.")
+        versus_part(args, fast, leaves)
     if args.part in ("both", "ladder"):
         ladder_part(args, game_list)
     if args.part in ("both", "judge"):
-        judge_part(args, game_list)
+        judge_part(args, game_list, fast)
 
     if args.part in ("both", "time"):
         normal = get_level(DEFAULT_LEVEL)

@@ -96,6 +96,13 @@ CAP_EXTRA_THROWS: Final = 2
 """Throws of my own searched after the first one before the reply (Senet's extra
 throws, the Cretan Labyrinth's cards, the orbit's free die); a further one is a leaf."""
 
+SLOW_BASELINE: Final = frozenset({"cretan-labyrinth"})
+"""Games whose games against the baseline ``make bench``'s default runs leave out (and
+say so): the baseline has no budget, and in the Cretan Labyrinth one decision can
+search millions of positions (docs/ai.md: a Pegasus card, 2,749,556 positions, 78.6 CPU
+s and 4.2 GB; one game's 30 decisions with a choice took 251.6 CPU s), so 300 games
+would hold ``make bench`` for days. Named with ``--game``, they are played."""
+
 RISK_WEIGHT: Final = 1.0
 """The weight of ``at_risk`` beside ``progress`` at a leaf: the expected progress lost
 to the next throw's direct shots counts as progress already lost. Not tuned."""

@@ -81,6 +81,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from baseline import SLOW_BASELINE
+
 from companion.ai import evaluate, learned
 from companion.ai.player import choose
 from companion.ai.train import selfplay_game, selfplay_move
@@ -414,13 +416,6 @@ def reliability(t: Tally) -> str:
     """A tally's deciles: mean shown / share won (decisions), ``-`` for an empty one."""
     return " ".join(f"{b[1] / b[0]:.2f}/{b[2] / b[0]:.2f}({int(b[0])})" if b[0] else "-"
                     for b in t.bins)
-
-
-SLOW_BASELINE: frozenset[str] = frozenset({"cretan-labyrinth"})
-"""Games whose ``vs-base`` line the default run (``make bench``) leaves out: the
-baseline's decisions there take up to hundreds of CPU seconds and gigabytes (docs/ai.md:
-one took 251.6 CPU s), so 30 games would hold ``make bench`` for hours.
-``--hint strong --versus-games N --game cretan-labyrinth`` plays them."""
 
 
 def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int,

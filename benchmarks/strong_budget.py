@@ -39,7 +39,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ai_strength import midgame_positions, percentile, play_from
+from ai_strength import bootstrap, midgame_positions, percentile, play_from
 from baseline import Baseline
 
 from companion.ai.learned import search_chances
@@ -132,13 +132,6 @@ def part_versus(game_id: str, budgets: list[tuple[int, int]], pairs: int, first:
             line += (f"; against {reference[0]}: {mean / 2:+.1%} of games per pair "
                      f"[{lo / 2:+.1%}, {hi / 2:+.1%}]")
         print(line, flush=True)
-
-
-def bootstrap(diff: list[float], resamples: int = 2000) -> tuple[float, float, float]:
-    """The mean of ``diff`` and its 95% percentile bootstrap interval."""
-    rng = random.Random(0)
-    means = sorted(statistics.fmean(rng.choices(diff, k=len(diff))) for _ in range(resamples))
-    return statistics.fmean(diff), means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
 def main() -> None:
