@@ -177,6 +177,20 @@ def test_the_labyrinths_two_player_maps_are_fitted_on_150_games_a_level(level: s
     assert entry["decisions"] > 10_000
 
 
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+def test_tait_s_senet_s_maps_are_fitted_on_150_games_a_level(level: str) -> None:
+    """The shipped lines of Tait's Senet: fitted on 150 training games a level
+    (``python -m companion.ai.calibrate_fit --game senet-tait --seed 1 --games 150``,
+    docs/ai.md "Tait's Senet's maps refitted"), not on the sixth round's 120, after
+    `easy` and `strong` missed on the held-out seeds 12; every level's games are those of
+    its own level."""
+    text = resources.files("companion.ai").joinpath("data", "calibration-senet-tait.json").read_text("utf-8")
+    entry = json.loads(text)["maps"]["2"][level]
+    assert entry["seeds"] == f"calibrate-train:1:{level}:2:0..149"
+    assert entry["games"] == 150
+    assert entry["decisions"] > 9_000
+
+
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("level", ["easy", "normal", "strong"])
 def test_the_labyrinths_three_and_four_player_maps_are_fitted_on_150_games_a_level(
