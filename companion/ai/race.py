@@ -65,21 +65,19 @@ from __future__ import annotations
 
 import argparse
 import array
-import json
-import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from companion.ai import solved
 from companion.ai.race_sticks import SticksTable
 from companion.ai.race_sticks import table_for as sticks_table_for
 from companion.errors import CompanionError
-from companion.rules import Game, Move, Phase, State
+from companion.rules import Game, Phase, State
 from companion.rules.senet_tait import (
     ENTRY_SQUARES,
     HOUSE_OF_BEAUTY,
@@ -307,24 +305,15 @@ def solve(domain: Domain, game: SenetTait, tolerance: float = TOLERANCE,
     return solved
 
 
-def _file_name(game_id: str) -> str:
-    return f"race-{game_id}.f32.zlib"
-
-
 def write(path: Path, domain: Domain, values: Sequence[float] | np.ndarray, build: dict[str, Any]) -> None:
-    """Write a table: a JSON header line (format, game, options, layers, size, how it
-    was built), then the values as little-endian float32, the whole zlib-compressed (xz
-    is 13% smaller but ten times slower to read: 0.08 CPU s here, most of a second on
-    a Pi, at the first search of the game)."""
-    import numpy as np
-
+    """Write a table (:mod:`companion.ai.solved`'s file): its header names the format,
+    the game, the options, the layers, the size and how it was built."""
     header = {"format": FORMAT, "game": GAME_ID, "options": DEFAULT_OPTIONS,
               "layers": [list(layer) for layer in domain.layers], "size": domain.size, "build": build}
-    body = np.asarray(values, dtype="<f4").tobytes()
-    path.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body, 9))
+    solved.write(path, header, values)
 
 
-class RaceTable:
+class RaceTable(solved.SolvedMoves):
     """A solved table: :meth:`values` of any position of its :attr:`domain` (2 players).
 
     ``values``: the side to throw's chance to win per position of ``domain`` (float32),
@@ -344,16 +333,8 @@ class RaceTable:
         :raises RaceTableError: naming ``where``, when it is not such a table.
         """
         try:
-            raw = zlib.decompress(data)
-            head, _, body = raw.partition(b"\n")
-            header = json.loads(head)
-            if header["format"] != FORMAT or header["game"] != GAME_ID:
-                raise ValueError(f"format {header['format']} of {header['game']}")
+            header, values = solved.read(data, FORMAT, GAME_ID)
             domain = Domain(tuple(layer) for layer in header["layers"])
-            values = array.array("f")
-            values.frombytes(body)
-            if sys.byteorder == "big":
-                values.byteswap()
             return cls(domain, values)
         except (zlib.error, ValueError, KeyError, TypeError) as exc:
             raise RaceTableError(f"{where}: {exc}") from None
@@ -389,33 +370,6 @@ class RaceTable:
             v = max(value for _m, value in self.move_values(state))
         return (v, 1.0 - v) if me == 0 else (1.0 - v, v)
 
-    def move_values(self, state: State) -> list[tuple[Move, float]]:
-        """Every legal move of ``state`` (a score to play, in the domain) with the
-        mover's exact chance to win after it, in the order of ``legal_moves``.
-
-        :raises ValueError: when ``state`` is outside the domain or no move is due.
-        """
-        if not self.covers(state) or state.phase is not Phase.MOVE:
-            raise ValueError(f"not a decision of the table's domain: {state.describe()}")
-        me = state.current_player
-        out = []
-        for move in state.legal_moves():
-            after = state.search_copy()
-            after.play(move)
-            found = self.values(after)
-            assert found is not None
-            out.append((move, found[me]))
-        return out
-
-    def best_move(self, state: State) -> Move:
-        """The move with the highest exact value (the first listed of equal ones).
-
-        :raises ValueError: as :meth:`move_values`.
-        """
-        valued = self.move_values(state)
-        best = max(v for _m, v in valued)
-        return next(m for m, v in valued if v == best)
-
 
 def _defaults(game: Game) -> bool:
     return isinstance(game, SenetTait) and all(game.option(k) == v for k, v in DEFAULT_OPTIONS.items())
@@ -427,12 +381,10 @@ def _shipped() -> RaceTable | None:
 
     :raises RaceTableError: when the file is there but unusable.
     """
-    name = _file_name(GAME_ID)
-    try:
-        data = resources.files("companion.ai").joinpath("data", name).read_bytes()
-    except (FileNotFoundError, OSError):
+    data = solved.shipped_bytes(GAME_ID)
+    if data is None:
         return None
-    return RaceTable.read(data, f"companion/ai/data/{name}")
+    return RaceTable.read(data, f"companion/ai/data/{solved.file_name(GAME_ID)}")
 
 
 def table_for(game: Game) -> RaceTable | None:
@@ -481,11 +433,7 @@ def build(out: Path, layers: Sequence[tuple[int, int]] = DEFAULT_LAYERS,
     build_info = {"command": "python -m companion.ai.race build", "tolerance": TOLERANCE}
     write(out, domain, values, build_info)
     log(f"wrote {out}: {domain.size} positions, {out.stat().st_size} bytes, {cpu:.1f} CPU s")
-    arr = array.array("f")
-    arr.frombytes(values.astype("<f4").tobytes())
-    if sys.byteorder == "big":
-        arr.byteswap()
-    return RaceTable(domain, arr)
+    return RaceTable(domain, solved.as_array(values))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -516,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         assert isinstance(game, SenetSticks)
         race_sticks.build(args.out or race_sticks.default_out(), game, pairs)
     else:
-        build(args.out or Path(__file__).parent / "data" / _file_name(GAME_ID), pairs)
+        build(args.out or Path(__file__).parent / "data" / solved.file_name(GAME_ID), pairs)
     return 0
 
 

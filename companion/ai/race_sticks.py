@@ -67,19 +67,17 @@ The lookup: :class:`SticksTable` answers :meth:`~SticksTable.covers`,
 from __future__ import annotations
 
 import array
-import json
-import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from companion.ai import solved
 from companion.errors import CompanionError
-from companion.rules import Game, Move, Phase, State
+from companion.rules import Game, Phase, State
 from companion.rules.senet_sticks import STAGE_PLAY, SenetSticks, SenetSticksState
 from companion.rules.senet_sticks_board import PLINTHS
 
@@ -388,23 +386,15 @@ def solve(domain: Domain, game: SenetSticks, tolerance: float = TOLERANCE,
     return solved
 
 
-def _file_name() -> str:
-    return f"race-{GAME_ID}.f32.zlib"
-
-
 def write(path: Path, domain: Domain, values: Sequence[float] | np.ndarray, build: dict[str, Any]) -> None:
-    """Write a table: a JSON header line (format, game, options, layers, size, how it
-    was built), then the values as little-endian float32, the whole zlib-compressed
-    (as :func:`companion.ai.race.write`)."""
-    import numpy as np
-
+    """Write a table (:mod:`companion.ai.solved`'s file): its header names the format,
+    the game, the options, the layers, the size and how it was built."""
     header = {"format": FORMAT, "game": GAME_ID, "options": DEFAULT_OPTIONS,
               "layers": [list(layer) for layer in domain.layers], "size": domain.size, "build": build}
-    body = np.asarray(values, dtype="<f4").tobytes()
-    path.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body, 9))
+    solved.write(path, header, values)
 
 
-class SticksTable:
+class SticksTable(solved.SolvedMoves):
     """A solved table: :meth:`values` of any position of its :attr:`domain`.
 
     ``values``: the side to throw's chance to win per position of ``domain`` (float32),
@@ -434,16 +424,8 @@ class SticksTable:
         :raises SticksTableError: naming ``where``, when it is not such a table.
         """
         try:
-            raw = zlib.decompress(data)
-            head, _, body = raw.partition(b"\n")
-            header = json.loads(head)
-            if header["format"] != FORMAT or header["game"] != GAME_ID:
-                raise ValueError(f"format {header['format']} of {header['game']}")
+            header, values = solved.read(data, FORMAT, GAME_ID)
             domain = Domain((tuple(layer) for layer in header["layers"]), Board(game))
-            values = array.array("f")
-            values.frombytes(body)
-            if sys.byteorder == "big":
-                values.byteswap()
             return cls(domain, values)
         except (zlib.error, ValueError, KeyError, TypeError) as exc:
             raise SticksTableError(f"{where}: {exc}") from None
@@ -503,33 +485,6 @@ class SticksTable:
         self._within[key] = best
         return best
 
-    def move_values(self, state: State) -> list[tuple[Move, float]]:
-        """Every legal move of ``state`` (a decision of the domain) with the mover's
-        exact chance to win after it, in the order of ``legal_moves``.
-
-        :raises ValueError: when ``state`` is outside the domain or no move is due.
-        """
-        if not self.covers(state) or state.phase is not Phase.MOVE:
-            raise ValueError(f"not a decision of the table's domain: {state.describe()}")
-        me = state.current_player
-        out = []
-        for move in state.legal_moves():
-            after = state.search_copy()
-            after.play(move)
-            found = self.values(after)
-            assert found is not None
-            out.append((move, found[me]))
-        return out
-
-    def best_move(self, state: State) -> Move:
-        """The move with the highest exact value (the first listed of equal ones).
-
-        :raises ValueError: as :meth:`move_values`.
-        """
-        valued = self.move_values(state)
-        best = max(v for _m, v in valued)
-        return next(m for m, v in valued if v == best)
-
 
 def defaults(game: Game) -> bool:
     """Whether ``game`` is casting-stick Senet with the default options."""
@@ -545,14 +500,12 @@ def _shipped() -> SticksTable | None:
     """
     from companion.rules import get_game
 
-    name = _file_name()
-    try:
-        data = resources.files("companion.ai").joinpath("data", name).read_bytes()
-    except (FileNotFoundError, OSError):
+    data = solved.shipped_bytes(GAME_ID)
+    if data is None:
         return None
     game = get_game(GAME_ID)
     assert isinstance(game, SenetSticks)
-    return SticksTable.read(data, f"companion/ai/data/{name}", game)
+    return SticksTable.read(data, f"companion/ai/data/{solved.file_name(GAME_ID)}", game)
 
 
 def table_for(game: Game) -> SticksTable | None:
@@ -585,13 +538,9 @@ def build(out: Path | None, game: SenetSticks, layers: Sequence[tuple[int, int]]
         log(f"wrote {out}: {domain.size} positions, {out.stat().st_size} bytes, {cpu:.1f} CPU s")
     else:
         log(f"{domain.size} positions, {cpu:.1f} CPU s")
-    arr = array.array("f")
-    arr.frombytes(values.astype("<f4").tobytes())
-    if sys.byteorder == "big":
-        arr.byteswap()
-    return SticksTable(domain, arr)
+    return SticksTable(domain, solved.as_array(values))
 
 
 def default_out() -> Path:
     """Where the shipped table lives in the source tree."""
-    return Path(__file__).parent / "data" / _file_name()
+    return Path(__file__).parent / "data" / solved.file_name(GAME_ID)
