@@ -71,7 +71,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from companion.ai import solved
 from companion.ai.race_sticks import SticksTable
@@ -301,16 +301,8 @@ def solve(domain: Domain, game: SenetTait, tolerance: float = TOLERANCE,
     else:
         raise RuntimeError("value iteration did not settle")
     values[invalid] = np.nan
-    solved: np.ndarray = values
-    return solved
-
-
-def write(path: Path, domain: Domain, values: Sequence[float] | np.ndarray, build: dict[str, Any]) -> None:
-    """Write a table (:mod:`companion.ai.solved`'s file): its header names the format,
-    the game, the options, the layers, the size and how it was built."""
-    header = {"format": FORMAT, "game": GAME_ID, "options": DEFAULT_OPTIONS,
-              "layers": [list(layer) for layer in domain.layers], "size": domain.size, "build": build}
-    solved.write(path, header, values)
+    settled: np.ndarray = values
+    return settled
 
 
 class RaceTable(solved.SolvedMoves):
@@ -431,7 +423,8 @@ def build(out: Path, layers: Sequence[tuple[int, int]] = DEFAULT_LAYERS,
     cpu = time.process_time() - start
     # No time in the header: the same command writes the same bytes.
     build_info = {"command": "python -m companion.ai.race build", "tolerance": TOLERANCE}
-    write(out, domain, values, build_info)
+    solved.write(out, values, fmt=FORMAT, game_id=GAME_ID, options=DEFAULT_OPTIONS, domain=domain,
+                 build=build_info)
     log(f"wrote {out}: {domain.size} positions, {out.stat().st_size} bytes, {cpu:.1f} CPU s")
     return RaceTable(domain, solved.as_array(values))
 

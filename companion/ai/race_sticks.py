@@ -382,16 +382,8 @@ def solve(domain: Domain, game: SenetSticks, tolerance: float = TOLERANCE,
         log(f"settled after {sweeps} sweeps; {int(endless.sum())} positions whose value depends on "
             "how a game that never ends is counted")
     values[invalid] = np.nan
-    solved: np.ndarray = values
-    return solved
-
-
-def write(path: Path, domain: Domain, values: Sequence[float] | np.ndarray, build: dict[str, Any]) -> None:
-    """Write a table (:mod:`companion.ai.solved`'s file): its header names the format,
-    the game, the options, the layers, the size and how it was built."""
-    header = {"format": FORMAT, "game": GAME_ID, "options": DEFAULT_OPTIONS,
-              "layers": [list(layer) for layer in domain.layers], "size": domain.size, "build": build}
-    solved.write(path, header, values)
+    settled: np.ndarray = values
+    return settled
 
 
 class SticksTable(solved.SolvedMoves):
@@ -534,7 +526,8 @@ def build(out: Path | None, game: SenetSticks, layers: Sequence[tuple[int, int]]
         # No time in the header: the same command writes the same bytes.
         build_info = {"command": "python -m companion.ai.race build --game senet-sticks", "tolerance": TOLERANCE,
                       "endless": report["endless"]}
-        write(out, domain, values, build_info)
+        solved.write(out, values, fmt=FORMAT, game_id=GAME_ID, options=DEFAULT_OPTIONS, domain=domain,
+                     build=build_info)
         log(f"wrote {out}: {domain.size} positions, {out.stat().st_size} bytes, {cpu:.1f} CPU s")
     else:
         log(f"{domain.size} positions, {cpu:.1f} CPU s")

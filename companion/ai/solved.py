@@ -16,10 +16,10 @@ import array
 import json
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.rules import Move, Phase, State
 
@@ -34,11 +34,26 @@ def file_name(game_id: str) -> str:
     return f"race-{game_id}.f32.zlib"
 
 
-def write(path: Path, header: dict[str, Any], values: Sequence[float] | np.ndarray) -> None:
-    """Write ``header`` (JSON-able) and ``values`` (float32, little-endian) to ``path`` as
-    one zlib stream (the module's file format)."""
+class Layered(Protocol):
+    """A table's domain as the file's header names it: its layers and its size."""
+
+    @property
+    def layers(self) -> Sequence[tuple[int, int]]: ...
+
+    @property
+    def size(self) -> int: ...
+
+
+def write(path: Path, values: Sequence[float] | np.ndarray, *, fmt: int, game_id: str,
+          options: Mapping[str, Any], domain: Layered, build: Mapping[str, Any]) -> None:
+    """Write a table to ``path`` (the module's file): its header names the format
+    ``fmt``, the game, its ``options``, the ``domain``'s layers and size and how it was
+    built (``build``: JSON-able; no time in it, so that one command writes the same
+    bytes every time); then ``values`` as float32, little-endian."""
     import numpy as np
 
+    header = {"format": fmt, "game": game_id, "options": dict(options),
+              "layers": [list(layer) for layer in domain.layers], "size": domain.size, "build": dict(build)}
     body = np.asarray(values, dtype="<f4").tobytes()
     path.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body, 9))
 
