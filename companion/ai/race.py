@@ -128,7 +128,7 @@ def side_configs(left: int) -> list[Config]:
     return [(left - b, squares) for b in range(left + 1) for squares in combinations(STANDS, b)]
 
 
-class Domain:
+class Domain(solved.Layers):
     """The positions of a table: its ``layers`` and an index of each position.
 
     :raises ValueError: for a set of layers not closed under play (a layer ``(a, b)``
@@ -136,47 +136,13 @@ class Domain:
     """
 
     def __init__(self, layers: Iterable[tuple[int, int]]) -> None:
-        self.layers: tuple[tuple[int, int], ...] = tuple(sorted(set(layers)))
-        have = set(self.layers)
-        for a, b in self.layers:
-            if not (1 <= a <= PIECES and 1 <= b <= PIECES):
-                raise ValueError(f"layer {(a, b)}: pieces left must be 1 to {PIECES}")
-            needed = [(b, a)] + ([(a - 1, b)] if a > 1 else [])
-            for n in needed:
-                if n not in have:
-                    raise ValueError(f"layers not closed under play: {(a, b)} needs {n}")
-        most = max(max(a, b) for a, b in self.layers)
-        self.configs: dict[int, list[Config]] = {k: side_configs(k) for k in range(1, most + 1)}
-        self.index: dict[int, dict[Config, int]] = {
-            k: {c: i for i, c in enumerate(cs)} for k, cs in self.configs.items()
-        }
-        self.offset: dict[tuple[int, int], int] = {}
-        size = 0
-        for a, b in self.layers:
-            self.offset[a, b] = size
-            size += len(self.configs[a]) * len(self.configs[b])
-        self.size = size
-        """The number of positions (pairs of placements, overlapping ones included and
-        never used)."""
+        super().__init__(layers, side_configs, lambda a, b: [(b, a)] + ([(a - 1, b)] if a > 1 else []),
+                         PIECES, "pieces")
 
     def flat(self, mine: Config, theirs: Config) -> int | None:
         """The index of the position where the side with ``mine`` is to throw (``None``
         outside the domain)."""
-        a = mine[0] + len(mine[1])
-        b = theirs[0] + len(theirs[1])
-        off = self.offset.get((a, b))
-        if off is None:
-            return None
-        return off + self.index[a][mine] * len(self.configs[b]) + self.index[b][theirs]
-
-    def positions(self) -> Iterable[tuple[int, Config, Config]]:
-        """Every ``(index, mine, theirs)``, in index order."""
-        i = 0
-        for a, b in self.layers:
-            for mine in self.configs[a]:
-                for theirs in self.configs[b]:
-                    yield i, mine, theirs
-                    i += 1
+        return self.at(mine[0] + len(mine[1]), theirs[0] + len(theirs[1]), mine, theirs)
 
 
 def _with(squares: tuple[int, ...], add: int | None = None, drop: int | None = None) -> tuple[int, ...]:

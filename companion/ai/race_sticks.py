@@ -176,7 +176,7 @@ def left_of(board: Board, config: Config) -> int:
     return config[0] + sum(1 for s in config[1] if s < board.goal[0])
 
 
-class Domain:
+class Domain(solved.Layers):
     """The positions of a table on ``board``: its ``layers`` and an index of each.
 
     :raises ValueError: for a set of layers not closed under play (a layer ``(a, b)``
@@ -185,50 +185,13 @@ class Domain:
 
     def __init__(self, layers: Iterable[tuple[int, int]], board: Board) -> None:
         self.board = board
-        self.layers: tuple[tuple[int, int], ...] = tuple(sorted(set(layers)))
-        have = set(self.layers)
-        for a, b in self.layers:
-            if not (1 <= a <= PLINTHS and 1 <= b <= PLINTHS):
-                raise ValueError(f"layer {(a, b)}: plinths left must be 1 to {PLINTHS}")
-            for n in [(b, a)] + ([(b, a - 1)] if a > 1 else []):
-                if n not in have:
-                    raise ValueError(f"layers not closed under play: {(a, b)} needs {n}")
-        most = max(max(a, b) for a, b in self.layers)
-        self.configs: dict[int, list[Config]] = {k: side_configs(board, k) for k in range(1, most + 1)}
-        self.index: dict[int, dict[Config, int]] = {
-            k: {c: i for i, c in enumerate(cs)} for k, cs in self.configs.items()
-        }
-        self.offset: dict[tuple[int, int], int] = {}
-        size = 0
-        for a, b in self.layers:
-            self.offset[a, b] = size
-            size += len(self.configs[a]) * len(self.configs[b])
-        self.size = size
-        """The number of positions (pairs of placements, overlapping ones included and
-        never used)."""
+        super().__init__(layers, lambda k: side_configs(board, k),
+                         lambda a, b: [(b, a)] + ([(b, a - 1)] if a > 1 else []), PLINTHS, "plinths")
 
     def flat(self, mine: Config, theirs: Config) -> int | None:
         """The index of the position where the side with ``mine`` is to throw (``None``
         outside the domain)."""
-        a = left_of(self.board, mine)
-        b = left_of(self.board, theirs)
-        off = self.offset.get((a, b))
-        if off is None:
-            return None
-        i = self.index[a].get(mine)
-        j = self.index[b].get(theirs)
-        if i is None or j is None:
-            return None
-        return off + i * len(self.configs[b]) + j
-
-    def positions(self) -> Iterable[tuple[int, Config, Config]]:
-        """Every ``(index, mine, theirs)``, in index order."""
-        i = 0
-        for a, b in self.layers:
-            for mine in self.configs[a]:
-                for theirs in self.configs[b]:
-                    yield i, mine, theirs
-                    i += 1
+        return self.at(left_of(self.board, mine), left_of(self.board, theirs), mine, theirs)
 
     def overlap(self, mine: Config, theirs: Config) -> bool:
         """Whether the two placements share a square (not a position)."""

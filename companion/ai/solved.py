@@ -16,7 +16,7 @@ import array
 import json
 import sys
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -32,6 +32,68 @@ if TYPE_CHECKING:
 def file_name(game_id: str) -> str:
     """The shipped table's file name for ``game_id``, in ``companion/ai/data``."""
     return f"race-{game_id}.f32.zlib"
+
+
+Config = tuple[int, tuple[int, ...]]
+"""One side's pieces left in a table's position: how many wait off the board (on the
+plinth, in the Abyss) and the squares of the others, sorted."""
+
+
+class Layers:
+    """The positions of a table: its ``layers`` (``(a, b)``: the side to throw has ``a``
+    pieces left, the other ``b``) and an index of each position, laid out layer by
+    layer, ``mine`` by ``theirs``. ``configs(k)``: every placement of ``k`` pieces left;
+    ``needs(a, b)``: the layers play leads to from ``(a, b)``; ``most``: the pieces a
+    side has; ``noun``: their name in a message.
+
+    :raises ValueError: for a layer outside 1..``most`` or a set of layers not closed
+        under play.
+    """
+
+    def __init__(self, layers: Iterable[tuple[int, int]], configs: Callable[[int], list[Config]],
+                 needs: Callable[[int, int], list[tuple[int, int]]], most: int, noun: str) -> None:
+        self.layers: tuple[tuple[int, int], ...] = tuple(sorted(set(layers)))
+        have = set(self.layers)
+        for a, b in self.layers:
+            if not (1 <= a <= most and 1 <= b <= most):
+                raise ValueError(f"layer {(a, b)}: {noun} left must be 1 to {most}")
+            for n in needs(a, b):
+                if n not in have:
+                    raise ValueError(f"layers not closed under play: {(a, b)} needs {n}")
+        top = max(max(a, b) for a, b in self.layers)
+        self.configs: dict[int, list[Config]] = {k: configs(k) for k in range(1, top + 1)}
+        self.index: dict[int, dict[Config, int]] = {
+            k: {c: i for i, c in enumerate(cs)} for k, cs in self.configs.items()
+        }
+        self.offset: dict[tuple[int, int], int] = {}
+        size = 0
+        for a, b in self.layers:
+            self.offset[a, b] = size
+            size += len(self.configs[a]) * len(self.configs[b])
+        self.size = size
+        """The number of positions (pairs of placements, overlapping ones included and
+        never used)."""
+
+    def at(self, a: int, b: int, mine: Config, theirs: Config) -> int | None:
+        """The index of the position of layer ``(a, b)`` where the side with ``mine`` is
+        to throw (``None`` outside the domain)."""
+        off = self.offset.get((a, b))
+        if off is None:
+            return None
+        i = self.index[a].get(mine)
+        j = self.index[b].get(theirs)
+        if i is None or j is None:
+            return None
+        return off + i * len(self.configs[b]) + j
+
+    def positions(self) -> Iterable[tuple[int, Config, Config]]:
+        """Every ``(index, mine, theirs)``, in index order."""
+        i = 0
+        for a, b in self.layers:
+            for mine in self.configs[a]:
+                for theirs in self.configs[b]:
+                    yield i, mine, theirs
+                    i += 1
 
 
 class Layered(Protocol):
