@@ -26,7 +26,9 @@ from companion.rules import Move, Phase, State
 if TYPE_CHECKING:
     import numpy as np
 
-    from companion.ai.search import Values
+Values = tuple[float, ...]
+"""Each player's chance to win, in seat order (as :data:`companion.ai.search.Values`,
+not imported from there: the search imports the tables)."""
 
 
 def file_name(game_id: str) -> str:
