@@ -534,9 +534,20 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
     game = get_game(game_id)
     moves = over5 = over2 = above = deeper = 0
     review_cpu = 0.0
+
+    def mark() -> tuple[float, ...]:
+        """The counts so far, and the CPU clock: where a game or a pair begins."""
+        return (moves, over5, over2, above, deeper, review_cpu, time.process_time())
+
+    def since(begun: tuple[float, ...]) -> dict[str, float]:
+        """The counts since ``begun`` (:func:`mark`), for a JSON line."""
+        now = mark()
+        counts = {k: now[j] - begun[j] for j, k in enumerate(("moves", "over5", "over2", "above", "deeper"))}
+        return {**counts, "review_cpu": round(now[5] - begun[5], 2), "cpu": round(now[6] - begun[6], 2)}
+
     base = Baseline()
     for i in range(first, first + pairs):
-        tally = (moves, over5, over2, above, time.process_time(), deeper, review_cpu)
+        tally = mark()
         opening = game.new_state()
         if late:
             played = play_out(opening.copy(), random.Random(f"{namespace}:{seed}:{i}:opening").randrange)
@@ -548,7 +559,7 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
             rng = random.Random(f"{namespace}:{seed}:{i}")
             state = opening.copy()
             actions = 0
-            game_tally = (moves, over5, over2, above, time.process_time(), deeper, review_cpu)
+            game_tally = mark()
             while state.phase is not Phase.OVER and (not max_actions or actions < max_actions):
                 actions += 1
                 if state.phase is Phase.THROW:
@@ -576,21 +587,12 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                 state.apply(move)
             if log:
                 # one line a game as it ends: a run cut short still counts every game
-                print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed,
-                                  "pair": i, "seat": seat, "actions": len(state.history),
-                                  "moves": moves - game_tally[0], "over5": over5 - game_tally[1],
-                                  "over2": over2 - game_tally[2], "above": above - game_tally[3],
-                                  "deeper": deeper - game_tally[5],
-                                  "review_cpu": round(review_cpu - game_tally[6], 2),
-                                  "cpu": round(time.process_time() - game_tally[4], 2)}),
+                print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
+                                  "seat": seat, "actions": len(state.history), **since(game_tally)}),
                       file=sys.stderr, flush=True)
         if log:
             print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
-                              "moves": moves - tally[0], "over5": over5 - tally[1],
-                              "over2": over2 - tally[2], "above": above - tally[3],
-                              "deeper": deeper - tally[5],
-                              "review_cpu": round(review_cpu - tally[6], 2),
-                              "cpu": round(time.process_time() - tally[4], 2)}),
+                              **since(tally)}),
                   file=sys.stderr, flush=True)
     return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start, above,
                          deeper, review_cpu)
