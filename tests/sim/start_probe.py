@@ -23,7 +23,7 @@ FLOOR_IMPORTS = ("gpiozero", "gpiozero.pins.mock", "luma.core.interface.serial",
 """The libraries the referee draws and reads pins with: the import floor."""
 
 RUN_CHILD = r"""
-import json, sys
+import json, os, sys
 from importlib.util import find_spec
 class Wrap:
     def find_spec(self, name, path=None, target=None):
@@ -40,8 +40,9 @@ class Wrap:
                     super().__call__(image)
                     if not self.seen:  # written after the frame is out: the modules up to it
                         self.seen = True
-                        with open(sys.argv[1], "w") as fh:
+                        with open(sys.argv[1] + ".part", "w") as fh:
                             json.dump(sorted(sys.modules), fh)
+                        os.replace(sys.argv[1] + ".part", sys.argv[1])  # read only whole
             terminal.frame_printer = Reporting
         spec.loader.exec_module = exec_module
         return spec

@@ -37,13 +37,16 @@ if os.environ.get("FAKE_APLAY_FAIL"):
     print("aplay: main:831: audio open error: No such file or directory", file=sys.stderr)
     sys.exit(1)
 digest, size = hashlib.sha256(), 0
-with open(name + ".args", "w") as fh:
-    json.dump(sys.argv[1:], fh)
+def record(path, value):
+    # written whole, then renamed: a test polling for the file never reads it half-written
+    with open(path + ".part", "w") as fh:
+        json.dump(value, fh)
+    os.replace(path + ".part", path)
+record(name + ".args", sys.argv[1:])
 while chunk := os.read(0, 65536):
     digest.update(chunk)
     size += len(chunk)
-with open(name + ".audio", "w") as fh:
-    json.dump({{"sha": digest.hexdigest(), "bytes": size}}, fh)
+record(name + ".audio", {{"sha": digest.hexdigest(), "bytes": size}})
 end = time.monotonic() + float(os.environ.get("FAKE_APLAY_HOLD", "0"))
 while time.monotonic() < end and not os.path.exists(os.path.join(log, "release")):
     time.sleep(0.01)
