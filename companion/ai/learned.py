@@ -80,6 +80,11 @@ class Model:
     or borne off adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s
     weights (a value per field for a free piece, one per field for a trapped piece, the
     weight of ``at_risk``). Else empty. Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    leaf: bool = False
+    """Whether the model was trained by TD-leaf with the search in the loop (its file
+    entry has a ``td_loss``): then the search values its leaves with it in every game
+    (:func:`search_chances`); a Newton fit is only the chance shown in the Labyrinth
+    and the Cretan Labyrinth."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -630,7 +635,8 @@ def _models(game_id: str) -> dict[int, Model]:
             raise ValueError(f"features {data['features']} are not {list(FEATURES)}")
         return {
             int(players): Model(game_id, int(players), tuple(float(x) for x in entry["weights"]),
-                                tuple(float(x) for x in entry.get("squares", ())))
+                                tuple(float(x) for x in entry.get("squares", ())),
+                                "td_loss" in entry)
             for players, entry in data["models"].items()
         }
     except (ValueError, KeyError, TypeError) as exc:
@@ -698,23 +704,22 @@ hint``'s chance before moving."""
 
 
 def search_chances(state: State) -> tuple[float, ...]:
-    """The values of a search's leaf: :func:`chances`, or the progress heuristic's
+    """The values of a search's leaf: :func:`chances`, the one evaluation of play and
+    of the chance shown, where the game's model at this player count was trained by
+    TD-leaf (:attr:`Model.leaf`) or the game is a Senet; else the progress heuristic's
     (:func:`companion.ai.evaluate.chances`) for a game of :data:`SEARCH_BY_PROGRESS`,
     or in the Labyrinth progress less the pieces at risk
-    (:func:`companion.ai.labyrinth_leaf.chances`) unless its model at this player count
-    carries the TD-leaf weights (:attr:`Model.squares`): then :func:`chances`, the one
-    evaluation of play and of the chance shown.
+    (:func:`companion.ai.labyrinth_leaf.chances`).
 
     :raises ModelError: when the game's model file is unusable.
     """
     game_id = state.game.id
-    if game_id == "labyrinth":
+    if game_id == "labyrinth" or game_id in SEARCH_BY_PROGRESS:
         model = model_for(game_id, state.players)
-        if model is None or not model.squares:
-            return labyrinth_leaf.chances(state)
-        return chances(state)
-    if game_id in SEARCH_BY_PROGRESS:
-        return evaluate.chances(state)
+        if model is None or not model.leaf:
+            if game_id == "labyrinth":
+                return labyrinth_leaf.chances(state)
+            return evaluate.chances(state)
     return chances(state)
 
 

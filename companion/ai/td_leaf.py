@@ -41,9 +41,17 @@ pieces, and the pieces at risk as :mod:`companion.ai.labyrinth_leaf` counts them
 the start :func:`labyrinth_start`, the search's leaf as it was (so the training starts
 no worse than it).
 
-Two players only (neither Senet has another count; the Labyrinth's other counts keep
-their Newton fit). Plain Python; the cost is the self-play searches (docs/ai.md,
-"TD-leaf").
+More players (the Labyrinth at 3 and 4, the Cretan Labyrinth at 2, 3 and 4): the same
+with every player's own inputs ``x[t][p]`` (not a difference) and the model's softmax
+``V[t][p] = exp(w . x[t][p]) / sum over q of exp(w . x[t][q])``; the returns are
+vectors (``G[T-1]`` the winners' shares), and the step is the gradient of the
+cross-entropy of the softmax against them, ``w += alpha * sum over p of (G[t][p] -
+V[t][p]) * x[t][p]``, which at two players is the step above. The start is the
+search's leaf as it was (:func:`labyrinth_start`, :func:`progress_start`), so the
+training starts no worse than it. The Cretan Labyrinth's leaves are the positions
+before each throw of the distance dice (the start of a turn), its inputs the ten
+features (``escape`` and ``items`` are its own). Plain Python; the cost is the
+self-play searches (docs/ai.md, "TD-leaf").
 """
 
 from __future__ import annotations
@@ -56,6 +64,7 @@ from dataclasses import dataclass
 
 from companion.ai.evaluate import shares
 from companion.ai.learned import (
+    FEATURES,
     Model,
     features,
     labyrinth_inputs,
@@ -68,6 +77,7 @@ from companion.ai.learned import (
 from companion.ai.race import exact_for
 from companion.ai.search import Values, search
 from companion.rules import Phase, State, get_game
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_tait import SenetTaitState
@@ -112,20 +122,52 @@ def inputs(state: State, squares: bool, extras: bool = False) -> list[float]:
     return x
 
 
+def player_inputs(state: State, squares: bool, extras: bool = False) -> list[list[float]]:
+    """Every player's own inputs (one list per player): the ten features, then with
+    ``squares`` the game's rows of :attr:`~companion.ai.learned.Model.squares` (see
+    :func:`inputs`, which is the first list less the second at two players)."""
+    rows = [list(r) for r in features(state)]
+    if not squares:
+        return rows
+    more: list[list[float]]
+    if isinstance(state, SenetSticksState):
+        more = square_rows(state)
+    elif isinstance(state, LabyrinthState):
+        more = labyrinth_rows(state)
+    elif isinstance(state, SenetTaitState):
+        more = tait_square_rows(state)
+        if extras:
+            more = [a + b for a, b in zip(more, tait_extra_rows(state), strict=True)]
+    else:
+        return rows
+    return [a + b for a, b in zip(rows, more, strict=True)]
+
+
+def progress_start(game_id: str, players: int) -> Model:
+    """The progress heuristic (:func:`companion.ai.evaluate.chances`) as a model:
+    ``progress`` weighted by the game's sharpness ``k``, every other weight 0 (the
+    softmax of ``k * progress``). The Cretan Labyrinth's TD-leaf start: its search's
+    leaf before (:data:`companion.ai.learned.SEARCH_BY_PROGRESS`)."""
+    k = get_game(game_id).sharpness
+    weights = [0.0] * len(FEATURES)
+    weights[0] = k
+    return Model(game_id, players, tuple(weights))
+
+
 def labyrinth_start(fitted: Model) -> Model:
     """The Labyrinth's TD-leaf start: :func:`companion.ai.labyrinth_leaf.chances` as a
     model (``progress`` weighted by the game's sharpness ``k``, the at-risk input
     ``-k``, every other weight 0), so the training starts from the search's leaf as
     shipped before, not from ``fitted`` (the Newton fit, which the search played worse
     with: :data:`companion.ai.learned.SEARCH_BY_PROGRESS`)."""
-    state = get_game(fitted.game).new_state(2)
+    state = get_game(fitted.game).new_state(fitted.players)
     assert isinstance(state, LabyrinthState)
     k = state.game.sharpness
     weights = [0.0] * len(fitted.weights)
     weights[0] = k
     squares = [0.0] * labyrinth_inputs(state)
     squares[-1] = -k
-    return Model(fitted.game, 2, tuple(weights), tuple(squares))
+    return Model(fitted.game, fitted.players, tuple(weights), tuple(squares))
 
 
 def _sigmoid(z: float) -> float:
@@ -184,14 +226,108 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
     return None
 
 
+def selfplay_rows(model: Model, game_id: str, label: str, depth: int, squares: bool,
+                  extras: bool = False) -> tuple[list[list[list[float]]], tuple[float, ...]] | None:
+    """:func:`selfplay_leaves` at any count of players (``model.players``): every
+    player's own inputs at each decision's leaf (:func:`player_inputs`), and every
+    player's result (the winners' shares, or the solved table's exact values)."""
+    game = get_game(game_id)
+    n = model.players
+    rng = random.Random(label)
+    state = game.new_state(n)
+    evaluation = _evaluation(model)
+    exact = exact_for(game)
+    leaves: list[list[list[float]]] = []
+    for _ in range(MAX_ACTIONS):
+        phase = state.phase
+        if phase is Phase.OVER:
+            outcome = state.outcome
+            assert outcome is not None
+            return leaves, shares(outcome, n)
+        if phase is Phase.THROW:
+            spec = state.throw_spec
+            assert spec is not None
+            known = None if exact is None else exact(state)
+            if known is not None:
+                return leaves, tuple(known)
+            if _in_play(state):
+                leaves.append(player_inputs(state, squares, extras))
+            state.play(spec.draw(rng.randrange))
+        else:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                state.play(moves[0])
+            else:
+                ranking, _depth, _nodes = search(state, depth, evaluation=evaluation)
+                state.play(ranking[0].move)
+    return None
+
+
 def _in_play(state: State) -> bool:
     """Whether ``state`` waits for the casting sticks of the play (not the casts for
-    colours or who begins; in Tait's Senet every throw)."""
+    colours or who begins; in Tait's Senet every throw; in the Labyrinth the main
+    throw of two dice; in the Cretan Labyrinth the distance dice, a turn's start)."""
     if isinstance(state, SenetTaitState):
         return True
     if isinstance(state, LabyrinthState):
         return state.throw_spec is state.game.two_dice and not state.throwing_for_start
+    if isinstance(state, CretanLabyrinthState):
+        return state.throw_spec is state.game.distance_dice
     return isinstance(state, SenetSticksState) and state.throw_spec is state.game.sticks
+
+
+def _td_many(game_id: str, start: Model, seed: int, games: int, lam: float, alpha: float,
+             depth: int, squares: bool, progress: bool) -> TdResult:
+    """:func:`td_leaf` at more than two players: the softmax's own inputs per player
+    (the module's docstring)."""
+    n = start.players
+    width = len(player_inputs(get_game(game_id).new_state(n), squares)[0])
+    base = len(start.weights)
+    w = list(start.weights)
+    if squares:
+        w += list(start.squares) if start.squares else [0.0] * (width - base)
+    leaves_seen = ended = tail_count = 0
+    tail_loss = 0.0
+    for i in range(games):
+        model = Model(game_id, n, tuple(w[:base]), tuple(w[base:]))
+        played = selfplay_rows(model, game_id, f"td:{seed}:{i}", depth, squares)
+        if progress:
+            print(f"\rTD-leaf: game {i + 1}/{games}", end="", file=sys.stderr, flush=True)
+        if played is None or not played[0]:
+            continue
+        xs, result = played
+        ended += 1
+        values = [_softmax([sum(wi * xi for wi, xi in zip(w, row, strict=True)) for row in rows])
+                  for rows in xs]
+        target = list(result)
+        step = alpha * (1.0 - 0.5 * i / games)
+        grad = [0.0] * len(w)
+        tail = i >= games - max(1, games // 10)
+        for t in range(len(xs) - 1, -1, -1):
+            v = values[t]
+            if tail:
+                tail_loss -= sum(g * math.log(min(max(vp, 1e-12), 1.0)) for g, vp in zip(target, v, strict=True) if g)
+                tail_count += 1
+            for p, row in enumerate(xs[t]):
+                err = target[p] - v[p]
+                if err:
+                    for k, xk in enumerate(row):
+                        if xk:
+                            grad[k] += err * xk
+            target = [(1.0 - lam) * vp + lam * g for vp, g in zip(v, target, strict=True)]
+        w = [wi + step * g for wi, g in zip(w, grad, strict=True)]
+        leaves_seen += len(xs)
+    if progress:
+        print(file=sys.stderr)
+    model = Model(game_id, n, tuple(w[:base]), tuple(w[base:]))
+    return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
+
+
+def _softmax(scores: list[float]) -> list[float]:
+    top = max(scores)
+    e = [math.exp(z - top) for z in scores]
+    total = sum(e)
+    return [x / total for x in e]
 
 
 def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
@@ -203,11 +339,21 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     ``squares``): the inputs of :func:`~companion.ai.learned.tait_extra_rows` after the
     values per square (:data:`~companion.ai.learned.TAIT_EXTRAS`).
 
-    :raises ValueError: for a game other than the Senets and the Labyrinth, or a count
-        of players other than two.
+    At more than two players (``start.players``: the Labyrinth, the Cretan Labyrinth)
+    the softmax's step over every player's own inputs (the module's docstring);
+    ``extras`` is then ignored.
+
+    :raises ValueError: for a game without TD-leaf's leaves (only the Senets, the
+        Labyrinth and the Cretan Labyrinth have them), or a count of players the game
+        does not allow.
     """
-    if game_id not in ("senet-sticks", "senet-tait", "labyrinth") or start.players != 2:
-        raise ValueError("TD-leaf trains the Senets' and the Labyrinth's two-player models only")
+    if game_id not in ("senet-sticks", "senet-tait", "labyrinth", "cretan-labyrinth"):
+        raise ValueError(f"TD-leaf has no leaves for the game {game_id!r}")
+    played_by = get_game(game_id)
+    if not played_by.min_players <= start.players <= played_by.max_players:
+        raise ValueError(f"{game_id} is not played by {start.players}")
+    if start.players != 2:
+        return _td_many(game_id, start, seed, games, lam, alpha, depth, squares, progress)
     extras = extras and squares and game_id == "senet-tait"
     n = len(inputs(get_game(game_id).new_state(2), True, extras)) - len(start.weights)
     w = list(start.weights)
@@ -251,4 +397,5 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
 
 
-__all__ = ["TdResult", "inputs", "labyrinth_start", "selfplay_leaves", "td_leaf"]
+__all__ = ["TdResult", "inputs", "labyrinth_start", "player_inputs", "progress_start",
+           "selfplay_leaves", "selfplay_rows", "td_leaf"]

@@ -36,6 +36,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.ai.evaluate import chances as progress_chances
 from companion.ai.evaluate import shares
@@ -276,6 +277,48 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     return start
 
 
+def train_td_counts(game_id: str, counts: Sequence[int], seed: int, td_games: int, lam: float,
+                    alpha: float, depth: int, squares: bool, base: dict[str, Any],
+                    progress: bool = False) -> dict[str, Any]:
+    """``base`` (a model file's contents) with the models of ``counts`` players replaced
+    by TD-leaf's (:mod:`companion.ai.td_leaf`), each started from its search's leaf as
+    shipped before (the Labyrinth: :func:`~companion.ai.td_leaf.labyrinth_start`; the
+    Cretan Labyrinth: :func:`~companion.ai.td_leaf.progress_start`), not from a Newton
+    fit, and run with seeds ``td:SEED:I``; every other entry of ``base`` is kept as it
+    is. Each new entry records the command that writes it (``command``), so the file
+    says how each of its models was made.
+
+    :raises ValueError: for a game without such a start (the Senets: :func:`train_td`),
+        or a count the game is not played by.
+    """
+    from companion.ai.td_leaf import labyrinth_start, progress_start, td_leaf
+
+    if game_id not in ("labyrinth", "cretan-labyrinth"):
+        raise ValueError(f"{game_id}: TD-leaf per count starts from the Labyrinths' leaves only")
+    out: dict[str, Any] = json.loads(json.dumps(base))
+    for n in counts:
+        if game_id == "labyrinth":
+            start = labyrinth_start(Model(game_id, n, (0.0,) * len(FEATURES)))
+            began = "labyrinth_leaf"
+        else:
+            start = progress_start(game_id, n)
+            began = "progress"
+        learned = td_leaf(game_id, start, seed, td_games, lam, alpha, depth, squares, progress)
+        command = (f"python -m companion.ai.train --game {game_id} --seed {seed} "
+                   f"--method td-leaf --players {n} --td-games {td_games} --td-lambda {lam} "
+                   f"--td-alpha {alpha} --td-depth {depth}" + ("" if squares else " --no-squares"))
+        entry: dict[str, Any] = {"weights": rounded(learned.model.weights),
+                                 "positions": learned.leaves,
+                                 "td_loss": round(learned.td_loss, 6),
+                                 "command": command, "start": began,
+                                 "td_games": td_games, "td_lambda": lam, "td_alpha": alpha,
+                                 "td_depth": depth}
+        if learned.model.squares:
+            entry["squares"] = rounded(learned.model.squares)
+        out["models"][str(n)] = entry
+    return out
+
+
 def dumps(model: dict[str, object]) -> str:
     """The model file's text (stable: sorted keys, two-space indent, a final newline)."""
     return json.dumps(model, indent=2, sort_keys=True) + "\n"
@@ -301,7 +344,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", choices=("newton", "td-leaf"), default="newton",
                         help="newton (default): fit to one-ply self-play outcomes; td-leaf: "
                         "start from that fit, then TD-leaf with the search in the loop "
-                        "(the Senets and the Labyrinth at two players; companion/ai/td_leaf.py)")
+                        "(companion/ai/td_leaf.py). The Cretan Labyrinth, and the Labyrinth "
+                        "with --players other than 2: each count's model by TD-leaf from its "
+                        "search's leaf, the file's other models kept as they are")
     parser.add_argument("--td-games", type=int, default=2000, metavar="N",
                         help="td-leaf: self-play games of the search (default 2000)")
     parser.add_argument("--td-lambda", type=float, default=0.7, help="td-leaf: lambda (default 0.7)")
@@ -320,7 +365,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="td-leaf: no value per square of the path (the ten features only)")
     args = parser.parse_args(argv)
     began = time.process_time()
-    if args.method == "td-leaf":
+    out = Path(args.out) if args.out not in (None, "-") else (
+        Path(__file__).parent / "data" / f"{args.game}.json")
+    if args.method == "td-leaf" and (args.game == "cretan-labyrinth"
+                                     or (args.game == "labyrinth" and args.players
+                                         and args.players != [2])):
+        # one model per count, each from its search's leaf; the file's others kept
+        try:
+            base = json.loads(out.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            parser.error(f"{out}: {exc} (the file whose other models are kept)")
+        counts = args.players or list(range(game_class(args.game).min_players,
+                                            game_class(args.game).max_players + 1))
+        model = train_td_counts(args.game, counts, args.seed, args.td_games, args.td_lambda,
+                                args.td_alpha, args.td_depth, args.squares, base, progress=True)
+    elif args.method == "td-leaf":
         model = train_td(args.game, args.seed, args.games, args.td_games, args.td_lambda,
                          args.td_alpha, args.td_depth, args.squares, progress=True,
                          extras=args.extras, start_from=args.td_start)
@@ -331,7 +390,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out == "-":
         sys.stdout.write(text)
     else:
-        out = Path(args.out) if args.out else Path(__file__).parent / "data" / f"{args.game}.json"
         out.write_text(text, encoding="utf-8")
         print(f"wrote {out} ({time.process_time() - began:.0f} s of CPU)", file=sys.stderr)
     return 0

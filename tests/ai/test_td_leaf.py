@@ -30,10 +30,94 @@ def test_td_leaf_is_reproducible_from_its_seed() -> None:
     assert len(first.model.squares) == 30
 
 
-def test_td_leaf_trains_the_senets_only() -> None:
-    start = learned.Model("cretan-labyrinth", 2, (0.0,) * len(learned.FEATURES))
+def test_td_leaf_refuses_a_count_the_game_is_not_played_by() -> None:
     with pytest.raises(ValueError):
-        td_leaf.td_leaf("cretan-labyrinth", start, 1, 1)
+        td_leaf.td_leaf("senet-tait", learned.Model("senet-tait", 3, (0.0,) * len(learned.FEATURES)), 1, 1)
+    with pytest.raises(ValueError):
+        td_leaf.td_leaf("cretan-labyrinth", td_leaf.progress_start("cretan-labyrinth", 5), 1, 1)
+
+
+def test_the_many_player_step_at_two_players_is_the_two_player_step() -> None:
+    """The softmax's step over each player's own inputs (three and four players) is, at
+    two players, the logistic step over their difference: the same weights after the
+    same games, to the rounding of floats."""
+    start = td_leaf.labyrinth_start(learned.Model("labyrinth", 2, (0.0,) * len(learned.FEATURES)))
+    pair = td_leaf.td_leaf("labyrinth", start, 5, 3, alpha=0.05)
+    many = td_leaf._td_many("labyrinth", start, 5, 3, 0.7, 0.05, 1, True, False)
+    assert pair.games == many.games == 3 and pair.leaves == many.leaves
+    assert many.model.weights == pytest.approx(pair.model.weights, abs=1e-9)
+    assert many.model.squares == pytest.approx(pair.model.squares, abs=1e-9)
+    assert pair.model != start  # it learned something, so the comparison says something
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("labyrinth", 3), ("labyrinth", 4),
+                                                  ("cretan-labyrinth", 2),
+                                                  ("cretan-labyrinth", 3),
+                                                  ("cretan-labyrinth", 4)])
+def test_td_leaf_at_every_count_starts_from_the_search_leaf_and_is_reproducible(
+        game_id: str, players: int) -> None:
+    """The start values every position as the search's leaf before did (the Labyrinth:
+    progress less the pieces at risk; the Cretan Labyrinth: the progress heuristic), to
+    the rounding of floats; two tiny runs give the same weights bit for bit, another
+    seed others."""
+    from companion.ai import evaluate, labyrinth_leaf
+
+    if game_id == "labyrinth":
+        start = td_leaf.labyrinth_start(learned.Model(game_id, players, (0.0,) * len(learned.FEATURES)))
+        leaf = labyrinth_leaf.chances
+    else:
+        start = td_leaf.progress_start(game_id, players)
+        leaf = evaluate.chances
+    rng = random.Random(players)
+    state = get_game(game_id).new_state(players)
+    for _ in range(400):
+        if state.phase is Phase.OVER:
+            break
+        assert learned.model_chances(start, learned.features(state), state) == pytest.approx(
+            leaf(state), abs=1e-12)
+        state.apply(random_action(state, rng.randrange))
+    first = td_leaf.td_leaf(game_id, start, 7, 2)
+    assert first == td_leaf.td_leaf(game_id, start, 7, 2)
+    assert first.model != td_leaf.td_leaf(game_id, start, 8, 2).model
+    assert first.games == 2 and first.leaves > 0 and first.model.players == players
+
+
+def test_a_td_trained_model_is_the_search_leaf_in_the_cretan_labyrinth(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Cretan Labyrinth's search values its leaves by the progress heuristic while
+    its model is a Newton fit, and by the model itself once TD-leaf trained it (the
+    file's entry has a ``td_loss``): one evaluation for play and for the chance."""
+    from companion.ai import evaluate
+
+    state = get_game("cretan-labyrinth").new_state(3)
+    rng = random.Random(3)
+    while len(state.history) < 120:
+        state.apply(random_action(state, rng.randrange))
+    weights = (0.3, 1.9, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 1.2, 0.8)
+    for leaf in (False, True):
+        model = learned.Model("cretan-labyrinth", 3, weights, (), leaf)
+        monkeypatch.setattr(learned, "model_for", lambda game, n, model=model: model)
+        mine = learned.model_chances(model, learned.features(state), state)
+        assert mine != pytest.approx(evaluate.chances(state))
+        assert learned.search_chances(state) == (mine if leaf else evaluate.chances(state))
+
+
+def test_train_td_counts_replaces_only_the_counts_it_trains() -> None:
+    """``--method td-leaf --players 3`` (the Labyrinth) rewrites the three-player model
+    only, from the search's leaf, and the entry names the command that wrote it."""
+    base = json.loads(resources.files("companion.ai").joinpath("data", "labyrinth.json")
+                      .read_text("utf-8"))
+    made = train.train_td_counts("labyrinth", [3], 4, 1, 0.7, 0.01, 1, True, base)
+    assert made["models"]["2"] == base["models"]["2"] and made["models"]["4"] == base["models"]["4"]
+    entry = made["models"]["3"]
+    assert entry["command"] == ("python -m companion.ai.train --game labyrinth --seed 4 "
+                                "--method td-leaf --players 3 --td-games 1 --td-lambda 0.7 "
+                                "--td-alpha 0.01 --td-depth 1")
+    assert len(entry["squares"]) == 121 and "td_loss" in entry and entry["start"] == "labyrinth_leaf"
+    again = train.train_td_counts("labyrinth", [3], 4, 1, 0.7, 0.01, 1, True, base)
+    assert train.dumps(made) == train.dumps(again)
+    with pytest.raises(ValueError):
+        train.train_td_counts("senet-tait", [2], 4, 1, 0.7, 0.01, 1, True, base)
 
 
 def test_the_value_per_square_is_each_plinths_square_along_its_own_path() -> None:
