@@ -52,10 +52,12 @@ bins) with its bootstrap interval before and after, the Brier scores and the CPU
 seconds, then the reliability by deciles before and after (issue 32: target ECE <=
 0.03 at every level; a line above it is printed MISSED). ``--records DIR`` keeps each
 line's games and reads them back, so a refitted map is measured again without playing.
-``--versus-games N`` adds per game, at two players, the line ``vs-base``: the chance
+``--versus-games N`` adds per game and player count the line ``vs-base``: the chance
 ``strong``'s hint shows for itself at each of its decisions with a choice in ``N`` games
-against the baseline of ``baseline.py`` (pairs on the same throws with the seats
-swapped, seeds ``hint-baseline:SEED:PAIR``; :func:`versus_records`), before and after
+against the baseline of ``baseline.py`` (two players: pairs on the same throws with the
+seats swapped, seeds ``hint-baseline:SEED:PAIR``; 3 and 4: sets with ``strong`` in each
+seat once and baselines in the others, seeds ``hint-baseline:SEED:Np:SET``;
+:func:`versus_records`), before and after
 the map of ``strong`` (issue 32: "on `strong` against the baseline"); ``--log-pairs``
 writes each pair's records on stderr as it ends.
 
@@ -333,14 +335,16 @@ def tallied(game_id: str, players: int, level: str,
     return out
 
 
-def versus_records(game_id: str, pairs: int, seed: int,
-                   log: bool = False) -> list[tuple[list[tuple[int, float]], list[float]]]:
+def versus_records(game_id: str, pairs: int, seed: int, log: bool = False,
+                   players: int = 2) -> list[tuple[list[tuple[int, float]], list[float]]]:
     """``pairs`` pairs of two-player games of ``strong`` against the baseline of
     ``benchmarks/baseline.py`` (the depth-2 expectimax that searches the opponent's
     reply; ``ai_strength.py --part versus`` plays the same opponent), the seats swapped
     in the second game of a pair and both games drawing their throws from
     ``random.Random(f"hint-baseline:{seed}:{pair}")`` (a namespace of its own, never used
-    in training or tuning; neither player draws from it). A record per game, as
+    in training or tuning; neither player draws from it). At 3 or 4 ``players``: sets of
+    ``players`` games, ``strong`` in each seat once and a baseline in every other, all
+    drawing from ``random.Random(f"hint-baseline:{seed}:{players}p:{set}")``. A record per game, as
     :func:`companion.ai.calibrate_fit.selfplay` makes them: at every decision of
     ``strong`` with a choice (not in a solved ending, :func:`companion.ai.race.covers`)
     strong's seat and the searched value of the hint's first row at ``strong``
@@ -359,13 +363,14 @@ def versus_records(game_id: str, pairs: int, seed: int,
 
     game = get_game(game_id)
     out: list[tuple[list[tuple[int, float]], list[float]]] = []
+    label = "" if players == 2 else f"{players}p:"
     for i in range(pairs):
         pair = []
         try:
-            for seat in (0, 1):
+            for seat in range(players):
                 base = Baseline()
-                rng = random.Random(f"hint-baseline:{seed}:{i}")
-                state = game.new_state(2)
+                rng = random.Random(f"hint-baseline:{seed}:{label}{i}")
+                state = game.new_state(players)
                 shown: list[tuple[int, float]] = []
                 while state.outcome is None:
                     if state.phase is Phase.THROW:
@@ -380,7 +385,8 @@ def versus_records(game_id: str, pairs: int, seed: int,
                     else:
                         state.apply(base(state))
                 winners = state.outcome.winners
-                pair.append((shown, [1 / len(winners) if p in winners else 0.0 for p in range(2)]))
+                pair.append((shown, [1 / len(winners) if p in winners else 0.0
+                                     for p in range(players)]))
         except MemoryError:
             print(json.dumps({"game": game_id, "pair": i, "failed": "MemoryError"}),
                   file=sys.stderr, flush=True)
@@ -393,23 +399,25 @@ def versus_records(game_id: str, pairs: int, seed: int,
 
 
 def hint_versus(game_id: str, games: int, seed: int, records: Path | None = None,
-                log: bool = False) -> list[tuple[Tally, Tally]]:
-    """Per game of :func:`versus_records` (``games`` rounded up to whole pairs), the
-    tallies of :func:`tallied` at ``strong``: the chance strong's hint shows for itself
-    against its result. ``records``: as :func:`hint_selfplay`'s (a file
-    ``versus-GAME-SEED-GAMES.json``)."""
-    pairs = -(-games // 2)
-    cached = records / f"versus-{game_id}-{seed}-{2 * pairs}.json" if records else None
+                log: bool = False, players: int = 2) -> list[tuple[Tally, Tally]]:
+    """Per game of :func:`versus_records` (``games`` rounded up to whole pairs, or sets
+    of ``players`` games), the tallies of :func:`tallied` at ``strong``: the chance
+    strong's hint shows for itself against its result. ``records``: as
+    :func:`hint_selfplay`'s (a file ``versus-GAME-SEED-GAMES.json``, at 3 or 4 players
+    ``versus-GAME-Np-SEED-GAMES.json``)."""
+    pairs = -(-games // players)
+    name = game_id if players == 2 else f"{game_id}-{players}p"
+    cached = records / f"versus-{name}-{seed}-{players * pairs}.json" if records else None
     played: list[tuple[list[tuple[int, float]], list[float]]]
     if cached is not None and cached.exists():
         played = [([(int(p), float(v)) for p, v in s], r)
                   for s, r in json.loads(cached.read_text("utf-8"))["records"]]
     else:
-        played = versus_records(game_id, pairs, seed, log)
+        played = versus_records(game_id, pairs, seed, log, players)
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps({"records": played}), "utf-8")
-    return tallied(game_id, 2, "strong", played)
+    return tallied(game_id, players, "strong", played)
 
 
 def reliability(t: Tally) -> str:
@@ -423,9 +431,10 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
                no_versus: frozenset[str] = frozenset()) -> None:
     """Print the hint's calibration per game, player count and level (``--hint``), before
     and after the map of :mod:`companion.ai.calibrate`; with ``versus`` games (rounded
-    up to pairs) also a line ``vs-base`` per game at two players: ``strong``'s own
-    chance in games against the baseline (:func:`hint_versus`; ``log``: its pairs on
-    stderr as they end)."""
+    up to pairs, or sets of as many games as players) also a line ``vs-base`` per game
+    and player count: ``strong``'s own chance in games against the baseline
+    (:func:`hint_versus`; at 3 and 4 players ``strong`` in one seat, the baseline in the
+    others; ``log``: its pairs on stderr as they end)."""
     began = time.process_time()
     print("Calibration of the hint's chance (companion.ai.player.hint: its first row, for the "
           "player to act,")
@@ -436,8 +445,9 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
     print(f"95% interval by bootstrap over games ({boot}); target ECE <= {TARGET_ECE}.")
     if versus:
         print(f"vs-base: strong's own chance (its hint at strong) at its decisions in {versus} "
-              "games against the baseline per game (two players, pairs on the same throws, "
-              f"seeds hint-baseline:{seed}:PAIR).")
+              "games against the baseline per game and player count (two players: pairs on "
+              f"the same throws, seeds hint-baseline:{seed}:PAIR; 3 and 4: sets with strong in "
+              f"each seat once, baselines in the others, seeds hint-baseline:{seed}:Np:SET).")
     print(f"{'game':<18} {'n':>1} {'level':<7} {'games':>5} {'decisions':>9}  "
           f"{'ECE before':>20}  {'ECE after':>20}  {'Brier b/a':>11}  {'CPU s':>6}  verdict")
     rows = []
@@ -445,15 +455,16 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
             lines = [(level, level) for level in levels]
-            if versus and players == 2 and game_id in no_versus:
+            if versus and game_id in no_versus:
                 print(f"{game_id:<18} {players:>1} vs-base not played in this run (the "
                       "baseline's decisions take up to hundreds of CPU seconds here; --hint "
                       f"strong --versus-games N --game {game_id} plays it)", flush=True)
-            elif versus and players == 2:
+            elif versus:
                 lines.append(("strong", "vs-base"))
             for level, label in lines:
                 start = time.process_time()
-                per_game = (hint_versus(game_id, versus, seed, records, log) if label == "vs-base"
+                per_game = (hint_versus(game_id, versus, seed, records, log, players)
+                            if label == "vs-base"
                             else hint_selfplay(game_id, players, games, seed, level, records))
                 cells = []
                 for k in (0, 1):
@@ -512,7 +523,7 @@ def main() -> None:
                         "of playing them again")
     parser.add_argument("--versus-games", type=int, default=None, metavar="N",
                         help="the hint's table: also strong's own chance in N games against the "
-                        "baseline per game at two players (line vs-base; default 30 without "
+                        "baseline per game and player count (line vs-base; default 30 without "
                         "--hint, 0 with it)")
     parser.add_argument("--hint-games", type=int, default=30, metavar="N",
                         help="without --hint: the hint's table after the first, at easy, normal "

@@ -30,13 +30,27 @@ def test_a_pair_records_strongs_own_chances_in_each_seat(calibration: ModuleType
     assert [before.count for before, _after in tallies] == [len(s) for s, _r in played]
 
 
+def test_at_three_players_strong_takes_each_seat_once_against_two_baselines(
+        calibration: ModuleType) -> None:
+    """A set at 3 players is three games, strong in seat 0, 1, 2 and the baseline in
+    the other two: only strong's decisions are recorded, with all three results."""
+    played = calibration.versus_records("labyrinth", 1, 1, players=3)
+    assert len(played) == 3
+    for seat, (shown, result) in enumerate(played):
+        assert shown and {p for p, _v in shown} == {seat}
+        assert len(result) == 3 and sum(result) == pytest.approx(1.0)
+    tallies = calibration.tallied("labyrinth", 3, "strong", played)
+    assert [before.count for before, _after in tallies] == [len(s) for s, _r in played]
+
+
 def test_the_records_are_kept_and_read_back(calibration: ModuleType, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     Record = tuple[list[tuple[int, float]], list[float]]
     played: list[Record] = [([(0, 0.7), (0, 0.8)], [1.0, 0.0]), ([(1, 0.4)], [1.0, 0.0])]
     calls = []
 
-    def fake(game_id: str, pairs: int, seed: int, log: bool = False) -> list[Record]:
+    def fake(game_id: str, pairs: int, seed: int, log: bool = False,
+             players: int = 2) -> list[Record]:
         calls.append((game_id, pairs, seed))
         return played
 
