@@ -61,6 +61,7 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from companion.ai.evaluate import shares
 from companion.ai.learned import (
@@ -81,6 +82,8 @@ from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_tait import SenetTaitState
+
+_Leaf = TypeVar("_Leaf")
 
 MAX_ACTIONS = 20_000
 """A self-play game that has not ended after this many actions is dropped."""
@@ -195,35 +198,9 @@ def selfplay_leaves(model: Model, game_id: str, label: str, depth: int,
     Player 1's result (where the game reaches an ending of the solved table,
     :func:`companion.ai.race.exact_for`, its exact chance there: the game stops);
     ``None`` for a game that does not end in :data:`MAX_ACTIONS`."""
-    game = get_game(game_id)
-    rng = random.Random(label)
-    state = game.new_state(2)
-    evaluation = _evaluation(model)
-    exact = exact_for(game)
-    leaves: list[list[float]] = []
-    for _ in range(MAX_ACTIONS):
-        phase = state.phase
-        if phase is Phase.OVER:
-            outcome = state.outcome
-            assert outcome is not None
-            return leaves, shares(outcome, 2)[0]
-        if phase is Phase.THROW:
-            spec = state.throw_spec
-            assert spec is not None
-            known = None if exact is None else exact(state)
-            if known is not None:
-                return leaves, known[0]
-            if _in_play(state):
-                leaves.append(inputs(state, squares, extras))
-            state.play(spec.draw(rng.randrange))
-        else:
-            moves = state.legal_moves()
-            if len(moves) == 1:
-                state.play(moves[0])
-            else:
-                ranking, _depth, _nodes = search(state, depth, evaluation=evaluation)
-                state.play(ranking[0].move)
-    return None
+    played = _selfplay(model, game_id, label, depth,
+                       lambda state: inputs(state, squares, extras))
+    return None if played is None else (played[0], played[1][0])
 
 
 def selfplay_rows(model: Model, game_id: str, label: str, depth: int, squares: bool,
@@ -231,13 +208,21 @@ def selfplay_rows(model: Model, game_id: str, label: str, depth: int, squares: b
     """:func:`selfplay_leaves` at any count of players (``model.players``): every
     player's own inputs at each decision's leaf (:func:`player_inputs`), and every
     player's result (the winners' shares, or the solved table's exact values)."""
+    return _selfplay(model, game_id, label, depth,
+                     lambda state: player_inputs(state, squares, extras))
+
+
+def _selfplay(model: Model, game_id: str, label: str, depth: int,
+              record: Callable[[State], _Leaf]) -> tuple[list[_Leaf], tuple[float, ...]] | None:
+    """The self-play game of :func:`selfplay_leaves` at ``model.players`` players:
+    ``record`` of each leaf, and every player's result."""
     game = get_game(game_id)
     n = model.players
     rng = random.Random(label)
     state = game.new_state(n)
     evaluation = _evaluation(model)
     exact = exact_for(game)
-    leaves: list[list[list[float]]] = []
+    leaves: list[_Leaf] = []
     for _ in range(MAX_ACTIONS):
         phase = state.phase
         if phase is Phase.OVER:
@@ -251,7 +236,7 @@ def selfplay_rows(model: Model, game_id: str, label: str, depth: int, squares: b
             if known is not None:
                 return leaves, tuple(known)
             if _in_play(state):
-                leaves.append(player_inputs(state, squares, extras))
+                leaves.append(record(state))
             state.play(spec.draw(rng.randrange))
         else:
             moves = state.legal_moves()
