@@ -39,6 +39,9 @@ them. Five parts:
    pair (or rotation) on stderr as it ends, so a run cut short still counts;
    ``--log-decisions`` one per decision of the baseline with a choice (its tree and
    CPU seconds), for games too slow to end.
+   ``--versus-namespace NAME`` seeds the rounds ``NAME:SEED:PAIR`` (and
+   ``NAME:SEED:Np:ROTATION``) instead: a namespace of one's own to tune on, so that
+   ``heldout-baseline`` stays unseen.
    ``--versus-opponent one-turn`` plays the opponent the figures before issue 32 were
    measured against instead (:func:`one_turn_expectimax_move`: it never searches the
    reply).
@@ -253,23 +256,28 @@ def play_from(
     return outcome.winners
 
 
-def versus_seed(seed: int, players: int, i: int) -> str:
+VERSUS_NAMESPACE = "heldout-baseline"
+"""The versus part's seeds' namespace (``--versus-namespace``): no tuning uses it."""
+
+
+def versus_seed(seed: int, players: int, i: int, namespace: str = VERSUS_NAMESPACE) -> str:
     """The throws' seed of round ``i`` (a pair, or a rotation of ``players`` games) of
     the versus part: ``heldout-baseline:SEED:PAIR`` at two players (as always),
-    ``heldout-baseline:SEED:Np:ROTATION`` at ``N`` players (a namespace of its own)."""
-    return f"heldout-baseline:{seed}:{i}" if players == 2 else f"heldout-baseline:{seed}:{players}p:{i}"
+    ``heldout-baseline:SEED:Np:ROTATION`` at ``N`` players (a namespace of its own);
+    ``namespace`` in place of ``heldout-baseline`` (a tuning namespace of one's own)."""
+    return f"{namespace}:{seed}:{i}" if players == 2 else f"{namespace}:{seed}:{players}p:{i}"
 
 
 def play_versus(
     game_id: str, pairs: int, seed: int, first: int, search_eval: str = "shipped",
     opponent: str = "baseline", log: bool = False, late: float = 0.0, players: int = 2,
-    log_decisions: bool = False,
+    log_decisions: bool = False, namespace: str = VERSUS_NAMESPACE,
 ) -> VersusResult:
     """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
     expectimax) in rounds ``first .. first + pairs - 1`` of ``players``-player games:
     in round ``i`` strong sits in seat 0, then in seat 1 (and so on to seat
     ``players - 1``), the baseline in every other seat, and all games of the round draw
-    their throws from ``random.Random(versus_seed(seed, players, i))`` (a fresh one
+    their throws from ``random.Random(versus_seed(seed, players, i, namespace))`` (a fresh one
     each: the same throws as long as the games go alike; no player draws from it). At
     two players a round is a pair of games with the seats swapped. A round in which a
     game raises :class:`MemoryError` (the baseline has no budget; run under ``ulimit
@@ -312,7 +320,7 @@ def play_versus(
     for i in range(first, first + pairs):
         won = 0.0
         opening = game.new_state(players)
-        name = versus_seed(seed, players, i)
+        name = versus_seed(seed, players, i, namespace)
         if late:
             played = play_out(opening.copy(), random.Random(f"{name}:opening").randrange)
             for action in played.history[: int(late * len(played.history))]:
@@ -884,9 +892,12 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
              if game_class(game_id).min_players <= n <= game_class(game_id).max_players]
     print(f"'strong' ({strong.help}; {leaves}) against")
     print(f"{against}; at two players pairs of games on the same throws with the seats swapped,")
-    print(f"seeds heldout-baseline:{args.seed}:PAIR (never used in tuning); at N > 2 players")
+    held = args.versus_namespace == VERSUS_NAMESPACE
+    print(f"seeds {args.versus_namespace}:{args.seed}:PAIR"
+          f"{' (never used in tuning)' if held else ' (a tuning namespace, not held out)'}; "
+          "at N > 2 players")
     print("rotations of N games on the same throws, strong in each seat in turn, the baseline in")
-    print(f"the others, seeds heldout-baseline:{args.seed}:Np:ROTATION; 95% Wilson interval;")
+    print(f"the others, seeds {args.versus_namespace}:{args.seed}:Np:ROTATION; 95% Wilson interval;")
     print("the baseline's tree: positions created per decision (decisions with a choice), its CPU ms.")
     print(f"Target: at two players >= {TARGET_VERSUS:.0%} with the low end > 50%; at N players "
           f">= {TARGET_VERSUS_SHARE:.1f}x the fair share 1/N with the low end above 1/N.")
@@ -902,7 +913,8 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             versus[game_id, n] = [
                 pool.submit(play_versus, game_id, min(size, rounds - k * size), args.seed,
                             k * size, args.search_eval, args.versus_opponent, args.log_pairs,
-                            0.9 if args.quick else 0.0, n, args.log_decisions)
+                            0.9 if args.quick else 0.0, n, args.log_decisions,
+                            args.versus_namespace)
                 for k in range(shares) if rounds - k * size > 0]
         for (game_id, n), submitted in versus.items():
             played = [f.result() for f in submitted]
@@ -966,6 +978,9 @@ def main() -> None:
     parser.add_argument("--versus-opponent", choices=("baseline", "one-turn"), default="baseline",
                         help="versus part: the baseline (default) or the one-turn expectimax "
                         "the figures before issue 32 were measured against")
+    parser.add_argument("--versus-namespace", default=VERSUS_NAMESPACE, metavar="NAME",
+                        help="versus part: the seeds are NAME:SEED:PAIR and NAME:SEED:Np:ROTATION "
+                        f"(default {VERSUS_NAMESPACE}, held out; a namespace of one's own to tune on)")
     parser.add_argument("--log-pairs", action="store_true",
                         help="versus and judge parts: a JSON line per pair of games on stderr, "
                         "as it ends (also one per game)")
@@ -1004,8 +1019,7 @@ def main() -> None:
     strong = get_level("strong")
     began = time.perf_counter()
     leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
-                         "in the Labyrinth at 3 and 4 players progress less pieces at risk, "
-                         "learned elsewhere (the Labyrinth at 2 players: TD-leaf)",
+                         "learned elsewhere (the Labyrinth at 2, 3 and 4 players: TD-leaf)",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 

@@ -428,8 +428,9 @@ def reliability(t: Tally) -> str:
 
 def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, boot: int,
                records: Path | None = None, versus: int = 0, log: bool = False,
-               no_versus: frozenset[str] = frozenset()) -> None:
-    """Print the hint's calibration per game, player count and level (``--hint``), before
+               no_versus: frozenset[str] = frozenset(), counts: Sequence[int] | None = None) -> None:
+    """Print the hint's calibration per game, player count and level (``--hint``; with
+    ``counts`` only those player counts: ``--players``), before
     and after the map of :mod:`companion.ai.calibrate`; with ``versus`` games (rounded
     up to pairs, or sets of as many games as players) also a line ``vs-base`` per game
     and player count: ``strong``'s own chance in games against the baseline
@@ -454,6 +455,8 @@ def hint_table(levels: list[str], game_list: list[str], games: int, seed: int, b
     for game_id in game_list:
         cls = game_class(game_id)
         for players in range(cls.min_players, cls.max_players + 1):
+            if counts and players not in counts:
+                continue
             lines = [(level, level) for level in levels]
             if versus and game_id in no_versus:
                 print(f"{game_id:<18} {players:>1} vs-base not played in this run (the "
@@ -528,6 +531,9 @@ def main() -> None:
     parser.add_argument("--hint-games", type=int, default=30, metavar="N",
                         help="without --hint: the hint's table after the first, at easy, normal "
                         "and strong, N games a line (default 30; 0: none)")
+    parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
+                        help="--hint: only this number of players (repeatable; default every "
+                        "count the game allows)")
     parser.add_argument("--log-pairs", action="store_true",
                         help="the vs-base line: a JSON line per pair on stderr as it ends")
     parser.add_argument("--quick", action="store_true", help="20 games, 200 resamples (a sanity run)")
@@ -539,7 +545,7 @@ def main() -> None:
         hint_table([v.strip() for v in args.hint.split(",") if v.strip()], args.game or game_ids(),
                    2 if args.quick else args.games, args.seed, args.boot, records,
                    2 if args.quick and args.versus_games else args.versus_games or 0,
-                   args.log_pairs)
+                   args.log_pairs, counts=args.players)
         return
     calibration_table(args)
     if args.hint_games:

@@ -31,6 +31,12 @@ def test_two_players_keep_the_pair_seeds() -> None:
     assert ai_strength.versus_seed(6, 3, 17) == "heldout-baseline:6:3p:17"
 
 
+def test_a_tuning_namespace_moves_the_seeds_and_only_them() -> None:
+    assert ai_strength.versus_seed(6, 2, 17, "tune10laby") == "tune10laby:6:17"
+    assert ai_strength.versus_seed(6, 4, 17, "tune10laby") == "tune10laby:6:4p:17"
+    assert ai_strength.VERSUS_NAMESPACE == "heldout-baseline"
+
+
 def test_a_rotation_of_three_seats_logs_each_game(capsys: pytest.CaptureFixture[str]) -> None:
     result = ai_strength.play_versus("labyrinth", 1, 1, 0, log=True, late=0.9, players=3,
                                      log_decisions=True)

@@ -1,7 +1,10 @@
-"""The Labyrinth's search leaf: progress less the pieces at risk to the next hits.
+"""The Labyrinth's leaf before TD-leaf: progress less the pieces at risk to the next hits.
 
-:func:`chances` values a leaf of ``strong``'s (and every level's) search in Peter
-Aleff's Game of the Labyrinth (issue 32): the softmax, with the game's ``sharpness``
+:func:`chances` valued a leaf of ``strong``'s (and every level's) search in Peter
+Aleff's Game of the Labyrinth (issue 32) until the TD-leaf models took its place (at 2
+players in branch td7laby, at 3 and 4 in branch lab10); it is where their training
+starts (:func:`companion.ai.td_leaf.labyrinth_start`), and :func:`at_risk` is one of
+their inputs. The softmax, with the game's ``sharpness``
 ``k``, of ``x[p] = progress(p) - at_risk(p)``::
 
     chance[p] = exp(k * x[p]) / sum over players q of exp(k * x[q])

@@ -15,9 +15,9 @@ well the chances match the outcomes of other games.
 
 Casting-stick Senet's and Tait's Senet's models add to each player's score a value per
 square of its own path (:attr:`Model.squares`, trained by TD-leaf:
-:mod:`companion.ai.td_leaf`); the Labyrinth's two-player model a value per field, free
-and trapped, and a weight of the pieces at risk as :mod:`companion.ai.labyrinth_leaf`
-counts them (:func:`labyrinth_rows`).
+:mod:`companion.ai.td_leaf`); the Labyrinth's models (at 2, 3 and 4 players) a value per
+field, free and trapped, and a weight of the pieces at risk as
+:mod:`companion.ai.labyrinth_leaf` counts them (:func:`labyrinth_rows`).
 
 A finished game gives its winners equal shares. A game or player count without a
 shipped model falls back to the progress heuristic of :mod:`companion.ai.evaluate`.
@@ -77,14 +77,14 @@ class Model:
     (index ``a - 1`` for its square ``a``, 1..30 along that path, not the board's number
     in casting-stick Senet; in Tait's Senet both sides run squares 1..30 alike), added to
     its score for each of its pieces there (a plinth in the Abyss, a piece on its plinth
-    or borne off adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s
+    or borne off adds nothing). The Labyrinth at every count: :func:`labyrinth_rows`'s
     weights (a value per field for a free piece, one per field for a trapped piece, the
     weight of ``at_risk``). Else empty. Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
     leaf: bool = False
     """Whether the model was trained by TD-leaf with the search in the loop (its file
     entry has a ``td_loss``): then the search values its leaves with it in every game
-    (:func:`search_chances`); a Newton fit is only the chance shown in the Labyrinth
-    and the Cretan Labyrinth."""
+    (:func:`search_chances`); a Newton fit is only the chance shown in the Cretan
+    Labyrinth."""
 
 
 def features(state: State) -> list[list[float]]:
@@ -673,9 +673,10 @@ def chances(state: State) -> tuple[float, ...]:
 SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
 """Games whose search values its leaves by the progress heuristic, not the model
 (``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
-The Labyrinth's search values them by progress less the pieces at risk
-(:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`) at 3 and 4 players, and at
-2 players by its model, trained by TD-leaf from that leaf (:mod:`companion.ai.td_leaf`).
+The Labyrinth's search values them by its model at every count of players, trained by
+TD-leaf (:mod:`companion.ai.td_leaf`) from progress less the pieces at risk
+(:mod:`companion.ai.labyrinth_leaf`, the leaf before: at 2 players until branch
+td7laby, at 3 and 4 until branch lab10).
 
 * Tait's Senet is no longer one: its model (exact direct shots as ``at_risk``, no
   ``outside``; see :func:`features`) plays as well as progress against the depth-2
@@ -683,8 +684,8 @@ The Labyrinth's search values them by progress less the pieces at risk
   model before (a proximity count as ``at_risk``, ``outside`` fitted +0.94) won 46%.
 
 * The Labyrinth (searched by progress until issue 32's fourth round, then by
-  :func:`companion.ai.labyrinth_leaf.chances`, at 2 players since branch td7laby by the
-  TD-leaf model): ``strong`` with the Newton-fitted model won
+  :func:`companion.ai.labyrinth_leaf.chances`, since branch td7laby at 2 players and
+  branch lab10 at 3 and 4 by the TD-leaf models): ``strong`` with the Newton-fitted model won
   30.5% of 200 games against the one-turn expectimax (the model is calibrated but flat;
   it ranks the moves of a turn worse than the progress it is fitted on: its ``at_risk``
   is a count of pieces with an opponent 1-6 fields behind, not the fields a hit costs,

@@ -13,7 +13,8 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
   :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
   of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, the Cretan Labyrinth; in the
-  Labyrinth progress less the pieces at risk, :mod:`companion.ai.labyrinth_leaf`:
+  Labyrinth at every count of players its TD-leaf model, trained from progress less
+  the pieces at risk, :mod:`companion.ai.labyrinth_leaf`:
   :func:`~companion.ai.learned.search_chances`).
 
 **Values are vectors**, one win chance per player, summing to 1. They are backed up

@@ -33,7 +33,7 @@ before each throw; the search values the endings of the solved table exactly
 at the first leaf the table covers, and its exact chance for Player 1 takes the
 result's place (the last return), so the model learns only the positions it values.
 
-The Labyrinth (two players; its other counts keep the Newton fit): the same, with the
+The Labyrinth (two players; 3 and 4 below): the same, with the
 search at ``depth`` plies (2: both dice of the turn), the leaves the positions before
 each main throw of two dice, the inputs the ten features and
 :func:`~companion.ai.learned.labyrinth_rows` (a count per field of free and of trapped

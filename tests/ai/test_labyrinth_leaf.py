@@ -51,20 +51,13 @@ def test_the_leaf_is_the_baselines_where_the_two_dice_are_due() -> None:
     due = 0
     for state in positions(range(4)):
         mine = labyrinth_leaf.chances(state)
-        # two players: the search takes the TD-leaf model (one evaluation with the
-        # chance shown); three and four keep this leaf (below)
+        # the search takes the TD-leaf model (one evaluation with the chance shown),
+        # which started from this leaf: at 2 players since td7laby, at 3 and 4 since lab10
         assert search_chances(state) == learned.chances(state)
         if state.phase is Phase.THROW:
             due += 1
             assert all(abs(a - b) < 1e-12 for a, b in zip(mine, leaves.values(state), strict=True))
     assert due > 100
-    game = get_game("labyrinth")
-    for players in (3, 4):
-        rng = random.Random(f"labyrinth-leaf:{players}p")
-        other = game.new_state(players)
-        while other.phase is not Phase.OVER:
-            assert search_chances(other) == labyrinth_leaf.chances(other)
-            other.apply(random_action(other, rng.randrange))
 
 
 def test_a_value_in_hand_that_hits_costs_the_piece_hit_its_fields() -> None:

@@ -384,3 +384,37 @@ def test_td_leaf_can_go_on_from_a_model_file(tmp_path: Any) -> None:
     assert out["weights"] == [0.0] * len(learned.FEATURES)
     assert out["squares"] == [0.25] * 30 + [0.0] * len(learned.TAIT_EXTRAS)
     assert made["training"]["command"].endswith(f"--td-extras --td-start {path}")  # type: ignore[index]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_labyrinths_three_and_four_player_models_are_the_search_leaf(players: int) -> None:
+    """At 3 and 4 players the shipped Labyrinth models are TD-leaf's, started from
+    ``labyrinth_leaf`` (branch lab10; the command in the entry writes them), so the
+    search's leaf is the model whose chance the hint shows: along a random game
+    ``search_chances`` is ``chances``, and it is not ``labyrinth_leaf`` any more."""
+    from companion.ai import labyrinth_leaf
+
+    data = json.loads(resources.files("companion.ai").joinpath("data", "labyrinth.json")
+                      .read_text("utf-8"))
+    entry = data["models"][str(players)]
+    assert entry["start"] == "labyrinth_leaf" and "td_loss" in entry
+    assert len(entry["squares"]) == 121
+    assert entry["command"] == (
+        f"python -m companion.ai.train --game labyrinth --seed 1 --method td-leaf --players "
+        f"{players} --td-games {entry['td_games']} --td-lambda {entry['td_lambda']} "
+        f"--td-alpha {entry['td_alpha']} --td-depth {entry['td_depth']}")
+    model = learned.model_for("labyrinth", players)
+    assert model is not None and model.leaf
+    # the learned at-risk weight still costs the player its pieces at risk
+    assert model.squares[-1] < -3.0 and model.weights[0] > 3.0
+    rng = random.Random(f"lab10:{players}")
+    state = get_game("labyrinth").new_state(players)
+    apart = 0
+    while state.phase is not Phase.OVER:
+        assert learned.search_chances(state) == learned.chances(state)
+        if state.outcome is None and max(
+                abs(a - b) for a, b in zip(learned.chances(state), labyrinth_leaf.chances(state),
+                                           strict=True)) > 0.01:
+            apart += 1
+        state.apply(random_action(state, rng.randrange))
+    assert apart > 20
