@@ -39,9 +39,12 @@ choice, and every player's result (1 won, 1/k of a k-way shared win, 0 lost)."""
 
 
 def selfplay(game_id: str, players: int, level: str, label: str, games: int,
-             progress: bool = False, noise_label: str | None = None) -> list[Record]:
+             progress: bool = False, noise_label: str | None = None,
+             first: int = 0) -> list[Record]:
     """``games`` self-play games of ``game_id`` at ``level`` (every seat), game ``i``
-    seeded ``f"{label}:{i}"`` (its throws) and ``f"{noise_label}:{i}"`` (``easy``'s
+    (``first`` to ``first + games - 1``: a line's records can be extended with more
+    games, the same as one run of them all) seeded ``f"{label}:{i}"`` (its throws) and
+    ``f"{noise_label}:{i}"`` (``easy``'s
     noise; default ``label + "-noise"``): at every decision with a choice the raw value of the hint's first row for
     the player to act (:func:`companion.ai.player.hint` without the map), and the
     results. The move played is the level's (:func:`companion.ai.player.choose` with
@@ -55,7 +58,7 @@ def selfplay(game_id: str, players: int, level: str, label: str, games: int,
 
     game = get_game(game_id)
     out: list[Record] = []
-    for i in range(games):
+    for i in range(first, first + games):
         rng = random.Random(f"{label}:{i}")
         noise = random.Random(f"{noise_label or label + '-noise'}:{i}")
         state = game.new_state(players)
@@ -76,7 +79,7 @@ def selfplay(game_id: str, players: int, level: str, label: str, games: int,
         winners = state.outcome.winners
         out.append((shown, [1 / len(winners) if p in winners else 0.0 for p in range(players)]))
         if progress:
-            print(f"\r{game_id} {players} players {level}: game {i + 1}/{games}", end="",
+            print(f"\r{game_id} {players} players {level}: game {i + 1}/{first + games}", end="",
                   file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)

@@ -206,3 +206,15 @@ def test_the_labyrinths_three_and_four_player_maps_are_fitted_on_the_td_leaf_mod
     assert entry["seeds"] == f"calibrate-train:1:{level}:{players}:0..59"
     assert entry["games"] == 60
     assert entry["decisions"] > 7_000
+
+
+def test_a_lines_records_extended_by_more_games_are_those_of_one_longer_run() -> None:
+    """``selfplay(..., first=K)`` plays games K.. of the same seeds: 60 games' records
+    extended by games 60-149 are the records of one run of 150 (how the Labyrinth's 3-
+    and 4-player lines were refitted); here games 0-1 and 2 against one run of 3."""
+    label = "calibrate-train:test-first:normal:2"
+    whole = calibrate_fit.selfplay("senet-tait", 2, "normal", label, 3)
+    parts = (calibrate_fit.selfplay("senet-tait", 2, "normal", label, 2)
+             + calibrate_fit.selfplay("senet-tait", 2, "normal", label, 1, first=2))
+    assert parts == whole
+    assert whole[2] != calibrate_fit.selfplay("senet-tait", 2, "normal", label, 1)[0]
