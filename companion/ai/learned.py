@@ -37,6 +37,7 @@ from typing import Any, Final
 from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_sticks.tables import EMPTY
@@ -426,6 +427,11 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         table = model.squares
         for p, row in enumerate(labyrinth_rows(state)):
             scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
+    elif (model.squares and isinstance(state, CretanLabyrinthState)
+          and len(model.squares) == cretan_inputs(state)):
+        table = model.squares
+        for p, row in enumerate(cretan_rows(state)):
+            scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
     elif model.squares and isinstance(state, SenetTaitState):
         table = model.squares
         n = len(state.board) - 1
@@ -507,6 +513,137 @@ def labyrinth_rows(state: LabyrinthState) -> list[list[float]]:
     for p, risk in enumerate(labyrinth_leaf.at_risk(state)):
         rows[p][-1] = risk
     return rows
+
+
+CRETAN_WALKS: Final = ("goal_near", "colour_near", "lost_turns", "out")
+"""The Cretan Labyrinth: the names of :func:`cretan_rows`' inputs after the stages."""
+
+
+def cretan_inputs(state: CretanLabyrinthState) -> int:
+    """How many inputs :func:`cretan_rows` gives a player: a stage per count of
+    diamonds (0..the colours) without and with the Magic Key, and
+    :data:`CRETAN_WALKS`."""
+    return 2 * (len(state.game.decks.colours) + 1) + len(CRETAN_WALKS)
+
+
+_COLOUR_GAPS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
+""":func:`_colour_gaps`' tables per game object (by ``id``, the game kept beside them)."""
+
+
+def _colour_gaps(game: Any) -> dict[str, tuple[int, ...]]:
+    """Per colour, per node: the squares (Manhattan, walls ignored, as
+    :meth:`State.progress` counts a walk) to the nearest coloured space of that colour."""
+    kept = _COLOUR_GAPS.get(id(game))
+    if kept is None or kept[0] is not game:
+        colours = game.board.colours
+        gaps = game.gap_table
+        table = {c: tuple(min(row[n] for n, col in enumerate(colours) if col == c) for row in gaps)
+                 for c in game.decks.colours}
+        kept = _COLOUR_GAPS[id(game)] = (game, table)
+    return kept[1]
+
+
+def cretan_rows(state: CretanLabyrinthState) -> list[list[float]]:
+    """The Cretan Labyrinth: each player's inputs of :attr:`Model.squares` (one list per
+    player, :func:`cretan_inputs` long), read from the pieces:
+
+    * the stage, one-hot: at ``[k]`` 1 while the player holds ``k`` diamonds and no Magic
+      Key, at ``[colours + 1 + k]`` while it holds ``k`` and the key (``progress`` is
+      linear in them; the stages let each count be worth what play makes it);
+    * ``goal_near``: while it holds a diamond of every colour, 1 less the squares to its
+      goal (the palace; with the key its own gateway) over the board's longest such
+      walk (``progress``'s walk, given its own weight), else 0;
+    * ``colour_near``: while a colour is missing, 1 less the squares to the nearest
+      coloured space of a missing colour over that longest walk (``progress`` does not
+      see the way to the next diamond), else 0;
+    * ``lost_turns``: the turns it still loses; ``out``: 1 once out of the game.
+
+    Taking the key at the palace changes the stage (no key and every diamond, to the
+    key and none), ``goal_near`` (1 to 0), ``colour_near`` (0 to the palace's) and
+    ``progress`` (0.5 to 0.55), and nothing else: :func:`cretan_key_gain`."""
+    return [_cretan_row(state, p) for p in range(state.players)]
+
+
+def _cretan_row(state: CretanLabyrinthState, p: int) -> list[float]:
+    """Player ``p``'s row of :func:`cretan_rows`."""
+    game = state.game
+    colours = game.decks.colours
+    wanted = len(colours)
+    row = [0.0] * (2 * (wanted + 1) + len(CRETAN_WALKS))
+    if state.out[p]:
+        row[-1] = 1.0
+        return row
+    longest = game.longest_gap
+    held = state.diamonds[p]
+    count = len(held)
+    key = state.keys[p]
+    row[count + (wanted + 1 if key else 0)] = 1.0
+    here = state.pos[p]
+    base = 2 * (wanted + 1)
+    if count >= wanted:
+        goal = game.homes(state.players)[p] if key else game.board.palace
+        row[base] = 1.0 - game.gap_table[here][goal] / longest
+    else:
+        near = _colour_gaps(game)
+        row[base + 1] = 1.0 - min(near[c][here] for c in colours if c not in held) / longest
+    row[base + 2] = float(state.lost[p])
+    return row
+
+
+def cretan_scores(model: Model, state: CretanLabyrinthState) -> list[float]:
+    """Each player's score by ``model`` (the Cretan Labyrinth's, with or without
+    :func:`cretan_rows`' weights in :attr:`Model.squares`), read from the pieces at
+    once: the score of :func:`model_chances` over :func:`features` and
+    :func:`cretan_rows` (equal up to the order of the float sums; the search's leaves).
+    Of the ten features only ``progress``, its square, ``to_act``, ``off`` (out of the
+    game), ``escape`` and ``items`` are ever non-zero here (a piece's square is a name,
+    not a number on a track)."""
+    w = model.weights
+    table = model.squares
+    game = state.game
+    colours = game.decks.colours
+    wanted = len(colours)
+    rows = len(table) == cretan_inputs(state)
+    acting = -1 if state.outcome is not None else state.current_player
+    scores = []
+    for p in range(state.players):
+        progress = state.progress(p)
+        held = state.diamonds[p]
+        key = state.keys[p]
+        out = state.out[p]
+        items = len(state.items[p])
+        score = (w[0] * progress + w[1] * progress * progress
+                 + (w[2] if p == acting else 0.0) + (w[5] if out else 0.0)
+                 + (w[8] if key and len(held) >= wanted else 0.0)
+                 + w[9] * (items if items < 4 else 4) / 4)
+        if rows:
+            score += sum(wi * xi for wi, xi in zip(table, _cretan_row(state, p), strict=True) if xi)
+        scores.append(score)
+    return scores
+
+
+def cretan_key_gain(model: Model, state: CretanLabyrinthState, items: int | None = None) -> float:
+    """How much taking the Magic Key at the palace changes a player's score by
+    ``model`` (the Cretan Labyrinth's, with :func:`cretan_rows`' weights in
+    :attr:`Model.squares`) for a taker holding ``items`` tools and weapons: the same
+    for every player and every position where it is offered (:func:`cretan_rows`; the
+    taker is on turn, so it has no turns to lose, and its progress is 0.5 and 0.01 an
+    item, up to 4). ``items`` ``None``: the least over 0 to 4 (the change is linear in
+    them), so that ``>= 0`` is taking the key never lowering the chance."""
+    if items is None:
+        return min(cretan_key_gain(model, state, 0), cretan_key_gain(model, state, 4))
+    game = state.game
+    wanted = len(game.decks.colours)
+    table = model.squares
+    w = model.weights
+    palace = game.board.palace
+    base = 2 * (wanted + 1)
+    colour_near = 1.0 - min(_colour_gaps(game)[c][palace] for c in game.decks.colours) / game.longest_gap
+    # State.progress at the palace with every diamond; with the key and none
+    before = 0.5 + 0.01 * min(items, 4)
+    after = before + 0.05
+    return (w[0] * (after - before) + w[1] * (after * after - before * before)
+            + table[wanted + 1] - table[wanted] - table[base] + table[base + 1] * colour_near)
 
 
 def square_scores(state: SenetSticksState, squares: Sequence[float]) -> list[float]:
@@ -667,6 +804,8 @@ def chances(state: State) -> tuple[float, ...]:
     if (model.squares and isinstance(state, LabyrinthState)
             and len(model.squares) == labyrinth_inputs(state)):
         return softmax(labyrinth_scores(model, state))
+    if isinstance(state, CretanLabyrinthState):
+        return softmax(cretan_scores(model, state))
     return model_chances(model, features(state), state)
 
 
@@ -735,12 +874,17 @@ def estimate(state: State, player: int) -> float:
 
 
 __all__ = [
+    "CRETAN_WALKS",
     "FEATURES",
     "SEARCH_BY_PROGRESS",
     "TAIT_EXTRAS",
     "Model",
     "ModelError",
     "chances",
+    "cretan_inputs",
+    "cretan_key_gain",
+    "cretan_rows",
+    "cretan_scores",
     "estimate",
     "features",
     "labyrinth_inputs",
