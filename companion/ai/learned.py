@@ -80,7 +80,10 @@ class Model:
     its score for each of its pieces there (a plinth in the Abyss, a piece on its plinth
     or borne off adds nothing). The Labyrinth at two players: :func:`labyrinth_rows`'s
     weights (a value per field for a free piece, one per field for a trapped piece, the
-    weight of ``at_risk``). Else empty. Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    weight of ``at_risk``). The Cretan Labyrinth may carry :func:`cretan_rows`'
+    weights (the shipped models do not: with them the search played worse on the
+    tuning seeds, docs/ai.md "The Cretan Labyrinth by TD-leaf"). Else empty. Trained
+    by TD-leaf (:mod:`companion.ai.td_leaf`)."""
     leaf: bool = False
     """Whether the model was trained by TD-leaf with the search in the loop (its file
     entry has a ``td_loss``): then the search values its leaves with it in every game
@@ -810,8 +813,12 @@ def chances(state: State) -> tuple[float, ...]:
 
 
 SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
-"""Games whose search values its leaves by the progress heuristic, not the model
-(``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
+"""Games whose search values its leaves by the progress heuristic, not the model, at
+every player count whose model was not trained by TD-leaf (:attr:`Model.leaf`): the
+Cretan Labyrinth at 4 players; at 2 and 3 players its search values them by its TD-leaf
+model (issue 32's fifth round, branch ``cretan10``: docs/ai.md, "The Cretan Labyrinth
+by TD-leaf"), which played as well as progress head to head on the tuning seeds
+(``benchmarks/ai_strength.py --search-eval learned --versus-opponent strong-progress``).
 The Labyrinth's search values them by progress less the pieces at risk
 (:mod:`companion.ai.labyrinth_leaf`, :func:`search_chances`) at 3 and 4 players, and at
 2 players by its model, trained by TD-leaf from that leaf (:mod:`companion.ai.td_leaf`).
@@ -834,7 +841,10 @@ The Labyrinth's search values them by progress less the pieces at risk
   0.37 before, 0.12 after). A search on it never took the key, and so never escaped:
   ``strong`` won 78.2% of 200 games against random play, most of them shared at the
   round limit, against 100% by progress. The model's features now leave the key to
-  ``progress`` (see :func:`features`); the search with it has not been measured again.
+  ``progress`` (see :func:`features`), and since issue 32's fifth round the two- and
+  three-player models are TD-leaf's, trained with the search in the loop from the
+  progress heuristic and kept by the training's guard from valuing progress or the
+  key lower (:func:`companion.ai.td_leaf.cretan_constrained`).
 
 The hint, the tutor (:func:`companion.ai.player.hint`) and the review
 (:func:`companion.ai.search.move_chances`) value moves with the search's own evaluation

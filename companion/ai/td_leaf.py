@@ -50,7 +50,10 @@ V[t][p]) * x[t][p]``, which at two players is the step above. The start is the
 search's leaf as it was (:func:`labyrinth_start`, :func:`progress_start`), so the
 training starts no worse than it. The Cretan Labyrinth's leaves are the positions
 before each throw of the distance dice (the start of a turn), its inputs the ten
-features (``escape`` and ``items`` are its own). Plain Python; the cost is the
+features (``escape`` and ``items`` are its own) and with ``squares``
+:func:`~companion.ai.learned.cretan_rows` (``--no-squares``: the ten features only, as
+shipped); after every step :func:`cretan_constrained` keeps progress and the Magic Key
+from lowering a score. Plain Python; the cost is the
 self-play searches (docs/ai.md, "TD-leaf").
 """
 
