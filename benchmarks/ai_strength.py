@@ -1050,9 +1050,11 @@ def main() -> None:
         return
     strong = get_level("strong")
     began = time.perf_counter()
-    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
+    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))} "
+                         "where no TD-leaf model ships (the Cretan Labyrinth at 4 players), "
                          "in the Labyrinth at 3 and 4 players progress less pieces at risk, "
-                         "learned elsewhere (the Labyrinth at 2 players: TD-leaf)",
+                         "learned elsewhere (TD-leaf: the Labyrinth at 2 players, the Cretan "
+                         "Labyrinth at 2 and 3)",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 
