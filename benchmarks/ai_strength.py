@@ -80,7 +80,12 @@ them. Five parts:
 ``--search-eval learned`` or ``--search-eval progress`` makes ``strong`` value its
 search's leaves by the learned model or the progress heuristic in every game chosen, in
 place of the shipped choice (:data:`companion.ai.learned.SEARCH_BY_PROGRESS`), to compare
-the two on the same seeds.
+the two on the same seeds. ``--versus-opponent strong-progress`` with ``--search-eval
+learned`` plays them head to head: ``strong`` over the learned model in one seat,
+``strong`` over the progress heuristic in every other, pairs (rotations) on the same
+throws with the seats rotated, the learned seat's win share against the fair share with
+its Wilson and paired-bootstrap intervals; ``--versus-namespace`` names the seeds
+(tuning seeds, or a held-out namespace used once).
 
 Nothing here fails a build; the figures are for the issue's closing note.
 """
@@ -236,6 +241,9 @@ class VersusResult:
     cpu: list[float]
     seconds: float
     failed: int = 0
+    scores: tuple[float, ...] = ()
+    """Strong's wins in each round that counted (0 to ``players``), in round order: the
+    units of the paired interval (:func:`bootstrap`)."""
 
 
 def play_from(
@@ -264,8 +272,16 @@ def versus_seed(seed: int, players: int, i: int, namespace: str = VERSUS_NAMESPA
     """The throws' seed of round ``i`` (a pair, or a rotation of ``players`` games) of
     the versus part: ``heldout-baseline:SEED:PAIR`` at two players (as always),
     ``heldout-baseline:SEED:Np:ROTATION`` at ``N`` players (a namespace of its own);
-    ``namespace`` in place of ``heldout-baseline`` (a tuning namespace of one's own)."""
+    ``namespace`` in place of ``heldout-baseline`` (``--versus-namespace``: tuning
+    seeds, or a fresh held-out namespace)."""
     return f"{namespace}:{seed}:{i}" if players == 2 else f"{namespace}:{seed}:{players}p:{i}"
+
+
+VERSUS_OPPONENTS = ("baseline", "one-turn", "strong-progress")
+"""``--versus-opponent``: the baseline (:mod:`baseline`), the one-turn expectimax
+(:func:`one_turn_expectimax_move`), or ``strong`` itself with its search's leaves
+valued by the progress heuristic (a head-to-head of two evaluations at one search:
+``--search-eval learned --versus-opponent strong-progress``)."""
 
 
 def play_versus(
@@ -274,7 +290,8 @@ def play_versus(
     log_decisions: bool = False, namespace: str = VERSUS_NAMESPACE,
 ) -> VersusResult:
     """``strong`` against the baseline (or ``opponent`` ``one-turn``: the one-turn
-    expectimax) in rounds ``first .. first + pairs - 1`` of ``players``-player games:
+    expectimax; ``strong-progress``: ``strong`` searching with the progress heuristic
+    at its leaves) in rounds ``first .. first + pairs - 1`` of ``players``-player games:
     in round ``i`` strong sits in seat 0, then in seat 1 (and so on to seat
     ``players - 1``), the baseline in every other seat, and all games of the round draw
     their throws from ``random.Random(versus_seed(seed, players, i, namespace))`` (a fresh one
@@ -298,7 +315,8 @@ def play_versus(
     game = get_game(game_id)
     base = Baseline()
     other: Callable[[State, random.Random], Move] = (
-        base if opponent == "baseline" else one_turn_expectimax_move)
+        base if opponent == "baseline" else one_turn_expectimax_move
+        if opponent == "one-turn" else strong_player("progress"))
     where = [0, 0]  # the round and strong's seat, for the decisions' log
 
     def logged_base(state: State, rng: random.Random) -> Move:
@@ -317,6 +335,7 @@ def play_versus(
     tally = [0] * (players + 1)
     logged = 0
     failures = 0
+    scores: list[float] = []
     for i in range(first, first + pairs):
         won = 0.0
         opening = game.new_state(players)
@@ -360,6 +379,7 @@ def play_versus(
             failures += 1
             continue
         wins += won
+        scores.append(won)
         if players == 2:
             tally[0 if won == 2 else (2 if won == 0 else 1)] += 1
         else:
@@ -371,7 +391,7 @@ def play_versus(
                   file=sys.stderr, flush=True)
             logged = len(base.nodes)
     return VersusResult(wins, players * (pairs - failures), tuple(tally), base.nodes,
-                        base.seconds, time.perf_counter() - start, failures)
+                        base.seconds, time.perf_counter() - start, failures, tuple(scores))
 
 
 # ------------------------------------------------------------ the level ladder
@@ -886,21 +906,31 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
                f"{CAP_EXTRA_THROWS} extra throws of its own; leaves: progress less "
                "pieces at risk; no budget)"
                if args.versus_opponent == "baseline" else
-               "the one-turn expectimax (the move, then the next throw; never the reply)")
+               "the one-turn expectimax (the move, then the next throw; never the reply)"
+               if args.versus_opponent == "one-turn" else
+               "'strong' searching with the progress heuristic at its leaves (a head-to-head of "
+               "the two\nevaluations at one search: the target is the fair share 1/N; the "
+               "baseline's columns are 0)")
+    namespace = args.versus_namespace
     counts = args.players or [2]
     lines = [(game_id, n) for n in counts for game_id in game_list
              if game_class(game_id).min_players <= n <= game_class(game_id).max_players]
     print(f"'strong' ({strong.help}; {leaves}) against")
     print(f"{against}; at two players pairs of games on the same throws with the seats swapped,")
-    held = args.versus_namespace == VERSUS_NAMESPACE
-    print(f"seeds {args.versus_namespace}:{args.seed}:PAIR"
-          f"{' (never used in tuning)' if held else ' (a tuning namespace, not held out)'}; "
+    held = namespace == VERSUS_NAMESPACE
+    print(f"seeds {namespace}:{args.seed}:PAIR"
+          f"{' (never used in tuning)' if held else ' (a namespace of its own, not heldout-baseline)'}; "
           "at N > 2 players")
-    print("rotations of N games on the same throws, strong in each seat in turn, the baseline in")
-    print(f"the others, seeds {args.versus_namespace}:{args.seed}:Np:ROTATION; 95% Wilson interval;")
-    print("the baseline's tree: positions created per decision (decisions with a choice), its CPU ms.")
-    print(f"Target: at two players >= {TARGET_VERSUS:.0%} with the low end > 50%; at N players "
-          f">= {TARGET_VERSUS_SHARE:.1f}x the fair share 1/N with the low end above 1/N.")
+    print("rotations of N games on the same throws, strong in each seat in turn, the opponent in")
+    print(f"the others, seeds {namespace}:{args.seed}:Np:ROTATION; 95% Wilson interval over games")
+    print("and, after the target, the 95% paired interval (bootstrap over the rounds, which share")
+    print("their throws); the baseline's tree: positions created per decision (decisions with a")
+    print("choice), its CPU ms.")
+    if args.versus_opponent == "strong-progress":
+        print("Target: not below the fair share 1/N (the paired interval's high end above it).")
+    else:
+        print(f"Target: at two players >= {TARGET_VERSUS:.0%} with the low end > 50%; at N players "
+              f">= {TARGET_VERSUS_SHARE:.1f}x the fair share 1/N with the low end above 1/N.")
     print()
     print(f"{'game':<18} {'p':>1} {'games':>5} {'won':>6} {'95% interval':>16} {'rounds by wins':>14} "
           f"{'tree p50':>8} {'p90':>7} {'max':>7} {'cpu ms p50':>10} {'p90':>7} {'s/game':>6}  target")
@@ -913,8 +943,7 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             versus[game_id, n] = [
                 pool.submit(play_versus, game_id, min(size, rounds - k * size), args.seed,
                             k * size, args.search_eval, args.versus_opponent, args.log_pairs,
-                            0.9 if args.quick else 0.0, n, args.log_decisions,
-                            args.versus_namespace)
+                            0.9 if args.quick else 0.0, n, args.log_decisions, namespace)
                 for k in range(shares) if rounds - k * size > 0]
         for (game_id, n), submitted in versus.items():
             played = [f.result() for f in submitted]
@@ -926,8 +955,14 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
                 continue
             low, high = wilson(wins, games)
             rate = wins / games
-            goal = TARGET_VERSUS if n == 2 else TARGET_VERSUS_SHARE / n
-            verdict = "met" if rate >= goal and low > 1 / n else "NOT met"
+            _mean, paired_low, paired_high = bootstrap([w / n for r in played for w in r.scores])
+            if args.versus_opponent == "strong-progress":
+                goal = 1 / n  # a head-to-head: not worse than the fair share
+                verdict = ("above" if paired_low > goal else "BELOW" if paired_high < goal
+                           else "not different from") + f" the fair share {goal:.1%}"
+            else:
+                goal = TARGET_VERSUS if n == 2 else TARGET_VERSUS_SHARE / n
+                verdict = ("met" if rate >= goal and low > 1 / n else "NOT met") + f" (>= {goal:.1%})"
             per_game = sum(r.seconds for r in played) / games
             tally = "/".join(str(sum(r.pairs[j] for r in played)) for j in range(n + 1))
             nodes = sorted(float(m) for r in played for m in r.nodes) or [0.0]
@@ -935,7 +970,8 @@ def versus_part(args: argparse.Namespace, game_list: list[str], leaves: str) -> 
             print(f"{game_id:<18} {n:>1} {games:>5} {rate:>6.1%} {f'[{low:.1%}, {high:.1%}]':>16} "
                   f"{tally:>14} {percentile(nodes, 0.5):>8.0f} {percentile(nodes, 0.9):>7.0f} "
                   f"{nodes[-1]:>7.0f} {percentile(cpu, 0.5) * 1000:>10.1f} "
-                  f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict} (>= {goal:.1%})"
+                  f"{percentile(cpu, 0.9) * 1000:>7.1f} {per_game:>6.2f}  {verdict}; "
+                  f"paired [{paired_low:.1%}, {paired_high:.1%}]"
                   + (f"; {failed} rounds left out: out of memory" if failed else ""), flush=True)
     print()
 
@@ -975,12 +1011,14 @@ def main() -> None:
     parser.add_argument("--versus-games", type=int, default=300, metavar="N",
                         help="games of strong against the baseline per game, in pairs with "
                         "the seats swapped (default 300; an odd N plays one more)")
-    parser.add_argument("--versus-opponent", choices=("baseline", "one-turn"), default="baseline",
-                        help="versus part: the baseline (default) or the one-turn expectimax "
-                        "the figures before issue 32 were measured against")
+    parser.add_argument("--versus-opponent", choices=VERSUS_OPPONENTS, default="baseline",
+                        help="versus part: the baseline (default), the one-turn expectimax "
+                        "the figures before issue 32 were measured against, or strong-progress: "
+                        "strong searching with the progress heuristic at its leaves (with "
+                        "--search-eval learned: the two evaluations head to head)")
     parser.add_argument("--versus-namespace", default=VERSUS_NAMESPACE, metavar="NAME",
-                        help="versus part: the seeds are NAME:SEED:PAIR and NAME:SEED:Np:ROTATION "
-                        f"(default {VERSUS_NAMESPACE}, held out; a namespace of one's own to tune on)")
+                        help="versus part: the throws' seeds are NAME:SEED:PAIR (N players: "
+                        "NAME:SEED:Np:ROTATION; default heldout-baseline)")
     parser.add_argument("--log-pairs", action="store_true",
                         help="versus and judge parts: a JSON line per pair of games on stderr, "
                         "as it ends (also one per game)")
@@ -1018,8 +1056,10 @@ def main() -> None:
         return
     strong = get_level("strong")
     began = time.perf_counter()
-    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))}, "
-                         "learned elsewhere (the Labyrinth at 2, 3 and 4 players: TD-leaf)",
+    leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))} "
+                         "where no TD-leaf model ships (the Cretan Labyrinth at 4 players), "
+                         "learned elsewhere (TD-leaf: the Labyrinth at 2, 3 and 4 players, the "
+                         "Cretan Labyrinth at 2 and 3)",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 

@@ -77,3 +77,31 @@ def test_a_round_out_of_memory_is_left_out_and_said(
     failed = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert failed == [{"game": "senet-tait", "players": 2, "pair": 0, "seat": 0,
                        "failed": "MemoryError", "actions": failed[0]["actions"]}]
+
+
+def test_the_seeds_take_a_namespace() -> None:
+    assert ai_strength.versus_seed(6, 2, 17, "tune10cretan") == "tune10cretan:6:17"
+    assert ai_strength.versus_seed(6, 4, 17, "tune10cretan") == "tune10cretan:6:4p:17"
+
+
+def test_a_head_to_head_of_two_evaluations_scores_each_round() -> None:
+    """strong over the learned model against strong over progress: no baseline plays
+    (its columns stay empty), and each round's wins are kept for the paired interval."""
+    result = ai_strength.play_versus("cretan-labyrinth", 2, 1, 0, search_eval="learned",
+                                     opponent="strong-progress", late=0.9, players=3,
+                                     namespace="test-h2h")
+    assert result.games == 6 and len(result.scores) == 2
+    assert sum(result.scores) == pytest.approx(result.wins)
+    assert all(0.0 <= s <= 3.0 for s in result.scores)
+    assert result.nodes == [] and result.cpu == []
+
+
+def test_the_same_seeds_replay_the_same_games_and_another_namespace_others() -> None:
+    def scores(namespace: str) -> tuple[float, ...]:
+        played: tuple[float, ...] = ai_strength.play_versus(
+            "senet-tait", 3, 1, 0, search_eval="learned", opponent="strong-progress",
+            late=0.9, namespace=namespace).scores
+        return played
+
+    assert scores("a") == scores("a")
+    assert any(scores(f"b{k}") != scores("a") for k in range(3))

@@ -37,6 +37,7 @@ from typing import Any, Final
 from companion.ai import evaluate, labyrinth_leaf
 from companion.errors import CompanionError
 from companion.rules import Phase, PieceZone, State
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.labyrinth import LabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_sticks.tables import EMPTY
@@ -79,7 +80,10 @@ class Model:
     its score for each of its pieces there (a plinth in the Abyss, a piece on its plinth
     or borne off adds nothing). The Labyrinth at every count: :func:`labyrinth_rows`'s
     weights (a value per field for a free piece, one per field for a trapped piece, the
-    weight of ``at_risk``). Else empty. Trained by TD-leaf (:mod:`companion.ai.td_leaf`)."""
+    weight of ``at_risk``). The Cretan Labyrinth may carry :func:`cretan_rows`'
+    weights (the shipped models do not: with them the search played worse on the
+    tuning seeds, docs/ai.md "The Cretan Labyrinth by TD-leaf"). Else empty. Trained
+    by TD-leaf (:mod:`companion.ai.td_leaf`)."""
     leaf: bool = False
     """Whether the model was trained by TD-leaf with the search in the loop (its file
     entry has a ``td_loss``): then the search values its leaves with it in every game
@@ -426,6 +430,11 @@ def model_chances(model: Model, rows: Sequence[Sequence[float]],
         table = model.squares
         for p, row in enumerate(labyrinth_rows(state)):
             scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
+    elif (model.squares and isinstance(state, CretanLabyrinthState)
+          and len(model.squares) == cretan_inputs(state)):
+        table = model.squares
+        for p, row in enumerate(cretan_rows(state)):
+            scores[p] += sum(wi * xi for wi, xi in zip(table, row, strict=True) if xi)
     elif model.squares and isinstance(state, SenetTaitState):
         table = model.squares
         n = len(state.board) - 1
@@ -507,6 +516,137 @@ def labyrinth_rows(state: LabyrinthState) -> list[list[float]]:
     for p, risk in enumerate(labyrinth_leaf.at_risk(state)):
         rows[p][-1] = risk
     return rows
+
+
+CRETAN_WALKS: Final = ("goal_near", "colour_near", "lost_turns", "out")
+"""The Cretan Labyrinth: the names of :func:`cretan_rows`' inputs after the stages."""
+
+
+def cretan_inputs(state: CretanLabyrinthState) -> int:
+    """How many inputs :func:`cretan_rows` gives a player: a stage per count of
+    diamonds (0..the colours) without and with the Magic Key, and
+    :data:`CRETAN_WALKS`."""
+    return 2 * (len(state.game.decks.colours) + 1) + len(CRETAN_WALKS)
+
+
+_COLOUR_GAPS: dict[int, tuple[object, dict[str, tuple[int, ...]]]] = {}
+""":func:`_colour_gaps`' tables per game object (by ``id``, the game kept beside them)."""
+
+
+def _colour_gaps(game: Any) -> dict[str, tuple[int, ...]]:
+    """Per colour, per node: the squares (Manhattan, walls ignored, as
+    :meth:`State.progress` counts a walk) to the nearest coloured space of that colour."""
+    kept = _COLOUR_GAPS.get(id(game))
+    if kept is None or kept[0] is not game:
+        colours = game.board.colours
+        gaps = game.gap_table
+        table = {c: tuple(min(row[n] for n, col in enumerate(colours) if col == c) for row in gaps)
+                 for c in game.decks.colours}
+        kept = _COLOUR_GAPS[id(game)] = (game, table)
+    return kept[1]
+
+
+def cretan_rows(state: CretanLabyrinthState) -> list[list[float]]:
+    """The Cretan Labyrinth: each player's inputs of :attr:`Model.squares` (one list per
+    player, :func:`cretan_inputs` long), read from the pieces:
+
+    * the stage, one-hot: at ``[k]`` 1 while the player holds ``k`` diamonds and no Magic
+      Key, at ``[colours + 1 + k]`` while it holds ``k`` and the key (``progress`` is
+      linear in them; the stages let each count be worth what play makes it);
+    * ``goal_near``: while it holds a diamond of every colour, 1 less the squares to its
+      goal (the palace; with the key its own gateway) over the board's longest such
+      walk (``progress``'s walk, given its own weight), else 0;
+    * ``colour_near``: while a colour is missing, 1 less the squares to the nearest
+      coloured space of a missing colour over that longest walk (``progress`` does not
+      see the way to the next diamond), else 0;
+    * ``lost_turns``: the turns it still loses; ``out``: 1 once out of the game.
+
+    Taking the key at the palace changes the stage (no key and every diamond, to the
+    key and none), ``goal_near`` (1 to 0), ``colour_near`` (0 to the palace's) and
+    ``progress`` (0.5 to 0.55), and nothing else: :func:`cretan_key_gain`."""
+    return [_cretan_row(state, p) for p in range(state.players)]
+
+
+def _cretan_row(state: CretanLabyrinthState, p: int) -> list[float]:
+    """Player ``p``'s row of :func:`cretan_rows`."""
+    game = state.game
+    colours = game.decks.colours
+    wanted = len(colours)
+    row = [0.0] * (2 * (wanted + 1) + len(CRETAN_WALKS))
+    if state.out[p]:
+        row[-1] = 1.0
+        return row
+    longest = game.longest_gap
+    held = state.diamonds[p]
+    count = len(held)
+    key = state.keys[p]
+    row[count + (wanted + 1 if key else 0)] = 1.0
+    here = state.pos[p]
+    base = 2 * (wanted + 1)
+    if count >= wanted:
+        goal = game.homes(state.players)[p] if key else game.board.palace
+        row[base] = 1.0 - game.gap_table[here][goal] / longest
+    else:
+        near = _colour_gaps(game)
+        row[base + 1] = 1.0 - min(near[c][here] for c in colours if c not in held) / longest
+    row[base + 2] = float(state.lost[p])
+    return row
+
+
+def cretan_scores(model: Model, state: CretanLabyrinthState) -> list[float]:
+    """Each player's score by ``model`` (the Cretan Labyrinth's, with or without
+    :func:`cretan_rows`' weights in :attr:`Model.squares`), read from the pieces at
+    once: the score of :func:`model_chances` over :func:`features` and
+    :func:`cretan_rows` (equal up to the order of the float sums; the search's leaves).
+    Of the ten features only ``progress``, its square, ``to_act``, ``off`` (out of the
+    game), ``escape`` and ``items`` are ever non-zero here (a piece's square is a name,
+    not a number on a track)."""
+    w = model.weights
+    table = model.squares
+    game = state.game
+    colours = game.decks.colours
+    wanted = len(colours)
+    rows = len(table) == cretan_inputs(state)
+    acting = -1 if state.outcome is not None else state.current_player
+    scores = []
+    for p in range(state.players):
+        progress = state.progress(p)
+        held = state.diamonds[p]
+        key = state.keys[p]
+        out = state.out[p]
+        items = len(state.items[p])
+        score = (w[0] * progress + w[1] * progress * progress
+                 + (w[2] if p == acting else 0.0) + (w[5] if out else 0.0)
+                 + (w[8] if key and len(held) >= wanted else 0.0)
+                 + w[9] * (items if items < 4 else 4) / 4)
+        if rows:
+            score += sum(wi * xi for wi, xi in zip(table, _cretan_row(state, p), strict=True) if xi)
+        scores.append(score)
+    return scores
+
+
+def cretan_key_gain(model: Model, state: CretanLabyrinthState, items: int | None = None) -> float:
+    """How much taking the Magic Key at the palace changes a player's score by
+    ``model`` (the Cretan Labyrinth's, with :func:`cretan_rows`' weights in
+    :attr:`Model.squares`) for a taker holding ``items`` tools and weapons: the same
+    for every player and every position where it is offered (:func:`cretan_rows`; the
+    taker is on turn, so it has no turns to lose, and its progress is 0.5 and 0.01 an
+    item, up to 4). ``items`` ``None``: the least over 0 to 4 (the change is linear in
+    them), so that ``>= 0`` is taking the key never lowering the chance."""
+    if items is None:
+        return min(cretan_key_gain(model, state, 0), cretan_key_gain(model, state, 4))
+    game = state.game
+    wanted = len(game.decks.colours)
+    table = model.squares
+    w = model.weights
+    palace = game.board.palace
+    base = 2 * (wanted + 1)
+    colour_near = 1.0 - min(_colour_gaps(game)[c][palace] for c in game.decks.colours) / game.longest_gap
+    # State.progress at the palace with every diamond; with the key and none
+    before = 0.5 + 0.01 * min(items, 4)
+    after = before + 0.05
+    return (w[0] * (after - before) + w[1] * (after * after - before * before)
+            + table[wanted + 1] - table[wanted] - table[base] + table[base + 1] * colour_near)
 
 
 def square_scores(state: SenetSticksState, squares: Sequence[float]) -> list[float]:
@@ -667,12 +807,18 @@ def chances(state: State) -> tuple[float, ...]:
     if (model.squares and isinstance(state, LabyrinthState)
             and len(model.squares) == labyrinth_inputs(state)):
         return softmax(labyrinth_scores(model, state))
+    if isinstance(state, CretanLabyrinthState):
+        return softmax(cretan_scores(model, state))
     return model_chances(model, features(state), state)
 
 
 SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
-"""Games whose search values its leaves by the progress heuristic, not the model
-(``benchmarks/ai_strength.py --search-eval`` compares the two on the same seeds).
+"""Games whose search values its leaves by the progress heuristic, not the model, at
+every player count whose model was not trained by TD-leaf (:attr:`Model.leaf`): the
+Cretan Labyrinth at 4 players; at 2 and 3 players its search values them by its TD-leaf
+model (issue 32, branch ``cretan10``: docs/ai.md, "The Cretan Labyrinth by TD-leaf"),
+which played as well as progress head to head (``benchmarks/ai_strength.py
+--search-eval learned --versus-opponent strong-progress``).
 The Labyrinth's search values them by its model at every count of players, trained by
 TD-leaf (:mod:`companion.ai.td_leaf`) from progress less the pieces at risk
 (:mod:`companion.ai.labyrinth_leaf`, the leaf before: at 2 players until branch
@@ -696,7 +842,10 @@ td7laby, at 3 and 4 until branch lab10).
   0.37 before, 0.12 after). A search on it never took the key, and so never escaped:
   ``strong`` won 78.2% of 200 games against random play, most of them shared at the
   round limit, against 100% by progress. The model's features now leave the key to
-  ``progress`` (see :func:`features`); the search with it has not been measured again.
+  ``progress`` (see :func:`features`), and since issue 32's fifth round the two- and
+  three-player models are TD-leaf's, trained with the search in the loop from the
+  progress heuristic and kept by the training's guard from valuing progress or the
+  key lower (:func:`companion.ai.td_leaf.cretan_constrained`).
 
 The hint, the tutor (:func:`companion.ai.player.hint`) and the review
 (:func:`companion.ai.search.move_chances`) value moves with the search's own evaluation
@@ -736,12 +885,17 @@ def estimate(state: State, player: int) -> float:
 
 
 __all__ = [
+    "CRETAN_WALKS",
     "FEATURES",
     "SEARCH_BY_PROGRESS",
     "TAIT_EXTRAS",
     "Model",
     "ModelError",
     "chances",
+    "cretan_inputs",
+    "cretan_key_gain",
+    "cretan_rows",
+    "cretan_scores",
     "estimate",
     "features",
     "labyrinth_inputs",

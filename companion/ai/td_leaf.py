@@ -50,7 +50,10 @@ V[t][p]) * x[t][p]``, which at two players is the step above. The start is the
 search's leaf as it was (:func:`labyrinth_start`, :func:`progress_start`), so the
 training starts no worse than it. The Cretan Labyrinth's leaves are the positions
 before each throw of the distance dice (the start of a turn), its inputs the ten
-features (``escape`` and ``items`` are its own). Plain Python; the cost is the
+features (``escape`` and ``items`` are its own) and with ``squares``
+:func:`~companion.ai.learned.cretan_rows` (``--no-squares``: the ten features only, as
+shipped); after every step :func:`cretan_constrained` keeps progress and the Magic Key
+from lowering a score. Plain Python; the cost is the
 self-play searches (docs/ai.md, "TD-leaf").
 """
 
@@ -67,10 +70,15 @@ from companion.ai.evaluate import shares
 from companion.ai.learned import (
     FEATURES,
     Model,
+    cretan_inputs,
+    cretan_key_gain,
+    cretan_rows,
+    cretan_scores,
     features,
     labyrinth_inputs,
     labyrinth_rows,
     model_chances,
+    softmax,
     square_rows,
     tait_extra_rows,
     tait_square_rows,
@@ -114,6 +122,8 @@ def inputs(state: State, squares: bool, extras: bool = False) -> list[float]:
         first, second = square_rows(state)
     elif isinstance(state, LabyrinthState):
         first, second = labyrinth_rows(state)
+    elif isinstance(state, CretanLabyrinthState):
+        first, second = cretan_rows(state)
     elif isinstance(state, SenetTaitState):
         first, second = tait_square_rows(state)
         if extras:
@@ -137,6 +147,8 @@ def player_inputs(state: State, squares: bool, extras: bool = False) -> list[lis
         more = square_rows(state)
     elif isinstance(state, LabyrinthState):
         more = labyrinth_rows(state)
+    elif isinstance(state, CretanLabyrinthState):
+        more = cretan_rows(state)
     elif isinstance(state, SenetTaitState):
         more = tait_square_rows(state)
         if extras:
@@ -173,6 +185,31 @@ def labyrinth_start(fitted: Model) -> Model:
     return Model(fitted.game, fitted.players, tuple(weights), tuple(squares))
 
 
+def cretan_constrained(w: list[float], base: int, players: int) -> list[float]:
+    """The Cretan Labyrinth's weights ``w`` (the ten features, then with
+    :func:`~companion.ai.learned.cretan_rows` those inputs' weights from ``base`` on)
+    moved the least so that more progress never lowers a score (``progress``'s weight
+    at least 0, and at least twice ``progress_squared``'s less: the score rises on
+    0..1) and taking the Magic Key never lowers it (with the rows: the weight of the
+    stage "the key and no diamond" raised until
+    :func:`~companion.ai.learned.cretan_key_gain` is 0 where it was below). Applied
+    after every step of the training: the key is the way to escape, and a model that
+    valued it below the diamonds handed in (the model before issue 32's fifth round)
+    made the search never take it."""
+    w = list(w)
+    if w[0] < 0.0:
+        w[0] = 0.0
+    if w[0] + 2.0 * w[1] < 0.0:
+        w[1] = -w[0] / 2.0
+    state = get_game("cretan-labyrinth").new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    if len(w) - base == cretan_inputs(state):
+        gain = cretan_key_gain(Model("cretan-labyrinth", players, tuple(w[:base]), tuple(w[base:])), state)
+        if gain < 0.0:
+            w[base + len(state.game.decks.colours) + 1] -= gain
+    return w
+
+
 def _sigmoid(z: float) -> float:
     if z >= 0:
         return 1.0 / (1.0 + math.exp(-z))
@@ -186,6 +223,8 @@ def _evaluation(model: Model) -> Callable[[State], Values]:
         outcome = state.outcome
         if outcome is not None:
             return shares(outcome, state.players)
+        if isinstance(state, CretanLabyrinthState):
+            return softmax(cretan_scores(model, state))
         return model_chances(model, features(state), state)
     return value
 
@@ -301,6 +340,8 @@ def _td_many(game_id: str, start: Model, seed: int, games: int, lam: float, alph
                             grad[k] += err * xk
             target = [(1.0 - lam) * vp + lam * g for vp, g in zip(v, target, strict=True)]
         w = [wi + step * g for wi, g in zip(w, grad, strict=True)]
+        if game_id == "cretan-labyrinth":
+            w = cretan_constrained(w, base, n)
         leaves_seen += len(xs)
     if progress:
         print(file=sys.stderr)
@@ -375,6 +416,8 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
                     grad[k] += err * xk
             target = (1.0 - lam) * v + lam * target
         w = [wi + step * g for wi, g in zip(w, grad, strict=True)]
+        if game_id == "cretan-labyrinth":
+            w = cretan_constrained(w, base, 2)
         leaves_seen += len(xs)
     if progress:
         print(file=sys.stderr)
@@ -382,5 +425,5 @@ def td_leaf(game_id: str, start: Model, seed: int, games: int, lam: float = 0.7,
     return TdResult(model, leaves_seen, ended, tail_loss / max(1, tail_count))
 
 
-__all__ = ["TdResult", "inputs", "labyrinth_start", "player_inputs", "progress_start",
+__all__ = ["TdResult", "cretan_constrained", "inputs", "labyrinth_start", "player_inputs", "progress_start",
            "selfplay_leaves", "selfplay_rows", "td_leaf"]

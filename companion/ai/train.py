@@ -235,8 +235,9 @@ def train_td(game_id: str, seed: int, games: int, td_games: int, lam: float, alp
     one-ply self-play games (seed ``seed``) is the start, then ``td_games`` games of
     TD-leaf(``lam``) with the search at ``depth`` in the loop (seeds ``td:SEED:I``).
 
-    :raises ValueError: for a game TD-leaf does not train (the Senets, the Labyrinth at
-        two players; the Labyrinth's other counts keep the Newton fit).
+    :raises ValueError: for a game TD-leaf does not train this way (the Senets, the
+        Labyrinth at two players; its other counts and the Cretan Labyrinth start from
+        their search's leaf instead: :func:`train_td_counts`).
     :raises TrainingError: when no self-play game ended.
     """
     from companion.ai.td_leaf import labyrinth_start, td_leaf

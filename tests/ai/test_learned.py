@@ -11,6 +11,7 @@ from walkthroughs.review import cretan_key_offered
 
 from companion.ai import learned, train
 from companion.rules import Phase, game_class, game_ids, get_game, play_out, random_action
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.ui.review_words import MISTAKE
 
 
@@ -185,3 +186,59 @@ def test_more_progress_never_lowers_the_cretan_chance(players: int) -> None:
     assert model is not None
     w_progress, w_squared = model.weights[0], model.weights[1]
     assert w_progress >= 0 and w_progress + 2 * w_squared >= 0, model.weights
+
+
+def test_the_cretan_rows_read_the_stage_and_the_walks() -> None:
+    """At the start every player holds nothing (stage 0) and has the nearest coloured
+    space ahead; with every diamond at the palace the goal is reached (goal_near 1),
+    and with the key too the stage is the key's with none, the walk to a colour again."""
+    state = _cretan(3)
+    wanted = len(state.game.decks.colours)
+    base = 2 * (wanted + 1)
+    for row in learned.cretan_rows(state):
+        assert len(row) == learned.cretan_inputs(state) == base + len(learned.CRETAN_WALKS)
+        assert row[0] == 1.0 and sum(row[:base]) == 1.0
+        assert row[base] == 0.0 and 0.0 < row[base + 1] < 1.0
+        assert row[base + 2] == 0.0 and row[base + 3] == 0.0
+    state = cretan_key_offered(3, 0)
+    me = state.current_player
+    row = learned.cretan_rows(state)[me]
+    assert row[wanted] == 1.0 and row[base] == 1.0 and row[base + 1] == 0.0
+    take = next(m for m in state.legal_moves() if m.kind == "take-key")
+    state.play(take)
+    row = learned.cretan_rows(state)[me]
+    assert row[wanted + 1] == 1.0 and row[base] == 0.0 and 0.0 < row[base + 1] < 1.0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cretan_scores_are_the_model_chances(players: int) -> None:
+    """The search's fast path (cretan_scores, read from the pieces) gives the chances
+    of model_chances over features and cretan_rows, with the rows and without, in
+    positions of random games (a player out of the game among them: minotaur=out)."""
+    import random
+
+    rng = random.Random(players)
+    state0 = _cretan(players)
+    size = learned.cretan_inputs(state0)
+    seen = 0
+    for g in range(4):
+        game = get_game("cretan-labyrinth", **({"minotaur": "out"} if g % 2 else {}))
+        state = game.new_state(players)
+        assert isinstance(state, CretanLabyrinthState)
+        while state.outcome is None and len(state.history) < 400:
+            state.apply(random_action(state, rng.randrange))
+            if len(state.history) % 17:
+                continue
+            weights = tuple(rng.uniform(-2, 2) for _ in learned.FEATURES)
+            for squares in ((), tuple(rng.uniform(-2, 2) for _ in range(size))):
+                model = learned.Model("cretan-labyrinth", players, weights, squares, True)
+                fast = learned.softmax(learned.cretan_scores(model, state))
+                assert fast == pytest.approx(learned.model_chances(model, learned.features(state), state), abs=1e-12)
+                seen += 1
+    assert seen > 20
+
+
+def _cretan(players: int) -> CretanLabyrinthState:
+    state = get_game("cretan-labyrinth").new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    return state

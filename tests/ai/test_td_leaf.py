@@ -13,6 +13,7 @@ import pytest
 
 from companion.ai import learned, td_leaf, train
 from companion.rules import Phase, get_game, random_action
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_tait import SenetTaitState
 
@@ -89,7 +90,7 @@ def test_a_td_trained_model_is_the_search_leaf_in_the_cretan_labyrinth(
     file's entry has a ``td_loss``): one evaluation for play and for the chance."""
     from companion.ai import evaluate
 
-    state = get_game("cretan-labyrinth").new_state(3)
+    state = _cretan(3)
     rng = random.Random(3)
     while len(state.history) < 120:
         state.apply(random_action(state, rng.randrange))
@@ -418,3 +419,77 @@ def test_the_labyrinths_three_and_four_player_models_are_the_search_leaf(players
             apart += 1
         state.apply(random_action(state, rng.randrange))
     assert apart > 20
+
+
+def _cretan_model(players: int, rng: random.Random) -> learned.Model:
+    state = _cretan(players)
+    weights = tuple(rng.uniform(-2, 2) for _ in learned.FEATURES)
+    squares = tuple(rng.uniform(-2, 2) for _ in range(learned.cretan_inputs(state)))
+    return learned.Model("cretan-labyrinth", players, weights, squares, True)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cretan_key_gain_is_what_taking_the_key_does_to_the_score(players: int) -> None:
+    """cretan_key_gain (the training's guard) is the change of the taker's score that
+    taking the key makes, in every position where it is offered: the other players'
+    scores stay, so it is the change of log(chance of the taker / chance of another)."""
+    import math
+
+    from walkthroughs.review import cretan_key_offered
+
+    rng = random.Random(players)
+    for seed in range(3):
+        state = cretan_key_offered(players, seed)
+        me = state.current_player
+        other = (me + 1) % players
+        model = _cretan_model(players, rng)
+        ratio = {}
+        for move in state.legal_moves():
+            copy = state.search_copy()
+            copy.play(move)
+            c = learned.model_chances(model, learned.features(copy), copy)
+            ratio[move.kind] = math.log(c[me] / c[other])
+        gain = learned.cretan_key_gain(model, state, len(state.items[me]))
+        assert gain >= learned.cretan_key_gain(model, state)
+        assert ratio["take-key"] - ratio["keep-diamonds"] == pytest.approx(gain, abs=1e-9)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_cretan_guard_moves_only_weights_that_break_it(players: int) -> None:
+    """cretan_constrained leaves weights that keep progress and the key worth having as
+    they are, and moves others until they do (the progress weights, the key stage)."""
+    state = _cretan(players)
+    base = len(learned.FEATURES)
+    rng = random.Random(5)
+    kept = moved = 0
+    for _ in range(40):
+        model = _cretan_model(players, rng)
+        w = list(model.weights) + list(model.squares)
+        fixed = td_leaf.cretan_constrained(w, base, players)
+        after = learned.Model("cretan-labyrinth", players, tuple(fixed[:base]), tuple(fixed[base:]))
+        assert fixed[0] >= 0 and fixed[0] + 2 * fixed[1] >= -1e-12
+        assert learned.cretan_key_gain(after, state) >= -1e-9
+        ok = (w[0] >= 0 and w[0] + 2 * w[1] >= 0 and learned.cretan_key_gain(model, state) >= 0)
+        if ok:
+            assert fixed == w
+            kept += 1
+        else:
+            moved += 1
+    assert kept and moved
+
+
+def test_td_leaf_learns_the_cretan_rows() -> None:
+    """Two games of the Cretan Labyrinth's TD-leaf with the rows: a weight for each of
+    cretan_rows' inputs, the guard holding."""
+    start = td_leaf.progress_start("cretan-labyrinth", 3)
+    result = td_leaf.td_leaf("cretan-labyrinth", start, 2, 2)
+    state = _cretan(3)
+    assert len(result.model.squares) == learned.cretan_inputs(state)
+    assert result.model.squares != (0.0,) * learned.cretan_inputs(state)
+    assert learned.cretan_key_gain(result.model, state) >= -1e-9
+
+
+def _cretan(players: int) -> CretanLabyrinthState:
+    state = get_game("cretan-labyrinth").new_state(players)
+    assert isinstance(state, CretanLabyrinthState)
+    return state
