@@ -276,6 +276,18 @@ class Search:
         after.play(action)
         return after
 
+    def end_value(self, end: State) -> Values:
+        """A turn's end valued at depth 1 (:func:`_deepen_turns`): the solved table's
+        exact value where it covers ``end`` (:func:`companion.ai.race.exact_for`), else
+        the evaluation. The hint, the review and the review's candidates all value an
+        end so (the review's depth 1 once took the evaluation alone, and called moves
+        into casting-stick Senet's solved endings by other values than the hint's)."""
+        if end.game is not self.exact_of:
+            self.exact_of = end.game
+            self.exact = exact_for(end.game)
+        found = None if self.exact is None or end.phase is Phase.OVER else self.exact(end)
+        return self.evaluation(end) if found is None else found
+
     def value(self, state: State, depth: int) -> Values:
         """The expectimax-n value of ``state`` searched ``depth`` plies deep.
 
@@ -499,11 +511,7 @@ def _deepen_turns(
     finally:
         run.max_nodes = limit
     # The evaluation, or the exact value of a solved ending (companion.ai.race_sticks).
-    exact = exact_for(state.game)
-    values: dict[Hashable, float] = {}
-    for key, end in ends.items():
-        found = None if exact is None or end.phase is Phase.OVER else exact(end)
-        values[key] = (run.evaluation(end) if found is None else found)[me]
+    values = {key: run.end_value(end)[me] for key, end in ends.items()}
     ranking = _rank(ranking, reach, values, 1)
     if len(reach) < len(moves):  # the budget ended inside depth 1
         return ranking, 0, run.nodes
@@ -664,7 +672,7 @@ def move_chances(
             ends: dict[Hashable, State] = {}
             reach: dict[Move, list[Hashable]] = {}
             _turn_ends(run, state, moves, me, ends, reach)
-            at = {key: run.evaluation(end) if depth == 1 else run.value(end, depth - 1)
+            at = {key: run.end_value(end) if depth == 1 else run.value(end, depth - 1)
                   for key, end in ends.items()}
             return [(move, max((at[k] for k in reach[move]), key=lambda v: v[me]))
                     for move in moves]
@@ -724,7 +732,7 @@ def candidate_chances(
         _turn_ends(run, state, moves, me, ends, reach)
 
         def at(key: Hashable, plies: int) -> Values:
-            return run.evaluation(ends[key]) if plies == 1 else run.value(ends[key], plies - 1)
+            return run.end_value(ends[key]) if plies == 1 else run.value(ends[key], plies - 1)
 
         if ends_kept is not None:
             first = {key: at(key, filter_depth)[me] for key in ends}
