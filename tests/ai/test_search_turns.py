@@ -255,7 +255,7 @@ def test_an_unfinished_reply_iteration_is_dropped() -> None:
 
 
 def test_tait_s_at_risk_counts_what_the_baselines_leaf_counts() -> None:
-    """Tait's Senet's exact ``at_risk`` (``learned._tait_shots``): along random games, at
+    """Tait's Senet's exact ``at_risk`` (``shots.tait_shots``): along random games, at
     every throw, the feature equals the baseline's direct-shot term, and the features
     give no weight to pieces waiting on the plinth (``outside`` is 0: progress counts a
     bumped piece's loss)."""
