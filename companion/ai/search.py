@@ -282,11 +282,16 @@ class Search:
         the evaluation. The hint, the review and the review's candidates all value an
         end so (the review's depth 1 once took the evaluation alone, and called moves
         into casting-stick Senet's solved endings by other values than the hint's)."""
-        if end.game is not self.exact_of:
-            self.exact_of = end.game
-            self.exact = exact_for(end.game)
-        found = None if self.exact is None or end.phase is Phase.OVER else self.exact(end)
+        found = self.exact_value(end)
         return self.evaluation(end) if found is None else found
+
+    def exact_value(self, state: State) -> Values | None:
+        """The solved table's exact value of ``state`` (``None`` where no table covers
+        it, or the game is over), the game's table looked up once per game object."""
+        if state.game is not self.exact_of:
+            self.exact_of = state.game
+            self.exact = exact_for(state.game)
+        return None if self.exact is None or state.phase is Phase.OVER else self.exact(state)
 
     def value(self, state: State, depth: int) -> Values:
         """The expectimax-n value of ``state`` searched ``depth`` plies deep.
@@ -295,14 +300,10 @@ class Search:
         :raises Cancelled: when the ``cancel`` flag is set.
         """
         phase = state.phase
-        if state.game is not self.exact_of:
-            self.exact_of = state.game
-            self.exact = exact_for(state.game)
-        if self.exact is not None and phase is not Phase.OVER:
-            # An ending of the solved table (companion.ai.race): its exact value, at any depth.
-            exact = self.exact(state)
-            if exact is not None:
-                return exact
+        # An ending of the solved table (companion.ai.race): its exact value, at any depth.
+        exact = self.exact_value(state)
+        if exact is not None:
+            return exact
         free = self.free_questions and phase is not Phase.OVER and _question(state)
         if phase is Phase.OVER or (depth <= 0 and not free) or (
                 depth == 1 and phase is Phase.THROW and self.throw_leaf and not free):
