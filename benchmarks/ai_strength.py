@@ -1057,9 +1057,8 @@ def main() -> None:
     strong = get_level("strong")
     began = time.perf_counter()
     leaves = {"shipped": f"progress evaluation in {', '.join(sorted(SEARCH_BY_PROGRESS))} "
-                         "where no TD-leaf model ships (the Cretan Labyrinth at 4 players), "
-                         "learned elsewhere (TD-leaf: the Labyrinth at 2, 3 and 4 players, the "
-                         "Cretan Labyrinth at 2 and 3)",
+                         "at a count without a TD-leaf model (none, as shipped), learned elsewhere "
+                         "(TD-leaf: the Labyrinth and the Cretan Labyrinth at 2, 3 and 4 players)",
               "learned": "learned evaluation everywhere",
               "progress": "progress evaluation everywhere"}[args.search_eval]
 

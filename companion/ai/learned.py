@@ -599,10 +599,12 @@ def chances(state: State) -> tuple[float, ...]:
 SEARCH_BY_PROGRESS: Final = frozenset({"cretan-labyrinth"})
 """Games whose search values its leaves by the progress heuristic, not the model, at
 every player count whose model was not trained by TD-leaf (:attr:`Model.leaf`): the
-Cretan Labyrinth at 4 players; at 2 and 3 players its search values them by its TD-leaf
-model (issue 32, branch ``cretan10``: docs/ai.md, "The Cretan Labyrinth by TD-leaf"),
-which played as well as progress head to head (``benchmarks/ai_strength.py
---search-eval learned --versus-opponent strong-progress``).
+Cretan Labyrinth, which ships a TD-leaf model at every count (2 and 3 players since
+branch ``cretan10``, 4 since 2026-11-30: docs/ai.md, "The Cretan Labyrinth by TD-leaf"
+and "The Cretan Labyrinth at 4 players"), so its search values them by that model; each
+played as well as progress head to head (``benchmarks/ai_strength.py --search-eval
+learned --versus-opponent strong-progress``). The fallback stays for a model file
+without a TD-leaf entry (a Newton fit from ``--method newton``).
 The Labyrinth's search values them by its model at every count of players, trained by
 TD-leaf (:mod:`companion.ai.td_leaf`) from progress less the pieces at risk
 (:mod:`companion.ai.labyrinth_leaf`, the leaf before: at 2 players until branch

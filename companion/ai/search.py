@@ -12,8 +12,8 @@ The tree, through the public rules API only (search mode: ``search_copy``, ``pla
 * a *leaf*: a finished game, or where the depth ends: the learned evaluation of
   :mod:`companion.ai.learned` (one win chance per player; the progress heuristic of
   :mod:`companion.ai.evaluate` for a game without a shipped model, and in the games
-  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, the Cretan Labyrinth at the
-  counts without a TD-leaf model (4 players; at 2 and 3 its TD-leaf model); in the
+  of :data:`~companion.ai.learned.SEARCH_BY_PROGRESS`, the Cretan Labyrinth at a
+  count without a TD-leaf model (none as shipped: at 2, 3 and 4 its TD-leaf model); in the
   Labyrinth at every count of players its TD-leaf model, trained from progress less
   the pieces at risk, :mod:`companion.ai.labyrinth_leaf`:
   :func:`~companion.ai.learned.search_chances`).

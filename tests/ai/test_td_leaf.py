@@ -421,6 +421,36 @@ def test_the_labyrinths_three_and_four_player_models_are_the_search_leaf(players
     assert apart > 20
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_cretan_models_are_the_search_leaf_at_every_count(players: int) -> None:
+    """Every shipped Cretan Labyrinth model is TD-leaf's on the ten features, started
+    from the progress heuristic (2 and 3 players: branch cretan10; 4: 2026-11-30; the
+    command in the entry writes it), so the search's leaf is the model whose chance the
+    hint shows: along a random game ``search_chances`` is ``chances``, not progress."""
+    from companion.ai import evaluate
+
+    data = json.loads(resources.files("companion.ai").joinpath("data", "cretan-labyrinth.json")
+                      .read_text("utf-8"))
+    entry = data["models"][str(players)]
+    assert entry["start"] == "progress" and "td_loss" in entry and "squares" not in entry
+    assert entry["command"] == (
+        f"python -m companion.ai.train --game cretan-labyrinth --seed 1 --method td-leaf "
+        f"--players {players} --td-games {entry['td_games']} --td-lambda {entry['td_lambda']} "
+        f"--td-alpha {entry['td_alpha']} --td-depth {entry['td_depth']} --no-squares")
+    model = learned.model_for("cretan-labyrinth", players)
+    assert model is not None and model.leaf
+    rng = random.Random(f"cretan-leaf:{players}")
+    state = _cretan(players)
+    apart = 0
+    while state.phase is not Phase.OVER and len(state.history) < 600:
+        assert learned.search_chances(state) == learned.chances(state)
+        if max(abs(a - b) for a, b in zip(learned.chances(state), evaluate.chances(state),
+                                          strict=True)) > 0.01:
+            apart += 1
+        state.apply(random_action(state, rng.randrange))
+    assert apart > 20
+
+
 def _cretan_model(players: int, rng: random.Random) -> learned.Model:
     state = _cretan(players)
     weights = tuple(rng.uniform(-2, 2) for _ in learned.FEATURES)
