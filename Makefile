@@ -116,7 +116,7 @@ BENCHMARKS := benchmarks/rules_throughput.py benchmarks/service_latency.py \
               benchmarks/calibration.py benchmarks/review_speed.py benchmarks/gc_pauses.py \
               benchmarks/senet_sticks_playouts.py benchmarks/labyrinth_playouts.py \
               benchmarks/cretan_playouts.py benchmarks/speech_latency.py \
-              benchmarks/club_load.py benchmarks/vision.py
+              benchmarks/club_load.py benchmarks/vision.py benchmarks/magic_key.py
 
 bench: $(STAMP)
 	@for script in $(BENCHMARKS); do \

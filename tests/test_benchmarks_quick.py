@@ -25,6 +25,8 @@ EXPECTED = {
     "senet_sticks_playouts.py": r"blocked board ended \d+ of \d+ random games",
     "labyrinth_playouts.py": r"4 players: (\d+) of \1 random games ended",
     "cretan_playouts.py": r"goal-seeking +2 players: escaped in \d+ of \d+ games",
+    "magic_key.py": r"2 players, 1 positions: the review's gap [+-]\d+\.\d points on average; played out "
+    r"[+-]\d+\.\d \[[+-]\d+\.\d, [+-]\d+\.\d\] over 2 pairs of games",
     "oled_frame_cost.py": r"senet-tait +ssd1306 +\d+ .* \d\.\d\d\n(.|\n)*target met in every game: ",
     "review_speed.py": r"senet-tait +\d+ +\d+\.\d\d +\d+\.\d\d(.|\n)*cretan-labyrinth +\d+ ",
     "ai_strength.py": r"senet-tait +2 +2 +\d+\.\d% +\[\d+\.\d%, \d+\.\d%\] +\d+/\d+/\d+ +\d+ +\d+ +\d+ "
