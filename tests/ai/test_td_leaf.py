@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 import pytest
 
 from companion.ai import learned, td_leaf, train
-from companion.rules import Phase, get_game, random_action
+from companion.rules import Phase, State, get_game, random_action
 from companion.rules.cretan_labyrinth import CretanLabyrinthState
 from companion.rules.senet_sticks.state import SenetSticksState
 from companion.rules.senet_tait import SenetTaitState
@@ -387,6 +388,38 @@ def test_td_leaf_can_go_on_from_a_model_file(tmp_path: Any) -> None:
     assert made["training"]["command"].endswith(f"--td-extras --td-start {path}")  # type: ignore[index]
 
 
+def _shipped_td_entry(game_id: str, players: int, start: str, flags: str = "") -> dict[str, Any]:
+    """The shipped model entry of ``game_id`` at ``players``, checked to be TD-leaf's from
+    ``start``, written by the command it names, and the search's leaf (:attr:`Model.leaf`)."""
+    data = json.loads(resources.files("companion.ai").joinpath("data", f"{game_id}.json")
+                      .read_text("utf-8"))
+    entry: dict[str, Any] = data["models"][str(players)]
+    assert entry["start"] == start and "td_loss" in entry
+    assert entry["command"] == (
+        f"python -m companion.ai.train --game {game_id} --seed 1 --method td-leaf --players "
+        f"{players} --td-games {entry['td_games']} --td-lambda {entry['td_lambda']} "
+        f"--td-alpha {entry['td_alpha']} --td-depth {entry['td_depth']}{flags}")
+    model = learned.model_for(game_id, players)
+    assert model is not None and model.leaf
+    return entry
+
+
+def _leaf_apart_from(state: State, other: Callable[[State], tuple[float, ...]], seed: str,
+                     limit: int = 10_000) -> int:
+    """Along a random game from ``state`` (at most ``limit`` actions): checks that the
+    search's leaf is the model's chance at every position, and counts the positions where
+    it is more than 0.01 from ``other``'s."""
+    rng = random.Random(seed)
+    apart = 0
+    while state.phase is not Phase.OVER and len(state.history) < limit:
+        assert learned.search_chances(state) == learned.chances(state)
+        if state.outcome is None and max(
+                abs(a - b) for a, b in zip(learned.chances(state), other(state), strict=True)) > 0.01:
+            apart += 1
+        state.apply(random_action(state, rng.randrange))
+    return apart
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_labyrinths_three_and_four_player_models_are_the_search_leaf(players: int) -> None:
     """At 3 and 4 players the shipped Labyrinth models are TD-leaf's, started from
@@ -395,30 +428,14 @@ def test_the_labyrinths_three_and_four_player_models_are_the_search_leaf(players
     ``search_chances`` is ``chances``, and it is not ``labyrinth_leaf`` any more."""
     from companion.ai import labyrinth_leaf
 
-    data = json.loads(resources.files("companion.ai").joinpath("data", "labyrinth.json")
-                      .read_text("utf-8"))
-    entry = data["models"][str(players)]
-    assert entry["start"] == "labyrinth_leaf" and "td_loss" in entry
+    entry = _shipped_td_entry("labyrinth", players, "labyrinth_leaf")
     assert len(entry["squares"]) == 121
-    assert entry["command"] == (
-        f"python -m companion.ai.train --game labyrinth --seed 1 --method td-leaf --players "
-        f"{players} --td-games {entry['td_games']} --td-lambda {entry['td_lambda']} "
-        f"--td-alpha {entry['td_alpha']} --td-depth {entry['td_depth']}")
     model = learned.model_for("labyrinth", players)
-    assert model is not None and model.leaf
+    assert model is not None
     # the learned at-risk weight still costs the player its pieces at risk
     assert model.squares[-1] < -3.0 and model.weights[0] > 3.0
-    rng = random.Random(f"lab10:{players}")
     state = get_game("labyrinth").new_state(players)
-    apart = 0
-    while state.phase is not Phase.OVER:
-        assert learned.search_chances(state) == learned.chances(state)
-        if state.outcome is None and max(
-                abs(a - b) for a, b in zip(learned.chances(state), labyrinth_leaf.chances(state),
-                                           strict=True)) > 0.01:
-            apart += 1
-        state.apply(random_action(state, rng.randrange))
-    assert apart > 20
+    assert _leaf_apart_from(state, labyrinth_leaf.chances, f"lab10:{players}") > 20
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -429,26 +446,9 @@ def test_the_cretan_models_are_the_search_leaf_at_every_count(players: int) -> N
     hint shows: along a random game ``search_chances`` is ``chances``, not progress."""
     from companion.ai import evaluate
 
-    data = json.loads(resources.files("companion.ai").joinpath("data", "cretan-labyrinth.json")
-                      .read_text("utf-8"))
-    entry = data["models"][str(players)]
-    assert entry["start"] == "progress" and "td_loss" in entry and "squares" not in entry
-    assert entry["command"] == (
-        f"python -m companion.ai.train --game cretan-labyrinth --seed 1 --method td-leaf "
-        f"--players {players} --td-games {entry['td_games']} --td-lambda {entry['td_lambda']} "
-        f"--td-alpha {entry['td_alpha']} --td-depth {entry['td_depth']} --no-squares")
-    model = learned.model_for("cretan-labyrinth", players)
-    assert model is not None and model.leaf
-    rng = random.Random(f"cretan-leaf:{players}")
-    state = _cretan(players)
-    apart = 0
-    while state.phase is not Phase.OVER and len(state.history) < 600:
-        assert learned.search_chances(state) == learned.chances(state)
-        if max(abs(a - b) for a, b in zip(learned.chances(state), evaluate.chances(state),
-                                          strict=True)) > 0.01:
-            apart += 1
-        state.apply(random_action(state, rng.randrange))
-    assert apart > 20
+    entry = _shipped_td_entry("cretan-labyrinth", players, "progress", " --no-squares")
+    assert "squares" not in entry
+    assert _leaf_apart_from(_cretan(players), evaluate.chances, f"cretan-leaf:{players}", 600) > 20
 
 
 def _cretan_model(players: int, rng: random.Random) -> learned.Model:
