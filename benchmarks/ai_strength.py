@@ -540,10 +540,13 @@ class FalseMistakes:
 
 def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                    max_actions: int = 0, late: float = 0.0,
-                   namespace: str = "heldout-review", log: bool = False) -> FalseMistakes:
+                   namespace: str = "heldout-review", log: bool = False,
+                   players: int = 2) -> FalseMistakes:
     """``strong`` against the baseline in pairs of two-player games (seats swapped,
     throws from ``random.Random(f"{namespace}:{seed}:{i}")``, by default
-    ``heldout-review``, a namespace no tuning used), every decision of ``strong`` with a
+    ``heldout-review``, a namespace no tuning used; at ``players`` > 2 rounds of
+    ``players`` games, ``strong`` in each seat once and baselines in the others, throws
+    from ``f"{namespace}:{seed}:{players}p:{i}"``), every decision of ``strong`` with a
     choice reviewed as :func:`companion.ai.review.review` reviews a move
     (:func:`~companion.ai.review.judge`: ``strong``'s ranking filtered, the candidates
     searched deeper): its error is the best candidate's deeper value minus the chosen
@@ -576,15 +579,16 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
     base = Baseline()
     for i in range(first, first + pairs):
         tally = mark()
-        opening = game.new_state()
+        name = f"{namespace}:{seed}:{i}" if players == 2 else f"{namespace}:{seed}:{players}p:{i}"
+        opening = game.new_state(players)
         if late:
-            played = play_out(opening.copy(), random.Random(f"{namespace}:{seed}:{i}:opening").randrange)
+            played = play_out(opening.copy(), random.Random(f"{name}:opening").randrange)
             for action in played.history[: int(late * len(played.history))]:
                 opening.push(action)
             if opening.phase is Phase.OVER:
-                opening = game.new_state()
-        for seat in (0, 1):
-            rng = random.Random(f"{namespace}:{seed}:{i}")
+                opening = game.new_state(players)
+        for seat in range(players):
+            rng = random.Random(name)
             state = opening.copy()
             actions = 0
             game_tally = mark()
@@ -615,14 +619,15 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
                 state.apply(move)
             if log:
                 # one line a game as it ends: a run cut short still counts every game
-                print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
-                                  "seat": seat, "actions": len(state.history), **since(game_tally)}),
+                print(json.dumps({"game": game_id, "players": players, "namespace": namespace, "seed": seed,
+                                  "pair": i, "seat": seat, "actions": len(state.history),
+                                  **since(game_tally)}),
                       file=sys.stderr, flush=True)
         if log:
-            print(json.dumps({"game": game_id, "namespace": namespace, "seed": seed, "pair": i,
-                              **since(tally)}),
+            print(json.dumps({"game": game_id, "players": players, "namespace": namespace, "seed": seed,
+                              "pair": i, **since(tally)}),
                   file=sys.stderr, flush=True)
-    return FalseMistakes(2 * pairs, moves, over5, over2, time.process_time() - start, above,
+    return FalseMistakes(players * pairs, moves, over5, over2, time.process_time() - start, above,
                          deeper, review_cpu)
 
 
@@ -845,9 +850,11 @@ def hint_table(args: argparse.Namespace, game_list: list[str]) -> None:
 
 def false_mistakes_table(args: argparse.Namespace, game_list: list[str]) -> None:
     """Print the review's false-mistake rate of strong."""
+    counts = args.players or [2]
     print("The review's false mistakes: strong's moves (decisions with a choice) in games of strong")
-    print(f"against the baseline (pairs, seats swapped, seeds {args.review_namespace}:{args.seed}:PAIR), "
-          "reviewed as")
+    print(f"against the baseline (pairs, seats swapped, seeds {args.review_namespace}:{args.seed}:PAIR; "
+          f"at N > 2 players rounds of N games, strong in each seat once, seeds "
+          f"{args.review_namespace}:{args.seed}:Np:ROUND), reviewed as")
     cut = f", each game ended after {args.review_actions} actions" if args.review_actions else ""
     print(f"companion.ai.review reviews a move{cut}; target: at most "
           f"{TARGET_FALSE_MISTAKES:.0%} with an error above {FALSE_MISTAKE * 100:.0f} points.")
@@ -860,38 +867,41 @@ def false_mistakes_table(args: argparse.Namespace, game_list: list[str]) -> None
     print()
     print(f"{'game':<18} {'games':>5} {'moves':>6} {'> 5 points':>18} {'>= 2 points':>18} "
           f"{'above':>18} {'deeper':>7} {'review s/game':>13} {'CPU s':>7}  target")
-    pairs = -(-args.review_games // 2)
+    lines = [(game_id, n) for game_id in game_list for n in counts
+             if get_game(game_id).min_players <= n <= get_game(game_id).max_players]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        # Five shares a game at least, submitted share by share across the games: a
-        # run cut short for time (--log-pairs counts it) has played some of every game.
+        # Five shares a line at least, submitted share by share across the lines: a
+        # run cut short for time (--log-pairs counts it) has played some of every line.
         shares = max(5, args.workers * 2)
-        size = -(-pairs // shares)
-        reviewed: dict[str, list[Future[FalseMistakes]]] = {game_id: [] for game_id in game_list}
+        reviewed: dict[tuple[str, int], list[Future[FalseMistakes]]] = {line: [] for line in lines}
         for k in range(shares):
-            for game_id in game_list:
-                if pairs - k * size > 0:
-                    reviewed[game_id].append(pool.submit(
-                        false_mistakes, game_id, min(size, pairs - k * size), args.seed, k * size,
+            for game_id, n in lines:
+                rounds = -(-args.review_games // n)
+                size = -(-rounds // shares)
+                if rounds - k * size > 0:
+                    reviewed[game_id, n].append(pool.submit(
+                        false_mistakes, game_id, min(size, rounds - k * size), args.seed, k * size,
                         args.review_actions, 0.9 if args.quick else 0.0, args.review_namespace,
-                        args.log_pairs))
-        for game_id, parts in reviewed.items():
+                        args.log_pairs, n))
+        for (game_id, n), parts in reviewed.items():
             done = [f.result() for f in parts]
             moves = sum(r.moves for r in done)
             over5 = sum(r.over5 for r in done)
             over2 = sum(r.over2 for r in done)
             above = sum(r.above for r in done)
             games = sum(r.games for r in done)
-            n = max(1, moves)
-            lo5, hi5 = wilson(over5, n)
-            lo2, hi2 = wilson(over2, n)
-            lo, hi = wilson(above, n)
-            verdict = "met" if over5 / n <= TARGET_FALSE_MISTAKES else "NOT met"
+            m = max(1, moves)
+            lo5, hi5 = wilson(over5, m)
+            lo2, hi2 = wilson(over2, m)
+            lo, hi = wilson(above, m)
+            verdict = "met" if over5 / m <= TARGET_FALSE_MISTAKES else "NOT met"
             verdict += "; above never: " + ("met" if above == 0 else "NOT met")
-            print(f"{game_id:<18} {games:>5} {moves:>6} "
-                  f"{f'{over5 / n:.1%} [{lo5:.1%},{hi5:.1%}]':>18} "
-                  f"{f'{over2 / n:.1%} [{lo2:.1%},{hi2:.1%}]':>18} "
-                  f"{f'{above / n:.1%} [{lo:.1%},{hi:.1%}]':>18} "
-                  f"{sum(r.deeper for r in done) / n:>7.1%} "
+            label = game_id if n == 2 else f"{game_id} {n}p"
+            print(f"{label:<18} {games:>5} {moves:>6} "
+                  f"{f'{over5 / m:.1%} [{lo5:.1%},{hi5:.1%}]':>18} "
+                  f"{f'{over2 / m:.1%} [{lo2:.1%},{hi2:.1%}]':>18} "
+                  f"{f'{above / m:.1%} [{lo:.1%},{hi:.1%}]':>18} "
+                  f"{sum(r.deeper for r in done) / m:>7.1%} "
                   f"{sum(r.review_cpu for r in done) / max(1, games):>13.2f} "
                   f"{sum(r.cpu for r in done):>7.1f}  {verdict}", flush=True)
     print()
@@ -1030,7 +1040,8 @@ def main() -> None:
     parser.add_argument("--players", action="append", type=int, default=None, metavar="N",
                         help="strength part: only this number of players (repeatable; default "
                         "every count the game allows); versus part: play at this number of "
-                        "players (repeatable; default 2)")
+                        "players (repeatable; default 2); judge part: the review's false mistakes at this "
+                        "number of players (repeatable; default 2)")
     parser.add_argument("--search-eval", choices=tuple(SEARCH_EVALS), default="shipped",
                         help="strength and versus parts: strong's leaves valued as shipped "
                         "(default), by the learned model or by the progress heuristic in "
