@@ -35,7 +35,7 @@ def test_each_game_and_each_pair_is_logged_as_it_ends(capsys: pytest.CaptureFixt
 def test_at_three_players_strong_is_reviewed_in_each_seat_once(capsys: pytest.CaptureFixture[str]) -> None:
     """At 3 players a round is three games on one seed, ``strong`` in seat 0, 1, 2 in turn
     against two baselines, and only ``strong``'s moves are reviewed: the 3-player line of
-    the judge part (docs/ai.md, "The review's false mistakes at 3 players")."""
+    the judge part (docs/ai.md, "The review's false mistakes at 3 and 4 players")."""
     result = ai_strength.false_mistakes("labyrinth", 1, 1, 0, max_actions=40, late=0.9,
                                         namespace="test-log", log=True, players=3)
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
