@@ -579,7 +579,7 @@ def false_mistakes(game_id: str, pairs: int, seed: int, first: int,
     base = Baseline()
     for i in range(first, first + pairs):
         tally = mark()
-        name = f"{namespace}:{seed}:{i}" if players == 2 else f"{namespace}:{seed}:{players}p:{i}"
+        name = versus_seed(seed, players, i, namespace)
         opening = game.new_state(players)
         if late:
             played = play_out(opening.copy(), random.Random(f"{name}:opening").randrange)

@@ -34,6 +34,7 @@ from pathlib import Path
 from ai_strength import bootstrap, level_player, play_from
 
 from companion.ai import review
+from companion.rules.cretan_labyrinth import CretanLabyrinthState
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from walkthroughs.review import cretan_key_offered  # tests/ is on the path: the line above
@@ -41,11 +42,13 @@ from walkthroughs.review import cretan_key_offered  # tests/ is on the path: the
 CHOICES = ("take-key", "keep-diamonds")
 
 
-def play_outs(players: int, position: int, games: int, level: str, seed: int) -> dict[str, list[float]]:
+def play_outs(start: CretanLabyrinthState, position: int, games: int, level: str,
+              seed: int) -> dict[str, list[float]]:
     """The chooser's result (1, a share of a shared win, or 0) in each of ``games``
-    games from after each choice at position ``position``, every seat at ``level``;
-    game ``g`` of both choices on the same throws' seed."""
-    start = cretan_key_offered(players, position)
+    games from after each choice in ``start`` (position ``position`` of
+    ``cretan_key_offered``), every seat at ``level``; game ``g`` of both choices on the
+    same throws' seed."""
+    players = start.players
     me = start.current_player
     out: dict[str, list[float]] = {}
     for kind in CHOICES:
@@ -62,10 +65,9 @@ def play_outs(players: int, position: int, games: int, level: str, seed: int) ->
     return out
 
 
-def review_gap(players: int, position: int) -> tuple[float, float]:
+def review_gap(state: CretanLabyrinthState) -> tuple[float, float]:
     """The review's values of taking the key and of keeping the diamonds for the player
-    to act at position ``position``, in points of chance (0 to 100)."""
-    state = cretan_key_offered(players, position)
+    to act in ``state``, in points of chance (0 to 100)."""
     me = state.current_player
     valued = {m.kind: 100 * v[me] for m, v in review.move_values(state)}
     return valued["take-key"], valued["keep-diamonds"]
@@ -95,8 +97,9 @@ def main() -> None:
         gaps: list[float] = []
         for position in range(args.positions):
             began = time.process_time()
-            take, keep = review_gap(players, position)
-            outs = play_outs(players, position, args.games, args.level, args.seed)
+            start = cretan_key_offered(players, position)
+            take, keep = review_gap(start)
+            outs = play_outs(start, position, args.games, args.level, args.seed)
             diffs = [100 * (a - b) for a, b in zip(outs["take-key"], outs["keep-diamonds"], strict=True)]
             mean, low, high = bootstrap(diffs)
             won_take = 100 * sum(outs["take-key"]) / args.games
